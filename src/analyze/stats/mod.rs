@@ -1,0 +1,5 @@
+//! A self-contained statistics library: functions over slices, confidence levels and seeds.
+//! It knows nothing about requests or metrics, so each routine can be pinned to scipy and R
+//! reference vectors alone.
+
+pub mod quantile;

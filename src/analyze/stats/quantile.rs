@@ -1,0 +1,55 @@
+//! Sample quantiles, Hyndman–Fan type 7 (numpy's and R's default "linear" definition).
+//!
+//! For sorted `x[0..n)`: `h = (n − 1)·p`, `Q(p) = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋])`.
+
+/// Type-7 quantile of an ascending slice. `None` when the slice is empty or `p` is outside [0, 1].
+pub fn quantile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let h = (sorted.len() - 1) as f64 * p;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
+}
+
+/// Type-7 quantile of unsorted data, by selection on a scratch copy (no full sort).
+pub fn quantile_unsorted(data: &[f64], p: f64) -> Option<f64> {
+    if data.is_empty() || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let mut scratch = data.to_vec();
+    let h = (scratch.len() - 1) as f64 * p;
+    let lo = h.floor() as usize;
+    let (_, lo_val, rest) = scratch.select_nth_unstable_by(lo, f64::total_cmp);
+    let lo_val = *lo_val;
+    let frac = h - lo as f64;
+    if frac == 0.0 || rest.is_empty() {
+        return Some(lo_val);
+    }
+    let hi_val = rest.iter().copied().fold(f64::INFINITY, f64::min);
+    Some(lo_val + frac * (hi_val - lo_val))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_numpy_linear() {
+        // numpy.quantile([1, 2, 3, 4, 10], [0, 0.25, 0.5, 0.9, 1]) = [1, 2, 3, 7.6, 10]
+        let x = [1.0, 2.0, 3.0, 4.0, 10.0];
+        let expect = [(0.0, 1.0), (0.25, 2.0), (0.5, 3.0), (0.9, 7.6), (1.0, 10.0)];
+        for (p, q) in expect {
+            assert!((quantile_sorted(&x, p).unwrap() - q).abs() < 1e-12);
+            assert!((quantile_unsorted(&[10.0, 3.0, 1.0, 4.0, 2.0], p).unwrap() - q).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn empty_and_out_of_range() {
+        assert_eq!(quantile_sorted(&[], 0.5), None);
+        assert_eq!(quantile_sorted(&[1.0], 1.5), None);
+        assert_eq!(quantile_unsorted(&[7.0], 0.99), Some(7.0));
+    }
+}

@@ -1,0 +1,74 @@
+//! Command-line arguments as typed (clap structs only). `options.rs` validates them.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// credence: trustworthy numbers from LLM inference load tests.
+#[derive(Debug, Parser)]
+#[command(name = "credence", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a run directory: manifest, table schemas and row-level sanity.
+    ///
+    /// Exit code 0 when the run is valid (perhaps with warnings), 2 when it is invalid or
+    /// unreadable.
+    Validate {
+        /// The run directory.
+        run: PathBuf,
+        /// Print the report as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a simulated run directory with known ground truth (`truth.json`).
+    Simulate {
+        /// Scenario: steady, warmup, thermal-throttle, power-cap, client-saturation,
+        /// memory-pressure, foreign-process, no-steady-state, error-burst or ramp-down.
+        #[arg(long)]
+        scenario: String,
+        /// Output run directory (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+        /// Seed of every random draw; the same seed gives a byte-identical run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// How long requests are offered, e.g. 300s, 5m.
+        #[arg(long, default_value = "300s")]
+        duration: String,
+        /// Offered request rate (open loop), requests per second.
+        #[arg(long, default_value_t = 20.0)]
+        rate: f64,
+        /// Arrival process.
+        #[arg(long, value_enum, default_value_t = ArrivalArg::Poisson)]
+        arrival: ArrivalArg,
+        /// Closed-loop clients (with --arrival closed-loop).
+        #[arg(long)]
+        concurrency: Option<u32>,
+        /// A known effect for A/B tests, e.g. ttft=+8% (ttft, tpot, e2e or throughput).
+        #[arg(long)]
+        effect: Option<String>,
+        /// GPUs of the simulated server (tensor parallel).
+        #[arg(long, default_value_t = 2)]
+        gpus: u32,
+        /// Median output length in tokens (smaller makes smaller fixtures).
+        #[arg(long, default_value_t = 128.0)]
+        output_median: f64,
+    },
+    /// Print the schema of a run-directory table (requests, gpu, host, server) as JSON.
+    Schema {
+        /// Table name.
+        table: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArrivalArg {
+    Poisson,
+    Constant,
+    ClosedLoop,
+}

@@ -1,0 +1,87 @@
+//! One function per subcommand: the edge where files are read and written and text printed.
+
+use std::io::Write;
+
+use crate::cli::Command;
+use crate::error::{CliError, ExitCode};
+use crate::options::{SimulateArgs, simulate_options};
+use crate::run::schema::{TableKind, describe};
+use crate::run::validate::{ValidationReport, validate};
+use crate::run::write::write_run;
+use crate::simulate::simulate;
+
+/// Runs one subcommand and returns its exit code.
+pub fn run(command: Command) -> Result<ExitCode, CliError> {
+    match command {
+        Command::Validate { run, json } => {
+            let report = validate(&run);
+            let text = if json {
+                serde_json::to_string_pretty(&report).expect("report serializes") + "\n"
+            } else {
+                validation_text(&report)
+            };
+            print_stdout(&text)?;
+            Ok(if report.valid { ExitCode::Success } else { ExitCode::BadInput })
+        }
+        Command::Simulate { scenario, out, seed, duration, rate, arrival, concurrency, effect, gpus, output_median } => {
+            let opts = simulate_options(SimulateArgs {
+                scenario: &scenario,
+                seed,
+                duration: &duration,
+                rate,
+                arrival,
+                concurrency,
+                effect: effect.as_deref(),
+                gpus,
+                output_median,
+            })?;
+            let sim = simulate(&opts).map_err(|e| CliError::bad_input(e.to_string()))?;
+            write_run(&out, &sim.data)?;
+            eprintln!(
+                "wrote {} ({} requests, scenario {}, seed {})",
+                out.display(),
+                sim.data.requests.num_rows(),
+                opts.scenario,
+                opts.seed
+            );
+            Ok(ExitCode::Success)
+        }
+        Command::Schema { table } => {
+            let kind = TableKind::ALL.into_iter().find(|k| k.name() == table).ok_or_else(|| {
+                CliError::bad_input(format!("{table:?} is not a table"))
+                    .hint("choose one of: requests, gpu, host, server")
+            })?;
+            print_stdout(&(serde_json::to_string_pretty(&describe(kind)).expect("serializes") + "\n"))?;
+            Ok(ExitCode::Success)
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (e.g. `| head`) is not an error.
+fn print_stdout(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::failure(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn validation_text(r: &ValidationReport) -> String {
+    let mut s = String::new();
+    for t in &r.tables {
+        match (t.present, t.rows) {
+            (true, Some(n)) => s.push_str(&format!("{:<9} {n} rows\n", t.table)),
+            (true, None) => s.push_str(&format!("{:<9} unreadable\n", t.table)),
+            (false, _) => s.push_str(&format!("{:<9} absent\n", t.table)),
+        }
+    }
+    for p in &r.problems {
+        let tag = if p.is_error() { "error" } else { "warning" };
+        s.push_str(&format!("{tag}: {p}\n"));
+    }
+    let verdict = if r.valid { "valid" } else { "INVALID" };
+    s.push_str(&format!("{}: {verdict} ({} errors, {} warnings)\n", r.run, r.errors, r.warnings));
+    s
+}

@@ -1,0 +1,19 @@
+//! credence: an offline trace analyzer and report generator for LLM inference load tests.
+//!
+//! Data flows one way:
+//! producers (`simulate`, later `import` and `collect`) → a run directory (`run`, described by
+//! `schemas/`) → `analyze` → one serializable `Analysis` → renderers.
+//! I/O happens at the edges; analysis functions are pure.
+
+pub mod cli;
+pub mod error;
+pub mod options;
+pub mod text;
+
+pub mod simulate;
+
+pub mod run;
+
+pub mod analyze;
+
+pub mod commands;

@@ -1,0 +1,526 @@
+//! A run-directory table in memory, and its Parquet encoding.
+//!
+//! Every table is a set of columns in the order of its `ColumnSpec`s. One generic reader and
+//! one generic writer serve all four tables, so the layout lives in `schema.rs` only.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::builder::{ListBuilder, TimestampNanosecondBuilder};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, TimestampNanosecondType, UInt32Type, UInt64Type};
+use arrow_array::{
+    Array, ArrayRef, Float64Array, RecordBatch, StringArray, TimestampNanosecondArray,
+    UInt32Array, UInt64Array,
+};
+use arrow_schema::Schema;
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+use super::problem::Problem;
+use super::schema::{ColumnSpec, ColumnType, TableKind};
+
+/// Per-row lists of timestamps (e.g. chunk arrivals), stored flat.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimestampLists {
+    /// `offsets[i]..offsets[i + 1]` indexes `values` for row `i`; `len = rows + 1`.
+    pub offsets: Vec<usize>,
+    pub values: Vec<i64>,
+    /// False where the whole list is null.
+    pub valid: Vec<bool>,
+    /// Null items inside lists; they are dropped from `values` and reported by `validate`.
+    pub null_items: Vec<usize>,
+}
+
+impl TimestampLists {
+    pub fn new() -> Self {
+        TimestampLists { offsets: vec![0], ..Default::default() }
+    }
+
+    pub fn push(&mut self, list: Option<&[i64]>) {
+        match list {
+            Some(v) => {
+                self.values.extend_from_slice(v);
+                self.valid.push(true);
+            }
+            None => self.valid.push(false),
+        }
+        self.offsets.push(self.values.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.valid.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.valid.is_empty()
+    }
+
+    pub fn get(&self, row: usize) -> Option<&[i64]> {
+        self.valid[row].then(|| &self.values[self.offsets[row]..self.offsets[row + 1]])
+    }
+}
+
+/// One column's values. Strings stay in one Arrow buffer: a 10-million-row table must not
+/// become 10 million heap strings.
+#[derive(Debug, Clone)]
+pub enum Column {
+    Timestamp(Vec<Option<i64>>),
+    TimestampList(TimestampLists),
+    Utf8(StringArray),
+    UInt32(Vec<Option<u32>>),
+    UInt64(Vec<Option<u64>>),
+    Float64(Vec<Option<f64>>),
+}
+
+impl Column {
+    pub fn len(&self) -> usize {
+        match self {
+            Column::Timestamp(v) => v.len(),
+            Column::TimestampList(v) => v.len(),
+            Column::Utf8(v) => v.len(),
+            Column::UInt32(v) => v.len(),
+            Column::UInt64(v) => v.len(),
+            Column::Float64(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn null_count(&self) -> usize {
+        match self {
+            Column::Timestamp(v) => v.iter().filter(|x| x.is_none()).count(),
+            Column::TimestampList(v) => v.valid.iter().filter(|x| !**x).count(),
+            Column::Utf8(v) => v.null_count(),
+            Column::UInt32(v) => v.iter().filter(|x| x.is_none()).count(),
+            Column::UInt64(v) => v.iter().filter(|x| x.is_none()).count(),
+            Column::Float64(v) => v.iter().filter(|x| x.is_none()).count(),
+        }
+    }
+
+    fn column_type(&self) -> ColumnType {
+        match self {
+            Column::Timestamp(_) => ColumnType::Timestamp,
+            Column::TimestampList(_) => ColumnType::TimestampList,
+            Column::Utf8(_) => ColumnType::Utf8,
+            Column::UInt32(_) => ColumnType::UInt32,
+            Column::UInt64(_) => ColumnType::UInt64,
+            Column::Float64(_) => ColumnType::Float64,
+        }
+    }
+
+    fn empty(ty: ColumnType) -> Column {
+        match ty {
+            ColumnType::Timestamp => Column::Timestamp(Vec::new()),
+            ColumnType::TimestampList => Column::TimestampList(TimestampLists::new()),
+            ColumnType::Utf8 => Column::Utf8(StringArray::from(Vec::<Option<&str>>::new())),
+            ColumnType::UInt32 => Column::UInt32(Vec::new()),
+            ColumnType::UInt64 => Column::UInt64(Vec::new()),
+            ColumnType::Float64 => Column::Float64(Vec::new()),
+        }
+    }
+
+    /// Builds the Arrow array for this column, typed exactly as `ty.data_type()`.
+    fn to_arrow(&self) -> ArrayRef {
+        match self {
+            Column::Timestamp(v) => {
+                Arc::new(TimestampNanosecondArray::from(v.clone()).with_timezone("UTC"))
+            }
+            Column::TimestampList(l) => {
+                let mut b = ListBuilder::with_capacity(
+                    TimestampNanosecondBuilder::with_capacity(l.values.len()).with_timezone("UTC"),
+                    l.len(),
+                );
+                for row in 0..l.len() {
+                    match l.get(row) {
+                        Some(items) => {
+                            b.values().append_slice(items);
+                            b.append(true);
+                        }
+                        None => b.append(false),
+                    }
+                }
+                Arc::new(b.finish())
+            }
+            Column::Utf8(v) => Arc::new(v.clone()),
+            Column::UInt32(v) => Arc::new(UInt32Array::from(v.clone())),
+            Column::UInt64(v) => Arc::new(UInt64Array::from(v.clone())),
+            Column::Float64(v) => Arc::new(Float64Array::from(v.clone())),
+        }
+    }
+}
+
+/// A whole table: one `Column` per `ColumnSpec`, in spec order.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub kind: TableKind,
+    columns: Vec<Column>,
+}
+
+/// Why a table could not be built or read.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("{file}: cannot open: {source}")]
+    Io { file: String, source: std::io::Error },
+    #[error("{file}: not a readable Parquet file ({message})")]
+    NotParquet { file: String, message: String },
+    #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
+    Schema(Vec<Problem>),
+    #[error("{file}: {message}")]
+    Write { file: String, message: String },
+    #[error("table {table}: column {column} {message}")]
+    Build { table: &'static str, column: String, message: String },
+}
+
+impl Table {
+    /// Builds a table from named columns. Every spec column must be given once, with its type
+    /// and the same length; non-nullable columns must hold no nulls.
+    pub fn from_columns(
+        kind: TableKind,
+        mut named: Vec<(&str, Column)>,
+    ) -> Result<Table, TableError> {
+        let err = |column: &str, message: String| TableError::Build {
+            table: kind.name(),
+            column: column.to_string(),
+            message,
+        };
+        let mut columns = Vec::with_capacity(kind.columns().len());
+        let mut rows = None;
+        for spec in kind.columns() {
+            let pos = named
+                .iter()
+                .position(|(n, _)| *n == spec.name)
+                .ok_or_else(|| err(spec.name, "is missing".into()))?;
+            let (_, column) = named.swap_remove(pos);
+            if column.column_type() != spec.ty {
+                return Err(err(spec.name, format!("must be {}", spec.ty.name())));
+            }
+            if !spec.nullable && column.null_count() > 0 {
+                return Err(err(spec.name, "must not hold nulls".into()));
+            }
+            match rows {
+                None => rows = Some(column.len()),
+                Some(r) if r != column.len() => {
+                    return Err(err(spec.name, format!("has {} rows, expected {r}", column.len())));
+                }
+                Some(_) => {}
+            }
+            columns.push(column);
+        }
+        if let Some((name, _)) = named.first() {
+            return Err(err(name, "is not part of the schema".into()));
+        }
+        Ok(Table { kind, columns })
+    }
+
+    /// A table with no rows.
+    pub fn empty(kind: TableKind) -> Table {
+        Table { kind, columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect() }
+    }
+
+    pub fn num_rows(&self) -> usize {
+        self.columns.first().map_or(0, Column::len)
+    }
+
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        let idx = self.kind.columns().iter().position(|c| c.name == name)?;
+        self.columns.get(idx)
+    }
+
+    pub fn specs_and_columns(&self) -> impl Iterator<Item = (&'static ColumnSpec, &Column)> {
+        self.kind.columns().iter().zip(self.columns.iter())
+    }
+
+    pub fn timestamps(&self, name: &str) -> Option<&[Option<i64>]> {
+        match self.column(name)? {
+            Column::Timestamp(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn timestamp_lists(&self, name: &str) -> Option<&TimestampLists> {
+        match self.column(name)? {
+            Column::TimestampList(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn strings(&self, name: &str) -> Option<&StringArray> {
+        match self.column(name)? {
+            Column::Utf8(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn u32s(&self, name: &str) -> Option<&[Option<u32>]> {
+        match self.column(name)? {
+            Column::UInt32(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn u64s(&self, name: &str) -> Option<&[Option<u64>]> {
+        match self.column(name)? {
+            Column::UInt64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn f64s(&self, name: &str) -> Option<&[Option<f64>]> {
+        match self.column(name)? {
+            Column::Float64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn to_record_batch(&self) -> Result<RecordBatch, TableError> {
+        let arrays: Vec<ArrayRef> = self.columns.iter().map(Column::to_arrow).collect();
+        RecordBatch::try_new(self.kind.arrow_schema(), arrays).map_err(|e| TableError::Build {
+            table: self.kind.name(),
+            column: String::new(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Writes the table as one Parquet file (zstd, delta-encoded timestamps). The caller makes
+    /// the write atomic (see `run::write`).
+    pub fn write_parquet(&self, path: &Path) -> Result<(), TableError> {
+        let file_name = path.display().to_string();
+        let werr = |e: &dyn std::fmt::Display| TableError::Write {
+            file: file_name.clone(),
+            message: e.to_string(),
+        };
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(|e| werr(&e))?))
+            .set_max_row_group_row_count(Some(128 * 1024))
+            .set_created_by(format!("credence {}", env!("CARGO_PKG_VERSION")));
+        // Timestamps are sorted or nearly so; delta encoding shrinks them several-fold.
+        for spec in self.kind.columns() {
+            let path = match spec.ty {
+                ColumnType::Timestamp => ColumnPath::from(spec.name),
+                ColumnType::TimestampList => {
+                    ColumnPath::from(vec![spec.name.to_string(), "list".into(), "item".into()])
+                }
+                _ => continue,
+            };
+            props = props
+                .set_column_dictionary_enabled(path.clone(), false)
+                .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED);
+        }
+        let file = File::create(path).map_err(|e| werr(&e))?;
+        let batch = self.to_record_batch()?;
+        let mut writer =
+            ArrowWriter::try_new(file, batch.schema(), Some(props.build())).map_err(|e| werr(&e))?;
+        const SLICE: usize = 64 * 1024;
+        let mut offset = 0;
+        while offset < batch.num_rows() {
+            let len = SLICE.min(batch.num_rows() - offset);
+            writer.write(&batch.slice(offset, len)).map_err(|e| werr(&e))?;
+            offset += len;
+        }
+        writer.close().map_err(|e| werr(&e))?;
+        Ok(())
+    }
+
+    /// Reads a table from one Parquet file, or from a folder of `*.parquet` segments read in
+    /// name order. Fails with every schema problem when the layout differs from the spec.
+    pub fn read(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), TableError> {
+        let files = segment_files(path)?;
+        let mut table = Table::empty(kind);
+        let mut warnings = Vec::new();
+        for file in files {
+            let (part, w) = read_one(&file, kind)?;
+            warnings.extend(w);
+            table.append(part);
+        }
+        Ok((table, warnings))
+    }
+
+    fn append(&mut self, other: Table) {
+        if self.num_rows() == 0 {
+            *self = other;
+            return;
+        }
+        for (mine, theirs) in self.columns.iter_mut().zip(other.columns) {
+            match (mine, theirs) {
+                (Column::Timestamp(a), Column::Timestamp(b)) => a.extend(b),
+                (Column::UInt32(a), Column::UInt32(b)) => a.extend(b),
+                (Column::UInt64(a), Column::UInt64(b)) => a.extend(b),
+                (Column::Float64(a), Column::Float64(b)) => a.extend(b),
+                (Column::Utf8(a), Column::Utf8(b)) => {
+                    *a = a.iter().chain(b.iter()).collect();
+                }
+                (Column::TimestampList(a), Column::TimestampList(b)) => {
+                    let base_row = a.len();
+                    for row in 0..b.len() {
+                        a.push(b.get(row));
+                    }
+                    a.null_items.extend(b.null_items.iter().map(|r| r + base_row));
+                }
+                _ => unreachable!("columns of one table kind always share types"),
+            }
+        }
+    }
+}
+
+/// The files that make up a table: the file itself, or a folder's `*.parquet` in name order.
+fn segment_files(path: &Path) -> Result<Vec<std::path::PathBuf>, TableError> {
+    if path.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(path)
+            .map_err(|e| TableError::Io { file: path.display().to_string(), source: e })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+            .collect();
+        files.sort();
+        Ok(files)
+    } else {
+        Ok(vec![path.to_path_buf()])
+    }
+}
+
+fn file_label(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
+}
+
+/// Compares a file's schema with the spec. Errors: a missing column, a wrong type, nulls
+/// declared (and present) in a non-null column. Warnings: extra columns, missing units.
+pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for spec in kind.columns() {
+        let Ok(field) = schema.field_with_name(spec.name) else {
+            problems.push(
+                Problem::error(file, "column is missing")
+                    .column(spec.name)
+                    .expected(format!("a {} column: {}", spec.ty.name(), spec.meaning)),
+            );
+            continue;
+        };
+        if field.data_type() != &spec.ty.data_type() {
+            let hint = match (field.data_type(), spec.ty) {
+                (arrow_schema::DataType::Timestamp(_, None), ColumnType::Timestamp) => {
+                    "; timestamps must carry the UTC time zone (polars writes them without one)"
+                }
+                _ => "",
+            };
+            problems.push(
+                Problem::error(file, format!("has type {}{hint}", field.data_type()))
+                    .column(spec.name)
+                    .expected(spec.ty.name()),
+            );
+        }
+        if !spec.unit.is_empty() && field.metadata().get("unit").map(String::as_str) != Some(spec.unit)
+        {
+            problems.push(
+                Problem::warning(file, "unit metadata is missing or differs")
+                    .column(spec.name)
+                    .expected(format!("unit = {}", spec.unit)),
+            );
+        }
+    }
+    for field in schema.fields() {
+        if kind.column(field.name()).is_none() {
+            problems.push(
+                Problem::warning(file, "column is not part of the schema and is ignored")
+                    .column(field.name()),
+            );
+        }
+    }
+    problems
+}
+
+fn read_one(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), TableError> {
+    let label = file_label(path);
+    let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
+    let not_parquet =
+        |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| not_parquet(&e))?;
+    let problems = check_schema(&label, builder.schema(), kind);
+    if problems.iter().any(Problem::is_error) {
+        return Err(TableError::Schema(problems));
+    }
+    let schema = builder.schema().clone();
+    let reader = builder.with_batch_size(64 * 1024).build().map_err(|e| not_parquet(&e))?;
+    let mut columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
+    let mut strings: Vec<Vec<StringArray>> = vec![Vec::new(); columns.len()];
+    let mut nulls_in_required: Vec<(usize, usize)> = Vec::new();
+    let mut row_base = 0usize;
+    for batch in reader {
+        let batch = batch.map_err(|e| not_parquet(&e))?;
+        for (ci, spec) in kind.columns().iter().enumerate() {
+            let idx = schema.index_of(spec.name).map_err(|e| not_parquet(&e))?;
+            let array = batch.column(idx);
+            if !spec.nullable && array.null_count() > 0 {
+                nulls_in_required.push((ci, row_base + first_null(array.as_ref())));
+            }
+            append_array(&mut columns[ci], &mut strings[ci], array.as_ref());
+        }
+        row_base += batch.num_rows();
+    }
+    if !nulls_in_required.is_empty() {
+        let problems = nulls_in_required
+            .into_iter()
+            .map(|(ci, row)| {
+                let spec = &kind.columns()[ci];
+                Problem::error(&label, "holds a null in a required column")
+                    .column(spec.name)
+                    .rows(super::problem::RowRef { first: vec![row as u64], count: 1 })
+                    .expected("a value in every row")
+            })
+            .collect();
+        return Err(TableError::Schema(problems));
+    }
+    for (ci, parts) in strings.into_iter().enumerate() {
+        if let Column::Utf8(s) = &mut columns[ci] {
+            *s = parts.iter().flat_map(|p| p.iter()).collect();
+        }
+    }
+    let table = Table { kind, columns };
+    Ok((table, problems))
+}
+
+fn first_null(array: &dyn Array) -> usize {
+    (0..array.len()).find(|&i| array.is_null(i)).unwrap_or(0)
+}
+
+/// Appends an Arrow array (already checked to have the spec's type) to a column.
+fn append_array(column: &mut Column, strings: &mut Vec<StringArray>, array: &dyn Array) {
+    match column {
+        Column::Timestamp(v) => v.extend(array.as_primitive::<TimestampNanosecondType>().iter()),
+        Column::UInt32(v) => v.extend(array.as_primitive::<UInt32Type>().iter()),
+        Column::UInt64(v) => v.extend(array.as_primitive::<UInt64Type>().iter()),
+        Column::Float64(v) => v.extend(array.as_primitive::<Float64Type>().iter()),
+        Column::Utf8(_) => strings.push(array.as_string::<i32>().clone()),
+        Column::TimestampList(l) => {
+            let list = array.as_list::<i32>();
+            let values = list.values().as_primitive::<TimestampNanosecondType>();
+            let offsets = list.value_offsets();
+            for row in 0..list.len() {
+                if list.is_null(row) {
+                    l.push(None);
+                    continue;
+                }
+                let (a, b) = (offsets[row] as usize, offsets[row + 1] as usize);
+                for i in a..b {
+                    if values.is_null(i) {
+                        l.null_items.push(l.len());
+                    } else {
+                        l.values.push(values.value(i));
+                    }
+                }
+                l.valid.push(true);
+                l.offsets.push(l.values.len());
+            }
+        }
+    }
+}
+
+/// Column builders for producers (simulator, importers, collectors).
+pub fn utf8_column<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Column {
+    Column::Utf8(values.into_iter().collect())
+}

@@ -113,7 +113,8 @@ pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
     let gpu = telemetry::gpu_table(&timeline, &trace, &grid, opts.gpus, opts.seed)?;
     let host = telemetry::host_table(&timeline, &client, open_loop, &grid, opts.seed)?;
     let server = telemetry::server_table(&timeline, &trace, &grid, opts.engine.kv_tokens)?;
-    let truth = truth::compute(opts, &timeline);
+    let mut truth = truth::compute(opts, &timeline);
+    extend_to_backlog_end(&mut truth, &records);
     let truth_json = serde_json::to_vec_pretty(&truth).expect("truth always serializes");
     let manifest = manifest(opts);
     Ok(Simulated {
@@ -127,6 +128,20 @@ pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
         },
         truth,
     })
+}
+
+/// A saturated client leaves a backlog of late sends that it works off after the episode;
+/// the truth window lasts until the last send more than 5 ms late.
+fn extend_to_backlog_end(truth: &mut Truth, records: &[Record]) {
+    for a in truth.anomalies.iter_mut().filter(|a| a.cause == "client_saturation") {
+        let last_late = records
+            .iter()
+            .filter_map(|r| r.scheduled.filter(|s| r.sent - s > 5_000_000))
+            .max();
+        if let Some(s) = last_late {
+            a.end_s = a.end_s.max((s as f64 / 1e9 * 10.0).ceil() / 10.0);
+        }
+    }
 }
 
 fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
@@ -182,10 +197,11 @@ fn simulate_requests(
                 let overhead = (client_rng.lognormal(0.12, 0.3) * 1e6) as i64;
                 let sent = start + overhead;
                 let cond = timeline.conditions(start as f64 / 1e9);
-                // A saturated client manages only a share of the offered rate; a healthy one
-                // can send a request every 0.2 ms.
+                // A saturated client manages only a share of the offered rate. A healthy one
+                // sends on time, and works off a backlog at twice the offered rate.
                 let gap = match cond.client_capacity_share {
                     Some(share) => (client_rng.exponential(1.0 / (share * rate)) * 1e9) as i64,
+                    None if start - sched > 5_000_000 => (0.5e9 / rate) as i64,
                     None => 200_000,
                 };
                 free_at = sent + gap;

@@ -119,17 +119,17 @@ pub struct Timeline {
     pub duration_s: f64,
 }
 
-/// Slowdown at the very start of the `warmup` scenario (2.5× nominal).
-const WARMUP_PEAK_EXCESS: f64 = 1.5;
+/// Slowdown at the very start of the `warmup` scenario (1.7× nominal).
+const WARMUP_PEAK_EXCESS: f64 = 0.7;
 /// SM clock ratio while thermally throttled, and while power capped.
 pub const THERMAL_CLOCK_RATIO: f64 = 0.70;
 pub const POWER_CAP_CLOCK_RATIO: f64 = 0.87;
 /// Slowdown from sharing the GPU with a foreign process.
 const FOREIGN_SLOWDOWN: f64 = 1.35;
 /// A saturated client manages this share of the offered send rate.
-const CLIENT_CAPACITY_SHARE: f64 = 0.70;
+const CLIENT_CAPACITY_SHARE: f64 = 0.85;
 /// Slowdown reached at the end of the `no-steady-state` drift.
-const DRIFT_END_SLOWDOWN: f64 = 1.9;
+const DRIFT_END_SLOWDOWN: f64 = 1.6;
 
 impl Timeline {
     /// The warmup length: slow first tens of seconds (15 % of the run, 20–60 s).
@@ -173,7 +173,7 @@ impl Timeline {
             Scenario::Warmup => {
                 let w = self.warmup_end_s();
                 if t < w {
-                    // Decays from 2.5× to 1× and ends exactly at the warmup end.
+                    // Decays from 1.7× to 1× and ends exactly at the warmup end.
                     c.slowdown = 1.0 + WARMUP_PEAK_EXCESS * (1.0 - (t / w).powi(2));
                 }
             }

@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod error;
 pub mod options;
+pub mod json_schema;
 pub mod text;
 
 pub mod simulate;

@@ -7,6 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+/// The published JSON Schema of `run.json`, compiled in so `validate` checks against it.
+pub const RUN_SCHEMA: &str = include_str!("../../schemas/run.schema.json");
+
 /// The manifest of a run directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -224,6 +224,24 @@ impl Table {
         Table { kind, columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect() }
     }
 
+    /// Replaces one column, keeping the table's invariants (type, length, nullability).
+    pub fn replace_column(&mut self, name: &str, column: Column) -> Result<(), TableError> {
+        let err = |message: String| TableError::Build { table: self.kind.name(), column: name.to_string(), message };
+        let idx = self.kind.columns().iter().position(|c| c.name == name).ok_or_else(|| err("is not part of the schema".into()))?;
+        let spec = &self.kind.columns()[idx];
+        if column.column_type() != spec.ty {
+            return Err(err(format!("must be {}", spec.ty.name())));
+        }
+        if column.len() != self.num_rows() {
+            return Err(err(format!("has {} rows, expected {}", column.len(), self.num_rows())));
+        }
+        if !spec.nullable && column.null_count() > 0 {
+            return Err(err("must not hold nulls".into()));
+        }
+        self.columns[idx] = column;
+        Ok(())
+    }
+
     pub fn num_rows(&self) -> usize {
         self.columns.first().map_or(0, Column::len)
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 use arrow_array::Array;
 use serde::Serialize;
 
-use super::manifest::{Arrival, Manifest, TimestampQuality};
+use super::manifest::{Arrival, Manifest, RUN_SCHEMA, TimestampQuality};
 use super::problem::{Problem, RowCollector, Severity};
 use super::schema::{ERROR_KINDS, PHASES, STATUSES, TableKind};
 use super::table::{Column, Table, TableError};
@@ -41,15 +41,7 @@ pub struct TableSummary {
 /// Checks the manifest, each table's schema and row-level sanity.
 pub fn validate(dir: &Path) -> ValidationReport {
     let mut problems = Vec::new();
-    let manifest = match read_manifest(dir) {
-        Ok(m) => Some(m),
-        Err(e) => {
-            let message = e.to_string();
-            let message = message.strip_prefix("run.json: ").unwrap_or(&message).to_string();
-            problems.push(Problem::error(MANIFEST_FILE, message));
-            None
-        }
-    };
+    let manifest = check_manifest_file(dir, &mut problems);
     let mut tables: HashMap<TableKind, Table> = HashMap::new();
     let mut summaries = Vec::new();
     for kind in TableKind::ALL {
@@ -99,6 +91,32 @@ pub fn validate(dir: &Path) -> ValidationReport {
         warnings,
         tables: summaries,
         problems,
+    }
+}
+
+/// Reads `run.json`; a file that fails to parse is checked against `schemas/run.schema.json`
+/// so that each problem is reported with its JSON path.
+fn check_manifest_file(dir: &Path, out: &mut Vec<Problem>) -> Option<Manifest> {
+    match read_manifest(dir) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            let path = dir.join(MANIFEST_FILE);
+            let parsed = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+            let schema: serde_json::Value =
+                serde_json::from_str(RUN_SCHEMA).expect("the embedded run schema is valid JSON");
+            let violations = parsed.map(|v| crate::json_schema::check(&schema, &v)).unwrap_or_default();
+            if violations.is_empty() {
+                let message = e.to_string();
+                let message = message.strip_prefix("run.json: ").unwrap_or(&message).to_string();
+                out.push(Problem::error(MANIFEST_FILE, message));
+            }
+            for v in violations {
+                out.push(Problem::error(MANIFEST_FILE, v).expected("a manifest as described by schemas/run.schema.json"));
+            }
+            None
+        }
     }
 }
 

@@ -46,7 +46,7 @@ impl Default for EngineParams {
             kv_tokens: 100_000,
             noise_sigma: 0.06,
             noise_phi: 0.995,
-            stall_probability: 1.0 / 4000.0,
+            stall_probability: 1.0 / 1500.0,
             capacity_scale: 1.0,
         }
     }
@@ -192,7 +192,7 @@ pub fn run_engine(
             + params.per_prefill_token_ms * prefill_tokens as f64;
         ms *= cond.slowdown * noise.exp() / params.capacity_scale;
         if rng.chance(params.stall_probability) {
-            ms += rng.pareto(20.0, 1.5).min(2_000.0);
+            ms += rng.pareto(30.0, 1.5).min(2_000.0);
         }
         let dur = (ms * 1e6).round() as i64;
         trace.add_second_stats(t, dur, running, kv_used, waiting.len());

@@ -186,7 +186,9 @@ fn simulate_requests(
             None
         }
     };
-    let uplink = |rng: &mut SimRng| (rng.lognormal(0.25, 0.3) * 1e6) as i64;
+    // Network plus the server's front end (HTTP, tokenization): usually ~2 ms, sometimes far
+    // more, so TTFT has a heavy right tail even when the engine is calm.
+    let uplink = |rng: &mut SimRng| ((rng.lognormal(0.25, 0.3) + rng.lognormal(2.0, 1.0)) * 1e6) as i64;
     let mut jobs = Vec::new();
     match opts.arrival {
         ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } => {

@@ -126,6 +126,8 @@ pub const THERMAL_CLOCK_RATIO: f64 = 0.70;
 pub const POWER_CAP_CLOCK_RATIO: f64 = 0.87;
 /// Slowdown from sharing the GPU with a foreign process.
 const FOREIGN_SLOWDOWN: f64 = 1.35;
+/// Slowdown from preemption and recomputation under memory pressure.
+const MEMORY_PRESSURE_SLOWDOWN: f64 = 1.3;
 /// A saturated client manages this share of the offered send rate.
 const CLIENT_CAPACITY_SHARE: f64 = 0.85;
 /// Slowdown reached at the end of the `no-steady-state` drift.
@@ -181,8 +183,10 @@ impl Timeline {
             Scenario::PowerCap if self.in_episode(t) => c.slowdown = 1.0 / POWER_CAP_CLOCK_RATIO,
             Scenario::ForeignProcess if self.in_episode(t) => c.slowdown = FOREIGN_SLOWDOWN,
             Scenario::MemoryPressure if self.in_episode(t) => {
+                // Less KV cache: batches shrink, and preempted requests are recomputed.
                 c.kv_share = 0.40;
                 c.batch_share = 0.35;
+                c.slowdown = MEMORY_PRESSURE_SLOWDOWN;
             }
             Scenario::ErrorBurst if self.in_episode(t) => c.error_probability = 0.35,
             Scenario::ClientSaturation if self.in_episode(t) => c.client_capacity_share = Some(CLIENT_CAPACITY_SHARE),

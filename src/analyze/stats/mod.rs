@@ -2,4 +2,9 @@
 //! It knows nothing about requests or metrics, so each routine can be pinned to scipy and R
 //! reference vectors alone.
 
+pub mod acf;
+pub mod mann_kendall;
+pub mod order_ci;
+pub mod pettitt;
 pub mod quantile;
+pub mod wilson;

@@ -8,3 +8,6 @@ pub mod order_ci;
 pub mod pettitt;
 pub mod quantile;
 pub mod wilson;
+pub mod block_length;
+pub mod bootstrap;
+pub mod resample;

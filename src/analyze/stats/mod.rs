@@ -11,3 +11,5 @@ pub mod wilson;
 pub mod block_length;
 pub mod bootstrap;
 pub mod resample;
+pub mod mser;
+pub mod pelt;

@@ -13,3 +13,4 @@ pub mod bootstrap;
 pub mod resample;
 pub mod mser;
 pub mod pelt;
+pub mod stationary;

@@ -1,0 +1,309 @@
+//! The stationary bootstrap (Politis & Romano 1994) over a sequence of groups — e.g. the
+//! requests of consecutive time windows — for quantiles and means of the pooled values.
+//!
+//! A resample is a run of circular blocks of whole groups with geometric lengths (mean `b`),
+//! until as many groups as the original were drawn, so dependence within and between nearby
+//! groups is kept. Quantiles of a resample are found without touching individual values: the
+//! values are ranked once; around each target rank a range of ranks is split into bins; prefix
+//! counts per group and bin make each block's contribution O(1), so a resample costs
+//! O(blocks · log bins) instead of O(n). Inside a bin the resample's order statistic is read off
+//! the original ranks by interpolation; bins are single ranks whenever the range allows, and
+//! the range spans ±8 dependent standard errors of the rank, so clamping is rare and counted.
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::quantile::quantile_sorted;
+use super::resample::parallel_resamples;
+
+/// Circular blocks (start group, length) covering `k` groups in total.
+pub fn stationary_blocks(k: usize, mean_block: f64, rng: &mut ChaCha8Rng, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    if k == 0 {
+        return;
+    }
+    let p = 1.0 / mean_block.max(1.0);
+    let mut left = k;
+    while left > 0 {
+        let start = rng.random_range(0..k);
+        let len = if p >= 1.0 {
+            1
+        } else {
+            let u: f64 = 1.0 - rng.random::<f64>();
+            1 + (u.ln() / (1.0 - p).ln()).floor() as usize
+        };
+        let len = len.min(left);
+        out.push((start, len));
+        left -= len;
+    }
+}
+
+/// Pooled values with the group each belongs to.
+pub struct Grouped<'a> {
+    pub values: &'a [f64],
+    /// Group index of each value, in `0..groups`.
+    pub group: &'a [u32],
+    pub groups: usize,
+}
+
+/// Bootstrap distributions of the requested quantiles (type 7) and of the mean.
+pub struct GroupedBootstrap {
+    pub quantiles: Vec<Vec<f64>>,
+    pub mean: Vec<f64>,
+    /// Resample quantiles that fell outside their binned range and were clamped.
+    pub clamped: usize,
+}
+
+const MAX_BINS: usize = 2048;
+
+/// Binned prefix counts around one target quantile.
+struct RankBins {
+    /// Rank at each bin edge (len bins + 1); bin i covers ranks [edge[i], edge[i+1]).
+    edges: Vec<usize>,
+    /// `prefix[g * stride + j]`: values in groups < g with bin index < j, where bin 0 means
+    /// "below the range" and bin `bins + 1` "above"; j runs 0..=bins + 2.
+    prefix: Vec<u32>,
+    stride: usize,
+}
+
+impl RankBins {
+    fn new(rank_of: &[u32], group: &[u32], groups: usize, lo: usize, hi: usize) -> RankBins {
+        let span = hi - lo + 1;
+        let bins = span.min(MAX_BINS);
+        let edges: Vec<usize> = (0..=bins).map(|i| lo + i * span / bins).collect();
+        let stride = bins + 3;
+        let mut counts = vec![0u32; groups * stride];
+        for (i, &r) in rank_of.iter().enumerate() {
+            let r = r as usize;
+            let j = if r < lo {
+                0
+            } else if r > hi {
+                bins + 1
+            } else {
+                1 + edges.partition_point(|&e| e <= r) - 1
+            };
+            counts[group[i] as usize * stride + j] += 1;
+        }
+        // Cumulative over bins within each group, then over groups.
+        let mut prefix = vec![0u32; (groups + 1) * stride];
+        for g in 0..groups {
+            let mut running = 0u32;
+            for j in 0..stride {
+                prefix[(g + 1) * stride + j] = prefix[g * stride + j] + running;
+                if j < stride - 1 {
+                    running += counts[g * stride + j];
+                }
+            }
+        }
+        RankBins { edges, prefix, stride }
+    }
+
+    /// Values in groups [a, b) with bin index < j.
+    fn count(&self, a: usize, b: usize, j: usize) -> u64 {
+        (self.prefix[b * self.stride + j] - self.prefix[a * self.stride + j]) as u64
+    }
+
+    fn count_blocks(&self, blocks: &[(usize, usize)], groups: usize, j: usize) -> u64 {
+        blocks
+            .iter()
+            .map(|&(s, l)| {
+                let e = s + l;
+                if e <= groups { self.count(s, e, j) } else { self.count(s, groups, j) + self.count(0, e - groups, j) }
+            })
+            .sum()
+    }
+
+    /// The original rank standing for the resample's order statistic `k` (0-based), and
+    /// whether it had to be clamped to the range.
+    fn rank_of_order(&self, blocks: &[(usize, usize)], groups: usize, k: u64) -> (usize, bool) {
+        let bins = self.edges.len() - 1;
+        // Smallest j in 1..=bins+2 with count(bin < j) > k.
+        let (mut lo, mut hi) = (1usize, bins + 2);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.count_blocks(blocks, groups, mid) > k { hi = mid } else { lo = mid + 1 }
+        }
+        let j = lo; // the value lies in bin index j - 1
+        if j == 1 {
+            return (self.edges[0], true);
+        }
+        if j == bins + 2 {
+            return (self.edges[bins] - 1, true);
+        }
+        let before = self.count_blocks(blocks, groups, j - 1);
+        let in_bin = self.count_blocks(blocks, groups, j) - before;
+        let (e0, e1) = (self.edges[j - 2], self.edges[j - 1]);
+        // Exact for single-rank bins; for wider bins, spread the resample's values evenly.
+        let offset = if in_bin > 0 { ((k - before) as usize * (e1 - e0)) / in_bin as usize } else { 0 };
+        (e0 + offset.min(e1 - e0 - 1), false)
+    }
+}
+
+/// Runs the stationary bootstrap over groups. `rank_halfwidth[i]` bounds how far (in ranks)
+/// the resample quantile `ps[i]` can plausibly move; ranges are clipped to the data.
+pub fn grouped_bootstrap(
+    data: &Grouped<'_>,
+    ps: &[f64],
+    rank_halfwidth: &[f64],
+    mean_block: f64,
+    resamples: usize,
+    seed: u64,
+    id: u64,
+) -> Option<GroupedBootstrap> {
+    let n = data.values.len();
+    if n < 2 || data.groups == 0 || data.group.len() != n {
+        return None;
+    }
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_unstable_by(|&a, &b| data.values[a as usize].total_cmp(&data.values[b as usize]));
+    let sorted: Vec<f64> = order.iter().map(|&i| data.values[i as usize]).collect();
+    let mut rank_of = vec![0u32; n];
+    for (r, &i) in order.iter().enumerate() {
+        rank_of[i as usize] = r as u32;
+    }
+    let bins: Vec<RankBins> = ps
+        .iter()
+        .zip(rank_halfwidth)
+        .map(|(&p, &h)| {
+            let c = p * (n - 1) as f64;
+            let lo = (c - h - 2.0).floor().max(0.0) as usize;
+            let hi = ((c + h + 2.0).ceil() as usize).min(n - 1);
+            RankBins::new(&rank_of, data.group, data.groups, lo, hi)
+        })
+        .collect();
+    let mut group_sum = vec![0.0; data.groups + 1];
+    let mut group_n = vec![0u64; data.groups + 1];
+    for (v, &g) in data.values.iter().zip(data.group) {
+        group_sum[g as usize + 1] += v;
+        group_n[g as usize + 1] += 1;
+    }
+    for g in 0..data.groups {
+        group_sum[g + 1] += group_sum[g];
+        group_n[g + 1] += group_n[g];
+    }
+    let k = data.groups;
+    let range = |pre: &[f64], s: usize, l: usize| -> f64 {
+        let e = s + l;
+        if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
+    };
+    let range_n = |s: usize, l: usize| -> u64 {
+        let e = s + l;
+        if e <= k { group_n[e] - group_n[s] } else { group_n[k] - group_n[s] + group_n[e - k] }
+    };
+    let interpolate = |r: usize| -> f64 { sorted[r.min(n - 1)] };
+    let clamped = std::sync::atomic::AtomicUsize::new(0);
+    let stats = ps.len() + 1;
+    let mut dists = parallel_resamples(resamples, seed, id, stats, |rng, out| {
+        let mut blocks = Vec::new();
+        stationary_blocks(k, mean_block, rng, &mut blocks);
+        let total: u64 = blocks.iter().map(|&(s, l)| range_n(s, l)).sum();
+        if total == 0 {
+            out.extend(std::iter::repeat_n(f64::NAN, stats));
+            return;
+        }
+        for (b, &p) in bins.iter().zip(ps) {
+            let h = p * (total - 1) as f64;
+            let k0 = h.floor() as u64;
+            let (r0, c0) = b.rank_of_order(&blocks, k, k0);
+            let value = if k0 + 1 < total && h > k0 as f64 {
+                let (r1, c1) = b.rank_of_order(&blocks, k, k0 + 1);
+                if c1 {
+                    clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                let (v0, v1) = (interpolate(r0), interpolate(r1));
+                v0 + (h - k0 as f64) * (v1 - v0)
+            } else {
+                interpolate(r0)
+            };
+            if c0 {
+                clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            out.push(value);
+        }
+        let sum: f64 = blocks.iter().map(|&(s, l)| range(&group_sum, s, l)).sum();
+        out.push(sum / total as f64);
+    });
+    let mean = dists.pop()?;
+    Some(GroupedBootstrap { quantiles: dists, mean, clamped: clamped.into_inner() })
+}
+
+/// The stationary bootstrap of the mean of a series (e.g. per-window counts).
+pub fn series_mean_bootstrap(x: &[f64], mean_block: f64, resamples: usize, seed: u64, id: u64) -> Vec<f64> {
+    let k = x.len();
+    let mut pre = vec![0.0; k + 1];
+    for (i, v) in x.iter().enumerate() {
+        pre[i + 1] = pre[i] + v;
+    }
+    parallel_resamples(resamples, seed, id, 1, |rng, out| {
+        let mut blocks = Vec::new();
+        stationary_blocks(k, mean_block, rng, &mut blocks);
+        let sum: f64 = blocks
+            .iter()
+            .map(|&(s, l)| {
+                let e = s + l;
+                if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
+            })
+            .sum();
+        out.push(sum / k as f64);
+    })
+    .remove(0)
+}
+
+/// Type-7 quantile of a bootstrap distribution ignoring NaNs (empty resamples).
+pub fn finite_sorted(dist: &[f64]) -> Vec<f64> {
+    let mut d: Vec<f64> = dist.iter().copied().filter(|x| x.is_finite()).collect();
+    d.sort_unstable_by(f64::total_cmp);
+    d
+}
+
+/// Convenience: the percentile interval of a distribution with NaNs dropped.
+pub fn percentile_of(dist: &[f64], cl: f64) -> Option<(f64, f64)> {
+    let d = finite_sorted(dist);
+    let a = (1.0 - cl) / 2.0;
+    Some((quantile_sorted(&d, a)?, quantile_sorted(&d, 1.0 - a)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::stats::resample::resample_rng;
+
+    #[test]
+    fn blocks_cover_exactly_k_groups() {
+        let mut rng = resample_rng(1, 2, 3);
+        let mut blocks = Vec::new();
+        for b in [1.0, 2.5, 10.0, 1000.0] {
+            stationary_blocks(37, b, &mut rng, &mut blocks);
+            assert_eq!(blocks.iter().map(|x| x.1).sum::<usize>(), 37);
+            assert!(blocks.iter().all(|&(s, l)| s < 37 && l >= 1));
+        }
+    }
+
+    /// With one value per group and block length 1, the binned quantile of every resample
+    /// must equal the brute-force type-7 quantile of the same resample.
+    #[test]
+    fn binned_quantiles_equal_brute_force() {
+        let values: Vec<f64> = (0..400).map(|i| ((i * 7919) % 1009) as f64 / 10.0).collect();
+        let group: Vec<u32> = (0..400).map(|i| i / 4).collect();
+        let data = Grouped { values: &values, group: &group, groups: 100 };
+        let ps = [0.5, 0.9, 0.99];
+        let boot = grouped_bootstrap(&data, &ps, &[1e9; 3], 1.0, 64, 5, 6).unwrap();
+        assert_eq!(boot.clamped, 0);
+        for r in 0..64 {
+            let mut rng = resample_rng(5, 6, r as u64);
+            let mut blocks = Vec::new();
+            stationary_blocks(100, 1.0, &mut rng, &mut blocks);
+            let mut pooled: Vec<f64> = blocks
+                .iter()
+                .flat_map(|&(s, l)| (s..s + l).flat_map(|g| values[(g % 100) * 4..(g % 100) * 4 + 4].to_vec()))
+                .collect();
+            pooled.sort_by(f64::total_cmp);
+            for (i, &p) in ps.iter().enumerate() {
+                let expect = quantile_sorted(&pooled, p).unwrap();
+                assert!((boot.quantiles[i][r] - expect).abs() < 1e-9, "resample {r}, p {p}");
+            }
+            let mean = pooled.iter().sum::<f64>() / pooled.len() as f64;
+            assert!((boot.mean[r] - mean).abs() < 1e-9);
+        }
+    }
+}

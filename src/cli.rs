@@ -59,11 +59,51 @@ pub enum Command {
         #[arg(long, default_value_t = 128.0)]
         output_median: f64,
     },
+    /// Analyze a run: steady state, per-request metrics and honest confidence intervals.
+    ///
+    /// Prints a summary; writes the full analysis as JSON with --out (or to stdout with --json).
+    Analyze {
+        /// The run directory.
+        run: PathBuf,
+        /// Write the analysis JSON here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the analysis JSON to stdout instead of the summary.
+        #[arg(long)]
+        json: bool,
+        /// Time-series window, e.g. 1s, 500ms.
+        #[arg(long, default_value = "1s")]
+        window: String,
+        /// Confidence level of every interval.
+        #[arg(long, default_value_t = 0.95)]
+        confidence: f64,
+        /// Seed of every resampling.
+        #[arg(long, default_value_t = 0x00C0_FFEE)]
+        seed: u64,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = 9999)]
+        resamples: usize,
+        /// Changepoint penalty: mbic (default) or conservative (Barrett's 15 ln n).
+        #[arg(long, value_enum, default_value_t = PenaltyArg::Mbic)]
+        penalty: PenaltyArg,
+        /// Start of the steady window, seconds from the first send (overrides detection).
+        #[arg(long)]
+        steady_from: Option<String>,
+        /// End of the steady window, seconds from the first send (overrides detection).
+        #[arg(long)]
+        steady_to: Option<String>,
+    },
     /// Print the schema of a run-directory table (requests, gpu, host, server) as JSON.
     Schema {
         /// Table name.
         table: String,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PenaltyArg {
+    Mbic,
+    Conservative,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::cli::Command;
 use crate::error::{CliError, ExitCode};
-use crate::options::{SimulateArgs, simulate_options};
+use crate::options::{AnalyzeArgs, SimulateArgs, analyze_options, simulate_options};
 use crate::run::schema::{TableKind, describe};
 use crate::run::validate::{ValidationReport, validate};
 use crate::run::write::write_run;
@@ -46,6 +46,32 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::Success)
         }
+        Command::Analyze { run, out, json, window, confidence, seed, resamples, penalty, steady_from, steady_to } => {
+            let opts = analyze_options(AnalyzeArgs {
+                window: &window,
+                confidence,
+                seed,
+                resamples,
+                penalty,
+                steady_from: steady_from.as_deref(),
+                steady_to: steady_to.as_deref(),
+            })?;
+            if let Some(path) = &out {
+                check_writable(path)?;
+            }
+            let progress = Progress::new();
+            progress.stage("loading the run");
+            let loaded = crate::run::load(&run)?;
+            progress.stage("steady state and intervals");
+            let analysis = crate::analyze::analyze(&loaded, &opts);
+            progress.done();
+            let text = serde_json::to_string_pretty(&analysis).expect("analysis serializes") + "\n";
+            if let Some(path) = &out {
+                write_atomic(path, text.as_bytes())?;
+            }
+            print_stdout(&if json { text } else { crate::report::summary::summary(&analysis) })?;
+            Ok(ExitCode::Success)
+        }
         Command::Schema { table } => {
             let kind = TableKind::ALL.into_iter().find(|k| k.name() == table).ok_or_else(|| {
                 CliError::bad_input(format!("{table:?} is not a table"))
@@ -53,6 +79,51 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             })?;
             print_stdout(&(serde_json::to_string_pretty(&describe(kind)).expect("serializes") + "\n"))?;
             Ok(ExitCode::Success)
+        }
+    }
+}
+
+/// Fails early when the output's folder does not exist, before any long work.
+fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if !parent.is_dir() {
+        return Err(CliError::bad_input(format!("{}: the folder {} does not exist", path.display(), parent.display())));
+    }
+    Ok(())
+}
+
+/// Writes a file atomically: a temporary sibling, then a rename.
+fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+    let tmp = path.with_extension(format!("partial-{}", std::process::id()));
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            CliError::failure(format!("{}: cannot write: {e}", path.display()))
+        })
+}
+
+/// Stage-by-stage progress on stderr, only when stderr is a terminal.
+struct Progress {
+    on: bool,
+    start: std::time::Instant,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        use std::io::IsTerminal;
+        Progress { on: std::io::stderr().is_terminal(), start: std::time::Instant::now() }
+    }
+
+    fn stage(&self, what: &str) {
+        if self.on {
+            eprint!("\r\x1b[2K[{:>5.1} s] {what}...", self.start.elapsed().as_secs_f64());
+        }
+    }
+
+    fn done(&self) {
+        if self.on {
+            eprintln!("\r\x1b[2K[{:>5.1} s] done", self.start.elapsed().as_secs_f64());
         }
     }
 }

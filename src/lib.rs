@@ -17,4 +17,6 @@ pub mod run;
 
 pub mod analyze;
 
+pub mod report;
+
 pub mod commands;

@@ -1,6 +1,7 @@
 //! Validated options built from what the user typed. Nothing downstream sees clap types.
 
-use crate::cli::ArrivalArg;
+use crate::analyze::{AnalyzeOptions, Penalty};
+use crate::cli::{ArrivalArg, PenaltyArg};
 use crate::error::CliError;
 use crate::simulate::{ArrivalProcess, Effect, Scenario, SimOptions};
 
@@ -67,6 +68,55 @@ pub fn simulate_options(a: SimulateArgs<'_>) -> Result<SimOptions, CliError> {
     }
     opts.lengths.output_median = a.output_median;
     Ok(opts)
+}
+
+/// Raw `analyze` arguments.
+pub struct AnalyzeArgs<'a> {
+    pub window: &'a str,
+    pub confidence: f64,
+    pub seed: u64,
+    pub resamples: usize,
+    pub penalty: PenaltyArg,
+    pub steady_from: Option<&'a str>,
+    pub steady_to: Option<&'a str>,
+}
+
+pub fn analyze_options(a: AnalyzeArgs<'_>) -> Result<AnalyzeOptions, CliError> {
+    let window_s = parse_duration(a.window).map_err(|e| CliError::bad_input(format!("--window {e}")))?;
+    if !(a.confidence > 0.5 && a.confidence < 1.0) {
+        return Err(CliError::bad_input(format!("--confidence {}: must lie between 0.5 and 1 (e.g. 0.95)", a.confidence)));
+    }
+    if a.resamples < 200 {
+        return Err(CliError::bad_input(format!("--resamples {}: at least 200 are needed for stable 95 % intervals", a.resamples))
+            .hint("the default is 9999"));
+    }
+    let seconds = |flag: &str, v: Option<&str>| -> Result<Option<f64>, CliError> {
+        v.map(|t| {
+            let t = t.trim();
+            if t == "0" || t == "0s" { Ok(0.0) } else { parse_duration(t).map_err(|e| CliError::bad_input(format!("{flag} {e}"))) }
+        })
+        .transpose()
+    };
+    let steady_from = seconds("--steady-from", a.steady_from)?;
+    let steady_to = seconds("--steady-to", a.steady_to)?;
+    if let (Some(f), Some(t)) = (steady_from, steady_to)
+        && t <= f
+    {
+        return Err(CliError::bad_input(format!("--steady-to {t} s must come after --steady-from {f} s")));
+    }
+    Ok(AnalyzeOptions {
+        window_s,
+        confidence: a.confidence,
+        seed: a.seed,
+        resamples: a.resamples,
+        penalty: match a.penalty {
+            PenaltyArg::Mbic => Penalty::Mbic,
+            PenaltyArg::Conservative => Penalty::Conservative,
+        },
+        steady_from,
+        steady_to,
+        ..AnalyzeOptions::default()
+    })
 }
 
 #[cfg(test)]

@@ -1,3 +1,245 @@
-//! Analysis of a loaded run: pure functions from typed columns to one serializable `Analysis`.
+//! Analysis of a loaded run: pure functions from typed columns to one serializable `Analysis`,
+//! the single input of every renderer.
+//!
+//! `analyze` → per-request metrics (`requests`) → time series (`windows`) → steady window
+//! (`steady`) → intervals inside it (`intervals`, `rates`) → warnings. `stats/` is the
+//! statistics library underneath; it knows nothing about requests.
 
+pub mod estimate;
+pub mod intervals;
+pub mod rates;
+pub mod requests;
 pub mod stats;
+pub mod steady;
+pub mod warnings;
+pub mod windows;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::run::Run;
+use crate::run::manifest::{SystemConfig, TimestampQuality};
+pub use estimate::{Estimate, Method, Status};
+use intervals::{Dependence, IntervalOptions, MetricSample, metric_estimates};
+use rates::{ErrorRates, Throughput, error_rates, throughput};
+use requests::RequestView;
+pub use stats::pelt::Penalty;
+use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state};
+pub use warnings::Warning;
+use windows::{TimeSeries, time_series};
+
+/// Options of `credence analyze`, already validated.
+#[derive(Debug, Clone, Copy)]
+pub struct AnalyzeOptions {
+    pub window_s: f64,
+    pub confidence: f64,
+    pub seed: u64,
+    pub resamples: usize,
+    pub penalty: Penalty,
+    /// Relative change treated as "the same level" by the steady-state detector.
+    pub delta: f64,
+    pub steady_from: Option<f64>,
+    pub steady_to: Option<f64>,
+}
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        AnalyzeOptions {
+            window_s: 1.0,
+            confidence: 0.95,
+            seed: 0x00C0_FFEE,
+            resamples: 9999,
+            penalty: Penalty::Mbic,
+            delta: 0.05,
+            steady_from: None,
+            steady_to: None,
+        }
+    }
+}
+
+/// What was analyzed.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    pub run_id: String,
+    pub source_kind: String,
+    pub source_name: String,
+    pub labels: BTreeMap<String, String>,
+    pub config: SystemConfig,
+    pub arrival: String,
+    pub rate_per_s: Option<f64>,
+    pub concurrency: Option<u32>,
+    pub timestamps: String,
+}
+
+/// The options in force, recorded next to the results.
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionsUsed {
+    pub window_s: f64,
+    pub confidence: f64,
+    pub seed: u64,
+    pub resamples: usize,
+    pub penalty: Penalty,
+    pub steady_delta: f64,
+    pub quantile_definition: &'static str,
+    pub steady_override: Option<(Option<f64>, Option<f64>)>,
+}
+
+/// Request counts, over the run and in the steady window.
+#[derive(Debug, Clone, Serialize)]
+pub struct RequestCounts {
+    pub total: usize,
+    pub ok: usize,
+    pub errors: usize,
+    pub declared_warmup: usize,
+    pub in_steady_window: usize,
+    /// Requests in the steady window lacking what a metric needs, per metric.
+    pub missing: BTreeMap<String, usize>,
+}
+
+/// What a metric measures, in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricDefinition {
+    pub unit: &'static str,
+    pub definition: &'static str,
+}
+
+/// The complete result of analyzing one run. Documented in `schemas/analysis.schema.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    pub credence_version: String,
+    pub run: RunInfo,
+    pub options: OptionsUsed,
+    pub requests: RequestCounts,
+    pub steady_state: SteadyState,
+    /// `metrics.<metric>.<stat>`; stats are p50, p90, p99, p999, mean (and p50_bca).
+    pub metrics: BTreeMap<String, BTreeMap<String, Estimate>>,
+    pub metric_definitions: BTreeMap<String, MetricDefinition>,
+    pub dependence: BTreeMap<String, Dependence>,
+    pub throughput: Throughput,
+    pub errors: ErrorRates,
+    pub timeseries: TimeSeries,
+    pub warnings: Vec<Warning>,
+}
+
+const DEFINITIONS: [(&str, &str, &str); 7] = [
+    ("ttft", "ms", "Time to first token: first token minus sent."),
+    ("tpot", "ms", "Time per output token after the first: (end − first token) / (output tokens − 1)."),
+    ("itl", "ms", "Inter-token latency: every gap between consecutive streamed chunks (a chunk may carry several tokens)."),
+    ("e2e", "ms", "End-to-end latency from the actual send: end minus sent. Hides any delay of the send itself."),
+    ("service", "ms", "Latency from the *scheduled* send time: end minus scheduled. Includes the client's own send lag, so coordinated omission shows here and not in e2e."),
+    ("send_lag", "ms", "Queue or schedule delay at the client: sent minus scheduled."),
+    ("request_tokens_per_s", "tokens/s", "Output tokens per second of one request: output tokens / e2e."),
+];
+
+/// Analyzes a run. Pure: the same run and options give the same `Analysis`.
+pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
+    let r = RequestView::from_table(&run.requests);
+    let m = &run.manifest;
+    let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
+    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples };
+    let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
+    let mut steady = steady_state(&r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window });
+    if timestamps_absent {
+        steady.classification = Classification::NoSteadyState;
+        steady.detectors.push(Detector {
+            name: "timestamps".into(),
+            verdict: "not_run".into(),
+            start_s: None,
+            reason: "the source has no per-request timestamps: steady state cannot be checked".into(),
+        });
+    }
+    let (first, last) = (steady.start_request, steady.end_request);
+    let k = (((steady.end_s - steady.start_s) / opts.window_s).ceil() as usize).max(1);
+    let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / opts.window_s).floor().max(0.0) as usize).min(k - 1) as u32 };
+    let idx: Vec<usize> = (first..last).collect();
+    let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
+    let mut metrics = BTreeMap::new();
+    let mut dependence = BTreeMap::new();
+    let mut missing = BTreeMap::new();
+    let columns: [(&str, &Vec<f64>); 6] = [
+        ("ttft", &r.ttft_ms),
+        ("tpot", &r.tpot_ms),
+        ("e2e", &r.e2e_ms),
+        ("service", &r.service_ms),
+        ("send_lag", &r.send_lag_ms),
+        ("request_tokens_per_s", &r.tokens_per_s),
+    ];
+    for (name, col) in columns {
+        let values: Vec<f64> = idx.iter().map(|&i| col[i]).collect();
+        missing.insert(name.to_string(), values.iter().filter(|v| !v.is_finite()).count());
+        let (est, dep) = metric_estimates(&MetricSample { name, values: &values, window: &win, windows: k }, &iopts);
+        metrics.insert(name.to_string(), est);
+        if let Some(d) = dep {
+            dependence.insert(name.to_string(), d);
+        }
+    }
+    // ITL: every chunk gap of the requests in the window, in the request's window.
+    let (mut itl, mut itl_win) = (Vec::new(), Vec::new());
+    let mut no_chunks = 0;
+    for (&i, &w) in idx.iter().zip(&win) {
+        let gaps = &r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]];
+        if gaps.is_empty() && r.ok[i] {
+            no_chunks += 1;
+        }
+        itl.extend_from_slice(gaps);
+        itl_win.extend(std::iter::repeat_n(w, gaps.len()));
+    }
+    missing.insert("itl".to_string(), no_chunks);
+    let (est, dep) = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: k }, &iopts);
+    metrics.insert("itl".to_string(), est);
+    if let Some(d) = dep {
+        dependence.insert("itl".to_string(), d);
+    }
+    let mut thr = throughput(&r, steady.start_s, steady.end_s, opts.window_s, &iopts);
+    if timestamps_absent {
+        let na = |n| Estimate::not_applicable(opts.confidence, n, "the source has no per-request timestamps");
+        thr.requests_per_s = na(0);
+        thr.output_tokens_per_s = na(0);
+        thr.input_tokens_per_s = na(0);
+    }
+    let errors = error_rates(&r, first, last, opts.confidence);
+    let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
+    let mut analysis = Analysis {
+        credence_version: env!("CARGO_PKG_VERSION").to_string(),
+        run: RunInfo {
+            run_id: m.run_id.clone(),
+            source_kind: format!("{:?}", m.source.kind).to_lowercase(),
+            source_name: m.source.name.clone(),
+            labels: m.labels.clone(),
+            config: m.config.clone(),
+            arrival: serde_json::to_value(m.workload.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+            rate_per_s: m.workload.rate_per_s,
+            concurrency: m.workload.concurrency,
+            timestamps: serde_json::to_value(m.clock.timestamps).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        },
+        options: OptionsUsed {
+            window_s: opts.window_s,
+            confidence: opts.confidence,
+            seed: opts.seed,
+            resamples: opts.resamples,
+            penalty: opts.penalty,
+            steady_delta: opts.delta,
+            quantile_definition: "Hyndman-Fan type 7 (linear interpolation, numpy default)",
+            steady_override: override_window,
+        },
+        requests: RequestCounts {
+            total: r.len(),
+            ok: r.ok.iter().filter(|x| **x).count(),
+            errors: r.ok.iter().filter(|x| !**x).count(),
+            declared_warmup: r.warmup_declared.iter().filter(|x| **x).count(),
+            in_steady_window: last - first,
+            missing,
+        },
+        steady_state: steady,
+        metrics,
+        metric_definitions: DEFINITIONS.iter().map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition })).collect(),
+        dependence,
+        throughput: thr,
+        errors,
+        timeseries: series,
+        warnings: Vec::new(),
+    };
+    analysis.warnings = warnings::warnings(&analysis);
+    analysis
+}

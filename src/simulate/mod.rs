@@ -49,6 +49,8 @@ pub struct SimOptions {
     pub lengths: Lengths,
     pub engine: EngineParams,
     pub gpus: u32,
+    /// Compute `truth.json`'s true percentiles (long runs; skip in studies that reuse them).
+    pub compute_truth: bool,
 }
 
 impl SimOptions {
@@ -62,6 +64,7 @@ impl SimOptions {
             lengths: Lengths::default(),
             engine: EngineParams::default(),
             gpus: 2,
+            compute_truth: true,
         }
     }
 

@@ -142,9 +142,9 @@ impl Timeline {
         }
     }
 
-    /// The window of a mid-run episode: 45 % to 72 % of the run.
+    /// The window of a mid-run episode: 40 % to 65 % of the run.
     pub fn episode(&self) -> (f64, f64) {
-        (0.45 * self.duration_s, 0.72 * self.duration_s)
+        (0.40 * self.duration_s, 0.65 * self.duration_s)
     }
 
     /// Ramp-down: the arrival rate falls linearly to zero from 80 % to 90 % of the run.
@@ -176,7 +176,7 @@ impl Timeline {
                 let w = self.warmup_end_s();
                 if t < w {
                     // Decays from 1.7× to 1× and ends exactly at the warmup end.
-                    c.slowdown = 1.0 + WARMUP_PEAK_EXCESS * (1.0 - (t / w).powi(2));
+                    c.slowdown = 1.0 + WARMUP_PEAK_EXCESS * (1.0 - (t / w).powi(4));
                 }
             }
             Scenario::ThermalThrottle if self.in_episode(t) => c.slowdown = 1.0 / THERMAL_CLOCK_RATIO,

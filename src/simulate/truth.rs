@@ -52,7 +52,12 @@ pub struct Truth {
 }
 
 pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
-    let (true_percentiles, truth_requests) = true_percentiles(opts);
+    let (true_percentiles, truth_requests) = if opts.compute_truth {
+        true_percentiles(opts)
+    } else {
+        let nan = Percentiles { p50: f64::NAN, p90: f64::NAN, p99: f64::NAN };
+        (TruePercentiles { ttft: nan, tpot: nan, e2e: nan }, 0)
+    };
     Truth {
         scenario: opts.scenario.name().to_string(),
         seed: opts.seed,

@@ -94,7 +94,7 @@ pub fn iid_bootstrap(x: &[f64], stat: IidStatistic, b: usize, seed: u64, id: u64
         let value = match stat {
             IidStatistic::Mean => (0..n).map(|_| x[rng.random_range(0..n)]).sum::<f64>() / n as f64,
             IidStatistic::Median => {
-                let mut s: Vec<f64> = (0..n).map(|_| x[rng.random_range(0..n)]).collect();
+                let s: Vec<f64> = (0..n).map(|_| x[rng.random_range(0..n)]).collect();
                 super::quantile::quantile_unsorted(&s, 0.5).unwrap_or(f64::NAN)
             }
         };

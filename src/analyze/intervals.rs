@@ -1,0 +1,222 @@
+//! Confidence intervals for one metric inside the steady window.
+//!
+//! Percentiles (type 7) get the exact order-statistic interval when requests are close to
+//! independent. Dependence is measured per percentile as the design effect of the indicator
+//! `1{x ≤ q̂}` over time windows (batch means with the Politis–White flat-top long-run
+//! variance): `τ = LRV·K / (n·p(1 − p))`, `n_eff = n/τ`. When `τ > 1.25`, the interval comes from
+//! the stationary block bootstrap over windows (Politis–White block length, percentile
+//! interval), or, with fewer than 20 windows, from the order-statistic interval at `n_eff`.
+//! A percentile with fewer than 10 effective observations beyond it is `insufficient_data`
+//! and keeps only its one-sided lower bound. Means use BCa (i.i.d.) or the block bootstrap when
+//! dependent; the median also gets a BCa interval (`p50_bca`) when affordable.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::estimate::{Estimate, Method};
+use super::stats::block_length::{long_run_variance, politis_white};
+use super::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
+use super::stats::order_ci::{Alternative, order_statistic_indices};
+use super::stats::quantile::quantile_sorted;
+use super::stats::resample::stat_id;
+use super::stats::stationary::{Grouped, grouped_bootstrap, percentile_of};
+
+/// Design effect above which requests count as dependent.
+pub const DEPENDENCE_THRESHOLD: f64 = 1.25;
+/// Observations needed beyond a percentile for a two-sided interval (rule of thumb).
+pub const TAIL_MINIMUM: f64 = 10.0;
+/// Windows needed for a block bootstrap.
+const MIN_WINDOWS_FOR_BLOCKS: usize = 20;
+/// i.i.d. bootstraps are skipped above this many value draws (n × resamples).
+const IID_BUDGET: f64 = 2e9;
+
+/// The percentiles reported for every latency metric.
+pub const PERCENTILES: [(&str, f64); 4] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)];
+
+#[derive(Debug, Clone, Copy)]
+pub struct IntervalOptions {
+    pub confidence: f64,
+    pub seed: u64,
+    pub resamples: usize,
+}
+
+/// Measured dependence of one metric.
+#[derive(Debug, Clone, Serialize)]
+pub struct Dependence {
+    /// Design effect of the mean (variance inflation from correlated requests).
+    pub design_effect: f64,
+    pub n_eff: f64,
+    /// Politis–White mean block length, in windows.
+    pub block_length_windows: f64,
+    pub dependent: bool,
+}
+
+/// Values of one metric in the steady window, with the window each belongs to.
+pub struct MetricSample<'a> {
+    pub name: &'a str,
+    pub values: &'a [f64],
+    pub window: &'a [u32],
+    pub windows: usize,
+}
+
+/// Design effect of a per-value score (already centred) summed per window.
+fn design_effect(scores: impl Iterator<Item = (u32, f64)>, windows: usize, n: usize, unit_variance: f64) -> (f64, f64) {
+    let mut d = vec![0.0; windows];
+    for (w, s) in scores {
+        d[w as usize] += s;
+    }
+    let tau = match long_run_variance(&d) {
+        Some(lrv) if unit_variance > 0.0 => (lrv * windows as f64 / (n as f64 * unit_variance)).max(1.0),
+        _ => 1.0,
+    };
+    let block = politis_white(&d).map_or(1.0, |b| b.stationary);
+    (tau, block)
+}
+
+fn order_statistic(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> (Option<f64>, Option<f64>) {
+    let n = sorted.len();
+    let m = (n_eff.round() as usize).clamp(1, n);
+    let Some(idx) = order_statistic_indices(m, p, cl, Alternative::TwoSided) else { return (None, None) };
+    let map = |i: usize| -> usize { if m == n { i } else { ((i as f64 + 0.5) * n as f64 / m as f64) as usize } };
+    (idx.lo.map(|i| sorted[map(i).min(n - 1)]), idx.hi.map(|i| sorted[map(i).min(n - 1)]))
+}
+
+fn lower_bound_only(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> Option<f64> {
+    let n = sorted.len();
+    let m = (n_eff.round() as usize).clamp(1, n);
+    let idx = order_statistic_indices(m, p, cl, Alternative::Greater)?;
+    idx.lo.map(|i| sorted[(((i as f64 + 0.5) * n as f64 / m as f64) as usize).min(n - 1)])
+}
+
+/// All statistics of one metric: p50, p90, p99, p999, mean and p50_bca.
+pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<String, Estimate>, Option<Dependence>) {
+    let cl = o.confidence;
+    let pairs: Vec<(u32, f64)> = s.values.iter().zip(s.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v)).collect();
+    let n = pairs.len();
+    let mut out = BTreeMap::new();
+    if n == 0 {
+        for (k, _) in PERCENTILES {
+            out.insert(k.to_string(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
+        }
+        out.insert("mean".into(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
+        return (out, None);
+    }
+    let values: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+    let groups: Vec<u32> = pairs.iter().map(|p| p.0).collect();
+    let mut sorted = values.clone();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let mean = values.iter().sum::<f64>() / n as f64;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
+    let (tau_mean, block_mean) = design_effect(pairs.iter().map(|&(w, v)| (w, v - mean)), s.windows, n, var);
+    let dependence = Dependence {
+        design_effect: tau_mean,
+        n_eff: n as f64 / tau_mean,
+        block_length_windows: block_mean,
+        dependent: tau_mean > DEPENDENCE_THRESHOLD,
+    };
+    let id = stat_id(s.name);
+
+    // Per percentile: point, dependence, and which method applies.
+    struct Plan {
+        key: &'static str,
+        p: f64,
+        q: f64,
+        tau: f64,
+        block: f64,
+    }
+    let plans: Vec<Plan> = PERCENTILES
+        .iter()
+        .map(|&(key, p)| {
+            let q = quantile_sorted(&sorted, p).unwrap_or(f64::NAN);
+            let (tau, block) = design_effect(pairs.iter().map(|&(w, v)| (w, f64::from(u8::from(v <= q)) - p)), s.windows, n, p * (1.0 - p));
+            Plan { key, p, q, tau, block }
+        })
+        .collect();
+    let need_blocks = s.windows >= MIN_WINDOWS_FOR_BLOCKS
+        && (plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent);
+    let block = plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
+    let boot = need_blocks
+        .then(|| {
+            let half: Vec<f64> = plans.iter().map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0).collect();
+            let ps: Vec<f64> = plans.iter().map(|pl| pl.p).collect();
+            grouped_bootstrap(&Grouped { values: &values, group: &groups, groups: s.windows }, &ps, &half, block, o.resamples, o.seed, id)
+        })
+        .flatten();
+
+    for (i, pl) in plans.iter().enumerate() {
+        let n_eff = n as f64 / pl.tau;
+        let beyond = n_eff * (1.0 - pl.p);
+        let dependent = pl.tau > DEPENDENCE_THRESHOLD;
+        let est = if beyond < TAIL_MINIMUM {
+            let longer = TAIL_MINIMUM / beyond.max(1e-9);
+            Estimate::insufficient(
+                pl.q,
+                lower_bound_only(&sorted, pl.p, n_eff, cl),
+                None,
+                cl,
+                if dependent { Method::OrderStatisticNeff } else { Method::OrderStatistic },
+                n as u64,
+                format!(
+                    "{:.1} effective observations lie beyond this percentile; about {TAIL_MINIMUM:.0} are needed for a two-sided interval. Reported: the point estimate and a one-sided lower bound. A run about {longer:.1}x longer would resolve it.",
+                    beyond
+                ),
+            )
+        } else if !dependent {
+            let (lo, hi) = order_statistic(&sorted, pl.p, n as f64, cl);
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, Method::OrderStatistic, n as u64),
+                _ => Estimate::insufficient(pl.q, lo, hi, cl, Method::OrderStatistic, n as u64, "the order-statistic interval is not finite at this sample size"),
+            }
+        } else if let Some(b) = &boot {
+            match percentile_of(&b.quantiles[i], cl) {
+                Some(ci) => Estimate::two_sided(pl.q, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
+                None => Estimate::insufficient(pl.q, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
+            }
+        } else {
+            let (lo, hi) = order_statistic(&sorted, pl.p, n_eff, cl);
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, Method::OrderStatisticNeff, n as u64),
+                _ => Estimate::insufficient(pl.q, lo, hi, cl, Method::OrderStatisticNeff, n as u64, "the interval at the effective sample size is not finite"),
+            }
+        };
+        out.insert(pl.key.to_string(), est.with_n_eff(Some(n_eff)));
+    }
+
+    let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
+    let mean_est = match (&boot, dependence.dependent, affordable) {
+        (Some(b), true, _) => match percentile_of(&b.mean, cl) {
+            Some(ci) => Estimate::two_sided(mean, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
+            None => Estimate::insufficient(mean, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
+        },
+        (_, _, true) if n >= 2 => match iid_bootstrap(&values, IidStatistic::Mean, o.resamples, o.seed, id ^ 1) {
+            Some(ib) => match bca_interval(&ib.distribution, mean, ib.acceleration, cl) {
+                Some(ci) => Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64).resampled(o.seed, o.resamples, None),
+                None => {
+                    let ci = percentile_interval(&ib.distribution, cl).unwrap_or((mean, mean));
+                    Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64).resampled(o.seed, o.resamples, None).with_note("BCa undefined (degenerate bootstrap distribution); percentile interval shown")
+                }
+            },
+            None => Estimate::insufficient(mean, None, None, cl, Method::Bca, n as u64, "too few values"),
+        },
+        _ => Estimate::insufficient(mean, None, None, cl, Method::None, n as u64, "too few values, or too many for an i.i.d. bootstrap of independent data"),
+    };
+    let mean_est = if dependence.dependent && boot.is_none() && mean_est.method == Method::Bca {
+        mean_est.with_note("requests are dependent but there are too few windows for a block bootstrap: this i.i.d. interval is optimistic")
+    } else {
+        mean_est
+    };
+    out.insert("mean".into(), mean_est.with_n_eff(Some(dependence.n_eff)));
+
+    if affordable && n >= 2 && let Some(ib) = iid_bootstrap(&values, IidStatistic::Median, o.resamples, o.seed, id ^ 2) {
+        let q = plans[0].q;
+        let est = match bca_interval(&ib.distribution, q, ib.acceleration, cl) {
+            Some(ci) => Estimate::two_sided(q, ci, cl, Method::Bca, n as u64),
+            None => Estimate::insufficient(q, None, None, cl, Method::Bca, n as u64, "BCa is undefined for this bootstrap distribution (too discrete)"),
+        };
+        let note = if dependence.dependent { Some("i.i.d. resampling ignores the measured dependence: prefer p50") } else { None };
+        let est = est.resampled(o.seed, o.resamples, None);
+        out.insert("p50_bca".into(), match note { Some(t) => est.with_note(t), None => est });
+    }
+    (out, Some(dependence))
+}

@@ -1,0 +1,106 @@
+//! Throughput and error rates over the steady window.
+//!
+//! Throughput = completions (or tokens) in the steady window's whole time windows divided by
+//! their duration; its interval comes from the stationary block bootstrap over the per-window
+//! counts (Politis–White block length, percentile interval). Error rates use the Wilson
+//! interval, per kind and overall.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::estimate::{Estimate, Method};
+use super::intervals::IntervalOptions;
+use super::requests::RequestView;
+use super::stats::block_length::politis_white;
+use super::stats::resample::stat_id;
+use super::stats::stationary::{percentile_of, series_mean_bootstrap};
+use super::stats::wilson::wilson_interval;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Throughput {
+    pub requests_per_s: Estimate,
+    pub output_tokens_per_s: Estimate,
+    pub input_tokens_per_s: Estimate,
+    /// Whole windows the rates are computed over.
+    pub windows: usize,
+    pub window_s: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorRates {
+    pub requests: u64,
+    pub errors: u64,
+    /// Share of requests that failed, with a Wilson interval.
+    pub rate: Estimate,
+    pub by_kind: BTreeMap<String, Estimate>,
+}
+
+fn rate(name: &str, per_window: &[f64], window_s: f64, o: &IntervalOptions) -> Estimate {
+    let k = per_window.len();
+    let total: f64 = per_window.iter().sum();
+    if k < 2 {
+        return Estimate::not_applicable(o.confidence, total as u64, "the steady window holds fewer than 2 whole windows");
+    }
+    let point = total / (k as f64 * window_s);
+    let block = politis_white(per_window).map_or(1.0, |b| b.stationary);
+    let dist = series_mean_bootstrap(per_window, block, o.resamples, o.seed, stat_id(name));
+    match percentile_of(&dist, o.confidence) {
+        Some((lo, hi)) => Estimate::two_sided(point, (lo / window_s, hi / window_s), o.confidence, Method::StationaryBootstrap, k as u64)
+            .resampled(o.seed, o.resamples, Some(block)),
+        None => Estimate::insufficient(point, None, None, o.confidence, Method::StationaryBootstrap, k as u64, "empty bootstrap distribution"),
+    }
+}
+
+/// Throughput over `[start_s, end_s)`, by completion time, in whole windows.
+pub fn throughput(r: &RequestView, start_s: f64, end_s: f64, window_s: f64, o: &IntervalOptions) -> Throughput {
+    let k = ((end_s - start_s) / window_s).floor().max(0.0) as usize;
+    let (mut req, mut out_tok, mut in_tok) = (vec![0.0; k], vec![0.0; k], vec![0.0; k]);
+    for i in 0..r.len() {
+        let e = r.end_s[i];
+        if !r.ok[i] || !(e >= start_s) {
+            continue;
+        }
+        let w = ((e - start_s) / window_s).floor() as usize;
+        if w < k {
+            req[w] += 1.0;
+            if r.output_tokens[i].is_finite() {
+                out_tok[w] += r.output_tokens[i];
+            }
+            if r.input_tokens[i].is_finite() {
+                in_tok[w] += r.input_tokens[i];
+            }
+        }
+    }
+    Throughput {
+        requests_per_s: rate("throughput.requests", &req, window_s, o),
+        output_tokens_per_s: rate("throughput.output_tokens", &out_tok, window_s, o),
+        input_tokens_per_s: rate("throughput.input_tokens", &in_tok, window_s, o),
+        windows: k,
+        window_s,
+    }
+}
+
+/// Error rates among requests sent in `[first, last)` (send order indices).
+pub fn error_rates(r: &RequestView, first: usize, last: usize, cl: f64) -> ErrorRates {
+    let n = last.saturating_sub(first) as u64;
+    let mut by_kind: BTreeMap<String, u64> = BTreeMap::new();
+    let mut errors = 0u64;
+    for i in first..last {
+        if !r.ok[i] {
+            errors += 1;
+            let k = r.error_kind[i].map_or("other", RequestView::kind_name);
+            *by_kind.entry(k.to_string()).or_insert(0) += 1;
+        }
+    }
+    let est = |k: u64| match wilson_interval(k, n, cl) {
+        Some(ci) => Estimate::two_sided(k as f64 / n as f64, ci, cl, Method::Wilson, n),
+        None => Estimate::not_applicable(cl, n, "no requests in the steady window"),
+    };
+    ErrorRates {
+        requests: n,
+        errors,
+        rate: est(errors),
+        by_kind: by_kind.into_iter().map(|(k, c)| (k, est(c))).collect(),
+    }
+}

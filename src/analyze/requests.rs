@@ -1,0 +1,133 @@
+//! Per-request metrics, derived once from `requests.parquet` and ordered by send time.
+//!
+//! Missing values are NaN internally (8 bytes a value, for 10-million-request runs) and never
+//! reach the JSON: every statistic counts what it used.
+
+use crate::run::Table;
+use crate::run::schema::ERROR_KINDS;
+
+/// Nanoseconds to milliseconds.
+const MS: f64 = 1e6;
+
+/// Per-request columns, in send order (request index = position in this order).
+#[derive(Debug, Clone)]
+pub struct RequestView {
+    /// Epoch ns of the first send: every `_s` time is seconds from here.
+    pub t0_ns: i64,
+    pub sent_s: Vec<f64>,
+    pub end_s: Vec<f64>,
+    /// NaN when the tool had no schedule (closed loop).
+    pub scheduled_s: Vec<f64>,
+    pub ok: Vec<bool>,
+    /// Index into `ERROR_KINDS`, for failed requests.
+    pub error_kind: Vec<Option<u8>>,
+    pub warmup_declared: Vec<bool>,
+    pub input_tokens: Vec<f64>,
+    pub output_tokens: Vec<f64>,
+    /// First token minus sent (successful requests with a first token).
+    pub ttft_ms: Vec<f64>,
+    /// (end − first token) / (output tokens − 1), for more than one output token.
+    pub tpot_ms: Vec<f64>,
+    /// End minus sent (successful requests).
+    pub e2e_ms: Vec<f64>,
+    /// End minus *scheduled*: latency including any delay of the send itself.
+    pub service_ms: Vec<f64>,
+    /// Sent minus scheduled.
+    pub send_lag_ms: Vec<f64>,
+    /// Output tokens over end-to-end time, per request.
+    pub tokens_per_s: Vec<f64>,
+    /// Gaps between consecutive chunks: `itl_offsets[i]..itl_offsets[i+1]` for request i.
+    pub itl_offsets: Vec<usize>,
+    pub itl_ms: Vec<f64>,
+}
+
+impl RequestView {
+    pub fn len(&self) -> usize {
+        self.sent_s.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sent_s.is_empty()
+    }
+
+    /// Builds the view from a validated requests table.
+    pub fn from_table(t: &Table) -> RequestView {
+        let n = t.num_rows();
+        let empty_ts: Vec<Option<i64>> = vec![None; n];
+        let sent = t.timestamps("sent_ns").unwrap_or(&empty_ts);
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (sent[i].unwrap_or(i64::MAX), i));
+        let t0 = order.first().and_then(|&i| sent[i]).unwrap_or(0);
+        let secs = |v: Option<i64>| v.map_or(f64::NAN, |x| (x - t0) as f64 / 1e9);
+        let end = t.timestamps("end_ns").unwrap_or(&empty_ts);
+        let first = t.timestamps("first_token_ns").unwrap_or(&empty_ts);
+        let sched = t.timestamps("scheduled_ns").unwrap_or(&empty_ts);
+        let status = t.strings("status");
+        let kind = t.strings("error_kind");
+        let phase = t.strings("phase");
+        let empty_u32: Vec<Option<u32>> = vec![None; n];
+        let out_tok = t.u32s("output_tokens").unwrap_or(&empty_u32);
+        let in_tok = t.u32s("input_tokens").unwrap_or(&empty_u32);
+        let chunks = t.timestamp_lists("chunk_ns");
+        let str_at = |a: Option<&arrow_array::StringArray>, i: usize| -> Option<String> {
+            use arrow_array::Array;
+            a.and_then(|a| a.is_valid(i).then(|| a.value(i).to_string()))
+        };
+        let mut v = RequestView {
+            t0_ns: t0,
+            sent_s: Vec::with_capacity(n),
+            end_s: Vec::with_capacity(n),
+            scheduled_s: Vec::with_capacity(n),
+            ok: Vec::with_capacity(n),
+            error_kind: Vec::with_capacity(n),
+            warmup_declared: Vec::with_capacity(n),
+            input_tokens: Vec::with_capacity(n),
+            output_tokens: Vec::with_capacity(n),
+            ttft_ms: Vec::with_capacity(n),
+            tpot_ms: Vec::with_capacity(n),
+            e2e_ms: Vec::with_capacity(n),
+            service_ms: Vec::with_capacity(n),
+            send_lag_ms: Vec::with_capacity(n),
+            tokens_per_s: Vec::with_capacity(n),
+            itl_offsets: Vec::with_capacity(n + 1),
+            itl_ms: Vec::new(),
+        };
+        v.itl_offsets.push(0);
+        for &i in &order {
+            let ok = str_at(status, i).as_deref() == Some("ok");
+            let (s, e) = (sent[i], end[i]);
+            let out = out_tok[i].map_or(f64::NAN, f64::from);
+            v.sent_s.push(secs(s));
+            v.end_s.push(secs(e));
+            v.scheduled_s.push(secs(sched[i]));
+            v.ok.push(ok);
+            v.error_kind.push(str_at(kind, i).and_then(|k| ERROR_KINDS.iter().position(|x| *x == k)).map(|p| p as u8));
+            v.warmup_declared.push(str_at(phase, i).as_deref() == Some("warmup"));
+            v.input_tokens.push(in_tok[i].map_or(f64::NAN, f64::from));
+            v.output_tokens.push(out);
+            let diff = |a: Option<i64>, b: Option<i64>| match (a, b) {
+                (Some(a), Some(b)) => (a - b) as f64 / MS,
+                _ => f64::NAN,
+            };
+            let e2e = if ok { diff(e, s) } else { f64::NAN };
+            let ttft = if ok { diff(first[i], s) } else { f64::NAN };
+            let tpot = if ok && out > 1.0 { diff(e, first[i]) / (out - 1.0) } else { f64::NAN };
+            v.e2e_ms.push(e2e);
+            v.ttft_ms.push(ttft);
+            v.tpot_ms.push(tpot);
+            v.service_ms.push(if ok { diff(e, sched[i]) } else { f64::NAN });
+            v.send_lag_ms.push(diff(s, sched[i]));
+            v.tokens_per_s.push(if ok && e2e > 0.0 && out >= 1.0 { out / (e2e / 1e3) } else { f64::NAN });
+            if ok && let Some(list) = chunks.and_then(|c| c.get(i)) {
+                v.itl_ms.extend(list.windows(2).map(|w| (w[1] - w[0]) as f64 / MS));
+            }
+            v.itl_offsets.push(v.itl_ms.len());
+        }
+        v
+    }
+
+    /// Error kind names, for display.
+    pub fn kind_name(k: u8) -> &'static str {
+        ERROR_KINDS.get(k as usize).copied().unwrap_or("other")
+    }
+}

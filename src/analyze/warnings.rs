@@ -1,0 +1,92 @@
+//! Warnings are values in `Analysis`: what was seen (with numbers), why it matters, and what to
+//! do. Renderers print them; nothing here prints.
+
+use serde::Serialize;
+
+use super::Analysis;
+use super::estimate::Status;
+use super::steady::Classification;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Warning {
+    pub kind: &'static str,
+    pub message: String,
+    pub hints: Vec<String>,
+}
+
+fn warn(kind: &'static str, message: String, hints: &[&str]) -> Warning {
+    Warning { kind, message, hints: hints.iter().map(|h| h.to_string()).collect() }
+}
+
+pub fn warnings(a: &Analysis) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let s = &a.steady_state;
+    match s.classification {
+        Classification::NoSteadyState => out.push(warn(
+            "no_steady_state",
+            format!("No steady state was found: {}. Every statistic below describes a moving target.", first_reason(a)),
+            &["run longer, or find and remove the cause of the drift, then rerun", "use --steady-from/--steady-to only if you know the window is steady"],
+        )),
+        Classification::Slowdown => out.push(warn(
+            "slowdown",
+            format!("Performance degraded towards the end of the run: {}.", first_reason(a)),
+            &["check GPU clocks and temperature over time (throttling), memory growth and the load generator"],
+        )),
+        Classification::Warmup => out.push(warn(
+            "warmup_dropped",
+            format!(
+                "Warmup detected: the first {:.1} s ({} requests) were dropped; statistics use {} requests from {:.1} s to {:.1} s.",
+                s.dropped_start_s, s.dropped_start_requests, s.requests_in_window, s.start_s, s.end_s
+            ),
+            &["if the tool already dropped its warmup, the run is still warming up: add a longer warmup phase"],
+        )),
+        Classification::Flat => {}
+    }
+    if s.agreement.starts_with("the detectors disagree") {
+        out.push(warn("detectors_disagree", format!("Steady-state detectors disagree: {}.", s.agreement.trim_start_matches("the detectors disagree: ")), &["inspect the time series; override with --steady-from if needed"]));
+    }
+    for (metric, stats) in &a.metrics {
+        if let Some(e) = stats.get("p999")
+            && e.status == Status::InsufficientData
+            && matches!(metric.as_str(), "ttft" | "tpot" | "e2e")
+        {
+            out.push(warn("insufficient_tail", format!("P99.9 {metric}: {}", e.note.clone().unwrap_or_default()), &["do not quote P99.9 from this run"]));
+        }
+    }
+    if let Some(lag) = a.metrics.get("send_lag").and_then(|m| m.get("p99")).and_then(|e| e.estimate)
+        && lag > 5.0
+    {
+        out.push(warn(
+            "send_lag",
+            format!("P99 send lag is {lag:.1} ms: the load generator sent late, so e2e latency understates what users scheduled at that time saw (see service latency)."),
+            &["add connections or client processes, or lower the rate, then rerun"],
+        ));
+    }
+    for (metric, d) in &a.dependence {
+        if d.dependent && matches!(metric.as_str(), "ttft" | "e2e") {
+            out.push(warn(
+                "dependent_requests",
+                format!("Consecutive requests are correlated ({metric}: design effect {:.1}, effective n {:.0}); intervals use a block bootstrap over time windows.", d.design_effect, d.n_eff),
+                &["independent replicate runs narrow the uncertainty more than longer runs do"],
+            ));
+            break;
+        }
+    }
+    if a.requests.declared_warmup > 0 {
+        out.push(warn("declared_warmup", format!("{} requests are marked as warmup by the capturing tool; credence decides the steady window from the data and reports both.", a.requests.declared_warmup), &[]));
+    }
+    if a.run.timestamps != "absolute" {
+        out.push(warn("timestamps", format!("Timestamps are {}: time-based checks are limited.", a.run.timestamps), &[]));
+    }
+    out
+}
+
+fn first_reason(a: &Analysis) -> String {
+    let s = &a.steady_state;
+    s.series
+        .iter()
+        .find(|v| v.classification == s.classification)
+        .map(|v| format!("{} ({})", v.reason, v.series))
+        .or_else(|| s.detectors.iter().find(|d| d.verdict == "trend" || d.verdict == "not_run").map(|d| format!("{}: {}", d.name, d.reason)))
+        .unwrap_or_else(|| "see the detectors".into())
+}

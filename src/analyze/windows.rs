@@ -1,0 +1,136 @@
+//! Per-window time series. Latency is attributed to the window in which a request *started*
+//! (so a slow window shows what users sending then experienced); throughput to the window in
+//! which it *completed* (what the server delivered then). Empty windows are kept explicitly.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::requests::RequestView;
+use super::stats::quantile::quantile_unsorted;
+
+/// One window of the time series.
+#[derive(Debug, Clone, Serialize)]
+pub struct WindowRow {
+    /// Window start, seconds from the first send.
+    pub start_s: f64,
+    /// Requests completed (successfully) in the window, by completion time.
+    pub completed: u64,
+    pub input_tokens: f64,
+    pub output_tokens: f64,
+    /// Mean number of requests in flight over the window.
+    pub concurrency: f64,
+    /// Requests scheduled to be sent in the window (open loop only).
+    pub offered: Option<u64>,
+    /// Requests actually sent in the window.
+    pub achieved: u64,
+    pub ttft_p50_ms: Option<f64>,
+    pub ttft_p99_ms: Option<f64>,
+    pub tpot_p50_ms: Option<f64>,
+    pub tpot_p99_ms: Option<f64>,
+    pub e2e_p50_ms: Option<f64>,
+    pub e2e_p99_ms: Option<f64>,
+    /// Failed requests by error kind, by completion time.
+    pub errors: BTreeMap<String, u64>,
+}
+
+/// The whole series.
+#[derive(Debug, Clone, Serialize)]
+pub struct TimeSeries {
+    pub window_s: f64,
+    /// Epoch ns that `start_s = 0` refers to.
+    pub t0_ns: i64,
+    /// Which time each column is bucketed by.
+    pub basis: BTreeMap<String, String>,
+    pub windows: Vec<WindowRow>,
+}
+
+/// Window index of a time (seconds from t0); NaN or negative times map to None.
+pub fn window_of(t: f64, window_s: f64) -> Option<usize> {
+    (t.is_finite() && t >= 0.0).then(|| (t / window_s).floor() as usize)
+}
+
+/// Groups request indices by the window of `times` (counting sort, O(n)).
+pub fn bucket(times: &[f64], window_s: f64, windows: usize) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = vec![Vec::new(); windows];
+    for (i, &t) in times.iter().enumerate() {
+        if let Some(w) = window_of(t, window_s).filter(|&w| w < windows) {
+            out[w].push(i as u32);
+        }
+    }
+    out
+}
+
+fn pct(values: &[f64], idx: &[u32], p: f64) -> Option<f64> {
+    let v: Vec<f64> = idx.iter().map(|&i| values[i as usize]).filter(|x| x.is_finite()).collect();
+    quantile_unsorted(&v, p)
+}
+
+/// Builds the series over the whole run.
+pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
+    let last = r.end_s.iter().chain(&r.sent_s).copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+    let n_windows = (last / window_s).floor() as usize + 1;
+    let by_start = bucket(&r.sent_s, window_s, n_windows);
+    let by_end = bucket(&r.end_s, window_s, n_windows);
+    let open_loop = r.scheduled_s.iter().any(|x| x.is_finite());
+    let by_sched = bucket(&r.scheduled_s, window_s, n_windows);
+    let mut busy = vec![0.0; n_windows];
+    for (s, e) in r.sent_s.iter().zip(&r.end_s) {
+        if !(s.is_finite() && e.is_finite() && e >= s) {
+            continue;
+        }
+        let (ws, we) = ((s / window_s) as usize, ((e / window_s) as usize).min(n_windows - 1));
+        for (w, b) in busy.iter_mut().enumerate().take(we + 1).skip(ws) {
+            let lo = (w as f64 * window_s).max(*s);
+            let hi = ((w + 1) as f64 * window_s).min(*e);
+            *b += (hi - lo).max(0.0);
+        }
+    }
+    let windows = (0..n_windows)
+        .map(|w| {
+            let ends = &by_end[w];
+            let starts = &by_start[w];
+            let mut errors = BTreeMap::new();
+            let (mut done, mut tin, mut tout) = (0u64, 0.0, 0.0);
+            for &i in ends {
+                let i = i as usize;
+                if r.ok[i] {
+                    done += 1;
+                    if r.input_tokens[i].is_finite() {
+                        tin += r.input_tokens[i];
+                    }
+                    if r.output_tokens[i].is_finite() {
+                        tout += r.output_tokens[i];
+                    }
+                } else {
+                    let k = r.error_kind[i].map_or("other", RequestView::kind_name);
+                    *errors.entry(k.to_string()).or_insert(0) += 1;
+                }
+            }
+            WindowRow {
+                start_s: w as f64 * window_s,
+                completed: done,
+                input_tokens: tin,
+                output_tokens: tout,
+                concurrency: busy[w] / window_s,
+                offered: open_loop.then(|| by_sched[w].len() as u64),
+                achieved: starts.len() as u64,
+                ttft_p50_ms: pct(&r.ttft_ms, starts, 0.5),
+                ttft_p99_ms: pct(&r.ttft_ms, starts, 0.99),
+                tpot_p50_ms: pct(&r.tpot_ms, starts, 0.5),
+                tpot_p99_ms: pct(&r.tpot_ms, starts, 0.99),
+                e2e_p50_ms: pct(&r.e2e_ms, starts, 0.5),
+                e2e_p99_ms: pct(&r.e2e_ms, starts, 0.99),
+                errors,
+            }
+        })
+        .collect();
+    let basis = BTreeMap::from([
+        ("completed, input_tokens, output_tokens, errors".to_string(), "completion time (end_ns)".to_string()),
+        ("ttft, tpot, e2e percentiles".to_string(), "start time (sent_ns)".to_string()),
+        ("achieved".to_string(), "send time (sent_ns)".to_string()),
+        ("offered".to_string(), "scheduled time (scheduled_ns)".to_string()),
+        ("concurrency".to_string(), "time-weighted requests in flight".to_string()),
+    ]);
+    TimeSeries { window_s, t0_ns: r.t0_ns, basis, windows }
+}

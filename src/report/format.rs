@@ -1,0 +1,51 @@
+//! Number formatting in one place. Digits follow the interval's half-width, so no renderer
+//! prints more precision than the interval supports, and `insufficient_data` never shows as a
+//! bare number.
+
+use crate::analyze::{Estimate, Status};
+
+/// Decimals that show two significant digits of `half_width` (0 to 6).
+pub fn decimals_for(half_width: f64) -> usize {
+    if !(half_width.is_finite() && half_width > 0.0) {
+        return 2;
+    }
+    (1.0 - half_width.log10().floor()).clamp(0.0, 6.0) as usize
+}
+
+/// `36.1 [35.6, 36.7]`, `≥ 12.3 (insufficient data)`, or `n/a`.
+pub fn estimate(e: &Estimate, scale: f64) -> String {
+    match (e.status, e.estimate) {
+        (Status::NotApplicable, _) | (_, None) => "n/a".to_string(),
+        (Status::Ok, Some(v)) => {
+            let (lo, hi) = (e.ci_low.unwrap_or(v) * scale, e.ci_high.unwrap_or(v) * scale);
+            let d = decimals_for((hi - lo) / 2.0);
+            format!("{:.d$} [{:.d$}, {:.d$}]", v * scale, lo, hi)
+        }
+        (Status::InsufficientData, Some(v)) => {
+            let d = decimals_for(v.abs() * scale * 0.05);
+            match e.ci_low {
+                Some(lo) => format!("~{:.d$} (>= {:.d$}, insufficient data)", v * scale, lo * scale),
+                None => format!("~{:.d$} (insufficient data)", v * scale),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::Method;
+
+    #[test]
+    fn digits_follow_the_interval() {
+        assert_eq!(decimals_for(0.5), 1);
+        assert_eq!(decimals_for(0.05), 2);
+        assert_eq!(decimals_for(12.0), 0);
+        let e = Estimate::two_sided(36.123, (35.61, 36.72), 0.95, Method::OrderStatistic, 100);
+        assert_eq!(estimate(&e, 1.0), "36.12 [35.61, 36.72]");
+        let e = Estimate::two_sided(1234.5, (1100.0, 1400.0), 0.95, Method::OrderStatistic, 100);
+        assert_eq!(estimate(&e, 1.0), "1234 [1100, 1400]");
+        let e = Estimate::insufficient(80.0, Some(70.0), None, 0.95, Method::OrderStatistic, 10, "x");
+        assert_eq!(estimate(&e, 1.0), "~80 (>= 70, insufficient data)");
+    }
+}

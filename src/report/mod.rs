@@ -1,0 +1,5 @@
+//! Renderers: they read only the `Analysis` value and return bytes or text, so every number
+//! they show traces to a JSON field.
+
+pub mod format;
+pub mod summary;

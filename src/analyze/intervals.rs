@@ -135,7 +135,9 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
         .collect();
     let need_blocks = s.windows >= MIN_WINDOWS_FOR_BLOCKS
         && (plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent);
-    let block = plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
+    // Twice the Politis–White length: the automatic length targets the variance of a mean and
+    // runs short for percentile coverage in runs of a few hundred windows (coverage study).
+    let block = 2.0 * plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
     let boot = need_blocks
         .then(|| {
             let half: Vec<f64> = plans.iter().map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0).collect();

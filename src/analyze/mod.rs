@@ -29,6 +29,9 @@ use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state}
 pub use warnings::Warning;
 use windows::{TimeSeries, time_series};
 
+/// Shortest time group used for dependence estimates and block resampling.
+pub const GROUP_MIN_S: f64 = 5.0;
+
 /// Options of `credence analyze`, already validated.
 #[derive(Debug, Clone, Copy)]
 pub struct AnalyzeOptions {
@@ -150,8 +153,11 @@ pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
         });
     }
     let (first, last) = (steady.start_request, steady.end_request);
-    let k = (((steady.end_s - steady.start_s) / opts.window_s).ceil() as usize).max(1);
-    let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / opts.window_s).floor().max(0.0) as usize).min(k - 1) as u32 };
+    // Resampling groups: the analysis window, widened to at least `GROUP_MIN_S` so each group
+    // holds enough requests for its correlation with neighbours to be measurable.
+    let group_s = opts.window_s.max(GROUP_MIN_S);
+    let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
+    let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
     let idx: Vec<usize> = (first..last).collect();
     let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
     let mut metrics = BTreeMap::new();

@@ -142,14 +142,20 @@ fn segments(y: &[f64], penalty: Penalty) -> Vec<Seg> {
         segs.push(Seg { a, b, mean, se: sd / (s.len() as f64).sqrt() });
         a = b;
     }
-    // Inflate standard errors for autocorrelation within segments (lag-1 of the residuals).
-    let resid: Vec<f64> = segs.iter().flat_map(|s| y[s.a..s.b].iter().map(move |v| v - s.mean)).collect();
-    let r1 = super::stats::acf::acf(&resid, 1).get(1).copied().unwrap_or(0.0).clamp(0.0, 0.9);
-    let infl = ((1.0 + r1) / (1.0 - r1)).sqrt();
-    for s in &mut segs {
-        s.se *= infl;
-    }
     segs
+}
+
+/// Standard errors of segment levels from the long-run variance of the residuals around a
+/// conservative segmentation (Barrett's 15 ln n): slow wander that is not a real level shift
+/// widens every segment's error, so autocorrelated noise is not mistaken for a new level.
+fn set_level_errors(y: &[f64], segs: &mut [Seg]) {
+    let coarse = segments(y, Penalty::Conservative);
+    let resid: Vec<f64> = coarse.iter().flat_map(|s| y[s.a..s.b].iter().map(move |v| v - s.mean)).collect();
+    if let Some(lrv) = super::stats::block_length::long_run_variance(&resid) {
+        for s in segs.iter_mut() {
+            s.se = s.se.max((lrv / (s.b - s.a) as f64).sqrt());
+        }
+    }
 }
 
 /// Aggregation factor that makes a series close to independent for PELT: buckets are merged
@@ -181,7 +187,8 @@ fn classify_series(name: &str, y_fine: &[f64], bucket_fine: f64, fill_s: f64, op
     let y = &aggregate(y_fine, f);
     let bucket_s = bucket_fine * f as f64;
     let n = y.len();
-    let segs = segments(y, opts.penalty);
+    let mut segs = segments(y, opts.penalty);
+    set_level_errors(y, &mut segs);
     let last = segs.len() - 1;
     let l = &segs[last];
     let tol = (1.0 + opts.delta).ln();

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 pub use engine::EngineParams;
 pub use observe::{Effect, EffectMetric};
 pub use scenario::{Anomaly, Scenario};
-pub use truth::{Truth, TruePercentiles};
+pub use truth::{Truth, TruePercentiles, true_percentiles};
 pub use workload::{ArrivalProcess, Lengths};
 
 use engine::{Failure, Job, run_engine};

@@ -29,7 +29,7 @@ pub const TAIL_MINIMUM: f64 = 10.0;
 /// Windows needed for a block bootstrap.
 const MIN_WINDOWS_FOR_BLOCKS: usize = 20;
 /// i.i.d. bootstraps are skipped above this many value draws (n × resamples).
-const IID_BUDGET: f64 = 2e9;
+const IID_BUDGET: f64 = 2e8;
 
 /// The percentiles reported for every latency metric.
 pub const PERCENTILES: [(&str, f64); 4] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)];

@@ -38,14 +38,14 @@ mod tests {
 
     #[test]
     fn digits_follow_the_interval() {
-        assert_eq!(decimals_for(0.5), 1);
-        assert_eq!(decimals_for(0.05), 2);
+        assert_eq!(decimals_for(0.5), 2);
+        assert_eq!(decimals_for(0.05), 3);
         assert_eq!(decimals_for(12.0), 0);
         let e = Estimate::two_sided(36.123, (35.61, 36.72), 0.95, Method::OrderStatistic, 100);
         assert_eq!(estimate(&e, 1.0), "36.12 [35.61, 36.72]");
         let e = Estimate::two_sided(1234.5, (1100.0, 1400.0), 0.95, Method::OrderStatistic, 100);
         assert_eq!(estimate(&e, 1.0), "1234 [1100, 1400]");
         let e = Estimate::insufficient(80.0, Some(70.0), None, 0.95, Method::OrderStatistic, 10, "x");
-        assert_eq!(estimate(&e, 1.0), "~80 (>= 70, insufficient data)");
+        assert_eq!(estimate(&e, 1.0), "~80.0 (>= 70.0, insufficient data)");
     }
 }

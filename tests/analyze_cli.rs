@@ -1,0 +1,116 @@
+//! `credence analyze` through the real binary: the JSON contract, determinism, overrides and
+//! bad input.
+
+mod common;
+
+use common::{Scratch, credence, fixture, stderr, stdout};
+use credence::json_schema::check;
+use serde_json::Value;
+
+fn analyze_json(dir: &str, extra: &[&str], env: &[(&str, &str)]) -> (Value, String) {
+    let s = Scratch::new("analyze");
+    let out = s.path("analysis.json");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_credence"));
+    cmd.args(["analyze", fixture(dir).to_str().unwrap(), "--out", out.to_str().unwrap(), "--resamples", "999"]).args(extra);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    (serde_json::from_str(&text).unwrap(), text)
+}
+
+#[test]
+fn json_contract_and_schema() {
+    let (a, _) = analyze_json("demo", &[], &[]);
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(common::repo().join("schemas/analysis.schema.json")).unwrap()).unwrap();
+    let violations = check(&schema, &a);
+    assert!(violations.is_empty(), "analysis.json violates schemas/analysis.schema.json:\n{}", violations.join("\n"));
+    assert!(["flat", "warmup", "slowdown", "no_steady_state"].contains(&a["steady_state"]["classification"].as_str().unwrap()));
+    assert!(a["steady_state"]["start_s"].is_number() && a["steady_state"]["end_s"].is_number());
+    for m in ["ttft", "tpot", "itl", "e2e", "service"] {
+        for s in ["p50", "p90", "p99", "p999", "mean"] {
+            let e = &a["metrics"][m][s];
+            for k in ["estimate", "ci_low", "ci_high", "confidence", "method", "n", "status"] {
+                assert!(e.get(k).is_some(), "metrics.{m}.{s}.{k}");
+            }
+            if e["status"] == "ok" {
+                assert!(e["ci_low"].as_f64() <= e["estimate"].as_f64() && e["estimate"].as_f64() <= e["ci_high"].as_f64());
+            }
+        }
+    }
+    for t in ["requests_per_s", "output_tokens_per_s"] {
+        let e = &a["throughput"][t];
+        assert_eq!(e["status"], "ok");
+        assert_eq!(e["method"], "stationary_bootstrap");
+        assert!(e["seed"].is_u64());
+    }
+    // The demo throttles mid-run: the detector keeps the run and reports the episode as a break.
+    assert!(!a["steady_state"]["breaks"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn same_input_gives_byte_identical_json_on_any_thread_count() {
+    let (_, one) = analyze_json("scenarios/warmup", &[], &[("RAYON_NUM_THREADS", "1")]);
+    let (_, four) = analyze_json("scenarios/warmup", &[], &[("RAYON_NUM_THREADS", "4")]);
+    let (_, again) = analyze_json("scenarios/warmup", &[], &[]);
+    assert!(one == four && four == again, "analysis JSON differs between runs or thread counts");
+    let (_, other_seed) = analyze_json("scenarios/warmup", &["--seed", "7"], &[]);
+    assert_ne!(one, other_seed);
+}
+
+#[test]
+fn steady_window_override_is_recorded() {
+    let (a, _) = analyze_json("scenarios/steady", &["--steady-from", "30s", "--steady-to", "90s"], &[]);
+    let s = &a["steady_state"];
+    assert_eq!(s["overridden"], true);
+    assert_eq!(s["start_s"], 30.0);
+    assert_eq!(s["end_s"], 90.0);
+    assert!(a["options"]["steady_override"].is_array());
+    let n = a["requests"]["in_steady_window"].as_u64().unwrap();
+    assert!((500..700).contains(&n), "about 60 s at 10 requests/s: {n}");
+}
+
+#[test]
+fn summary_and_warnings_are_printed() {
+    let o = credence(&["analyze", fixture("scenarios/no-steady-state").to_str().unwrap(), "--resamples", "499"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("steady state: NoSteadyState"), "{text}");
+    assert!(text.contains("warning: No steady state was found"), "{text}");
+    assert!(text.contains("ttft (ms)") && text.contains("throughput:"), "{text}");
+    assert!(stderr(&o).is_empty(), "no progress output when stderr is not a terminal");
+}
+
+#[test]
+fn closed_loop_service_latency_is_not_applicable() {
+    let s = Scratch::new("closed");
+    let run = s.path("run");
+    let o = credence(&["simulate", "--scenario", "steady", "--arrival", "closed-loop", "--concurrency", "8", "--duration", "60s", "--output-median", "32", "--out", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = credence(&["analyze", run.to_str().unwrap(), "--json", "--resamples", "299"]);
+    let a: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(a["metrics"]["service"]["p50"]["status"], "not_applicable");
+    assert_eq!(a["metrics"]["ttft"]["p50"]["status"], "ok");
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let s = Scratch::new("badanalyze");
+    let o = credence(&["analyze", s.path("missing").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a run directory"), "{}", stderr(&o));
+    let o = credence(&["analyze", fixture("demo").to_str().unwrap(), "--confidence", "1.5"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = credence(&["analyze", fixture("demo").to_str().unwrap(), "--out", s.path("no/such/dir/a.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("does not exist"));
+    // A broken table is bad input too, with a hint to validate.
+    let run = s.path("run");
+    common::copy_dir(&fixture("scenarios/steady"), &run);
+    std::fs::write(run.join("requests.parquet"), b"garbage").unwrap();
+    let o = credence(&["analyze", run.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("hint: run `credence validate RUN`"), "{}", stderr(&o));
+}

@@ -64,6 +64,24 @@ fn finite(x: Option<f64>) -> Option<f64> {
 }
 
 impl Estimate {
+    /// The empty shell every constructor fills in.
+    fn base(confidence: f64, method: Method, n: u64, status: Status) -> Estimate {
+        Estimate {
+            estimate: None,
+            ci_low: None,
+            ci_high: None,
+            confidence,
+            method,
+            n,
+            n_eff: None,
+            seed: None,
+            resamples: None,
+            block_length: None,
+            status,
+            note: None,
+        }
+    }
+
     /// A two-sided estimate. Falls back to `insufficient` when a bound is missing or not finite,
     /// and widens a bound that does not contain the estimate (rounding in resampling).
     pub fn two_sided(estimate: f64, ci: (f64, f64), confidence: f64, method: Method, n: u64) -> Estimate {
@@ -78,15 +96,7 @@ impl Estimate {
             estimate: Some(estimate),
             ci_low: Some(lo.min(estimate)),
             ci_high: Some(hi.max(estimate)),
-            confidence,
-            method,
-            n,
-            n_eff: None,
-            seed: None,
-            resamples: None,
-            block_length: None,
-            status: Status::Ok,
-            note: None,
+            ..Estimate::base(confidence, method, n, Status::Ok)
         }
     }
 
@@ -105,34 +115,14 @@ impl Estimate {
             estimate: est,
             ci_low: finite(ci_low).map(|l| est.map_or(l, |e| l.min(e))),
             ci_high: finite(ci_high).map(|h| est.map_or(h, |e| h.max(e))),
-            confidence,
-            method,
-            n,
-            n_eff: None,
-            seed: None,
-            resamples: None,
-            block_length: None,
-            status: Status::InsufficientData,
             note: Some(why.into()),
+            ..Estimate::base(confidence, method, n, Status::InsufficientData)
         }
     }
 
     /// The statistic does not apply (no data of that kind).
     pub fn not_applicable(confidence: f64, n: u64, why: impl Into<String>) -> Estimate {
-        Estimate {
-            estimate: None,
-            ci_low: None,
-            ci_high: None,
-            confidence,
-            method: Method::None,
-            n,
-            n_eff: None,
-            seed: None,
-            resamples: None,
-            block_length: None,
-            status: Status::NotApplicable,
-            note: Some(why.into()),
-        }
+        Estimate { note: Some(why.into()), ..Estimate::base(confidence, Method::None, n, Status::NotApplicable) }
     }
 
     /// Records the resampling behind the interval.

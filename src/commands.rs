@@ -61,9 +61,19 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             }
             let progress = Progress::new();
             progress.stage("loading the run");
-            let loaded = crate::run::load(&run)?;
+            let t = std::time::Instant::now();
+            let timing = std::env::var_os("CREDENCE_TIMING").is_some();
+            let crate::run::Run { manifest, requests, .. } = crate::run::load(&run)?;
+            if timing {
+                eprintln!("[{:>6.2} s] loaded", t.elapsed().as_secs_f64());
+            }
+            let view = crate::analyze::requests::RequestView::from_table(&requests);
+            drop(requests);
+            if timing {
+                eprintln!("[{:>6.2} s] request view", t.elapsed().as_secs_f64());
+            }
             progress.stage("steady state and intervals");
-            let analysis = crate::analyze::analyze(&loaded, &opts);
+            let analysis = crate::analyze::analyze_view(&manifest, view, &opts);
             progress.done();
             let text = serde_json::to_string_pretty(&analysis).expect("analysis serializes") + "\n";
             if let Some(path) = &out {

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::slice::ParallelSliceMut;
 use serde::Serialize;
 
 use super::estimate::{Estimate, Method};
@@ -115,10 +116,13 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
         out.insert("mean".into(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
         return (out, None);
     }
-    let values: Vec<f64> = pairs.iter().map(|p| p.1).collect();
-    let groups: Vec<u32> = pairs.iter().map(|p| p.0).collect();
-    let mut sorted = values.clone();
-    sorted.sort_unstable_by(f64::total_cmp);
+    // One parallel sort of (value, group) pairs serves every percentile and the bootstrap.
+    let mut by_value = pairs.clone();
+    by_value.par_sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let sorted: Vec<f64> = by_value.iter().map(|p| p.1).collect();
+    let group_of_rank: Vec<u32> = by_value.iter().map(|p| p.0).collect();
+    drop(by_value);
+    let values = &sorted;
     let mean = values.iter().sum::<f64>() / n as f64;
     let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
     let (tau_mean, block_mean) = design_effect(pairs.iter().map(|&(w, v)| (w, v - mean)), s.windows, n, var);
@@ -155,7 +159,7 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
         .then(|| {
             let half: Vec<f64> = plans.iter().map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0).collect();
             let ps: Vec<f64> = plans.iter().map(|pl| pl.p).collect();
-            grouped_bootstrap(&Grouped { values: &values, group: &groups, groups: s.windows }, &ps, &half, block, o.resamples, o.seed, id)
+            grouped_bootstrap(&Grouped { sorted: &sorted, group_of_rank: &group_of_rank, groups: s.windows }, &ps, &half, block, o.resamples, o.seed, id)
         })
         .flatten();
 
@@ -206,7 +210,7 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
             Some(ci) => Estimate::two_sided(mean, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
             None => Estimate::insufficient(mean, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
         },
-        (_, _, true) if n >= 2 => match iid_bootstrap(&values, IidStatistic::Mean, o.resamples, o.seed, id ^ 1) {
+        (_, _, true) if n >= 2 => match iid_bootstrap(values, IidStatistic::Mean, o.resamples, o.seed, id ^ 1) {
             Some(ib) => match bca_interval(&ib.distribution, mean, ib.acceleration, cl) {
                 Some(ci) => Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64).resampled(o.seed, o.resamples, None),
                 None => {
@@ -225,7 +229,7 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
     };
     out.insert("mean".into(), mean_est.with_n_eff(Some(dependence.n_eff)));
 
-    if affordable && n >= 2 && let Some(ib) = iid_bootstrap(&values, IidStatistic::Median, o.resamples, o.seed, id ^ 2) {
+    if affordable && n >= 2 && let Some(ib) = iid_bootstrap(values, IidStatistic::Median, o.resamples, o.seed, id ^ 2) {
         let q = plans[0].q;
         let est = match bca_interval(&ib.distribution, q, ib.acceleration, cl) {
             Some(ci) => Estimate::two_sided(q, ci, cl, Method::Bca, n as u64),

@@ -69,10 +69,10 @@ impl RequestView {
         let out_tok = t.u32s("output_tokens").unwrap_or(&empty_u32);
         let in_tok = t.u32s("input_tokens").unwrap_or(&empty_u32);
         let chunks = t.timestamp_lists("chunk_ns");
-        let str_at = |a: Option<&arrow_array::StringArray>, i: usize| -> Option<String> {
+        fn str_at(a: Option<&arrow_array::StringArray>, i: usize) -> Option<&str> {
             use arrow_array::Array;
-            a.and_then(|a| a.is_valid(i).then(|| a.value(i).to_string()))
-        };
+            a.and_then(|a| a.is_valid(i).then(|| a.value(i)))
+        }
         let mut v = RequestView {
             t0_ns: t0,
             sent_s: Vec::with_capacity(n),
@@ -94,7 +94,7 @@ impl RequestView {
         };
         v.itl_offsets.push(0);
         for &i in &order {
-            let ok = str_at(status, i).as_deref() == Some("ok");
+            let ok = str_at(status, i) == Some("ok");
             let (s, e) = (sent[i], end[i]);
             let out = out_tok[i].map_or(f64::NAN, f64::from);
             v.sent_s.push(secs(s));
@@ -102,7 +102,7 @@ impl RequestView {
             v.scheduled_s.push(secs(sched[i]));
             v.ok.push(ok);
             v.error_kind.push(str_at(kind, i).and_then(|k| ERROR_KINDS.iter().position(|x| *x == k)).map(|p| p as u8));
-            v.warmup_declared.push(str_at(phase, i).as_deref() == Some("warmup"));
+            v.warmup_declared.push(str_at(phase, i) == Some("warmup"));
             v.input_tokens.push(in_tok[i].map_or(f64::NAN, f64::from));
             v.output_tokens.push(out);
             let diff = |a: Option<i64>, b: Option<i64>| match (a, b) {

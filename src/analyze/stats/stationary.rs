@@ -38,11 +38,11 @@ pub fn stationary_blocks(k: usize, mean_block: f64, rng: &mut ChaCha8Rng, out: &
     }
 }
 
-/// Pooled values with the group each belongs to.
+/// Pooled values, sorted ascending, with the group each belongs to.
 pub struct Grouped<'a> {
-    pub values: &'a [f64],
-    /// Group index of each value, in `0..groups`.
-    pub group: &'a [u32],
+    pub sorted: &'a [f64],
+    /// Group index of the value at each rank, in `0..groups`.
+    pub group_of_rank: &'a [u32],
     pub groups: usize,
 }
 
@@ -67,22 +67,29 @@ struct RankBins {
 }
 
 impl RankBins {
-    fn new(rank_of: &[u32], group: &[u32], groups: usize, lo: usize, hi: usize) -> RankBins {
+    fn new(group_of_rank: &[u32], groups: usize, lo: usize, hi: usize) -> RankBins {
         let span = hi - lo + 1;
         let bins = span.min(MAX_BINS);
         let edges: Vec<usize> = (0..=bins).map(|i| lo + i * span / bins).collect();
         let stride = bins + 3;
         let mut counts = vec![0u32; groups * stride];
-        for (i, &r) in rank_of.iter().enumerate() {
-            let r = r as usize;
+        for (r, &g) in group_of_rank.iter().enumerate() {
             let j = if r < lo {
                 0
             } else if r > hi {
                 bins + 1
             } else {
-                1 + edges.partition_point(|&e| e <= r) - 1
+                // Invert edges[i] = lo + i·span/bins in O(1), then settle rounding.
+                let mut i = ((r - lo) * bins / span).min(bins - 1);
+                while i > 0 && edges[i] > r {
+                    i -= 1;
+                }
+                while i + 1 < bins && edges[i + 1] <= r {
+                    i += 1;
+                }
+                1 + i
             };
-            counts[group[i] as usize * stride + j] += 1;
+            counts[g as usize * stride + j] += 1;
         }
         // Cumulative over bins within each group, then over groups.
         let mut prefix = vec![0u32; (groups + 1) * stride];
@@ -150,17 +157,11 @@ pub fn grouped_bootstrap(
     seed: u64,
     id: u64,
 ) -> Option<GroupedBootstrap> {
-    let n = data.values.len();
-    if n < 2 || data.groups == 0 || data.group.len() != n {
+    let n = data.sorted.len();
+    if n < 2 || data.groups == 0 || data.group_of_rank.len() != n {
         return None;
     }
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_unstable_by(|&a, &b| data.values[a as usize].total_cmp(&data.values[b as usize]));
-    let sorted: Vec<f64> = order.iter().map(|&i| data.values[i as usize]).collect();
-    let mut rank_of = vec![0u32; n];
-    for (r, &i) in order.iter().enumerate() {
-        rank_of[i as usize] = r as u32;
-    }
+    let sorted = data.sorted;
     let bins: Vec<RankBins> = ps
         .iter()
         .zip(rank_halfwidth)
@@ -168,12 +169,12 @@ pub fn grouped_bootstrap(
             let c = p * (n - 1) as f64;
             let lo = (c - h - 2.0).floor().max(0.0) as usize;
             let hi = ((c + h + 2.0).ceil() as usize).min(n - 1);
-            RankBins::new(&rank_of, data.group, data.groups, lo, hi)
+            RankBins::new(data.group_of_rank, data.groups, lo, hi)
         })
         .collect();
     let mut group_sum = vec![0.0; data.groups + 1];
     let mut group_n = vec![0u64; data.groups + 1];
-    for (v, &g) in data.values.iter().zip(data.group) {
+    for (v, &g) in sorted.iter().zip(data.group_of_rank) {
         group_sum[g as usize + 1] += v;
         group_n[g as usize + 1] += 1;
     }
@@ -284,8 +285,11 @@ mod tests {
     #[test]
     fn binned_quantiles_equal_brute_force() {
         let values: Vec<f64> = (0..400).map(|i| ((i * 7919) % 1009) as f64 / 10.0).collect();
-        let group: Vec<u32> = (0..400).map(|i| i / 4).collect();
-        let data = Grouped { values: &values, group: &group, groups: 100 };
+        let mut pairs: Vec<(f64, u32)> = values.iter().enumerate().map(|(i, v)| (*v, (i / 4) as u32)).collect();
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let sorted: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+        let group_of_rank: Vec<u32> = pairs.iter().map(|p| p.1).collect();
+        let data = Grouped { sorted: &sorted, group_of_rank: &group_of_rank, groups: 100 };
         let ps = [0.5, 0.9, 0.99];
         let boot = grouped_bootstrap(&data, &ps, &[1e9; 3], 1.0, 64, 5, 6).unwrap();
         assert_eq!(boot.clamped, 0);

@@ -12,7 +12,6 @@
 
 use std::collections::BTreeMap;
 
-use rayon::slice::ParallelSliceMut;
 use serde::Serialize;
 
 use super::estimate::{Estimate, Method};
@@ -116,11 +115,11 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
         out.insert("mean".into(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
         return (out, None);
     }
-    // One parallel sort of (value, group) pairs serves every percentile and the bootstrap.
-    let mut by_value = pairs.clone();
-    by_value.par_sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-    let sorted: Vec<f64> = by_value.iter().map(|p| p.1).collect();
-    let group_of_rank: Vec<u32> = by_value.iter().map(|p| p.0).collect();
+    // One stable radix sort of (value, group) pairs serves every percentile and the bootstrap.
+    let mut by_value: Vec<(f64, u32)> = pairs.iter().map(|&(w, v)| (v, w)).collect();
+    super::stats::radix::sort_pairs(&mut by_value);
+    let sorted: Vec<f64> = by_value.iter().map(|p| p.0).collect();
+    let group_of_rank: Vec<u32> = by_value.iter().map(|p| p.1).collect();
     drop(by_value);
     let values = &sorted;
     let mean = values.iter().sum::<f64>() / n as f64;

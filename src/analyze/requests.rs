@@ -56,7 +56,10 @@ impl RequestView {
         let empty_ts: Vec<Option<i64>> = vec![None; n];
         let sent = t.timestamps("sent_ns").unwrap_or(&empty_ts);
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (sent[i].unwrap_or(i64::MAX), i));
+        // Most tools write requests in send order; sort only when they did not.
+        if !sent.windows(2).all(|w| w[0].unwrap_or(i64::MAX) <= w[1].unwrap_or(i64::MAX)) {
+            order.sort_by_key(|&i| (sent[i].unwrap_or(i64::MAX), i));
+        }
         let t0 = order.first().and_then(|&i| sent[i]).unwrap_or(0);
         let secs = |v: Option<i64>| v.map_or(f64::NAN, |x| (x - t0) as f64 / 1e9);
         let end = t.timestamps("end_ns").unwrap_or(&empty_ts);

@@ -14,3 +14,4 @@ pub mod resample;
 pub mod mser;
 pub mod pelt;
 pub mod stationary;
+pub mod radix;

@@ -99,7 +99,12 @@ fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, bloc
     let z = Normal::standard().inverse_cdf(a);
     let t = StudentsT::new(0.0, 1.0, df).map_or(z, |d| d.inverse_cdf(a));
     let c = t / z;
-    (estimate - (estimate - lo) * c, estimate + (hi - estimate) * c)
+    if estimate > 0.0 && lo > 0.0 {
+        // Positive, skewed quantities (latencies) widen on the log scale and stay positive.
+        (estimate * (lo / estimate).powf(c), estimate * (hi / estimate).powf(c))
+    } else {
+        (estimate - (estimate - lo) * c, estimate + (hi - estimate) * c)
+    }
 }
 
 /// All statistics of one metric: p50, p90, p99, p999, mean and p50_bca.

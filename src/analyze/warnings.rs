@@ -42,6 +42,23 @@ pub fn warnings(a: &Analysis) -> Vec<Warning> {
         )),
         Classification::Flat => {}
     }
+    let ttft_breaks: Vec<String> = s
+        .series
+        .iter()
+        .filter(|v| v.series == "ttft")
+        .flat_map(|v| v.segments.iter().filter(|g| !g.equivalent_to_last && g.start_s >= s.start_s))
+        .map(|g| format!("{:.0}–{:.0} s ({:+.0} %)", g.start_s, g.end_s, g.relative_to_last * 100.0))
+        .collect();
+    if !ttft_breaks.is_empty() {
+        out.push(warn(
+            "steady_state_breaks",
+            format!(
+                "Inside the steady window, TTFT leaves its level: {}. The intervals widen to reflect this; the episode needs a cause before the numbers are quoted.",
+                ttft_breaks.join(", ")
+            ),
+            &["check GPU clocks, temperature, power and foreign processes, and the load generator, over those seconds", "or analyze the window without it with --steady-from/--steady-to"],
+        ));
+    }
     if s.agreement.starts_with("the detectors disagree") {
         out.push(warn("detectors_disagree", format!("Steady-state detectors disagree: {}.", s.agreement.trim_start_matches("the detectors disagree: ")), &["inspect the time series; override with --steady-from if needed"]));
     }

@@ -28,13 +28,13 @@ pub fn summary(a: &Analysis) -> String {
     }
     let _ = writeln!(s, "  {}", st.agreement);
     let _ = writeln!(s);
-    let _ = writeln!(s, "{:<22} {}", "metric", STATS.map(|x| format!("{:<28}", x.1)).join(""));
+    let _ = writeln!(s, "{:<26} {}", "metric", STATS.map(|x| format!("{:<36}", x.1)).join(""));
     for (name, stats) in &a.metrics {
         let unit = a.metric_definitions.get(name).map_or("", |d| d.unit);
         let cells: Vec<String> = STATS.iter().map(|(k, _)| stats.get(*k).map_or("n/a".into(), |e| estimate(e, 1.0))).collect();
         let n = stats.get("p50").map_or(0, |e| e.n);
         let label = format!("{name} ({unit})");
-        let _ = writeln!(s, "{:<22} {}  n={n}", label, cells.iter().map(|c| format!("{c:<28}")).collect::<String>());
+        let _ = writeln!(s, "{:<26} {}  n={n}", label, cells.iter().map(|c| format!("{c:<36}")).collect::<String>());
     }
     let t = &a.throughput;
     let _ = writeln!(s);

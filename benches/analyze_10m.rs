@@ -120,5 +120,9 @@ fn main() {
         let (wall, rss) = peak_rss_kb_of(Command::new(&bin).args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]).stdout(std::process::Stdio::null()));
         println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB (children so far)", rss.map_or("?".into(), |k| (k / 1024).to_string()));
     }
-    let _ = std::fs::remove_dir_all(&base);
+    if std::env::var_os("KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&base);
+    } else {
+        eprintln!("kept {}", base.display());
+    }
 }

@@ -68,6 +68,9 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 eprintln!("[{:>6.2} s] loaded", t.elapsed().as_secs_f64());
             }
             let view = crate::analyze::requests::RequestView::from_table(&requests);
+            if timing {
+                eprintln!("[{:>6.2} s] request view built", t.elapsed().as_secs_f64());
+            }
             drop(requests);
             if timing {
                 eprintln!("[{:>6.2} s] request view", t.elapsed().as_secs_f64());

@@ -60,10 +60,11 @@ const MAX_BINS: usize = 2048;
 struct RankBins {
     /// Rank at each bin edge (len bins + 1); bin i covers ranks [edge[i], edge[i+1]).
     edges: Vec<usize>,
-    /// `prefix[g * stride + j]`: values in groups < g with bin index < j, where bin 0 means
-    /// "below the range" and bin `bins + 1` "above"; j runs 0..=bins + 2.
+    /// `prefix[j * rows + g]`: values in groups < g with bin index < j, where bin 0 means
+    /// "below the range" and bin `bins + 1` "above"; j runs 0..=bins + 2. Bin-major, so the
+    /// per-block lookups of one binary-search step stay within one cache-friendly row.
     prefix: Vec<u32>,
-    stride: usize,
+    rows: usize,
 }
 
 impl RankBins {
@@ -92,22 +93,24 @@ impl RankBins {
             counts[g as usize * stride + j] += 1;
         }
         // Cumulative over bins within each group, then over groups.
-        let mut prefix = vec![0u32; (groups + 1) * stride];
+        let rows = groups + 1;
+        let mut prefix = vec![0u32; rows * stride];
         for g in 0..groups {
             let mut running = 0u32;
             for j in 0..stride {
-                prefix[(g + 1) * stride + j] = prefix[g * stride + j] + running;
+                prefix[j * rows + g + 1] = prefix[j * rows + g] + running;
                 if j < stride - 1 {
                     running += counts[g * stride + j];
                 }
             }
         }
-        RankBins { edges, prefix, stride }
+        RankBins { edges, prefix, rows }
     }
 
     /// Values in groups [a, b) with bin index < j.
     fn count(&self, a: usize, b: usize, j: usize) -> u64 {
-        (self.prefix[b * self.stride + j] - self.prefix[a * self.stride + j]) as u64
+        let row = &self.prefix[j * self.rows..(j + 1) * self.rows];
+        (row[b] - row[a]) as u64
     }
 
     fn count_blocks(&self, blocks: &[(usize, usize)], groups: usize, j: usize) -> u64 {

@@ -77,11 +77,12 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             }
             progress.stage("steady state and intervals");
             let analysis = crate::analyze::analyze_view(&manifest, view, &opts);
-            progress.done();
+            progress.stage("writing the analysis");
             let text = serde_json::to_string_pretty(&analysis).expect("analysis serializes") + "\n";
             if let Some(path) = &out {
                 write_atomic(path, text.as_bytes())?;
             }
+            progress.done();
             print_stdout(&if json { text } else { crate::report::summary::summary(&analysis) })?;
             Ok(ExitCode::Success)
         }
@@ -116,27 +117,40 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
         })
 }
 
-/// Stage-by-stage progress on stderr, only when stderr is a terminal.
+/// A progress bar over the analysis stages on stderr, only when stderr is a terminal.
 struct Progress {
     on: bool,
     start: std::time::Instant,
+    done_stages: std::cell::Cell<usize>,
 }
 
 impl Progress {
+    const STAGES: usize = 3;
+
     fn new() -> Progress {
         use std::io::IsTerminal;
-        Progress { on: std::io::stderr().is_terminal(), start: std::time::Instant::now() }
+        Progress { on: std::io::stderr().is_terminal(), start: std::time::Instant::now(), done_stages: std::cell::Cell::new(0) }
     }
 
-    fn stage(&self, what: &str) {
+    fn draw(&self, what: &str) {
         if self.on {
-            eprint!("\r\x1b[2K[{:>5.1} s] {what}...", self.start.elapsed().as_secs_f64());
+            let k = self.done_stages.get();
+            let filled = 20 * k / Self::STAGES;
+            let bar: String = "#".repeat(filled) + &"-".repeat(20 - filled);
+            eprint!("\r\x1b[2K[{bar}] {k}/{} {what} ({:.1} s)", Self::STAGES, self.start.elapsed().as_secs_f64());
         }
     }
 
+    fn stage(&self, what: &str) {
+        self.draw(what);
+        self.done_stages.set(self.done_stages.get() + 1);
+    }
+
     fn done(&self) {
+        self.done_stages.set(Self::STAGES);
+        self.draw("done");
         if self.on {
-            eprintln!("\r\x1b[2K[{:>5.1} s] done", self.start.elapsed().as_secs_f64());
+            eprintln!();
         }
     }
 }

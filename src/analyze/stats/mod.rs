@@ -15,3 +15,4 @@ pub mod mser;
 pub mod pelt;
 pub mod stationary;
 pub mod radix;
+pub mod mann_whitney;

@@ -16,3 +16,5 @@ pub mod pelt;
 pub mod stationary;
 pub mod radix;
 pub mod mann_whitney;
+pub mod effect_size;
+pub mod tost;

@@ -18,3 +18,4 @@ pub mod radix;
 pub mod mann_whitney;
 pub mod effect_size;
 pub mod tost;
+pub mod variance_components;

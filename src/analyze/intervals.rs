@@ -154,8 +154,11 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
             Plan { key, p, q, tau, block }
         })
         .collect();
+    let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
+    // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
+    // of every value would cost n × resamples draws.
     let need_blocks = s.windows >= MIN_WINDOWS_FOR_BLOCKS
-        && (plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent);
+        && (plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent || !affordable);
     // Twice the Politis–White length: the automatic length targets the variance of a mean and
     // runs short for percentile coverage in runs of a few hundred windows (coverage study).
     let block = 2.0 * plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
@@ -208,8 +211,7 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
         out.insert(pl.key.to_string(), est.with_n_eff(Some(n_eff)));
     }
 
-    let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
-    let mean_est = match (&boot, dependence.dependent, affordable) {
+    let mean_est = match (&boot, dependence.dependent || !affordable, affordable) {
         (Some(b), true, _) => match percentile_of(&b.mean, cl).map(|ci| few_blocks_widening(mean, ci, s.windows, block, cl)) {
             Some(ci) => Estimate::two_sided(mean, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
             None => Estimate::insufficient(mean, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
@@ -224,7 +226,7 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
             },
             None => Estimate::insufficient(mean, None, None, cl, Method::Bca, n as u64, "too few values"),
         },
-        _ => Estimate::insufficient(mean, None, None, cl, Method::None, n as u64, "too few values, or too many for an i.i.d. bootstrap of independent data"),
+        _ => Estimate::insufficient(mean, None, None, cl, Method::None, n as u64, "too few values or windows for an interval"),
     };
     let mean_est = if dependence.dependent && boot.is_none() && mean_est.method == Method::Bca {
         mean_est.with_note("requests are dependent but there are too few windows for a block bootstrap: this i.i.d. interval is optimistic")
@@ -244,4 +246,37 @@ pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<
         out.insert("p50_bca".into(), match note { Some(t) => est.with_note(t), None => est });
     }
     (out, Some(dependence))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(n: usize, windows: usize) -> (Vec<f64>, Vec<u32>) {
+        // Deterministic, independent-looking values: a Weyl sequence through a log-normal map.
+        let values = (0..n).map(|i| (((i as f64 * 0.618_033_988_75) % 1.0) * 4.0 - 2.0).exp()).collect();
+        let window = (0..n).map(|i| (i * windows / n) as u32).collect();
+        (values, window)
+    }
+
+    #[test]
+    fn large_independent_samples_still_get_a_mean_interval() {
+        let (values, window) = sample(30_000, 60);
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999 };
+        let (est, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60 }, &o);
+        assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
+        assert!(!est.contains_key("p50_bca"), "the i.i.d. BCa is skipped above the budget");
+    }
+
+    #[test]
+    fn small_samples_report_insufficient_tails() {
+        let (values, window) = sample(500, 25);
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999 };
+        let (est, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25 }, &o);
+        assert_eq!(est["p50"].status, super::super::Status::Ok);
+        let p999 = &est["p999"];
+        assert_eq!(p999.status, super::super::Status::InsufficientData);
+        assert!(p999.estimate.is_some() && p999.ci_high.is_none());
+        assert!(p999.note.as_deref().unwrap_or("").contains("longer would resolve it"));
+    }
 }

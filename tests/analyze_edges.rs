@@ -1,0 +1,79 @@
+//! `analyze` on degenerate runs: it must say what it cannot estimate, never panic.
+
+use credence::analyze::{AnalyzeOptions, Status, analyze};
+use credence::run::Run;
+use credence::run::manifest::TimestampQuality;
+use credence::run::table::{Column, utf8_column};
+use credence::simulate::{Scenario, SimOptions, simulate};
+
+fn base_run(duration_s: f64) -> Run {
+    let mut o = SimOptions::new(Scenario::Steady, 3);
+    o.duration_s = duration_s;
+    o.compute_truth = false;
+    let sim = simulate(&o).unwrap();
+    Run { dir: "sim".into(), manifest: sim.data.manifest, requests: sim.data.requests, gpu: None, host: None, server: None, warnings: Vec::new() }
+}
+
+fn opts() -> AnalyzeOptions {
+    AnalyzeOptions { resamples: 299, ..AnalyzeOptions::default() }
+}
+
+#[test]
+fn empty_run() {
+    let mut run = base_run(10.0);
+    run.requests = credence::run::Table::empty(credence::run::TableKind::Requests);
+    let a = analyze(&run, &opts());
+    assert_eq!(a.requests.total, 0);
+    assert_eq!(a.metrics["ttft"]["p50"].status, Status::NotApplicable);
+    assert_eq!(a.throughput.requests_per_s.status, Status::NotApplicable);
+    serde_json::to_string(&a).unwrap();
+}
+
+#[test]
+fn every_request_failed() {
+    let mut run = base_run(20.0);
+    let n = run.requests.num_rows();
+    run.requests.replace_column("status", utf8_column(std::iter::repeat_n(Some("error"), n))).unwrap();
+    run.requests.replace_column("error_kind", utf8_column(std::iter::repeat_n(Some("timeout"), n))).unwrap();
+    let a = analyze(&run, &opts());
+    assert_eq!(a.metrics["ttft"]["p50"].status, Status::NotApplicable);
+    assert_eq!(a.errors.rate.estimate, Some(1.0));
+    assert!(a.errors.by_kind.contains_key("timeout"));
+}
+
+#[test]
+fn no_first_tokens_and_no_chunks() {
+    let mut run = base_run(20.0);
+    let n = run.requests.num_rows();
+    run.requests.replace_column("first_token_ns", Column::Timestamp(vec![None; n])).unwrap();
+    let mut lists = credence::run::TimestampLists::new();
+    for _ in 0..n {
+        lists.push(None);
+    }
+    run.requests.replace_column("chunk_ns", Column::TimestampList(lists)).unwrap();
+    let a = analyze(&run, &opts());
+    assert_eq!(a.metrics["ttft"]["p50"].status, Status::NotApplicable);
+    assert_eq!(a.metrics["itl"]["p50"].status, Status::NotApplicable);
+    assert_eq!(a.metrics["e2e"]["p50"].status, Status::Ok);
+    assert!(a.requests.missing["ttft"] > 0 && a.requests.missing["itl"] > 0);
+}
+
+#[test]
+fn absent_timestamps_disable_time_based_statistics() {
+    let mut run = base_run(30.0);
+    run.manifest.clock.timestamps = TimestampQuality::Absent;
+    let a = analyze(&run, &opts());
+    assert_eq!(a.steady_state.classification, credence::analyze::steady::Classification::NoSteadyState);
+    assert_eq!(a.throughput.requests_per_s.status, Status::NotApplicable);
+    assert!(a.warnings.iter().any(|w| w.kind == "timestamps"));
+}
+
+#[test]
+fn a_handful_of_requests() {
+    let run = base_run(10.0);
+    let a = analyze(&run, &opts());
+    assert!(a.requests.total > 0);
+    let p999 = &a.metrics["ttft"]["p999"];
+    assert_eq!(p999.status, Status::InsufficientData);
+    serde_json::to_string(&a).unwrap();
+}

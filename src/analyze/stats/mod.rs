@@ -19,3 +19,4 @@ pub mod mann_whitney;
 pub mod effect_size;
 pub mod tost;
 pub mod variance_components;
+pub mod ks;

@@ -93,11 +93,50 @@ pub enum Command {
         #[arg(long)]
         steady_to: Option<String>,
     },
+    /// Compare a candidate configuration with a base: is the change real, and does it matter?
+    ///
+    /// Exit code 0: compared, no --fail-on condition met; 3: a --fail-on condition was met (or
+    /// the comparison is invalid and --fail-on was given); 2: bad input.
+    Compare {
+        /// Base runs.
+        #[arg(long, num_args = 1.., required = true)]
+        base: Vec<PathBuf>,
+        /// Candidate runs.
+        #[arg(long, num_args = 1.., required = true)]
+        cand: Vec<PathBuf>,
+        /// Tolerance: `5%` for every metric, or `ttft_p99=10%,throughput=2%` per metric.
+        #[arg(long)]
+        tolerance: Vec<String>,
+        /// Execution order of the runs by folder name (e.g. base1,cand1,base2) for the drift check.
+        #[arg(long)]
+        order: Option<String>,
+        /// Exit with 3 on a regression, or on any significant change.
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOnArg>,
+        /// Compare even when the workloads differ.
+        #[arg(long)]
+        allow_workload_mismatch: bool,
+        /// Write the comparison JSON here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = 9999)]
+        resamples: usize,
+        /// Seed of every resampling.
+        #[arg(long, default_value_t = 0x00C0_FFEE)]
+        seed: u64,
+    },
     /// Print the schema of a run-directory table (requests, gpu, host, server) as JSON.
     Schema {
         /// Table name.
         table: String,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    Regression,
+    AnyChange,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

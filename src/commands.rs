@@ -76,7 +76,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 eprintln!("[{:>6.2} s] request view", t.elapsed().as_secs_f64());
             }
             progress.stage("steady state and intervals");
-            let analysis = crate::analyze::analyze_view(&manifest, view, &opts);
+            let analysis = crate::analyze::analyze_view(&manifest, &view, &opts);
             progress.stage("writing the analysis");
             let text = serde_json::to_string_pretty(&analysis).expect("analysis serializes") + "\n";
             if let Some(path) = &out {
@@ -85,6 +85,50 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             progress.done();
             print_stdout(&if json { text } else { crate::report::summary::summary(&analysis) })?;
             Ok(ExitCode::Success)
+        }
+        Command::Compare { base, cand, tolerance, order, fail_on, allow_workload_mismatch, out, resamples, seed } => {
+            let (global, per) = crate::options::parse_tolerances(&tolerance)?;
+            if resamples < 200 {
+                return Err(CliError::bad_input("--resamples: at least 200 are needed"));
+            }
+            if let Some(path) = &out {
+                check_writable(path)?;
+            }
+            let opts = crate::analyze::compare::CompareOptions {
+                tolerance: global,
+                per_metric_tolerance: per,
+                resamples,
+                seed,
+                allow_workload_mismatch,
+                order: order.map(|o| o.split(',').map(|s| s.trim().to_string()).collect()),
+            };
+            let aopts = crate::analyze::AnalyzeOptions { resamples: resamples.min(999), seed, ..Default::default() };
+            let load = |dirs: &[std::path::PathBuf]| -> Result<Vec<_>, CliError> {
+                dirs.iter()
+                    .map(|d| {
+                        let run = crate::run::load(d)?;
+                        let view = crate::analyze::requests::RequestView::from_table(&run.requests);
+                        let analysis = crate::analyze::analyze_view(&run.manifest, &view, &aopts);
+                        let name = d.file_name().map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into());
+                        Ok((name, run.manifest, view, analysis))
+                    })
+                    .collect()
+            };
+            let (b, c) = (load(&base)?, load(&cand)?);
+            let cmp = crate::analyze::compare::compare(&arm_runs(&b), &arm_runs(&c), &opts);
+            let text = serde_json::to_string_pretty(&cmp).expect("comparison serializes") + "\n";
+            if let Some(path) = &out {
+                write_atomic(path, text.as_bytes())?;
+            }
+            print_stdout(&crate::report::compare_summary::summary(&cmp))?;
+            use crate::analyze::compare::verdict::Verdict;
+            let hit = |v: Verdict| match fail_on {
+                Some(crate::cli::FailOnArg::Regression) => v == Verdict::Regression,
+                Some(crate::cli::FailOnArg::AnyChange) => matches!(v, Verdict::Regression | Verdict::Improvement),
+                None => false,
+            };
+            let failed = cmp.metrics.values().any(|m| hit(m.verdict)) || (fail_on.is_some() && !cmp.valid);
+            Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
         }
         Command::Schema { table } => {
             let kind = TableKind::ALL.into_iter().find(|k| k.name() == table).ok_or_else(|| {
@@ -95,6 +139,12 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             Ok(ExitCode::Success)
         }
     }
+}
+
+type Loaded = (String, crate::run::Manifest, crate::analyze::requests::RequestView, crate::analyze::Analysis);
+
+fn arm_runs(v: &[Loaded]) -> Vec<crate::analyze::compare::ArmRun<'_>> {
+    v.iter().map(|(n, m, view, a)| crate::analyze::compare::ArmRun { name: n.clone(), manifest: m, view, analysis: a }).collect()
 }
 
 /// Fails early when the output's folder does not exist, before any long work.

@@ -119,9 +119,51 @@ pub fn analyze_options(a: AnalyzeArgs<'_>) -> Result<AnalyzeOptions, CliError> {
     })
 }
 
+/// Parses a percentage (`5%`) or a fraction (`0.05`).
+pub fn parse_fraction(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let v = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+        None => t.parse::<f64>(),
+    }
+    .map_err(|_| format!("{t:?} is not a percentage (e.g. 5%)"))?;
+    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
+        return Err(format!("{t:?}: a tolerance lies between 0% and 100%"));
+    }
+    Ok(v)
+}
+
+/// `--tolerance` values: a global one (`5%`) and per-metric ones (`ttft_p99=10%,throughput=2%`).
+pub fn parse_tolerances(values: &[String]) -> Result<(f64, std::collections::BTreeMap<String, f64>), CliError> {
+    let mut global = 0.05;
+    let mut per = std::collections::BTreeMap::new();
+    for v in values {
+        for part in v.split(',') {
+            match part.split_once('=') {
+                Some((k, x)) => {
+                    let k = k.trim();
+                    let k = if k == "throughput" { "output_tokens_per_s" } else { k };
+                    per.insert(k.to_string(), parse_fraction(x).map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?);
+                }
+                None => global = parse_fraction(part).map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?,
+            }
+        }
+    }
+    Ok((global, per))
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_duration;
+
+    #[test]
+    fn tolerances() {
+        let (g, per) = super::parse_tolerances(&["3%".into(), "ttft_p99=10%,throughput=0.02".into()]).unwrap();
+        assert_eq!(g, 0.03);
+        assert_eq!(per["ttft_p99"], 0.10);
+        assert_eq!(per["output_tokens_per_s"], 0.02);
+        assert!(super::parse_tolerances(&["lots".into()]).is_err());
+    }
 
     #[test]
     fn durations() {

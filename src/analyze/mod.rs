@@ -5,6 +5,7 @@
 //! (`steady`) → intervals inside it (`intervals`, `rates`) → warnings. `stats/` is the
 //! statistics library underneath; it knows nothing about requests.
 
+pub mod compare;
 pub mod estimate;
 pub mod intervals;
 pub mod rates;
@@ -138,12 +139,12 @@ const DEFINITIONS: [(&str, &str, &str); 7] = [
 
 /// Analyzes a run. Pure: the same run and options give the same `Analysis`.
 pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
-    analyze_view(&run.manifest, RequestView::from_table(&run.requests), opts)
+    analyze_view(&run.manifest, &RequestView::from_table(&run.requests), opts)
 }
 
 /// Analyzes a run whose requests were already turned into a `RequestView` (lets the caller
 /// free the Arrow table first: on 10-million-request runs that halves peak memory).
-pub fn analyze_view(m: &crate::run::Manifest, r: RequestView, opts: &AnalyzeOptions) -> Analysis {
+pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, opts: &AnalyzeOptions) -> Analysis {
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));

@@ -1,0 +1,247 @@
+//! `credence compare`: is the difference between two configurations real, and does it matter?
+//!
+//! Inputs are analyzed runs (each with its steady window). For every metric: the relative
+//! change with a 95 % interval (paired block-bootstrap replicates for one run per arm, a
+//! hierarchical bootstrap over runs then blocks for several), secondary rank statistics, and a
+//! verdict against the tolerance τ = max(user tolerance, A/A noise floor). Validity gates
+//! (same workload, what changed, steady state, replication, drift) are checked first.
+
+pub mod change;
+pub mod gates;
+pub mod verdict;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::requests::RequestView;
+use super::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_lehmann};
+use super::stats::mann_whitney::{Alternative, p_asymptotic};
+use super::stats::resample::stat_id;
+use super::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
+use super::stats::block_length::politis_white;
+use super::{Analysis, GROUP_MIN_S};
+use change::{RelativeChange, RunStatistic, variance_components};
+pub use gates::Gate;
+use verdict::{Better, Verdict, decide, more_data_factor};
+
+/// One analyzed run, as compare needs it.
+pub struct ArmRun<'a> {
+    pub name: String,
+    pub manifest: &'a crate::run::Manifest,
+    pub view: &'a RequestView,
+    pub analysis: &'a Analysis,
+}
+
+#[derive(Debug, Clone)]
+pub struct CompareOptions {
+    pub tolerance: f64,
+    pub per_metric_tolerance: BTreeMap<String, f64>,
+    pub resamples: usize,
+    pub seed: u64,
+    pub allow_workload_mismatch: bool,
+    /// Run names in execution order (e.g. base1, cand1, base2), for the drift check.
+    pub order: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChangeInterval {
+    pub estimate: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub confidence: f64,
+    pub method: &'static str,
+    pub seed: u64,
+    pub resamples: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Secondary {
+    /// Hodges–Lehmann shift of log latency, as a relative change.
+    pub hodges_lehmann: Option<f64>,
+    pub cliffs_delta: Option<CliffsDelta>,
+    pub mann_whitney_p: Option<f64>,
+    pub note: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricComparison {
+    pub change: ChangeInterval,
+    /// The 90 % interval used for equivalence (TOST).
+    pub change_90: (f64, f64),
+    pub tolerance: f64,
+    pub verdict: Verdict,
+    pub better: Better,
+    pub base: f64,
+    pub cand: f64,
+    /// Between-run and within-run variance (relative², base arm).
+    pub variance_between: Option<f64>,
+    pub variance_within: f64,
+    /// For inconclusive verdicts: about how many times more runs or requests would decide.
+    pub more_data_factor: Option<f64>,
+    pub reason: Option<String>,
+    pub secondary: Option<Secondary>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub valid: bool,
+    pub gates: Vec<Gate>,
+    pub base_runs: Vec<String>,
+    pub cand_runs: Vec<String>,
+    pub metrics: BTreeMap<String, MetricComparison>,
+    pub what_changed: Vec<gates::Difference>,
+    pub replication: String,
+}
+
+const LATENCY: [(&str, &str, f64); 6] = [
+    ("ttft_p50", "ttft", 0.5),
+    ("ttft_p99", "ttft", 0.99),
+    ("tpot_p50", "tpot", 0.5),
+    ("tpot_p99", "tpot", 0.99),
+    ("e2e_p50", "e2e", 0.5),
+    ("e2e_p99", "e2e", 0.99),
+];
+
+fn column<'v>(v: &'v RequestView, metric: &str) -> &'v [f64] {
+    match metric {
+        "ttft" => &v.ttft_ms,
+        "tpot" => &v.tpot_ms,
+        _ => &v.e2e_ms,
+    }
+}
+
+/// Steady-window values of a metric with their 5-second groups.
+fn steady_values(run: &ArmRun<'_>, metric: &str) -> (Vec<f64>, Vec<u32>, usize) {
+    let s = &run.analysis.steady_state;
+    let group_s = run.analysis.options.window_s.max(GROUP_MIN_S);
+    let k = (((s.end_s - s.start_s) / group_s).ceil() as usize).max(1);
+    let col = column(run.view, metric);
+    let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
+        .filter(|&i| col[i].is_finite())
+        .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
+        .collect();
+    super::stats::radix::sort_pairs(&mut pairs);
+    (pairs.iter().map(|p| p.0).collect(), pairs.iter().map(|p| p.1).collect(), k)
+}
+
+fn percentile_statistic(run: &ArmRun<'_>, metric: &str, p: f64, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
+    let (sorted, groups, k) = steady_values(run, metric);
+    if sorted.len() < 20 {
+        return None;
+    }
+    let estimate = super::stats::quantile::quantile_sorted(&sorted, p)?;
+    let half = 8.0 * (sorted.len() as f64 * p * (1.0 - p)).sqrt() * 4.0 + 50.0;
+    let block = 2.0 * run.analysis.dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0));
+    let boot = grouped_bootstrap(&Grouped { sorted: &sorted, group_of_rank: &groups, groups: k }, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
+    Some(RunStatistic { estimate, replicates: boot.quantiles.into_iter().next()? })
+}
+
+fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
+    let s = &run.analysis.steady_state;
+    let w = run.analysis.options.window_s;
+    let k = ((s.end_s - s.start_s) / w).floor() as usize;
+    if k < 4 {
+        return None;
+    }
+    let mut per = vec![0.0; k];
+    for i in 0..run.view.len() {
+        let e = run.view.end_s[i];
+        if run.view.ok[i] && e >= s.start_s {
+            let b = ((e - s.start_s) / w) as usize;
+            if b < k {
+                per[b] += if tokens { run.view.output_tokens[i].max(0.0) } else { 1.0 };
+            }
+        }
+    }
+    let block = politis_white(&per).map_or(1.0, |b| b.stationary);
+    let reps = series_mean_bootstrap(&per, block, o.resamples, o.seed, stat_id(&format!("{salt}{}{tokens}", run.name)));
+    Some(RunStatistic { estimate: per.iter().sum::<f64>() / k as f64 / w, replicates: reps.into_iter().map(|x| x / w).collect() })
+}
+
+fn secondary(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], metric: &str) -> Secondary {
+    let pool = |arm: &[ArmRun<'_>]| -> Vec<f64> { arm.iter().flat_map(|r| steady_values(r, metric).0).filter(|v| *v > 0.0).map(f64::ln).collect() };
+    let (b, c) = (pool(base), pool(cand));
+    Secondary {
+        hodges_lehmann: hodges_lehmann(&c, &b, 20_000_000).map(|d| d.exp() - 1.0),
+        cliffs_delta: cliffs_delta(&c, &b, CliffOptions { unbiased: true, normal: false, confidence: 0.95 }),
+        mann_whitney_p: p_asymptotic(&c, &b, Alternative::TwoSided, true),
+        note: "requests within one run are not independent replicates of a configuration: these rank statistics overstate certainty and do not decide the verdict",
+    }
+}
+
+/// Compares two arms of analyzed runs.
+pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> Comparison {
+    let (mut gate_list, what_changed, workload_ok) = gates::check(base, cand, o);
+    let mut metrics = BTreeMap::new();
+    let unsteady = |arm: &[ArmRun<'_>]| arm.iter().any(|r| r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState);
+    let no_steady = unsteady(base) || unsteady(cand);
+    let mut specs: Vec<(String, Better, Box<dyn Fn(&ArmRun<'_>, &str) -> Option<RunStatistic> + '_>)> = Vec::new();
+    for (name, metric, p) in LATENCY {
+        specs.push((name.to_string(), Better::Lower, Box::new(move |r: &ArmRun<'_>, salt: &str| percentile_statistic(r, metric, p, o, salt))));
+    }
+    specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(|r: &ArmRun<'_>, salt: &str| throughput_statistic(r, true, o, salt))));
+    specs.push(("requests_per_s".into(), Better::Higher, Box::new(|r: &ArmRun<'_>, salt: &str| throughput_statistic(r, false, o, salt))));
+    let drift = gates::drift(base, o, &|r: &ArmRun<'_>| percentile_statistic(r, "ttft", 0.5, o, "drift").map(|s| s.estimate));
+    for (name, better, stat) in &specs {
+        let tol = o.per_metric_tolerance.get(name.as_str()).or_else(|| o.per_metric_tolerance.get(name.split('_').next().unwrap_or(""))).copied().unwrap_or(o.tolerance);
+        let b: Vec<RunStatistic> = base.iter().filter_map(|r| stat(r, "base")).collect();
+        let c: Vec<RunStatistic> = cand.iter().filter_map(|r| stat(r, "cand")).collect();
+        if b.len() != base.len() || c.len() != cand.len() {
+            continue;
+        }
+        let Some(rc) = RelativeChange::new(&b, &c, o.resamples, o.seed, stat_id(name)) else { continue };
+        // A/A noise floor: the largest relative difference between runs of one arm.
+        let floor = [&b, &c]
+            .iter()
+            .flat_map(|arm| arm.iter().flat_map(move |x| arm.iter().map(move |y| (x.estimate / y.estimate - 1.0).abs())))
+            .fold(0.0, f64::max);
+        let tau = tol.max(floor);
+        let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
+        let mut verdict = decide(ci95, ci90, tau, *better);
+        let mut reason = None;
+        if no_steady && verdict != Verdict::Inconclusive {
+            verdict = Verdict::Inconclusive;
+            reason = Some("a run has no steady state".to_string());
+        }
+        // Drift is judged against the user's tolerance: a drifting base also inflates the A/A
+        // floor, which must not hide the drift.
+        if let Some(d) = drift.filter(|d| *d > tol) {
+            verdict = Verdict::Inconclusive;
+            reason = Some(format!("the base runs drifted {:.1} % apart (more than the {:.1} % tolerance)", d * 100.0, tol * 100.0));
+        }
+        if base.len() == 1 && cand.len() == 1 && reason.is_none() {
+            reason = Some("single-run: cannot separate the configuration effect from run-to-run noise".into());
+        }
+        let (between, within) = variance_components(&b);
+        let secondary = name.split_once('_').filter(|_| *better == Better::Lower).map(|(m, _)| secondary(base, cand, m));
+        let mean = |v: &[RunStatistic]| v.iter().map(|x| x.estimate).sum::<f64>() / v.len() as f64;
+        metrics.insert(name.clone(), MetricComparison {
+            change: ChangeInterval { estimate: rc.estimate, ci_low: ci95.0, ci_high: ci95.1, confidence: 0.95, method: if b.len() > 1 || c.len() > 1 { "hierarchical_bootstrap" } else { "paired_block_bootstrap_log_ratio" }, seed: o.seed, resamples: o.resamples },
+            change_90: ci90,
+            tolerance: tau,
+            verdict,
+            better: *better,
+            base: mean(&b),
+            cand: mean(&c),
+            variance_between: between,
+            variance_within: within,
+            more_data_factor: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
+                .then(|| more_data_factor(rc.estimate, ci90, tau))
+                .flatten(),
+            reason,
+            secondary,
+        });
+    }
+    metrics.insert("error_rate".into(), gates::error_rate_change(base, cand, o.tolerance));
+    if let Some(d) = drift {
+        gate_list.push(Gate { name: "drift".into(), status: if metrics.values().any(|m| m.reason.as_deref().is_some_and(|r| r.contains("drifted"))) { "FAIL" } else { "PASS" }.into(), reason: format!("bracketing base runs differ by {:.1} % in P50 TTFT", d * 100.0) });
+    }
+    let replication = if base.len() == 1 && cand.len() == 1 {
+        "single-run: cannot separate the configuration effect from run-to-run noise".to_string()
+    } else {
+        format!("{} base and {} candidate runs", base.len(), cand.len())
+    };
+    let valid = workload_ok || o.allow_workload_mismatch;
+    Comparison { valid, gates: gate_list, base_runs: base.iter().map(|r| r.name.clone()).collect(), cand_runs: cand.iter().map(|r| r.name.clone()).collect(), metrics, what_changed, replication }
+}

@@ -1,0 +1,93 @@
+//! `credence compare` through the real binary: verdicts, gates and exit codes.
+
+mod common;
+
+use common::{Scratch, credence, fixture, stderr, stdout};
+use serde_json::Value;
+
+fn sim(s: &Scratch, name: &str, args: &[&str]) -> String {
+    let out = s.path(name);
+    let mut all = vec!["simulate", "--duration", "240s", "--rate", "15", "--output-median", "48", "--out", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let o = credence(&all);
+    assert!(o.status.success(), "{}", stderr(&o));
+    out.to_str().unwrap().to_string()
+}
+
+fn compare(args: &[&str]) -> (i32, Value, String) {
+    let s = Scratch::new("cmpout");
+    let out = s.path("compare.json");
+    let mut all = vec!["compare", "--resamples", "999", "--out", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let o = credence(&all);
+    let code = o.status.code().unwrap_or(-1);
+    let json = std::fs::read_to_string(&out).map(|t| serde_json::from_str(&t).unwrap()).unwrap_or(Value::Null);
+    (code, json, stdout(&o) + &stderr(&o))
+}
+
+#[test]
+fn json_contract_on_the_fixture_pair() {
+    let (code, v, text) = compare(&["--base", fixture("ab/base").to_str().unwrap(), "--cand", fixture("ab/cand").to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(v["valid"], true);
+    assert!(v["gates"].as_array().unwrap().iter().all(|g| g["name"].is_string() && g["status"].is_string() && g["reason"].is_string()));
+    for m in ["ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "e2e_p50", "e2e_p99", "output_tokens_per_s", "requests_per_s", "error_rate"] {
+        let x = &v["metrics"][m];
+        assert!(x["change"]["estimate"].is_number() && x["change"]["ci_low"].is_number() && x["change"]["ci_high"].is_number(), "{m}");
+        assert!(x["tolerance"].is_number(), "{m}");
+        assert!(["regression", "improvement", "equivalent", "inconclusive"].contains(&x["verdict"].as_str().unwrap()), "{m}");
+    }
+    // The known +10 % TTFT effect: the interval sits above zero.
+    assert!(v["metrics"]["ttft_p50"]["change"]["ci_low"].as_f64().unwrap() > 0.0);
+    assert!(text.contains("single-run"));
+    assert!(v["what_changed"][0]["key"] == "labels.effect");
+}
+
+#[test]
+fn a_large_regression_fails_the_gate() {
+    let s = Scratch::new("cmpreg");
+    let base = sim(&s, "base", &["--scenario", "steady", "--seed", "31"]);
+    let cand = sim(&s, "cand", &["--scenario", "steady", "--seed", "32", "--effect", "ttft=+40%"]);
+    let (code, v, text) = compare(&["--base", &base, "--cand", &cand, "--fail-on", "regression"]);
+    assert_eq!(v["metrics"]["ttft_p50"]["verdict"], "regression", "{text}");
+    assert_eq!(code, 3, "{text}");
+    let (code, _, _) = compare(&["--base", &base, "--cand", &cand]);
+    assert_eq!(code, 0, "without --fail-on the comparison itself succeeds");
+}
+
+#[test]
+fn workload_mismatch_is_caught() {
+    let s = Scratch::new("cmpwl");
+    let base = sim(&s, "base", &["--scenario", "steady", "--seed", "41"]);
+    let out = s.path("cand");
+    let o = credence(&["simulate", "--duration", "240s", "--rate", "15", "--output-median", "96", "--scenario", "steady", "--seed", "42", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success());
+    let (code, v, text) = compare(&["--base", &base, "--cand", out.to_str().unwrap(), "--fail-on", "regression"]);
+    assert_eq!(v["valid"], false, "{text}");
+    assert_eq!(code, 3);
+    let gate = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "same_workload.output_lengths").unwrap();
+    assert_eq!(gate["status"], "FAIL");
+    let (_, v, _) = compare(&["--base", &base, "--cand", out.to_str().unwrap(), "--allow-workload-mismatch"]);
+    assert_eq!(v["valid"], true);
+}
+
+#[test]
+fn drift_between_bracketing_base_runs_is_flagged() {
+    let s = Scratch::new("cmpdrift");
+    let b1 = sim(&s, "base1", &["--scenario", "steady", "--seed", "51"]);
+    let c1 = sim(&s, "cand1", &["--scenario", "steady", "--seed", "52"]);
+    let b2 = sim(&s, "base2", &["--scenario", "steady", "--seed", "53", "--effect", "ttft=+30%"]);
+    let (_, v, text) = compare(&["--base", &b1, &b2, "--cand", &c1, "--order", "base1,cand1,base2"]);
+    let gate = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "drift").expect("a drift gate");
+    assert_eq!(gate["status"], "FAIL", "{text}");
+    assert_eq!(v["metrics"]["ttft_p50"]["verdict"], "inconclusive");
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let s = Scratch::new("cmpbad");
+    let (code, _, text) = compare(&["--base", s.path("nope").to_str().unwrap(), "--cand", fixture("ab/cand").to_str().unwrap()]);
+    assert_eq!(code, 2, "{text}");
+    let (code, _, _) = compare(&["--base", fixture("ab/base").to_str().unwrap(), "--cand", fixture("ab/cand").to_str().unwrap(), "--tolerance", "lots"]);
+    assert_eq!(code, 2);
+}

@@ -126,10 +126,43 @@ pub enum Command {
         #[arg(long, default_value_t = 0x00C0_FFEE)]
         seed: u64,
     },
+    /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
+    Baseline {
+        #[command(subcommand)]
+        action: BaselineAction,
+    },
     /// Print the schema of a run-directory table (requests, gpu, host, server) as JSON.
     Schema {
         /// Table name.
         table: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BaselineAction {
+    /// Copy RUN... into DIR/NAME with their A/A noise floor.
+    Save {
+        name: String,
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Folder that holds the baselines.
+        #[arg(long)]
+        dir: PathBuf,
+    },
+    /// Compare RUN... against the saved baseline; exit 3 on a regression. When the runs are
+    /// reruns of the baseline's own configuration, a significant change means the baseline
+    /// itself has drifted.
+    Check {
+        name: String,
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        #[arg(long)]
+        dir: PathBuf,
+        /// Tolerance, as for compare.
+        #[arg(long)]
+        tolerance: Vec<String>,
+        #[arg(long, default_value_t = 999)]
+        resamples: usize,
     },
 }
 

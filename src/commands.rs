@@ -102,19 +102,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 allow_workload_mismatch,
                 order: order.map(|o| o.split(',').map(|s| s.trim().to_string()).collect()),
             };
-            let aopts = crate::analyze::AnalyzeOptions { resamples: resamples.min(999), seed, ..Default::default() };
-            let load = |dirs: &[std::path::PathBuf]| -> Result<Vec<_>, CliError> {
-                dirs.iter()
-                    .map(|d| {
-                        let run = crate::run::load(d)?;
-                        let view = crate::analyze::requests::RequestView::from_table(&run.requests);
-                        let analysis = crate::analyze::analyze_view(&run.manifest, &view, &aopts);
-                        let name = d.file_name().map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into());
-                        Ok((name, run.manifest, view, analysis))
-                    })
-                    .collect()
-            };
-            let (b, c) = (load(&base)?, load(&cand)?);
+            let (b, c) = (load_for_compare(&base, resamples, seed)?, load_for_compare(&cand, resamples, seed)?);
             let cmp = crate::analyze::compare::compare(&arm_runs(&b), &arm_runs(&c), &opts);
             let text = serde_json::to_string_pretty(&cmp).expect("comparison serializes") + "\n";
             if let Some(path) = &out {
@@ -130,6 +118,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             let failed = cmp.metrics.values().any(|m| hit(m.verdict)) || (fail_on.is_some() && !cmp.valid);
             Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
         }
+        Command::Baseline { action } => crate::baseline::run(action),
         Command::Schema { table } => {
             let kind = TableKind::ALL.into_iter().find(|k| k.name() == table).ok_or_else(|| {
                 CliError::bad_input(format!("{table:?} is not a table"))
@@ -141,9 +130,23 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
     }
 }
 
-type Loaded = (String, crate::run::Manifest, crate::analyze::requests::RequestView, crate::analyze::Analysis);
+pub(crate) type Loaded = (String, crate::run::Manifest, crate::analyze::requests::RequestView, crate::analyze::Analysis);
 
-fn arm_runs(v: &[Loaded]) -> Vec<crate::analyze::compare::ArmRun<'_>> {
+/// Loads and analyzes runs for a comparison; each is named by its folder.
+pub(crate) fn load_for_compare(dirs: &[std::path::PathBuf], resamples: usize, seed: u64) -> Result<Vec<Loaded>, CliError> {
+    let aopts = crate::analyze::AnalyzeOptions { resamples: resamples.min(999), seed, ..Default::default() };
+    dirs.iter()
+        .map(|d| {
+            let run = crate::run::load(d)?;
+            let view = crate::analyze::requests::RequestView::from_table(&run.requests);
+            let analysis = crate::analyze::analyze_view(&run.manifest, &view, &aopts);
+            let name = d.file_name().map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into());
+            Ok((name, run.manifest, view, analysis))
+        })
+        .collect()
+}
+
+pub(crate) fn arm_runs(v: &[Loaded]) -> Vec<crate::analyze::compare::ArmRun<'_>> {
     v.iter().map(|(n, m, view, a)| crate::analyze::compare::ArmRun { name: n.clone(), manifest: m, view, analysis: a }).collect()
 }
 
@@ -157,7 +160,7 @@ fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
 }
 
 /// Writes a file atomically: a temporary sibling, then a rename.
-fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
     let tmp = path.with_extension(format!("partial-{}", std::process::id()));
     std::fs::write(&tmp, bytes)
         .and_then(|()| std::fs::rename(&tmp, path))
@@ -206,7 +209,7 @@ impl Progress {
 }
 
 /// Writes to stdout; a closed pipe (e.g. `| head`) is not an error.
-fn print_stdout(text: &str) -> Result<(), CliError> {
+pub(crate) fn print_stdout(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

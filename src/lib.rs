@@ -19,4 +19,5 @@ pub mod analyze;
 
 pub mod report;
 
+pub mod baseline;
 pub mod commands;

@@ -91,3 +91,31 @@ fn bad_input_exits_2() {
     let (code, _, _) = compare(&["--base", fixture("ab/base").to_str().unwrap(), "--cand", fixture("ab/cand").to_str().unwrap(), "--tolerance", "lots"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn baseline_save_and_check() {
+    let s = Scratch::new("baseline");
+    let dir = s.path("baselines");
+    let dir = dir.to_str().unwrap();
+    let o = credence(&["baseline", "save", "main", fixture("aa/a1").to_str().unwrap(), fixture("aa/a2").to_str().unwrap(), "--dir", dir]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(s.path("baselines/main/baseline.json")).unwrap()).unwrap();
+    assert_eq!(saved["runs"].as_array().unwrap().len(), 2);
+    assert!(saved["noise_floor"]["ttft_p50"].as_f64().unwrap() > 0.0);
+    // A rerun of the same configuration passes.
+    let o = credence(&["baseline", "check", "main", fixture("aa/a3").to_str().unwrap(), "--dir", dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // A +10 % TTFT candidate is a regression: exit 3, and with the same configuration the
+    // baseline is reported as drifted.
+    let o = credence(&["baseline", "check", "main", fixture("ab/cand").to_str().unwrap(), "--dir", dir]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(stdout(&o).contains("the baseline itself has drifted"));
+    // Saving over an existing baseline, a bad name, and a missing baseline are bad input.
+    let o = credence(&["baseline", "save", "main", fixture("aa/a1").to_str().unwrap(), "--dir", dir]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = credence(&["baseline", "save", "../escape", fixture("aa/a1").to_str().unwrap(), "--dir", dir]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = credence(&["baseline", "check", "nope", fixture("aa/a1").to_str().unwrap(), "--dir", dir]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("hint: save one"));
+}

@@ -148,15 +148,6 @@ impl Estimate {
         let (e, lo, hi) = (self.estimate?, self.ci_low?, self.ci_high?);
         (e != 0.0 && self.status == Status::Ok).then(|| (hi - lo) / 2.0 / e.abs())
     }
-
-    /// Multiplies estimate and bounds (unit conversion; a negative factor is not allowed).
-    pub fn scaled(mut self, factor: f64) -> Estimate {
-        debug_assert!(factor > 0.0);
-        self.estimate = self.estimate.map(|v| v * factor);
-        self.ci_low = self.ci_low.map(|v| v * factor);
-        self.ci_high = self.ci_high.map(|v| v * factor);
-        self
-    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::format::significant;
 use crate::analyze::compare::Comparison;
 
 pub fn summary(c: &Comparison) -> String {
@@ -18,10 +19,10 @@ pub fn summary(c: &Comparison) -> String {
         let fmt = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
         let _ = writeln!(
             s,
-            "{:<22} {:>12.4} {:>12.4} {:>28} {:>8}  {:?}{}",
+            "{:<22} {:>12} {:>12} {:>28} {:>8}  {:?}{}",
             name,
-            m.base,
-            m.cand,
+            if pct { significant(m.base, 3) } else { format!("{:.2} %", m.base * 100.0) },
+            if pct { significant(m.cand, 3) } else { format!("{:.2} %", m.cand * 100.0) },
             format!("{} [{}, {}]", fmt(m.change.estimate), fmt(m.change.ci_low), fmt(m.change.ci_high)),
             if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) },
             m.verdict,

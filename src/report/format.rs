@@ -12,6 +12,16 @@ pub fn decimals_for(half_width: f64) -> usize {
     (1.0 - half_width.log10().floor()).clamp(0.0, 6.0) as usize
 }
 
+/// A value with `digits` significant digits (e.g. 897.079 → `897`, 13.8822 → `13.9`), for
+/// numbers shown without their own interval.
+pub fn significant(x: f64, digits: i32) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    let d = (digits - 1 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{x:.d$}")
+}
+
 /// `36.1 [35.6, 36.7]`, `≥ 12.3 (insufficient data)`, or `n/a`.
 pub fn estimate(e: &Estimate, scale: f64) -> String {
     match (e.status, e.estimate) {
@@ -45,6 +55,9 @@ mod tests {
         assert_eq!(estimate(&e, 1.0), "36.12 [35.61, 36.72]");
         let e = Estimate::two_sided(1234.5, (1100.0, 1400.0), 0.95, Method::OrderStatistic, 100);
         assert_eq!(estimate(&e, 1.0), "1234 [1100, 1400]");
+        assert_eq!(significant(897.079, 3), "897");
+        assert_eq!(significant(13.8822, 3), "13.9");
+        assert_eq!(significant(0.0123456, 3), "0.0123");
         let e = Estimate::insufficient(80.0, Some(70.0), None, 0.95, Method::OrderStatistic, 10, "x");
         assert_eq!(estimate(&e, 1.0), "~80.0 (>= 70.0, insufficient data)");
     }

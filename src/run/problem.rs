@@ -122,10 +122,6 @@ impl RowCollector {
         self.count == 0
     }
 
-    pub fn count(&self) -> u64 {
-        self.count
-    }
-
     pub fn into_rows(self) -> Option<RowRef> {
         (self.count > 0).then_some(RowRef { first: self.first, count: self.count })
     }

@@ -349,41 +349,37 @@ impl Table {
     /// Reads a table from one Parquet file, or from a folder of `*.parquet` segments read in
     /// name order. Fails with every schema problem when the layout differs from the spec.
     pub fn read(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), TableError> {
-        let files = segment_files(path)?;
-        let mut table = Table::empty(kind);
+        let mut acc = Accumulator::new(kind);
         let mut warnings = Vec::new();
-        for file in files {
-            let (part, w) = read_one(&file, kind)?;
-            warnings.extend(w);
-            table.append(part);
+        for file in segment_files(path)? {
+            warnings.extend(read_into(&file, &mut acc)?);
         }
-        Ok((table, warnings))
+        Ok((acc.finish(), warnings))
+    }
+}
+
+/// Columns being read from one or more segment files. String parts are kept as Arrow arrays
+/// and concatenated once at the end, so many segments do not copy the strings again and again.
+struct Accumulator {
+    kind: TableKind,
+    columns: Vec<Column>,
+    strings: Vec<Vec<StringArray>>,
+    rows: usize,
+}
+
+impl Accumulator {
+    fn new(kind: TableKind) -> Accumulator {
+        let columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
+        Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns, rows: 0 }
     }
 
-    fn append(&mut self, other: Table) {
-        if self.num_rows() == 0 {
-            *self = other;
-            return;
-        }
-        for (mine, theirs) in self.columns.iter_mut().zip(other.columns) {
-            match (mine, theirs) {
-                (Column::Timestamp(a), Column::Timestamp(b)) => a.extend(b),
-                (Column::UInt32(a), Column::UInt32(b)) => a.extend(b),
-                (Column::UInt64(a), Column::UInt64(b)) => a.extend(b),
-                (Column::Float64(a), Column::Float64(b)) => a.extend(b),
-                (Column::Utf8(a), Column::Utf8(b)) => {
-                    *a = a.iter().chain(b.iter()).collect();
-                }
-                (Column::TimestampList(a), Column::TimestampList(b)) => {
-                    let base_row = a.len();
-                    for row in 0..b.len() {
-                        a.push(b.get(row));
-                    }
-                    a.null_items.extend(b.null_items.iter().map(|r| r + base_row));
-                }
-                _ => unreachable!("columns of one table kind always share types"),
+    fn finish(mut self) -> Table {
+        for (ci, parts) in self.strings.into_iter().enumerate() {
+            if let Column::Utf8(s) = &mut self.columns[ci] {
+                *s = parts.iter().flat_map(|p| p.iter()).collect();
             }
         }
+        Table { kind: self.kind, columns: self.columns }
     }
 }
 
@@ -452,7 +448,9 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
     problems
 }
 
-fn read_one(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), TableError> {
+/// Appends one Parquet file to the accumulator; returns its schema warnings.
+fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableError> {
+    let kind = acc.kind;
     let label = file_label(path);
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet =
@@ -464,21 +462,18 @@ fn read_one(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), Table
     }
     let schema = builder.schema().clone();
     let reader = builder.with_batch_size(64 * 1024).build().map_err(|e| not_parquet(&e))?;
-    let mut columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
-    let mut strings: Vec<Vec<StringArray>> = vec![Vec::new(); columns.len()];
     let mut nulls_in_required: Vec<(usize, usize)> = Vec::new();
-    let mut row_base = 0usize;
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
         for (ci, spec) in kind.columns().iter().enumerate() {
             let idx = schema.index_of(spec.name).map_err(|e| not_parquet(&e))?;
             let array = batch.column(idx);
             if !spec.nullable && array.null_count() > 0 {
-                nulls_in_required.push((ci, row_base + first_null(array.as_ref())));
+                nulls_in_required.push((ci, acc.rows + first_null(array.as_ref())));
             }
-            append_array(&mut columns[ci], &mut strings[ci], array.as_ref());
+            append_array(&mut acc.columns[ci], &mut acc.strings[ci], array.as_ref());
         }
-        row_base += batch.num_rows();
+        acc.rows += batch.num_rows();
     }
     if !nulls_in_required.is_empty() {
         let problems = nulls_in_required
@@ -493,13 +488,7 @@ fn read_one(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), Table
             .collect();
         return Err(TableError::Schema(problems));
     }
-    for (ci, parts) in strings.into_iter().enumerate() {
-        if let Column::Utf8(s) = &mut columns[ci] {
-            *s = parts.iter().flat_map(|p| p.iter()).collect();
-        }
-    }
-    let table = Table { kind, columns };
-    Ok((table, problems))
+    Ok(problems)
 }
 
 fn first_null(array: &dyn Array) -> usize {

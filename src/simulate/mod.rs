@@ -96,7 +96,7 @@ pub enum SimError {
 struct Record {
     scheduled: Option<i64>,
     sent: i64,
-    observed: observe::Observed,
+    observed: observe::ClientTimes,
     input: u32,
     output: u32,
     failure: Option<Failure>,
@@ -272,7 +272,7 @@ fn simulate_requests(
                 observe::observe(&trace, j, down, opts.effect, &mut late_read)
             } else {
                 let fe = observe::first_and_end(&trace, j, down, opts.effect);
-                observe::Observed {
+                observe::ClientTimes {
                     first_token_ns: fe.map(|x| x.0),
                     end_ns: fe.map_or(job.sent_ns, |x| x.1),
                     chunks: Vec::new(),

@@ -52,7 +52,7 @@ pub const TAIL_NS: i64 = 200_000;
 
 /// Client-side times of one request, ns from the run start.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Observed {
+pub struct ClientTimes {
     pub first_token_ns: Option<i64>,
     pub end_ns: i64,
     /// Chunk times (one token per chunk); empty for failed requests.
@@ -98,15 +98,15 @@ pub fn observe(
     down_ns: i64,
     effect: Option<Effect>,
     late_read_ns: &mut dyn FnMut(i64) -> i64,
-) -> Observed {
+) -> ClientTimes {
     let job = &trace.jobs[j];
     match job.failure {
         Some(Failure::Timeout) => {
-            return Observed { first_token_ns: None, end_ns: job.sent_ns + TIMEOUT_NS, chunks: Vec::new() };
+            return ClientTimes { first_token_ns: None, end_ns: job.sent_ns + TIMEOUT_NS, chunks: Vec::new() };
         }
         Some(Failure::Oom) => {
             let at = trace.iter_end_ns[trace.admit_iter[j] as usize] + down_ns;
-            return Observed { first_token_ns: None, end_ns: at + late_read_ns(at), chunks: Vec::new() };
+            return ClientTimes { first_token_ns: None, end_ns: at + late_read_ns(at), chunks: Vec::new() };
         }
         None => {}
     }
@@ -122,7 +122,7 @@ pub fn observe(
         prev = read;
     }
     let end_ns = chunks[chunks.len() - 1] + TAIL_NS;
-    Observed { first_token_ns: Some(chunks[0]), end_ns, chunks }
+    ClientTimes { first_token_ns: Some(chunks[0]), end_ns, chunks }
 }
 
 #[cfg(test)]

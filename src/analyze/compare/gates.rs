@@ -99,12 +99,7 @@ pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (
     }
     gates.push(Gate {
         name: "what_changed".into(),
-        status: match diffs.len() {
-            1 => "PASS",
-            0 => "WARN",
-            _ => "WARN",
-        }
-        .into(),
+        status: if diffs.len() == 1 { "PASS" } else { "WARN" }.into(),
         reason: match diffs.len() {
             0 => "the manifests do not differ: nothing records what the switch was".into(),
             1 => format!("one switch: {}", diffs[0].key),

@@ -111,29 +111,42 @@ fn column<'v>(v: &'v RequestView, metric: &str) -> &'v [f64] {
     }
 }
 
-/// Steady-window values of a metric with their 5-second groups.
-fn steady_values(run: &ArmRun<'_>, metric: &str) -> (Vec<f64>, Vec<u32>, usize) {
+/// Steady-window values of one latency metric, sorted, with their 5-second groups.
+struct Sample {
+    sorted: Vec<f64>,
+    group_of_rank: Vec<u32>,
+    groups: usize,
+}
+
+/// Builds each latency metric's sample of a run once; every statistic reads from it.
+fn samples(run: &ArmRun<'_>) -> BTreeMap<&'static str, Sample> {
     let s = &run.analysis.steady_state;
     let group_s = run.analysis.options.window_s.max(GROUP_MIN_S);
     let k = (((s.end_s - s.start_s) / group_s).ceil() as usize).max(1);
-    let col = column(run.view, metric);
-    let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
-        .filter(|&i| col[i].is_finite())
-        .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
-        .collect();
-    super::stats::radix::sort_pairs(&mut pairs);
-    (pairs.iter().map(|p| p.0).collect(), pairs.iter().map(|p| p.1).collect(), k)
+    ["ttft", "tpot", "e2e"]
+        .into_iter()
+        .map(|metric| {
+            let col = column(run.view, metric);
+            let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
+                .filter(|&i| col[i].is_finite())
+                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
+                .collect();
+            super::stats::radix::sort_pairs(&mut pairs);
+            (metric, Sample { sorted: pairs.iter().map(|p| p.0).collect(), group_of_rank: pairs.iter().map(|p| p.1).collect(), groups: k })
+        })
+        .collect()
 }
 
-fn percentile_statistic(run: &ArmRun<'_>, metric: &str, p: f64, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
-    let (sorted, groups, k) = steady_values(run, metric);
+fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
+    let sorted = &sample.sorted;
     if sorted.len() < 20 {
         return None;
     }
-    let estimate = super::stats::quantile::quantile_sorted(&sorted, p)?;
+    let estimate = super::stats::quantile::quantile_sorted(sorted, p)?;
     let half = 8.0 * (sorted.len() as f64 * p * (1.0 - p)).sqrt() * 4.0 + 50.0;
     let block = 2.0 * run.analysis.dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0));
-    let boot = grouped_bootstrap(&Grouped { sorted: &sorted, group_of_rank: &groups, groups: k }, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
+    let data = Grouped { sorted, group_of_rank: &sample.group_of_rank, groups: sample.groups };
+    let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
     Some(RunStatistic { estimate, replicates: boot.quantiles.into_iter().next()? })
 }
 
@@ -159,8 +172,10 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
     Some(RunStatistic { estimate: per.iter().sum::<f64>() / k as f64 / w, replicates: reps.into_iter().map(|x| x / w).collect() })
 }
 
-fn secondary(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], metric: &str) -> Secondary {
-    let pool = |arm: &[ArmRun<'_>]| -> Vec<f64> { arm.iter().flat_map(|r| steady_values(r, metric).0).filter(|v| *v > 0.0).map(f64::ln).collect() };
+fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static str, Sample>], metric: &str) -> Secondary {
+    let pool = |arm: &[BTreeMap<&'static str, Sample>]| -> Vec<f64> {
+        arm.iter().flat_map(|s| s[metric].sorted.iter().copied()).filter(|v| *v > 0.0).map(f64::ln).collect()
+    };
     let (b, c) = (pool(base), pool(cand));
     Secondary {
         hodges_lehmann: hodges_lehmann(&c, &b, 20_000_000).map(|d| d.exp() - 1.0),
@@ -176,17 +191,20 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
     let mut metrics = BTreeMap::new();
     let unsteady = |arm: &[ArmRun<'_>]| arm.iter().any(|r| r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState);
     let no_steady = unsteady(base) || unsteady(cand);
-    let mut specs: Vec<(String, Better, Box<dyn Fn(&ArmRun<'_>, &str) -> Option<RunStatistic> + '_>)> = Vec::new();
+    let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(samples).collect(), cand.iter().map(samples).collect());
+    type Stat<'s> = Box<dyn Fn(&ArmRun<'_>, &BTreeMap<&'static str, Sample>, &str) -> Option<RunStatistic> + 's>;
+    let mut specs: Vec<(String, Better, Stat<'_>)> = Vec::new();
     for (name, metric, p) in LATENCY {
-        specs.push((name.to_string(), Better::Lower, Box::new(move |r: &ArmRun<'_>, salt: &str| percentile_statistic(r, metric, p, o, salt))));
+        specs.push((name.to_string(), Better::Lower, Box::new(move |r, s, salt| percentile_statistic(r, &s[metric], metric, p, o, salt))));
     }
-    specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(|r: &ArmRun<'_>, salt: &str| throughput_statistic(r, true, o, salt))));
-    specs.push(("requests_per_s".into(), Better::Higher, Box::new(|r: &ArmRun<'_>, salt: &str| throughput_statistic(r, false, o, salt))));
-    let drift = gates::drift(base, o, &|r: &ArmRun<'_>| percentile_statistic(r, "ttft", 0.5, o, "drift").map(|s| s.estimate));
+    specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, true, o, salt))));
+    specs.push(("requests_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, false, o, salt))));
+    let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| super::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
+    let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
     for (name, better, stat) in &specs {
         let tol = o.per_metric_tolerance.get(name.as_str()).or_else(|| o.per_metric_tolerance.get(name.split('_').next().unwrap_or(""))).copied().unwrap_or(o.tolerance);
-        let b: Vec<RunStatistic> = base.iter().filter_map(|r| stat(r, "base")).collect();
-        let c: Vec<RunStatistic> = cand.iter().filter_map(|r| stat(r, "cand")).collect();
+        let b: Vec<RunStatistic> = base.iter().zip(&base_samples).filter_map(|(r, s)| stat(r, s, "base")).collect();
+        let c: Vec<RunStatistic> = cand.iter().zip(&cand_samples).filter_map(|(r, s)| stat(r, s, "cand")).collect();
         if b.len() != base.len() || c.len() != cand.len() {
             continue;
         }
@@ -214,7 +232,7 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
             reason = Some("single-run: cannot separate the configuration effect from run-to-run noise".into());
         }
         let (between, within) = variance_components(&b);
-        let secondary = name.split_once('_').filter(|_| *better == Better::Lower).map(|(m, _)| secondary(base, cand, m));
+        let secondary = name.split_once('_').filter(|_| *better == Better::Lower).map(|(m, _)| secondary(&base_samples, &cand_samples, m));
         let mean = |v: &[RunStatistic]| v.iter().map(|x| x.estimate).sum::<f64>() / v.len() as f64;
         metrics.insert(name.clone(), MetricComparison {
             change: ChangeInterval { estimate: rc.estimate, ci_low: ci95.0, ci_high: ci95.1, confidence: 0.95, method: if b.len() > 1 || c.len() > 1 { "hierarchical_bootstrap" } else { "paired_block_bootstrap_log_ratio" }, seed: o.seed, resamples: o.resamples },

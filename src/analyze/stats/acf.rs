@@ -38,9 +38,29 @@ pub fn average_ranks(x: &[f64]) -> Vec<f64> {
     ranks
 }
 
+/// Sizes of the runs of equal values in an ascending slice (ties), in order.
+pub fn tie_runs(sorted: &[f64]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[i] {
+            j += 1;
+        }
+        out.push(j - i + 1);
+        i = j + 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tie_run_sizes() {
+        assert_eq!(tie_runs(&[1.0, 1.0, 2.0, 3.0, 3.0, 3.0]), vec![2, 1, 3]);
+    }
 
     #[test]
     fn ranks_with_ties() {

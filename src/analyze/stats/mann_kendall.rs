@@ -3,7 +3,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::acf::{acf, average_ranks};
+use super::acf::{acf, average_ranks, tie_runs};
 
 /// Result of a Mann–Kendall test.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -36,17 +36,7 @@ fn variance(x: &[f64]) -> f64 {
     let n = x.len() as f64;
     let mut sorted = x.to_vec();
     sorted.sort_by(f64::total_cmp);
-    let mut ties = 0.0;
-    let mut i = 0;
-    while i < sorted.len() {
-        let mut j = i;
-        while j + 1 < sorted.len() && sorted[j + 1] == sorted[i] {
-            j += 1;
-        }
-        let t = (j - i + 1) as f64;
-        ties += t * (t - 1.0) * (2.0 * t + 5.0);
-        i = j + 1;
-    }
+    let ties: f64 = tie_runs(&sorted).into_iter().map(|t| t as f64).map(|t| t * (t - 1.0) * (2.0 * t + 5.0)).sum();
     (n * (n - 1.0) * (2.0 * n + 5.0) - ties) / 18.0
 }
 

@@ -5,7 +5,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::acf::average_ranks;
+use super::acf::{average_ranks, tie_runs};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alternative {
@@ -39,17 +39,7 @@ pub fn p_asymptotic(x: &[f64], y: &[f64], alt: Alternative, continuity: bool) ->
         v.sort_by(f64::total_cmp);
         v
     };
-    let mut tie_term = 0.0;
-    let mut i = 0;
-    while i < pooled.len() {
-        let mut j = i;
-        while j + 1 < pooled.len() && pooled[j + 1] == pooled[i] {
-            j += 1;
-        }
-        let t = (j - i + 1) as f64;
-        tie_term += t * t * t - t;
-        i = j + 1;
-    }
+    let tie_term: f64 = tie_runs(&pooled).into_iter().map(|t| t as f64).map(|t| t * t * t - t).sum();
     let sigma = (n1 * n2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)))).sqrt();
     if sigma <= 0.0 {
         return Some(1.0);

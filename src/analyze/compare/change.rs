@@ -14,6 +14,8 @@ use rand::Rng;
 #[derive(Debug, Clone)]
 pub struct RunStatistic {
     pub estimate: f64,
+    /// Observations behind the estimate (requests for latency, windows for throughput).
+    pub n: u64,
     pub replicates: Vec<f64>,
 }
 
@@ -95,7 +97,7 @@ mod tests {
     use super::*;
 
     fn run(estimate: f64, spread: f64) -> RunStatistic {
-        RunStatistic { estimate, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect() }
+        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect() }
     }
 
     #[test]

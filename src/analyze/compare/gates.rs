@@ -158,6 +158,8 @@ pub fn error_rate_change(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], tolerance: f6
         better: Better::Lower,
         base: pb,
         cand: pc,
+        n_base: nb,
+        n_cand: nc,
         variance_between: None,
         variance_within: 0.0,
         more_data_factor: None,

@@ -74,6 +74,9 @@ pub struct MetricComparison {
     pub better: Better,
     pub base: f64,
     pub cand: f64,
+    /// Observations per arm (requests for latency and error rate, windows for throughput).
+    pub n_base: u64,
+    pub n_cand: u64,
     /// Between-run and within-run variance (relative², base arm).
     pub variance_between: Option<f64>,
     pub variance_within: f64,
@@ -147,7 +150,7 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
     let block = 2.0 * run.analysis.dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0));
     let data = Grouped { sorted, group_of_rank: &sample.group_of_rank, groups: sample.groups };
     let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
-    Some(RunStatistic { estimate, replicates: boot.quantiles.into_iter().next()? })
+    Some(RunStatistic { estimate, n: sorted.len() as u64, replicates: boot.quantiles.into_iter().next()? })
 }
 
 fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
@@ -169,7 +172,7 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
     }
     let block = politis_white(&per).map_or(1.0, |b| b.stationary);
     let reps = series_mean_bootstrap(&per, block, o.resamples, o.seed, stat_id(&format!("{salt}{}{tokens}", run.name)));
-    Some(RunStatistic { estimate: per.iter().sum::<f64>() / k as f64 / w, replicates: reps.into_iter().map(|x| x / w).collect() })
+    Some(RunStatistic { estimate: per.iter().sum::<f64>() / k as f64 / w, n: k as u64, replicates: reps.into_iter().map(|x| x / w).collect() })
 }
 
 fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static str, Sample>], metric: &str) -> Secondary {
@@ -242,6 +245,8 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
             better: *better,
             base: mean(&b),
             cand: mean(&c),
+            n_base: b.iter().map(|x| x.n).sum(),
+            n_cand: c.iter().map(|x| x.n).sum(),
             variance_between: between,
             variance_within: within,
             more_data_factor: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))

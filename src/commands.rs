@@ -21,9 +21,24 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 validation_text(&report)
             };
             print_stdout(&text)?;
-            Ok(if report.valid { ExitCode::Success } else { ExitCode::BadInput })
+            Ok(if report.valid {
+                ExitCode::Success
+            } else {
+                ExitCode::BadInput
+            })
         }
-        Command::Simulate { scenario, out, seed, duration, rate, arrival, concurrency, effect, gpus, output_median } => {
+        Command::Simulate {
+            scenario,
+            out,
+            seed,
+            duration,
+            rate,
+            arrival,
+            concurrency,
+            effect,
+            gpus,
+            output_median,
+        } => {
             let opts = simulate_options(SimulateArgs {
                 scenario: &scenario,
                 seed,
@@ -46,7 +61,18 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             );
             Ok(ExitCode::Success)
         }
-        Command::Analyze { run, out, json, window, confidence, seed, resamples, penalty, steady_from, steady_to } => {
+        Command::Analyze {
+            run,
+            out,
+            json,
+            window,
+            confidence,
+            seed,
+            resamples,
+            penalty,
+            steady_from,
+            steady_to,
+        } => {
             let opts = analyze_options(AnalyzeArgs {
                 window: &window,
                 confidence,
@@ -63,7 +89,19 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             progress.stage("loading the run");
             let t = std::time::Instant::now();
             let timing = std::env::var_os("CREDENCE_TIMING").is_some();
-            let crate::run::Run { manifest, requests, .. } = crate::run::load(&run)?;
+            let crate::run::Run {
+                manifest,
+                requests,
+                gpu,
+                host,
+                server,
+                ..
+            } = crate::run::load(&run)?;
+            let telemetry = crate::analyze::attribute::Telemetry {
+                gpu: gpu.as_ref(),
+                host: host.as_ref(),
+                server: server.as_ref(),
+            };
             if timing {
                 eprintln!("[{:>6.2} s] loaded", t.elapsed().as_secs_f64());
             }
@@ -76,17 +114,31 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 eprintln!("[{:>6.2} s] request view", t.elapsed().as_secs_f64());
             }
             progress.stage("steady state and intervals");
-            let analysis = crate::analyze::analyze_view(&manifest, &view, &opts);
+            let analysis = crate::analyze::analyze_view(&manifest, &view, &telemetry, &opts);
             progress.stage("writing the analysis");
             let text = serde_json::to_string_pretty(&analysis).expect("analysis serializes") + "\n";
             if let Some(path) = &out {
                 write_atomic(path, text.as_bytes())?;
             }
             progress.done();
-            print_stdout(&if json { text } else { crate::report::summary::summary(&analysis) })?;
+            print_stdout(&if json {
+                text
+            } else {
+                crate::report::summary::summary(&analysis)
+            })?;
             Ok(ExitCode::Success)
         }
-        Command::Compare { base, cand, tolerance, order, fail_on, allow_workload_mismatch, out, resamples, seed } => {
+        Command::Compare {
+            base,
+            cand,
+            tolerance,
+            order,
+            fail_on,
+            allow_workload_mismatch,
+            out,
+            resamples,
+            seed,
+        } => {
             let (global, per) = crate::options::parse_tolerances(&tolerance)?;
             if resamples < 200 {
                 return Err(CliError::bad_input("--resamples: at least 200 are needed"));
@@ -102,7 +154,10 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 allow_workload_mismatch,
                 order: order.map(|o| o.split(',').map(|s| s.trim().to_string()).collect()),
             };
-            let (b, c) = (load_for_compare(&base, resamples, seed)?, load_for_compare(&cand, resamples, seed)?);
+            let (b, c) = (
+                load_for_compare(&base, resamples, seed)?,
+                load_for_compare(&cand, resamples, seed)?,
+            );
             let cmp = crate::analyze::compare::compare(&arm_runs(&b), &arm_runs(&c), &opts);
             let text = serde_json::to_string_pretty(&cmp).expect("comparison serializes") + "\n";
             if let Some(path) = &out {
@@ -112,49 +167,95 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             use crate::analyze::compare::verdict::Verdict;
             let hit = |v: Verdict| match fail_on {
                 Some(crate::cli::FailOnArg::Regression) => v == Verdict::Regression,
-                Some(crate::cli::FailOnArg::AnyChange) => matches!(v, Verdict::Regression | Verdict::Improvement),
+                Some(crate::cli::FailOnArg::AnyChange) => {
+                    matches!(v, Verdict::Regression | Verdict::Improvement)
+                }
                 None => false,
             };
-            let failed = cmp.metrics.values().any(|m| hit(m.verdict)) || (fail_on.is_some() && !cmp.valid);
-            Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
+            let failed =
+                cmp.metrics.values().any(|m| hit(m.verdict)) || (fail_on.is_some() && !cmp.valid);
+            Ok(if failed {
+                ExitCode::ConditionMet
+            } else {
+                ExitCode::Success
+            })
         }
         Command::Baseline { action } => crate::baseline::run(action),
         Command::Schema { table } => {
-            let kind = TableKind::ALL.into_iter().find(|k| k.name() == table).ok_or_else(|| {
-                CliError::bad_input(format!("{table:?} is not a table"))
-                    .hint("choose one of: requests, gpu, host, server")
-            })?;
-            print_stdout(&(serde_json::to_string_pretty(&describe(kind)).expect("serializes") + "\n"))?;
+            let kind = TableKind::ALL
+                .into_iter()
+                .find(|k| k.name() == table)
+                .ok_or_else(|| {
+                    CliError::bad_input(format!("{table:?} is not a table"))
+                        .hint("choose one of: requests, gpu, host, server")
+                })?;
+            print_stdout(
+                &(serde_json::to_string_pretty(&describe(kind)).expect("serializes") + "\n"),
+            )?;
             Ok(ExitCode::Success)
         }
     }
 }
 
-pub(crate) type Loaded = (String, crate::run::Manifest, crate::analyze::requests::RequestView, crate::analyze::Analysis);
+pub(crate) type Loaded = (
+    String,
+    crate::run::Manifest,
+    crate::analyze::requests::RequestView,
+    crate::analyze::Analysis,
+);
 
 /// Loads and analyzes runs for a comparison; each is named by its folder.
-pub(crate) fn load_for_compare(dirs: &[std::path::PathBuf], resamples: usize, seed: u64) -> Result<Vec<Loaded>, CliError> {
-    let aopts = crate::analyze::AnalyzeOptions { resamples: resamples.min(999), seed, ..Default::default() };
+pub(crate) fn load_for_compare(
+    dirs: &[std::path::PathBuf],
+    resamples: usize,
+    seed: u64,
+) -> Result<Vec<Loaded>, CliError> {
+    let aopts = crate::analyze::AnalyzeOptions {
+        resamples: resamples.min(999),
+        seed,
+        ..Default::default()
+    };
     dirs.iter()
         .map(|d| {
             let run = crate::run::load(d)?;
             let view = crate::analyze::requests::RequestView::from_table(&run.requests);
-            let analysis = crate::analyze::analyze_view(&run.manifest, &view, &aopts);
-            let name = d.file_name().map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into());
+            let analysis = crate::analyze::analyze_view(
+                &run.manifest,
+                &view,
+                &crate::analyze::attribute::Telemetry::of(&run),
+                &aopts,
+            );
+            let name = d
+                .file_name()
+                .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into());
             Ok((name, run.manifest, view, analysis))
         })
         .collect()
 }
 
 pub(crate) fn arm_runs(v: &[Loaded]) -> Vec<crate::analyze::compare::ArmRun<'_>> {
-    v.iter().map(|(n, m, view, a)| crate::analyze::compare::ArmRun { name: n.clone(), manifest: m, view, analysis: a }).collect()
+    v.iter()
+        .map(|(n, m, view, a)| crate::analyze::compare::ArmRun {
+            name: n.clone(),
+            manifest: m,
+            view,
+            analysis: a,
+        })
+        .collect()
 }
 
 /// Fails early when the output's folder does not exist, before any long work.
 fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
     if !parent.is_dir() {
-        return Err(CliError::bad_input(format!("{}: the folder {} does not exist", path.display(), parent.display())));
+        return Err(CliError::bad_input(format!(
+            "{}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        )));
     }
     Ok(())
 }
@@ -182,7 +283,11 @@ impl Progress {
 
     fn new() -> Progress {
         use std::io::IsTerminal;
-        Progress { on: std::io::stderr().is_terminal(), start: std::time::Instant::now(), done_stages: std::cell::Cell::new(0) }
+        Progress {
+            on: std::io::stderr().is_terminal(),
+            start: std::time::Instant::now(),
+            done_stages: std::cell::Cell::new(0),
+        }
     }
 
     fn draw(&self, what: &str) {
@@ -190,7 +295,11 @@ impl Progress {
             let k = self.done_stages.get();
             let filled = 20 * k / Self::STAGES;
             let bar: String = "#".repeat(filled) + &"-".repeat(20 - filled);
-            eprint!("\r\x1b[2K[{bar}] {k}/{} {what} ({:.1} s)", Self::STAGES, self.start.elapsed().as_secs_f64());
+            eprint!(
+                "\r\x1b[2K[{bar}] {k}/{} {what} ({:.1} s)",
+                Self::STAGES,
+                self.start.elapsed().as_secs_f64()
+            );
         }
     }
 
@@ -233,6 +342,9 @@ fn validation_text(r: &ValidationReport) -> String {
         s.push_str(&format!("{tag}: {p}\n"));
     }
     let verdict = if r.valid { "valid" } else { "INVALID" };
-    s.push_str(&format!("{}: {verdict} ({} errors, {} warnings)\n", r.run, r.errors, r.warnings));
+    s.push_str(&format!(
+        "{}: {verdict} ({} errors, {} warnings)\n",
+        r.run, r.errors, r.warnings
+    ));
     s
 }

@@ -33,11 +33,19 @@ pub struct CliError {
 
 impl CliError {
     pub fn bad_input(message: impl Into<String>) -> Self {
-        CliError { code: ExitCode::BadInput, message: message.into(), hints: Vec::new() }
+        CliError {
+            code: ExitCode::BadInput,
+            message: message.into(),
+            hints: Vec::new(),
+        }
     }
 
     pub fn failure(message: impl Into<String>) -> Self {
-        CliError { code: ExitCode::Failure, message: message.into(), hints: Vec::new() }
+        CliError {
+            code: ExitCode::Failure,
+            message: message.into(),
+            hints: Vec::new(),
+        }
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> Self {

@@ -7,8 +7,8 @@
 
 pub mod cli;
 pub mod error;
-pub mod options;
 pub mod json_schema;
+pub mod options;
 pub mod text;
 
 pub mod simulate;

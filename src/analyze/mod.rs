@@ -5,7 +5,9 @@
 //! (`steady`) → intervals inside it (`intervals`, `rates`) → warnings. `stats/` is the
 //! statistics library underneath; it knows nothing about requests.
 
+pub mod attribute;
 pub mod compare;
+pub mod credibility;
 pub mod estimate;
 pub mod intervals;
 pub mod rates;
@@ -75,6 +77,12 @@ pub struct RunInfo {
     pub rate_per_s: Option<f64>,
     pub concurrency: Option<u32>,
     pub timestamps: String,
+    /// The pre-run environment checklist, as the manifest records it.
+    pub environment: crate::run::manifest::Environment,
+    /// Whether requests carry scheduled send times (open loop), so send lag is measurable.
+    pub has_schedule: bool,
+    /// Whether requests carry per-chunk times, so ITL is measurable.
+    pub has_chunks: bool,
 }
 
 /// The options in force, recorded next to the results.
@@ -124,38 +132,90 @@ pub struct Analysis {
     pub throughput: Throughput,
     pub errors: ErrorRates,
     pub timeseries: TimeSeries,
+    /// Causes tied to anomalies, ranked; see `attribution` for what was checked.
+    pub findings: Vec<attribute::Finding>,
+    pub attribution: attribute::Attribution,
+    pub credibility: credibility::Credibility,
     pub warnings: Vec<Warning>,
 }
 
 const DEFINITIONS: [(&str, &str, &str); 7] = [
     ("ttft", "ms", "Time to first token: first token minus sent."),
-    ("tpot", "ms", "Time per output token after the first: (end − first token) / (output tokens − 1)."),
-    ("itl", "ms", "Inter-token latency: every gap between consecutive streamed chunks (a chunk may carry several tokens)."),
-    ("e2e", "ms", "End-to-end latency from the actual send: end minus sent. Hides any delay of the send itself."),
-    ("service", "ms", "Latency from the *scheduled* send time: end minus scheduled. Includes the client's own send lag, so coordinated omission shows here and not in e2e."),
-    ("send_lag", "ms", "Queue or schedule delay at the client: sent minus scheduled."),
-    ("request_tokens_per_s", "tokens/s", "Output tokens per second of one request: output tokens / e2e."),
+    (
+        "tpot",
+        "ms",
+        "Time per output token after the first: (end − first token) / (output tokens − 1).",
+    ),
+    (
+        "itl",
+        "ms",
+        "Inter-token latency: every gap between consecutive streamed chunks (a chunk may carry several tokens).",
+    ),
+    (
+        "e2e",
+        "ms",
+        "End-to-end latency from the actual send: end minus sent. Hides any delay of the send itself.",
+    ),
+    (
+        "service",
+        "ms",
+        "Latency from the *scheduled* send time: end minus scheduled. Includes the client's own send lag, so coordinated omission shows here and not in e2e.",
+    ),
+    (
+        "send_lag",
+        "ms",
+        "Queue or schedule delay at the client: sent minus scheduled.",
+    ),
+    (
+        "request_tokens_per_s",
+        "tokens/s",
+        "Output tokens per second of one request: output tokens / e2e.",
+    ),
 ];
 
 /// Analyzes a run. Pure: the same run and options give the same `Analysis`.
 pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
-    analyze_view(&run.manifest, &RequestView::from_table(&run.requests), opts)
+    analyze_view(
+        &run.manifest,
+        &RequestView::from_table(&run.requests),
+        &attribute::Telemetry::of(run),
+        opts,
+    )
 }
 
 /// Analyzes a run whose requests were already turned into a `RequestView` (lets the caller
 /// free the Arrow table first: on 10-million-request runs that halves peak memory).
-pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, opts: &AnalyzeOptions) -> Analysis {
+pub fn analyze_view(
+    m: &crate::run::Manifest,
+    r: &RequestView,
+    telemetry: &attribute::Telemetry<'_>,
+    opts: &AnalyzeOptions,
+) -> Analysis {
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
-    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples };
-    let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
-    let mut steady = steady_state(&r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window });
+    let iopts = IntervalOptions {
+        confidence: opts.confidence,
+        seed: opts.seed,
+        resamples: opts.resamples,
+    };
+    let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some())
+        .then_some((opts.steady_from, opts.steady_to));
+    let mut steady = steady_state(
+        &r,
+        &SteadyOptions {
+            window_s: opts.window_s,
+            penalty: opts.penalty,
+            delta: opts.delta,
+            override_window,
+        },
+    );
     if timestamps_absent {
         steady.classification = Classification::NoSteadyState;
         steady.detectors.push(Detector {
             name: "timestamps".into(),
             verdict: "not_run".into(),
             start_s: None,
-            reason: "the source has no per-request timestamps: steady state cannot be checked".into(),
+            reason: "the source has no per-request timestamps: steady state cannot be checked"
+                .into(),
         });
     }
     let (first, last) = (steady.start_request, steady.end_request);
@@ -163,7 +223,9 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, opts: &AnalyzeOpt
     // holds enough requests for its correlation with neighbours to be measurable.
     let group_s = opts.window_s.max(GROUP_MIN_S);
     let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
-    let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
+    let window_of = |i: usize| -> u32 {
+        (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32
+    };
     let idx: Vec<usize> = (first..last).collect();
     let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
     let mut metrics = BTreeMap::new();
@@ -184,7 +246,15 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, opts: &AnalyzeOpt
         .map(|(name, col)| {
             let values: Vec<f64> = idx.iter().map(|&i| col[i]).collect();
             let missing = values.iter().filter(|v| !v.is_finite()).count();
-            let (est, dep) = metric_estimates(&MetricSample { name, values: &values, window: &win, windows: k }, &iopts);
+            let (est, dep) = metric_estimates(
+                &MetricSample {
+                    name,
+                    values: &values,
+                    window: &win,
+                    windows: k,
+                },
+                &iopts,
+            );
             (name.to_string(), est, dep, missing)
         })
         .collect();
@@ -207,20 +277,58 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, opts: &AnalyzeOpt
         itl_win.extend(std::iter::repeat_n(w, gaps.len()));
     }
     missing.insert("itl".to_string(), no_chunks);
-    let (est, dep) = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: k }, &iopts);
+    let (est, dep) = metric_estimates(
+        &MetricSample {
+            name: "itl",
+            values: &itl,
+            window: &itl_win,
+            windows: k,
+        },
+        &iopts,
+    );
     metrics.insert("itl".to_string(), est);
     if let Some(d) = dep {
         dependence.insert("itl".to_string(), d);
     }
     let mut thr = throughput(&r, steady.start_s, steady.end_s, opts.window_s, &iopts);
     if timestamps_absent {
-        let na = |n| Estimate::not_applicable(opts.confidence, n, "the source has no per-request timestamps");
+        let na = |n| {
+            Estimate::not_applicable(
+                opts.confidence,
+                n,
+                "the source has no per-request timestamps",
+            )
+        };
         thr.requests_per_s = na(0);
         thr.output_tokens_per_s = na(0);
         thr.input_tokens_per_s = na(0);
     }
     let errors = error_rates(&r, first, last, opts.confidence);
-    let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
+    let mean_interarrival_ms = m
+        .workload
+        .rate_per_s
+        .filter(|r| *r > 0.0)
+        .map(|r| 1000.0 / r);
+    let (findings, attribution) = if timestamps_absent {
+        (Vec::new(), attribute::Attribution::without_timestamps())
+    } else {
+        attribute::attribute(
+            r,
+            &steady,
+            telemetry,
+            mean_interarrival_ms,
+            m.workload.duration_s,
+            opts.seed,
+        )
+    };
+    let series = if timestamps_absent {
+        TimeSeries {
+            windows: Vec::new(),
+            ..time_series(&r, opts.window_s)
+        }
+    } else {
+        time_series(&r, opts.window_s)
+    };
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
         run: RunInfo {
@@ -229,10 +337,19 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, opts: &AnalyzeOpt
             source_name: m.source.name.clone(),
             labels: m.labels.clone(),
             config: m.config.clone(),
-            arrival: serde_json::to_value(m.workload.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+            arrival: serde_json::to_value(m.workload.arrival)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
             rate_per_s: m.workload.rate_per_s,
             concurrency: m.workload.concurrency,
-            timestamps: serde_json::to_value(m.clock.timestamps).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+            timestamps: serde_json::to_value(m.clock.timestamps)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            environment: m.environment.clone(),
+            has_schedule: r.scheduled_s.iter().any(|x| x.is_finite()),
+            has_chunks: !r.itl_ms.is_empty(),
         },
         options: OptionsUsed {
             window_s: opts.window_s,
@@ -254,13 +371,20 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, opts: &AnalyzeOpt
         },
         steady_state: steady,
         metrics,
-        metric_definitions: DEFINITIONS.iter().map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition })).collect(),
+        metric_definitions: DEFINITIONS
+            .iter()
+            .map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition }))
+            .collect(),
         dependence,
         throughput: thr,
         errors,
         timeseries: series,
+        findings,
+        attribution,
+        credibility: credibility::Credibility::placeholder(),
         warnings: Vec::new(),
     };
+    analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);
     analysis
 }

@@ -40,20 +40,44 @@ fn rate(name: &str, per_window: &[f64], window_s: f64, o: &IntervalOptions) -> E
     let k = per_window.len();
     let total: f64 = per_window.iter().sum();
     if k < 2 {
-        return Estimate::not_applicable(o.confidence, total as u64, "the steady window holds fewer than 2 whole windows");
+        return Estimate::not_applicable(
+            o.confidence,
+            total as u64,
+            "the steady window holds fewer than 2 whole windows",
+        );
     }
     let point = total / (k as f64 * window_s);
     let block = politis_white(per_window).map_or(1.0, |b| b.stationary);
     let dist = series_mean_bootstrap(per_window, block, o.resamples, o.seed, stat_id(name));
     match percentile_of(&dist, o.confidence) {
-        Some((lo, hi)) => Estimate::two_sided(point, (lo / window_s, hi / window_s), o.confidence, Method::StationaryBootstrap, k as u64)
-            .resampled(o.seed, o.resamples, Some(block)),
-        None => Estimate::insufficient(point, None, None, o.confidence, Method::StationaryBootstrap, k as u64, "empty bootstrap distribution"),
+        Some((lo, hi)) => Estimate::two_sided(
+            point,
+            (lo / window_s, hi / window_s),
+            o.confidence,
+            Method::StationaryBootstrap,
+            k as u64,
+        )
+        .resampled(o.seed, o.resamples, Some(block)),
+        None => Estimate::insufficient(
+            point,
+            None,
+            None,
+            o.confidence,
+            Method::StationaryBootstrap,
+            k as u64,
+            "empty bootstrap distribution",
+        ),
     }
 }
 
 /// Throughput over `[start_s, end_s)`, by completion time, in whole windows.
-pub fn throughput(r: &RequestView, start_s: f64, end_s: f64, window_s: f64, o: &IntervalOptions) -> Throughput {
+pub fn throughput(
+    r: &RequestView,
+    start_s: f64,
+    end_s: f64,
+    window_s: f64,
+    o: &IntervalOptions,
+) -> Throughput {
     let k = ((end_s - start_s) / window_s).floor().max(0.0) as usize;
     let (mut req, mut out_tok, mut in_tok) = (vec![0.0; k], vec![0.0; k], vec![0.0; k]);
     for i in 0..r.len() {

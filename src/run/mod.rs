@@ -102,5 +102,13 @@ pub fn load(dir: &Path) -> Result<Run, LoadError> {
     let gpu = read(TableKind::Gpu)?;
     let host = read(TableKind::Host)?;
     let server = read(TableKind::Server)?;
-    Ok(Run { dir: dir.to_path_buf(), manifest, requests, gpu, host, server, warnings })
+    Ok(Run {
+        dir: dir.to_path_buf(),
+        manifest,
+        requests,
+        gpu,
+        host,
+        server,
+        warnings,
+    })
 }

@@ -44,7 +44,10 @@ impl Problem {
     }
 
     pub fn warning(file: &str, message: impl Into<String>) -> Problem {
-        Problem { severity: Severity::Warning, ..Problem::error(file, message) }
+        Problem {
+            severity: Severity::Warning,
+            ..Problem::error(file, message)
+        }
     }
 
     pub fn column(mut self, column: &str) -> Problem {
@@ -123,6 +126,9 @@ impl RowCollector {
     }
 
     pub fn into_rows(self) -> Option<RowRef> {
-        (self.count > 0).then_some(RowRef { first: self.first, count: self.count })
+        (self.count > 0).then_some(RowRef {
+            first: self.first,
+            count: self.count,
+        })
     }
 }

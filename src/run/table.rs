@@ -11,8 +11,8 @@ use arrow_array::builder::{ListBuilder, TimestampNanosecondBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, TimestampNanosecondType, UInt32Type, UInt64Type};
 use arrow_array::{
-    Array, ArrayRef, Float64Array, RecordBatch, StringArray, TimestampNanosecondArray,
-    UInt32Array, UInt64Array,
+    Array, ArrayRef, Float64Array, RecordBatch, StringArray, TimestampNanosecondArray, UInt32Array,
+    UInt64Array,
 };
 use arrow_schema::Schema;
 use parquet::arrow::ArrowWriter;
@@ -38,7 +38,10 @@ pub struct TimestampLists {
 
 impl TimestampLists {
     pub fn new() -> Self {
-        TimestampLists { offsets: vec![0], ..Default::default() }
+        TimestampLists {
+            offsets: vec![0],
+            ..Default::default()
+        }
     }
 
     pub fn push(&mut self, list: Option<&[i64]>) {
@@ -167,7 +170,10 @@ pub struct Table {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     #[error("{file}: cannot open: {source}")]
-    Io { file: String, source: std::io::Error },
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
     #[error("{file}: not a readable Parquet file ({message})")]
     NotParquet { file: String, message: String },
     #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
@@ -175,7 +181,11 @@ pub enum TableError {
     #[error("{file}: {message}")]
     Write { file: String, message: String },
     #[error("table {table}: column {column} {message}")]
-    Build { table: &'static str, column: String, message: String },
+    Build {
+        table: &'static str,
+        column: String,
+        message: String,
+    },
 }
 
 impl Table {
@@ -207,7 +217,10 @@ impl Table {
             match rows {
                 None => rows = Some(column.len()),
                 Some(r) if r != column.len() => {
-                    return Err(err(spec.name, format!("has {} rows, expected {r}", column.len())));
+                    return Err(err(
+                        spec.name,
+                        format!("has {} rows, expected {r}", column.len()),
+                    ));
                 }
                 Some(_) => {}
             }
@@ -221,19 +234,35 @@ impl Table {
 
     /// A table with no rows.
     pub fn empty(kind: TableKind) -> Table {
-        Table { kind, columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect() }
+        Table {
+            kind,
+            columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect(),
+        }
     }
 
     /// Replaces one column, keeping the table's invariants (type, length, nullability).
     pub fn replace_column(&mut self, name: &str, column: Column) -> Result<(), TableError> {
-        let err = |message: String| TableError::Build { table: self.kind.name(), column: name.to_string(), message };
-        let idx = self.kind.columns().iter().position(|c| c.name == name).ok_or_else(|| err("is not part of the schema".into()))?;
+        let err = |message: String| TableError::Build {
+            table: self.kind.name(),
+            column: name.to_string(),
+            message,
+        };
+        let idx = self
+            .kind
+            .columns()
+            .iter()
+            .position(|c| c.name == name)
+            .ok_or_else(|| err("is not part of the schema".into()))?;
         let spec = &self.kind.columns()[idx];
         if column.column_type() != spec.ty {
             return Err(err(format!("must be {}", spec.ty.name())));
         }
         if column.len() != self.num_rows() {
-            return Err(err(format!("has {} rows, expected {}", column.len(), self.num_rows())));
+            return Err(err(format!(
+                "has {} rows, expected {}",
+                column.len(),
+                self.num_rows()
+            )));
         }
         if !spec.nullable && column.null_count() > 0 {
             return Err(err("must not hold nulls".into()));
@@ -315,7 +344,9 @@ impl Table {
             message: e.to_string(),
         };
         let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(|e| werr(&e))?))
+            .set_compression(Compression::ZSTD(
+                ZstdLevel::try_new(3).map_err(|e| werr(&e))?,
+            ))
             .set_max_row_group_row_count(Some(128 * 1024))
             .set_created_by(format!("credence {}", env!("CARGO_PKG_VERSION")));
         // Timestamps are sorted or nearly so; delta encoding shrinks them several-fold.
@@ -333,13 +364,15 @@ impl Table {
         }
         let file = File::create(path).map_err(|e| werr(&e))?;
         let batch = self.to_record_batch()?;
-        let mut writer =
-            ArrowWriter::try_new(file, batch.schema(), Some(props.build())).map_err(|e| werr(&e))?;
+        let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props.build()))
+            .map_err(|e| werr(&e))?;
         const SLICE: usize = 64 * 1024;
         let mut offset = 0;
         while offset < batch.num_rows() {
             let len = SLICE.min(batch.num_rows() - offset);
-            writer.write(&batch.slice(offset, len)).map_err(|e| werr(&e))?;
+            writer
+                .write(&batch.slice(offset, len))
+                .map_err(|e| werr(&e))?;
             offset += len;
         }
         writer.close().map_err(|e| werr(&e))?;
@@ -370,7 +403,12 @@ struct Accumulator {
 impl Accumulator {
     fn new(kind: TableKind) -> Accumulator {
         let columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
-        Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns, rows: 0 }
+        Accumulator {
+            kind,
+            strings: vec![Vec::new(); columns.len()],
+            columns,
+            rows: 0,
+        }
     }
 
     fn finish(mut self) -> Table {
@@ -379,7 +417,10 @@ impl Accumulator {
                 *s = parts.iter().flat_map(|p| p.iter()).collect();
             }
         }
-        Table { kind: self.kind, columns: self.columns }
+        Table {
+            kind: self.kind,
+            columns: self.columns,
+        }
     }
 }
 
@@ -387,7 +428,10 @@ impl Accumulator {
 fn segment_files(path: &Path) -> Result<Vec<std::path::PathBuf>, TableError> {
     if path.is_dir() {
         let mut files: Vec<_> = std::fs::read_dir(path)
-            .map_err(|e| TableError::Io { file: path.display().to_string(), source: e })?
+            .map_err(|e| TableError::Io {
+                file: path.display().to_string(),
+                source: e,
+            })?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
             .collect();
@@ -399,7 +443,10 @@ fn segment_files(path: &Path) -> Result<Vec<std::path::PathBuf>, TableError> {
 }
 
 fn file_label(path: &Path) -> String {
-    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
 }
 
 /// Compares a file's schema with the spec. Errors: a missing column, a wrong type, nulls
@@ -428,7 +475,8 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
                     .expected(spec.ty.name()),
             );
         }
-        if !spec.unit.is_empty() && field.metadata().get("unit").map(String::as_str) != Some(spec.unit)
+        if !spec.unit.is_empty()
+            && field.metadata().get("unit").map(String::as_str) != Some(spec.unit)
         {
             problems.push(
                 Problem::warning(file, "unit metadata is missing or differs")
@@ -452,16 +500,24 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
 fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableError> {
     let kind = acc.kind;
     let label = file_label(path);
-    let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
-    let not_parquet =
-        |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
+    let file = File::open(path).map_err(|e| TableError::Io {
+        file: label.clone(),
+        source: e,
+    })?;
+    let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet {
+        file: label.clone(),
+        message: e.to_string(),
+    };
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| not_parquet(&e))?;
     let problems = check_schema(&label, builder.schema(), kind);
     if problems.iter().any(Problem::is_error) {
         return Err(TableError::Schema(problems));
     }
     let schema = builder.schema().clone();
-    let reader = builder.with_batch_size(64 * 1024).build().map_err(|e| not_parquet(&e))?;
+    let reader = builder
+        .with_batch_size(64 * 1024)
+        .build()
+        .map_err(|e| not_parquet(&e))?;
     let mut nulls_in_required: Vec<(usize, usize)> = Vec::new();
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
@@ -482,7 +538,10 @@ fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableEr
                 let spec = &kind.columns()[ci];
                 Problem::error(&label, "holds a null in a required column")
                     .column(spec.name)
-                    .rows(super::problem::RowRef { first: vec![row as u64], count: 1 })
+                    .rows(super::problem::RowRef {
+                        first: vec![row as u64],
+                        count: 1,
+                    })
                     .expected("a value in every row")
             })
             .collect();

@@ -112,7 +112,14 @@ impl EngineTrace {
         &self.iter_end_ns[a..a + n]
     }
 
-    fn add_second_stats(&mut self, start_ns: i64, dur_ns: i64, batch: u32, kv: u64, waiting: usize) {
+    fn add_second_stats(
+        &mut self,
+        start_ns: i64,
+        dur_ns: i64,
+        batch: u32,
+        kv: u64,
+        waiting: usize,
+    ) {
         let sec = (start_ns.max(0) / 1_000_000_000) as usize;
         if self.busy_s.len() <= sec {
             let n = sec + 1;
@@ -138,9 +145,17 @@ pub fn run_engine(
     next_job: &mut NextJob<'_>,
 ) -> EngineTrace {
     let mut rng = SimRng::new(seed, Stream::Engine);
-    let mut trace = EngineTrace { admit_iter: vec![u64::MAX; jobs.len()], jobs, ..Default::default() };
-    let mut pending: BinaryHeap<Reverse<(i64, usize)>> =
-        trace.jobs.iter().enumerate().map(|(i, j)| Reverse((j.arrival_ns, i))).collect();
+    let mut trace = EngineTrace {
+        admit_iter: vec![u64::MAX; jobs.len()],
+        jobs,
+        ..Default::default()
+    };
+    let mut pending: BinaryHeap<Reverse<(i64, usize)>> = trace
+        .jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| Reverse((j.arrival_ns, i)))
+        .collect();
     let mut waiting: VecDeque<usize> = VecDeque::new();
     let mut departures: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
     let mut running: u32 = 0;

@@ -153,13 +153,19 @@ impl Timeline {
     }
 
     pub fn anomalies(&self) -> Vec<Anomaly> {
-        let Some(cause) = self.scenario.cause() else { return Vec::new() };
+        let Some(cause) = self.scenario.cause() else {
+            return Vec::new();
+        };
         let (start_s, end_s) = match self.scenario {
             Scenario::NoSteadyState => (0.0, self.duration_s),
             Scenario::RampDown => (self.ramp().0, self.duration_s),
             _ => self.episode(),
         };
-        vec![Anomaly { cause, start_s, end_s }]
+        vec![Anomaly {
+            cause,
+            start_s,
+            end_s,
+        }]
     }
 
     fn in_episode(&self, t: f64) -> bool {
@@ -179,7 +185,9 @@ impl Timeline {
                     c.slowdown = 1.0 + WARMUP_PEAK_EXCESS * (1.0 - (t / w).powi(4));
                 }
             }
-            Scenario::ThermalThrottle if self.in_episode(t) => c.slowdown = 1.0 / THERMAL_CLOCK_RATIO,
+            Scenario::ThermalThrottle if self.in_episode(t) => {
+                c.slowdown = 1.0 / THERMAL_CLOCK_RATIO
+            }
             Scenario::PowerCap if self.in_episode(t) => c.slowdown = 1.0 / POWER_CAP_CLOCK_RATIO,
             Scenario::ForeignProcess if self.in_episode(t) => c.slowdown = FOREIGN_SLOWDOWN,
             Scenario::MemoryPressure if self.in_episode(t) => {
@@ -189,9 +197,12 @@ impl Timeline {
                 c.slowdown = MEMORY_PRESSURE_SLOWDOWN;
             }
             Scenario::ErrorBurst if self.in_episode(t) => c.error_probability = 0.35,
-            Scenario::ClientSaturation if self.in_episode(t) => c.client_capacity_share = Some(CLIENT_CAPACITY_SHARE),
+            Scenario::ClientSaturation if self.in_episode(t) => {
+                c.client_capacity_share = Some(CLIENT_CAPACITY_SHARE)
+            }
             Scenario::NoSteadyState => {
-                c.slowdown = 1.0 + (DRIFT_END_SLOWDOWN - 1.0) * (t / self.duration_s).clamp(0.0, 1.0);
+                c.slowdown =
+                    1.0 + (DRIFT_END_SLOWDOWN - 1.0) * (t / self.duration_s).clamp(0.0, 1.0);
             }
             Scenario::RampDown => {
                 let (a, b) = self.ramp();

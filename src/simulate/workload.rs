@@ -6,10 +6,16 @@ use super::scenario::Timeline;
 /// How requests arrive.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ArrivalProcess {
-    Poisson { rate: f64 },
-    Constant { rate: f64 },
+    Poisson {
+        rate: f64,
+    },
+    Constant {
+        rate: f64,
+    },
     /// `clients` clients, each sending its next request as soon as the last one ends.
-    ClosedLoop { clients: u32 },
+    ClosedLoop {
+        clients: u32,
+    },
 }
 
 /// Length distributions: log-normal, clipped.
@@ -54,8 +60,14 @@ impl Lengths {
     /// Draws (input, output) tokens for one request.
     pub fn draw(&self, rng: &mut SimRng) -> (u32, u32) {
         let clip = |x: f64, (lo, hi): (u32, u32)| (x.round() as u32).clamp(lo, hi);
-        let i = clip(rng.lognormal(self.input_median, self.input_sigma), self.input_range);
-        let o = clip(rng.lognormal(self.output_median, self.output_sigma), self.output_range);
+        let i = clip(
+            rng.lognormal(self.input_median, self.input_sigma),
+            self.input_range,
+        );
+        let o = clip(
+            rng.lognormal(self.output_median, self.output_sigma),
+            self.output_range,
+        );
         (i, o)
     }
 }

@@ -55,7 +55,10 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// Runs the real `credence` binary.
 pub fn credence(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_credence")).args(args).output().expect("credence runs")
+    Command::new(env!("CARGO_BIN_EXE_credence"))
+        .args(args)
+        .output()
+        .expect("credence runs")
 }
 
 pub fn stdout(o: &Output) -> String {

@@ -45,7 +45,13 @@ pub struct RelativeChange {
 }
 
 impl RelativeChange {
-    pub fn new(base: &[RunStatistic], cand: &[RunStatistic], resamples: usize, seed: u64, id: u64) -> Option<RelativeChange> {
+    pub fn new(
+        base: &[RunStatistic],
+        cand: &[RunStatistic],
+        resamples: usize,
+        seed: u64,
+        id: u64,
+    ) -> Option<RelativeChange> {
         if base.is_empty() || cand.is_empty() {
             return None;
         }
@@ -55,13 +61,19 @@ impl RelativeChange {
         }
         let mut log_ratios: Vec<f64> = (0..resamples)
             .map(|r| {
-                let (rb, rc) = (arm_replicate(base, r, seed, id ^ 0xB), arm_replicate(cand, r, seed, id ^ 0xC));
+                let (rb, rc) = (
+                    arm_replicate(base, r, seed, id ^ 0xB),
+                    arm_replicate(cand, r, seed, id ^ 0xC),
+                );
                 (rc / rb).ln()
             })
             .filter(|x| x.is_finite())
             .collect();
         log_ratios.sort_by(f64::total_cmp);
-        (!log_ratios.is_empty()).then_some(RelativeChange { estimate: c / b - 1.0, log_ratios })
+        (!log_ratios.is_empty()).then_some(RelativeChange {
+            estimate: c / b - 1.0,
+            log_ratios,
+        })
     }
 
     /// Percentile interval of the relative change at `cl`.
@@ -69,6 +81,88 @@ impl RelativeChange {
         let a = (1.0 - cl) / 2.0;
         let q = |p| quantile_sorted(&self.log_ratios, p).map_or(f64::NAN, |x| x.exp() - 1.0);
         (q(a), q(1.0 - a))
+    }
+}
+
+/// Between-run and within-run variance of one arm's statistic, relative to its mean (so that
+/// 0.0004 reads as a 2 % standard deviation).
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct VarianceComponents {
+    pub runs: usize,
+    /// Kalibera–Jones between-run component T²_run (clamped at 0); null with one run, where
+    /// run-to-run noise cannot be measured.
+    pub between: Option<f64>,
+    /// Sampling variance of one run's statistic (from its block bootstrap).
+    pub within: f64,
+    /// `between / (between + within)`: near 1, more runs help and longer runs do not.
+    pub between_share: Option<f64>,
+}
+
+impl VarianceComponents {
+    pub fn of(runs: &[RunStatistic]) -> VarianceComponents {
+        let (between, within) = variance_components(runs);
+        let between_share = between.map(|b| {
+            if b + within > 0.0 {
+                b / (b + within)
+            } else {
+                0.0
+            }
+        });
+        VarianceComponents {
+            runs: runs.len(),
+            between,
+            within,
+            between_share,
+        }
+    }
+}
+
+/// How to resolve an inconclusive verdict.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct MoreData {
+    /// How many times less variance the change's interval needs.
+    pub factor: f64,
+    /// Runs per arm that would decide at today's run length.
+    pub runs_per_arm: usize,
+    /// Or: how many times more requests per run at today's run count; null when run-to-run
+    /// noise alone is too large for longer runs to help.
+    pub requests_per_run_factor: Option<f64>,
+    pub advice: String,
+}
+
+/// Plans the extra data for an inconclusive verdict, from the variance components: the change's
+/// variance is `Σ_arm (between + within) / runs`, and only `within` shrinks with longer runs.
+pub fn more_data_plan(
+    factor: f64,
+    base: &VarianceComponents,
+    cand: &VarianceComponents,
+) -> MoreData {
+    let runs = base.runs.min(cand.runs).max(1);
+    let runs_per_arm = ((runs as f64 * factor).ceil() as usize).max(runs + 1);
+    let (b, w) = match (base.between, cand.between) {
+        (Some(x), Some(y)) => ((x + y) / 2.0, (base.within + cand.within) / 2.0),
+        (Some(x), None) | (None, Some(x)) => (x, (base.within + cand.within) / 2.0),
+        (None, None) => (0.0, (base.within + cand.within) / 2.0),
+    };
+    let target = (b + w) / factor;
+    let requests = (target > b && w > 0.0).then(|| (w / (target - b)).max(1.0));
+    let advice = match (runs, requests) {
+        (1, Some(m)) => format!(
+            "about {m:.1}x more requests per run, or {runs_per_arm} runs per arm; with one run per arm run-to-run noise stays unmeasured, so prefer more runs"
+        ),
+        (_, Some(m)) => {
+            format!("{runs_per_arm} runs per arm, or about {m:.1}x more requests per run")
+        }
+        (_, None) => format!(
+            "{runs_per_arm} runs per arm; longer runs cannot help because run-to-run variance is {:.0} % of the total",
+            100.0 * b / (b + w).max(f64::MIN_POSITIVE)
+        ),
+    };
+    MoreData {
+        factor,
+        runs_per_arm,
+        requests_per_run_factor: requests,
+        advice,
     }
 }
 
@@ -85,7 +179,8 @@ pub fn variance_components(runs: &[RunStatistic]) -> (Option<f64>, f64) {
         .sum::<f64>()
         / runs.len() as f64;
     let between = (runs.len() >= 2).then(|| {
-        let s2 = runs.iter().map(|r| (r.estimate - m).powi(2)).sum::<f64>() / (runs.len() - 1) as f64;
+        let s2 =
+            runs.iter().map(|r| (r.estimate - m).powi(2)).sum::<f64>() / (runs.len() - 1) as f64;
         // Kalibera–Jones: the spread of run estimates less what within-run noise explains.
         (s2 - within).max(0.0) / (m * m)
     });
@@ -97,24 +192,73 @@ mod tests {
     use super::*;
 
     fn run(estimate: f64, spread: f64) -> RunStatistic {
-        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect() }
+        RunStatistic {
+            estimate,
+            n: 400,
+            replicates: (0..400)
+                .map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5)))
+                .collect(),
+        }
     }
 
     #[test]
     fn single_runs_pair_replicates() {
-        let change = RelativeChange::new(&[run(100.0, 0.02)], &[run(110.0, 0.02)], 400, 1, 2).unwrap();
+        let change =
+            RelativeChange::new(&[run(100.0, 0.02)], &[run(110.0, 0.02)], 400, 1, 2).unwrap();
         assert!((change.estimate - 0.10).abs() < 1e-12);
         let (lo, hi) = change.interval(0.95);
-        assert!(lo < 0.10 && hi > 0.10 && lo > 0.05 && hi < 0.15, "({lo}, {hi})");
+        assert!(
+            lo < 0.10 && hi > 0.10 && lo > 0.05 && hi < 0.15,
+            "({lo}, {hi})"
+        );
     }
 
     #[test]
     fn between_run_spread_widens_the_interval() {
-        let tight = RelativeChange::new(&[run(100.0, 0.02), run(100.0, 0.02)], &[run(100.0, 0.02), run(100.0, 0.02)], 2000, 1, 2).unwrap();
-        let loose = RelativeChange::new(&[run(90.0, 0.02), run(110.0, 0.02)], &[run(90.0, 0.02), run(110.0, 0.02)], 2000, 1, 2).unwrap();
-        let w = |c: &RelativeChange| { let (a, b) = c.interval(0.95); b - a };
+        let tight = RelativeChange::new(
+            &[run(100.0, 0.02), run(100.0, 0.02)],
+            &[run(100.0, 0.02), run(100.0, 0.02)],
+            2000,
+            1,
+            2,
+        )
+        .unwrap();
+        let loose = RelativeChange::new(
+            &[run(90.0, 0.02), run(110.0, 0.02)],
+            &[run(90.0, 0.02), run(110.0, 0.02)],
+            2000,
+            1,
+            2,
+        )
+        .unwrap();
+        let w = |c: &RelativeChange| {
+            let (a, b) = c.interval(0.95);
+            b - a
+        };
         assert!(w(&loose) > 3.0 * w(&tight));
         let (between, _) = variance_components(&[run(90.0, 0.02), run(110.0, 0.02)]);
         assert!(between.unwrap() > 0.01);
+    }
+
+    #[test]
+    fn more_data_plans_follow_the_variance_components() {
+        let vc = |runs, between, within| VarianceComponents {
+            runs,
+            between,
+            within,
+            between_share: None,
+        };
+        // Within-run noise only: 4x less variance needs 4x the requests or 4x the runs.
+        let p = more_data_plan(4.0, &vc(2, Some(0.0), 1e-4), &vc(2, Some(0.0), 1e-4));
+        assert_eq!(p.runs_per_arm, 8);
+        assert!((p.requests_per_run_factor.unwrap() - 4.0).abs() < 1e-9);
+        // Run-to-run noise dominates: longer runs cannot reach the target.
+        let p = more_data_plan(4.0, &vc(3, Some(9e-4), 1e-4), &vc(3, Some(9e-4), 1e-4));
+        assert_eq!(p.runs_per_arm, 12);
+        assert!(p.requests_per_run_factor.is_none() && p.advice.contains("cannot help"));
+        // Single runs: both options, with the caveat.
+        let p = more_data_plan(2.5, &vc(1, None, 1e-4), &vc(1, None, 1e-4));
+        assert_eq!(p.runs_per_arm, 3);
+        assert!(p.advice.contains("prefer more runs"));
     }
 }

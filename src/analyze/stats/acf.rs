@@ -13,7 +13,13 @@ pub fn acf(x: &[f64], max_lag: usize) -> Vec<f64> {
     (0..=max_lag.min(n - 1))
         .map(|k| {
             let ck: f64 = y[k..].iter().zip(&y[..n - k]).map(|(a, b)| a * b).sum();
-            if c0 > 0.0 { ck / c0 } else if k == 0 { 1.0 } else { 0.0 }
+            if c0 > 0.0 {
+                ck / c0
+            } else if k == 0 {
+                1.0
+            } else {
+                0.0
+            }
         })
         .collect()
 }
@@ -64,7 +70,10 @@ mod tests {
 
     #[test]
     fn ranks_with_ties() {
-        assert_eq!(average_ranks(&[10.0, 20.0, 10.0, 30.0]), vec![1.5, 3.0, 1.5, 4.0]);
+        assert_eq!(
+            average_ranks(&[10.0, 20.0, 10.0, 30.0]),
+            vec![1.5, 3.0, 1.5, 4.0]
+        );
     }
 
     #[test]

@@ -3,20 +3,20 @@
 //! reference vectors alone.
 
 pub mod acf;
-pub mod mann_kendall;
-pub mod order_ci;
-pub mod pettitt;
-pub mod quantile;
-pub mod wilson;
 pub mod block_length;
 pub mod bootstrap;
-pub mod resample;
-pub mod mser;
-pub mod pelt;
-pub mod stationary;
-pub mod radix;
-pub mod mann_whitney;
 pub mod effect_size;
+pub mod ks;
+pub mod mann_kendall;
+pub mod mann_whitney;
+pub mod mser;
+pub mod order_ci;
+pub mod pelt;
+pub mod pettitt;
+pub mod quantile;
+pub mod radix;
+pub mod resample;
+pub mod stationary;
 pub mod tost;
 pub mod variance_components;
-pub mod ks;
+pub mod wilson;

@@ -73,8 +73,17 @@ pub fn pelt(y: &[f64], penalty: Penalty, min_len: usize, variance_floor: f64) ->
     let pen = penalty.value(n);
     let cost = |a: usize, b: usize| {
         let len = (b - a) as f64;
-        let c = meanvar_cost(len, sums.s1[b] - sums.s1[a], sums.s2[b] - sums.s2[a], variance_floor);
-        if penalty.per_segment_log_length() { c + len.ln() } else { c }
+        let c = meanvar_cost(
+            len,
+            sums.s1[b] - sums.s1[a],
+            sums.s2[b] - sums.s2[a],
+            variance_floor,
+        );
+        if penalty.per_segment_log_length() {
+            c + len.ln()
+        } else {
+            c
+        }
     };
     let mut f = vec![f64::INFINITY; n + 1];
     let mut last = vec![0usize; n + 1];
@@ -139,22 +148,32 @@ mod tests {
 
     /// 50 × 1.0 then 50 × 2.0, with a small deterministic perturbation.
     fn step() -> Vec<f64> {
-        (0..100).map(|i| if i < 50 { 1.0 } else { 2.0 } + 0.05 * ((i * 7919 % 13) as f64 / 13.0 - 0.5)).collect()
+        (0..100)
+            .map(|i| if i < 50 { 1.0 } else { 2.0 } + 0.05 * ((i * 7919 % 13) as f64 / 13.0 - 0.5))
+            .collect()
     }
 
     #[test]
     fn one_step_one_changepoint() {
-        assert_eq!(pelt(&step(), Penalty::Mbic, 2, R_VARIANCE_FLOOR), vec![50, 100]);
-        assert_eq!(pelt(&step(), Penalty::Conservative, 5, R_VARIANCE_FLOOR), vec![50, 100]);
+        assert_eq!(
+            pelt(&step(), Penalty::Mbic, 2, R_VARIANCE_FLOOR),
+            vec![50, 100]
+        );
+        assert_eq!(
+            pelt(&step(), Penalty::Conservative, 5, R_VARIANCE_FLOOR),
+            vec![50, 100]
+        );
     }
 
     #[test]
     fn variance_change_is_found() {
         // Same mean, variance ×100 after index 60.
-        let y: Vec<f64> = (0..120).map(|i| {
-            let e = (i * 7919 % 17) as f64 / 17.0 - 0.5;
-            if i < 60 { 0.1 * e } else { 10.0 * e }
-        }).collect();
+        let y: Vec<f64> = (0..120)
+            .map(|i| {
+                let e = (i * 7919 % 17) as f64 / 17.0 - 0.5;
+                if i < 60 { 0.1 * e } else { 10.0 * e }
+            })
+            .collect();
         let cps = pelt(&y, Penalty::Mbic, 5, R_VARIANCE_FLOOR);
         assert_eq!(cps, vec![60, 120]);
     }
@@ -162,12 +181,28 @@ mod tests {
     #[test]
     fn pruning_does_not_change_the_optimum() {
         // Brute-force optimal partitioning (no pruning) on a short series.
-        let y: Vec<f64> = (0..40).map(|i| ((i * 31 % 11) as f64) * if i < 15 { 1.0 } else if i < 28 { 3.0 } else { 0.5 }).collect();
+        let y: Vec<f64> = (0..40)
+            .map(|i| {
+                ((i * 31 % 11) as f64)
+                    * if i < 15 {
+                        1.0
+                    } else if i < 28 {
+                        3.0
+                    } else {
+                        0.5
+                    }
+            })
+            .collect();
         let pen = Penalty::Mbic;
         let sums = Sums::new(&y);
         let cost = |a: usize, b: usize| {
             let l = (b - a) as f64;
-            meanvar_cost(l, sums.s1[b] - sums.s1[a], sums.s2[b] - sums.s2[a], R_VARIANCE_FLOOR) + l.ln()
+            meanvar_cost(
+                l,
+                sums.s1[b] - sums.s1[a],
+                sums.s2[b] - sums.s2[a],
+                R_VARIANCE_FLOOR,
+            ) + l.ln()
         };
         let n = y.len();
         let mut f = vec![f64::INFINITY; n + 1];
@@ -175,14 +210,22 @@ mod tests {
         f[0] = -pen.value(n);
         for t in 3..=n {
             for tau in 0..=t - 3 {
-                if tau != 0 && tau < 3 { continue; }
+                if tau != 0 && tau < 3 {
+                    continue;
+                }
                 let v = f[tau] + cost(tau, t) + pen.value(n);
-                if v < f[t] { f[t] = v; last[t] = tau; }
+                if v < f[t] {
+                    f[t] = v;
+                    last[t] = tau;
+                }
             }
         }
         let mut cps = vec![n];
         let mut t = n;
-        while last[t] > 0 { t = last[t]; cps.push(t); }
+        while last[t] > 0 {
+            t = last[t];
+            cps.push(t);
+        }
         cps.reverse();
         assert_eq!(pelt(&y, pen, 3, R_VARIANCE_FLOOR), cps);
     }

@@ -60,7 +60,16 @@ mod tests {
         let mut x: Vec<(f64, u32)> = (0..50_000u32)
             .map(|i| {
                 let v = ((i as u64 * 2654435761) % 100_003) as f64 / 7.0 - 5000.0;
-                (if i % 97 == 0 { -0.0 } else if i % 89 == 0 { 0.0 } else { v }, i % 300)
+                (
+                    if i % 97 == 0 {
+                        -0.0
+                    } else if i % 89 == 0 {
+                        0.0
+                    } else {
+                        v
+                    },
+                    i % 300,
+                )
             })
             .collect();
         let mut expect = x.clone();

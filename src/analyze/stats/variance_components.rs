@@ -48,7 +48,10 @@ impl Node {
                 let m = self.mean();
                 c.iter().map(|ch| (ch.mean() - m).powi(2)).sum()
             }
-            Node::Inner(c) => c.iter().map(|ch| ch.squared_deviations(level, own_level - 1)).sum(),
+            Node::Inner(c) => c
+                .iter()
+                .map(|ch| ch.squared_deviations(level, own_level - 1))
+                .sum(),
         }
     }
 }
@@ -87,7 +90,10 @@ pub fn components(root: &Node) -> Option<Components> {
 fn balanced(node: &Node, reps: &[usize]) -> bool {
     match node {
         Node::Leaf(v) => reps.len() == 1 && v.len() == reps[0],
-        Node::Inner(c) => c.len() == reps[reps.len() - 1] && c.iter().all(|ch| balanced(ch, &reps[..reps.len() - 1])),
+        Node::Inner(c) => {
+            c.len() == reps[reps.len() - 1]
+                && c.iter().all(|ch| balanced(ch, &reps[..reps.len() - 1]))
+        }
     }
 }
 
@@ -119,13 +125,23 @@ mod tests {
         assert_eq!(root.mean(), 6.5);
         let c = components(&root).unwrap();
         let r1 = |x: f64| (x * 10.0).round() / 10.0;
-        assert_eq!(c.s2.iter().map(|&x| r1(x)).collect::<Vec<_>>(), vec![16.5, 2.6, 3.6]);
-        assert_eq!(c.t2.iter().map(|&x| r1(x)).collect::<Vec<_>>(), vec![16.5, -5.7, 2.3]);
+        assert_eq!(
+            c.s2.iter().map(|&x| r1(x)).collect::<Vec<_>>(),
+            vec![16.5, 2.6, 3.6]
+        );
+        assert_eq!(
+            c.t2.iter().map(|&x| r1(x)).collect::<Vec<_>>(),
+            vec![16.5, -5.7, 2.3]
+        );
     }
 
     #[test]
     fn two_level_example() {
-        let root = Inner(vec![leaf(&[9.0, 5.0, 8.0, 3.0]), leaf(&[10.0, 6.0, 7.0, 11.0]), leaf(&[1.0, 12.0, 2.0, 4.0])]);
+        let root = Inner(vec![
+            leaf(&[9.0, 5.0, 8.0, 3.0]),
+            leaf(&[10.0, 6.0, 7.0, 11.0]),
+            leaf(&[1.0, 12.0, 2.0, 4.0]),
+        ]);
         let c = components(&root).unwrap();
         let r1 = |x: f64| (x * 10.0).round() / 10.0;
         assert_eq!((r1(c.s2[0]), r1(c.s2[1])), (12.7, 3.6));

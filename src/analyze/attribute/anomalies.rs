@@ -1,0 +1,258 @@
+//! Anomaly episodes on the request timeline: windows where latency, throughput, errors or the
+//! client's own send lag leave their steady baseline.
+//!
+//! Each series is cut into windows of `window_s` seconds. The baseline is the median of the
+//! windows inside the steady window, and the scale is 1.4826 × their MAD (a robust SD), so the
+//! episode itself cannot inflate the yardstick it is measured with. A window is anomalous when
+//! its robust z-score in the bad direction exceeds `Z_LIMIT`; an episode needs two consecutive
+//! anomalous windows (one slow window is within the noise of a heavy-tailed system).
+
+use serde::Serialize;
+
+use super::episodes::{Span, flagged_spans};
+use crate::analyze::requests::RequestView;
+use crate::analyze::stats::quantile::quantile_unsorted;
+
+/// Robust z-score beyond which a window is anomalous.
+pub const Z_LIMIT: f64 = 3.5;
+/// Fewest requests for a window's median to count.
+const MIN_REQUESTS: usize = 5;
+
+/// A per-window series of one request metric.
+#[derive(Debug, Clone)]
+pub struct WindowSeries {
+    pub name: &'static str,
+    /// Window start times, seconds from the first send.
+    pub t_s: Vec<f64>,
+    /// NaN where the window had too few requests.
+    pub values: Vec<f64>,
+    /// +1 when higher is worse (latency, errors), −1 when lower is worse (throughput).
+    pub worse: f64,
+}
+
+/// An anomaly episode: when, which series, and how far from the baseline.
+#[derive(Debug, Clone, Serialize)]
+pub struct Anomaly {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub series: String,
+    /// Largest robust z-score in the bad direction.
+    pub peak_z: f64,
+    /// Worst window's value relative to the baseline (e.g. 0.4 = 40 % worse).
+    pub peak_relative: f64,
+    pub baseline: f64,
+}
+
+impl Anomaly {
+    pub fn span(&self) -> Span {
+        Span {
+            start_s: self.start_s,
+            end_s: self.end_s,
+        }
+    }
+}
+
+fn median(v: &[f64]) -> Option<f64> {
+    let f: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+    quantile_unsorted(&f, 0.5)
+}
+
+/// The request-side series the detectors and the anomaly search read, up to the last
+/// completion or `horizon_s` (the planned end of the load), whichever is later.
+pub fn window_series(r: &RequestView, window_s: f64, horizon_s: f64) -> Vec<WindowSeries> {
+    let end = r
+        .end_s
+        .iter()
+        .chain(&r.sent_s)
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(horizon_s.max(0.0), f64::max);
+    let k = ((end / window_s).ceil() as usize).max(1);
+    let at = |t: f64| (t.is_finite() && t >= 0.0).then(|| ((t / window_s) as usize).min(k - 1));
+    let mut by_send: Vec<Vec<usize>> = vec![Vec::new(); k];
+    let mut by_end: Vec<Vec<usize>> = vec![Vec::new(); k];
+    let mut offered = vec![0.0; k];
+    let has_schedule = r.scheduled_s.iter().any(|x| x.is_finite());
+    for i in 0..r.len() {
+        if let Some(w) = at(r.sent_s[i]) {
+            by_send[w].push(i);
+        }
+        if let Some(w) = at(r.end_s[i]) {
+            by_end[w].push(i);
+        }
+        if let Some(w) = at(r.scheduled_s[i]) {
+            offered[w] += 1.0;
+        }
+    }
+    let pct = |idx: &[usize], col: &[f64], p: f64| -> f64 {
+        let v: Vec<f64> = idx
+            .iter()
+            .map(|&i| col[i])
+            .filter(|x| x.is_finite())
+            .collect();
+        if v.len() < MIN_REQUESTS {
+            f64::NAN
+        } else {
+            quantile_unsorted(&v, p).unwrap_or(f64::NAN)
+        }
+    };
+    let t_s: Vec<f64> = (0..k).map(|w| w as f64 * window_s).collect();
+    let mut out = vec![
+        WindowSeries {
+            name: "ttft_p50",
+            t_s: t_s.clone(),
+            values: by_send.iter().map(|w| pct(w, &r.ttft_ms, 0.5)).collect(),
+            worse: 1.0,
+        },
+        WindowSeries {
+            name: "tpot_p50",
+            t_s: t_s.clone(),
+            values: by_send.iter().map(|w| pct(w, &r.tpot_ms, 0.5)).collect(),
+            worse: 1.0,
+        },
+        WindowSeries {
+            name: "requests_per_s",
+            t_s: t_s.clone(),
+            values: by_end
+                .iter()
+                .map(|w| w.iter().filter(|&&i| r.ok[i]).count() as f64 / window_s)
+                .collect(),
+            worse: -1.0,
+        },
+        WindowSeries {
+            name: "sent_per_s",
+            t_s: t_s.clone(),
+            values: by_send.iter().map(|w| w.len() as f64 / window_s).collect(),
+            worse: -1.0,
+        },
+        WindowSeries {
+            name: "error_fraction",
+            t_s: t_s.clone(),
+            values: by_end
+                .iter()
+                .map(|w| {
+                    if w.len() < MIN_REQUESTS {
+                        f64::NAN
+                    } else {
+                        w.iter().filter(|&&i| !r.ok[i]).count() as f64 / w.len() as f64
+                    }
+                })
+                .collect(),
+            worse: 1.0,
+        },
+    ];
+    if has_schedule {
+        let by_sched = {
+            let mut b: Vec<Vec<usize>> = vec![Vec::new(); k];
+            for i in 0..r.len() {
+                if let Some(w) = at(r.scheduled_s[i]) {
+                    b[w].push(i);
+                }
+            }
+            b
+        };
+        out.push(WindowSeries {
+            name: "send_lag_p99",
+            t_s: t_s.clone(),
+            values: by_sched
+                .iter()
+                .map(|w| pct(w, &r.send_lag_ms, 0.99))
+                .collect(),
+            worse: 1.0,
+        });
+        out.push(WindowSeries {
+            name: "achieved_share",
+            t_s,
+            values: (0..k)
+                .map(|w| {
+                    if offered[w] < MIN_REQUESTS as f64 {
+                        f64::NAN
+                    } else {
+                        by_send[w].len() as f64 / offered[w]
+                    }
+                })
+                .collect(),
+            worse: -1.0,
+        });
+    }
+    out
+}
+
+/// Baseline (median) and robust scale of a series over the windows inside `steady`.
+pub fn baseline(s: &WindowSeries, steady: &Span) -> Option<(f64, f64)> {
+    let inside: Vec<f64> = s
+        .t_s
+        .iter()
+        .zip(&s.values)
+        .filter(|(t, v)| steady.contains(**t) && v.is_finite())
+        .map(|(_, v)| *v)
+        .collect();
+    let pool = if inside.len() >= 6 {
+        inside
+    } else {
+        s.values.iter().copied().filter(|v| v.is_finite()).collect()
+    };
+    let m = median(&pool)?;
+    let dev: Vec<f64> = pool.iter().map(|v| (v - m).abs()).collect();
+    let mad = 1.4826 * median(&dev)?;
+    // A floor on the scale: 2 % of the level, so a nearly constant series does not turn
+    // every wobble into an anomaly.
+    // Errors: a floor of 2 percentage points, since a clean run has a MAD of zero.
+    let floor = if s.name == "error_fraction" {
+        0.02
+    } else {
+        1e-12
+    };
+    Some((m, mad.max(0.02 * m.abs()).max(floor)))
+}
+
+/// Robust z-scores in the bad direction (NaN where the window has no value).
+pub fn z_scores(s: &WindowSeries, base: (f64, f64)) -> Vec<f64> {
+    s.values
+        .iter()
+        .map(|v| s.worse * (v - base.0) / base.1)
+        .collect()
+}
+
+/// Anomaly episodes of the latency, throughput and error series (the client's own series are
+/// read by the client-saturation detector instead).
+pub fn anomalies(series: &[WindowSeries], steady: &Span) -> Vec<Anomaly> {
+    let mut out = Vec::new();
+    for s in series.iter().filter(|s| {
+        matches!(
+            s.name,
+            "ttft_p50" | "tpot_p50" | "requests_per_s" | "error_fraction"
+        )
+    }) {
+        let Some(base) = baseline(s, steady) else {
+            continue;
+        };
+        let z = z_scores(s, base);
+        let flags: Vec<bool> = z.iter().map(|z| *z > Z_LIMIT).collect();
+        for (span, idx) in flagged_spans(&s.t_s, &flags, 2, 1) {
+            let worst = idx
+                .iter()
+                .copied()
+                .max_by(|&a, &b| z[a].total_cmp(&z[b]))
+                .unwrap_or(idx[0]);
+            out.push(Anomaly {
+                start_s: span.start_s,
+                end_s: span.end_s,
+                series: s.name.to_string(),
+                peak_z: z[worst],
+                peak_relative: if base.0 != 0.0 {
+                    s.values[worst] / base.0 - 1.0
+                } else {
+                    f64::NAN
+                },
+                baseline: base.0,
+            });
+        }
+    }
+    out.sort_by(|a, b| {
+        a.start_s
+            .total_cmp(&b.start_s)
+            .then_with(|| a.series.cmp(&b.series))
+    });
+    out
+}

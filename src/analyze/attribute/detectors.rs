@@ -1,0 +1,688 @@
+//! Cause detectors. Each reads one kind of evidence and returns the episodes where its rule
+//! held, or `not_checked` when the evidence is absent. Rules and thresholds follow
+//! `telemetry.md` §5.2 (DCGM's failure mask, nvbench's 75 % clock rule, Locust's 90 % CPU
+//! warning, the AIPerf throttle-rate bands).
+
+use std::collections::BTreeMap;
+
+use super::anomalies::{WindowSeries, baseline, z_scores};
+use super::episodes::{Span, flagged_spans, sample_interval};
+use super::signals::{GpuSeries, HostSeries, ServerSeries, increments, present, server_metric};
+use crate::analyze::stats::quantile::quantile_unsorted;
+
+/// Clock-event-reason bits (NVML).
+pub mod bits {
+    pub const IDLE: u64 = 0x1;
+    pub const SW_POWER_CAP: u64 = 0x4;
+    pub const HW_SLOWDOWN: u64 = 0x8;
+    pub const SW_THERMAL: u64 = 0x20;
+    pub const HW_THERMAL: u64 = 0x40;
+    pub const HW_POWER_BRAKE: u64 = 0x80;
+}
+
+/// One detected episode of a cause, with its peak evidence.
+#[derive(Debug, Clone)]
+pub struct CauseEpisode {
+    pub span: Span,
+    /// Which device or series showed it ("gpu-node-0 GPU 1 (GPU-…)", "requests").
+    pub source: String,
+    /// Peak evidence values, by name (units in the name).
+    pub peak: BTreeMap<String, f64>,
+}
+
+/// A cause signal on its own time axis, for the lagged correlation with latency.
+#[derive(Debug, Clone, Default)]
+pub struct Signal {
+    pub t_s: Vec<f64>,
+    pub values: Vec<f64>,
+}
+
+/// What one detector found.
+#[derive(Debug, Clone)]
+pub struct Detection {
+    pub cause: &'static str,
+    /// None: checked. Some(reason): not checked, because the evidence is absent.
+    pub not_checked: Option<String>,
+    pub episodes: Vec<CauseEpisode>,
+    pub signal: Signal,
+    /// Causes that are consequences of others (queueing) are kept as evidence of the root
+    /// cause when they overlap one.
+    pub symptom: bool,
+}
+
+impl Detection {
+    fn checked(cause: &'static str) -> Detection {
+        Detection {
+            cause,
+            not_checked: None,
+            episodes: Vec::new(),
+            signal: Signal::default(),
+            symptom: false,
+        }
+    }
+
+    fn absent(cause: &'static str, reason: impl Into<String>) -> Detection {
+        Detection {
+            not_checked: Some(reason.into()),
+            ..Detection::checked(cause)
+        }
+    }
+}
+
+fn max_of(idx: &[usize], v: &[f64]) -> f64 {
+    idx.iter()
+        .map(|&i| v[i])
+        .filter(|x| x.is_finite())
+        .fold(f64::NAN, f64::max)
+}
+
+fn min_of(idx: &[usize], v: &[f64]) -> f64 {
+    idx.iter()
+        .map(|&i| v[i])
+        .filter(|x| x.is_finite())
+        .fold(f64::NAN, f64::min)
+}
+
+fn has(r: Option<u64>, mask: u64) -> bool {
+    r.is_some_and(|r| r & mask != 0)
+}
+
+/// The GPU's unthrottled SM clock under load: the median clock while busy (≥ 50 %) with no
+/// reason bit except idle; the maximum clock when there is no such sample.
+fn baseline_clock(g: &GpuSeries) -> f64 {
+    let v: Vec<f64> = (0..g.t_s.len())
+        .filter(|&i| {
+            g.util_pct[i] >= 50.0
+                && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0)
+                && g.sm_mhz[i].is_finite()
+        })
+        .map(|i| g.sm_mhz[i])
+        .collect();
+    quantile_unsorted(&v, 0.5).unwrap_or_else(|| {
+        g.sm_max_mhz
+            .iter()
+            .copied()
+            .filter(|x| x.is_finite())
+            .fold(f64::NAN, f64::max)
+    })
+}
+
+/// Runs `rule` per GPU and gathers its episodes; `peak` names the evidence of an episode.
+fn per_gpu(
+    gpus: &[GpuSeries],
+    cause: &'static str,
+    rule: impl Fn(&GpuSeries, usize, f64) -> bool,
+    peak: impl Fn(&GpuSeries, &[usize], f64) -> BTreeMap<String, f64>,
+    signal: impl Fn(&GpuSeries, usize, f64) -> f64,
+) -> Detection {
+    let mut d = Detection::checked(cause);
+    for g in gpus {
+        let base = baseline_clock(g);
+        let flags: Vec<bool> = (0..g.t_s.len()).map(|i| rule(g, i, base)).collect();
+        for (span, idx) in flagged_spans(&g.t_s, &flags, 2, 1) {
+            d.episodes.push(CauseEpisode {
+                span,
+                source: g.label.clone(),
+                peak: peak(g, &idx, base),
+            });
+        }
+    }
+    // The signal of the GPU that showed the cause most (or the first GPU).
+    let busiest = gpus.iter().max_by_key(|g| {
+        (0..g.t_s.len())
+            .filter(|&i| rule(g, i, baseline_clock(g)))
+            .count()
+    });
+    if let Some(g) = busiest {
+        let base = baseline_clock(g);
+        d.signal = Signal {
+            t_s: g.t_s.clone(),
+            values: (0..g.t_s.len()).map(|i| signal(g, i, base)).collect(),
+        };
+    }
+    d
+}
+
+fn clock_drop(g: &GpuSeries, idx: &[usize], base: f64) -> f64 {
+    1.0 - min_of(idx, &g.sm_mhz) / base
+}
+
+/// GPU detectors: thermal, power cap, power brake, HW slowdown, clock change, memory, foreign.
+pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection> {
+    const CAUSES: [&str; 7] = [
+        "thermal_throttle",
+        "power_cap",
+        "hw_power_brake",
+        "hw_slowdown",
+        "clock_change",
+        "memory_pressure",
+        "foreign_process",
+    ];
+    if gpus.is_empty() {
+        let mut out: Vec<Detection> = CAUSES
+            .iter()
+            .map(|c| Detection::absent(c, "no GPU telemetry in the run"))
+            .collect();
+        // Memory pressure can still show in the server's preemption counter.
+        if let Some(d) = preemptions(server) {
+            out[5] = d;
+        }
+        return out;
+    }
+    let any = |f: &dyn Fn(&GpuSeries) -> bool| gpus.iter().any(f);
+    let has_reasons = any(&|g| g.reasons.iter().any(Option::is_some));
+    let thermal_rule = |g: &GpuSeries, i: usize| {
+        let dv = if i > 0 {
+            g.viol_thermal_ns[i] - g.viol_thermal_ns[i - 1]
+        } else {
+            0.0
+        };
+        has(g.reasons[i], bits::SW_THERMAL | bits::HW_THERMAL)
+            || dv > 0.0
+            || (has(g.reasons[i], bits::HW_SLOWDOWN) && g.temp_c[i] >= g.slowdown_c[i] - 5.0)
+    };
+    let mut out = Vec::new();
+    out.push(if has_reasons || any(&|g| present(&g.viol_thermal_ns)) {
+        per_gpu(
+            gpus,
+            "thermal_throttle",
+            |g, i, _| thermal_rule(g, i),
+            |g, idx, base| {
+                let viol: f64 = increments(&g.viol_thermal_ns)
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| idx.contains(i))
+                    .map(|(_, d)| d)
+                    .sum();
+                BTreeMap::from([
+                    ("sm_clock_drop_share".into(), clock_drop(g, idx, base)),
+                    ("temp_max_c".into(), max_of(idx, &g.temp_c)),
+                    ("thermal_violation_s".into(), viol / 1e9),
+                ])
+            },
+            |g, i, base| 1.0 - g.sm_mhz[i] / base,
+        )
+    } else {
+        Detection::absent(
+            "thermal_throttle",
+            "no clock-event reasons or thermal violation counter",
+        )
+    });
+    let power_rule = |g: &GpuSeries, i: usize| {
+        has(g.reasons[i], bits::SW_POWER_CAP)
+            || (g.util_pct[i] >= 50.0 && g.power_w[i] >= 0.95 * g.limit_w[i])
+    };
+    out.push(
+        if has_reasons || any(&|g| present(&g.power_w) && present(&g.limit_w)) {
+            per_gpu(
+                gpus,
+                "power_cap",
+                |g, i, _| power_rule(g, i),
+                |g, idx, base| {
+                    let share = idx
+                        .iter()
+                        .map(|&i| g.power_w[i] / g.limit_w[i])
+                        .filter(|x| x.is_finite())
+                        .fold(f64::NAN, f64::max);
+                    BTreeMap::from([
+                        ("power_share_of_limit_max".into(), share),
+                        ("sm_clock_drop_share".into(), clock_drop(g, idx, base)),
+                    ])
+                },
+                |g, i, _| g.power_w[i] / g.limit_w[i],
+            )
+        } else {
+            Detection::absent(
+                "power_cap",
+                "no clock-event reasons and no power or power limit",
+            )
+        },
+    );
+    out.push(if has_reasons {
+        per_gpu(
+            gpus,
+            "hw_power_brake",
+            |g, i, _| has(g.reasons[i], bits::HW_POWER_BRAKE),
+            |g, idx, base| {
+                BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
+            },
+            |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_POWER_BRAKE))),
+        )
+    } else {
+        Detection::absent("hw_power_brake", "no clock-event reasons")
+    });
+    out.push(if has_reasons {
+        per_gpu(
+            gpus,
+            "hw_slowdown",
+            |g, i, _| {
+                has(g.reasons[i], bits::HW_SLOWDOWN)
+                    && !thermal_rule(g, i)
+                    && !has(g.reasons[i], bits::HW_POWER_BRAKE)
+            },
+            |g, idx, base| {
+                BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
+            },
+            |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_SLOWDOWN))),
+        )
+    } else {
+        Detection::absent("hw_slowdown", "no clock-event reasons")
+    });
+    out.push(if any(&|g| present(&g.sm_mhz) && present(&g.util_pct)) {
+        per_gpu(
+            gpus,
+            "clock_change",
+            |g, i, base| {
+                g.util_pct[i] >= 50.0
+                    && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0)
+                    && g.sm_mhz[i] < 0.9 * base
+            },
+            |g, idx, base| {
+                BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
+            },
+            |g, i, base| 1.0 - g.sm_mhz[i] / base,
+        )
+    } else {
+        Detection::absent("clock_change", "no SM clock or utilization")
+    });
+    let mut memory = if any(&|g| present(&g.mem_used) && present(&g.mem_total)) {
+        per_gpu(
+            gpus,
+            "memory_pressure",
+            |g, i, _| g.mem_used[i] >= 0.95 * g.mem_total[i],
+            |g, idx, _| {
+                BTreeMap::from([(
+                    "memory_used_share_max".into(),
+                    idx.iter()
+                        .map(|&i| g.mem_used[i] / g.mem_total[i])
+                        .fold(f64::NAN, f64::max),
+                )])
+            },
+            |g, i, _| g.mem_used[i] / g.mem_total[i],
+        )
+    } else {
+        Detection::absent("memory_pressure", "no GPU memory columns")
+    };
+    if let Some(p) = preemptions(server) {
+        memory.not_checked = None;
+        memory.episodes.extend(p.episodes);
+    }
+    out.push(memory);
+    out.push(
+        if any(&|g| present(&g.foreign_procs) || present(&g.foreign_mem)) {
+            per_gpu(
+                gpus,
+                "foreign_process",
+                |g, i, _| g.foreign_procs[i] > 0.0 || g.foreign_mem[i] > 0.0,
+                |g, idx, _| {
+                    BTreeMap::from([
+                        (
+                            "foreign_processes_max".into(),
+                            max_of(idx, &g.foreign_procs),
+                        ),
+                        (
+                            "foreign_memory_gib_max".into(),
+                            max_of(idx, &g.foreign_mem) / (1u64 << 30) as f64,
+                        ),
+                    ])
+                },
+                |g, i, _| g.foreign_procs[i].max(0.0),
+            )
+        } else {
+            Detection::absent("foreign_process", "no foreign-process columns")
+        },
+    );
+    out
+}
+
+/// Memory pressure seen by the server: its preemption counter growing (vLLM recomputes or
+/// swaps requests when the KV cache runs out).
+fn preemptions(server: &ServerSeries) -> Option<Detection> {
+    let (name, s) = server_metric(
+        server,
+        &["vllm:num_preemptions_total", "vllm:num_preemptions"],
+    )?;
+    let t: Vec<f64> = s.iter().map(|p| p.0).collect();
+    let inc = increments(&s.iter().map(|p| p.1).collect::<Vec<_>>());
+    let mut d = Detection::checked("memory_pressure");
+    for (span, idx) in flagged_spans(&t, &inc.iter().map(|x| *x > 0.0).collect::<Vec<_>>(), 2, 2) {
+        d.episodes.push(CauseEpisode {
+            span,
+            source: name.to_string(),
+            peak: BTreeMap::from([("preemptions".into(), idx.iter().map(|&i| inc[i]).sum())]),
+        });
+    }
+    Some(d)
+}
+
+/// The request-side client series: send lag and achieved share of the offered rate.
+fn series<'s>(s: &'s [WindowSeries], name: &str) -> Option<&'s WindowSeries> {
+    s.iter().find(|w| w.name == name)
+}
+
+/// Client saturation: the load generator's CPU, its send lag, late or dropped sends, and an
+/// achieved rate below the offered one, from host telemetry and from the requests' schedule.
+pub fn client_saturation(
+    hosts: &[HostSeries],
+    windows: &[WindowSeries],
+    mean_interarrival_ms: Option<f64>,
+) -> Detection {
+    let lag_limit = mean_interarrival_ms.map_or(5.0, |iat| (0.1 * iat).min(5.0));
+    let host_has = hosts
+        .iter()
+        .any(|h| present(&h.lg_cpu_pct) || present(&h.lag_p99_ms) || present(&h.planned));
+    let lag = series(windows, "send_lag_p99");
+    if !host_has && lag.is_none() {
+        return Detection::absent(
+            "client_saturation",
+            "no load-generator telemetry and no scheduled send times",
+        );
+    }
+    let mut d = Detection::checked("client_saturation");
+    for h in hosts {
+        let flags: Vec<bool> = (0..h.t_s.len())
+            .map(|i| {
+                h.lg_cpu_pct[i] >= 90.0
+                    || h.lg_thread_pct[i] >= 95.0
+                    || h.lag_p99_ms[i] > lag_limit
+                    || h.dropped[i] > 0.0
+                    || (h.planned[i] >= 5.0 && h.actual[i] < 0.9 * h.planned[i])
+            })
+            .collect();
+        for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
+            let peak = BTreeMap::from([
+                ("lg_cpu_pct_max".into(), max_of(&idx, &h.lg_cpu_pct)),
+                ("lg_thread_pct_max".into(), max_of(&idx, &h.lg_thread_pct)),
+                ("send_lag_p99_ms_max".into(), max_of(&idx, &h.lag_p99_ms)),
+                (
+                    "achieved_share_min".into(),
+                    idx.iter()
+                        .map(|&i| {
+                            if h.planned[i] > 0.0 {
+                                h.actual[i] / h.planned[i]
+                            } else {
+                                f64::NAN
+                            }
+                        })
+                        .filter(|x| x.is_finite())
+                        .fold(f64::NAN, f64::min),
+                ),
+            ]);
+            d.episodes.push(CauseEpisode {
+                span,
+                source: format!("{} load generator", h.host),
+                peak,
+            });
+        }
+        if d.signal.t_s.is_empty() && present(&h.lg_cpu_pct) {
+            d.signal = Signal {
+                t_s: h.t_s.clone(),
+                values: h.lg_cpu_pct.clone(),
+            };
+        }
+    }
+    if let (Some(lag), Some(share)) = (lag, series(windows, "achieved_share")) {
+        let flags: Vec<bool> = (0..lag.t_s.len())
+            .map(|i| lag.values[i] > lag_limit.max(1.0) || share.values[i] < 0.9)
+            .collect();
+        for (span, idx) in flagged_spans(&lag.t_s, &flags, 2, 0) {
+            let peak = BTreeMap::from([
+                ("send_lag_p99_ms_max".into(), max_of(&idx, &lag.values)),
+                ("achieved_share_min".into(), min_of(&idx, &share.values)),
+            ]);
+            d.episodes.push(CauseEpisode {
+                span,
+                source: "requests (scheduled vs sent)".into(),
+                peak,
+            });
+        }
+        if d.signal.t_s.is_empty() {
+            d.signal = Signal {
+                t_s: lag.t_s.clone(),
+                values: lag.values.clone(),
+            };
+        }
+    }
+    d
+}
+
+/// Network trouble: retransmit ratio above 1 % over 5 samples, or any interface error, drop or
+/// listen-queue overflow.
+pub fn network(hosts: &[HostSeries]) -> Detection {
+    if !hosts
+        .iter()
+        .any(|h| present(&h.retrans) || present(&h.net_errs) || present(&h.listen_overflows))
+    {
+        return Detection::absent("network", "no network counters in the host telemetry");
+    }
+    let mut d = Detection::checked("network");
+    for h in hosts {
+        let (re, out, errs, drops, over) = (
+            increments(&h.retrans),
+            increments(&h.out_segs),
+            increments(&h.net_errs),
+            increments(&h.net_drops),
+            increments(&h.listen_overflows),
+        );
+        let n = h.t_s.len();
+        let ratio: Vec<f64> = (0..n)
+            .map(|i| {
+                let a = i.saturating_sub(4);
+                let (r, o): (f64, f64) = (re[a..=i].iter().sum(), out[a..=i].iter().sum());
+                if r >= 3.0 && o > 0.0 { r / o } else { 0.0 }
+            })
+            .collect();
+        let flags: Vec<bool> = (0..n)
+            .map(|i| ratio[i] > 0.01 || errs[i] > 0.0 || drops[i] > 0.0 || over[i] > 0.0)
+            .collect();
+        for (span, idx) in flagged_spans(&h.t_s, &flags, 1, 2) {
+            let sum = |v: &[f64]| idx.iter().map(|&i| v[i]).sum::<f64>();
+            let peak = BTreeMap::from([
+                ("retransmit_ratio_max".into(), max_of(&idx, &ratio)),
+                ("interface_errors".into(), sum(&errs)),
+                ("interface_drops".into(), sum(&drops)),
+                ("listen_overflows".into(), sum(&over)),
+            ]);
+            d.episodes.push(CauseEpisode {
+                span,
+                source: h.host.clone(),
+                peak,
+            });
+        }
+        if d.signal.t_s.is_empty() {
+            d.signal = Signal {
+                t_s: h.t_s.clone(),
+                values: ratio,
+            };
+        }
+    }
+    d
+}
+
+/// Host trouble: CPU steal ≥ 10 %, or a CPU governor other than `performance`.
+pub fn host(hosts: &[HostSeries]) -> Detection {
+    if !hosts
+        .iter()
+        .any(|h| present(&h.steal_pct) || h.governor.iter().any(Option::is_some))
+    {
+        return Detection::absent("host", "no CPU steal or governor in the host telemetry");
+    }
+    let mut d = Detection::checked("host");
+    for h in hosts {
+        let flags: Vec<bool> = (0..h.t_s.len())
+            .map(|i| {
+                h.steal_pct[i] >= 10.0
+                    || h.governor[i].as_deref().is_some_and(|g| g != "performance")
+            })
+            .collect();
+        for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
+            let not_perf = idx
+                .iter()
+                .filter(|&&i| h.governor[i].as_deref().is_some_and(|g| g != "performance"))
+                .count();
+            let peak = BTreeMap::from([
+                ("cpu_steal_pct_max".into(), max_of(&idx, &h.steal_pct)),
+                ("samples_not_performance_governor".into(), not_perf as f64),
+            ]);
+            d.episodes.push(CauseEpisode {
+                span,
+                source: h.host.clone(),
+                peak,
+            });
+        }
+        if d.signal.t_s.is_empty() {
+            d.signal = Signal {
+                t_s: h.t_s.clone(),
+                values: h.steal_pct.clone(),
+            };
+        }
+    }
+    d
+}
+
+/// Server-side queueing: the waiting queue grows well past its usual size, or the KV cache is
+/// at least 95 % full. A symptom: reported on its own only when no root cause overlaps it.
+pub fn server_queueing(server: &ServerSeries) -> Detection {
+    let waiting = server_metric(
+        server,
+        &[
+            "vllm:num_requests_waiting",
+            "sglang:num_queue_reqs",
+            "tgi_queue_size",
+        ],
+    );
+    let kv = server_metric(
+        server,
+        &[
+            "vllm:gpu_cache_usage_perc",
+            "vllm:kv_cache_usage_perc",
+            "sglang:token_usage",
+        ],
+    );
+    if waiting.is_none() && kv.is_none() {
+        return Detection::absent("server_queueing", "no server queue or KV-cache metrics");
+    }
+    let mut d = Detection {
+        symptom: true,
+        ..Detection::checked("server_queueing")
+    };
+    if let Some((name, s)) = waiting {
+        let t: Vec<f64> = s.iter().map(|p| p.0).collect();
+        let v: Vec<f64> = s.iter().map(|p| p.1).collect();
+        let usual = quantile_unsorted(&v, 0.5).unwrap_or(0.0).max(1.0);
+        let flags: Vec<bool> = v.iter().map(|x| *x >= 3.0 * usual && *x >= 3.0).collect();
+        for (span, idx) in flagged_spans(&t, &flags, 3, 1) {
+            d.episodes.push(CauseEpisode {
+                span,
+                source: name.to_string(),
+                peak: BTreeMap::from([
+                    ("waiting_requests_max".into(), max_of(&idx, &v)),
+                    ("waiting_requests_usual".into(), usual),
+                ]),
+            });
+        }
+        d.signal = Signal { t_s: t, values: v };
+    }
+    if let Some((name, s)) = kv {
+        let t: Vec<f64> = s.iter().map(|p| p.0).collect();
+        // Engines report the share as 0–1 (vLLM) or as a percentage; normalise to 0–1.
+        let scale = if s.iter().any(|p| p.1 > 1.5) {
+            0.01
+        } else {
+            1.0
+        };
+        let v: Vec<f64> = s.iter().map(|p| p.1 * scale).collect();
+        for (span, idx) in
+            flagged_spans(&t, &v.iter().map(|x| *x >= 0.95).collect::<Vec<_>>(), 2, 1)
+        {
+            d.episodes.push(CauseEpisode {
+                span,
+                source: name.to_string(),
+                peak: BTreeMap::from([("kv_cache_used_share_max".into(), max_of(&idx, &v))]),
+            });
+        }
+    }
+    d
+}
+
+/// Error bursts: windows whose error share is far above the run's usual share.
+pub fn error_burst(
+    windows: &[WindowSeries],
+    steady: &Span,
+    kinds_in: impl Fn(&Span) -> BTreeMap<String, f64>,
+) -> Detection {
+    let Some(s) = series(windows, "error_fraction") else {
+        return Detection::absent("error_burst", "no requests");
+    };
+    let mut d = Detection::checked("error_burst");
+    if let Some(base) = baseline(s, steady) {
+        let z = z_scores(s, base);
+        for (span, idx) in flagged_spans(
+            &s.t_s,
+            &z.iter()
+                .map(|z| *z > super::anomalies::Z_LIMIT)
+                .collect::<Vec<_>>(),
+            2,
+            1,
+        ) {
+            let mut peak = kinds_in(&span);
+            peak.insert("error_share_max".into(), max_of(&idx, &s.values));
+            d.episodes.push(CauseEpisode {
+                span,
+                source: "requests".into(),
+                peak,
+            });
+        }
+    }
+    d.signal = Signal {
+        t_s: s.t_s.clone(),
+        values: s.values.clone(),
+    };
+    d
+}
+
+/// Ramp-down: the send rate falls below half its steady level and stays there to the end of
+/// the run (`run_end_s`: the last completion, so sends that stop early count as a ramp-down).
+pub fn ramp_down(windows: &[WindowSeries], steady: &Span, run_end_s: f64) -> Detection {
+    let Some(s) = series(windows, "sent_per_s") else {
+        return Detection::absent("ramp_down", "no requests");
+    };
+    let mut d = Detection::checked("ramp_down");
+    let dt = sample_interval(&s.t_s);
+    // Only whole windows: the final partial window always looks slow.
+    let full: Vec<usize> = (0..s.t_s.len())
+        .filter(|&i| s.t_s[i] + dt <= run_end_s + 1e-9)
+        .collect();
+    let Some(level) = baseline(s, steady).map(|b| b.0) else {
+        return d;
+    };
+    let low = |i: usize| s.values[i] < 0.5 * level;
+    let tail = full.iter().rev().take_while(|&&i| low(i)).count();
+    if tail >= 2 && level > 0.0 {
+        // Start where the rate first fell below 80 % of the level, going back from the tail.
+        let mut first = full[full.len() - tail];
+        while first > 0 && s.values[first - 1] < 0.8 * level {
+            first -= 1;
+        }
+        let span = Span {
+            start_s: s.t_s[first],
+            end_s: run_end_s.max(s.t_s[first]),
+        };
+        d.episodes.push(CauseEpisode {
+            span,
+            source: "requests".into(),
+            peak: BTreeMap::from([(
+                "send_rate_share_min".into(),
+                full[full.len() - tail..]
+                    .iter()
+                    .map(|&i| s.values[i] / level)
+                    .fold(f64::NAN, f64::min),
+            )]),
+        });
+    }
+    d.signal = Signal {
+        t_s: s.t_s.clone(),
+        values: s.values.clone(),
+    };
+    d
+}

@@ -1,0 +1,670 @@
+//! Attribution: ties each anomaly of the request timeline to a cause, with evidence.
+//!
+//! 1. Telemetry becomes per-device series on the request timeline (`signals`).
+//! 2. Anomaly episodes are found on the request side (`anomalies`): robust z-scores of
+//!    per-window latency, throughput and errors against the steady baseline.
+//! 3. Each cause detector (`detectors`) reports its episodes, or `not_checked` when its
+//!    evidence is absent.
+//! 4. Every detected cause becomes a finding: its episodes, the metric inside versus outside
+//!    them with an interval (`effect`), how strongly it is linked to the anomalies (overlap
+//!    and lagged correlation), and what to do. Symptoms (server queueing) fold into the root
+//!    cause they overlap. Anomalies no cause explains are listed as unexplained.
+
+pub mod anomalies;
+pub mod detectors;
+pub mod effect;
+pub mod episodes;
+pub mod signals;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::requests::RequestView;
+use super::steady::{Classification, SteadyState};
+use anomalies::{Anomaly, WindowSeries, anomalies, window_series};
+use detectors::{CauseEpisode, Detection};
+use effect::{Effect, EffectMetric, effect, lagged_correlation, on_windows};
+use episodes::{Span, merge};
+pub use signals::Telemetry;
+use signals::{ALIGN_TOLERANCE_S, gpu_series, host_series, server_series};
+
+/// Window length of the anomaly search and of the correlation, seconds.
+pub const ANOMALY_WINDOW_S: f64 = 5.0;
+
+/// One episode of a finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct FindingEpisode {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub source: String,
+    /// Peak evidence values in the episode (units in the names).
+    pub peak: BTreeMap<String, f64>,
+}
+
+/// How strongly a cause is tied to the anomalies.
+#[derive(Debug, Clone, Serialize)]
+pub struct Strength {
+    /// `strong`, `moderate` or `weak`.
+    pub label: &'static str,
+    /// Share of the cause's episode time that overlaps a latency, throughput or error anomaly
+    /// (with the alignment tolerance).
+    pub anomaly_overlap: f64,
+    /// Strongest Pearson correlation between the cause signal and the effect metric per
+    /// window, over lags of up to ±3 windows.
+    pub correlation: Option<f64>,
+    /// Lag of that correlation, seconds (positive: the metric follows the signal).
+    pub lag_s: Option<f64>,
+    /// Whether the effect's interval lies entirely on the harmful side of zero.
+    pub effect_significant: bool,
+}
+
+/// A cause with its episodes, effect, evidence, link strength and recommended action.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub cause: String,
+    pub title: String,
+    pub episodes: Vec<FindingEpisode>,
+    pub effect: Option<Effect>,
+    pub evidence: Vec<String>,
+    pub strength: Strength,
+    pub action: String,
+    /// Whether any episode overlaps the steady (measured) window.
+    pub in_steady_window: bool,
+}
+
+/// Whether a detector could run.
+#[derive(Debug, Clone, Serialize)]
+pub struct DetectorStatus {
+    pub cause: String,
+    /// `checked` or `not_checked`.
+    pub status: &'static str,
+    pub episodes: usize,
+    pub reason: String,
+}
+
+/// Everything attribution found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Attribution {
+    pub window_s: f64,
+    pub alignment_tolerance_s: f64,
+    pub alignment: String,
+    pub detectors: Vec<DetectorStatus>,
+    pub anomalies: Vec<Anomaly>,
+    /// Anomalies that no finding overlaps: said so rather than guessed at.
+    pub unexplained: Vec<Anomaly>,
+}
+
+/// Every cause a detector looks for, in report order.
+pub const CAUSES: [&str; 14] = [
+    "thermal_throttle",
+    "power_cap",
+    "hw_power_brake",
+    "hw_slowdown",
+    "clock_change",
+    "memory_pressure",
+    "foreign_process",
+    "client_saturation",
+    "network",
+    "host",
+    "server_queueing",
+    "error_burst",
+    "drift",
+    "ramp_down",
+];
+
+impl Attribution {
+    /// A source without per-request timestamps: nothing can be placed on a timeline.
+    pub fn without_timestamps() -> Attribution {
+        Attribution {
+            window_s: ANOMALY_WINDOW_S,
+            alignment_tolerance_s: ALIGN_TOLERANCE_S,
+            alignment: "not possible: the source has no per-request timestamps".into(),
+            detectors: CAUSES
+                .iter()
+                .map(|c| DetectorStatus {
+                    cause: c.to_string(),
+                    status: "not_checked",
+                    episodes: 0,
+                    reason: "the source has no per-request timestamps".into(),
+                })
+                .collect(),
+            anomalies: Vec::new(),
+            unexplained: Vec::new(),
+        }
+    }
+}
+
+struct CauseInfo {
+    title: &'static str,
+    metric: EffectMetric,
+    action: &'static str,
+}
+
+fn info(cause: &str) -> CauseInfo {
+    let tpot = EffectMetric::Quantile {
+        name: "tpot",
+        p: 0.5,
+    };
+    let ttft = EffectMetric::Quantile {
+        name: "ttft",
+        p: 0.5,
+    };
+    let (title, metric, action) = match cause {
+        "thermal_throttle" => (
+            "GPU thermal throttling",
+            tpot,
+            "Improve cooling (airflow, fan, inlet temperature) until the GPU stays below its slowdown temperature under load; lock clocks with `nvidia-smi -lgc` so that throttling is visible; rerun.",
+        ),
+        "power_cap" => (
+            "GPU power-limited (SW power cap)",
+            tpot,
+            "The GPU ran at its power limit, which lowers clocks. This is normal operation, not a fault: compare only with runs at the same enforced power limit, or raise it with `nvidia-smi -pl`; rerun.",
+        ),
+        "hw_power_brake" => (
+            "GPU HW power brake (external)",
+            tpot,
+            "The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.",
+        ),
+        "hw_slowdown" => (
+            "GPU HW slowdown without a thermal cause",
+            tpot,
+            "Check `nvidia-smi -q -d PERFORMANCE` and the board's power delivery; rerun.",
+        ),
+        "clock_change" => (
+            "GPU clock change without a reason bit",
+            tpot,
+            "Clocks moved under load with no throttle reason: lock clocks with `nvidia-smi -lgc` and check application clocks before rerunning.",
+        ),
+        "memory_pressure" => (
+            "GPU memory pressure",
+            tpot,
+            "GPU memory was nearly full (batches shrink, requests are preempted): lower the engine's memory share or maximum batch, or free the memory another process holds; rerun.",
+        ),
+        "foreign_process" => (
+            "Another process on the GPU",
+            tpot,
+            "Stop the other compute process (`nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv`) or give the server a dedicated GPU; rerun.",
+        ),
+        "client_saturation" => (
+            "Load generator saturated",
+            EffectMetric::Quantile {
+                name: "service",
+                p: 0.5,
+            },
+            "The load generator was its own bottleneck: add connections, client processes or hosts, or lower the rate; rerun. Latencies from this episode include client delay.",
+        ),
+        "network" => (
+            "Network retransmits or drops",
+            ttft,
+            "Check the NIC, the network path and the listen backlog (`net.core.somaxconn`); rerun.",
+        ),
+        "host" => (
+            "Host CPU steal or frequency governor",
+            ttft,
+            "Use a dedicated host and the `performance` governor (`cpupower frequency-set -g performance`); rerun.",
+        ),
+        "server_queueing" => (
+            "Requests queued at the server",
+            ttft,
+            "The offered load exceeded the server's capacity in this episode (waiting queue or full KV cache): lower the rate, or report the result as overload.",
+        ),
+        "error_burst" => (
+            "Burst of failed requests",
+            EffectMetric::ErrorRate,
+            "Read the error messages of this episode (timeouts and OOM point at overload or memory); fix and rerun. Latency statistics exclude failed requests, which flatters them.",
+        ),
+        "drift" => (
+            "Performance drifted through the run",
+            tpot,
+            "There is no steady state to report: find the trend's cause (heat soak, memory fragmentation, cache growth) or run longer until it settles; do not quote a single number.",
+        ),
+        "ramp_down" => (
+            "Offered load ramped down",
+            ttft,
+            "The send rate fell at the end of the run; the steady window excludes it. If it was not intended, check the load generator's schedule.",
+        ),
+        _ => ("Unknown cause", ttft, "Inspect the timelines."),
+    };
+    CauseInfo {
+        title,
+        metric,
+        action,
+    }
+}
+
+fn peak_text(key: &str, v: f64) -> Option<String> {
+    if !v.is_finite() {
+        return None;
+    }
+    let pct = |x: f64| format!("{:.0} %", x * 100.0);
+    Some(match key {
+        "sm_clock_drop_share" => format!("SM clock down {} from its baseline under load", pct(v)),
+        "temp_max_c" => format!("temperature up to {v:.1} °C"),
+        "thermal_violation_s" if v > 0.0 => format!("{v:.0} s of thermal violation time"),
+        "power_share_of_limit_max" => format!("power up to {} of the enforced limit", pct(v)),
+        "memory_used_share_max" => format!("GPU memory up to {} used", pct(v)),
+        "preemptions" => format!("{v:.0} preemptions"),
+        "foreign_processes_max" => format!("{v:.0} foreign compute process(es)"),
+        "foreign_memory_gib_max" if v > 0.0 => format!("{v:.1} GiB held by foreign processes"),
+        "lg_cpu_pct_max" => format!("load-generator CPU up to {v:.0} % of a core"),
+        "lg_thread_pct_max" => format!("hottest load-generator thread up to {v:.0} %"),
+        "send_lag_p99_ms_max" => format!("P99 send lag up to {v:.1} ms"),
+        "achieved_share_min" => {
+            format!("achieved send rate down to {} of the offered rate", pct(v))
+        }
+        "retransmit_ratio_max" if v > 0.0 => {
+            format!("TCP retransmit ratio up to {:.2} %", v * 100.0)
+        }
+        "interface_errors" | "interface_drops" | "listen_overflows" if v > 0.0 => {
+            format!("{v:.0} {}", key.replace('_', " "))
+        }
+        "cpu_steal_pct_max" if v > 0.0 => format!("CPU steal up to {v:.0} %"),
+        "samples_not_performance_governor" if v > 0.0 => {
+            format!("{v:.0} samples with a governor other than performance")
+        }
+        "waiting_requests_max" => format!("up to {v:.0} requests waiting"),
+        "kv_cache_used_share_max" => format!("KV cache up to {} full", pct(v)),
+        "error_share_max" => format!("up to {} of requests failing per window", pct(v)),
+        "send_rate_share_min" => format!("send rate down to {} of its steady level", pct(v)),
+        k if k.starts_with("errors_") && v > 0.0 => format!("{v:.0} {} error(s)", &k[7..]),
+        _ => return None,
+    })
+}
+
+/// Attribution over a run's request view and telemetry. `planned_s` is the planned duration of
+/// the load, when the manifest records it (sends that stop early then show as a ramp-down).
+pub fn attribute(
+    r: &RequestView,
+    steady: &SteadyState,
+    telemetry: &Telemetry<'_>,
+    mean_interarrival_ms: Option<f64>,
+    planned_s: Option<f64>,
+    seed: u64,
+) -> (Vec<Finding>, Attribution) {
+    let gpus = telemetry
+        .gpu
+        .map(|t| gpu_series(t, r.t0_ns))
+        .unwrap_or_default();
+    let hosts = telemetry
+        .host
+        .map(|t| host_series(t, r.t0_ns))
+        .unwrap_or_default();
+    let server = telemetry
+        .server
+        .map(|t| server_series(t, r.t0_ns))
+        .unwrap_or_default();
+    let windows = window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0));
+    let steady_span = Span {
+        start_s: steady.start_s,
+        end_s: steady.end_s,
+    };
+    let found = anomalies(&windows, &steady_span);
+    let last_send = r
+        .sent_s
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max);
+    let run_end = r
+        .end_s
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(last_send.max(planned_s.unwrap_or(0.0)), f64::max);
+
+    let mut detections = detectors::gpu_detectors(&gpus, &server);
+    detections.push(detectors::client_saturation(
+        &hosts,
+        &windows,
+        mean_interarrival_ms,
+    ));
+    detections.push(detectors::network(&hosts));
+    detections.push(detectors::host(&hosts));
+    detections.push(detectors::server_queueing(&server));
+    detections.push(detectors::error_burst(&windows, &steady_span, |span| {
+        let mut kinds: BTreeMap<String, f64> = BTreeMap::new();
+        for i in 0..r.len() {
+            if !r.ok[i] && span.contains(r.end_s[i]) {
+                *kinds
+                    .entry(format!(
+                        "errors_{}",
+                        r.error_kind[i].map_or("other", RequestView::kind_name)
+                    ))
+                    .or_default() += 1.0;
+            }
+        }
+        kinds
+    }));
+    detections.push(drift(steady, run_end));
+    detections.push(detectors::ramp_down(&windows, &steady_span, run_end));
+
+    let anomaly_spans = merge(found.iter().map(Anomaly::span).collect(), 0.0);
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut symptoms: Vec<&Detection> = Vec::new();
+    for d in detections.iter().filter(|d| !d.episodes.is_empty()) {
+        if d.symptom {
+            symptoms.push(d);
+            continue;
+        }
+        findings.push(finding(
+            d,
+            &d.episodes,
+            r,
+            &windows,
+            &anomaly_spans,
+            steady,
+            run_end,
+            seed,
+        ));
+    }
+    // Symptoms overlapping a root cause become its evidence; the rest stand on their own.
+    for d in symptoms {
+        let mut alone: Vec<CauseEpisode> = Vec::new();
+        for e in &d.episodes {
+            let root = findings.iter_mut().find(|f| {
+                f.episodes.iter().any(|x| {
+                    Span {
+                        start_s: x.start_s,
+                        end_s: x.end_s,
+                    }
+                    .overlap(&e.span, ALIGN_TOLERANCE_S)
+                        > 0.0
+                })
+            });
+            match root {
+                Some(f) => {
+                    let what: Vec<String> = e
+                        .peak
+                        .iter()
+                        .filter_map(|(k, v)| peak_text(k, *v))
+                        .collect();
+                    f.evidence.push(format!(
+                        "consequence: server queueing from {:.0} s to {:.0} s ({})",
+                        e.span.start_s,
+                        e.span.end_s,
+                        what.join(", ")
+                    ));
+                }
+                None => alone.push(e.clone()),
+            }
+        }
+        if !alone.is_empty() {
+            findings.push(finding(
+                d,
+                &alone,
+                r,
+                &windows,
+                &anomaly_spans,
+                steady,
+                run_end,
+                seed,
+            ));
+        }
+    }
+    findings.sort_by(|a, b| {
+        rank(b)
+            .total_cmp(&rank(a))
+            .then_with(|| a.cause.cmp(&b.cause))
+    });
+
+    let explained: Vec<Span> = findings
+        .iter()
+        .flat_map(|f| {
+            f.episodes.iter().map(|e| Span {
+                start_s: e.start_s,
+                end_s: e.end_s,
+            })
+        })
+        .collect();
+    // Anomalies mostly inside the dropped warmup are the warmup itself: explained by the
+    // steady-state cut, not by a cause.
+    let in_warmup = |a: &Anomaly| {
+        a.span().overlap(
+            &Span {
+                start_s: f64::NEG_INFINITY,
+                end_s: steady.start_s,
+            },
+            0.0,
+        ) >= 0.5 * a.span().duration()
+    };
+    let unexplained: Vec<Anomaly> = found
+        .iter()
+        .filter(|a| {
+            !in_warmup(a)
+                && !explained
+                    .iter()
+                    .any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)
+        })
+        .cloned()
+        .collect();
+    let statuses = detections
+        .iter()
+        .map(|d| DetectorStatus {
+            cause: d.cause.to_string(),
+            status: if d.not_checked.is_some() {
+                "not_checked"
+            } else {
+                "checked"
+            },
+            episodes: d.episodes.len(),
+            reason: d.not_checked.clone().unwrap_or_else(|| {
+                if d.episodes.is_empty() {
+                    "checked: no episode".into()
+                } else {
+                    format!("{} episode(s)", d.episodes.len())
+                }
+            }),
+        })
+        .collect();
+    let attribution = Attribution {
+        window_s: ANOMALY_WINDOW_S,
+        alignment_tolerance_s: ALIGN_TOLERANCE_S,
+        alignment: "telemetry joined to the request timeline on epoch ns, per GPU and per host; episodes match anomalies within ±2 s (1 Hz polls drift and host clocks differ)".into(),
+        detectors: statuses,
+        anomalies: found,
+        unexplained,
+    };
+    (findings, attribution)
+}
+
+/// Drift: the steady-state detector found no steady state because the level keeps moving.
+fn drift(steady: &SteadyState, run_end: f64) -> Detection {
+    let mut d = Detection {
+        cause: "drift",
+        not_checked: None,
+        episodes: Vec::new(),
+        signal: Default::default(),
+        symptom: false,
+    };
+    if steady
+        .detectors
+        .iter()
+        .any(|x| x.verdict == "not_run" && x.name == "timestamps")
+    {
+        d.not_checked = Some("no per-request timestamps".into());
+        return d;
+    }
+    let trend = steady.detectors.iter().find(|x| x.verdict == "trend");
+    if steady.classification == Classification::NoSteadyState {
+        let mut peak = BTreeMap::new();
+        if let Some(s) = steady
+            .series
+            .iter()
+            .map(|s| s.segments.first().map(|x| x.relative_to_last.abs()))
+            .flatten()
+            .reduce(f64::max)
+        {
+            peak.insert("level_change_share".into(), s);
+        }
+        d.episodes.push(CauseEpisode {
+            span: Span {
+                start_s: 0.0,
+                end_s: run_end,
+            },
+            source: trend.map_or("steady-state detector".into(), |t| {
+                format!("steady-state detector: {}", t.reason)
+            }),
+            peak,
+        });
+    }
+    d
+}
+
+fn rank(f: &Finding) -> f64 {
+    let s = match f.strength.label {
+        "strong" => 3.0,
+        "moderate" => 2.0,
+        _ => 1.0,
+    };
+    let size = f.effect.as_ref().map_or(0.0, |e| e.change.abs().min(10.0));
+    s * 10.0 + size + if f.in_steady_window { 0.5 } else { 0.0 }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finding(
+    d: &Detection,
+    episodes: &[CauseEpisode],
+    r: &RequestView,
+    windows: &[WindowSeries],
+    anomaly_spans: &[Span],
+    steady: &SteadyState,
+    run_end: f64,
+    seed: u64,
+) -> Finding {
+    let ci = info(d.cause);
+    let spans = merge(episodes.iter().map(|e| e.span).collect(), 0.0);
+    let duration: f64 = spans.iter().map(Span::duration).sum();
+    let overlap: f64 = spans
+        .iter()
+        .map(|s| {
+            anomaly_spans
+                .iter()
+                .map(|a| s.overlap(a, ALIGN_TOLERANCE_S))
+                .sum::<f64>()
+                .min(s.duration())
+        })
+        .sum();
+    let anomaly_overlap = if duration > 0.0 {
+        overlap / duration
+    } else {
+        0.0
+    };
+    // Outside = the measured part of the run (after the dropped warmup); drift compares the
+    // last quarter with the rest.
+    let from = steady
+        .start_s
+        .min(spans.first().map_or(steady.start_s, |s| s.start_s));
+    let effect_spans = if d.cause == "drift" {
+        vec![Span {
+            start_s: from + 0.75 * (run_end - from),
+            end_s: run_end,
+        }]
+    } else {
+        spans.clone()
+    };
+    let eff = effect(r, ci.metric, &effect_spans, from, run_end + 1.0, seed);
+    let metric_series = match ci.metric {
+        EffectMetric::Quantile { name: "ttft", .. } => "ttft_p50",
+        EffectMetric::Quantile {
+            name: "service", ..
+        } => "send_lag_p99",
+        EffectMetric::ErrorRate => "error_fraction",
+        _ => "tpot_p50",
+    };
+    let corr = windows
+        .iter()
+        .find(|w| w.name == metric_series)
+        .filter(|_| !d.signal.t_s.is_empty())
+        .and_then(|w| {
+            let sig = on_windows(&d.signal.t_s, &d.signal.values, &w.t_s, ANOMALY_WINDOW_S);
+            lagged_correlation(&sig, &w.values, 3)
+        });
+    let significant = eff
+        .as_ref()
+        .is_some_and(|e| e.ci_low.is_some_and(|lo| lo > 0.0));
+    let score = usize::from(anomaly_overlap >= 0.5)
+        + usize::from(corr.is_some_and(|(c, _)| c.abs() >= 0.5))
+        + usize::from(significant);
+    let mut evidence: Vec<String> = episodes
+        .iter()
+        .map(|e| {
+            let parts: Vec<String> = e
+                .peak
+                .iter()
+                .filter_map(|(k, v)| peak_text(k, *v))
+                .collect();
+            format!(
+                "{} from {:.0} s to {:.0} s{}{}",
+                e.source,
+                e.span.start_s,
+                e.span.end_s,
+                if parts.is_empty() { "" } else { ": " },
+                parts.join(", ")
+            )
+        })
+        .collect();
+    if let Some(e) = &eff {
+        let change = if e.kind == "relative" {
+            format!("{:+.1} %", e.change * 100.0)
+        } else if e.metric == "error_rate" {
+            format!("{:+.1} percentage points", e.change * 100.0)
+        } else {
+            format!("{:+.2} {}", e.change, e.unit)
+        };
+        let interval = match (e.ci_low, e.ci_high) {
+            (Some(lo), Some(hi)) if e.kind == "relative" => {
+                format!(" [{:+.1} %, {:+.1} %]", lo * 100.0, hi * 100.0)
+            }
+            (Some(lo), Some(hi)) if e.metric == "error_rate" => {
+                format!(" [{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)
+            }
+            _ => String::new(),
+        };
+        evidence.push(format!(
+            "{} {}{} inside the episodes compared with the rest of the measured run",
+            e.metric, change, interval
+        ));
+    }
+    Finding {
+        cause: d.cause.to_string(),
+        title: ci.title.to_string(),
+        episodes: episodes
+            .iter()
+            .map(|e| FindingEpisode {
+                start_s: e.span.start_s,
+                end_s: e.span.end_s,
+                source: e.source.clone(),
+                peak: e
+                    .peak
+                    .iter()
+                    .filter(|(_, v)| v.is_finite())
+                    .map(|(k, v)| (k.clone(), *v))
+                    .collect(),
+            })
+            .collect(),
+        effect: eff,
+        evidence,
+        strength: Strength {
+            label: match score {
+                3 => "strong",
+                2 => "moderate",
+                _ => "weak",
+            },
+            anomaly_overlap,
+            correlation: corr.map(|c| c.0),
+            lag_s: corr.map(|c| c.1 as f64 * ANOMALY_WINDOW_S),
+            effect_significant: significant,
+        },
+        action: ci.action.to_string(),
+        in_steady_window: spans.iter().any(|s| {
+            s.overlap(
+                &Span {
+                    start_s: steady.start_s,
+                    end_s: steady.end_s,
+                },
+                0.0,
+            ) > 0.0
+        }),
+    }
+}

@@ -1,0 +1,260 @@
+//! Telemetry tables as per-device time series on the request timeline.
+//!
+//! Every sample time becomes seconds from the run's first send (`RequestView::t0_ns`), so GPU,
+//! host and server samples line up with the request windows. Clocks are not trusted to agree
+//! to the second (a 1 s nvidia-smi loop drifts by ~0.2 s per sample and hosts' clocks differ),
+//! so the detectors compare episodes with a tolerance (`ALIGN_TOLERANCE_S`) rather than
+//! joining samples exactly.
+
+use std::collections::BTreeMap;
+
+use arrow_array::Array;
+
+use crate::run::Table;
+
+/// Tolerance when matching telemetry episodes to request-timeline episodes.
+pub const ALIGN_TOLERANCE_S: f64 = 2.0;
+
+/// The telemetry tables a run carries (any may be absent).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Telemetry<'a> {
+    pub gpu: Option<&'a Table>,
+    pub host: Option<&'a Table>,
+    pub server: Option<&'a Table>,
+}
+
+impl<'a> Telemetry<'a> {
+    pub fn none() -> Telemetry<'a> {
+        Telemetry::default()
+    }
+
+    pub fn of(run: &'a crate::run::Run) -> Telemetry<'a> {
+        Telemetry {
+            gpu: run.gpu.as_ref(),
+            host: run.host.as_ref(),
+            server: run.server.as_ref(),
+        }
+    }
+}
+
+/// One GPU's samples, in time order. Missing values are NaN (or None for the bitmask).
+#[derive(Debug, Clone, Default)]
+pub struct GpuSeries {
+    pub label: String,
+    pub t_s: Vec<f64>,
+    pub sm_mhz: Vec<f64>,
+    pub sm_max_mhz: Vec<f64>,
+    pub reasons: Vec<Option<u64>>,
+    pub temp_c: Vec<f64>,
+    pub slowdown_c: Vec<f64>,
+    pub power_w: Vec<f64>,
+    /// Enforced limit where known, else the software limit.
+    pub limit_w: Vec<f64>,
+    pub util_pct: Vec<f64>,
+    pub mem_used: Vec<f64>,
+    pub mem_total: Vec<f64>,
+    pub viol_power_ns: Vec<f64>,
+    pub viol_thermal_ns: Vec<f64>,
+    pub foreign_procs: Vec<f64>,
+    pub foreign_mem: Vec<f64>,
+}
+
+/// One host's samples, in time order.
+#[derive(Debug, Clone, Default)]
+pub struct HostSeries {
+    pub host: String,
+    pub t_s: Vec<f64>,
+    pub steal_pct: Vec<f64>,
+    pub governor: Vec<Option<String>>,
+    pub lg_cpu_pct: Vec<f64>,
+    pub lg_thread_pct: Vec<f64>,
+    pub lag_p99_ms: Vec<f64>,
+    pub planned: Vec<f64>,
+    pub actual: Vec<f64>,
+    pub dropped: Vec<f64>,
+    pub out_segs: Vec<f64>,
+    pub retrans: Vec<f64>,
+    pub net_errs: Vec<f64>,
+    pub net_drops: Vec<f64>,
+    pub listen_overflows: Vec<f64>,
+}
+
+/// Server metrics by name: (t_s, value) in time order, summed over label sets per scrape.
+pub type ServerSeries = BTreeMap<String, Vec<(f64, f64)>>;
+
+fn seconds(ts: Option<i64>, t0_ns: i64) -> f64 {
+    ts.map_or(f64::NAN, |t| (t - t0_ns) as f64 / 1e9)
+}
+
+fn f(col: Option<&[Option<f64>]>, i: usize) -> f64 {
+    col.and_then(|c| c[i]).unwrap_or(f64::NAN)
+}
+
+fn u(col: Option<&[Option<u32>]>, i: usize) -> f64 {
+    col.and_then(|c| c[i]).map_or(f64::NAN, f64::from)
+}
+
+fn u64v(col: Option<&[Option<u64>]>, i: usize) -> f64 {
+    col.and_then(|c| c[i]).map_or(f64::NAN, |v| v as f64)
+}
+
+fn string(t: &Table, name: &str, i: usize) -> Option<String> {
+    let c = t.strings(name)?;
+    (!c.is_null(i)).then(|| c.value(i).to_string())
+}
+
+/// Groups row indices by a key column, each group sorted by time.
+fn groups(t: &Table, key: &str, ts: &[Option<i64>]) -> BTreeMap<String, Vec<usize>> {
+    let mut out: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for i in 0..t.num_rows() {
+        if ts[i].is_some() {
+            out.entry(string(t, key, i).unwrap_or_default())
+                .or_default()
+                .push(i);
+        }
+    }
+    for rows in out.values_mut() {
+        rows.sort_by_key(|&i| ts[i]);
+    }
+    out
+}
+
+/// Per-GPU series, keyed and labelled by host and GPU uuid.
+pub fn gpu_series(t: &Table, t0_ns: i64) -> Vec<GpuSeries> {
+    let Some(ts) = t.timestamps("ts_ns") else {
+        return Vec::new();
+    };
+    let mut keyed: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (uuid, rows) in groups(t, "gpu_uuid", ts) {
+        let host = rows
+            .first()
+            .and_then(|&i| string(t, "host", i))
+            .unwrap_or_default();
+        let index = rows
+            .first()
+            .and_then(|&i| t.u32s("gpu_index").and_then(|c| c[i]))
+            .unwrap_or(0);
+        keyed.insert(format!("{host} GPU {index} ({uuid})"), rows);
+    }
+    let enforced = t.f64s("enforced_power_limit_w");
+    keyed
+        .into_iter()
+        .map(|(label, rows)| {
+            let mut g = GpuSeries {
+                label,
+                ..Default::default()
+            };
+            for i in rows {
+                g.t_s.push(seconds(ts[i], t0_ns));
+                g.sm_mhz.push(u(t.u32s("sm_clock_mhz"), i));
+                g.sm_max_mhz.push(u(t.u32s("sm_clock_max_mhz"), i));
+                g.reasons
+                    .push(t.u64s("clocks_event_reasons").and_then(|c| c[i]));
+                g.temp_c.push(f(t.f64s("temp_gpu_c"), i));
+                g.slowdown_c.push(f(t.f64s("temp_slowdown_c"), i));
+                g.power_w.push(f(t.f64s("power_w"), i));
+                let e = f(enforced, i);
+                g.limit_w.push(if e.is_finite() {
+                    e
+                } else {
+                    f(t.f64s("power_limit_w"), i)
+                });
+                g.util_pct.push(f(t.f64s("util_gpu_pct"), i));
+                g.mem_used.push(u64v(t.u64s("mem_used_bytes"), i));
+                g.mem_total.push(u64v(t.u64s("mem_total_bytes"), i));
+                g.viol_power_ns.push(u64v(t.u64s("viol_power_ns"), i));
+                g.viol_thermal_ns.push(u64v(t.u64s("viol_thermal_ns"), i));
+                g.foreign_procs.push(u(t.u32s("foreign_proc_count"), i));
+                g.foreign_mem.push(u64v(t.u64s("foreign_mem_bytes"), i));
+            }
+            g
+        })
+        .collect()
+}
+
+/// Per-host series.
+pub fn host_series(t: &Table, t0_ns: i64) -> Vec<HostSeries> {
+    let Some(ts) = t.timestamps("ts_ns") else {
+        return Vec::new();
+    };
+    groups(t, "host", ts)
+        .into_iter()
+        .map(|(host, rows)| {
+            let mut h = HostSeries {
+                host,
+                ..Default::default()
+            };
+            for i in rows {
+                h.t_s.push(seconds(ts[i], t0_ns));
+                h.steal_pct.push(f(t.f64s("cpu_steal_pct"), i));
+                h.governor.push(string(t, "cpu_governor", i));
+                h.lg_cpu_pct.push(f(t.f64s("lg_cpu_pct"), i));
+                h.lg_thread_pct.push(f(t.f64s("lg_max_thread_cpu_pct"), i));
+                h.lag_p99_ms.push(f(t.f64s("lg_send_lag_p99_ms"), i));
+                h.planned.push(u64v(t.u64s("lg_planned_sends"), i));
+                h.actual.push(u64v(t.u64s("lg_actual_sends"), i));
+                h.dropped.push(u64v(t.u64s("lg_dropped_sends"), i));
+                h.out_segs.push(u64v(t.u64s("tcp_out_segs"), i));
+                h.retrans.push(u64v(t.u64s("tcp_retrans_segs"), i));
+                h.net_errs.push(u64v(t.u64s("net_errs"), i));
+                h.net_drops.push(u64v(t.u64s("net_drops"), i));
+                h.listen_overflows
+                    .push(u64v(t.u64s("tcp_listen_overflows"), i));
+            }
+            h
+        })
+        .collect()
+}
+
+/// Server metrics by name (several label sets at one scrape time are summed).
+pub fn server_series(t: &Table, t0_ns: i64) -> ServerSeries {
+    let (Some(ts), Some(names), Some(values)) =
+        (t.timestamps("ts_ns"), t.strings("metric"), t.f64s("value"))
+    else {
+        return BTreeMap::new();
+    };
+    let mut acc: BTreeMap<String, BTreeMap<i64, f64>> = BTreeMap::new();
+    for i in 0..t.num_rows() {
+        if let (Some(at), Some(v), false) = (ts[i], values[i], names.is_null(i)) {
+            *acc.entry(names.value(i).to_string())
+                .or_default()
+                .entry(at)
+                .or_default() += v;
+        }
+    }
+    acc.into_iter()
+        .map(|(k, m)| {
+            (
+                k,
+                m.into_iter()
+                    .map(|(at, v)| ((at - t0_ns) as f64 / 1e9, v))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The first series whose name matches one of `names` (engines name the same gauge differently).
+pub fn server_metric<'s>(
+    s: &'s ServerSeries,
+    names: &[&str],
+) -> Option<(&'s str, &'s [(f64, f64)])> {
+    names
+        .iter()
+        .find_map(|n| s.get_key_value(*n).map(|(k, v)| (k.as_str(), v.as_slice())))
+}
+
+/// Per-sample increments of a cumulative counter; resets (decreases) and gaps count as 0.
+pub fn increments(counter: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; counter.len()];
+    for i in 1..counter.len() {
+        let d = counter[i] - counter[i - 1];
+        out[i] = if d.is_finite() && d > 0.0 { d } else { 0.0 };
+    }
+    out
+}
+
+/// Whether a column has any finite value.
+pub fn present(v: &[f64]) -> bool {
+    v.iter().any(|x| x.is_finite())
+}

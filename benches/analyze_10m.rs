@@ -2,6 +2,7 @@
 //! 10 million requests with a 1-hour GPU and host telemetry trace, at the default 9999
 //! resamples. Run with `cargo bench --bench analyze_10m` (REQUESTS=N to change the size).
 //! Prints wall time and the child's peak RSS; also the time at 1/10 the size, to show scaling.
+//! Then times `credence report` (PDF) on the same run.
 //!
 //! The generator writes plain columns fast (no engine simulation): Poisson arrivals over an
 //! hour, log-normal TTFT / TPOT with a slow autocorrelated level, no chunk lists.
@@ -27,12 +28,7 @@ fn generate(dir: &Path, n: usize) {
     let duration_s = 3600.0;
     let t0 = 1_780_315_200_000_000_000i64;
     let rate = n as f64 / duration_s;
-    let (mut sched, mut sent, mut first, mut end) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
+    let (mut sched, mut sent, mut first, mut end) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
     let (mut inp, mut out) = (Vec::with_capacity(n), Vec::with_capacity(n));
     let mut t = 0.0f64;
     let mut level = 0.0f64;
@@ -58,15 +54,9 @@ fn generate(dir: &Path, n: usize) {
     let requests = Table::from_columns(
         TableKind::Requests,
         vec![
-            (
-                "request_id",
-                utf8_column(ids.iter().map(|s| Some(s.as_str()))),
-            ),
+            ("request_id", utf8_column(ids.iter().map(|s| Some(s.as_str())))),
             ("client_id", utf8_column(std::iter::repeat_n(Some("c0"), n))),
-            (
-                "client_host",
-                utf8_column(std::iter::repeat_n(Some("loadgen-0"), n)),
-            ),
+            ("client_host", utf8_column(std::iter::repeat_n(Some("loadgen-0"), n))),
             ("scheduled_ns", Column::Timestamp(sched)),
             ("sent_ns", Column::Timestamp(sent)),
             ("first_token_ns", Column::Timestamp(first)),
@@ -91,18 +81,7 @@ fn generate(dir: &Path, n: usize) {
     let sim = simulate(&o).unwrap();
     let mut manifest = sim.data.manifest;
     manifest.workload.rate_per_s = Some(rate);
-    write_run(
-        dir,
-        &RunData {
-            manifest,
-            requests,
-            gpu: sim.data.gpu,
-            host: sim.data.host,
-            server: None,
-            extra_files: Vec::new(),
-        },
-    )
-    .unwrap();
+    write_run(dir, &RunData { manifest, requests, gpu: sim.data.gpu, host: sim.data.host, server: None, extra_files: Vec::new() }).unwrap();
 }
 
 fn peak_rss_kb_of(cmd: &mut Command) -> (f64, Option<u64>) {
@@ -112,9 +91,7 @@ fn peak_rss_kb_of(cmd: &mut Command) -> (f64, Option<u64>) {
     assert!(status.success());
     // ru_maxrss of the largest waited-for child (Linux: kilobytes).
     let mut usage = std::mem::MaybeUninit::<libc_rusage>::zeroed();
-    let rss = unsafe {
-        (getrusage(-1, usage.as_mut_ptr()) == 0).then(|| usage.assume_init().ru_maxrss as u64)
-    };
+    let rss = unsafe { (getrusage(-1, usage.as_mut_ptr()) == 0).then(|| usage.assume_init().ru_maxrss as u64) };
     (wall, rss)
 }
 
@@ -131,10 +108,7 @@ unsafe extern "C" {
 }
 
 fn main() {
-    let n: usize = std::env::var("REQUESTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000_000);
+    let n: usize = std::env::var("REQUESTS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000);
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/credence");
     let bin = std::env::var("CREDENCE_BIN").map(Into::into).unwrap_or(bin);
     let base = std::env::temp_dir().join(format!("credence-bench-{}", std::process::id()));
@@ -142,26 +116,16 @@ fn main() {
         let dir = base.join(format!("run-{size}"));
         let t = Instant::now();
         generate(&dir, size);
-        eprintln!(
-            "generated {size} requests in {:.1} s",
-            t.elapsed().as_secs_f64()
-        );
+        eprintln!("generated {size} requests in {:.1} s", t.elapsed().as_secs_f64());
         let out = base.join(format!("analysis-{size}.json"));
         let (wall, rss) = peak_rss_kb_of(
-            Command::new(&bin)
-                .args([
-                    "analyze",
-                    dir.to_str().unwrap(),
-                    "--out",
-                    out.to_str().unwrap(),
-                    "--json",
-                ])
-                .stdout(std::process::Stdio::null()),
+            Command::new(&bin).args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]).stdout(std::process::Stdio::null()),
         );
-        println!(
-            "analyze {size} requests: {wall:.2} s wall, peak RSS {} MB (children so far)",
-            rss.map_or("?".into(), |k| (k / 1024).to_string())
-        );
+        println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB (children so far)", rss.map_or("?".into(), |k| (k / 1024).to_string()));
+        // The whole report: analysis, charts, typst layout and PDF export.
+        let pdf = base.join(format!("report-{size}.pdf"));
+        let (wall, _) = peak_rss_kb_of(Command::new(&bin).args(["report", dir.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
+        println!("report {size} requests: {wall:.2} s wall (PDF {} KB)", std::fs::metadata(&pdf).map_or(0, |m| m.len() / 1024));
     }
     if std::env::var_os("KEEP").is_none() {
         let _ = std::fs::remove_dir_all(&base);

@@ -26,40 +26,20 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
         let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?
-        } else {
-            std::fs::copy(entry.path(), target).map(|_| ())?
-        }
+        if entry.file_type()?.is_dir() { copy_dir(&entry.path(), &target)? } else { std::fs::copy(entry.path(), target).map(|_| ())? }
     }
     Ok(())
 }
 
 fn valid_name(name: &str) -> Result<(), CliError> {
-    let ok = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        && !name.starts_with('.');
-    if ok {
-        Ok(())
-    } else {
-        Err(CliError::bad_input(format!(
-            "baseline name {name:?}: use letters, digits, '-', '_' and '.'"
-        )))
-    }
+    let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) && !name.starts_with('.');
+    if ok { Ok(()) } else { Err(CliError::bad_input(format!("baseline name {name:?}: use letters, digits, '-', '_' and '.'"))) }
 }
 
 pub fn run(action: BaselineAction) -> Result<ExitCode, CliError> {
     match action {
         BaselineAction::Save { name, runs, dir } => save(&name, &runs, &dir),
-        BaselineAction::Check {
-            name,
-            runs,
-            dir,
-            tolerance,
-            resamples,
-        } => check(&name, &runs, &dir, &tolerance, resamples),
+        BaselineAction::Check { name, runs, dir, tolerance, resamples } => check(&name, &runs, &dir, &tolerance, resamples),
     }
 }
 
@@ -68,82 +48,34 @@ fn save(name: &str, runs: &[PathBuf], dir: &Path) -> Result<ExitCode, CliError> 
     let loaded = load_for_compare(runs, 499, 1)?;
     let target = dir.join(name);
     if target.exists() {
-        return Err(CliError::bad_input(format!(
-            "{}: the baseline exists; remove it to save again",
-            target.display()
-        )));
+        return Err(CliError::bad_input(format!("{}: the baseline exists; remove it to save again", target.display())));
     }
     // Noise floor: compare the saved runs with each other (every run as both arms).
     let arms = arm_runs(&loaded);
-    let opts = CompareOptions {
-        tolerance: 0.0,
-        per_metric_tolerance: Default::default(),
-        resamples: 499,
-        seed: 1,
-        allow_workload_mismatch: true,
-        order: None,
-    };
+    let opts = CompareOptions { tolerance: 0.0, per_metric_tolerance: Default::default(), resamples: 499, seed: 1, allow_workload_mismatch: true, order: None };
     let self_cmp = compare(&arms, &arms, &opts);
-    let noise_floor = self_cmp
-        .metrics
-        .iter()
-        .map(|(k, m)| {
-            (
-                k.clone(),
-                (loaded.len() >= 2 && k != "error_rate").then_some(m.tolerance),
-            )
-        })
-        .collect();
+    let noise_floor = self_cmp.metrics.iter().map(|(k, m)| (k.clone(), (loaded.len() >= 2 && k != "error_rate").then_some(m.tolerance))).collect();
     let mut names = Vec::new();
     for (i, (run, l)) in runs.iter().zip(&loaded).enumerate() {
         let folder = format!("{i:02}-{}", l.0);
-        copy_dir(run, &target.join("runs").join(&folder))
-            .map_err(|e| CliError::failure(format!("{}: cannot copy: {e}", run.display())))?;
+        copy_dir(run, &target.join("runs").join(&folder)).map_err(|e| CliError::failure(format!("{}: cannot copy: {e}", run.display())))?;
         names.push(folder);
     }
-    let file = BaselineFile {
-        name: name.to_string(),
-        credence_version: env!("CARGO_PKG_VERSION").into(),
-        runs: names,
-        noise_floor,
-    };
-    write_atomic(
-        &target.join("baseline.json"),
-        (serde_json::to_string_pretty(&file).expect("serializes") + "\n").as_bytes(),
-    )?;
-    let single = if loaded.len() < 2 {
-        " (one run: no noise floor; save two or more runs)"
-    } else {
-        ""
-    };
-    print_stdout(&format!(
-        "saved baseline {name} with {} run(s) in {}{single}\n",
-        loaded.len(),
-        target.display()
-    ))?;
+    let file = BaselineFile { name: name.to_string(), credence_version: env!("CARGO_PKG_VERSION").into(), runs: names, noise_floor };
+    write_atomic(&target.join("baseline.json"), (serde_json::to_string_pretty(&file).expect("serializes") + "\n").as_bytes())?;
+    let single = if loaded.len() < 2 { " (one run: no noise floor; save two or more runs)" } else { "" };
+    print_stdout(&format!("saved baseline {name} with {} run(s) in {}{single}\n", loaded.len(), target.display()))?;
     Ok(ExitCode::Success)
 }
 
-fn check(
-    name: &str,
-    runs: &[PathBuf],
-    dir: &Path,
-    tolerance: &[String],
-    resamples: usize,
-) -> Result<ExitCode, CliError> {
+fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize) -> Result<ExitCode, CliError> {
     valid_name(name)?;
     let folder = dir.join(name);
     let text = std::fs::read_to_string(folder.join("baseline.json")).map_err(|e| {
-        CliError::bad_input(format!("{}: no baseline here ({e})", folder.display()))
-            .hint("save one with `credence baseline save NAME RUN... --dir DIR`")
+        CliError::bad_input(format!("{}: no baseline here ({e})", folder.display())).hint("save one with `credence baseline save NAME RUN... --dir DIR`")
     })?;
-    let file: BaselineFile = serde_json::from_str(&text)
-        .map_err(|e| CliError::bad_input(format!("{}/baseline.json: {e}", folder.display())))?;
-    let base_dirs: Vec<PathBuf> = file
-        .runs
-        .iter()
-        .map(|r| folder.join("runs").join(r))
-        .collect();
+    let file: BaselineFile = serde_json::from_str(&text).map_err(|e| CliError::bad_input(format!("{}/baseline.json: {e}", folder.display())))?;
+    let base_dirs: Vec<PathBuf> = file.runs.iter().map(|r| folder.join("runs").join(r)).collect();
     let (global, mut per) = crate::options::parse_tolerances(tolerance)?;
     for (k, floor) in &file.noise_floor {
         if let Some(f) = floor {
@@ -151,30 +83,12 @@ fn check(
             per.insert(k.clone(), t);
         }
     }
-    let (b, c) = (
-        load_for_compare(&base_dirs, resamples, 1)?,
-        load_for_compare(runs, resamples, 1)?,
-    );
-    let opts = CompareOptions {
-        tolerance: global,
-        per_metric_tolerance: per,
-        resamples,
-        seed: 1,
-        allow_workload_mismatch: false,
-        order: None,
-    };
+    let (b, c) = (load_for_compare(&base_dirs, resamples, 1)?, load_for_compare(runs, resamples, 1)?);
+    let opts = CompareOptions { tolerance: global, per_metric_tolerance: per, resamples, seed: 1, allow_workload_mismatch: false, order: None };
     let cmp = compare(&arm_runs(&b), &arm_runs(&c), &opts);
     let mut out = crate::report::compare_summary::summary(&cmp);
-    let changed: Vec<&String> = cmp
-        .metrics
-        .iter()
-        .filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement))
-        .map(|(k, _)| k)
-        .collect();
-    let same_config = cmp
-        .what_changed
-        .iter()
-        .all(|d| !d.key.starts_with("config."));
+    let changed: Vec<&String> = cmp.metrics.iter().filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement)).map(|(k, _)| k).collect();
+    let same_config = cmp.what_changed.iter().all(|d| !d.key.starts_with("config."));
     if same_config && !changed.is_empty() {
         out.push_str(&format!(
             "warning: these runs have the baseline's configuration, yet {} changed beyond the noise floor: the baseline itself has drifted (environment, driver, or hardware).\n  hint: find the cause; if the new level is the truth, save a new baseline\n",
@@ -182,14 +96,6 @@ fn check(
         ));
     }
     print_stdout(&out)?;
-    let regression = cmp
-        .metrics
-        .values()
-        .any(|m| m.verdict == Verdict::Regression)
-        || !cmp.valid;
-    Ok(if regression {
-        ExitCode::ConditionMet
-    } else {
-        ExitCode::Success
-    })
+    let regression = cmp.metrics.values().any(|m| m.verdict == Verdict::Regression) || !cmp.valid;
+    Ok(if regression { ExitCode::ConditionMet } else { ExitCode::Success })
 }

@@ -126,6 +126,51 @@ pub enum Command {
         #[arg(long, default_value_t = 0x00C0_FFEE)]
         seed: u64,
     },
+    /// Write a report: a PDF whose first page is the credibility statement, or Markdown or JSON.
+    ///
+    /// With RUN... it reports those runs (several runs of one configuration are graded
+    /// together); with --base/--cand it reports the comparison. Exit code 0 on success, 2 on
+    /// bad input.
+    Report {
+        /// Runs of one configuration.
+        runs: Vec<PathBuf>,
+        /// Base runs of a comparison.
+        #[arg(long, num_args = 1..)]
+        base: Vec<PathBuf>,
+        /// Candidate runs of a comparison.
+        #[arg(long, num_args = 1..)]
+        cand: Vec<PathBuf>,
+        /// Output file.
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Pdf)]
+        format: ReportFormat,
+        /// Title (default: from the system under test).
+        #[arg(long)]
+        title: Option<String>,
+        /// Report language (only `en` so far).
+        #[arg(long, default_value = "en")]
+        lang: String,
+        /// Report date, YYYY-MM-DD (default: the day of the first request, never today).
+        #[arg(long)]
+        date: Option<String>,
+        /// Report on the demo run built into the binary (the same run as fixtures/demo).
+        #[arg(long)]
+        demo: bool,
+        /// Tolerance of a comparison, as for `compare`.
+        #[arg(long)]
+        tolerance: Vec<String>,
+        /// Execution order of a comparison's runs by folder name (base1,cand1,base2), for the drift check.
+        #[arg(long)]
+        order: Option<String>,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = 9999)]
+        resamples: usize,
+        /// Seed of every resampling.
+        #[arg(long, default_value_t = 0x00C0_FFEE)]
+        seed: u64,
+    },
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {
         #[command(subcommand)]
@@ -183,4 +228,12 @@ pub enum ArrivalArg {
     Poisson,
     Constant,
     ClosedLoop,
+}
+
+/// `credence report --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    Pdf,
+    Md,
+    Json,
 }

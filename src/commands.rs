@@ -15,30 +15,11 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
     match command {
         Command::Validate { run, json } => {
             let report = validate(&run);
-            let text = if json {
-                serde_json::to_string_pretty(&report).expect("report serializes") + "\n"
-            } else {
-                validation_text(&report)
-            };
+            let text = if json { serde_json::to_string_pretty(&report).expect("report serializes") + "\n" } else { validation_text(&report) };
             print_stdout(&text)?;
-            Ok(if report.valid {
-                ExitCode::Success
-            } else {
-                ExitCode::BadInput
-            })
+            Ok(if report.valid { ExitCode::Success } else { ExitCode::BadInput })
         }
-        Command::Simulate {
-            scenario,
-            out,
-            seed,
-            duration,
-            rate,
-            arrival,
-            concurrency,
-            effect,
-            gpus,
-            output_median,
-        } => {
+        Command::Simulate { scenario, out, seed, duration, rate, arrival, concurrency, effect, gpus, output_median } => {
             let opts = simulate_options(SimulateArgs {
                 scenario: &scenario,
                 seed,
@@ -52,27 +33,10 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             })?;
             let sim = simulate(&opts).map_err(|e| CliError::bad_input(e.to_string()))?;
             write_run(&out, &sim.data)?;
-            eprintln!(
-                "wrote {} ({} requests, scenario {}, seed {})",
-                out.display(),
-                sim.data.requests.num_rows(),
-                opts.scenario,
-                opts.seed
-            );
+            eprintln!("wrote {} ({} requests, scenario {}, seed {})", out.display(), sim.data.requests.num_rows(), opts.scenario, opts.seed);
             Ok(ExitCode::Success)
         }
-        Command::Analyze {
-            run,
-            out,
-            json,
-            window,
-            confidence,
-            seed,
-            resamples,
-            penalty,
-            steady_from,
-            steady_to,
-        } => {
+        Command::Analyze { run, out, json, window, confidence, seed, resamples, penalty, steady_from, steady_to } => {
             let opts = analyze_options(AnalyzeArgs {
                 window: &window,
                 confidence,
@@ -89,19 +53,8 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             progress.stage("loading the run");
             let t = std::time::Instant::now();
             let timing = std::env::var_os("CREDENCE_TIMING").is_some();
-            let crate::run::Run {
-                manifest,
-                requests,
-                gpu,
-                host,
-                server,
-                ..
-            } = crate::run::load(&run)?;
-            let telemetry = crate::analyze::attribute::Telemetry {
-                gpu: gpu.as_ref(),
-                host: host.as_ref(),
-                server: server.as_ref(),
-            };
+            let crate::run::Run { manifest, requests, gpu, host, server, .. } = crate::run::load(&run)?;
+            let telemetry = crate::analyze::attribute::Telemetry { gpu: gpu.as_ref(), host: host.as_ref(), server: server.as_ref() };
             if timing {
                 eprintln!("[{:>6.2} s] loaded", t.elapsed().as_secs_f64());
             }
@@ -109,36 +62,24 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             if timing {
                 eprintln!("[{:>6.2} s] request view built", t.elapsed().as_secs_f64());
             }
+            let error_examples = crate::analyze::rates::error_examples(&requests);
             drop(requests);
             if timing {
                 eprintln!("[{:>6.2} s] request view", t.elapsed().as_secs_f64());
             }
             progress.stage("steady state and intervals");
-            let analysis = crate::analyze::analyze_view(&manifest, &view, &telemetry, &opts);
+            let mut analysis = crate::analyze::analyze_view(&manifest, &view, &telemetry, &opts);
+            analysis.errors.examples = error_examples;
             progress.stage("writing the analysis");
             let text = serde_json::to_string_pretty(&analysis).expect("analysis serializes") + "\n";
             if let Some(path) = &out {
                 write_atomic(path, text.as_bytes())?;
             }
             progress.done();
-            print_stdout(&if json {
-                text
-            } else {
-                crate::report::summary::summary(&analysis)
-            })?;
+            print_stdout(&if json { text } else { crate::report::summary::summary(&analysis) })?;
             Ok(ExitCode::Success)
         }
-        Command::Compare {
-            base,
-            cand,
-            tolerance,
-            order,
-            fail_on,
-            allow_workload_mismatch,
-            out,
-            resamples,
-            seed,
-        } => {
+        Command::Compare { base, cand, tolerance, order, fail_on, allow_workload_mismatch, out, resamples, seed } => {
             let (global, per) = crate::options::parse_tolerances(&tolerance)?;
             if resamples < 200 {
                 return Err(CliError::bad_input("--resamples: at least 200 are needed"));
@@ -154,10 +95,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 allow_workload_mismatch,
                 order: order.map(|o| o.split(',').map(|s| s.trim().to_string()).collect()),
             };
-            let (b, c) = (
-                load_for_compare(&base, resamples, seed)?,
-                load_for_compare(&cand, resamples, seed)?,
-            );
+            let (b, c) = (load_for_compare(&base, resamples, seed)?, load_for_compare(&cand, resamples, seed)?);
             let cmp = crate::analyze::compare::compare(&arm_runs(&b), &arm_runs(&c), &opts);
             let text = serde_json::to_string_pretty(&cmp).expect("comparison serializes") + "\n";
             if let Some(path) = &out {
@@ -172,90 +110,50 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
                 }
                 None => false,
             };
-            let failed =
-                cmp.metrics.values().any(|m| hit(m.verdict)) || (fail_on.is_some() && !cmp.valid);
-            Ok(if failed {
-                ExitCode::ConditionMet
-            } else {
-                ExitCode::Success
-            })
+            let failed = cmp.metrics.values().any(|m| hit(m.verdict)) || (fail_on.is_some() && !cmp.valid);
+            Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
         }
         Command::Baseline { action } => crate::baseline::run(action),
+        Command::Report { runs, base, cand, out, format, title, lang, date, demo, tolerance, order, resamples, seed } => {
+            crate::report_command::run(crate::report_command::ReportArgs { runs, base, cand, out, format, title, lang, date, demo, tolerance, order, resamples, seed })
+        }
         Command::Schema { table } => {
             let kind = TableKind::ALL
                 .into_iter()
                 .find(|k| k.name() == table)
-                .ok_or_else(|| {
-                    CliError::bad_input(format!("{table:?} is not a table"))
-                        .hint("choose one of: requests, gpu, host, server")
-                })?;
-            print_stdout(
-                &(serde_json::to_string_pretty(&describe(kind)).expect("serializes") + "\n"),
-            )?;
+                .ok_or_else(|| CliError::bad_input(format!("{table:?} is not a table")).hint("choose one of: requests, gpu, host, server"))?;
+            print_stdout(&(serde_json::to_string_pretty(&describe(kind)).expect("serializes") + "\n"))?;
             Ok(ExitCode::Success)
         }
     }
 }
 
-pub(crate) type Loaded = (
-    String,
-    crate::run::Manifest,
-    crate::analyze::requests::RequestView,
-    crate::analyze::Analysis,
-);
+pub(crate) type Loaded = (String, crate::run::Manifest, crate::analyze::requests::RequestView, crate::analyze::Analysis);
 
 /// Loads and analyzes runs for a comparison; each is named by its folder.
-pub(crate) fn load_for_compare(
-    dirs: &[std::path::PathBuf],
-    resamples: usize,
-    seed: u64,
-) -> Result<Vec<Loaded>, CliError> {
-    let aopts = crate::analyze::AnalyzeOptions {
-        resamples: resamples.min(999),
-        seed,
-        ..Default::default()
-    };
+pub(crate) fn load_for_compare(dirs: &[std::path::PathBuf], resamples: usize, seed: u64) -> Result<Vec<Loaded>, CliError> {
+    let aopts = crate::analyze::AnalyzeOptions { resamples: resamples.min(999), seed, ..Default::default() };
     dirs.iter()
         .map(|d| {
             let run = crate::run::load(d)?;
             let view = crate::analyze::requests::RequestView::from_table(&run.requests);
-            let analysis = crate::analyze::analyze_view(
-                &run.manifest,
-                &view,
-                &crate::analyze::attribute::Telemetry::of(&run),
-                &aopts,
-            );
-            let name = d
-                .file_name()
-                .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into());
+            let mut analysis = crate::analyze::analyze_view(&run.manifest, &view, &crate::analyze::attribute::Telemetry::of(&run), &aopts);
+            analysis.errors.examples = crate::analyze::rates::error_examples(&run.requests);
+            let name = d.file_name().map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into());
             Ok((name, run.manifest, view, analysis))
         })
         .collect()
 }
 
 pub(crate) fn arm_runs(v: &[Loaded]) -> Vec<crate::analyze::compare::ArmRun<'_>> {
-    v.iter()
-        .map(|(n, m, view, a)| crate::analyze::compare::ArmRun {
-            name: n.clone(),
-            manifest: m,
-            view,
-            analysis: a,
-        })
-        .collect()
+    v.iter().map(|(n, m, view, a)| crate::analyze::compare::ArmRun { name: n.clone(), manifest: m, view, analysis: a }).collect()
 }
 
 /// Fails early when the output's folder does not exist, before any long work.
-fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
-    let parent = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
+pub(crate) fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     if !parent.is_dir() {
-        return Err(CliError::bad_input(format!(
-            "{}: the folder {} does not exist",
-            path.display(),
-            parent.display()
-        )));
+        return Err(CliError::bad_input(format!("{}: the folder {} does not exist", path.display(), parent.display())));
     }
     Ok(())
 }
@@ -263,12 +161,10 @@ fn check_writable(path: &std::path::Path) -> Result<(), CliError> {
 /// Writes a file atomically: a temporary sibling, then a rename.
 pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
     let tmp = path.with_extension(format!("partial-{}", std::process::id()));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            CliError::failure(format!("{}: cannot write: {e}", path.display()))
-        })
+    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        CliError::failure(format!("{}: cannot write: {e}", path.display()))
+    })
 }
 
 /// A progress bar over the analysis stages on stderr, only when stderr is a terminal.
@@ -283,11 +179,7 @@ impl Progress {
 
     fn new() -> Progress {
         use std::io::IsTerminal;
-        Progress {
-            on: std::io::stderr().is_terminal(),
-            start: std::time::Instant::now(),
-            done_stages: std::cell::Cell::new(0),
-        }
+        Progress { on: std::io::stderr().is_terminal(), start: std::time::Instant::now(), done_stages: std::cell::Cell::new(0) }
     }
 
     fn draw(&self, what: &str) {
@@ -295,11 +187,7 @@ impl Progress {
             let k = self.done_stages.get();
             let filled = 20 * k / Self::STAGES;
             let bar: String = "#".repeat(filled) + &"-".repeat(20 - filled);
-            eprint!(
-                "\r\x1b[2K[{bar}] {k}/{} {what} ({:.1} s)",
-                Self::STAGES,
-                self.start.elapsed().as_secs_f64()
-            );
+            eprint!("\r\x1b[2K[{bar}] {k}/{} {what} ({:.1} s)", Self::STAGES, self.start.elapsed().as_secs_f64());
         }
     }
 
@@ -321,9 +209,7 @@ impl Progress {
 pub(crate) fn print_stdout(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(CliError::failure(format!("cannot write to stdout: {e}")))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::failure(format!("cannot write to stdout: {e}"))),
         _ => Ok(()),
     }
 }
@@ -342,9 +228,6 @@ fn validation_text(r: &ValidationReport) -> String {
         s.push_str(&format!("{tag}: {p}\n"));
     }
     let verdict = if r.valid { "valid" } else { "INVALID" };
-    s.push_str(&format!(
-        "{}: {verdict} ({} errors, {} warnings)\n",
-        r.run, r.errors, r.warnings
-    ));
+    s.push_str(&format!("{}: {verdict} ({} errors, {} warnings)\n", r.run, r.errors, r.warnings));
     s
 }

@@ -33,19 +33,11 @@ pub struct CliError {
 
 impl CliError {
     pub fn bad_input(message: impl Into<String>) -> Self {
-        CliError {
-            code: ExitCode::BadInput,
-            message: message.into(),
-            hints: Vec::new(),
-        }
+        CliError { code: ExitCode::BadInput, message: message.into(), hints: Vec::new() }
     }
 
     pub fn failure(message: impl Into<String>) -> Self {
-        CliError {
-            code: ExitCode::Failure,
-            message: message.into(),
-            hints: Vec::new(),
-        }
+        CliError { code: ExitCode::Failure, message: message.into(), hints: Vec::new() }
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
@@ -56,8 +48,7 @@ impl CliError {
 
 impl From<crate::run::LoadError> for CliError {
     fn from(e: crate::run::LoadError) -> Self {
-        CliError::bad_input(e.to_string())
-            .hint("run `credence validate RUN` for a full list of problems")
+        CliError::bad_input(e.to_string()).hint("run `credence validate RUN` for a full list of problems")
     }
 }
 

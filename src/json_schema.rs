@@ -39,10 +39,7 @@ fn check_at(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<S
     if let Some(t) = schema.get("type") {
         let ok = match t {
             Value::String(s) => type_matches(s, v),
-            Value::Array(ts) => ts
-                .iter()
-                .filter_map(Value::as_str)
-                .any(|s| type_matches(s, v)),
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(|s| type_matches(s, v)),
             _ => true,
         };
         if !ok {
@@ -58,11 +55,7 @@ fn check_at(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<S
     if let Some(options) = schema.get("enum").and_then(Value::as_array)
         && !options.contains(v)
     {
-        out.push(format!(
-            "{path}: {} is not one of {}",
-            short(v),
-            Value::Array(options.clone())
-        ));
+        out.push(format!("{path}: {} is not one of {}", short(v), Value::Array(options.clone())));
     }
     if let (Some(min), Some(x)) = (schema.get("minimum").and_then(Value::as_f64), v.as_f64())
         && x < min
@@ -83,9 +76,7 @@ fn check_at(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<S
             match props.and_then(|p| p.get(key)) {
                 Some(s) => check_at(root, s, child, &child_path, out),
                 None => match schema.get("additionalProperties") {
-                    Some(Value::Bool(false)) => {
-                        out.push(format!("{child_path}: key is not in the schema"))
-                    }
+                    Some(Value::Bool(false)) => out.push(format!("{child_path}: key is not in the schema")),
                     Some(s @ Value::Object(_)) => check_at(root, s, child, &child_path, out),
                     _ => {}
                 },
@@ -101,11 +92,7 @@ fn check_at(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<S
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    if s.len() > 60 {
-        format!("{}...", &s[..s.floor_char_boundary(57)])
-    } else {
-        s
-    }
+    if s.len() > 60 { format!("{}...", &s[..s.floor_char_boundary(57)]) } else { s }
 }
 
 /// Every property path a schema declares (through `$ref`s), e.g. `$.clock.tables`. Used to
@@ -122,11 +109,7 @@ fn collect_paths(root: &Value, schema: &Value, path: &str, out: &mut Vec<String>
     if depth > 32 {
         return;
     }
-    if let Some(s) = schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| resolve(root, r))
-    {
+    if let Some(s) = schema.get("$ref").and_then(Value::as_str).and_then(|r| resolve(root, r)) {
         collect_paths(root, s, path, out, depth + 1);
     }
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {

@@ -21,3 +21,4 @@ pub mod report;
 
 pub mod baseline;
 pub mod commands;
+pub mod report_command;

@@ -19,10 +19,7 @@ pub fn parse_duration(text: &str) -> Result<f64, String> {
     } else {
         (t, 1.0)
     };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration; use e.g. 300s, 5m or 1h"))?;
+    let v: f64 = num.trim().parse().map_err(|_| format!("{text:?} is not a duration; use e.g. 300s, 5m or 1h"))?;
     if !v.is_finite() || v <= 0.0 {
         return Err(format!("{text:?}: a duration must be positive"));
     }
@@ -45,37 +42,25 @@ pub struct SimulateArgs<'a> {
 pub fn simulate_options(a: SimulateArgs<'_>) -> Result<SimOptions, CliError> {
     let scenario = Scenario::from_name(a.scenario).ok_or_else(|| {
         let names: Vec<_> = Scenario::ALL.iter().map(|s| s.name()).collect();
-        CliError::bad_input(format!("--scenario {:?} is not a scenario", a.scenario))
-            .hint(format!("choose one of: {}", names.join(", ")))
+        CliError::bad_input(format!("--scenario {:?} is not a scenario", a.scenario)).hint(format!("choose one of: {}", names.join(", ")))
     })?;
     let mut opts = SimOptions::new(scenario, a.seed);
-    opts.duration_s =
-        parse_duration(a.duration).map_err(|e| CliError::bad_input(format!("--duration {e}")))?;
+    opts.duration_s = parse_duration(a.duration).map_err(|e| CliError::bad_input(format!("--duration {e}")))?;
     opts.arrival = match (a.arrival, a.concurrency) {
         (ArrivalArg::Poisson, None) => ArrivalProcess::Poisson { rate: a.rate },
         (ArrivalArg::Constant, None) => ArrivalProcess::Constant { rate: a.rate },
         (ArrivalArg::ClosedLoop, Some(c)) => ArrivalProcess::ClosedLoop { clients: c },
         (ArrivalArg::ClosedLoop, None) => {
-            return Err(CliError::bad_input(
-                "--arrival closed-loop needs --concurrency N",
-            ));
+            return Err(CliError::bad_input("--arrival closed-loop needs --concurrency N"));
         }
         (_, Some(_)) => {
-            return Err(CliError::bad_input(
-                "--concurrency applies only to --arrival closed-loop",
-            ));
+            return Err(CliError::bad_input("--concurrency applies only to --arrival closed-loop"));
         }
     };
-    opts.effect = a
-        .effect
-        .map(Effect::parse)
-        .transpose()
-        .map_err(CliError::bad_input)?;
+    opts.effect = a.effect.map(Effect::parse).transpose().map_err(CliError::bad_input)?;
     opts.gpus = a.gpus;
     if !(a.output_median.is_finite() && (2.0..=4096.0).contains(&a.output_median)) {
-        return Err(CliError::bad_input(
-            "--output-median must lie between 2 and 4096 tokens",
-        ));
+        return Err(CliError::bad_input("--output-median must lie between 2 and 4096 tokens"));
     }
     opts.lengths.output_median = a.output_median;
     Ok(opts)
@@ -93,29 +78,17 @@ pub struct AnalyzeArgs<'a> {
 }
 
 pub fn analyze_options(a: AnalyzeArgs<'_>) -> Result<AnalyzeOptions, CliError> {
-    let window_s =
-        parse_duration(a.window).map_err(|e| CliError::bad_input(format!("--window {e}")))?;
+    let window_s = parse_duration(a.window).map_err(|e| CliError::bad_input(format!("--window {e}")))?;
     if !(a.confidence > 0.5 && a.confidence < 1.0) {
-        return Err(CliError::bad_input(format!(
-            "--confidence {}: must lie between 0.5 and 1 (e.g. 0.95)",
-            a.confidence
-        )));
+        return Err(CliError::bad_input(format!("--confidence {}: must lie between 0.5 and 1 (e.g. 0.95)", a.confidence)));
     }
     if a.resamples < 200 {
-        return Err(CliError::bad_input(format!(
-            "--resamples {}: at least 200 are needed for stable 95 % intervals",
-            a.resamples
-        ))
-        .hint("the default is 9999"));
+        return Err(CliError::bad_input(format!("--resamples {}: at least 200 are needed for stable 95 % intervals", a.resamples)).hint("the default is 9999"));
     }
     let seconds = |flag: &str, v: Option<&str>| -> Result<Option<f64>, CliError> {
         v.map(|t| {
             let t = t.trim();
-            if t == "0" || t == "0s" {
-                Ok(0.0)
-            } else {
-                parse_duration(t).map_err(|e| CliError::bad_input(format!("{flag} {e}")))
-            }
+            if t == "0" || t == "0s" { Ok(0.0) } else { parse_duration(t).map_err(|e| CliError::bad_input(format!("{flag} {e}"))) }
         })
         .transpose()
     };
@@ -124,9 +97,7 @@ pub fn analyze_options(a: AnalyzeArgs<'_>) -> Result<AnalyzeOptions, CliError> {
     if let (Some(f), Some(t)) = (steady_from, steady_to)
         && t <= f
     {
-        return Err(CliError::bad_input(format!(
-            "--steady-to {t} s must come after --steady-from {f} s"
-        )));
+        return Err(CliError::bad_input(format!("--steady-to {t} s must come after --steady-from {f} s")));
     }
     Ok(AnalyzeOptions {
         window_s,
@@ -158,9 +129,7 @@ pub fn parse_fraction(text: &str) -> Result<f64, String> {
 }
 
 /// `--tolerance` values: a global one (`5%`) and per-metric ones (`ttft_p99=10%,throughput=2%`).
-pub fn parse_tolerances(
-    values: &[String],
-) -> Result<(f64, std::collections::BTreeMap<String, f64>), CliError> {
+pub fn parse_tolerances(values: &[String]) -> Result<(f64, std::collections::BTreeMap<String, f64>), CliError> {
     let mut global = 0.05;
     let mut per = std::collections::BTreeMap::new();
     for v in values {
@@ -168,21 +137,10 @@ pub fn parse_tolerances(
             match part.split_once('=') {
                 Some((k, x)) => {
                     let k = k.trim();
-                    let k = if k == "throughput" {
-                        "output_tokens_per_s"
-                    } else {
-                        k
-                    };
-                    per.insert(
-                        k.to_string(),
-                        parse_fraction(x)
-                            .map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?,
-                    );
+                    let k = if k == "throughput" { "output_tokens_per_s" } else { k };
+                    per.insert(k.to_string(), parse_fraction(x).map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?);
                 }
-                None => {
-                    global = parse_fraction(part)
-                        .map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?
-                }
+                None => global = parse_fraction(part).map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?,
             }
         }
     }
@@ -195,8 +153,7 @@ mod tests {
 
     #[test]
     fn tolerances() {
-        let (g, per) =
-            super::parse_tolerances(&["3%".into(), "ttft_p99=10%,throughput=0.02".into()]).unwrap();
+        let (g, per) = super::parse_tolerances(&["3%".into(), "ttft_p99=10%,throughput=0.02".into()]).unwrap();
         assert_eq!(g, 0.03);
         assert_eq!(per["ttft_p99"], 0.10);
         assert_eq!(per["output_tokens_per_s"], 0.02);

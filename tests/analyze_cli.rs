@@ -11,15 +11,7 @@ fn analyze_json(dir: &str, extra: &[&str], env: &[(&str, &str)]) -> (Value, Stri
     let s = Scratch::new("analyze");
     let out = s.path("analysis.json");
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_credence"));
-    cmd.args([
-        "analyze",
-        fixture(dir).to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--resamples",
-        "999",
-    ])
-    .args(extra);
+    cmd.args(["analyze", fixture(dir).to_str().unwrap(), "--out", out.to_str().unwrap(), "--resamples", "999"]).args(extra);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -32,40 +24,19 @@ fn analyze_json(dir: &str, extra: &[&str], env: &[(&str, &str)]) -> (Value, Stri
 #[test]
 fn json_contract_and_schema() {
     let (a, _) = analyze_json("demo", &[], &[]);
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(common::repo().join("schemas/analysis.schema.json")).unwrap(),
-    )
-    .unwrap();
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(common::repo().join("schemas/analysis.schema.json")).unwrap()).unwrap();
     let violations = check(&schema, &a);
-    assert!(
-        violations.is_empty(),
-        "analysis.json violates schemas/analysis.schema.json:\n{}",
-        violations.join("\n")
-    );
-    assert!(
-        ["flat", "warmup", "slowdown", "no_steady_state"]
-            .contains(&a["steady_state"]["classification"].as_str().unwrap())
-    );
+    assert!(violations.is_empty(), "analysis.json violates schemas/analysis.schema.json:\n{}", violations.join("\n"));
+    assert!(["flat", "warmup", "slowdown", "no_steady_state"].contains(&a["steady_state"]["classification"].as_str().unwrap()));
     assert!(a["steady_state"]["start_s"].is_number() && a["steady_state"]["end_s"].is_number());
     for m in ["ttft", "tpot", "itl", "e2e", "service"] {
         for s in ["p50", "p90", "p99", "p999", "mean"] {
             let e = &a["metrics"][m][s];
-            for k in [
-                "estimate",
-                "ci_low",
-                "ci_high",
-                "confidence",
-                "method",
-                "n",
-                "status",
-            ] {
+            for k in ["estimate", "ci_low", "ci_high", "confidence", "method", "n", "status"] {
                 assert!(e.get(k).is_some(), "metrics.{m}.{s}.{k}");
             }
             if e["status"] == "ok" {
-                assert!(
-                    e["ci_low"].as_f64() <= e["estimate"].as_f64()
-                        && e["estimate"].as_f64() <= e["ci_high"].as_f64()
-                );
+                assert!(e["ci_low"].as_f64() <= e["estimate"].as_f64() && e["estimate"].as_f64() <= e["ci_high"].as_f64());
             }
         }
     }
@@ -84,21 +55,14 @@ fn same_input_gives_byte_identical_json_on_any_thread_count() {
     let (_, one) = analyze_json("scenarios/warmup", &[], &[("RAYON_NUM_THREADS", "1")]);
     let (_, four) = analyze_json("scenarios/warmup", &[], &[("RAYON_NUM_THREADS", "4")]);
     let (_, again) = analyze_json("scenarios/warmup", &[], &[]);
-    assert!(
-        one == four && four == again,
-        "analysis JSON differs between runs or thread counts"
-    );
+    assert!(one == four && four == again, "analysis JSON differs between runs or thread counts");
     let (_, other_seed) = analyze_json("scenarios/warmup", &["--seed", "7"], &[]);
     assert_ne!(one, other_seed);
 }
 
 #[test]
 fn steady_window_override_is_recorded() {
-    let (a, _) = analyze_json(
-        "scenarios/steady",
-        &["--steady-from", "30s", "--steady-to", "90s"],
-        &[],
-    );
+    let (a, _) = analyze_json("scenarios/steady", &["--steady-from", "30s", "--steady-to", "90s"], &[]);
     let s = &a["steady_state"];
     assert_eq!(s["overridden"], true);
     assert_eq!(s["start_s"], 30.0);
@@ -110,27 +74,13 @@ fn steady_window_override_is_recorded() {
 
 #[test]
 fn summary_and_warnings_are_printed() {
-    let o = credence(&[
-        "analyze",
-        fixture("scenarios/no-steady-state").to_str().unwrap(),
-        "--resamples",
-        "499",
-    ]);
+    let o = credence(&["analyze", fixture("scenarios/no-steady-state").to_str().unwrap(), "--resamples", "499"]);
     assert!(o.status.success());
     let text = stdout(&o);
     assert!(text.contains("steady state: NoSteadyState"), "{text}");
-    assert!(
-        text.contains("warning: No steady state was found"),
-        "{text}"
-    );
-    assert!(
-        text.contains("ttft (ms)") && text.contains("throughput:"),
-        "{text}"
-    );
-    assert!(
-        stderr(&o).is_empty(),
-        "no progress output when stderr is not a terminal"
-    );
+    assert!(text.contains("warning: No steady state was found"), "{text}");
+    assert!(text.contains("ttft (ms)") && text.contains("throughput:"), "{text}");
+    assert!(stderr(&o).is_empty(), "no progress output when stderr is not a terminal");
 }
 
 #[test]
@@ -153,13 +103,7 @@ fn closed_loop_service_latency_is_not_applicable() {
         run.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = credence(&[
-        "analyze",
-        run.to_str().unwrap(),
-        "--json",
-        "--resamples",
-        "299",
-    ]);
+    let o = credence(&["analyze", run.to_str().unwrap(), "--json", "--resamples", "299"]);
     let a: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(a["metrics"]["service"]["p50"]["status"], "not_applicable");
     assert_eq!(a["metrics"]["ttft"]["p50"]["status"], "ok");
@@ -171,19 +115,9 @@ fn bad_input_exits_2() {
     let o = credence(&["analyze", s.path("missing").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not a run directory"), "{}", stderr(&o));
-    let o = credence(&[
-        "analyze",
-        fixture("demo").to_str().unwrap(),
-        "--confidence",
-        "1.5",
-    ]);
+    let o = credence(&["analyze", fixture("demo").to_str().unwrap(), "--confidence", "1.5"]);
     assert_eq!(o.status.code(), Some(2));
-    let o = credence(&[
-        "analyze",
-        fixture("demo").to_str().unwrap(),
-        "--out",
-        s.path("no/such/dir/a.json").to_str().unwrap(),
-    ]);
+    let o = credence(&["analyze", fixture("demo").to_str().unwrap(), "--out", s.path("no/such/dir/a.json").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("does not exist"));
     // A broken table is bad input too, with a hint to validate.
@@ -192,11 +126,7 @@ fn bad_input_exits_2() {
     std::fs::write(run.join("requests.parquet"), b"garbage").unwrap();
     let o = credence(&["analyze", run.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("hint: run `credence validate RUN`"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("hint: run `credence validate RUN`"), "{}", stderr(&o));
 }
 
 /// Every number in the credibility statement equals a JSON field (recomputed here).
@@ -211,26 +141,12 @@ fn the_statement_numbers_come_from_the_json() {
         let expect = [
             format!("Credibility {}.", c["grade"].as_str().unwrap()),
             format!("measured {} requests", s["requests_in_window"]),
-            format!(
-                "over {:.0} s of steady state",
-                f(&s["end_s"]) - f(&s["start_s"])
-            ),
-            format!(
-                "dropping {:.0} s ({} requests) of warmup",
-                f(&s["dropped_start_s"]),
-                s["dropped_start_requests"]
-            ),
-            format!(
-                "{:.0} s ({} requests) at the end",
-                f(&s["dropped_end_s"]),
-                s["dropped_end_requests"]
-            ),
+            format!("over {:.0} s of steady state", f(&s["end_s"]) - f(&s["start_s"])),
+            format!("dropping {:.0} s ({} requests) of warmup", f(&s["dropped_start_s"]), s["dropped_start_requests"]),
+            format!("{:.0} s ({} requests) at the end", f(&s["dropped_end_s"]), s["dropped_end_requests"]),
         ];
         for e in &expect {
-            assert!(
-                text.contains(e.as_str()),
-                "{fixture}: statement lacks {e:?}:\n{text}"
-            );
+            assert!(text.contains(e.as_str()), "{fixture}: statement lacks {e:?}:\n{text}");
         }
         // Half-widths: from the estimates themselves, not from credibility.half_widths.
         let est = [
@@ -242,44 +158,19 @@ fn the_statement_numbers_come_from_the_json() {
         for (label, e) in est {
             if e["status"] == "ok" {
                 let h = (f(&e["ci_high"]) - f(&e["ci_low"])) / 2.0 / f(&e["estimate"]) * 100.0;
-                assert!(
-                    text.contains(&format!("{label} ±{h:.1} %")),
-                    "{fixture}: statement lacks {label} ±{h:.1} %:\n{text}"
-                );
+                assert!(text.contains(&format!("{label} ±{h:.1} %")), "{fixture}: statement lacks {label} ±{h:.1} %:\n{text}");
             } else {
-                assert!(
-                    text.contains(label) && text.contains("cannot be bounded"),
-                    "{fixture}: {label} should be named unbounded:\n{text}"
-                );
+                assert!(text.contains(label) && text.contains("cannot be bounded"), "{fixture}: {label} should be named unbounded:\n{text}");
             }
         }
-        let failed: Vec<&str> = c["checks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|k| k["status"] == "FAIL")
-            .map(|k| k["name"].as_str().unwrap())
-            .collect();
+        let failed: Vec<&str> = c["checks"].as_array().unwrap().iter().filter(|k| k["status"] == "FAIL").map(|k| k["name"].as_str().unwrap()).collect();
         for name in failed.iter().filter(|n| !n.starts_with("environment.")) {
-            assert!(
-                text.contains(name),
-                "{fixture}: failed check {name} missing from the statement"
-            );
+            assert!(text.contains(name), "{fixture}: failed check {name} missing from the statement");
         }
         assert_eq!(c["grade"] == "LOW", !failed.is_empty());
     }
     // The findings show in the text output, with the action.
-    let o = credence(&[
-        "analyze",
-        fixture("demo").to_str().unwrap(),
-        "--resamples",
-        "499",
-    ]);
+    let o = credence(&["analyze", fixture("demo").to_str().unwrap(), "--resamples", "499"]);
     let text = stdout(&o);
-    assert!(
-        text.contains("GPU thermal throttling [thermal_throttle]")
-            && text.contains("action:")
-            && text.contains("credibility: LOW"),
-        "{text}"
-    );
+    assert!(text.contains("GPU thermal throttling [thermal_throttle]") && text.contains("action:") && text.contains("credibility: LOW"), "{text}");
 }

@@ -11,22 +11,11 @@ fn base_run(duration_s: f64) -> Run {
     o.duration_s = duration_s;
     o.compute_truth = false;
     let sim = simulate(&o).unwrap();
-    Run {
-        dir: "sim".into(),
-        manifest: sim.data.manifest,
-        requests: sim.data.requests,
-        gpu: None,
-        host: None,
-        server: None,
-        warnings: Vec::new(),
-    }
+    Run { dir: "sim".into(), manifest: sim.data.manifest, requests: sim.data.requests, gpu: None, host: None, server: None, warnings: Vec::new() }
 }
 
 fn opts() -> AnalyzeOptions {
-    AnalyzeOptions {
-        resamples: 299,
-        ..AnalyzeOptions::default()
-    }
+    AnalyzeOptions { resamples: 299, ..AnalyzeOptions::default() }
 }
 
 #[test]
@@ -44,15 +33,8 @@ fn empty_run() {
 fn every_request_failed() {
     let mut run = base_run(20.0);
     let n = run.requests.num_rows();
-    run.requests
-        .replace_column("status", utf8_column(std::iter::repeat_n(Some("error"), n)))
-        .unwrap();
-    run.requests
-        .replace_column(
-            "error_kind",
-            utf8_column(std::iter::repeat_n(Some("timeout"), n)),
-        )
-        .unwrap();
+    run.requests.replace_column("status", utf8_column(std::iter::repeat_n(Some("error"), n))).unwrap();
+    run.requests.replace_column("error_kind", utf8_column(std::iter::repeat_n(Some("timeout"), n))).unwrap();
     let a = analyze(&run, &opts());
     assert_eq!(a.metrics["ttft"]["p50"].status, Status::NotApplicable);
     assert_eq!(a.errors.rate.estimate, Some(1.0));
@@ -63,16 +45,12 @@ fn every_request_failed() {
 fn no_first_tokens_and_no_chunks() {
     let mut run = base_run(20.0);
     let n = run.requests.num_rows();
-    run.requests
-        .replace_column("first_token_ns", Column::Timestamp(vec![None; n]))
-        .unwrap();
+    run.requests.replace_column("first_token_ns", Column::Timestamp(vec![None; n])).unwrap();
     let mut lists = credence::run::TimestampLists::new();
     for _ in 0..n {
         lists.push(None);
     }
-    run.requests
-        .replace_column("chunk_ns", Column::TimestampList(lists))
-        .unwrap();
+    run.requests.replace_column("chunk_ns", Column::TimestampList(lists)).unwrap();
     let a = analyze(&run, &opts());
     assert_eq!(a.metrics["ttft"]["p50"].status, Status::NotApplicable);
     assert_eq!(a.metrics["itl"]["p50"].status, Status::NotApplicable);
@@ -85,10 +63,7 @@ fn absent_timestamps_disable_time_based_statistics() {
     let mut run = base_run(30.0);
     run.manifest.clock.timestamps = TimestampQuality::Absent;
     let a = analyze(&run, &opts());
-    assert_eq!(
-        a.steady_state.classification,
-        credence::analyze::steady::Classification::NoSteadyState
-    );
+    assert_eq!(a.steady_state.classification, credence::analyze::steady::Classification::NoSteadyState);
     assert_eq!(a.throughput.requests_per_s.status, Status::NotApplicable);
     assert!(a.warnings.iter().any(|w| w.kind == "timestamps"));
 }

@@ -24,36 +24,14 @@ fn run(scenario: Scenario, seed: u64, small: bool) -> (Analysis, Truth) {
     o.compute_truth = false;
     let sim = simulate(&o).unwrap();
     let d = sim.data;
-    let run = Run {
-        dir: "sim".into(),
-        manifest: d.manifest,
-        requests: d.requests,
-        gpu: d.gpu,
-        host: d.host,
-        server: d.server,
-        warnings: Vec::new(),
-    };
-    (
-        analyze(
-            &run,
-            &AnalyzeOptions {
-                resamples: 199,
-                ..AnalyzeOptions::default()
-            },
-        ),
-        sim.truth,
-    )
+    let run = Run { dir: "sim".into(), manifest: d.manifest, requests: d.requests, gpu: d.gpu, host: d.host, server: d.server, warnings: Vec::new() };
+    (analyze(&run, &AnalyzeOptions { resamples: 199, ..AnalyzeOptions::default() }), sim.truth)
 }
 
 fn matches_truth(a: &Analysis, t: &Truth, cause: &str) -> bool {
     t.anomalies.iter().any(|x| {
         x.cause == cause
-            && a.findings.iter().any(|f| {
-                f.cause == cause
-                    && f.episodes.iter().any(|e| {
-                        e.start_s < x.end_s + TOLERANCE_S && e.end_s > x.start_s - TOLERANCE_S
-                    })
-            })
+            && a.findings.iter().any(|f| f.cause == cause && f.episodes.iter().any(|e| e.start_s < x.end_s + TOLERANCE_S && e.end_s > x.start_s - TOLERANCE_S))
     })
 }
 
@@ -76,10 +54,7 @@ fn every_scenario_is_attributed_to_its_true_cause() {
                         "seed {}: {} {:?}",
                         100 + seed,
                         f.cause,
-                        f.episodes
-                            .iter()
-                            .map(|e| (e.start_s.round(), e.end_s.round()))
-                            .collect::<Vec<_>>()
+                        f.episodes.iter().map(|e| (e.start_s.round(), e.end_s.round())).collect::<Vec<_>>()
                     ));
                 }
             }
@@ -90,16 +65,10 @@ fn every_scenario_is_attributed_to_its_true_cause() {
         }
         report += &format!("{scenario}: recall {hits}/{truth_causes}; other findings: {wrong:?}\n");
         if truth_causes > 0 {
-            assert!(
-                hits as f64 >= 0.9 * truth_causes as f64,
-                "{scenario}: recall {hits}/{truth_causes}\n{report}"
-            );
+            assert!(hits as f64 >= 0.9 * truth_causes as f64, "{scenario}: recall {hits}/{truth_causes}\n{report}");
         }
         if scenario == Scenario::Steady || scenario == Scenario::Warmup {
-            assert!(
-                wrong.len() <= 1,
-                "{scenario} should yield no cause findings: {wrong:?}"
-            );
+            assert!(wrong.len() <= 1, "{scenario} should yield no cause findings: {wrong:?}");
         }
     }
     let precision = correct as f64 / total.max(1) as f64;
@@ -121,75 +90,30 @@ fn causes_are_named_correctly() {
         let causes: Vec<&str> = a.findings.iter().map(|f| f.cause.as_str()).collect();
         assert!(causes.contains(&"client_saturation"), "{causes:?}");
         assert!(
-            causes.iter().all(|c| !matches!(
-                *c,
-                "thermal_throttle"
-                    | "power_cap"
-                    | "clock_change"
-                    | "server_queueing"
-                    | "memory_pressure"
-                    | "foreign_process"
-            )),
+            causes.iter().all(|c| !matches!(*c, "thermal_throttle" | "power_cap" | "clock_change" | "server_queueing" | "memory_pressure" | "foreign_process")),
             "client saturation reported as a server slowdown: {causes:?}"
         );
     }
     // The power-capped GPU is "power-limited", not a fault.
     let (a, _) = run(Scenario::PowerCap, 310, true);
     assert!(a.findings.iter().any(|f| f.cause == "power_cap"));
-    let throttling = a
-        .credibility
-        .checks
-        .iter()
-        .find(|c| c.name == "throttling")
-        .unwrap();
-    assert_eq!(
-        throttling.status,
-        CheckStatus::Warn,
-        "{}",
-        throttling.reason
-    );
+    let throttling = a.credibility.checks.iter().find(|c| c.name == "throttling").unwrap();
+    assert_eq!(throttling.status, CheckStatus::Warn, "{}", throttling.reason);
 }
 
 #[test]
 fn grades_follow_the_rule() {
     // Steady with a full environment, at the simulator's default size (300 s at 20 requests/s).
-    let steady: Vec<Analysis> = (0..3)
-        .map(|s| run(Scenario::Steady, 400 + s, false).0)
-        .collect();
+    let steady: Vec<Analysis> = (0..3).map(|s| run(Scenario::Steady, 400 + s, false).0).collect();
     let single = &steady[0].credibility;
     assert_eq!(single.grade, Grade::Medium, "{:#?}", single.checks);
     let three = assess(&steady.iter().collect::<Vec<_>>());
-    assert_eq!(
-        three.grade,
-        Grade::High,
-        "{:#?}",
-        three
-            .checks
-            .iter()
-            .filter(|c| c.status != CheckStatus::Pass)
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(three.grade, Grade::High, "{:#?}", three.checks.iter().filter(|c| c.status != CheckStatus::Pass).collect::<Vec<_>>());
 
     let (a, _) = run(Scenario::ClientSaturation, 401, false);
     assert_eq!(a.credibility.grade, Grade::Low);
-    assert_eq!(
-        a.credibility
-            .checks
-            .iter()
-            .find(|c| c.name == "client_saturation")
-            .unwrap()
-            .status,
-        CheckStatus::Fail
-    );
+    assert_eq!(a.credibility.checks.iter().find(|c| c.name == "client_saturation").unwrap().status, CheckStatus::Fail);
     let (a, _) = run(Scenario::NoSteadyState, 401, false);
     assert_eq!(a.credibility.grade, Grade::Low);
-    assert_eq!(
-        a.credibility
-            .checks
-            .iter()
-            .find(|c| c.name == "steady_state")
-            .unwrap()
-            .status,
-        CheckStatus::Fail
-    );
+    assert_eq!(a.credibility.checks.iter().find(|c| c.name == "steady_state").unwrap().status, CheckStatus::Fail);
 }

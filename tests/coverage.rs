@@ -20,41 +20,19 @@ fn study(seeds: std::ops::Range<u64>, resamples: usize) -> Tally {
     base.duration_s = 300.0;
     let truth = credence::simulate::true_percentiles(&base).0.ttft;
     let targets = [truth.p50, truth.p99];
-    let mut t = Tally {
-        runs: 0,
-        two_sided: [0; 2],
-        covered: [0; 2],
-        naive_covered: [0; 2],
-    };
+    let mut t = Tally { runs: 0, two_sided: [0; 2], covered: [0; 2], naive_covered: [0; 2] };
     for seed in seeds {
         let mut o = base.clone();
         o.seed = seed;
         o.compute_truth = false;
         let sim = simulate(&o).unwrap();
-        let run = Run {
-            dir: "sim".into(),
-            manifest: sim.data.manifest,
-            requests: sim.data.requests,
-            gpu: None,
-            host: None,
-            server: None,
-            warnings: Vec::new(),
-        };
-        let a = analyze(
-            &run,
-            &AnalyzeOptions {
-                resamples,
-                ..AnalyzeOptions::default()
-            },
-        );
+        let run =
+            Run { dir: "sim".into(), manifest: sim.data.manifest, requests: sim.data.requests, gpu: None, host: None, server: None, warnings: Vec::new() };
+        let a = analyze(&run, &AnalyzeOptions { resamples, ..AnalyzeOptions::default() });
         t.runs += 1;
         // Naive: all TTFTs of the steady window as if independent.
         let ttft = credence::analyze::requests::RequestView::from_table(&run.requests).ttft_ms;
-        let mut v: Vec<f64> = ttft[a.steady_state.start_request..a.steady_state.end_request]
-            .iter()
-            .copied()
-            .filter(|x| x.is_finite())
-            .collect();
+        let mut v: Vec<f64> = ttft[a.steady_state.start_request..a.steady_state.end_request].iter().copied().filter(|x| x.is_finite()).collect();
         v.sort_by(f64::total_cmp);
         if std::env::var("COVERAGE_DEBUG").is_ok() {
             let e = &a.metrics["ttft"]["p99"];
@@ -91,12 +69,7 @@ fn study(seeds: std::ops::Range<u64>, resamples: usize) -> Tally {
 
 fn report(t: &Tally) -> [f64; 4] {
     let r = |a: usize, b: usize| a as f64 / b.max(1) as f64;
-    let out = [
-        r(t.covered[0], t.two_sided[0]),
-        r(t.covered[1], t.two_sided[1]),
-        r(t.naive_covered[0], t.runs),
-        r(t.naive_covered[1], t.runs),
-    ];
+    let out = [r(t.covered[0], t.two_sided[0]), r(t.covered[1], t.two_sided[1]), r(t.naive_covered[0], t.runs), r(t.naive_covered[1], t.runs)];
     eprintln!(
         "runs {}: P50 coverage {:.3} ({} two-sided), P99 coverage {:.3} ({} two-sided); naive i.i.d. P50 {:.3}, P99 {:.3}",
         t.runs, out[0], t.two_sided[0], out[1], t.two_sided[1], out[2], out[3]
@@ -110,14 +83,8 @@ fn coverage_fast() {
     let [p50, p99, naive50, naive99] = report(&t);
     // 30 fixed seeds: at a true 92 %, fewer than 24 covered happens with probability ~3 %.
     assert!(p50 >= 0.80 && p99 >= 0.80, "coverage too low: {p50} {p99}");
-    assert!(
-        naive50 < p50 || naive99 < p99,
-        "the naive interval should under-cover"
-    );
-    assert!(
-        t.two_sided[1] >= 25,
-        "most runs should support a two-sided P99"
-    );
+    assert!(naive50 < p50 || naive99 < p99, "the naive interval should under-cover");
+    assert!(t.two_sided[1] >= 25, "most runs should support a two-sided P99");
 }
 
 #[test]

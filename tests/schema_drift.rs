@@ -23,10 +23,7 @@ fn table_drift(committed: &Value, kind: TableKind) -> Vec<String> {
     for (i, spec) in kind.columns().iter().enumerate() {
         match cols.get(i) {
             None => out.push(format!("column {} is missing from the file", spec.name)),
-            Some(c) if c != &code_cols[i] => out.push(format!(
-                "column {i}: file has {c}, code has {}",
-                code_cols[i]
-            )),
+            Some(c) if c != &code_cols[i] => out.push(format!("column {i}: file has {c}, code has {}", code_cols[i])),
             _ => {}
         }
         if let Some(c) = cols.get(i)
@@ -36,18 +33,11 @@ fn table_drift(committed: &Value, kind: TableKind) -> Vec<String> {
         }
     }
     if cols.len() > kind.columns().len() {
-        out.push(format!(
-            "the file has {} columns, the code {}",
-            cols.len(),
-            kind.columns().len()
-        ));
+        out.push(format!("the file has {} columns, the code {}", cols.len(), kind.columns().len()));
     }
     for key in ["table", "file", "format_version", "required", "description"] {
         if committed[key] != code[key] {
-            out.push(format!(
-                "{key}: file has {}, code has {}",
-                committed[key], code[key]
-            ));
+            out.push(format!("{key}: file has {}, code has {}", committed[key], code[key]));
         }
     }
     out
@@ -89,19 +79,14 @@ fn written_parquet_schemas_match_the_spec() {
     credence::run::write::write_run(&out, &sim.data).unwrap();
     for kind in TableKind::ALL {
         let file = std::fs::File::open(out.join(kind.file_name())).unwrap();
-        let builder =
-            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        let builder = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
         let schema = builder.schema();
         assert_eq!(schema.fields().len(), kind.columns().len());
         for (field, spec) in schema.fields().iter().zip(kind.columns()) {
             assert_eq!(field.name(), spec.name);
             assert_eq!(field.data_type(), &spec.ty.data_type(), "{}", spec.name);
             assert_eq!(field.is_nullable(), spec.nullable, "{}", spec.name);
-            let unit = field
-                .metadata()
-                .get("unit")
-                .map(String::as_str)
-                .unwrap_or("");
+            let unit = field.metadata().get("unit").map(String::as_str).unwrap_or("");
             assert_eq!(unit, spec.unit, "{}", spec.name);
         }
     }
@@ -112,20 +97,11 @@ fn full_manifest() -> Manifest {
     let mut opts = SimOptions::new(Scenario::Steady, 1);
     opts.duration_s = 20.0;
     let mut m = simulate(&opts).unwrap().data.manifest;
-    m.source.files.push(SourceFile {
-        name: "result.json".into(),
-        size_bytes: 10,
-        sha256: "0".repeat(64),
-    });
+    m.source.files.push(SourceFile { name: "result.json".into(), size_bytes: 10, sha256: "0".repeat(64) });
     m.config.extra.insert("k".into(), "v".into());
     m.workload.concurrency = Some(8);
     m.workload.dataset = Some("sharegpt".into());
-    m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess {
-        gpu_index: 0,
-        pid: 7,
-        name: "python".into(),
-        used_mem_bytes: Some(1),
-    }]);
+    m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
     m.phases.note = Some("n".into());
     m.clock.timezone_assumed = Some("Europe/Berlin".into());
     m.clock.conversion = Some("local time + --tz".into());
@@ -137,21 +113,11 @@ fn manifest_and_run_schema_agree() {
     let schema = committed("run.schema.json");
     let value = serde_json::to_value(full_manifest()).unwrap();
     let violations = check(&schema, &value);
-    assert!(
-        violations.is_empty(),
-        "run.json written by the code violates schemas/run.schema.json:\n{}",
-        violations.join("\n")
-    );
+    assert!(violations.is_empty(), "run.json written by the code violates schemas/run.schema.json:\n{}", violations.join("\n"));
     // Every property the schema declares is written by the code (free maps aside).
     let present = present_paths(&value);
-    let missing: Vec<_> = declared_paths(&schema)
-        .into_iter()
-        .filter(|p| !present.contains(p))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "schemas/run.schema.json declares fields the code never writes: {missing:?}"
-    );
+    let missing: Vec<_> = declared_paths(&schema).into_iter().filter(|p| !present.contains(p)).collect();
+    assert!(missing.is_empty(), "schemas/run.schema.json declares fields the code never writes: {missing:?}");
 }
 
 #[test]

@@ -46,19 +46,14 @@ fn edit_table(dir: &Path, kind: TableKind, edit: impl FnOnce(&mut Table)) {
 /// Rewrites a Parquet file at the Arrow level (to produce layouts credence would never write).
 fn rewrite_arrow(path: &Path, edit: impl Fn(&Schema, Vec<ArrayRef>) -> (Schema, Vec<ArrayRef>)) {
     let file = std::fs::File::open(path).unwrap();
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .unwrap()
-        .build()
-        .unwrap();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap();
     let batches: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
     let (schema, _) = edit(&batches[0].schema(), batches[0].columns().to_vec());
     let schema = Arc::new(schema);
-    let mut w =
-        ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema.clone(), None).unwrap();
+    let mut w = ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema.clone(), None).unwrap();
     for b in batches {
         let (_, cols) = edit(&b.schema(), b.columns().to_vec());
-        w.write(&RecordBatch::try_new(schema.clone(), cols).unwrap())
-            .unwrap();
+        w.write(&RecordBatch::try_new(schema.clone(), cols).unwrap()).unwrap();
     }
     w.close().unwrap();
 }
@@ -108,21 +103,10 @@ fn missing_column() {
     rewrite_arrow(&dir.join("requests.parquet"), |schema, mut cols| {
         let idx = schema.index_of("end_ns").unwrap();
         cols.remove(idx);
-        let fields: Vec<_> = schema
-            .fields()
-            .iter()
-            .filter(|f| f.name() != "end_ns")
-            .cloned()
-            .collect();
+        let fields: Vec<_> = schema.fields().iter().filter(|f| f.name() != "end_ns").cloned().collect();
         (Schema::new(fields), cols)
     });
-    expect_invalid(
-        &dir,
-        &[
-            "requests.parquet: column end_ns: column is missing",
-            "timestamp[ns, UTC]",
-        ],
-    );
+    expect_invalid(&dir, &["requests.parquet: column end_ns: column is missing", "timestamp[ns, UTC]"]);
 }
 
 #[test]
@@ -132,38 +116,16 @@ fn wrong_type_and_missing_time_zone() {
     rewrite_arrow(&dir.join("requests.parquet"), |schema, mut cols| {
         let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
         let out = schema.index_of("output_tokens").unwrap();
-        let as_i64: Int64Array = cols[out]
-            .as_any()
-            .downcast_ref::<arrow_array::UInt32Array>()
-            .unwrap()
-            .iter()
-            .map(|v| v.map(i64::from))
-            .collect();
+        let as_i64: Int64Array = cols[out].as_any().downcast_ref::<arrow_array::UInt32Array>().unwrap().iter().map(|v| v.map(i64::from)).collect();
         cols[out] = Arc::new(as_i64);
         fields[out] = Field::new("output_tokens", DataType::Int64, true);
         let sent = schema.index_of("sent_ns").unwrap();
-        let naive = cols[sent]
-            .as_any()
-            .downcast_ref::<TimestampNanosecondArray>()
-            .unwrap()
-            .clone()
-            .with_timezone_opt(None::<String>);
+        let naive = cols[sent].as_any().downcast_ref::<TimestampNanosecondArray>().unwrap().clone().with_timezone_opt(None::<String>);
         cols[sent] = Arc::new(naive);
-        fields[sent] = Field::new(
-            "sent_ns",
-            DataType::Timestamp(TimeUnit::Nanosecond, None),
-            false,
-        );
+        fields[sent] = Field::new("sent_ns", DataType::Timestamp(TimeUnit::Nanosecond, None), false);
         (Schema::new(fields), cols)
     });
-    expect_invalid(
-        &dir,
-        &[
-            "column output_tokens: has type Int64 (expected uint32)",
-            "column sent_ns",
-            "UTC time zone",
-        ],
-    );
+    expect_invalid(&dir, &["column output_tokens: has type Int64 (expected uint32)", "column sent_ns", "UTC time zone"]);
 }
 
 #[test]
@@ -173,21 +135,13 @@ fn null_in_required_column() {
     rewrite_arrow(&dir.join("requests.parquet"), |schema, mut cols| {
         let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
         let end = schema.index_of("end_ns").unwrap();
-        let mut values: Vec<Option<i64>> = cols[end]
-            .as_any()
-            .downcast_ref::<TimestampNanosecondArray>()
-            .unwrap()
-            .iter()
-            .collect();
+        let mut values: Vec<Option<i64>> = cols[end].as_any().downcast_ref::<TimestampNanosecondArray>().unwrap().iter().collect();
         values[3] = None;
         cols[end] = Arc::new(TimestampNanosecondArray::from(values).with_timezone("UTC"));
         fields[end] = fields[end].clone().with_nullable(true);
         (Schema::new(fields), cols)
     });
-    expect_invalid(
-        &dir,
-        &["column end_ns, row 3: holds a null in a required column"],
-    );
+    expect_invalid(&dir, &["column end_ns, row 3: holds a null in a required column"]);
 }
 
 fn shift_timestamps(table: &mut Table, column: &str, rows: &[usize], delta_ns: i64) {
@@ -208,13 +162,7 @@ fn negative_duration() {
         end[10] = sent[10].map(|s| s - 5_000_000);
         t.replace_column("end_ns", Column::Timestamp(end)).unwrap();
     });
-    expect_invalid(
-        &dir,
-        &[
-            "column end_ns, row 10: negative duration (end is 5.000 ms before sent",
-            "expected end_ns >= sent_ns",
-        ],
-    );
+    expect_invalid(&dir, &["column end_ns, row 10: negative duration (end is 5.000 ms before sent", "expected end_ns >= sent_ns"]);
 }
 
 #[test]
@@ -227,15 +175,11 @@ fn first_token_before_sent_and_end_before_first_token() {
         ft[20] = sent[20].map(|s| s - 3_100_000);
         let end = t.timestamps("end_ns").unwrap().to_vec();
         ft[30] = end[30].map(|e| e + 1_000_000);
-        t.replace_column("first_token_ns", Column::Timestamp(ft))
-            .unwrap();
+        t.replace_column("first_token_ns", Column::Timestamp(ft)).unwrap();
     });
     expect_invalid(
         &dir,
-        &[
-            "column first_token_ns, row 20: first token before sent (first token is 3.100 ms before sent",
-            "column end_ns, row 30: end before first token",
-        ],
+        &["column first_token_ns, row 20: first token before sent (first token is 3.100 ms before sent", "column end_ns, row 30: end before first token"],
     );
 }
 
@@ -247,19 +191,9 @@ fn duplicate_request_ids() {
         let ids = t.strings("request_id").unwrap();
         let mut v: Vec<String> = ids.iter().map(|x| x.unwrap().to_string()).collect();
         v[5] = v[4].clone();
-        t.replace_column(
-            "request_id",
-            credence::run::table::utf8_column(v.iter().map(|s| Some(s.as_str()))),
-        )
-        .unwrap();
+        t.replace_column("request_id", credence::run::table::utf8_column(v.iter().map(|s| Some(s.as_str())))).unwrap();
     });
-    expect_invalid(
-        &dir,
-        &[
-            "column request_id, row 5: duplicate request id",
-            "req-000004",
-        ],
-    );
+    expect_invalid(&dir, &["column request_id, row 5: duplicate request id", "req-000004"]);
 }
 
 #[test]
@@ -268,18 +202,12 @@ fn chunk_outside_span() {
     let dir = broken_copy(&s);
     edit_table(&dir, TableKind::Requests, |t| {
         let mut lists = t.timestamp_lists("chunk_ns").unwrap().clone();
-        let row = (0..lists.len())
-            .find(|&r| lists.get(r).is_some_and(|l| !l.is_empty()))
-            .unwrap();
+        let row = (0..lists.len()).find(|&r| lists.get(r).is_some_and(|l| !l.is_empty())).unwrap();
         let last = lists.offsets[row + 1] - 1;
         lists.values[last] += 60_000_000_000;
-        t.replace_column("chunk_ns", Column::TimestampList(lists))
-            .unwrap();
+        t.replace_column("chunk_ns", Column::TimestampList(lists)).unwrap();
     });
-    expect_invalid(
-        &dir,
-        &["column chunk_ns", "chunk time outside the request's span"],
-    );
+    expect_invalid(&dir, &["column chunk_ns", "chunk time outside the request's span"]);
 }
 
 #[test]
@@ -290,8 +218,7 @@ fn telemetry_not_monotonic_and_out_of_range() {
         shift_timestamps(t, "ts_ns", &[40], -5_000_000_000);
         let mut temp = t.f64s("temp_gpu_c").unwrap().to_vec();
         temp[7] = Some(512.0);
-        t.replace_column("temp_gpu_c", Column::Float64(temp))
-            .unwrap();
+        t.replace_column("temp_gpu_c", Column::Float64(temp)).unwrap();
     });
     expect_invalid(
         &dir,
@@ -310,17 +237,12 @@ fn telemetry_gap_and_short_coverage_are_warnings() {
     edit_table(&dir, TableKind::Host, |t| {
         // Keep the first 60 samples and drop 10 after them, then stop 20 s early.
         let n = t.num_rows();
-        let keep: Vec<usize> = (0..n)
-            .filter(|&i| !(60..70).contains(&i) && i < n - 20)
-            .collect();
+        let keep: Vec<usize> = (0..n).filter(|&i| !(60..70).contains(&i) && i < n - 20).collect();
         *t = take_rows(t, &keep);
     });
     let (code, text) = validate(&dir);
     assert_eq!(code, 0, "{text}");
-    assert!(
-        text.contains("warning: host.parquet: column ts_ns, row 60: sampling gaps"),
-        "{text}"
-    );
+    assert!(text.contains("warning: host.parquet: column ts_ns, row 60: sampling gaps"), "{text}");
     assert!(text.contains("does not cover the requests"), "{text}");
 }
 
@@ -333,11 +255,7 @@ fn take_rows(t: &Table, rows: &[usize]) -> Table {
                 Column::UInt32(v) => Column::UInt32(rows.iter().map(|&r| v[r]).collect()),
                 Column::UInt64(v) => Column::UInt64(rows.iter().map(|&r| v[r]).collect()),
                 Column::Float64(v) => Column::Float64(rows.iter().map(|&r| v[r]).collect()),
-                Column::Utf8(v) => Column::Utf8(
-                    rows.iter()
-                        .map(|&r| v.is_valid(r).then(|| v.value(r)))
-                        .collect(),
-                ),
+                Column::Utf8(v) => Column::Utf8(rows.iter().map(|&r| v.is_valid(r).then(|| v.value(r))).collect()),
                 Column::TimestampList(_) => unreachable!("host has no list columns"),
             };
             (spec.name, c)
@@ -361,10 +279,7 @@ fn missing_requests_table() {
     let s = Scratch::new("noreq");
     let dir = broken_copy(&s);
     std::fs::remove_file(dir.join("requests.parquet")).unwrap();
-    expect_invalid(
-        &dir,
-        &["requests.parquet: file is missing", "tables lists requests"],
-    );
+    expect_invalid(&dir, &["requests.parquet: file is missing", "tables lists requests"]);
 }
 
 #[test]
@@ -377,19 +292,12 @@ fn nonexistent_directory() {
 fn json_report() {
     let s = Scratch::new("json");
     let dir = broken_copy(&s);
-    edit_table(&dir, TableKind::Requests, |t| {
-        shift_timestamps(t, "end_ns", &[1, 2, 3, 4, 5, 6, 7], -100_000_000_000)
-    });
+    edit_table(&dir, TableKind::Requests, |t| shift_timestamps(t, "end_ns", &[1, 2, 3, 4, 5, 6, 7], -100_000_000_000));
     let out = credence(&["validate", "--json", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["valid"], false);
-    let p = v["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["column"] == "end_ns")
-        .unwrap();
+    let p = v["problems"].as_array().unwrap().iter().find(|p| p["column"] == "end_ns").unwrap();
     assert_eq!(p["severity"], "error");
     assert_eq!(p["rows"]["count"], 7);
     assert_eq!(p["rows"]["first"], serde_json::json!([1, 2, 3, 4, 5]));
@@ -403,12 +311,8 @@ fn segment_folder_reads_as_one_table() {
     let n = host.num_rows();
     std::fs::remove_file(dir.join("host.parquet")).unwrap();
     std::fs::create_dir(dir.join("host")).unwrap();
-    take_rows(&host, &(0..n / 2).collect::<Vec<_>>())
-        .write_parquet(&dir.join("host/seg-000.parquet"))
-        .unwrap();
-    take_rows(&host, &(n / 2..n).collect::<Vec<_>>())
-        .write_parquet(&dir.join("host/seg-001.parquet"))
-        .unwrap();
+    take_rows(&host, &(0..n / 2).collect::<Vec<_>>()).write_parquet(&dir.join("host/seg-000.parquet")).unwrap();
+    take_rows(&host, &(n / 2..n).collect::<Vec<_>>()).write_parquet(&dir.join("host/seg-001.parquet")).unwrap();
     let (code, text) = validate(&dir);
     assert_eq!(code, 0, "{text}");
     assert!(text.contains(&format!("host      {n} rows")), "{text}");

@@ -84,27 +84,13 @@ impl Estimate {
 
     /// A two-sided estimate. Falls back to `insufficient` when a bound is missing or not finite,
     /// and widens a bound that does not contain the estimate (rounding in resampling).
-    pub fn two_sided(
-        estimate: f64,
-        ci: (f64, f64),
-        confidence: f64,
-        method: Method,
-        n: u64,
-    ) -> Estimate {
+    pub fn two_sided(estimate: f64, ci: (f64, f64), confidence: f64, method: Method, n: u64) -> Estimate {
         let (lo, hi) = ci;
         if !estimate.is_finite() {
             return Estimate::not_applicable(confidence, n, "the estimate is not a finite number");
         }
         if !(lo.is_finite() && hi.is_finite()) {
-            return Estimate::insufficient(
-                estimate,
-                finite(Some(lo)),
-                finite(Some(hi)),
-                confidence,
-                method,
-                n,
-                "the interval is not finite",
-            );
+            return Estimate::insufficient(estimate, finite(Some(lo)), finite(Some(hi)), confidence, method, n, "the interval is not finite");
         }
         Estimate {
             estimate: Some(estimate),
@@ -115,15 +101,7 @@ impl Estimate {
     }
 
     /// Too few data for a two-sided interval: keeps the point estimate and a one-sided bound.
-    pub fn insufficient(
-        estimate: f64,
-        ci_low: Option<f64>,
-        ci_high: Option<f64>,
-        confidence: f64,
-        method: Method,
-        n: u64,
-        why: impl Into<String>,
-    ) -> Estimate {
+    pub fn insufficient(estimate: f64, ci_low: Option<f64>, ci_high: Option<f64>, confidence: f64, method: Method, n: u64, why: impl Into<String>) -> Estimate {
         let est = finite(Some(estimate));
         Estimate {
             estimate: est,
@@ -136,10 +114,7 @@ impl Estimate {
 
     /// The statistic does not apply (no data of that kind).
     pub fn not_applicable(confidence: f64, n: u64, why: impl Into<String>) -> Estimate {
-        Estimate {
-            note: Some(why.into()),
-            ..Estimate::base(confidence, Method::None, n, Status::NotApplicable)
-        }
+        Estimate { note: Some(why.into()), ..Estimate::base(confidence, Method::None, n, Status::NotApplicable) }
     }
 
     /// Records the resampling behind the interval.
@@ -180,17 +155,8 @@ mod tests {
         assert_eq!((e.ci_low, e.ci_high), (Some(4.0), None));
         let e = Estimate::two_sided(f64::NAN, (1.0, 2.0), 0.95, Method::Bca, 0);
         assert_eq!(e.status, Status::NotApplicable);
-        let json = serde_json::to_string(&Estimate::two_sided(
-            1.0,
-            (0.5, 2.0),
-            0.95,
-            Method::OrderStatistic,
-            3,
-        ))
-        .unwrap();
-        assert!(
-            json.contains("\"method\":\"order_statistic\"") && json.contains("\"status\":\"ok\"")
-        );
+        let json = serde_json::to_string(&Estimate::two_sided(1.0, (0.5, 2.0), 0.95, Method::OrderStatistic, 3)).unwrap();
+        assert!(json.contains("\"method\":\"order_statistic\"") && json.contains("\"status\":\"ok\""));
     }
 
     #[test]

@@ -32,8 +32,7 @@ const MIN_WINDOWS_FOR_BLOCKS: usize = 20;
 const IID_BUDGET: f64 = 2e8;
 
 /// The percentiles reported for every latency metric.
-pub const PERCENTILES: [(&str, f64); 4] =
-    [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)];
+pub const PERCENTILES: [(&str, f64); 4] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)];
 
 #[derive(Debug, Clone, Copy)]
 pub struct IntervalOptions {
@@ -62,20 +61,13 @@ pub struct MetricSample<'a> {
 }
 
 /// Design effect of a per-value score (already centred) summed per window.
-fn design_effect(
-    scores: impl Iterator<Item = (u32, f64)>,
-    windows: usize,
-    n: usize,
-    unit_variance: f64,
-) -> (f64, f64) {
+fn design_effect(scores: impl Iterator<Item = (u32, f64)>, windows: usize, n: usize, unit_variance: f64) -> (f64, f64) {
     let mut d = vec![0.0; windows];
     for (w, s) in scores {
         d[w as usize] += s;
     }
     let tau = match long_run_variance(&d) {
-        Some(lrv) if unit_variance > 0.0 => {
-            (lrv * windows as f64 / (n as f64 * unit_variance)).max(1.0)
-        }
+        Some(lrv) if unit_variance > 0.0 => (lrv * windows as f64 / (n as f64 * unit_variance)).max(1.0),
         _ => 1.0,
     };
     let block = politis_white(&d).map_or(1.0, |b| b.stationary);
@@ -88,25 +80,15 @@ fn order_statistic(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> (Option<f64>,
     let Some(idx) = order_statistic_indices(m, p, cl, Alternative::TwoSided) else {
         return (None, None);
     };
-    let map = |i: usize| -> usize {
-        if m == n {
-            i
-        } else {
-            ((i as f64 + 0.5) * n as f64 / m as f64) as usize
-        }
-    };
-    (
-        idx.lo.map(|i| sorted[map(i).min(n - 1)]),
-        idx.hi.map(|i| sorted[map(i).min(n - 1)]),
-    )
+    let map = |i: usize| -> usize { if m == n { i } else { ((i as f64 + 0.5) * n as f64 / m as f64) as usize } };
+    (idx.lo.map(|i| sorted[map(i).min(n - 1)]), idx.hi.map(|i| sorted[map(i).min(n - 1)]))
 }
 
 fn lower_bound_only(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> Option<f64> {
     let n = sorted.len();
     let m = (n_eff.round() as usize).clamp(1, n);
     let idx = order_statistic_indices(m, p, cl, Alternative::Greater)?;
-    idx.lo
-        .map(|i| sorted[(((i as f64 + 0.5) * n as f64 / m as f64) as usize).min(n - 1)])
+    idx.lo.map(|i| sorted[(((i as f64 + 0.5) * n as f64 / m as f64) as usize).min(n - 1)])
 }
 
 /// `t_{df}/z` at confidence `cl`, with `df` = independent blocks − 1 (at least 2).
@@ -121,59 +103,28 @@ pub fn few_blocks_factor(windows: usize, block: f64, cl: f64) -> f64 {
 /// Widens a block-bootstrap interval by `t_{df}/z` with `df` = independent blocks − 1: with a
 /// few dozen blocks the bootstrap's own variance estimate is uncertain, which a percentile
 /// interval ignores (the coverage study shows the resulting under-coverage).
-fn few_blocks_widening(
-    estimate: f64,
-    (lo, hi): (f64, f64),
-    windows: usize,
-    block: f64,
-    cl: f64,
-) -> (f64, f64) {
+fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, block: f64, cl: f64) -> (f64, f64) {
     let c = few_blocks_factor(windows, block, cl);
     if estimate > 0.0 && lo > 0.0 {
         // Positive, skewed quantities (latencies) widen on the log scale and stay positive.
-        (
-            estimate * (lo / estimate).powf(c),
-            estimate * (hi / estimate).powf(c),
-        )
+        (estimate * (lo / estimate).powf(c), estimate * (hi / estimate).powf(c))
     } else {
-        (
-            estimate - (estimate - lo) * c,
-            estimate + (hi - estimate) * c,
-        )
+        (estimate - (estimate - lo) * c, estimate + (hi - estimate) * c)
     }
 }
 
 /// All statistics of one metric: p50, p90, p99, p999, mean and p50_bca.
-pub fn metric_estimates(
-    s: &MetricSample<'_>,
-    o: &IntervalOptions,
-) -> (BTreeMap<String, Estimate>, Option<Dependence>) {
+pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<String, Estimate>, Option<Dependence>, Option<super::distribution::Distribution>) {
     let cl = o.confidence;
-    let pairs: Vec<(u32, f64)> = s
-        .values
-        .iter()
-        .zip(s.window)
-        .filter(|(v, _)| v.is_finite())
-        .map(|(v, w)| (*w, *v))
-        .collect();
+    let pairs: Vec<(u32, f64)> = s.values.iter().zip(s.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v)).collect();
     let n = pairs.len();
     let mut out = BTreeMap::new();
     if n == 0 {
         for (k, _) in PERCENTILES {
-            out.insert(
-                k.to_string(),
-                Estimate::not_applicable(
-                    cl,
-                    0,
-                    format!("no {} values in the steady window", s.name),
-                ),
-            );
+            out.insert(k.to_string(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
         }
-        out.insert(
-            "mean".into(),
-            Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)),
-        );
-        return (out, None);
+        out.insert("mean".into(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
+        return (out, None, None);
     }
     // One stable radix sort of (value, group) pairs serves every percentile and the bootstrap.
     let mut by_value: Vec<(f64, u32)> = pairs.iter().map(|&(w, v)| (v, w)).collect();
@@ -184,14 +135,9 @@ pub fn metric_estimates(
     let values = &sorted;
     let mean = values.iter().sum::<f64>() / n as f64;
     let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
-    let (tau_mean, block_mean) =
-        design_effect(pairs.iter().map(|&(w, v)| (w, v - mean)), s.windows, n, var);
-    let dependence = Dependence {
-        design_effect: tau_mean,
-        n_eff: n as f64 / tau_mean,
-        block_length_windows: block_mean,
-        dependent: tau_mean > DEPENDENCE_THRESHOLD,
-    };
+    let (tau_mean, block_mean) = design_effect(pairs.iter().map(|&(w, v)| (w, v - mean)), s.windows, n, var);
+    let dependence =
+        Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
     let id = stat_id(s.name);
 
     // Per percentile: point, dependence, and which method applies.
@@ -206,58 +152,22 @@ pub fn metric_estimates(
         .iter()
         .map(|&(key, p)| {
             let q = quantile_sorted(&sorted, p).unwrap_or(f64::NAN);
-            let (tau, block) = design_effect(
-                pairs
-                    .iter()
-                    .map(|&(w, v)| (w, f64::from(u8::from(v <= q)) - p)),
-                s.windows,
-                n,
-                p * (1.0 - p),
-            );
-            Plan {
-                key,
-                p,
-                q,
-                tau,
-                block,
-            }
+            let (tau, block) = design_effect(pairs.iter().map(|&(w, v)| (w, f64::from(u8::from(v <= q)) - p)), s.windows, n, p * (1.0 - p));
+            Plan { key, p, q, tau, block }
         })
         .collect();
     let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
     // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
     // of every value would cost n × resamples draws.
-    let need_blocks = s.windows >= MIN_WINDOWS_FOR_BLOCKS
-        && (plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD)
-            || dependence.dependent
-            || !affordable);
+    let need_blocks = s.windows >= MIN_WINDOWS_FOR_BLOCKS && (plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent || !affordable);
     // Twice the Politis–White length: the automatic length targets the variance of a mean and
     // runs short for percentile coverage in runs of a few hundred windows (coverage study).
-    let block = 2.0
-        * plans
-            .iter()
-            .map(|p| p.block)
-            .chain([block_mean])
-            .fold(1.0, f64::max);
+    let block = 2.0 * plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
     let boot = need_blocks
         .then(|| {
-            let half: Vec<f64> = plans
-                .iter()
-                .map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0)
-                .collect();
+            let half: Vec<f64> = plans.iter().map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0).collect();
             let ps: Vec<f64> = plans.iter().map(|pl| pl.p).collect();
-            grouped_bootstrap(
-                &Grouped {
-                    sorted: &sorted,
-                    group_of_rank: &group_of_rank,
-                    groups: s.windows,
-                },
-                &ps,
-                &half,
-                block,
-                o.resamples,
-                o.seed,
-                id,
-            )
+            grouped_bootstrap(&Grouped { sorted: &sorted, group_of_rank: &group_of_rank, groups: s.windows }, &ps, &half, block, o.resamples, o.seed, id)
         })
         .flatten();
 
@@ -272,11 +182,7 @@ pub fn metric_estimates(
                 lower_bound_only(&sorted, pl.p, n_eff, cl),
                 None,
                 cl,
-                if dependent {
-                    Method::OrderStatisticNeff
-                } else {
-                    Method::OrderStatistic
-                },
+                if dependent { Method::OrderStatisticNeff } else { Method::OrderStatistic },
                 n as u64,
                 format!(
                     "{:.1} effective observations lie beyond this percentile; about {TAIL_MINIMUM:.0} are needed for a two-sided interval. Reported: the point estimate and a one-sided lower bound. A run about {longer:.1}x longer would resolve it.",
@@ -285,111 +191,45 @@ pub fn metric_estimates(
             )
         } else if !dependent {
             // Mild dependence still counts: the binomial runs at n_eff (= n when τ = 1).
-            let method = if pl.tau < 1.05 {
-                Method::OrderStatistic
-            } else {
-                Method::OrderStatisticNeff
-            };
+            let method = if pl.tau < 1.05 { Method::OrderStatistic } else { Method::OrderStatisticNeff };
             let (lo, hi) = order_statistic(&sorted, pl.p, n_eff, cl);
             match (lo, hi) {
                 (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, method, n as u64),
-                _ => Estimate::insufficient(
-                    pl.q,
-                    lo,
-                    hi,
-                    cl,
-                    method,
-                    n as u64,
-                    "the order-statistic interval is not finite at this sample size",
-                ),
+                _ => Estimate::insufficient(pl.q, lo, hi, cl, method, n as u64, "the order-statistic interval is not finite at this sample size"),
             }
         } else if let Some(b) = &boot {
-            match percentile_of(&b.quantiles[i], cl)
-                .map(|ci| few_blocks_widening(pl.q, ci, s.windows, block, cl))
-            {
-                Some(ci) => {
-                    Estimate::two_sided(pl.q, ci, cl, Method::StationaryBootstrap, n as u64)
-                        .resampled(o.seed, o.resamples, Some(block))
-                }
-                None => Estimate::insufficient(
-                    pl.q,
-                    None,
-                    None,
-                    cl,
-                    Method::StationaryBootstrap,
-                    n as u64,
-                    "the bootstrap distribution is empty",
-                ),
+            match percentile_of(&b.quantiles[i], cl).map(|ci| few_blocks_widening(pl.q, ci, s.windows, block, cl)) {
+                Some(ci) => Estimate::two_sided(pl.q, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
+                None => Estimate::insufficient(pl.q, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
             }
         } else {
             let (lo, hi) = order_statistic(&sorted, pl.p, n_eff, cl);
             match (lo, hi) {
-                (Some(lo), Some(hi)) => {
-                    Estimate::two_sided(pl.q, (lo, hi), cl, Method::OrderStatisticNeff, n as u64)
-                }
-                _ => Estimate::insufficient(
-                    pl.q,
-                    lo,
-                    hi,
-                    cl,
-                    Method::OrderStatisticNeff,
-                    n as u64,
-                    "the interval at the effective sample size is not finite",
-                ),
+                (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, Method::OrderStatisticNeff, n as u64),
+                _ => Estimate::insufficient(pl.q, lo, hi, cl, Method::OrderStatisticNeff, n as u64, "the interval at the effective sample size is not finite"),
             }
         };
         out.insert(pl.key.to_string(), est.with_n_eff(Some(n_eff)));
     }
 
     let mean_est = match (&boot, dependence.dependent || !affordable, affordable) {
-        (Some(b), true, _) => match percentile_of(&b.mean, cl)
-            .map(|ci| few_blocks_widening(mean, ci, s.windows, block, cl))
-        {
-            Some(ci) => Estimate::two_sided(mean, ci, cl, Method::StationaryBootstrap, n as u64)
-                .resampled(o.seed, o.resamples, Some(block)),
-            None => Estimate::insufficient(
-                mean,
-                None,
-                None,
-                cl,
-                Method::StationaryBootstrap,
-                n as u64,
-                "the bootstrap distribution is empty",
-            ),
+        (Some(b), true, _) => match percentile_of(&b.mean, cl).map(|ci| few_blocks_widening(mean, ci, s.windows, block, cl)) {
+            Some(ci) => Estimate::two_sided(mean, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
+            None => Estimate::insufficient(mean, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
         },
-        (_, _, true) if n >= 2 => {
-            match iid_bootstrap(values, IidStatistic::Mean, o.resamples, o.seed, id ^ 1) {
-                Some(ib) => {
-                    match bca_interval(&ib.distribution, mean, ib.acceleration, cl) {
-                        Some(ci) => Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64)
-                            .resampled(o.seed, o.resamples, None),
-                        None => {
-                            let ci =
-                                percentile_interval(&ib.distribution, cl).unwrap_or((mean, mean));
-                            Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64).resampled(o.seed, o.resamples, None).with_note("BCa undefined (degenerate bootstrap distribution); percentile interval shown")
-                        }
-                    }
+        (_, _, true) if n >= 2 => match iid_bootstrap(values, IidStatistic::Mean, o.resamples, o.seed, id ^ 1) {
+            Some(ib) => match bca_interval(&ib.distribution, mean, ib.acceleration, cl) {
+                Some(ci) => Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64).resampled(o.seed, o.resamples, None),
+                None => {
+                    let ci = percentile_interval(&ib.distribution, cl).unwrap_or((mean, mean));
+                    Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64)
+                        .resampled(o.seed, o.resamples, None)
+                        .with_note("BCa undefined (degenerate bootstrap distribution); percentile interval shown")
                 }
-                None => Estimate::insufficient(
-                    mean,
-                    None,
-                    None,
-                    cl,
-                    Method::Bca,
-                    n as u64,
-                    "too few values",
-                ),
-            }
-        }
-        _ => Estimate::insufficient(
-            mean,
-            None,
-            None,
-            cl,
-            Method::None,
-            n as u64,
-            "too few values or windows for an interval",
-        ),
+            },
+            None => Estimate::insufficient(mean, None, None, cl, Method::Bca, n as u64, "too few values"),
+        },
+        _ => Estimate::insufficient(mean, None, None, cl, Method::None, n as u64, "too few values or windows for an interval"),
     };
     let mean_est = if dependence.dependent && boot.is_none() && mean_est.method == Method::Bca {
         mean_est.with_note("requests are dependent but there are too few windows for a block bootstrap: this i.i.d. interval is optimistic")
@@ -405,21 +245,9 @@ pub fn metric_estimates(
         let q = plans[0].q;
         let est = match bca_interval(&ib.distribution, q, ib.acceleration, cl) {
             Some(ci) => Estimate::two_sided(q, ci, cl, Method::Bca, n as u64),
-            None => Estimate::insufficient(
-                q,
-                None,
-                None,
-                cl,
-                Method::Bca,
-                n as u64,
-                "BCa is undefined for this bootstrap distribution (too discrete)",
-            ),
+            None => Estimate::insufficient(q, None, None, cl, Method::Bca, n as u64, "BCa is undefined for this bootstrap distribution (too discrete)"),
         };
-        let note = if dependence.dependent {
-            Some("i.i.d. resampling ignores the measured dependence: prefer p50")
-        } else {
-            None
-        };
+        let note = if dependence.dependent { Some("i.i.d. resampling ignores the measured dependence: prefer p50") } else { None };
         let est = est.resampled(o.seed, o.resamples, None);
         out.insert(
             "p50_bca".into(),
@@ -429,7 +257,8 @@ pub fn metric_estimates(
             },
         );
     }
-    (out, Some(dependence))
+    let dist = super::distribution::distribution(&sorted);
+    (out, Some(dependence), dist)
 }
 
 #[cfg(test)]
@@ -438,9 +267,7 @@ mod tests {
 
     fn sample(n: usize, windows: usize) -> (Vec<f64>, Vec<u32>) {
         // Deterministic, independent-looking values: a Weyl sequence through a log-normal map.
-        let values = (0..n)
-            .map(|i| (((i as f64 * 0.618_033_988_75) % 1.0) * 4.0 - 2.0).exp())
-            .collect();
+        let values = (0..n).map(|i| (((i as f64 * 0.618_033_988_75) % 1.0) * 4.0 - 2.0).exp()).collect();
         let window = (0..n).map(|i| (i * windows / n) as u32).collect();
         (values, window)
     }
@@ -448,58 +275,21 @@ mod tests {
     #[test]
     fn large_independent_samples_still_get_a_mean_interval() {
         let (values, window) = sample(30_000, 60);
-        let o = IntervalOptions {
-            confidence: 0.95,
-            seed: 1,
-            resamples: 9_999,
-        };
-        let (est, _) = metric_estimates(
-            &MetricSample {
-                name: "x",
-                values: &values,
-                window: &window,
-                windows: 60,
-            },
-            &o,
-        );
-        assert_eq!(
-            est["mean"].status,
-            super::super::Status::Ok,
-            "{:?}",
-            est["mean"]
-        );
-        assert!(
-            !est.contains_key("p50_bca"),
-            "the i.i.d. BCa is skipped above the budget"
-        );
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999 };
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60 }, &o);
+        assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
+        assert!(!est.contains_key("p50_bca"), "the i.i.d. BCa is skipped above the budget");
     }
 
     #[test]
     fn small_samples_report_insufficient_tails() {
         let (values, window) = sample(500, 25);
-        let o = IntervalOptions {
-            confidence: 0.95,
-            seed: 1,
-            resamples: 999,
-        };
-        let (est, _) = metric_estimates(
-            &MetricSample {
-                name: "x",
-                values: &values,
-                window: &window,
-                windows: 25,
-            },
-            &o,
-        );
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999 };
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25 }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok);
         let p999 = &est["p999"];
         assert_eq!(p999.status, super::super::Status::InsufficientData);
         assert!(p999.estimate.is_some() && p999.ci_high.is_none());
-        assert!(
-            p999.note
-                .as_deref()
-                .unwrap_or("")
-                .contains("longer would resolve it")
-        );
+        assert!(p999.note.as_deref().unwrap_or("").contains("longer would resolve it"));
     }
 }

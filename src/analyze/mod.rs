@@ -8,6 +8,7 @@
 pub mod attribute;
 pub mod compare;
 pub mod credibility;
+pub mod distribution;
 pub mod estimate;
 pub mod intervals;
 pub mod rates;
@@ -83,6 +84,11 @@ pub struct RunInfo {
     pub has_schedule: bool,
     /// Whether requests carry per-chunk times, so ITL is measurable.
     pub has_chunks: bool,
+    /// Who wrote the run directory, and from which files.
+    pub creator: crate::run::manifest::Creator,
+    pub source_tool_version: Option<String>,
+    pub source_files: Vec<crate::run::manifest::SourceFile>,
+    pub format_version: u32,
 }
 
 /// The options in force, recorded next to the results.
@@ -129,11 +135,15 @@ pub struct Analysis {
     pub metrics: BTreeMap<String, BTreeMap<String, Estimate>>,
     pub metric_definitions: BTreeMap<String, MetricDefinition>,
     pub dependence: BTreeMap<String, Dependence>,
+    /// Steady-window distributions of TTFT, TPOT, E2E and ITL (for the CDF and histograms).
+    pub distributions: BTreeMap<String, distribution::Distribution>,
     pub throughput: Throughput,
     pub errors: ErrorRates,
     pub timeseries: TimeSeries,
     /// Causes tied to anomalies, ranked; see `attribution` for what was checked.
     pub findings: Vec<attribute::Finding>,
+    /// GPU and host telemetry on the request timeline, for the report's panels.
+    pub telemetry: attribute::timeline::TelemetryTimeline,
     pub attribution: attribute::Attribution,
     pub credibility: credibility::Credibility,
     pub warnings: Vec<Warning>,
@@ -141,81 +151,39 @@ pub struct Analysis {
 
 const DEFINITIONS: [(&str, &str, &str); 7] = [
     ("ttft", "ms", "Time to first token: first token minus sent."),
-    (
-        "tpot",
-        "ms",
-        "Time per output token after the first: (end − first token) / (output tokens − 1).",
-    ),
-    (
-        "itl",
-        "ms",
-        "Inter-token latency: every gap between consecutive streamed chunks (a chunk may carry several tokens).",
-    ),
-    (
-        "e2e",
-        "ms",
-        "End-to-end latency from the actual send: end minus sent. Hides any delay of the send itself.",
-    ),
+    ("tpot", "ms", "Time per output token after the first: (end − first token) / (output tokens − 1)."),
+    ("itl", "ms", "Inter-token latency: every gap between consecutive streamed chunks (a chunk may carry several tokens)."),
+    ("e2e", "ms", "End-to-end latency from the actual send: end minus sent. Hides any delay of the send itself."),
     (
         "service",
         "ms",
         "Latency from the *scheduled* send time: end minus scheduled. Includes the client's own send lag, so coordinated omission shows here and not in e2e.",
     ),
-    (
-        "send_lag",
-        "ms",
-        "Queue or schedule delay at the client: sent minus scheduled.",
-    ),
-    (
-        "request_tokens_per_s",
-        "tokens/s",
-        "Output tokens per second of one request: output tokens / e2e.",
-    ),
+    ("send_lag", "ms", "Queue or schedule delay at the client: sent minus scheduled."),
+    ("request_tokens_per_s", "tokens/s", "Output tokens per second of one request: output tokens / e2e."),
 ];
 
 /// Analyzes a run. Pure: the same run and options give the same `Analysis`.
 pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
-    analyze_view(
-        &run.manifest,
-        &RequestView::from_table(&run.requests),
-        &attribute::Telemetry::of(run),
-        opts,
-    )
+    let mut a = analyze_view(&run.manifest, &RequestView::from_table(&run.requests), &attribute::Telemetry::of(run), opts);
+    a.errors.examples = rates::error_examples(&run.requests);
+    a
 }
 
 /// Analyzes a run whose requests were already turned into a `RequestView` (lets the caller
 /// free the Arrow table first: on 10-million-request runs that halves peak memory).
-pub fn analyze_view(
-    m: &crate::run::Manifest,
-    r: &RequestView,
-    telemetry: &attribute::Telemetry<'_>,
-    opts: &AnalyzeOptions,
-) -> Analysis {
+pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attribute::Telemetry<'_>, opts: &AnalyzeOptions) -> Analysis {
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
-    let iopts = IntervalOptions {
-        confidence: opts.confidence,
-        seed: opts.seed,
-        resamples: opts.resamples,
-    };
-    let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some())
-        .then_some((opts.steady_from, opts.steady_to));
-    let mut steady = steady_state(
-        &r,
-        &SteadyOptions {
-            window_s: opts.window_s,
-            penalty: opts.penalty,
-            delta: opts.delta,
-            override_window,
-        },
-    );
+    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples };
+    let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
+    let mut steady = steady_state(&r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window });
     if timestamps_absent {
         steady.classification = Classification::NoSteadyState;
         steady.detectors.push(Detector {
             name: "timestamps".into(),
             verdict: "not_run".into(),
             start_s: None,
-            reason: "the source has no per-request timestamps: steady state cannot be checked"
-                .into(),
+            reason: "the source has no per-request timestamps: steady state cannot be checked".into(),
         });
     }
     let (first, last) = (steady.start_request, steady.end_request);
@@ -223,9 +191,7 @@ pub fn analyze_view(
     // holds enough requests for its correlation with neighbours to be measurable.
     let group_s = opts.window_s.max(GROUP_MIN_S);
     let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
-    let window_of = |i: usize| -> u32 {
-        (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32
-    };
+    let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
     let idx: Vec<usize> = (first..last).collect();
     let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
     let mut metrics = BTreeMap::new();
@@ -246,20 +212,16 @@ pub fn analyze_view(
         .map(|(name, col)| {
             let values: Vec<f64> = idx.iter().map(|&i| col[i]).collect();
             let missing = values.iter().filter(|v| !v.is_finite()).count();
-            let (est, dep) = metric_estimates(
-                &MetricSample {
-                    name,
-                    values: &values,
-                    window: &win,
-                    windows: k,
-                },
-                &iopts,
-            );
-            (name.to_string(), est, dep, missing)
+            let (est, dep, dist) = metric_estimates(&MetricSample { name, values: &values, window: &win, windows: k }, &iopts);
+            (name.to_string(), est, dep, missing, dist)
         })
         .collect();
-    for (name, est, dep, miss) in results {
+    let mut distributions = BTreeMap::new();
+    for (name, est, dep, miss, dist) in results {
         missing.insert(name.clone(), miss);
+        if let Some(d) = dist.filter(|_| matches!(name.as_str(), "ttft" | "tpot" | "e2e")) {
+            distributions.insert(name.clone(), d);
+        }
         if let Some(d) = dep {
             dependence.insert(name.clone(), d);
         }
@@ -277,58 +239,29 @@ pub fn analyze_view(
         itl_win.extend(std::iter::repeat_n(w, gaps.len()));
     }
     missing.insert("itl".to_string(), no_chunks);
-    let (est, dep) = metric_estimates(
-        &MetricSample {
-            name: "itl",
-            values: &itl,
-            window: &itl_win,
-            windows: k,
-        },
-        &iopts,
-    );
+    let (est, dep, dist) = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: k }, &iopts);
     metrics.insert("itl".to_string(), est);
+    if let Some(d) = dist {
+        distributions.insert("itl".to_string(), d);
+    }
     if let Some(d) = dep {
         dependence.insert("itl".to_string(), d);
     }
     let mut thr = throughput(&r, steady.start_s, steady.end_s, opts.window_s, &iopts);
     if timestamps_absent {
-        let na = |n| {
-            Estimate::not_applicable(
-                opts.confidence,
-                n,
-                "the source has no per-request timestamps",
-            )
-        };
+        let na = |n| Estimate::not_applicable(opts.confidence, n, "the source has no per-request timestamps");
         thr.requests_per_s = na(0);
         thr.output_tokens_per_s = na(0);
         thr.input_tokens_per_s = na(0);
     }
     let errors = error_rates(&r, first, last, opts.confidence);
-    let mean_interarrival_ms = m
-        .workload
-        .rate_per_s
-        .filter(|r| *r > 0.0)
-        .map(|r| 1000.0 / r);
-    let (findings, attribution) = if timestamps_absent {
-        (Vec::new(), attribute::Attribution::without_timestamps())
+    let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
+    let (findings, attribution, telemetry_timeline) = if timestamps_absent {
+        (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
     } else {
-        attribute::attribute(
-            r,
-            &steady,
-            telemetry,
-            mean_interarrival_ms,
-            m.workload.duration_s,
-            opts.seed,
-        )
+        attribute::attribute(r, &steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
     };
-    let series = if timestamps_absent {
-        TimeSeries {
-            windows: Vec::new(),
-            ..time_series(&r, opts.window_s)
-        }
-    } else {
-        time_series(&r, opts.window_s)
-    };
+    let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
         run: RunInfo {
@@ -337,19 +270,17 @@ pub fn analyze_view(
             source_name: m.source.name.clone(),
             labels: m.labels.clone(),
             config: m.config.clone(),
-            arrival: serde_json::to_value(m.workload.arrival)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
+            arrival: serde_json::to_value(m.workload.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
             rate_per_s: m.workload.rate_per_s,
             concurrency: m.workload.concurrency,
-            timestamps: serde_json::to_value(m.clock.timestamps)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
+            timestamps: serde_json::to_value(m.clock.timestamps).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
             environment: m.environment.clone(),
             has_schedule: r.scheduled_s.iter().any(|x| x.is_finite()),
             has_chunks: !r.itl_ms.is_empty(),
+            creator: m.creator.clone(),
+            source_tool_version: m.source.tool_version.clone(),
+            source_files: m.source.files.clone(),
+            format_version: m.format_version,
         },
         options: OptionsUsed {
             window_s: opts.window_s,
@@ -371,15 +302,14 @@ pub fn analyze_view(
         },
         steady_state: steady,
         metrics,
-        metric_definitions: DEFINITIONS
-            .iter()
-            .map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition }))
-            .collect(),
+        metric_definitions: DEFINITIONS.iter().map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition })).collect(),
         dependence,
+        distributions,
         throughput: thr,
         errors,
         timeseries: series,
         findings,
+        telemetry: telemetry_timeline,
         attribution,
         credibility: credibility::Credibility::placeholder(),
         warnings: Vec::new(),

@@ -34,50 +34,60 @@ pub struct ErrorRates {
     /// Share of requests that failed, with a Wilson interval.
     pub rate: Estimate,
     pub by_kind: BTreeMap<String, Estimate>,
+    /// The most frequent error messages of the whole run (untrusted text, shown as data).
+    pub examples: Vec<ErrorExample>,
+}
+
+/// An error message as the server or tool reported it, with how often it occurred.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorExample {
+    pub kind: String,
+    /// Control characters escaped, cut to 200 characters.
+    pub message: String,
+    pub count: u64,
+}
+
+/// The five most frequent (kind, message) pairs of the failed requests in the table.
+pub fn error_examples(t: &crate::run::Table) -> Vec<ErrorExample> {
+    use arrow_array::Array;
+    let (Some(msg), Some(status)) = (t.strings("error_message"), t.strings("status")) else { return Vec::new() };
+    let kind = t.strings("error_kind");
+    let mut counts: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for i in 0..t.num_rows() {
+        if status.is_null(i) || status.value(i) != "error" || msg.is_null(i) {
+            continue;
+        }
+        let k = kind.filter(|k| !k.is_null(i)).map_or("other", |k| k.value(i)).to_string();
+        let m: String = crate::text::sanitize(msg.value(i)).chars().take(200).collect();
+        *counts.entry((k, m)).or_default() += 1;
+    }
+    let mut v: Vec<ErrorExample> = counts.into_iter().map(|((kind, message), count)| ErrorExample { kind, message, count }).collect();
+    v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.kind.cmp(&b.kind)).then_with(|| a.message.cmp(&b.message)));
+    v.truncate(5);
+    v
 }
 
 fn rate(name: &str, per_window: &[f64], window_s: f64, o: &IntervalOptions) -> Estimate {
     let k = per_window.len();
     let total: f64 = per_window.iter().sum();
     if k < 2 {
-        return Estimate::not_applicable(
-            o.confidence,
-            total as u64,
-            "the steady window holds fewer than 2 whole windows",
-        );
+        return Estimate::not_applicable(o.confidence, total as u64, "the steady window holds fewer than 2 whole windows");
     }
     let point = total / (k as f64 * window_s);
     let block = politis_white(per_window).map_or(1.0, |b| b.stationary);
     let dist = series_mean_bootstrap(per_window, block, o.resamples, o.seed, stat_id(name));
     match percentile_of(&dist, o.confidence) {
-        Some((lo, hi)) => Estimate::two_sided(
-            point,
-            (lo / window_s, hi / window_s),
-            o.confidence,
-            Method::StationaryBootstrap,
-            k as u64,
-        )
-        .resampled(o.seed, o.resamples, Some(block)),
-        None => Estimate::insufficient(
-            point,
-            None,
-            None,
-            o.confidence,
-            Method::StationaryBootstrap,
-            k as u64,
-            "empty bootstrap distribution",
+        Some((lo, hi)) => Estimate::two_sided(point, (lo / window_s, hi / window_s), o.confidence, Method::StationaryBootstrap, k as u64).resampled(
+            o.seed,
+            o.resamples,
+            Some(block),
         ),
+        None => Estimate::insufficient(point, None, None, o.confidence, Method::StationaryBootstrap, k as u64, "empty bootstrap distribution"),
     }
 }
 
 /// Throughput over `[start_s, end_s)`, by completion time, in whole windows.
-pub fn throughput(
-    r: &RequestView,
-    start_s: f64,
-    end_s: f64,
-    window_s: f64,
-    o: &IntervalOptions,
-) -> Throughput {
+pub fn throughput(r: &RequestView, start_s: f64, end_s: f64, window_s: f64, o: &IntervalOptions) -> Throughput {
     let k = ((end_s - start_s) / window_s).floor().max(0.0) as usize;
     let (mut req, mut out_tok, mut in_tok) = (vec![0.0; k], vec![0.0; k], vec![0.0; k]);
     for i in 0..r.len() {
@@ -121,10 +131,5 @@ pub fn error_rates(r: &RequestView, first: usize, last: usize, cl: f64) -> Error
         Some(ci) => Estimate::two_sided(k as f64 / n as f64, ci, cl, Method::Wilson, n),
         None => Estimate::not_applicable(cl, n, "no requests in the steady window"),
     };
-    ErrorRates {
-        requests: n,
-        errors,
-        rate: est(errors),
-        by_kind: by_kind.into_iter().map(|(k, c)| (k, est(c))).collect(),
-    }
+    ErrorRates { requests: n, errors, rate: est(errors), by_kind: by_kind.into_iter().map(|(k, c)| (k, est(c))).collect(), examples: Vec::new() }
 }

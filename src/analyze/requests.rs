@@ -57,10 +57,7 @@ impl RequestView {
         let sent = t.timestamps("sent_ns").unwrap_or(&empty_ts);
         let mut order: Vec<usize> = (0..n).collect();
         // Most tools write requests in send order; sort only when they did not.
-        if !sent
-            .windows(2)
-            .all(|w| w[0].unwrap_or(i64::MAX) <= w[1].unwrap_or(i64::MAX))
-        {
+        if !sent.windows(2).all(|w| w[0].unwrap_or(i64::MAX) <= w[1].unwrap_or(i64::MAX)) {
             order.sort_by_key(|&i| (sent[i].unwrap_or(i64::MAX), i));
         }
         let t0 = order.first().and_then(|&i| sent[i]).unwrap_or(0);
@@ -107,11 +104,7 @@ impl RequestView {
             v.end_s.push(secs(e));
             v.scheduled_s.push(secs(sched[i]));
             v.ok.push(ok);
-            v.error_kind.push(
-                str_at(kind, i)
-                    .and_then(|k| ERROR_KINDS.iter().position(|x| *x == k))
-                    .map(|p| p as u8),
-            );
+            v.error_kind.push(str_at(kind, i).and_then(|k| ERROR_KINDS.iter().position(|x| *x == k)).map(|p| p as u8));
             v.warmup_declared.push(str_at(phase, i) == Some("warmup"));
             v.input_tokens.push(in_tok[i].map_or(f64::NAN, f64::from));
             v.output_tokens.push(out);
@@ -121,25 +114,15 @@ impl RequestView {
             };
             let e2e = if ok { diff(e, s) } else { f64::NAN };
             let ttft = if ok { diff(first[i], s) } else { f64::NAN };
-            let tpot = if ok && out > 1.0 {
-                diff(e, first[i]) / (out - 1.0)
-            } else {
-                f64::NAN
-            };
+            let tpot = if ok && out > 1.0 { diff(e, first[i]) / (out - 1.0) } else { f64::NAN };
             v.e2e_ms.push(e2e);
             v.ttft_ms.push(ttft);
             v.tpot_ms.push(tpot);
-            v.service_ms
-                .push(if ok { diff(e, sched[i]) } else { f64::NAN });
+            v.service_ms.push(if ok { diff(e, sched[i]) } else { f64::NAN });
             v.send_lag_ms.push(diff(s, sched[i]));
-            v.tokens_per_s.push(if ok && e2e > 0.0 && out >= 1.0 {
-                out / (e2e / 1e3)
-            } else {
-                f64::NAN
-            });
+            v.tokens_per_s.push(if ok && e2e > 0.0 && out >= 1.0 { out / (e2e / 1e3) } else { f64::NAN });
             if ok && let Some(list) = chunks.and_then(|c| c.get(i)) {
-                v.itl_ms
-                    .extend(list.windows(2).map(|w| (w[1] - w[0]) as f64 / MS));
+                v.itl_ms.extend(list.windows(2).map(|w| (w[1] - w[0]) as f64 / MS));
             }
             v.itl_offsets.push(v.itl_ms.len());
         }

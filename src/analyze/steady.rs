@@ -108,11 +108,7 @@ fn log_median_series(values: &[f64], buckets: &[Vec<u32>]) -> Option<Vec<f64>> {
     let mut out: Vec<f64> = buckets
         .iter()
         .map(|b| {
-            let v: Vec<f64> = b
-                .iter()
-                .map(|&i| values[i as usize])
-                .filter(|x| x.is_finite() && *x > 0.0)
-                .collect();
+            let v: Vec<f64> = b.iter().map(|&i| values[i as usize]).filter(|x| x.is_finite() && *x > 0.0).collect();
             quantile_unsorted(&v, 0.5).map_or(f64::NAN, f64::ln)
         })
         .collect();
@@ -142,14 +138,8 @@ fn segments(y: &[f64], penalty: Penalty) -> Vec<Seg> {
     for &b in &cps {
         let s = &y[a..b];
         let mean = s.iter().sum::<f64>() / s.len() as f64;
-        let sd = (s.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (s.len().max(2) - 1) as f64)
-            .sqrt();
-        segs.push(Seg {
-            a,
-            b,
-            mean,
-            se: sd / (s.len() as f64).sqrt(),
-        });
+        let sd = (s.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (s.len().max(2) - 1) as f64).sqrt();
+        segs.push(Seg { a, b, mean, se: sd / (s.len() as f64).sqrt() });
         a = b;
     }
     segs
@@ -160,10 +150,7 @@ fn segments(y: &[f64], penalty: Penalty) -> Vec<Seg> {
 /// widens every segment's error, so autocorrelated noise is not mistaken for a new level.
 fn set_level_errors(y: &[f64], segs: &mut [Seg]) {
     let coarse = segments(y, Penalty::Conservative);
-    let resid: Vec<f64> = coarse
-        .iter()
-        .flat_map(|s| y[s.a..s.b].iter().map(move |v| v - s.mean))
-        .collect();
+    let resid: Vec<f64> = coarse.iter().flat_map(|s| y[s.a..s.b].iter().map(move |v| v - s.mean)).collect();
     if let Some(lrv) = super::stats::block_length::long_run_variance(&resid) {
         for s in segs.iter_mut() {
             s.se = s.se.max((lrv / (s.b - s.a) as f64).sqrt());
@@ -181,14 +168,8 @@ fn independence_factor(y: &[f64]) -> usize {
     while f < 8 && y.len() / (2 * f) >= 24 {
         let agg = aggregate(y, f);
         let coarse = segments(&agg, Penalty::Conservative);
-        let resid: Vec<f64> = coarse
-            .iter()
-            .flat_map(|s| agg[s.a..s.b].iter().map(move |v| v - s.mean))
-            .collect();
-        let r1 = super::stats::acf::acf(&resid, 1)
-            .get(1)
-            .copied()
-            .unwrap_or(0.0);
+        let resid: Vec<f64> = coarse.iter().flat_map(|s| agg[s.a..s.b].iter().map(move |v| v - s.mean)).collect();
+        let r1 = super::stats::acf::acf(&resid, 1).get(1).copied().unwrap_or(0.0);
         if r1 < 0.5 {
             break;
         }
@@ -198,18 +179,10 @@ fn independence_factor(y: &[f64]) -> usize {
 }
 
 fn aggregate(y: &[f64], f: usize) -> Vec<f64> {
-    y.chunks(f)
-        .map(|c| c.iter().sum::<f64>() / c.len() as f64)
-        .collect()
+    y.chunks(f).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
 }
 
-fn classify_series(
-    name: &str,
-    y_fine: &[f64],
-    bucket_fine: f64,
-    fill_s: f64,
-    opts: &SteadyOptions,
-) -> SeriesVerdict {
+fn classify_series(name: &str, y_fine: &[f64], bucket_fine: f64, fill_s: f64, opts: &SteadyOptions) -> SeriesVerdict {
     let f = independence_factor(y_fine);
     let y = &aggregate(y_fine, f);
     let bucket_s = bucket_fine * f as f64;
@@ -219,9 +192,7 @@ fn classify_series(
     let last = segs.len() - 1;
     let l = &segs[last];
     let tol = (1.0 + opts.delta).ln();
-    let equiv = |s: &Seg, t: &Seg| {
-        (s.mean - t.mean).abs() <= tol + 2.0 * (s.se.powi(2) + t.se.powi(2)).sqrt()
-    };
+    let equiv = |s: &Seg, t: &Seg| (s.mean - t.mean).abs() <= tol + 2.0 * (s.se.powi(2) + t.se.powi(2)).sqrt();
     let to_seg = |s: &Seg| Segment {
         start_s: s.a as f64 * bucket_s,
         end_s: s.b as f64 * bucket_s,
@@ -246,22 +217,12 @@ fn classify_series(
     let mut reason = match (i, slower_lead, ramp_up_only) {
         (0, _, _) => "one level from the start".to_string(),
         (_, true, _) => format!("{} leading segment(s) slower than the final level", i),
-        (_, false, true) => format!(
-            "{} leading segment(s) faster than the final level (server filling up)",
-            i
-        ),
-        (_, false, false) => format!(
-            "the run got slower: {} leading segment(s) up to {:.0} s are faster than the final level",
-            i,
-            start as f64 * bucket_s
-        ),
+        (_, false, true) => format!("{} leading segment(s) faster than the final level (server filling up)", i),
+        (_, false, false) => format!("the run got slower: {} leading segment(s) up to {:.0} s are faster than the final level", i, start as f64 * bucket_s),
     };
     if start > late {
         classification = Classification::NoSteadyState;
-        reason = format!(
-            "the final level is reached only at {:.0} s, after 75 % of the run",
-            start as f64 * bucket_s
-        );
+        reason = format!("the final level is reached only at {:.0} s, after 75 % of the run", start as f64 * bucket_s);
     } else if let Some(s) = segs[i..last].iter().find(|s| !equiv(s, l) && s.b > late) {
         classification = Classification::NoSteadyState;
         reason = format!(
@@ -275,21 +236,12 @@ fn classify_series(
         && l.mean > main.mean
     {
         classification = Classification::Slowdown;
-        reason = format!(
-            "the final level is {:.0} % slower than the main level",
-            ((l.mean - main.mean).exp() - 1.0) * 100.0
-        );
+        reason = format!("the final level is {:.0} % slower than the main level", ((l.mean - main.mean).exp() - 1.0) * 100.0);
     }
     if f > 1 {
         reason.push_str(&format!(" (windows merged ×{f} for independence)"));
     }
-    SeriesVerdict {
-        series: name.to_string(),
-        classification,
-        start_s: start as f64 * bucket_s,
-        segments: segs.iter().map(to_seg).collect(),
-        reason,
-    }
+    SeriesVerdict { series: name.to_string(), classification, start_s: start as f64 * bucket_s, segments: segs.iter().map(to_seg).collect(), reason }
 }
 
 /// First index of a 3-window block of 5-bucket windows whose throughput and mean latency each
@@ -306,53 +258,32 @@ fn perf_analyzer_rule(throughput: &[f64], latency: &[f64], group: usize) -> Opti
     };
     let (t, l) = (agg(throughput, false), agg(latency, true));
     let stable = |v: &[f64], tol: f64| {
-        let (mn, mx) = v
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-                (a.min(x), b.max(x))
-            });
+        let (mn, mx) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
         mn > 0.0 && mx / mn <= 1.0 + tol
     };
-    (0..t.len().saturating_sub(2))
-        .find(|&i| stable(&t[i..i + 3], 0.10) && stable(&l[i..i + 3], 0.10))
-        .map(|i| i * group)
+    (0..t.len().saturating_sub(2)).find(|&i| stable(&t[i..i + 3], 0.10) && stable(&l[i..i + 3], 0.10)).map(|i| i * group)
 }
 
 /// First index where 3 consecutive pairs of 5-bucket windows differ by < 2 % in throughput
 /// and < 5 % in P99 latency.
 fn practitioners_rule(throughput: &[f64], p99: &[f64], group: usize) -> Option<usize> {
-    let agg = |v: &[f64], f: fn(&[f64]) -> f64| -> Vec<f64> {
-        v.chunks(group)
-            .filter(|c| c.len() == group)
-            .map(f)
-            .collect()
-    };
+    let agg = |v: &[f64], f: fn(&[f64]) -> f64| -> Vec<f64> { v.chunks(group).filter(|c| c.len() == group).map(f).collect() };
     let t = agg(throughput, |c| c.iter().sum());
     let p = agg(p99, |c| c.iter().copied().fold(f64::NEG_INFINITY, f64::max));
     let close = |a: f64, b: f64, tol: f64| a > 0.0 && b > 0.0 && (a / b - 1.0).abs() < tol;
-    (0..t.len().saturating_sub(3))
-        .find(|&i| (i..i + 3).all(|j| close(t[j + 1], t[j], 0.02) && close(p[j + 1], p[j], 0.05)))
-        .map(|i| i * group)
+    (0..t.len().saturating_sub(3)).find(|&i| (i..i + 3).all(|j| close(t[j + 1], t[j], 0.02) && close(p[j + 1], p[j], 0.05))).map(|i| i * group)
 }
 
 /// Detects the steady window of a run.
 pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
-    let last_sent = r
-        .sent_s
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(0.0, f64::max);
+    let last_sent = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
     let per_window = r.len() as f64 / (last_sent / opts.window_s).max(1.0);
     let bucket_s = opts.window_s * (10.0 / per_window.max(1e-9)).ceil().max(1.0);
     let n_buckets = ((last_sent / bucket_s).floor() as usize + 1).max(1);
     let by_start = bucket(&r.sent_s, bucket_s, n_buckets);
     let by_end = bucket(&r.end_s, bucket_s, n_buckets);
     let sends: Vec<f64> = by_start.iter().map(|b| b.len() as f64).collect();
-    let completions: Vec<f64> = by_end
-        .iter()
-        .map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64)
-        .collect();
+    let completions: Vec<f64> = by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64).collect();
     let mut detectors = Vec::new();
 
     // Ramp-down: trailing buckets sending clearly less than the main level, and the last
@@ -374,10 +305,7 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
                     name: "ramp_down".into(),
                     verdict: "cut".into(),
                     start_s: Some(cut as f64 * bucket_s),
-                    reason: format!(
-                        "the send rate falls below 85 % of its main level from {:.0} s",
-                        cut as f64 * bucket_s
-                    ),
+                    reason: format!("the send rate falls below 85 % of its main level from {:.0} s", cut as f64 * bucket_s),
                 });
                 end_bucket = cut.max(1);
             }
@@ -387,20 +315,14 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
     let mut conc = vec![0.0; n_buckets];
     for (s, e) in r.sent_s.iter().zip(&r.end_s) {
         if s.is_finite() && e.is_finite() {
-            let (a, b) = (
-                (s / bucket_s) as usize,
-                ((e / bucket_s) as usize).min(n_buckets - 1),
-            );
+            let (a, b) = ((s / bucket_s) as usize, ((e / bucket_s) as usize).min(n_buckets - 1));
             for c in conc.iter_mut().take(b + 1).skip(a) {
                 *c += 1.0;
             }
         }
     }
     let median_conc = quantile_unsorted(&conc[..end_bucket], 0.5).unwrap_or(0.0);
-    let fill = conc[..end_bucket]
-        .iter()
-        .position(|&c| c >= 0.9 * median_conc)
-        .unwrap_or(0);
+    let fill = conc[..end_bucket].iter().position(|&c| c >= 0.9 * median_conc).unwrap_or(0);
 
     let mut series = Vec::new();
     let mut start_bucket = fill;
@@ -437,11 +359,7 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
         let f = independence_factor(&y[fill.min(y.len() - 1)..]);
         let whole = aggregate(&y[fill.min(y.len() - 1)..], f);
         if whole.len() >= 10 {
-            let pts: Vec<(f64, f64)> = whole
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (i as f64, *v))
-                .collect();
+            let pts: Vec<(f64, f64)> = whole.iter().enumerate().map(|(i, v)| (i as f64, *v)).collect();
             let slope = sen_slope(&pts).unwrap_or(0.0);
             let drift = (slope * whole.len() as f64).exp() - 1.0;
             if let Some(mk) = hamed_rao(&whole, slope, 0.05)
@@ -454,11 +372,7 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
                     name: format!("mann_kendall_hamed_rao_whole_run({name})"),
                     verdict: "trend".into(),
                     start_s: None,
-                    reason: format!(
-                        "{name} gets slower through the whole run: {:+.0} % (p = {:.3})",
-                        drift * 100.0,
-                        mk.p
-                    ),
+                    reason: format!("{name} gets slower through the whole run: {:+.0} % (p = {:.3})", drift * 100.0, mk.p),
                 });
             }
         }
@@ -471,9 +385,7 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
             name: "pelt".into(),
             verdict: "not_run".into(),
             start_s: None,
-            reason: format!(
-                "{end_bucket} detection windows of {bucket_s} s: too few to find a steady state"
-            ),
+            reason: format!("{end_bucket} detection windows of {bucket_s} s: too few to find a steady state"),
         });
     }
     start_bucket = start_bucket.min(end_bucket.saturating_sub(1));
@@ -499,22 +411,24 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
                 name: format!("mann_kendall_hamed_rao({name})"),
                 verdict: if trend { "trend" } else { "no_trend" }.into(),
                 start_s: None,
-                reason: format!("p = {:.3}, Sen slope {:+.1} % over the window (drift limit ±{:.0} %), {} windows of {:.0} s", mk.p, drift * 100.0, limit * 100.0, w.len(), bucket_s * f as f64),
+                reason: format!(
+                    "p = {:.3}, Sen slope {:+.1} % over the window (drift limit ±{:.0} %), {} windows of {:.0} s",
+                    mk.p,
+                    drift * 100.0,
+                    limit * 100.0,
+                    w.len(),
+                    bucket_s * f as f64
+                ),
             });
         }
         if let Some(pt) = pettitt(&w) {
             let (a, b) = w.split_at(pt.change_after.min(w.len() - 1));
-            let shift = (b.iter().sum::<f64>() / b.len() as f64
-                - a.iter().sum::<f64>() / a.len() as f64)
-                .exp()
-                - 1.0;
+            let shift = (b.iter().sum::<f64>() / b.len() as f64 - a.iter().sum::<f64>() / a.len() as f64).exp() - 1.0;
             let found = pt.p < 0.05 && shift.abs() > opts.delta;
             detectors.push(Detector {
                 name: format!("pettitt({name})"),
                 verdict: if found { "shift" } else { "no_shift" }.into(),
-                start_s: Some(
-                    start_bucket as f64 * bucket_s + pt.change_after as f64 * bucket_s * f as f64,
-                ),
+                start_s: Some(start_bucket as f64 * bucket_s + pt.change_after as f64 * bucket_s * f as f64),
                 reason: format!("p = {:.3}, level shift {:+.1} %", pt.p, shift * 100.0),
             });
         }
@@ -529,59 +443,27 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
             Some(m) => {
                 let s = m.truncate as f64 * bucket_s;
                 let (verdict, reason) = if m.at_boundary {
-                    (
-                        "never_stable",
-                        "the minimum sits at the end of the search range".to_string(),
-                    )
+                    ("never_stable", "the minimum sits at the end of the search range".to_string())
                 } else {
-                    (
-                        "steady_from",
-                        format!("truncate {} detection windows", m.truncate),
-                    )
+                    ("steady_from", format!("truncate {} detection windows", m.truncate))
                 };
-                detectors.push(Detector {
-                    name: "mser5(ttft)".into(),
-                    verdict: verdict.into(),
-                    start_s: Some(s),
-                    reason,
-                });
-                if (s - pelt_start).abs() <= tolerance {
-                    agree.push("MSER-5")
-                } else {
-                    disagree.push(format!("MSER-5 says {s:.0} s"))
-                }
+                detectors.push(Detector { name: "mser5(ttft)".into(), verdict: verdict.into(), start_s: Some(s), reason });
+                if (s - pelt_start).abs() <= tolerance { agree.push("MSER-5") } else { disagree.push(format!("MSER-5 says {s:.0} s")) }
             }
-            None => detectors.push(Detector {
-                name: "mser5(ttft)".into(),
-                verdict: "not_run".into(),
-                start_s: None,
-                reason: "fewer than 20 windows".into(),
-            }),
+            None => detectors.push(Detector { name: "mser5(ttft)".into(), verdict: "not_run".into(), start_s: None, reason: "fewer than 20 windows".into() }),
         }
     }
     let ttft_mean: Vec<f64> = by_start[..end_bucket]
         .iter()
         .map(|b| {
-            let v: Vec<f64> = b
-                .iter()
-                .map(|&i| r.ttft_ms[i as usize])
-                .filter(|x| x.is_finite())
-                .collect();
-            if v.is_empty() {
-                0.0
-            } else {
-                v.iter().sum::<f64>() / v.len() as f64
-            }
+            let v: Vec<f64> = b.iter().map(|&i| r.ttft_ms[i as usize]).filter(|x| x.is_finite()).collect();
+            if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
         })
         .collect();
     let ttft_p99: Vec<f64> = by_start[..end_bucket]
         .iter()
         .map(|b| {
-            let v: Vec<f64> = b
-                .iter()
-                .map(|&i| r.ttft_ms[i as usize])
-                .filter(|x| x.is_finite())
-                .collect();
+            let v: Vec<f64> = b.iter().map(|&i| r.ttft_ms[i as usize]).filter(|x| x.is_finite()).collect();
             quantile_unsorted(&v, 0.99).unwrap_or(0.0)
         })
         .collect();
@@ -594,16 +476,9 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
                 name: "perf_analyzer_3_window".into(),
                 verdict: "steady_from".into(),
                 start_s: Some(s),
-                reason: format!(
-                    "3 windows of {:.0} s within ±10 % in throughput and mean TTFT",
-                    group as f64 * bucket_s
-                ),
+                reason: format!("3 windows of {:.0} s within ±10 % in throughput and mean TTFT", group as f64 * bucket_s),
             });
-            if (s - pelt_start).abs() <= tolerance {
-                agree.push("perf_analyzer's rule")
-            } else {
-                disagree.push(format!("perf_analyzer's rule says {s:.0} s"))
-            }
+            if (s - pelt_start).abs() <= tolerance { agree.push("perf_analyzer's rule") } else { disagree.push(format!("perf_analyzer's rule says {s:.0} s")) }
         }
         None => {
             detectors.push(Detector {
@@ -616,24 +491,23 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
         }
     }
     match practitioners_rule(thr, &ttft_p99, group) {
-        Some(i) => detectors.push(Detector { name: "practitioners_2pct_5pct".into(), verdict: "steady_from".into(), start_s: Some(i as f64 * bucket_s), reason: "consecutive windows within 2 % throughput and 5 % P99 TTFT".into() }),
-        None => detectors.push(Detector { name: "practitioners_2pct_5pct".into(), verdict: "never_stable".into(), start_s: None, reason: "consecutive windows never stay within 2 % throughput and 5 % P99 TTFT (too strict for this noise level)".into() }),
+        Some(i) => detectors.push(Detector {
+            name: "practitioners_2pct_5pct".into(),
+            verdict: "steady_from".into(),
+            start_s: Some(i as f64 * bucket_s),
+            reason: "consecutive windows within 2 % throughput and 5 % P99 TTFT".into(),
+        }),
+        None => detectors.push(Detector {
+            name: "practitioners_2pct_5pct".into(),
+            verdict: "never_stable".into(),
+            start_s: None,
+            reason: "consecutive windows never stay within 2 % throughput and 5 % P99 TTFT (too strict for this noise level)".into(),
+        }),
     }
     let agreement = if disagree.is_empty() {
-        format!(
-            "the detectors agree on the start ({})",
-            if agree.is_empty() {
-                "PELT only".to_string()
-            } else {
-                agree.join(", ")
-            }
-        )
+        format!("the detectors agree on the start ({})", if agree.is_empty() { "PELT only".to_string() } else { agree.join(", ") })
     } else {
-        format!(
-            "the detectors disagree: PELT says {:.0} s; {}",
-            pelt_start,
-            disagree.join("; ")
-        )
+        format!("the detectors disagree: PELT says {:.0} s; {}", pelt_start, disagree.join("; "))
     };
 
     let mut start_s = start_bucket as f64 * bucket_s;
@@ -649,15 +523,7 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
     }
     let start_request = r.sent_s.partition_point(|&t| t < start_s);
     let end_request = r.sent_s.partition_point(|&t| t < end_s);
-    let breaks = series
-        .iter()
-        .flat_map(|v| {
-            v.segments
-                .iter()
-                .filter(|s| !s.equivalent_to_last && s.start_s >= start_s)
-                .cloned()
-        })
-        .collect();
+    let breaks = series.iter().flat_map(|v| v.segments.iter().filter(|s| !s.equivalent_to_last && s.start_s >= start_s).cloned()).collect();
     SteadyState {
         classification,
         start_s,

@@ -15,11 +15,7 @@ pub struct Warning {
 }
 
 fn warn(kind: &'static str, message: String, hints: &[&str]) -> Warning {
-    Warning {
-        kind,
-        message,
-        hints: hints.iter().map(|h| h.to_string()).collect(),
-    }
+    Warning { kind, message, hints: hints.iter().map(|h| h.to_string()).collect() }
 }
 
 pub fn warnings(a: &Analysis) -> Vec<Warning> {
@@ -50,19 +46,8 @@ pub fn warnings(a: &Analysis) -> Vec<Warning> {
         .series
         .iter()
         .filter(|v| v.series == "ttft")
-        .flat_map(|v| {
-            v.segments
-                .iter()
-                .filter(|g| !g.equivalent_to_last && g.start_s >= s.start_s)
-        })
-        .map(|g| {
-            format!(
-                "{:.0}–{:.0} s ({:+.0} %)",
-                g.start_s,
-                g.end_s,
-                g.relative_to_last * 100.0
-            )
-        })
+        .flat_map(|v| v.segments.iter().filter(|g| !g.equivalent_to_last && g.start_s >= s.start_s))
+        .map(|g| format!("{:.0}–{:.0} s ({:+.0} %)", g.start_s, g.end_s, g.relative_to_last * 100.0))
         .collect();
     if !ttft_breaks.is_empty() {
         out.push(warn(
@@ -77,10 +62,7 @@ pub fn warnings(a: &Analysis) -> Vec<Warning> {
     if s.agreement.starts_with("the detectors disagree") {
         out.push(warn(
             "detectors_disagree",
-            format!(
-                "Steady-state detectors disagree: {}.",
-                s.agreement.trim_start_matches("the detectors disagree: ")
-            ),
+            format!("Steady-state detectors disagree: {}.", s.agreement.trim_start_matches("the detectors disagree: ")),
             &["inspect the time series; override with --steady-from if needed"],
         ));
     }
@@ -89,18 +71,10 @@ pub fn warnings(a: &Analysis) -> Vec<Warning> {
             && e.status == Status::InsufficientData
             && matches!(metric.as_str(), "ttft" | "tpot" | "e2e")
         {
-            out.push(warn(
-                "insufficient_tail",
-                format!("P99.9 {metric}: {}", e.note.clone().unwrap_or_default()),
-                &["do not quote P99.9 from this run"],
-            ));
+            out.push(warn("insufficient_tail", format!("P99.9 {metric}: {}", e.note.clone().unwrap_or_default()), &["do not quote P99.9 from this run"]));
         }
     }
-    if let Some(lag) = a
-        .metrics
-        .get("send_lag")
-        .and_then(|m| m.get("p99"))
-        .and_then(|e| e.estimate)
+    if let Some(lag) = a.metrics.get("send_lag").and_then(|m| m.get("p99")).and_then(|e| e.estimate)
         && lag > 5.0
     {
         out.push(warn(
@@ -120,17 +94,17 @@ pub fn warnings(a: &Analysis) -> Vec<Warning> {
         }
     }
     if a.requests.declared_warmup > 0 {
-        out.push(warn("declared_warmup", format!("{} requests are marked as warmup by the capturing tool; credence decides the steady window from the data and reports both.", a.requests.declared_warmup), &[]));
-    }
-    if a.run.timestamps != "absolute" {
         out.push(warn(
-            "timestamps",
+            "declared_warmup",
             format!(
-                "Timestamps are {}: time-based checks are limited.",
-                a.run.timestamps
+                "{} requests are marked as warmup by the capturing tool; credence decides the steady window from the data and reports both.",
+                a.requests.declared_warmup
             ),
             &[],
         ));
+    }
+    if a.run.timestamps != "absolute" {
+        out.push(warn("timestamps", format!("Timestamps are {}: time-based checks are limited.", a.run.timestamps), &[]));
     }
     out
 }
@@ -141,11 +115,6 @@ fn first_reason(a: &Analysis) -> String {
         .iter()
         .find(|v| v.classification == s.classification)
         .map(|v| format!("{} ({})", v.reason, v.series))
-        .or_else(|| {
-            s.detectors
-                .iter()
-                .find(|d| d.verdict == "trend" || d.verdict == "not_run")
-                .map(|d| format!("{}: {}", d.name, d.reason))
-        })
+        .or_else(|| s.detectors.iter().find(|d| d.verdict == "trend" || d.verdict == "not_run").map(|d| format!("{}: {}", d.name, d.reason)))
         .unwrap_or_else(|| "see the detectors".into())
 }

@@ -62,23 +62,13 @@ pub fn bucket(times: &[f64], window_s: f64, windows: usize) -> Vec<Vec<u32>> {
 }
 
 fn pct(values: &[f64], idx: &[u32], p: f64) -> Option<f64> {
-    let v: Vec<f64> = idx
-        .iter()
-        .map(|&i| values[i as usize])
-        .filter(|x| x.is_finite())
-        .collect();
+    let v: Vec<f64> = idx.iter().map(|&i| values[i as usize]).filter(|x| x.is_finite()).collect();
     quantile_unsorted(&v, p)
 }
 
 /// Builds the series over the whole run.
 pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
-    let last = r
-        .end_s
-        .iter()
-        .chain(&r.sent_s)
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(0.0, f64::max);
+    let last = r.end_s.iter().chain(&r.sent_s).copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
     let n_windows = (last / window_s).floor() as usize + 1;
     let by_start = bucket(&r.sent_s, window_s, n_windows);
     let by_end = bucket(&r.end_s, window_s, n_windows);
@@ -89,10 +79,7 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
         if !(s.is_finite() && e.is_finite() && e >= s) {
             continue;
         }
-        let (ws, we) = (
-            (s / window_s) as usize,
-            ((e / window_s) as usize).min(n_windows - 1),
-        );
+        let (ws, we) = ((s / window_s) as usize, ((e / window_s) as usize).min(n_windows - 1));
         for (w, b) in busy.iter_mut().enumerate().take(we + 1).skip(ws) {
             let lo = (w as f64 * window_s).max(*s);
             let hi = ((w + 1) as f64 * window_s).min(*e);
@@ -139,28 +126,11 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
         })
         .collect();
     let basis = BTreeMap::from([
-        (
-            "completed, input_tokens, output_tokens, errors".to_string(),
-            "completion time (end_ns)".to_string(),
-        ),
-        (
-            "ttft, tpot, e2e percentiles".to_string(),
-            "start time (sent_ns)".to_string(),
-        ),
+        ("completed, input_tokens, output_tokens, errors".to_string(), "completion time (end_ns)".to_string()),
+        ("ttft, tpot, e2e percentiles".to_string(), "start time (sent_ns)".to_string()),
         ("achieved".to_string(), "send time (sent_ns)".to_string()),
-        (
-            "offered".to_string(),
-            "scheduled time (scheduled_ns)".to_string(),
-        ),
-        (
-            "concurrency".to_string(),
-            "time-weighted requests in flight".to_string(),
-        ),
+        ("offered".to_string(), "scheduled time (scheduled_ns)".to_string()),
+        ("concurrency".to_string(), "time-weighted requests in flight".to_string()),
     ]);
-    TimeSeries {
-        window_s,
-        t0_ns: r.t0_ns,
-        basis,
-        windows,
-    }
+    TimeSeries { window_s, t0_ns: r.t0_ns, basis, windows }
 }

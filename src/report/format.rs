@@ -27,21 +27,14 @@ pub fn estimate(e: &Estimate, scale: f64) -> String {
     match (e.status, e.estimate) {
         (Status::NotApplicable, _) | (_, None) => "n/a".to_string(),
         (Status::Ok, Some(v)) => {
-            let (lo, hi) = (
-                e.ci_low.unwrap_or(v) * scale,
-                e.ci_high.unwrap_or(v) * scale,
-            );
+            let (lo, hi) = (e.ci_low.unwrap_or(v) * scale, e.ci_high.unwrap_or(v) * scale);
             let d = decimals_for((hi - lo) / 2.0);
             format!("{:.d$} [{:.d$}, {:.d$}]", v * scale, lo, hi)
         }
         (Status::InsufficientData, Some(v)) => {
             let d = decimals_for(v.abs() * scale * 0.05);
             match e.ci_low {
-                Some(lo) => format!(
-                    "~{:.d$} (>= {:.d$}, insufficient data)",
-                    v * scale,
-                    lo * scale
-                ),
+                Some(lo) => format!("~{:.d$} (>= {:.d$}, insufficient data)", v * scale, lo * scale),
                 None => format!("~{:.d$} (insufficient data)", v * scale),
             }
         }
@@ -65,15 +58,7 @@ mod tests {
         assert_eq!(significant(897.079, 3), "897");
         assert_eq!(significant(13.8822, 3), "13.9");
         assert_eq!(significant(0.0123456, 3), "0.0123");
-        let e = Estimate::insufficient(
-            80.0,
-            Some(70.0),
-            None,
-            0.95,
-            Method::OrderStatistic,
-            10,
-            "x",
-        );
+        let e = Estimate::insufficient(80.0, Some(70.0), None, 0.95, Method::OrderStatistic, 10, "x");
         assert_eq!(estimate(&e, 1.0), "~80.0 (>= 70.0, insufficient data)");
     }
 }

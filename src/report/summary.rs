@@ -5,22 +5,12 @@ use std::fmt::Write;
 use super::format::estimate;
 use crate::analyze::Analysis;
 
-const STATS: [(&str, &str); 5] = [
-    ("p50", "P50"),
-    ("p90", "P90"),
-    ("p99", "P99"),
-    ("p999", "P99.9"),
-    ("mean", "mean"),
-];
+const STATS: [(&str, &str); 5] = [("p50", "P50"), ("p90", "P90"), ("p99", "P99"), ("p999", "P99.9"), ("mean", "mean")];
 
 pub fn summary(a: &Analysis) -> String {
     let mut s = String::new();
     let st = &a.steady_state;
-    let _ = writeln!(
-        s,
-        "run {} ({} {})",
-        a.run.run_id, a.run.source_kind, a.run.source_name
-    );
+    let _ = writeln!(s, "run {} ({} {})", a.run.run_id, a.run.source_kind, a.run.source_name);
     let _ = writeln!(
         s,
         "steady state: {:?}, {:.1} s to {:.1} s: {} of {} requests (dropped {} at the start, {} at the end){}",
@@ -31,41 +21,20 @@ pub fn summary(a: &Analysis) -> String {
         a.requests.total,
         st.dropped_start_requests,
         st.dropped_end_requests,
-        if st.overridden {
-            ", window set by --steady-from/--steady-to"
-        } else {
-            ""
-        }
+        if st.overridden { ", window set by --steady-from/--steady-to" } else { "" }
     );
     for v in &st.series {
-        let _ = writeln!(
-            s,
-            "  {}: {:?} from {:.1} s: {}",
-            v.series, v.classification, v.start_s, v.reason
-        );
+        let _ = writeln!(s, "  {}: {:?} from {:.1} s: {}", v.series, v.classification, v.start_s, v.reason);
     }
     let _ = writeln!(s, "  {}", st.agreement);
     let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "{:<26} {}",
-        "metric",
-        STATS.map(|x| format!("{:<36}", x.1)).join("")
-    );
+    let _ = writeln!(s, "{:<26} {}", "metric", STATS.map(|x| format!("{:<36}", x.1)).join(""));
     for (name, stats) in &a.metrics {
         let unit = a.metric_definitions.get(name).map_or("", |d| d.unit);
-        let cells: Vec<String> = STATS
-            .iter()
-            .map(|(k, _)| stats.get(*k).map_or("n/a".into(), |e| estimate(e, 1.0)))
-            .collect();
+        let cells: Vec<String> = STATS.iter().map(|(k, _)| stats.get(*k).map_or("n/a".into(), |e| estimate(e, 1.0))).collect();
         let n = stats.get("p50").map_or(0, |e| e.n);
         let label = format!("{name} ({unit})");
-        let _ = writeln!(
-            s,
-            "{:<26} {}  n={n}",
-            label,
-            cells.iter().map(|c| format!("{c:<36}")).collect::<String>()
-        );
+        let _ = writeln!(s, "{:<26} {}  n={n}", label, cells.iter().map(|c| format!("{c:<36}")).collect::<String>());
     }
     let t = &a.throughput;
     let _ = writeln!(s);
@@ -77,13 +46,7 @@ pub fn summary(a: &Analysis) -> String {
         t.windows,
         t.window_s
     );
-    let _ = writeln!(
-        s,
-        "errors: {} of {} requests: {} %",
-        a.errors.errors,
-        a.errors.requests,
-        estimate(&a.errors.rate, 100.0)
-    );
+    let _ = writeln!(s, "errors: {} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0));
     for (k, e) in &a.errors.by_kind {
         let _ = writeln!(s, "  {k}: {} %", estimate(e, 100.0));
     }
@@ -119,11 +82,7 @@ fn findings(s: &mut String, a: &Analysis) {
             f.title,
             f.cause,
             f.strength.label,
-            if f.in_steady_window {
-                ", inside the measured window"
-            } else {
-                ", outside the measured window"
-            }
+            if f.in_steady_window { ", inside the measured window" } else { ", outside the measured window" }
         );
         for e in &f.evidence {
             let _ = writeln!(s, "  {e}");
@@ -141,13 +100,7 @@ fn findings(s: &mut String, a: &Analysis) {
             u.peak_z
         );
     }
-    let unchecked: Vec<&str> = a
-        .attribution
-        .detectors
-        .iter()
-        .filter(|d| d.status == "not_checked")
-        .map(|d| d.cause.as_str())
-        .collect();
+    let unchecked: Vec<&str> = a.attribution.detectors.iter().filter(|d| d.status == "not_checked").map(|d| d.cause.as_str()).collect();
     if !unchecked.is_empty() {
         let _ = writeln!(s, "not checked (evidence absent): {}", unchecked.join(", "));
     }

@@ -127,17 +127,11 @@ pub struct Observed<T> {
 
 impl<T> Observed<T> {
     pub fn known(value: T) -> Self {
-        Observed {
-            value: Some(value),
-            note: None,
-        }
+        Observed { value: Some(value), note: None }
     }
 
     pub fn unknown(reason: impl Into<String>) -> Self {
-        Observed {
-            value: None,
-            note: Some(reason.into()),
-        }
+        Observed { value: None, note: Some(reason.into()) }
     }
 }
 

@@ -59,24 +59,13 @@ pub fn table_path(dir: &Path, kind: TableKind) -> Option<PathBuf> {
 pub fn read_manifest(dir: &Path) -> Result<Manifest, LoadError> {
     let path = dir.join(MANIFEST_FILE);
     if !dir.is_dir() {
-        return Err(LoadError::NotARun {
-            dir: dir.display().to_string(),
-            reason: "no such directory".into(),
-        });
+        return Err(LoadError::NotARun { dir: dir.display().to_string(), reason: "no such directory".into() });
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| LoadError::NotARun {
-        dir: dir.display().to_string(),
-        reason: format!("cannot read {MANIFEST_FILE}: {e}"),
-    })?;
-    let manifest = Manifest::from_json(&text).map_err(|e| {
-        LoadError::Manifest(format!("line {}, column {}: {e}", e.line(), e.column()))
-    })?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| LoadError::NotARun { dir: dir.display().to_string(), reason: format!("cannot read {MANIFEST_FILE}: {e}") })?;
+    let manifest = Manifest::from_json(&text).map_err(|e| LoadError::Manifest(format!("line {}, column {}: {e}", e.line(), e.column())))?;
     if manifest.format_version != schema::FORMAT_VERSION {
-        return Err(LoadError::Manifest(format!(
-            "format_version {} is not supported (expected {})",
-            manifest.format_version,
-            schema::FORMAT_VERSION
-        )));
+        return Err(LoadError::Manifest(format!("format_version {} is not supported (expected {})", manifest.format_version, schema::FORMAT_VERSION)));
     }
     Ok(manifest)
 }
@@ -95,20 +84,10 @@ pub fn load(dir: &Path) -> Result<Run, LoadError> {
             None => Ok(None),
         }
     };
-    let requests = read(TableKind::Requests)?.ok_or_else(|| LoadError::NotARun {
-        dir: dir.display().to_string(),
-        reason: format!("{} is missing", TableKind::Requests.file_name()),
-    })?;
+    let requests = read(TableKind::Requests)?
+        .ok_or_else(|| LoadError::NotARun { dir: dir.display().to_string(), reason: format!("{} is missing", TableKind::Requests.file_name()) })?;
     let gpu = read(TableKind::Gpu)?;
     let host = read(TableKind::Host)?;
     let server = read(TableKind::Server)?;
-    Ok(Run {
-        dir: dir.to_path_buf(),
-        manifest,
-        requests,
-        gpu,
-        host,
-        server,
-        warnings,
-    })
+    Ok(Run { dir: dir.to_path_buf(), manifest, requests, gpu, host, server, warnings })
 }

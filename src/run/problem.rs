@@ -33,21 +33,11 @@ pub struct Problem {
 
 impl Problem {
     pub fn error(file: &str, message: impl Into<String>) -> Problem {
-        Problem {
-            severity: Severity::Error,
-            file: file.to_string(),
-            column: None,
-            rows: None,
-            message: message.into(),
-            expected: None,
-        }
+        Problem { severity: Severity::Error, file: file.to_string(), column: None, rows: None, message: message.into(), expected: None }
     }
 
     pub fn warning(file: &str, message: impl Into<String>) -> Problem {
-        Problem {
-            severity: Severity::Warning,
-            ..Problem::error(file, message)
-        }
+        Problem { severity: Severity::Warning, ..Problem::error(file, message) }
     }
 
     pub fn column(mut self, column: &str) -> Problem {
@@ -126,9 +116,6 @@ impl RowCollector {
     }
 
     pub fn into_rows(self) -> Option<RowRef> {
-        (self.count > 0).then_some(RowRef {
-            first: self.first,
-            count: self.count,
-        })
+        (self.count > 0).then_some(RowRef { first: self.first, count: self.count })
     }
 }

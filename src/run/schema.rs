@@ -31,9 +31,7 @@ impl ColumnType {
     pub fn data_type(self) -> DataType {
         match self {
             ColumnType::Timestamp => utc_ns(),
-            ColumnType::TimestampList => {
-                DataType::List(Arc::new(Field::new("item", utc_ns(), true)))
-            }
+            ColumnType::TimestampList => DataType::List(Arc::new(Field::new("item", utc_ns(), true))),
             ColumnType::Utf8 => DataType::Utf8,
             ColumnType::UInt32 => DataType::UInt32,
             ColumnType::UInt64 => DataType::UInt64,
@@ -58,14 +56,8 @@ impl ColumnType {
     }
 }
 
-const ALL_TYPES: [ColumnType; 6] = [
-    ColumnType::Timestamp,
-    ColumnType::TimestampList,
-    ColumnType::Utf8,
-    ColumnType::UInt32,
-    ColumnType::UInt64,
-    ColumnType::Float64,
-];
+const ALL_TYPES: [ColumnType; 6] =
+    [ColumnType::Timestamp, ColumnType::TimestampList, ColumnType::Utf8, ColumnType::UInt32, ColumnType::UInt64, ColumnType::Float64];
 
 fn utc_ns() -> DataType {
     DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
@@ -82,20 +74,8 @@ pub struct ColumnSpec {
     pub meaning: &'static str,
 }
 
-const fn col(
-    name: &'static str,
-    ty: ColumnType,
-    nullable: bool,
-    unit: &'static str,
-    meaning: &'static str,
-) -> ColumnSpec {
-    ColumnSpec {
-        name,
-        ty,
-        nullable,
-        unit,
-        meaning,
-    }
+const fn col(name: &'static str, ty: ColumnType, nullable: bool, unit: &'static str, meaning: &'static str) -> ColumnSpec {
+    ColumnSpec { name, ty, nullable, unit, meaning }
 }
 
 /// The tables of a run directory.
@@ -108,12 +88,7 @@ pub enum TableKind {
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 4] = [
-        TableKind::Requests,
-        TableKind::Gpu,
-        TableKind::Host,
-        TableKind::Server,
-    ];
+    pub const ALL: [TableKind; 4] = [TableKind::Requests, TableKind::Gpu, TableKind::Host, TableKind::Server];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -144,9 +119,7 @@ impl TableKind {
         match self {
             TableKind::Requests => "One row per request, as seen by the load generator.",
             TableKind::Gpu => "One row per GPU per telemetry sample (NVML, nvidia-smi or DCGM).",
-            TableKind::Host => {
-                "One row per host per telemetry sample (procfs), including the load generator's own process."
-            }
+            TableKind::Host => "One row per host per telemetry sample (procfs), including the load generator's own process.",
             TableKind::Server => "Scraped server metrics in long form: one row per metric sample.",
         }
     }
@@ -177,519 +150,118 @@ impl TableKind {
                 f
             })
             .collect();
-        let meta = HashMap::from([
-            ("credence.table".to_string(), self.name().to_string()),
-            (
-                "credence.format_version".to_string(),
-                FORMAT_VERSION.to_string(),
-            ),
-        ]);
+        let meta =
+            HashMap::from([("credence.table".to_string(), self.name().to_string()), ("credence.format_version".to_string(), FORMAT_VERSION.to_string())]);
         Arc::new(Schema::new_with_metadata(fields, meta))
     }
 }
 
-use ColumnType::{
-    Float64 as F64, Timestamp as Ts, TimestampList as TsList, UInt32 as U32, UInt64 as U64,
-    Utf8 as Str,
-};
+use ColumnType::{Float64 as F64, Timestamp as Ts, TimestampList as TsList, UInt32 as U32, UInt64 as U64, Utf8 as Str};
 
 /// Error kinds a request may fail with (`error_kind`).
-pub const ERROR_KINDS: [&str; 8] = [
-    "timeout",
-    "oom",
-    "refused",
-    "http_4xx",
-    "http_5xx",
-    "cancelled",
-    "client",
-    "other",
-];
+pub const ERROR_KINDS: [&str; 8] = ["timeout", "oom", "refused", "http_4xx", "http_5xx", "cancelled", "client", "other"];
 /// Phases a capturing tool may declare (`phase`).
 pub const PHASES: [&str; 3] = ["warmup", "measure", "cooldown"];
 /// Request outcomes (`status`).
 pub const STATUSES: [&str; 2] = ["ok", "error"];
 
 pub const REQUESTS: &[ColumnSpec] = &[
-    col(
-        "request_id",
-        Str,
-        false,
-        "",
-        "Request id, unique within the run.",
-    ),
-    col(
-        "client_id",
-        Str,
-        true,
-        "",
-        "Client, worker or connection id that sent the request.",
-    ),
-    col(
-        "client_host",
-        Str,
-        true,
-        "",
-        "Host the load generator ran on (joins host.parquet's host).",
-    ),
-    col(
-        "scheduled_ns",
-        Ts,
-        true,
-        "ns",
-        "Intended send time from the open-loop schedule; null for closed-loop tools.",
-    ),
-    col(
-        "sent_ns",
-        Ts,
-        false,
-        "ns",
-        "Time the request was actually sent.",
-    ),
-    col(
-        "first_token_ns",
-        Ts,
-        true,
-        "ns",
-        "Arrival of the first content token; null when none arrived.",
-    ),
-    col(
-        "end_ns",
-        Ts,
-        false,
-        "ns",
-        "Time the response completed or failed.",
-    ),
-    col(
-        "chunk_ns",
-        TsList,
-        true,
-        "ns",
-        "Arrival time of every streamed chunk, in order; null when not recorded.",
-    ),
+    col("request_id", Str, false, "", "Request id, unique within the run."),
+    col("client_id", Str, true, "", "Client, worker or connection id that sent the request."),
+    col("client_host", Str, true, "", "Host the load generator ran on (joins host.parquet's host)."),
+    col("scheduled_ns", Ts, true, "ns", "Intended send time from the open-loop schedule; null for closed-loop tools."),
+    col("sent_ns", Ts, false, "ns", "Time the request was actually sent."),
+    col("first_token_ns", Ts, true, "ns", "Arrival of the first content token; null when none arrived."),
+    col("end_ns", Ts, false, "ns", "Time the response completed or failed."),
+    col("chunk_ns", TsList, true, "ns", "Arrival time of every streamed chunk, in order; null when not recorded."),
     col("input_tokens", U32, true, "tokens", "Prompt tokens."),
     col("output_tokens", U32, true, "tokens", "Generated tokens."),
-    col(
-        "cached_tokens",
-        U32,
-        true,
-        "tokens",
-        "Prompt tokens served from a prefix cache, where known.",
-    ),
+    col("cached_tokens", U32, true, "tokens", "Prompt tokens served from a prefix cache, where known."),
     col("status", Str, false, "", "Outcome: ok or error."),
-    col(
-        "error_kind",
-        Str,
-        true,
-        "",
-        "timeout, oom, refused, http_4xx, http_5xx, cancelled, client or other; null when ok.",
-    ),
-    col(
-        "error_message",
-        Str,
-        true,
-        "",
-        "Error text as reported (untrusted).",
-    ),
-    col(
-        "http_status",
-        U32,
-        true,
-        "",
-        "HTTP status code of the response.",
-    ),
-    col(
-        "phase",
-        Str,
-        true,
-        "",
-        "Phase declared by the capturing tool: warmup, measure or cooldown.",
-    ),
+    col("error_kind", Str, true, "", "timeout, oom, refused, http_4xx, http_5xx, cancelled, client or other; null when ok."),
+    col("error_message", Str, true, "", "Error text as reported (untrusted)."),
+    col("http_status", U32, true, "", "HTTP status code of the response."),
+    col("phase", Str, true, "", "Phase declared by the capturing tool: warmup, measure or cooldown."),
 ];
 
 pub const GPU: &[ColumnSpec] = &[
     col("ts_ns", Ts, false, "ns", "Sample time."),
     col("host", Str, false, "", "Host the GPU belongs to."),
-    col(
-        "gpu_index",
-        U32,
-        false,
-        "",
-        "0-based GPU index (may change across boots; join on gpu_uuid).",
-    ),
-    col(
-        "gpu_uuid",
-        Str,
-        false,
-        "",
-        "Immutable GPU id (GPU-xxxxxxxx-...).",
-    ),
-    col(
-        "source",
-        Str,
-        false,
-        "",
-        "nvml, nvidia-smi, dcgm or simulator.",
-    ),
+    col("gpu_index", U32, false, "", "0-based GPU index (may change across boots; join on gpu_uuid)."),
+    col("gpu_uuid", Str, false, "", "Immutable GPU id (GPU-xxxxxxxx-...)."),
+    col("source", Str, false, "", "nvml, nvidia-smi, dcgm or simulator."),
     col("sm_clock_mhz", U32, true, "MHz", "Current SM clock."),
     col("sm_clock_max_mhz", U32, true, "MHz", "Maximum SM clock."),
     col("mem_clock_mhz", U32, true, "MHz", "Current memory clock."),
-    col(
-        "mem_clock_max_mhz",
-        U32,
-        true,
-        "MHz",
-        "Maximum memory clock.",
-    ),
-    col(
-        "clocks_event_reasons",
-        U64,
-        true,
-        "bitmask",
-        "Raw NVML clocks-event-reasons bitmask, unknown bits kept.",
-    ),
+    col("mem_clock_max_mhz", U32, true, "MHz", "Maximum memory clock."),
+    col("clocks_event_reasons", U64, true, "bitmask", "Raw NVML clocks-event-reasons bitmask, unknown bits kept."),
     col("temp_gpu_c", F64, true, "degC", "GPU core temperature."),
-    col(
-        "temp_mem_c",
-        F64,
-        true,
-        "degC",
-        "HBM temperature (null on GDDR boards).",
-    ),
-    col(
-        "temp_slowdown_c",
-        F64,
-        true,
-        "degC",
-        "Slowdown temperature threshold.",
-    ),
+    col("temp_mem_c", F64, true, "degC", "HBM temperature (null on GDDR boards)."),
+    col("temp_slowdown_c", F64, true, "degC", "Slowdown temperature threshold."),
     col("power_w", F64, true, "W", "Board power draw."),
     col("power_limit_w", F64, true, "W", "Software power limit."),
-    col(
-        "enforced_power_limit_w",
-        F64,
-        true,
-        "W",
-        "Power limit actually enforced (minimum of all limiters).",
-    ),
-    col(
-        "energy_mj",
-        U64,
-        true,
-        "mJ",
-        "Cumulative energy since driver load.",
-    ),
-    col(
-        "util_gpu_pct",
-        F64,
-        true,
-        "%",
-        "Share of the sample period with at least one kernel running.",
-    ),
-    col(
-        "util_mem_pct",
-        F64,
-        true,
-        "%",
-        "Share of the sample period device memory was read or written.",
-    ),
-    col(
-        "mem_used_bytes",
-        U64,
-        true,
-        "bytes",
-        "Framebuffer memory in use.",
-    ),
-    col(
-        "mem_total_bytes",
-        U64,
-        true,
-        "bytes",
-        "Framebuffer memory in total.",
-    ),
-    col(
-        "viol_power_ns",
-        U64,
-        true,
-        "ns",
-        "Cumulative time clocks were held down by the power limit.",
-    ),
-    col(
-        "viol_thermal_ns",
-        U64,
-        true,
-        "ns",
-        "Cumulative time clocks were held down by temperature.",
-    ),
-    col(
-        "pstate",
-        U32,
-        true,
-        "",
-        "Performance state (0 = P0, maximum).",
-    ),
-    col(
-        "compute_proc_count",
-        U32,
-        true,
-        "count",
-        "Compute processes on the GPU.",
-    ),
-    col(
-        "foreign_proc_count",
-        U32,
-        true,
-        "count",
-        "Compute processes that are not the server under test.",
-    ),
-    col(
-        "foreign_mem_bytes",
-        U64,
-        true,
-        "bytes",
-        "GPU memory used by foreign processes.",
-    ),
-    col(
-        "sample_us",
-        U32,
-        true,
-        "us",
-        "How long taking this sample took (collector overhead).",
-    ),
-    col(
-        "errors",
-        Str,
-        true,
-        "",
-        "Fields that could not be read, e.g. temp_mem:NotSupported.",
-    ),
+    col("enforced_power_limit_w", F64, true, "W", "Power limit actually enforced (minimum of all limiters)."),
+    col("energy_mj", U64, true, "mJ", "Cumulative energy since driver load."),
+    col("util_gpu_pct", F64, true, "%", "Share of the sample period with at least one kernel running."),
+    col("util_mem_pct", F64, true, "%", "Share of the sample period device memory was read or written."),
+    col("mem_used_bytes", U64, true, "bytes", "Framebuffer memory in use."),
+    col("mem_total_bytes", U64, true, "bytes", "Framebuffer memory in total."),
+    col("viol_power_ns", U64, true, "ns", "Cumulative time clocks were held down by the power limit."),
+    col("viol_thermal_ns", U64, true, "ns", "Cumulative time clocks were held down by temperature."),
+    col("pstate", U32, true, "", "Performance state (0 = P0, maximum)."),
+    col("compute_proc_count", U32, true, "count", "Compute processes on the GPU."),
+    col("foreign_proc_count", U32, true, "count", "Compute processes that are not the server under test."),
+    col("foreign_mem_bytes", U64, true, "bytes", "GPU memory used by foreign processes."),
+    col("sample_us", U32, true, "us", "How long taking this sample took (collector overhead)."),
+    col("errors", Str, true, "", "Fields that could not be read, e.g. temp_mem:NotSupported."),
 ];
 
 pub const HOST: &[ColumnSpec] = &[
     col("ts_ns", Ts, false, "ns", "Sample time."),
     col("host", Str, false, "", "Host name."),
-    col(
-        "interval_s",
-        F64,
-        true,
-        "s",
-        "Actual time since the previous sample.",
-    ),
-    col(
-        "cpu_user_pct",
-        F64,
-        true,
-        "%",
-        "Share of all CPU time in user mode (incl. nice) since the previous sample.",
-    ),
-    col(
-        "cpu_system_pct",
-        F64,
-        true,
-        "%",
-        "Share in system mode (incl. irq and softirq).",
-    ),
+    col("interval_s", F64, true, "s", "Actual time since the previous sample."),
+    col("cpu_user_pct", F64, true, "%", "Share of all CPU time in user mode (incl. nice) since the previous sample."),
+    col("cpu_system_pct", F64, true, "%", "Share in system mode (incl. irq and softirq)."),
     col("cpu_iowait_pct", F64, true, "%", "Share in iowait."),
-    col(
-        "cpu_steal_pct",
-        F64,
-        true,
-        "%",
-        "Share stolen by the hypervisor.",
-    ),
+    col("cpu_steal_pct", F64, true, "%", "Share stolen by the hypervisor."),
     col("cpu_idle_pct", F64, true, "%", "Share idle."),
-    col(
-        "ctx_switches",
-        U64,
-        true,
-        "count",
-        "Cumulative context switches (/proc/stat ctxt).",
-    ),
+    col("ctx_switches", U64, true, "count", "Cumulative context switches (/proc/stat ctxt)."),
     col("procs_running", U32, true, "count", "Runnable tasks."),
     col("load1", F64, true, "", "1-minute load average."),
-    col(
-        "psi_cpu_some_avg10",
-        F64,
-        true,
-        "%",
-        "CPU pressure, some, 10 s average.",
-    ),
+    col("psi_cpu_some_avg10", F64, true, "%", "CPU pressure, some, 10 s average."),
     col("mem_total_bytes", U64, true, "bytes", "MemTotal."),
     col("mem_available_bytes", U64, true, "bytes", "MemAvailable."),
-    col(
-        "net_rx_bytes",
-        U64,
-        true,
-        "bytes",
-        "Cumulative received bytes, all non-loopback interfaces.",
-    ),
-    col(
-        "net_tx_bytes",
-        U64,
-        true,
-        "bytes",
-        "Cumulative sent bytes, all non-loopback interfaces.",
-    ),
-    col(
-        "net_errs",
-        U64,
-        true,
-        "count",
-        "Cumulative interface receive and send errors.",
-    ),
-    col(
-        "net_drops",
-        U64,
-        true,
-        "count",
-        "Cumulative interface receive and send drops.",
-    ),
-    col(
-        "tcp_out_segs",
-        U64,
-        true,
-        "count",
-        "Cumulative TCP OutSegs.",
-    ),
-    col(
-        "tcp_retrans_segs",
-        U64,
-        true,
-        "count",
-        "Cumulative TCP RetransSegs.",
-    ),
-    col(
-        "tcp_timeouts",
-        U64,
-        true,
-        "count",
-        "Cumulative TcpExt TCPTimeouts.",
-    ),
-    col(
-        "tcp_listen_overflows",
-        U64,
-        true,
-        "count",
-        "Cumulative TcpExt ListenOverflows.",
-    ),
-    col(
-        "cpu_governor",
-        Str,
-        true,
-        "",
-        "CPU frequency governor (cpu0, or 'mixed').",
-    ),
-    col(
-        "cpu_freq_mhz_avg",
-        F64,
-        true,
-        "MHz",
-        "Mean current CPU frequency over cores.",
-    ),
+    col("net_rx_bytes", U64, true, "bytes", "Cumulative received bytes, all non-loopback interfaces."),
+    col("net_tx_bytes", U64, true, "bytes", "Cumulative sent bytes, all non-loopback interfaces."),
+    col("net_errs", U64, true, "count", "Cumulative interface receive and send errors."),
+    col("net_drops", U64, true, "count", "Cumulative interface receive and send drops."),
+    col("tcp_out_segs", U64, true, "count", "Cumulative TCP OutSegs."),
+    col("tcp_retrans_segs", U64, true, "count", "Cumulative TCP RetransSegs."),
+    col("tcp_timeouts", U64, true, "count", "Cumulative TcpExt TCPTimeouts."),
+    col("tcp_listen_overflows", U64, true, "count", "Cumulative TcpExt ListenOverflows."),
+    col("cpu_governor", Str, true, "", "CPU frequency governor (cpu0, or 'mixed')."),
+    col("cpu_freq_mhz_avg", F64, true, "MHz", "Mean current CPU frequency over cores."),
     col("lg_pid", U32, true, "", "Load-generator process id."),
-    col(
-        "lg_cpu_pct",
-        F64,
-        true,
-        "%",
-        "Load-generator CPU in % of one core (process and children).",
-    ),
-    col(
-        "lg_max_thread_cpu_pct",
-        F64,
-        true,
-        "%",
-        "CPU of the load generator's hottest thread, % of one core.",
-    ),
-    col(
-        "lg_rss_bytes",
-        U64,
-        true,
-        "bytes",
-        "Load-generator resident memory.",
-    ),
+    col("lg_cpu_pct", F64, true, "%", "Load-generator CPU in % of one core (process and children)."),
+    col("lg_max_thread_cpu_pct", F64, true, "%", "CPU of the load generator's hottest thread, % of one core."),
+    col("lg_rss_bytes", U64, true, "bytes", "Load-generator resident memory."),
     col("lg_threads", U32, true, "count", "Load-generator threads."),
-    col(
-        "lg_vol_ctxsw",
-        U64,
-        true,
-        "count",
-        "Cumulative voluntary context switches of the load generator.",
-    ),
-    col(
-        "lg_invol_ctxsw",
-        U64,
-        true,
-        "count",
-        "Cumulative involuntary context switches of the load generator.",
-    ),
-    col(
-        "lg_planned_sends",
-        U64,
-        true,
-        "count",
-        "Sends the schedule planned in this interval (self-instrumentation).",
-    ),
-    col(
-        "lg_actual_sends",
-        U64,
-        true,
-        "count",
-        "Sends made in this interval.",
-    ),
-    col(
-        "lg_send_lag_p50_ms",
-        F64,
-        true,
-        "ms",
-        "Median send lag (actual minus scheduled) in this interval.",
-    ),
-    col(
-        "lg_send_lag_p99_ms",
-        F64,
-        true,
-        "ms",
-        "P99 send lag in this interval.",
-    ),
-    col(
-        "lg_send_lag_max_ms",
-        F64,
-        true,
-        "ms",
-        "Maximum send lag in this interval.",
-    ),
-    col(
-        "lg_dropped_sends",
-        U64,
-        true,
-        "count",
-        "Sends dropped or skipped in this interval.",
-    ),
-    col(
-        "lg_inflight",
-        U32,
-        true,
-        "count",
-        "Requests in flight at the sample time.",
-    ),
+    col("lg_vol_ctxsw", U64, true, "count", "Cumulative voluntary context switches of the load generator."),
+    col("lg_invol_ctxsw", U64, true, "count", "Cumulative involuntary context switches of the load generator."),
+    col("lg_planned_sends", U64, true, "count", "Sends the schedule planned in this interval (self-instrumentation)."),
+    col("lg_actual_sends", U64, true, "count", "Sends made in this interval."),
+    col("lg_send_lag_p50_ms", F64, true, "ms", "Median send lag (actual minus scheduled) in this interval."),
+    col("lg_send_lag_p99_ms", F64, true, "ms", "P99 send lag in this interval."),
+    col("lg_send_lag_max_ms", F64, true, "ms", "Maximum send lag in this interval."),
+    col("lg_dropped_sends", U64, true, "count", "Sends dropped or skipped in this interval."),
+    col("lg_inflight", U32, true, "count", "Requests in flight at the sample time."),
 ];
 
 pub const SERVER: &[ColumnSpec] = &[
     col("ts_ns", Ts, false, "ns", "Scrape time."),
     col("endpoint", Str, true, "", "Metrics endpoint scraped."),
-    col(
-        "metric",
-        Str,
-        false,
-        "",
-        "Metric name, e.g. vllm:num_requests_waiting.",
-    ),
-    col(
-        "labels",
-        Str,
-        true,
-        "",
-        "Prometheus labels as k=\"v\" pairs, comma-separated.",
-    ),
+    col("metric", Str, false, "", "Metric name, e.g. vllm:num_requests_waiting."),
+    col("labels", Str, true, "", "Prometheus labels as k=\"v\" pairs, comma-separated."),
     col("value", F64, false, "", "Sample value."),
 ];
 

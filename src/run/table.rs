@@ -10,10 +10,7 @@ use std::sync::Arc;
 use arrow_array::builder::{ListBuilder, TimestampNanosecondBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, TimestampNanosecondType, UInt32Type, UInt64Type};
-use arrow_array::{
-    Array, ArrayRef, Float64Array, RecordBatch, StringArray, TimestampNanosecondArray, UInt32Array,
-    UInt64Array,
-};
+use arrow_array::{Array, ArrayRef, Float64Array, RecordBatch, StringArray, TimestampNanosecondArray, UInt32Array, UInt64Array};
 use arrow_schema::Schema;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -38,10 +35,7 @@ pub struct TimestampLists {
 
 impl TimestampLists {
     pub fn new() -> Self {
-        TimestampLists {
-            offsets: vec![0],
-            ..Default::default()
-        }
+        TimestampLists { offsets: vec![0], ..Default::default() }
     }
 
     pub fn push(&mut self, list: Option<&[i64]>) {
@@ -132,14 +126,9 @@ impl Column {
     /// Builds the Arrow array for this column, typed exactly as `ty.data_type()`.
     fn to_arrow(&self) -> ArrayRef {
         match self {
-            Column::Timestamp(v) => {
-                Arc::new(TimestampNanosecondArray::from(v.clone()).with_timezone("UTC"))
-            }
+            Column::Timestamp(v) => Arc::new(TimestampNanosecondArray::from(v.clone()).with_timezone("UTC")),
             Column::TimestampList(l) => {
-                let mut b = ListBuilder::with_capacity(
-                    TimestampNanosecondBuilder::with_capacity(l.values.len()).with_timezone("UTC"),
-                    l.len(),
-                );
+                let mut b = ListBuilder::with_capacity(TimestampNanosecondBuilder::with_capacity(l.values.len()).with_timezone("UTC"), l.len());
                 for row in 0..l.len() {
                     match l.get(row) {
                         Some(items) => {
@@ -170,10 +159,7 @@ pub struct Table {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     #[error("{file}: cannot open: {source}")]
-    Io {
-        file: String,
-        source: std::io::Error,
-    },
+    Io { file: String, source: std::io::Error },
     #[error("{file}: not a readable Parquet file ({message})")]
     NotParquet { file: String, message: String },
     #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
@@ -181,32 +167,18 @@ pub enum TableError {
     #[error("{file}: {message}")]
     Write { file: String, message: String },
     #[error("table {table}: column {column} {message}")]
-    Build {
-        table: &'static str,
-        column: String,
-        message: String,
-    },
+    Build { table: &'static str, column: String, message: String },
 }
 
 impl Table {
     /// Builds a table from named columns. Every spec column must be given once, with its type
     /// and the same length; non-nullable columns must hold no nulls.
-    pub fn from_columns(
-        kind: TableKind,
-        mut named: Vec<(&str, Column)>,
-    ) -> Result<Table, TableError> {
-        let err = |column: &str, message: String| TableError::Build {
-            table: kind.name(),
-            column: column.to_string(),
-            message,
-        };
+    pub fn from_columns(kind: TableKind, mut named: Vec<(&str, Column)>) -> Result<Table, TableError> {
+        let err = |column: &str, message: String| TableError::Build { table: kind.name(), column: column.to_string(), message };
         let mut columns = Vec::with_capacity(kind.columns().len());
         let mut rows = None;
         for spec in kind.columns() {
-            let pos = named
-                .iter()
-                .position(|(n, _)| *n == spec.name)
-                .ok_or_else(|| err(spec.name, "is missing".into()))?;
+            let pos = named.iter().position(|(n, _)| *n == spec.name).ok_or_else(|| err(spec.name, "is missing".into()))?;
             let (_, column) = named.swap_remove(pos);
             if column.column_type() != spec.ty {
                 return Err(err(spec.name, format!("must be {}", spec.ty.name())));
@@ -217,10 +189,7 @@ impl Table {
             match rows {
                 None => rows = Some(column.len()),
                 Some(r) if r != column.len() => {
-                    return Err(err(
-                        spec.name,
-                        format!("has {} rows, expected {r}", column.len()),
-                    ));
+                    return Err(err(spec.name, format!("has {} rows, expected {r}", column.len())));
                 }
                 Some(_) => {}
             }
@@ -234,35 +203,19 @@ impl Table {
 
     /// A table with no rows.
     pub fn empty(kind: TableKind) -> Table {
-        Table {
-            kind,
-            columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect(),
-        }
+        Table { kind, columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect() }
     }
 
     /// Replaces one column, keeping the table's invariants (type, length, nullability).
     pub fn replace_column(&mut self, name: &str, column: Column) -> Result<(), TableError> {
-        let err = |message: String| TableError::Build {
-            table: self.kind.name(),
-            column: name.to_string(),
-            message,
-        };
-        let idx = self
-            .kind
-            .columns()
-            .iter()
-            .position(|c| c.name == name)
-            .ok_or_else(|| err("is not part of the schema".into()))?;
+        let err = |message: String| TableError::Build { table: self.kind.name(), column: name.to_string(), message };
+        let idx = self.kind.columns().iter().position(|c| c.name == name).ok_or_else(|| err("is not part of the schema".into()))?;
         let spec = &self.kind.columns()[idx];
         if column.column_type() != spec.ty {
             return Err(err(format!("must be {}", spec.ty.name())));
         }
         if column.len() != self.num_rows() {
-            return Err(err(format!(
-                "has {} rows, expected {}",
-                column.len(),
-                self.num_rows()
-            )));
+            return Err(err(format!("has {} rows, expected {}", column.len(), self.num_rows())));
         }
         if !spec.nullable && column.null_count() > 0 {
             return Err(err("must not hold nulls".into()));
@@ -339,40 +292,28 @@ impl Table {
     /// the write atomic (see `run::write`).
     pub fn write_parquet(&self, path: &Path) -> Result<(), TableError> {
         let file_name = path.display().to_string();
-        let werr = |e: &dyn std::fmt::Display| TableError::Write {
-            file: file_name.clone(),
-            message: e.to_string(),
-        };
+        let werr = |e: &dyn std::fmt::Display| TableError::Write { file: file_name.clone(), message: e.to_string() };
         let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(
-                ZstdLevel::try_new(3).map_err(|e| werr(&e))?,
-            ))
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(|e| werr(&e))?))
             .set_max_row_group_row_count(Some(128 * 1024))
             .set_created_by(format!("credence {}", env!("CARGO_PKG_VERSION")));
         // Timestamps are sorted or nearly so; delta encoding shrinks them several-fold.
         for spec in self.kind.columns() {
             let path = match spec.ty {
                 ColumnType::Timestamp => ColumnPath::from(spec.name),
-                ColumnType::TimestampList => {
-                    ColumnPath::from(vec![spec.name.to_string(), "list".into(), "item".into()])
-                }
+                ColumnType::TimestampList => ColumnPath::from(vec![spec.name.to_string(), "list".into(), "item".into()]),
                 _ => continue,
             };
-            props = props
-                .set_column_dictionary_enabled(path.clone(), false)
-                .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED);
+            props = props.set_column_dictionary_enabled(path.clone(), false).set_column_encoding(path, Encoding::DELTA_BINARY_PACKED);
         }
         let file = File::create(path).map_err(|e| werr(&e))?;
         let batch = self.to_record_batch()?;
-        let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props.build()))
-            .map_err(|e| werr(&e))?;
+        let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props.build())).map_err(|e| werr(&e))?;
         const SLICE: usize = 64 * 1024;
         let mut offset = 0;
         while offset < batch.num_rows() {
             let len = SLICE.min(batch.num_rows() - offset);
-            writer
-                .write(&batch.slice(offset, len))
-                .map_err(|e| werr(&e))?;
+            writer.write(&batch.slice(offset, len)).map_err(|e| werr(&e))?;
             offset += len;
         }
         writer.close().map_err(|e| werr(&e))?;
@@ -403,12 +344,7 @@ struct Accumulator {
 impl Accumulator {
     fn new(kind: TableKind) -> Accumulator {
         let columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
-        Accumulator {
-            kind,
-            strings: vec![Vec::new(); columns.len()],
-            columns,
-            rows: 0,
-        }
+        Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns, rows: 0 }
     }
 
     fn finish(mut self) -> Table {
@@ -417,10 +353,7 @@ impl Accumulator {
                 *s = parts.iter().flat_map(|p| p.iter()).collect();
             }
         }
-        Table {
-            kind: self.kind,
-            columns: self.columns,
-        }
+        Table { kind: self.kind, columns: self.columns }
     }
 }
 
@@ -428,10 +361,7 @@ impl Accumulator {
 fn segment_files(path: &Path) -> Result<Vec<std::path::PathBuf>, TableError> {
     if path.is_dir() {
         let mut files: Vec<_> = std::fs::read_dir(path)
-            .map_err(|e| TableError::Io {
-                file: path.display().to_string(),
-                source: e,
-            })?
+            .map_err(|e| TableError::Io { file: path.display().to_string(), source: e })?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
             .collect();
@@ -443,10 +373,7 @@ fn segment_files(path: &Path) -> Result<Vec<std::path::PathBuf>, TableError> {
 }
 
 fn file_label(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into(),
-    )
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into())
 }
 
 /// Compares a file's schema with the spec. Errors: a missing column, a wrong type, nulls
@@ -455,11 +382,7 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
     let mut problems = Vec::new();
     for spec in kind.columns() {
         let Ok(field) = schema.field_with_name(spec.name) else {
-            problems.push(
-                Problem::error(file, "column is missing")
-                    .column(spec.name)
-                    .expected(format!("a {} column: {}", spec.ty.name(), spec.meaning)),
-            );
+            problems.push(Problem::error(file, "column is missing").column(spec.name).expected(format!("a {} column: {}", spec.ty.name(), spec.meaning)));
             continue;
         };
         if field.data_type() != &spec.ty.data_type() {
@@ -469,28 +392,15 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
                 }
                 _ => "",
             };
-            problems.push(
-                Problem::error(file, format!("has type {}{hint}", field.data_type()))
-                    .column(spec.name)
-                    .expected(spec.ty.name()),
-            );
+            problems.push(Problem::error(file, format!("has type {}{hint}", field.data_type())).column(spec.name).expected(spec.ty.name()));
         }
-        if !spec.unit.is_empty()
-            && field.metadata().get("unit").map(String::as_str) != Some(spec.unit)
-        {
-            problems.push(
-                Problem::warning(file, "unit metadata is missing or differs")
-                    .column(spec.name)
-                    .expected(format!("unit = {}", spec.unit)),
-            );
+        if !spec.unit.is_empty() && field.metadata().get("unit").map(String::as_str) != Some(spec.unit) {
+            problems.push(Problem::warning(file, "unit metadata is missing or differs").column(spec.name).expected(format!("unit = {}", spec.unit)));
         }
     }
     for field in schema.fields() {
         if kind.column(field.name()).is_none() {
-            problems.push(
-                Problem::warning(file, "column is not part of the schema and is ignored")
-                    .column(field.name()),
-            );
+            problems.push(Problem::warning(file, "column is not part of the schema and is ignored").column(field.name()));
         }
     }
     problems
@@ -500,24 +410,15 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
 fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableError> {
     let kind = acc.kind;
     let label = file_label(path);
-    let file = File::open(path).map_err(|e| TableError::Io {
-        file: label.clone(),
-        source: e,
-    })?;
-    let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet {
-        file: label.clone(),
-        message: e.to_string(),
-    };
+    let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
+    let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| not_parquet(&e))?;
     let problems = check_schema(&label, builder.schema(), kind);
     if problems.iter().any(Problem::is_error) {
         return Err(TableError::Schema(problems));
     }
     let schema = builder.schema().clone();
-    let reader = builder
-        .with_batch_size(64 * 1024)
-        .build()
-        .map_err(|e| not_parquet(&e))?;
+    let reader = builder.with_batch_size(64 * 1024).build().map_err(|e| not_parquet(&e))?;
     let mut nulls_in_required: Vec<(usize, usize)> = Vec::new();
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
@@ -538,10 +439,7 @@ fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableEr
                 let spec = &kind.columns()[ci];
                 Problem::error(&label, "holds a null in a required column")
                     .column(spec.name)
-                    .rows(super::problem::RowRef {
-                        first: vec![row as u64],
-                        count: 1,
-                    })
+                    .rows(super::problem::RowRef { first: vec![row as u64], count: 1 })
                     .expected("a value in every row")
             })
             .collect();

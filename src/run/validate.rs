@@ -46,16 +46,11 @@ pub fn validate(dir: &Path) -> ValidationReport {
     let mut summaries = Vec::new();
     for kind in TableKind::ALL {
         let path = table_path(dir, kind);
-        let mut summary = TableSummary {
-            table: kind.name().into(),
-            present: path.is_some(),
-            rows: None,
-        };
+        let mut summary = TableSummary { table: kind.name().into(), present: path.is_some(), rows: None };
         match path {
-            None if kind.required() => problems.push(
-                Problem::error(kind.file_name(), "file is missing")
-                    .expected("every run directory holds requests.parquet"),
-            ),
+            None if kind.required() => {
+                problems.push(Problem::error(kind.file_name(), "file is missing").expected("every run directory holds requests.parquet"))
+            }
             None => {}
             Some(path) => match Table::read(&path, kind) {
                 Ok((table, warnings)) => {
@@ -64,9 +59,7 @@ pub fn validate(dir: &Path) -> ValidationReport {
                     tables.insert(kind, table);
                 }
                 Err(TableError::Schema(p)) => problems.extend(p),
-                Err(e) => {
-                    problems.push(Problem::error(kind.file_name(), strip_file(&e.to_string())))
-                }
+                Err(e) => problems.push(Problem::error(kind.file_name(), strip_file(&e.to_string()))),
             },
         }
         summaries.push(summary);
@@ -89,18 +82,8 @@ pub fn validate(dir: &Path) -> ValidationReport {
     }
     problems.sort_by_key(|p| p.severity);
     let errors = problems.iter().filter(|p| p.is_error()).count();
-    let warnings = problems
-        .iter()
-        .filter(|p| p.severity == Severity::Warning)
-        .count();
-    ValidationReport {
-        run: dir.display().to_string(),
-        valid: errors == 0,
-        errors,
-        warnings,
-        tables: summaries,
-        problems,
-    }
+    let warnings = problems.iter().filter(|p| p.severity == Severity::Warning).count();
+    ValidationReport { run: dir.display().to_string(), valid: errors == 0, errors, warnings, tables: summaries, problems }
 }
 
 /// Reads `run.json`; a file that fails to parse is checked against `schemas/run.schema.json`
@@ -110,27 +93,16 @@ fn check_manifest_file(dir: &Path, out: &mut Vec<Problem>) -> Option<Manifest> {
         Ok(m) => Some(m),
         Err(e) => {
             let path = dir.join(MANIFEST_FILE);
-            let parsed = std::fs::read_to_string(&path)
-                .ok()
-                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
-            let schema: serde_json::Value =
-                serde_json::from_str(RUN_SCHEMA).expect("the embedded run schema is valid JSON");
-            let violations = parsed
-                .map(|v| crate::json_schema::check(&schema, &v))
-                .unwrap_or_default();
+            let parsed = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+            let schema: serde_json::Value = serde_json::from_str(RUN_SCHEMA).expect("the embedded run schema is valid JSON");
+            let violations = parsed.map(|v| crate::json_schema::check(&schema, &v)).unwrap_or_default();
             if violations.is_empty() {
                 let message = e.to_string();
-                let message = message
-                    .strip_prefix("run.json: ")
-                    .unwrap_or(&message)
-                    .to_string();
+                let message = message.strip_prefix("run.json: ").unwrap_or(&message).to_string();
                 out.push(Problem::error(MANIFEST_FILE, message));
             }
             for v in violations {
-                out.push(
-                    Problem::error(MANIFEST_FILE, v)
-                        .expected("a manifest as described by schemas/run.schema.json"),
-                );
+                out.push(Problem::error(MANIFEST_FILE, v).expected("a manifest as described by schemas/run.schema.json"));
             }
             None
         }
@@ -138,10 +110,7 @@ fn check_manifest_file(dir: &Path, out: &mut Vec<Problem>) -> Option<Manifest> {
 }
 
 fn strip_file(message: &str) -> String {
-    message
-        .split_once(": ")
-        .map_or(message, |(_, rest)| rest)
-        .to_string()
+    message.split_once(": ").map_or(message, |(_, rest)| rest).to_string()
 }
 
 fn check_manifest(m: &Manifest, tables: &[TableSummary], out: &mut Vec<Problem>) {
@@ -152,46 +121,23 @@ fn check_manifest(m: &Manifest, tables: &[TableSummary], out: &mut Vec<Problem>)
     for t in tables {
         let listed = m.tables.iter().any(|n| n == &t.table);
         if listed && !t.present {
-            out.push(Problem::error(
-                f,
-                format!(
-                    "tables lists {} but the directory has no such table",
-                    t.table
-                ),
-            ));
+            out.push(Problem::error(f, format!("tables lists {} but the directory has no such table", t.table)));
         } else if !listed && t.present {
-            out.push(Problem::warning(
-                f,
-                format!("{} is present but not listed in tables", t.table),
-            ));
+            out.push(Problem::warning(f, format!("{} is present but not listed in tables", t.table)));
         }
     }
     for file in &m.source.files {
         if file.sha256.len() != 64 || !file.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
-            out.push(
-                Problem::error(
-                    f,
-                    format!("source file {}: sha256 is not 64 hex digits", file.name),
-                )
-                .expected("a lowercase sha256 hex digest"),
-            );
+            out.push(Problem::error(f, format!("source file {}: sha256 is not 64 hex digits", file.name)).expected("a lowercase sha256 hex digest"));
         }
     }
     let w = &m.workload;
     match w.arrival {
-        Arrival::Poisson | Arrival::Constant
-            if w.rate_per_s.is_none_or(|r| r <= 0.0 || !r.is_finite()) =>
-        {
-            out.push(Problem::warning(
-                f,
-                "workload.rate_per_s is missing for an open-loop arrival process",
-            ));
+        Arrival::Poisson | Arrival::Constant if w.rate_per_s.is_none_or(|r| r <= 0.0 || !r.is_finite()) => {
+            out.push(Problem::warning(f, "workload.rate_per_s is missing for an open-loop arrival process"));
         }
         Arrival::ClosedLoop if w.concurrency.is_none_or(|c| c == 0) => {
-            out.push(Problem::warning(
-                f,
-                "workload.concurrency is missing for a closed-loop workload",
-            ));
+            out.push(Problem::warning(f, "workload.concurrency is missing for a closed-loop workload"));
         }
         _ => {}
     }
@@ -242,10 +188,7 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
     };
     let n = t.num_rows();
     if n == 0 {
-        out.push(Problem::warning(
-            f,
-            "has no rows: there is nothing to analyze",
-        ));
+        out.push(Problem::warning(f, "has no rows: there is nothing to analyze"));
         return;
     }
     let mut negative = RowCollector::default();
@@ -265,21 +208,16 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
         }
         if let Some(ft) = first[i] {
             if ft < s {
-                ft_before_sent
-                    .push_with(i, || format!("first token is {} before sent", ms(s - ft)));
+                ft_before_sent.push_with(i, || format!("first token is {} before sent", ms(s - ft)));
             }
             if e < ft {
-                end_before_ft.push_with(i, || {
-                    format!("end is {} before the first token", ms(ft - e))
-                });
+                end_before_ft.push_with(i, || format!("end is {} before the first token", ms(ft - e)));
             }
         }
         if let Some(sc) = sched[i]
             && s < sc - 1_000_000
         {
-            sent_early.push_with(i, || {
-                format!("sent {} before its scheduled time", ms(sc - s))
-            });
+            sent_early.push_with(i, || format!("sent {} before its scheduled time", ms(sc - s)));
         }
         if let Some(list) = chunks.get(i) {
             if list.iter().any(|&c| c < s || c > e) {
@@ -294,65 +232,17 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
             dup.push_with(i, || format!("id {:?}", crate::text::sanitize(&id)));
         }
     }
-    push(
-        out,
-        negative,
-        Problem::error(f, "negative duration")
-            .column("end_ns")
-            .expected("end_ns >= sent_ns"),
-    );
-    push(
-        out,
-        ft_before_sent,
-        Problem::error(f, "first token before sent")
-            .column("first_token_ns")
-            .expected("first_token_ns >= sent_ns"),
-    );
-    push(
-        out,
-        end_before_ft,
-        Problem::error(f, "end before first token")
-            .column("end_ns")
-            .expected("end_ns >= first_token_ns"),
-    );
-    push(
-        out,
-        sent_early,
-        Problem::warning(f, "request sent more than 1 ms before its scheduled time")
-            .column("sent_ns")
-            .expected("sent_ns >= scheduled_ns"),
-    );
-    push(
-        out,
-        dup,
-        Problem::error(f, "duplicate request id")
-            .column("request_id")
-            .expected("unique ids"),
-    );
-    push(
-        out,
-        chunk_outside,
-        Problem::error(f, "chunk time outside the request's span")
-            .column("chunk_ns")
-            .expected("sent_ns <= chunk <= end_ns"),
-    );
-    push(
-        out,
-        chunk_order,
-        Problem::error(f, "chunk times go backwards")
-            .column("chunk_ns")
-            .expected("non-decreasing chunk times"),
-    );
+    push(out, negative, Problem::error(f, "negative duration").column("end_ns").expected("end_ns >= sent_ns"));
+    push(out, ft_before_sent, Problem::error(f, "first token before sent").column("first_token_ns").expected("first_token_ns >= sent_ns"));
+    push(out, end_before_ft, Problem::error(f, "end before first token").column("end_ns").expected("end_ns >= first_token_ns"));
+    push(out, sent_early, Problem::warning(f, "request sent more than 1 ms before its scheduled time").column("sent_ns").expected("sent_ns >= scheduled_ns"));
+    push(out, dup, Problem::error(f, "duplicate request id").column("request_id").expected("unique ids"));
+    push(out, chunk_outside, Problem::error(f, "chunk time outside the request's span").column("chunk_ns").expected("sent_ns <= chunk <= end_ns"));
+    push(out, chunk_order, Problem::error(f, "chunk times go backwards").column("chunk_ns").expected("non-decreasing chunk times"));
     if !chunks.null_items.is_empty() {
         let mut rows = RowCollector::default();
         chunks.null_items.iter().for_each(|&r| rows.push(r));
-        push(
-            out,
-            rows,
-            Problem::error(f, "null item inside a chunk list")
-                .column("chunk_ns")
-                .expected("no null chunk times"),
-        );
+        push(out, rows, Problem::error(f, "null item inside a chunk list").column("chunk_ns").expected("no null chunk times"));
     }
     check_vocabulary(t, "status", &STATUSES, false, out);
     check_vocabulary(t, "error_kind", &ERROR_KINDS, true, out);
@@ -364,44 +254,27 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
         && sent.iter().flatten().any(|&s| s < YEAR_2000_NS)
     {
         out.push(
-            Problem::warning(
-                f,
-                "timestamps before the year 2000 in a run whose clock says absolute",
-            )
-            .column("sent_ns")
-            .expected("epoch ns UTC; set clock.timestamps to relative if the origin is unknown"),
+            Problem::warning(f, "timestamps before the year 2000 in a run whose clock says absolute")
+                .column("sent_ns")
+                .expected("epoch ns UTC; set clock.timestamps to relative if the origin is unknown"),
         );
     }
 }
 
-fn check_vocabulary(
-    t: &Table,
-    column: &str,
-    allowed: &[&str],
-    nullable: bool,
-    out: &mut Vec<Problem>,
-) {
+fn check_vocabulary(t: &Table, column: &str, allowed: &[&str], nullable: bool, out: &mut Vec<Problem>) {
     let Some(values) = t.strings(column) else {
         return;
     };
     let mut bad = RowCollector::default();
     for (i, v) in values.iter().enumerate() {
         match v {
-            Some(v) if !allowed.contains(&v) => {
-                bad.push_with(i, || format!("{:?}", crate::text::sanitize(v)))
-            }
+            Some(v) if !allowed.contains(&v) => bad.push_with(i, || format!("{:?}", crate::text::sanitize(v))),
             None if !nullable => bad.push(i),
             _ => {}
         }
     }
     let file = t.kind.file_name();
-    push(
-        out,
-        bad,
-        Problem::error(file, "unknown value")
-            .column(column)
-            .expected(format!("one of {}", allowed.join(", "))),
-    );
+    push(out, bad, Problem::error(file, "unknown value").column(column).expected(format!("one of {}", allowed.join(", "))));
 }
 
 fn check_error_consistency(t: &Table, out: &mut Vec<Problem>) {
@@ -419,20 +292,8 @@ fn check_error_consistency(t: &Table, out: &mut Vec<Problem>) {
         }
     }
     let f = t.kind.file_name();
-    push(
-        out,
-        missing,
-        Problem::warning(f, "failed request without an error kind")
-            .column("error_kind")
-            .expected("an error_kind when status = error"),
-    );
-    push(
-        out,
-        stray,
-        Problem::warning(f, "successful request with an error kind")
-            .column("error_kind")
-            .expected("null error_kind when status = ok"),
-    );
+    push(out, missing, Problem::warning(f, "failed request without an error kind").column("error_kind").expected("an error_kind when status = error"));
+    push(out, stray, Problem::warning(f, "successful request with an error kind").column("error_kind").expected("null error_kind when status = ok"));
 }
 
 /// Values of a numeric column must lie in `[min, max]` and be finite.
@@ -461,13 +322,7 @@ fn check_range(t: &Table, column: &str, min: f64, max: f64, out: &mut Vec<Proble
         }),
         _ => return,
     }
-    push(
-        out,
-        bad,
-        Problem::error(t.kind.file_name(), "value outside the physical range")
-            .column(column)
-            .expected(format!("{min} <= {column} <= {max}")),
-    );
+    push(out, bad, Problem::error(t.kind.file_name(), "value outside the physical range").column(column).expected(format!("{min} <= {column} <= {max}")));
 }
 
 /// Physical ranges of telemetry columns.
@@ -537,12 +392,7 @@ fn streams(t: &Table) -> Vec<(String, Vec<usize>)> {
     v
 }
 
-fn check_telemetry(
-    t: &Table,
-    interval_s: Option<f64>,
-    request_span: Option<(i64, i64)>,
-    out: &mut Vec<Problem>,
-) {
+fn check_telemetry(t: &Table, interval_s: Option<f64>, request_span: Option<(i64, i64)>, out: &mut Vec<Problem>) {
     let f = t.kind.file_name();
     let Some(ts) = t.timestamps("ts_ns") else {
         return;
@@ -559,13 +409,7 @@ fn check_telemetry(
                 bad.push(i);
             }
         }
-        push(
-            out,
-            bad,
-            Problem::error(f, "memory used exceeds memory total")
-                .column("mem_used_bytes")
-                .expected("mem_used_bytes <= mem_total_bytes"),
-        );
+        push(out, bad, Problem::error(f, "memory used exceeds memory total").column("mem_used_bytes").expected("mem_used_bytes <= mem_total_bytes"));
     }
     for (stream, rows) in streams(t) {
         let times: Vec<i64> = rows.iter().filter_map(|&r| ts[r]).collect();
@@ -580,48 +424,35 @@ fn check_telemetry(
         push(
             out,
             backwards,
-            Problem::error(f, format!("timestamps of {stream} are not increasing"))
-                .column("ts_ns")
-                .expected("strictly increasing sample times per stream"),
+            Problem::error(f, format!("timestamps of {stream} are not increasing")).column("ts_ns").expected("strictly increasing sample times per stream"),
         );
-        let Some(step) = interval_s
-            .map(|s| (s * 1e9) as i64)
-            .or_else(|| median_step(&times))
-        else {
+        let Some(step) = interval_s.map(|s| (s * 1e9) as i64).or_else(|| median_step(&times)) else {
             continue;
         };
         let mut gaps = RowCollector::default();
         for (k, w) in times.windows(2).enumerate() {
             if (w[1] - w[0]) as f64 > GAP_FACTOR * step as f64 {
-                gaps.push_with(rows[k + 1], || {
-                    format!("a gap of {:.1} s", (w[1] - w[0]) as f64 / 1e9)
-                });
+                gaps.push_with(rows[k + 1], || format!("a gap of {:.1} s", (w[1] - w[0]) as f64 / 1e9));
             }
         }
         push(
             out,
             gaps,
-            Problem::warning(
-                f,
-                format!(
-                    "sampling gaps in {stream} longer than {GAP_FACTOR} x the {:.2} s interval",
-                    step as f64 / 1e9
-                ),
-            )
-            .column("ts_ns"),
+            Problem::warning(f, format!("sampling gaps in {stream} longer than {GAP_FACTOR} x the {:.2} s interval", step as f64 / 1e9)).column("ts_ns"),
         );
-        if let (Some((lo, hi)), Some(first), Some(last)) =
-            (request_span, times.first(), times.last())
-        {
+        if let (Some((lo, hi)), Some(first), Some(last)) = (request_span, times.first(), times.last()) {
             let before = (first - lo - step).max(0);
             let after = (hi - last - step).max(0);
             if before > 0 || after > 0 {
                 out.push(
-                    Problem::warning(f, format!(
-                        "telemetry of {stream} does not cover the requests: {:.1} s uncovered at the start, {:.1} s at the end",
-                        before as f64 / 1e9,
-                        after as f64 / 1e9
-                    ))
+                    Problem::warning(
+                        f,
+                        format!(
+                            "telemetry of {stream} does not cover the requests: {:.1} s uncovered at the start, {:.1} s at the end",
+                            before as f64 / 1e9,
+                            after as f64 / 1e9
+                        ),
+                    )
                     .column("ts_ns")
                     .expected("telemetry from before the first request to after the last"),
                 );
@@ -644,23 +475,14 @@ fn check_telemetry(
             push(
                 out,
                 resets,
-                Problem::warning(
-                    f,
-                    format!("cumulative counter decreased in {stream} (reset?)"),
-                )
-                .column(counter)
-                .expected("non-decreasing cumulative counter"),
+                Problem::warning(f, format!("cumulative counter decreased in {stream} (reset?)")).column(counter).expected("non-decreasing cumulative counter"),
             );
         }
     }
 }
 
 fn median_step(times: &[i64]) -> Option<i64> {
-    let mut d: Vec<i64> = times
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .filter(|d| *d > 0)
-        .collect();
+    let mut d: Vec<i64> = times.windows(2).map(|w| w[1] - w[0]).filter(|d| *d > 0).collect();
     if d.is_empty() {
         return None;
     }
@@ -678,9 +500,5 @@ fn check_server(t: &Table, out: &mut Vec<Problem>) {
             bad.push(i);
         }
     }
-    push(
-        out,
-        bad,
-        Problem::warning(t.kind.file_name(), "infinite metric value").column("value"),
-    );
+    push(out, bad, Problem::warning(t.kind.file_name(), "infinite metric value").column("value"));
 }

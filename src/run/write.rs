@@ -30,26 +30,20 @@ pub enum WriteError {
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> WriteError + '_ {
-    move |e| WriteError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    }
+    move |e| WriteError::Io { path: path.display().to_string(), message: e.to_string() }
 }
 
 /// Writes `data` as the run directory `out`, which must not exist yet.
 pub fn write_run(out: &Path, data: &RunData) -> Result<(), WriteError> {
     if out.exists() {
-        return Err(WriteError::Exists {
-            path: out.display().to_string(),
-        });
+        return Err(WriteError::Exists { path: out.display().to_string() });
     }
     let tmp = temp_sibling(out);
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp).map_err(io_err(&tmp))?;
     }
     std::fs::create_dir_all(&tmp).map_err(io_err(&tmp))?;
-    let result =
-        write_contents(&tmp, data).and_then(|()| std::fs::rename(&tmp, out).map_err(io_err(out)));
+    let result = write_contents(&tmp, data).and_then(|()| std::fs::rename(&tmp, out).map_err(io_err(out)));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
@@ -59,12 +53,7 @@ pub fn write_run(out: &Path, data: &RunData) -> Result<(), WriteError> {
 fn write_contents(dir: &Path, data: &RunData) -> Result<(), WriteError> {
     let manifest_path = dir.join(MANIFEST_FILE);
     std::fs::write(&manifest_path, data.manifest.to_json()).map_err(io_err(&manifest_path))?;
-    let tables = [
-        Some(&data.requests),
-        data.gpu.as_ref(),
-        data.host.as_ref(),
-        data.server.as_ref(),
-    ];
+    let tables = [Some(&data.requests), data.gpu.as_ref(), data.host.as_ref(), data.server.as_ref()];
     for table in tables.into_iter().flatten() {
         table.write_parquet(&dir.join(table.kind.file_name()))?;
     }
@@ -76,8 +65,6 @@ fn write_contents(dir: &Path, data: &RunData) -> Result<(), WriteError> {
 }
 
 fn temp_sibling(out: &Path) -> PathBuf {
-    let name = out
-        .file_name()
-        .map_or_else(|| "run".into(), |n| n.to_string_lossy().to_string());
+    let name = out.file_name().map_or_else(|| "run".into(), |n| n.to_string_lossy().to_string());
     out.with_file_name(format!(".{name}.partial-{}", std::process::id()))
 }

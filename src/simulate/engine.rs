@@ -112,14 +112,7 @@ impl EngineTrace {
         &self.iter_end_ns[a..a + n]
     }
 
-    fn add_second_stats(
-        &mut self,
-        start_ns: i64,
-        dur_ns: i64,
-        batch: u32,
-        kv: u64,
-        waiting: usize,
-    ) {
+    fn add_second_stats(&mut self, start_ns: i64, dur_ns: i64, batch: u32, kv: u64, waiting: usize) {
         let sec = (start_ns.max(0) / 1_000_000_000) as usize;
         if self.busy_s.len() <= sec {
             let n = sec + 1;
@@ -137,25 +130,10 @@ impl EngineTrace {
 }
 
 /// Runs the engine over `jobs` (sorted or not) plus any closed-loop follow-ups.
-pub fn run_engine(
-    params: &EngineParams,
-    timeline: &Timeline,
-    seed: u64,
-    jobs: Vec<Job>,
-    next_job: &mut NextJob<'_>,
-) -> EngineTrace {
+pub fn run_engine(params: &EngineParams, timeline: &Timeline, seed: u64, jobs: Vec<Job>, next_job: &mut NextJob<'_>) -> EngineTrace {
     let mut rng = SimRng::new(seed, Stream::Engine);
-    let mut trace = EngineTrace {
-        admit_iter: vec![u64::MAX; jobs.len()],
-        jobs,
-        ..Default::default()
-    };
-    let mut pending: BinaryHeap<Reverse<(i64, usize)>> = trace
-        .jobs
-        .iter()
-        .enumerate()
-        .map(|(i, j)| Reverse((j.arrival_ns, i)))
-        .collect();
+    let mut trace = EngineTrace { admit_iter: vec![u64::MAX; jobs.len()], jobs, ..Default::default() };
+    let mut pending: BinaryHeap<Reverse<(i64, usize)>> = trace.jobs.iter().enumerate().map(|(i, j)| Reverse((j.arrival_ns, i))).collect();
     let mut waiting: VecDeque<usize> = VecDeque::new();
     let mut departures: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
     let mut running: u32 = 0;
@@ -204,9 +182,7 @@ pub fn run_engine(
             departures.push(Reverse((iter + job.output_tokens.max(1) as u64 - 1, j)));
         }
         noise = params.noise_phi * noise + innovation_sd * rng.student_t_unit(5);
-        let mut ms = params.base_ms
-            + params.per_seq_ms * running as f64
-            + params.per_prefill_token_ms * prefill_tokens as f64;
+        let mut ms = params.base_ms + params.per_seq_ms * running as f64 + params.per_prefill_token_ms * prefill_tokens as f64;
         ms *= cond.slowdown * noise.exp() / params.capacity_scale;
         if rng.chance(params.stall_probability) {
             ms += rng.pareto(30.0, 2.5).min(1_000.0);

@@ -28,8 +28,7 @@ use scenario::Timeline;
 use telemetry::{ClientSecond, SampleGrid};
 
 use crate::run::manifest::{
-    Arrival, Clock, Creator, DeclaredPhases, Environment, GpuProcess, Manifest, Observed, Source,
-    SourceKind, SystemConfig, TimestampQuality, Workload,
+    Arrival, Clock, Creator, DeclaredPhases, Environment, GpuProcess, Manifest, Observed, Source, SourceKind, SystemConfig, TimestampQuality, Workload,
 };
 use crate::run::schema::{FORMAT_VERSION, TableKind};
 use crate::run::table::{Column, Table, TableError, TimestampLists, utf8_column};
@@ -70,11 +69,7 @@ impl SimOptions {
 
     fn engine_params(&self) -> EngineParams {
         let mut p = self.engine;
-        if let Some(Effect {
-            metric: EffectMetric::Throughput,
-            relative,
-        }) = self.effect
-        {
+        if let Some(Effect { metric: EffectMetric::Throughput, relative }) = self.effect {
             p.capacity_scale *= 1.0 + relative;
         }
         p
@@ -110,17 +105,10 @@ struct Record {
 /// Simulates a run: requests, GPU, host and server telemetry, manifest and truth.
 pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
     validate_options(opts)?;
-    let timeline = Timeline {
-        scenario: opts.scenario,
-        duration_s: opts.duration_s,
-    };
+    let timeline = Timeline { scenario: opts.scenario, duration_s: opts.duration_s };
     let (records, trace) = simulate_requests(opts, &timeline, opts.seed, true);
     let last_end = records.iter().map(|r| r.observed.end_ns).max().unwrap_or(0);
-    let grid = SampleGrid {
-        first_s: -3,
-        last_s: last_end / 1_000_000_000 + 3,
-        epoch_ns: RUN_START_EPOCH_NS,
-    };
+    let grid = SampleGrid { first_s: -3, last_s: last_end / 1_000_000_000 + 3, epoch_ns: RUN_START_EPOCH_NS };
     let client = client_seconds(&records, grid.last_s);
     let open_loop = !matches!(opts.arrival, ArrivalProcess::ClosedLoop { .. });
     let requests = requests_table(&records)?;
@@ -132,14 +120,7 @@ pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
     let truth_json = serde_json::to_vec_pretty(&truth).expect("truth always serializes");
     let manifest = manifest(opts);
     Ok(Simulated {
-        data: RunData {
-            manifest,
-            requests,
-            gpu: Some(gpu),
-            host: Some(host),
-            server: Some(server),
-            extra_files: vec![("truth.json".into(), truth_json)],
-        },
+        data: RunData { manifest, requests, gpu: Some(gpu), host: Some(host), server: Some(server), extra_files: vec![("truth.json".into(), truth_json)] },
         truth,
     })
 }
@@ -147,15 +128,8 @@ pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
 /// A saturated client leaves a backlog of late sends that it works off after the episode;
 /// the truth window lasts until the last send more than 5 ms late.
 fn extend_to_backlog_end(truth: &mut Truth, records: &[Record]) {
-    for a in truth
-        .anomalies
-        .iter_mut()
-        .filter(|a| a.cause == "client_saturation")
-    {
-        let last_late = records
-            .iter()
-            .filter_map(|r| r.scheduled.filter(|s| r.sent - s > 5_000_000))
-            .max();
+    for a in truth.anomalies.iter_mut().filter(|a| a.cause == "client_saturation") {
+        let last_late = records.iter().filter_map(|r| r.scheduled.filter(|s| r.sent - s > 5_000_000)).max();
         if let Some(s) = last_late {
             a.end_s = a.end_s.max((s as f64 / 1e9 * 10.0).ceil() / 10.0);
         }
@@ -165,15 +139,10 @@ fn extend_to_backlog_end(truth: &mut Truth, records: &[Record]) {
 fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
     let bad = |m: String| Err(SimError::Options(m));
     if !(opts.duration_s.is_finite() && opts.duration_s >= 10.0 && opts.duration_s <= 86_400.0) {
-        return bad(format!(
-            "--duration {} s: must lie between 10 s and 24 h",
-            opts.duration_s
-        ));
+        return bad(format!("--duration {} s: must lie between 10 s and 24 h", opts.duration_s));
     }
     match opts.arrival {
-        ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate }
-            if !(rate.is_finite() && rate > 0.0 && rate <= 10_000.0) =>
-        {
+        ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } if !(rate.is_finite() && rate > 0.0 && rate <= 10_000.0) => {
             return bad(format!("--rate {rate}: must lie in (0, 10000] requests/s"));
         }
         ArrivalProcess::ClosedLoop { clients } if clients == 0 || clients > 100_000 => {
@@ -188,12 +157,7 @@ fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
 }
 
 /// Runs client and engine. `with_chunks` false skips building chunk lists (truth runs).
-fn simulate_requests(
-    opts: &SimOptions,
-    timeline: &Timeline,
-    seed: u64,
-    with_chunks: bool,
-) -> (Vec<Record>, engine::EngineTrace) {
+fn simulate_requests(opts: &SimOptions, timeline: &Timeline, seed: u64, with_chunks: bool) -> (Vec<Record>, engine::EngineTrace) {
     let mut len_rng = SimRng::new(seed, Stream::Lengths);
     let mut err_rng = SimRng::new(seed, Stream::Errors);
     let mut net_rng = SimRng::new(seed, Stream::Network);
@@ -201,20 +165,11 @@ fn simulate_requests(
     let duration_ns = (timeline.duration_s * 1e9) as i64;
     let failure_at = |t: i64, rng: &mut SimRng| {
         let p = timeline.conditions(t as f64 / 1e9).error_probability;
-        if p > 0.0 && rng.chance(p) {
-            Some(if rng.chance(0.5) {
-                Failure::Oom
-            } else {
-                Failure::Timeout
-            })
-        } else {
-            None
-        }
+        if p > 0.0 && rng.chance(p) { Some(if rng.chance(0.5) { Failure::Oom } else { Failure::Timeout }) } else { None }
     };
     // Network plus the server's front end (HTTP, tokenization): usually ~2 ms, sometimes far
     // more, so TTFT has a heavy right tail even when the engine is calm.
-    let uplink =
-        |rng: &mut SimRng| ((rng.lognormal(0.25, 0.3) + rng.lognormal(2.0, 1.0)) * 1e6) as i64;
+    let uplink = |rng: &mut SimRng| ((rng.lognormal(0.25, 0.3) + rng.lognormal(2.0, 1.0)) * 1e6) as i64;
     let mut jobs = Vec::new();
     match opts.arrival {
         ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } => {
@@ -280,17 +235,8 @@ fn simulate_requests(
     };
     let trace = run_engine(&opts.engine_params(), timeline, seed, jobs, &mut next_job);
     let mut late_rng = SimRng::new(seed ^ 0x1a7e, Stream::Client);
-    let mut late_read = |t: i64| -> i64 {
-        if timeline
-            .conditions(t as f64 / 1e9)
-            .client_capacity_share
-            .is_some()
-        {
-            (late_rng.exponential(8.0) * 1e6) as i64
-        } else {
-            0
-        }
-    };
+    let mut late_read =
+        |t: i64| -> i64 { if timeline.conditions(t as f64 / 1e9).client_capacity_share.is_some() { (late_rng.exponential(8.0) * 1e6) as i64 } else { 0 } };
     let mut records: Vec<Record> = (0..trace.jobs.len())
         .map(|j| {
             let job = trace.jobs[j];
@@ -299,11 +245,7 @@ fn simulate_requests(
                 observe::observe(&trace, j, down, opts.effect, &mut late_read)
             } else {
                 let fe = observe::first_and_end(&trace, j, down, opts.effect);
-                observe::ClientTimes {
-                    first_token_ns: fe.map(|x| x.0),
-                    end_ns: fe.map_or(job.sent_ns, |x| x.1),
-                    chunks: Vec::new(),
-                }
+                observe::ClientTimes { first_token_ns: fe.map(|x| x.0), end_ns: fe.map_or(job.sent_ns, |x| x.1), chunks: Vec::new() }
             };
             let client = match job.client {
                 Some(c) => format!("client-{c}"),
@@ -314,11 +256,7 @@ fn simulate_requests(
                 sent: job.sent_ns,
                 observed,
                 input: job.input_tokens,
-                output: if job.failure.is_some() {
-                    0
-                } else {
-                    job.output_tokens
-                },
+                output: if job.failure.is_some() { 0 } else { job.output_tokens },
                 failure: job.failure,
                 client,
             }
@@ -356,62 +294,18 @@ fn requests_table(records: &[Record]) -> Result<Table, TableError> {
     Table::from_columns(
         TableKind::Requests,
         vec![
-            (
-                "request_id",
-                utf8_column(ids.iter().map(|s| Some(s.as_str()))),
-            ),
-            (
-                "client_id",
-                utf8_column(records.iter().map(|r| Some(r.client.as_str()))),
-            ),
-            (
-                "client_host",
-                utf8_column(std::iter::repeat_n(Some(telemetry::CLIENT_HOST), n)),
-            ),
-            (
-                "scheduled_ns",
-                Column::Timestamp(records.iter().map(|r| r.scheduled.map(|s| s + e)).collect()),
-            ),
-            (
-                "sent_ns",
-                Column::Timestamp(records.iter().map(|r| Some(r.sent + e)).collect()),
-            ),
-            (
-                "first_token_ns",
-                Column::Timestamp(
-                    records
-                        .iter()
-                        .map(|r| r.observed.first_token_ns.map(|s| s + e))
-                        .collect(),
-                ),
-            ),
-            (
-                "end_ns",
-                Column::Timestamp(
-                    records
-                        .iter()
-                        .map(|r| Some(r.observed.end_ns + e))
-                        .collect(),
-                ),
-            ),
+            ("request_id", utf8_column(ids.iter().map(|s| Some(s.as_str())))),
+            ("client_id", utf8_column(records.iter().map(|r| Some(r.client.as_str())))),
+            ("client_host", utf8_column(std::iter::repeat_n(Some(telemetry::CLIENT_HOST), n))),
+            ("scheduled_ns", Column::Timestamp(records.iter().map(|r| r.scheduled.map(|s| s + e)).collect())),
+            ("sent_ns", Column::Timestamp(records.iter().map(|r| Some(r.sent + e)).collect())),
+            ("first_token_ns", Column::Timestamp(records.iter().map(|r| r.observed.first_token_ns.map(|s| s + e)).collect())),
+            ("end_ns", Column::Timestamp(records.iter().map(|r| Some(r.observed.end_ns + e)).collect())),
             ("chunk_ns", Column::TimestampList(chunks)),
-            (
-                "input_tokens",
-                Column::UInt32(records.iter().map(|r| Some(r.input)).collect()),
-            ),
-            (
-                "output_tokens",
-                Column::UInt32(records.iter().map(|r| Some(r.output)).collect()),
-            ),
+            ("input_tokens", Column::UInt32(records.iter().map(|r| Some(r.input)).collect())),
+            ("output_tokens", Column::UInt32(records.iter().map(|r| Some(r.output)).collect())),
             ("cached_tokens", Column::UInt32(vec![None; n])),
-            (
-                "status",
-                utf8_column(
-                    records
-                        .iter()
-                        .map(|r| Some(if r.failure.is_some() { "error" } else { "ok" })),
-                ),
-            ),
+            ("status", utf8_column(records.iter().map(|r| Some(if r.failure.is_some() { "error" } else { "ok" })))),
             ("error_kind", utf8_column(records.iter().map(kind))),
             ("error_message", utf8_column(records.iter().map(message))),
             (
@@ -467,37 +361,17 @@ fn manifest(opts: &SimOptions) -> Manifest {
     };
     let mut labels = BTreeMap::from([("scenario".to_string(), opts.scenario.name().to_string())]);
     if let Some(e) = opts.effect {
-        let metric = serde_json::to_value(e.metric)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
-        labels.insert(
-            "effect".into(),
-            format!("{metric}={:+}%", e.relative * 100.0),
-        );
+        let metric = serde_json::to_value(e.metric).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        labels.insert("effect".into(), format!("{metric}={:+}%", e.relative * 100.0));
     }
     let mut extra = BTreeMap::new();
     extra.insert("max_batch".to_string(), opts.engine.max_batch.to_string());
-    extra.insert(
-        "kv_cache_tokens".to_string(),
-        opts.engine.kv_tokens.to_string(),
-    );
-    let clock_tables = TableKind::ALL
-        .iter()
-        .map(|t| {
-            (
-                t.name().to_string(),
-                "simulator clock (epoch ns, exact)".to_string(),
-            )
-        })
-        .collect();
+    extra.insert("kv_cache_tokens".to_string(), opts.engine.kv_tokens.to_string());
+    let clock_tables = TableKind::ALL.iter().map(|t| (t.name().to_string(), "simulator clock (epoch ns, exact)".to_string())).collect();
     Manifest {
         format_version: FORMAT_VERSION,
         run_id: format!("sim-{}-{}", opts.scenario.name(), opts.seed),
-        creator: Creator {
-            tool: "credence".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        },
+        creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
         source: Source {
             kind: SourceKind::Simulator,
             name: opts.scenario.name().into(),
@@ -559,9 +433,6 @@ fn manifest(opts: &SimOptions) -> Manifest {
             timezone_assumed: None,
             conversion: None,
         },
-        tables: TableKind::ALL
-            .iter()
-            .map(|t| t.name().to_string())
-            .collect(),
+        tables: TableKind::ALL.iter().map(|t| t.name().to_string()).collect(),
     }
 }

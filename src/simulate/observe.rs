@@ -24,18 +24,14 @@ pub struct Effect {
 impl Effect {
     /// Parses `METRIC=+8%`, `METRIC=-5%` or `METRIC=0.08`.
     pub fn parse(text: &str) -> Result<Effect, String> {
-        let (m, v) = text
-            .split_once('=')
-            .ok_or_else(|| format!("--effect {text:?}: expected METRIC=+N%, e.g. ttft=+8%"))?;
+        let (m, v) = text.split_once('=').ok_or_else(|| format!("--effect {text:?}: expected METRIC=+N%, e.g. ttft=+8%"))?;
         let metric = match m.trim() {
             "ttft" => EffectMetric::Ttft,
             "tpot" => EffectMetric::Tpot,
             "e2e" => EffectMetric::E2e,
             "throughput" => EffectMetric::Throughput,
             other => {
-                return Err(format!(
-                    "--effect: unknown metric {other:?}; expected ttft, tpot, e2e or throughput"
-                ));
+                return Err(format!("--effect: unknown metric {other:?}; expected ttft, tpot, e2e or throughput"));
             }
         };
         let v = v.trim();
@@ -45,9 +41,7 @@ impl Effect {
         }
         .map_err(|_| format!("--effect {text:?}: {v:?} is not a number or percentage"))?;
         if !relative.is_finite() || relative <= -0.9 || relative > 10.0 {
-            return Err(format!(
-                "--effect {text:?}: the change must lie between -90% and +1000%"
-            ));
+            return Err(format!("--effect {text:?}: the change must lie between -90% and +1000%"));
         }
         Ok(Effect { metric, relative })
     }
@@ -84,12 +78,7 @@ pub fn downlink_ns(rng: &mut SimRng) -> i64 {
 }
 
 /// TTFT and E2E of job `j` without building its chunk list (for the long truth run).
-pub fn first_and_end(
-    trace: &EngineTrace,
-    j: usize,
-    down_ns: i64,
-    effect: Option<Effect>,
-) -> Option<(i64, i64)> {
+pub fn first_and_end(trace: &EngineTrace, j: usize, down_ns: i64, effect: Option<Effect>) -> Option<(i64, i64)> {
     let job = &trace.jobs[j];
     if job.failure.is_some() {
         return None;
@@ -97,40 +86,21 @@ pub fn first_and_end(
     let tokens = trace.token_times(j);
     let first_raw = tokens[0] + down_ns;
     let first = transform(first_raw, job.sent_ns, first_raw, effect);
-    let last = transform(
-        tokens[tokens.len() - 1] + down_ns,
-        job.sent_ns,
-        first_raw,
-        effect,
-    );
+    let last = transform(tokens[tokens.len() - 1] + down_ns, job.sent_ns, first_raw, effect);
     Some((first, last + TAIL_NS))
 }
 
 /// Everything the client records for job `j`. `late_read_ns` gives the extra delay with which a
 /// saturated client reads a chunk arriving at a time (0 when it keeps up).
-pub fn observe(
-    trace: &EngineTrace,
-    j: usize,
-    down_ns: i64,
-    effect: Option<Effect>,
-    late_read_ns: &mut dyn FnMut(i64) -> i64,
-) -> ClientTimes {
+pub fn observe(trace: &EngineTrace, j: usize, down_ns: i64, effect: Option<Effect>, late_read_ns: &mut dyn FnMut(i64) -> i64) -> ClientTimes {
     let job = &trace.jobs[j];
     match job.failure {
         Some(Failure::Timeout) => {
-            return ClientTimes {
-                first_token_ns: None,
-                end_ns: job.sent_ns + TIMEOUT_NS,
-                chunks: Vec::new(),
-            };
+            return ClientTimes { first_token_ns: None, end_ns: job.sent_ns + TIMEOUT_NS, chunks: Vec::new() };
         }
         Some(Failure::Oom) => {
             let at = trace.iter_end_ns[trace.admit_iter[j] as usize] + down_ns;
-            return ClientTimes {
-                first_token_ns: None,
-                end_ns: at + late_read_ns(at),
-                chunks: Vec::new(),
-            };
+            return ClientTimes { first_token_ns: None, end_ns: at + late_read_ns(at), chunks: Vec::new() };
         }
         None => {}
     }
@@ -146,11 +116,7 @@ pub fn observe(
         prev = read;
     }
     let end_ns = chunks[chunks.len() - 1] + TAIL_NS;
-    ClientTimes {
-        first_token_ns: Some(chunks[0]),
-        end_ns,
-        chunks,
-    }
+    ClientTimes { first_token_ns: Some(chunks[0]), end_ns, chunks }
 }
 
 #[cfg(test)]
@@ -159,13 +125,7 @@ mod tests {
 
     #[test]
     fn parses_effects() {
-        assert_eq!(
-            Effect::parse("ttft=+8%").unwrap(),
-            Effect {
-                metric: EffectMetric::Ttft,
-                relative: 0.08
-            }
-        );
+        assert_eq!(Effect::parse("ttft=+8%").unwrap(), Effect { metric: EffectMetric::Ttft, relative: 0.08 });
         assert_eq!(Effect::parse("throughput=-5%").unwrap().relative, -0.05);
         assert_eq!(Effect::parse("e2e=0.1").unwrap().metric, EffectMetric::E2e);
         assert!(Effect::parse("latency=+5%").is_err());
@@ -175,10 +135,7 @@ mod tests {
 
     #[test]
     fn ttft_effect_scales_ttft_only() {
-        let e = Some(Effect {
-            metric: EffectMetric::Ttft,
-            relative: 0.1,
-        });
+        let e = Some(Effect { metric: EffectMetric::Ttft, relative: 0.1 });
         // sent 0, first 100, later token 300: TTFT 100 → 110, gaps unchanged.
         assert_eq!(transform(100, 0, 100, e), 110);
         assert_eq!(transform(300, 0, 100, e), 310);
@@ -186,10 +143,7 @@ mod tests {
 
     #[test]
     fn tpot_effect_stretches_decode_only() {
-        let e = Some(Effect {
-            metric: EffectMetric::Tpot,
-            relative: 0.5,
-        });
+        let e = Some(Effect { metric: EffectMetric::Tpot, relative: 0.5 });
         assert_eq!(transform(100, 0, 100, e), 100);
         assert_eq!(transform(300, 0, 100, e), 400);
     }

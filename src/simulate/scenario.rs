@@ -101,14 +101,7 @@ pub struct Conditions {
 
 impl Default for Conditions {
     fn default() -> Self {
-        Conditions {
-            slowdown: 1.0,
-            kv_share: 1.0,
-            batch_share: 1.0,
-            error_probability: 0.0,
-            client_capacity_share: None,
-            rate_share: 1.0,
-        }
+        Conditions { slowdown: 1.0, kv_share: 1.0, batch_share: 1.0, error_probability: 0.0, client_capacity_share: None, rate_share: 1.0 }
     }
 }
 
@@ -161,11 +154,7 @@ impl Timeline {
             Scenario::RampDown => (self.ramp().0, self.duration_s),
             _ => self.episode(),
         };
-        vec![Anomaly {
-            cause,
-            start_s,
-            end_s,
-        }]
+        vec![Anomaly { cause, start_s, end_s }]
     }
 
     fn in_episode(&self, t: f64) -> bool {
@@ -185,9 +174,7 @@ impl Timeline {
                     c.slowdown = 1.0 + WARMUP_PEAK_EXCESS * (1.0 - (t / w).powi(4));
                 }
             }
-            Scenario::ThermalThrottle if self.in_episode(t) => {
-                c.slowdown = 1.0 / THERMAL_CLOCK_RATIO
-            }
+            Scenario::ThermalThrottle if self.in_episode(t) => c.slowdown = 1.0 / THERMAL_CLOCK_RATIO,
             Scenario::PowerCap if self.in_episode(t) => c.slowdown = 1.0 / POWER_CAP_CLOCK_RATIO,
             Scenario::ForeignProcess if self.in_episode(t) => c.slowdown = FOREIGN_SLOWDOWN,
             Scenario::MemoryPressure if self.in_episode(t) => {
@@ -197,12 +184,9 @@ impl Timeline {
                 c.slowdown = MEMORY_PRESSURE_SLOWDOWN;
             }
             Scenario::ErrorBurst if self.in_episode(t) => c.error_probability = 0.35,
-            Scenario::ClientSaturation if self.in_episode(t) => {
-                c.client_capacity_share = Some(CLIENT_CAPACITY_SHARE)
-            }
+            Scenario::ClientSaturation if self.in_episode(t) => c.client_capacity_share = Some(CLIENT_CAPACITY_SHARE),
             Scenario::NoSteadyState => {
-                c.slowdown =
-                    1.0 + (DRIFT_END_SLOWDOWN - 1.0) * (t / self.duration_s).clamp(0.0, 1.0);
+                c.slowdown = 1.0 + (DRIFT_END_SLOWDOWN - 1.0) * (t / self.duration_s).clamp(0.0, 1.0);
             }
             Scenario::RampDown => {
                 let (a, b) = self.ramp();

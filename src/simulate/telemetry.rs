@@ -54,31 +54,17 @@ impl SampleGrid {
 }
 
 fn at<T: Copy + Default>(v: &[T], s: i64) -> T {
-    if s < 0 {
-        T::default()
-    } else {
-        v.get(s as usize).copied().unwrap_or_default()
-    }
+    if s < 0 { T::default() } else { v.get(s as usize).copied().unwrap_or_default() }
 }
 
 /// One row per GPU per second.
-pub fn gpu_table(
-    timeline: &Timeline,
-    trace: &EngineTrace,
-    grid: &SampleGrid,
-    gpus: u32,
-    seed: u64,
-) -> Result<Table, TableError> {
+pub fn gpu_table(timeline: &Timeline, trace: &EngineTrace, grid: &SampleGrid, gpus: u32, seed: u64) -> Result<Table, TableError> {
     let mut rng = SimRng::new(seed, Stream::Telemetry);
     let times = grid.times(&mut rng);
     let (ep_start, ep_end) = timeline.episode();
     let d = timeline.duration_s;
     let scenario = timeline.scenario;
-    let power_limit = if scenario == Scenario::PowerCap {
-        POWER_CAP_LIMIT_W
-    } else {
-        POWER_LIMIT_W
-    };
+    let power_limit = if scenario == Scenario::PowerCap { POWER_CAP_LIMIT_W } else { POWER_LIMIT_W };
     let mut cols = GpuColumns::default();
     for g in 0..gpus {
         let mut temp = 38.0;
@@ -86,11 +72,7 @@ pub fn gpu_table(
         for &(s, ts) in &times {
             let t = s as f64;
             let busy = (at(&trace.busy_s, s)).clamp(0.0, 1.0);
-            let batch = if busy > 0.0 {
-                at(&trace.batch_time, s) / busy
-            } else {
-                0.0
-            };
+            let batch = if busy > 0.0 { at(&trace.batch_time, s) / busy } else { 0.0 };
             let in_ep = t >= ep_start && t < ep_end;
             let thermal = scenario == Scenario::ThermalThrottle && g == gpus - 1 && in_ep;
             let capped = scenario == Scenario::PowerCap && in_ep;
@@ -110,16 +92,10 @@ pub fn gpu_table(
                 reasons |= 0x01;
                 SM_IDLE_MHZ
             } else {
-                (SM_MAX_MHZ as f64 * ratio + rng.normal() * 8.0)
-                    .round()
-                    .min(SM_MAX_MHZ as f64) as u32
+                (SM_MAX_MHZ as f64 * ratio + rng.normal() * 8.0).round().min(SM_MAX_MHZ as f64) as u32
             };
             let demand = 75.0 + busy * (230.0 + 200.0 * (batch / 128.0).min(1.0)) * ratio.powf(1.5);
-            let power = if capped {
-                power_limit * (0.975 + 0.025 * rng.uniform())
-            } else {
-                (demand + rng.normal() * 6.0).min(power_limit * 0.9)
-            };
+            let power = if capped { power_limit * (0.975 + 0.025 * rng.uniform()) } else { (demand + rng.normal() * 6.0).min(power_limit * 0.9) };
             // First-order thermal response to power; the thermal scenario adds a failing-fan
             // heat load that builds up before the episode and fades after it.
             let mut ambient = 0.0;
@@ -137,11 +113,7 @@ pub fn gpu_table(
             }
             let target = 30.0 + power * 0.075 + ambient;
             temp += (target - temp) * (1.0 - (-1.0f64 / 30.0).exp());
-            let temp_now = if thermal {
-                temp.clamp(86.0, 90.0)
-            } else {
-                temp.min(85.5)
-            } + rng.normal() * 0.3;
+            let temp_now = if thermal { temp.clamp(86.0, 90.0) } else { temp.min(85.5) } + rng.normal() * 0.3;
             energy += (power * 1000.0) as u64;
             if capped {
                 viol_p += 1_000_000_000;
@@ -149,37 +121,29 @@ pub fn gpu_table(
             if thermal {
                 viol_t += 1_000_000_000;
             }
-            let server_share = if scenario == Scenario::MemoryPressure && in_ep {
-                0.985
-            } else {
-                0.80
-            };
+            let server_share = if scenario == Scenario::MemoryPressure && in_ep { 0.985 } else { 0.80 };
             let foreign_mem = if foreign { FOREIGN_MEM } else { 0 };
             cols.ts.push(Some(ts + g as i64 * 1_500_000));
             cols.gpu_index.push(Some(g));
             cols.uuid.push(gpu_uuid(g));
             cols.sm.push(Some(sm));
-            cols.mem_clock
-                .push(Some(if idle { 1593 } else { MEM_MAX_MHZ }));
+            cols.mem_clock.push(Some(if idle { 1593 } else { MEM_MAX_MHZ }));
             cols.reasons.push(Some(reasons));
             cols.temp.push(Some((temp_now * 10.0).round() / 10.0));
-            cols.temp_mem
-                .push(Some(((temp_now + 4.0) * 10.0).round() / 10.0));
+            cols.temp_mem.push(Some(((temp_now + 4.0) * 10.0).round() / 10.0));
             cols.power.push(Some((power * 100.0).round() / 100.0));
             cols.power_limit.push(Some(power_limit));
             cols.energy.push(Some(energy));
             cols.util.push(Some((busy * 100.0).round()));
             cols.util_mem.push(Some((busy * 60.0).round()));
-            cols.mem_used
-                .push(Some((MEM_TOTAL as f64 * server_share) as u64 + foreign_mem));
+            cols.mem_used.push(Some((MEM_TOTAL as f64 * server_share) as u64 + foreign_mem));
             cols.viol_p.push(Some(viol_p));
             cols.viol_t.push(Some(viol_t));
             cols.pstate.push(Some(if idle { 8 } else { 0 }));
             cols.procs.push(Some(1 + foreign as u32));
             cols.foreign.push(Some(foreign as u32));
             cols.foreign_mem.push(Some(foreign_mem));
-            cols.sample_us
-                .push(Some(900 + (rng.uniform() * 600.0) as u32));
+            cols.sample_us.push(Some(900 + (rng.uniform() * 600.0) as u32));
         }
     }
     cols.into_table()
@@ -220,28 +184,16 @@ impl GpuColumns {
                 ("ts_ns", Column::Timestamp(self.ts)),
                 ("host", rep_str(GPU_HOST)),
                 ("gpu_index", Column::UInt32(self.gpu_index)),
-                (
-                    "gpu_uuid",
-                    utf8_column(self.uuid.iter().map(|s| Some(s.as_str()))),
-                ),
+                ("gpu_uuid", utf8_column(self.uuid.iter().map(|s| Some(s.as_str())))),
                 ("source", rep_str("simulator")),
                 ("sm_clock_mhz", Column::UInt32(self.sm)),
-                (
-                    "sm_clock_max_mhz",
-                    Column::UInt32(vec![Some(SM_MAX_MHZ); n]),
-                ),
+                ("sm_clock_max_mhz", Column::UInt32(vec![Some(SM_MAX_MHZ); n])),
                 ("mem_clock_mhz", Column::UInt32(self.mem_clock)),
-                (
-                    "mem_clock_max_mhz",
-                    Column::UInt32(vec![Some(MEM_MAX_MHZ); n]),
-                ),
+                ("mem_clock_max_mhz", Column::UInt32(vec![Some(MEM_MAX_MHZ); n])),
                 ("clocks_event_reasons", Column::UInt64(self.reasons)),
                 ("temp_gpu_c", Column::Float64(self.temp)),
                 ("temp_mem_c", Column::Float64(self.temp_mem)),
-                (
-                    "temp_slowdown_c",
-                    Column::Float64(vec![Some(TEMP_SLOWDOWN_C); n]),
-                ),
+                ("temp_slowdown_c", Column::Float64(vec![Some(TEMP_SLOWDOWN_C); n])),
                 ("power_w", Column::Float64(self.power)),
                 ("power_limit_w", Column::Float64(self.power_limit.clone())),
                 ("enforced_power_limit_w", Column::Float64(self.power_limit)),
@@ -264,42 +216,20 @@ impl GpuColumns {
 }
 
 /// One row per second for the load-generator host.
-pub fn host_table(
-    timeline: &Timeline,
-    client: &[ClientSecond],
-    open_loop: bool,
-    grid: &SampleGrid,
-    seed: u64,
-) -> Result<Table, TableError> {
+pub fn host_table(timeline: &Timeline, client: &[ClientSecond], open_loop: bool, grid: &SampleGrid, seed: u64) -> Result<Table, TableError> {
     let mut rng = SimRng::new(seed ^ 0x5eed, Stream::Telemetry);
     let times = grid.times(&mut rng);
     const CORES: f64 = 16.0;
     let n = times.len();
     let mut c = HostColumns::default();
-    let (mut ctx, mut rx, mut tx, mut out_segs, mut retrans, mut vol, mut invol) =
-        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut ctx, mut rx, mut tx, mut out_segs, mut retrans, mut vol, mut invol) = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     let mut prev_ts: Option<i64> = None;
     for &(s, ts) in &times {
-        let sec = if s < 0 {
-            ClientSecond::default()
-        } else {
-            client.get(s as usize).cloned().unwrap_or_default()
-        };
-        let saturated = timeline
-            .conditions(s as f64)
-            .client_capacity_share
-            .is_some();
-        let lg = if saturated {
-            97.0 + 3.0 * rng.uniform()
-        } else {
-            6.0 + 0.008 * sec.chunks as f64 + 0.3 * sec.sent as f64 + rng.normal().abs() * 2.0
-        };
+        let sec = if s < 0 { ClientSecond::default() } else { client.get(s as usize).cloned().unwrap_or_default() };
+        let saturated = timeline.conditions(s as f64).client_capacity_share.is_some();
+        let lg = if saturated { 97.0 + 3.0 * rng.uniform() } else { 6.0 + 0.008 * sec.chunks as f64 + 0.3 * sec.sent as f64 + rng.normal().abs() * 2.0 };
         let lg = lg.min(100.0);
-        let hottest = if saturated {
-            (lg * 0.995).min(100.0)
-        } else {
-            lg * 0.85
-        };
+        let hottest = if saturated { (lg * 0.995).min(100.0) } else { lg * 0.85 };
         let user = lg / CORES + 2.0 + rng.uniform();
         let system = 1.0 + 0.5 * rng.uniform();
         ctx += 4_000 + sec.chunks * 2;
@@ -332,14 +262,9 @@ pub fn host_table(
         c.invol.push(Some(invol));
         c.planned.push(open_loop.then_some(sec.planned));
         c.sent.push(Some(sec.sent));
-        c.lag_p50.push(
-            (open_loop && !lags.is_empty()).then(|| quantile_sorted(&lags, 0.5).unwrap_or(0.0)),
-        );
-        c.lag_p99.push(
-            (open_loop && !lags.is_empty()).then(|| quantile_sorted(&lags, 0.99).unwrap_or(0.0)),
-        );
-        c.lag_max
-            .push((open_loop && !lags.is_empty()).then(|| lags[lags.len() - 1]));
+        c.lag_p50.push((open_loop && !lags.is_empty()).then(|| quantile_sorted(&lags, 0.5).unwrap_or(0.0)));
+        c.lag_p99.push((open_loop && !lags.is_empty()).then(|| quantile_sorted(&lags, 0.99).unwrap_or(0.0)));
+        c.lag_max.push((open_loop && !lags.is_empty()).then(|| lags[lags.len() - 1]));
         c.inflight.push(Some(sec.inflight));
     }
     let rep_f = |v: f64| Column::Float64(vec![Some(v); n]);
@@ -348,10 +273,7 @@ pub fn host_table(
         TableKind::Host,
         vec![
             ("ts_ns", Column::Timestamp(c.ts)),
-            (
-                "host",
-                utf8_column(std::iter::repeat_n(Some(CLIENT_HOST), n)),
-            ),
+            ("host", utf8_column(std::iter::repeat_n(Some(CLIENT_HOST), n))),
             ("interval_s", Column::Float64(c.interval)),
             ("cpu_user_pct", Column::Float64(c.user)),
             ("cpu_system_pct", Column::Float64(c.system)),
@@ -372,10 +294,7 @@ pub fn host_table(
             ("tcp_retrans_segs", Column::UInt64(c.retrans)),
             ("tcp_timeouts", rep_u(0)),
             ("tcp_listen_overflows", rep_u(0)),
-            (
-                "cpu_governor",
-                utf8_column(std::iter::repeat_n(Some("performance"), n)),
-            ),
+            ("cpu_governor", utf8_column(std::iter::repeat_n(Some("performance"), n))),
             ("cpu_freq_mhz_avg", rep_f(3400.0)),
             ("lg_pid", Column::UInt32(vec![Some(LOADGEN_PID); n])),
             ("lg_cpu_pct", Column::Float64(c.lg_cpu)),
@@ -424,12 +343,7 @@ struct HostColumns {
 }
 
 /// Server metrics the engine exposes (vLLM names), one scrape per second.
-pub fn server_table(
-    timeline: &Timeline,
-    trace: &EngineTrace,
-    grid: &SampleGrid,
-    kv_tokens: u64,
-) -> Result<Table, TableError> {
+pub fn server_table(timeline: &Timeline, trace: &EngineTrace, grid: &SampleGrid, kv_tokens: u64) -> Result<Table, TableError> {
     let mut ts = Vec::new();
     let mut metric = Vec::new();
     let mut value = Vec::new();
@@ -456,18 +370,9 @@ pub fn server_table(
         TableKind::Server,
         vec![
             ("ts_ns", Column::Timestamp(ts)),
-            (
-                "endpoint",
-                utf8_column(std::iter::repeat_n(
-                    Some("http://gpu-node-0:8000/metrics"),
-                    n,
-                )),
-            ),
+            ("endpoint", utf8_column(std::iter::repeat_n(Some("http://gpu-node-0:8000/metrics"), n))),
             ("metric", utf8_column(metric.into_iter().map(Some))),
-            (
-                "labels",
-                utf8_column(std::iter::repeat_n(Some("model_name=\"sim-8b\""), n)),
-            ),
+            ("labels", utf8_column(std::iter::repeat_n(Some("model_name=\"sim-8b\""), n))),
             ("value", Column::Float64(value)),
         ],
     )

@@ -55,19 +55,8 @@ pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
     let (true_percentiles, truth_requests) = if opts.compute_truth {
         true_percentiles(opts)
     } else {
-        let nan = Percentiles {
-            p50: f64::NAN,
-            p90: f64::NAN,
-            p99: f64::NAN,
-        };
-        (
-            TruePercentiles {
-                ttft: nan,
-                tpot: nan,
-                e2e: nan,
-            },
-            0,
-        )
+        let nan = Percentiles { p50: f64::NAN, p90: f64::NAN, p99: f64::NAN };
+        (TruePercentiles { ttft: nan, tpot: nan, e2e: nan }, 0)
     };
     Truth {
         scenario: opts.scenario.name().to_string(),
@@ -89,18 +78,12 @@ pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
 /// True percentiles of the undisturbed model (depends on the options, not on the seed).
 pub fn true_percentiles(opts: &SimOptions) -> (TruePercentiles, usize) {
     let run_s = opts.duration_s * TRUTH_FACTOR / TRUTH_RUNS as f64;
-    let timeline = Timeline {
-        scenario: Scenario::Steady,
-        duration_s: run_s,
-    };
+    let timeline = Timeline { scenario: Scenario::Steady, duration_s: run_s };
     let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
     let (lo, hi) = (60e9 as i64, ((run_s - 30.0) * 1e9) as i64);
     for k in 0..TRUTH_RUNS {
         let (records, _) = simulate_requests(opts, &timeline, TRUTH_SEED_BASE + k, false);
-        for r in records
-            .iter()
-            .filter(|r| r.sent >= lo && r.sent < hi && r.failure.is_none())
-        {
+        for r in records.iter().filter(|r| r.sent >= lo && r.sent < hi && r.failure.is_none()) {
             let Some(first) = r.observed.first_token_ns else {
                 continue;
             };
@@ -115,18 +98,7 @@ pub fn true_percentiles(opts: &SimOptions) -> (TruePercentiles, usize) {
     let pct = |v: &mut Vec<f64>| {
         v.sort_unstable_by(f64::total_cmp);
         let q = |p| quantile_sorted(v, p).unwrap_or(f64::NAN);
-        Percentiles {
-            p50: q(0.5),
-            p90: q(0.9),
-            p99: q(0.99),
-        }
+        Percentiles { p50: q(0.5), p90: q(0.9), p99: q(0.99) }
     };
-    (
-        TruePercentiles {
-            ttft: pct(&mut ttft),
-            tpot: pct(&mut tpot),
-            e2e: pct(&mut e2e),
-        },
-        n,
-    )
+    (TruePercentiles { ttft: pct(&mut ttft), tpot: pct(&mut tpot), e2e: pct(&mut e2e) }, n)
 }

@@ -31,43 +31,24 @@ pub struct Lengths {
 
 impl Default for Lengths {
     fn default() -> Self {
-        Lengths {
-            input_median: 512.0,
-            input_sigma: 0.6,
-            input_range: (16, 4096),
-            output_median: 128.0,
-            output_sigma: 0.5,
-            output_range: (4, 1024),
-        }
+        Lengths { input_median: 512.0, input_sigma: 0.6, input_range: (16, 4096), output_median: 128.0, output_sigma: 0.5, output_range: (4, 1024) }
     }
 }
 
 impl Lengths {
     pub fn describe_input(&self) -> String {
-        format!(
-            "lognormal(median={}, sigma={}) clipped to {}..{} tokens",
-            self.input_median, self.input_sigma, self.input_range.0, self.input_range.1
-        )
+        format!("lognormal(median={}, sigma={}) clipped to {}..{} tokens", self.input_median, self.input_sigma, self.input_range.0, self.input_range.1)
     }
 
     pub fn describe_output(&self) -> String {
-        format!(
-            "lognormal(median={}, sigma={}) clipped to {}..{} tokens",
-            self.output_median, self.output_sigma, self.output_range.0, self.output_range.1
-        )
+        format!("lognormal(median={}, sigma={}) clipped to {}..{} tokens", self.output_median, self.output_sigma, self.output_range.0, self.output_range.1)
     }
 
     /// Draws (input, output) tokens for one request.
     pub fn draw(&self, rng: &mut SimRng) -> (u32, u32) {
         let clip = |x: f64, (lo, hi): (u32, u32)| (x.round() as u32).clamp(lo, hi);
-        let i = clip(
-            rng.lognormal(self.input_median, self.input_sigma),
-            self.input_range,
-        );
-        let o = clip(
-            rng.lognormal(self.output_median, self.output_sigma),
-            self.output_range,
-        );
+        let i = clip(rng.lognormal(self.input_median, self.input_sigma), self.input_range);
+        let o = clip(rng.lognormal(self.output_median, self.output_sigma), self.output_range);
         (i, o)
     }
 }

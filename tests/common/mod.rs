@@ -11,11 +11,7 @@ pub struct Scratch(pub PathBuf);
 impl Scratch {
     pub fn new(tag: &str) -> Scratch {
         static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "credence-test-{}-{tag}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::SeqCst)
-        ));
+        let dir = std::env::temp_dir().join(format!("credence-test-{}-{tag}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
@@ -55,10 +51,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// Runs the real `credence` binary.
 pub fn credence(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_credence"))
-        .args(args)
-        .output()
-        .expect("credence runs")
+    Command::new(env!("CARGO_BIN_EXE_credence")).args(args).output().expect("credence runs")
 }
 
 pub fn stdout(o: &Output) -> String {

@@ -45,10 +45,7 @@ pub struct Anomaly {
 
 impl Anomaly {
     pub fn span(&self) -> Span {
-        Span {
-            start_s: self.start_s,
-            end_s: self.end_s,
-        }
+        Span { start_s: self.start_s, end_s: self.end_s }
     }
 }
 
@@ -60,13 +57,7 @@ fn median(v: &[f64]) -> Option<f64> {
 /// The request-side series the detectors and the anomaly search read, up to the last
 /// completion or `horizon_s` (the planned end of the load), whichever is later.
 pub fn window_series(r: &RequestView, window_s: f64, horizon_s: f64) -> Vec<WindowSeries> {
-    let end = r
-        .end_s
-        .iter()
-        .chain(&r.sent_s)
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(horizon_s.max(0.0), f64::max);
+    let end = r.end_s.iter().chain(&r.sent_s).copied().filter(|x| x.is_finite()).fold(horizon_s.max(0.0), f64::max);
     let k = ((end / window_s).ceil() as usize).max(1);
     let at = |t: f64| (t.is_finite() && t >= 0.0).then(|| ((t / window_s) as usize).min(k - 1));
     let mut by_send: Vec<Vec<usize>> = vec![Vec::new(); k];
@@ -85,58 +76,26 @@ pub fn window_series(r: &RequestView, window_s: f64, horizon_s: f64) -> Vec<Wind
         }
     }
     let pct = |idx: &[usize], col: &[f64], p: f64| -> f64 {
-        let v: Vec<f64> = idx
-            .iter()
-            .map(|&i| col[i])
-            .filter(|x| x.is_finite())
-            .collect();
-        if v.len() < MIN_REQUESTS {
-            f64::NAN
-        } else {
-            quantile_unsorted(&v, p).unwrap_or(f64::NAN)
-        }
+        let v: Vec<f64> = idx.iter().map(|&i| col[i]).filter(|x| x.is_finite()).collect();
+        if v.len() < MIN_REQUESTS { f64::NAN } else { quantile_unsorted(&v, p).unwrap_or(f64::NAN) }
     };
     let t_s: Vec<f64> = (0..k).map(|w| w as f64 * window_s).collect();
     let mut out = vec![
-        WindowSeries {
-            name: "ttft_p50",
-            t_s: t_s.clone(),
-            values: by_send.iter().map(|w| pct(w, &r.ttft_ms, 0.5)).collect(),
-            worse: 1.0,
-        },
-        WindowSeries {
-            name: "tpot_p50",
-            t_s: t_s.clone(),
-            values: by_send.iter().map(|w| pct(w, &r.tpot_ms, 0.5)).collect(),
-            worse: 1.0,
-        },
+        WindowSeries { name: "ttft_p50", t_s: t_s.clone(), values: by_send.iter().map(|w| pct(w, &r.ttft_ms, 0.5)).collect(), worse: 1.0 },
+        WindowSeries { name: "tpot_p50", t_s: t_s.clone(), values: by_send.iter().map(|w| pct(w, &r.tpot_ms, 0.5)).collect(), worse: 1.0 },
         WindowSeries {
             name: "requests_per_s",
             t_s: t_s.clone(),
-            values: by_end
-                .iter()
-                .map(|w| w.iter().filter(|&&i| r.ok[i]).count() as f64 / window_s)
-                .collect(),
+            values: by_end.iter().map(|w| w.iter().filter(|&&i| r.ok[i]).count() as f64 / window_s).collect(),
             worse: -1.0,
         },
-        WindowSeries {
-            name: "sent_per_s",
-            t_s: t_s.clone(),
-            values: by_send.iter().map(|w| w.len() as f64 / window_s).collect(),
-            worse: -1.0,
-        },
+        WindowSeries { name: "sent_per_s", t_s: t_s.clone(), values: by_send.iter().map(|w| w.len() as f64 / window_s).collect(), worse: -1.0 },
         WindowSeries {
             name: "error_fraction",
             t_s: t_s.clone(),
             values: by_end
                 .iter()
-                .map(|w| {
-                    if w.len() < MIN_REQUESTS {
-                        f64::NAN
-                    } else {
-                        w.iter().filter(|&&i| !r.ok[i]).count() as f64 / w.len() as f64
-                    }
-                })
+                .map(|w| if w.len() < MIN_REQUESTS { f64::NAN } else { w.iter().filter(|&&i| !r.ok[i]).count() as f64 / w.len() as f64 })
                 .collect(),
             worse: 1.0,
         },
@@ -151,27 +110,11 @@ pub fn window_series(r: &RequestView, window_s: f64, horizon_s: f64) -> Vec<Wind
             }
             b
         };
-        out.push(WindowSeries {
-            name: "send_lag_p99",
-            t_s: t_s.clone(),
-            values: by_sched
-                .iter()
-                .map(|w| pct(w, &r.send_lag_ms, 0.99))
-                .collect(),
-            worse: 1.0,
-        });
+        out.push(WindowSeries { name: "send_lag_p99", t_s: t_s.clone(), values: by_sched.iter().map(|w| pct(w, &r.send_lag_ms, 0.99)).collect(), worse: 1.0 });
         out.push(WindowSeries {
             name: "achieved_share",
             t_s,
-            values: (0..k)
-                .map(|w| {
-                    if offered[w] < MIN_REQUESTS as f64 {
-                        f64::NAN
-                    } else {
-                        by_send[w].len() as f64 / offered[w]
-                    }
-                })
-                .collect(),
+            values: (0..k).map(|w| if offered[w] < MIN_REQUESTS as f64 { f64::NAN } else { by_send[w].len() as f64 / offered[w] }).collect(),
             worse: -1.0,
         });
     }
@@ -180,79 +123,45 @@ pub fn window_series(r: &RequestView, window_s: f64, horizon_s: f64) -> Vec<Wind
 
 /// Baseline (median) and robust scale of a series over the windows inside `steady`.
 pub fn baseline(s: &WindowSeries, steady: &Span) -> Option<(f64, f64)> {
-    let inside: Vec<f64> = s
-        .t_s
-        .iter()
-        .zip(&s.values)
-        .filter(|(t, v)| steady.contains(**t) && v.is_finite())
-        .map(|(_, v)| *v)
-        .collect();
-    let pool = if inside.len() >= 6 {
-        inside
-    } else {
-        s.values.iter().copied().filter(|v| v.is_finite()).collect()
-    };
+    let inside: Vec<f64> = s.t_s.iter().zip(&s.values).filter(|(t, v)| steady.contains(**t) && v.is_finite()).map(|(_, v)| *v).collect();
+    let pool = if inside.len() >= 6 { inside } else { s.values.iter().copied().filter(|v| v.is_finite()).collect() };
     let m = median(&pool)?;
     let dev: Vec<f64> = pool.iter().map(|v| (v - m).abs()).collect();
     let mad = 1.4826 * median(&dev)?;
     // A floor on the scale: 2 % of the level, so a nearly constant series does not turn
     // every wobble into an anomaly.
     // Errors: a floor of 2 percentage points, since a clean run has a MAD of zero.
-    let floor = if s.name == "error_fraction" {
-        0.02
-    } else {
-        1e-12
-    };
+    let floor = if s.name == "error_fraction" { 0.02 } else { 1e-12 };
     Some((m, mad.max(0.02 * m.abs()).max(floor)))
 }
 
 /// Robust z-scores in the bad direction (NaN where the window has no value).
 pub fn z_scores(s: &WindowSeries, base: (f64, f64)) -> Vec<f64> {
-    s.values
-        .iter()
-        .map(|v| s.worse * (v - base.0) / base.1)
-        .collect()
+    s.values.iter().map(|v| s.worse * (v - base.0) / base.1).collect()
 }
 
 /// Anomaly episodes of the latency, throughput and error series (the client's own series are
 /// read by the client-saturation detector instead).
 pub fn anomalies(series: &[WindowSeries], steady: &Span) -> Vec<Anomaly> {
     let mut out = Vec::new();
-    for s in series.iter().filter(|s| {
-        matches!(
-            s.name,
-            "ttft_p50" | "tpot_p50" | "requests_per_s" | "error_fraction"
-        )
-    }) {
+    for s in series.iter().filter(|s| matches!(s.name, "ttft_p50" | "tpot_p50" | "requests_per_s" | "error_fraction")) {
         let Some(base) = baseline(s, steady) else {
             continue;
         };
         let z = z_scores(s, base);
         let flags: Vec<bool> = z.iter().map(|z| *z > Z_LIMIT).collect();
         for (span, idx) in flagged_spans(&s.t_s, &flags, 2, 1) {
-            let worst = idx
-                .iter()
-                .copied()
-                .max_by(|&a, &b| z[a].total_cmp(&z[b]))
-                .unwrap_or(idx[0]);
+            let worst = idx.iter().copied().max_by(|&a, &b| z[a].total_cmp(&z[b])).unwrap_or(idx[0]);
             out.push(Anomaly {
                 start_s: span.start_s,
                 end_s: span.end_s,
                 series: s.name.to_string(),
                 peak_z: z[worst],
-                peak_relative: if base.0 != 0.0 {
-                    s.values[worst] / base.0 - 1.0
-                } else {
-                    f64::NAN
-                },
+                peak_relative: if base.0 != 0.0 { s.values[worst] / base.0 - 1.0 } else { f64::NAN },
                 baseline: base.0,
             });
         }
     }
-    out.sort_by(|a, b| {
-        a.start_s
-            .total_cmp(&b.start_s)
-            .then_with(|| a.series.cmp(&b.series))
-    });
+    out.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then_with(|| a.series.cmp(&b.series)));
     out
 }

@@ -52,35 +52,20 @@ pub struct Detection {
 
 impl Detection {
     fn checked(cause: &'static str) -> Detection {
-        Detection {
-            cause,
-            not_checked: None,
-            episodes: Vec::new(),
-            signal: Signal::default(),
-            symptom: false,
-        }
+        Detection { cause, not_checked: None, episodes: Vec::new(), signal: Signal::default(), symptom: false }
     }
 
     fn absent(cause: &'static str, reason: impl Into<String>) -> Detection {
-        Detection {
-            not_checked: Some(reason.into()),
-            ..Detection::checked(cause)
-        }
+        Detection { not_checked: Some(reason.into()), ..Detection::checked(cause) }
     }
 }
 
 fn max_of(idx: &[usize], v: &[f64]) -> f64 {
-    idx.iter()
-        .map(|&i| v[i])
-        .filter(|x| x.is_finite())
-        .fold(f64::NAN, f64::max)
+    idx.iter().map(|&i| v[i]).filter(|x| x.is_finite()).fold(f64::NAN, f64::max)
 }
 
 fn min_of(idx: &[usize], v: &[f64]) -> f64 {
-    idx.iter()
-        .map(|&i| v[i])
-        .filter(|x| x.is_finite())
-        .fold(f64::NAN, f64::min)
+    idx.iter().map(|&i| v[i]).filter(|x| x.is_finite()).fold(f64::NAN, f64::min)
 }
 
 fn has(r: Option<u64>, mask: u64) -> bool {
@@ -91,20 +76,10 @@ fn has(r: Option<u64>, mask: u64) -> bool {
 /// reason bit except idle; the maximum clock when there is no such sample.
 fn baseline_clock(g: &GpuSeries) -> f64 {
     let v: Vec<f64> = (0..g.t_s.len())
-        .filter(|&i| {
-            g.util_pct[i] >= 50.0
-                && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0)
-                && g.sm_mhz[i].is_finite()
-        })
+        .filter(|&i| g.util_pct[i] >= 50.0 && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0) && g.sm_mhz[i].is_finite())
         .map(|i| g.sm_mhz[i])
         .collect();
-    quantile_unsorted(&v, 0.5).unwrap_or_else(|| {
-        g.sm_max_mhz
-            .iter()
-            .copied()
-            .filter(|x| x.is_finite())
-            .fold(f64::NAN, f64::max)
-    })
+    quantile_unsorted(&v, 0.5).unwrap_or_else(|| g.sm_max_mhz.iter().copied().filter(|x| x.is_finite()).fold(f64::NAN, f64::max))
 }
 
 /// Runs `rule` per GPU and gathers its episodes; `peak` names the evidence of an episode.
@@ -120,25 +95,14 @@ fn per_gpu(
         let base = baseline_clock(g);
         let flags: Vec<bool> = (0..g.t_s.len()).map(|i| rule(g, i, base)).collect();
         for (span, idx) in flagged_spans(&g.t_s, &flags, 2, 1) {
-            d.episodes.push(CauseEpisode {
-                span,
-                source: g.label.clone(),
-                peak: peak(g, &idx, base),
-            });
+            d.episodes.push(CauseEpisode { span, source: g.label.clone(), peak: peak(g, &idx, base) });
         }
     }
     // The signal of the GPU that showed the cause most (or the first GPU).
-    let busiest = gpus.iter().max_by_key(|g| {
-        (0..g.t_s.len())
-            .filter(|&i| rule(g, i, baseline_clock(g)))
-            .count()
-    });
+    let busiest = gpus.iter().max_by_key(|g| (0..g.t_s.len()).filter(|&i| rule(g, i, baseline_clock(g))).count());
     if let Some(g) = busiest {
         let base = baseline_clock(g);
-        d.signal = Signal {
-            t_s: g.t_s.clone(),
-            values: (0..g.t_s.len()).map(|i| signal(g, i, base)).collect(),
-        };
+        d.signal = Signal { t_s: g.t_s.clone(), values: (0..g.t_s.len()).map(|i| signal(g, i, base)).collect() };
     }
     d
 }
@@ -149,20 +113,9 @@ fn clock_drop(g: &GpuSeries, idx: &[usize], base: f64) -> f64 {
 
 /// GPU detectors: thermal, power cap, power brake, HW slowdown, clock change, memory, foreign.
 pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection> {
-    const CAUSES: [&str; 7] = [
-        "thermal_throttle",
-        "power_cap",
-        "hw_power_brake",
-        "hw_slowdown",
-        "clock_change",
-        "memory_pressure",
-        "foreign_process",
-    ];
+    const CAUSES: [&str; 7] = ["thermal_throttle", "power_cap", "hw_power_brake", "hw_slowdown", "clock_change", "memory_pressure", "foreign_process"];
     if gpus.is_empty() {
-        let mut out: Vec<Detection> = CAUSES
-            .iter()
-            .map(|c| Detection::absent(c, "no GPU telemetry in the run"))
-            .collect();
+        let mut out: Vec<Detection> = CAUSES.iter().map(|c| Detection::absent(c, "no GPU telemetry in the run")).collect();
         // Memory pressure can still show in the server's preemption counter.
         if let Some(d) = preemptions(server) {
             out[5] = d;
@@ -172,14 +125,8 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
     let any = |f: &dyn Fn(&GpuSeries) -> bool| gpus.iter().any(f);
     let has_reasons = any(&|g| g.reasons.iter().any(Option::is_some));
     let thermal_rule = |g: &GpuSeries, i: usize| {
-        let dv = if i > 0 {
-            g.viol_thermal_ns[i] - g.viol_thermal_ns[i - 1]
-        } else {
-            0.0
-        };
-        has(g.reasons[i], bits::SW_THERMAL | bits::HW_THERMAL)
-            || dv > 0.0
-            || (has(g.reasons[i], bits::HW_SLOWDOWN) && g.temp_c[i] >= g.slowdown_c[i] - 5.0)
+        let dv = if i > 0 { g.viol_thermal_ns[i] - g.viol_thermal_ns[i - 1] } else { 0.0 };
+        has(g.reasons[i], bits::SW_THERMAL | bits::HW_THERMAL) || dv > 0.0 || (has(g.reasons[i], bits::HW_SLOWDOWN) && g.temp_c[i] >= g.slowdown_c[i] - 5.0)
     };
     let mut out = Vec::new();
     out.push(if has_reasons || any(&|g| present(&g.viol_thermal_ns)) {
@@ -188,12 +135,7 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
             "thermal_throttle",
             |g, i, _| thermal_rule(g, i),
             |g, idx, base| {
-                let viol: f64 = increments(&g.viol_thermal_ns)
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| idx.contains(i))
-                    .map(|(_, d)| d)
-                    .sum();
+                let viol: f64 = increments(&g.viol_thermal_ns).iter().enumerate().filter(|(i, _)| idx.contains(i)).map(|(_, d)| d).sum();
                 BTreeMap::from([
                     ("sm_clock_drop_share".into(), clock_drop(g, idx, base)),
                     ("temp_max_c".into(), max_of(idx, &g.temp_c)),
@@ -203,49 +145,29 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
             |g, i, base| 1.0 - g.sm_mhz[i] / base,
         )
     } else {
-        Detection::absent(
-            "thermal_throttle",
-            "no clock-event reasons or thermal violation counter",
-        )
+        Detection::absent("thermal_throttle", "no clock-event reasons or thermal violation counter")
     });
-    let power_rule = |g: &GpuSeries, i: usize| {
-        has(g.reasons[i], bits::SW_POWER_CAP)
-            || (g.util_pct[i] >= 50.0 && g.power_w[i] >= 0.95 * g.limit_w[i])
-    };
-    out.push(
-        if has_reasons || any(&|g| present(&g.power_w) && present(&g.limit_w)) {
-            per_gpu(
-                gpus,
-                "power_cap",
-                |g, i, _| power_rule(g, i),
-                |g, idx, base| {
-                    let share = idx
-                        .iter()
-                        .map(|&i| g.power_w[i] / g.limit_w[i])
-                        .filter(|x| x.is_finite())
-                        .fold(f64::NAN, f64::max);
-                    BTreeMap::from([
-                        ("power_share_of_limit_max".into(), share),
-                        ("sm_clock_drop_share".into(), clock_drop(g, idx, base)),
-                    ])
-                },
-                |g, i, _| g.power_w[i] / g.limit_w[i],
-            )
-        } else {
-            Detection::absent(
-                "power_cap",
-                "no clock-event reasons and no power or power limit",
-            )
-        },
-    );
+    let power_rule = |g: &GpuSeries, i: usize| has(g.reasons[i], bits::SW_POWER_CAP) || (g.util_pct[i] >= 50.0 && g.power_w[i] >= 0.95 * g.limit_w[i]);
+    out.push(if has_reasons || any(&|g| present(&g.power_w) && present(&g.limit_w)) {
+        per_gpu(
+            gpus,
+            "power_cap",
+            |g, i, _| power_rule(g, i),
+            |g, idx, base| {
+                let share = idx.iter().map(|&i| g.power_w[i] / g.limit_w[i]).filter(|x| x.is_finite()).fold(f64::NAN, f64::max);
+                BTreeMap::from([("power_share_of_limit_max".into(), share), ("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
+            },
+            |g, i, _| g.power_w[i] / g.limit_w[i],
+        )
+    } else {
+        Detection::absent("power_cap", "no clock-event reasons and no power or power limit")
+    });
     out.push(if has_reasons {
         per_gpu(
             gpus,
             "hw_power_brake",
             |g, i, _| has(g.reasons[i], bits::HW_POWER_BRAKE),
-            |g, idx, base| {
-                BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
-            },
+            |g, idx, base| BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))]),
             |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_POWER_BRAKE))),
         )
     } else {
@@ -255,14 +177,8 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
         per_gpu(
             gpus,
             "hw_slowdown",
-            |g, i, _| {
-                has(g.reasons[i], bits::HW_SLOWDOWN)
-                    && !thermal_rule(g, i)
-                    && !has(g.reasons[i], bits::HW_POWER_BRAKE)
-            },
-            |g, idx, base| {
-                BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
-            },
+            |g, i, _| has(g.reasons[i], bits::HW_SLOWDOWN) && !thermal_rule(g, i) && !has(g.reasons[i], bits::HW_POWER_BRAKE),
+            |g, idx, base| BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))]),
             |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_SLOWDOWN))),
         )
     } else {
@@ -272,14 +188,8 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
         per_gpu(
             gpus,
             "clock_change",
-            |g, i, base| {
-                g.util_pct[i] >= 50.0
-                    && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0)
-                    && g.sm_mhz[i] < 0.9 * base
-            },
-            |g, idx, base| {
-                BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
-            },
+            |g, i, base| g.util_pct[i] >= 50.0 && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0) && g.sm_mhz[i] < 0.9 * base,
+            |g, idx, base| BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))]),
             |g, i, base| 1.0 - g.sm_mhz[i] / base,
         )
     } else {
@@ -290,14 +200,7 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
             gpus,
             "memory_pressure",
             |g, i, _| g.mem_used[i] >= 0.95 * g.mem_total[i],
-            |g, idx, _| {
-                BTreeMap::from([(
-                    "memory_used_share_max".into(),
-                    idx.iter()
-                        .map(|&i| g.mem_used[i] / g.mem_total[i])
-                        .fold(f64::NAN, f64::max),
-                )])
-            },
+            |g, idx, _| BTreeMap::from([("memory_used_share_max".into(), idx.iter().map(|&i| g.mem_used[i] / g.mem_total[i]).fold(f64::NAN, f64::max))]),
             |g, i, _| g.mem_used[i] / g.mem_total[i],
         )
     } else {
@@ -308,49 +211,34 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
         memory.episodes.extend(p.episodes);
     }
     out.push(memory);
-    out.push(
-        if any(&|g| present(&g.foreign_procs) || present(&g.foreign_mem)) {
-            per_gpu(
-                gpus,
-                "foreign_process",
-                |g, i, _| g.foreign_procs[i] > 0.0 || g.foreign_mem[i] > 0.0,
-                |g, idx, _| {
-                    BTreeMap::from([
-                        (
-                            "foreign_processes_max".into(),
-                            max_of(idx, &g.foreign_procs),
-                        ),
-                        (
-                            "foreign_memory_gib_max".into(),
-                            max_of(idx, &g.foreign_mem) / (1u64 << 30) as f64,
-                        ),
-                    ])
-                },
-                |g, i, _| g.foreign_procs[i].max(0.0),
-            )
-        } else {
-            Detection::absent("foreign_process", "no foreign-process columns")
-        },
-    );
+    out.push(if any(&|g| present(&g.foreign_procs) || present(&g.foreign_mem)) {
+        per_gpu(
+            gpus,
+            "foreign_process",
+            |g, i, _| g.foreign_procs[i] > 0.0 || g.foreign_mem[i] > 0.0,
+            |g, idx, _| {
+                BTreeMap::from([
+                    ("foreign_processes_max".into(), max_of(idx, &g.foreign_procs)),
+                    ("foreign_memory_gib_max".into(), max_of(idx, &g.foreign_mem) / (1u64 << 30) as f64),
+                ])
+            },
+            |g, i, _| g.foreign_procs[i].max(0.0),
+        )
+    } else {
+        Detection::absent("foreign_process", "no foreign-process columns")
+    });
     out
 }
 
 /// Memory pressure seen by the server: its preemption counter growing (vLLM recomputes or
 /// swaps requests when the KV cache runs out).
 fn preemptions(server: &ServerSeries) -> Option<Detection> {
-    let (name, s) = server_metric(
-        server,
-        &["vllm:num_preemptions_total", "vllm:num_preemptions"],
-    )?;
+    let (name, s) = server_metric(server, &["vllm:num_preemptions_total", "vllm:num_preemptions"])?;
     let t: Vec<f64> = s.iter().map(|p| p.0).collect();
     let inc = increments(&s.iter().map(|p| p.1).collect::<Vec<_>>());
     let mut d = Detection::checked("memory_pressure");
     for (span, idx) in flagged_spans(&t, &inc.iter().map(|x| *x > 0.0).collect::<Vec<_>>(), 2, 2) {
-        d.episodes.push(CauseEpisode {
-            span,
-            source: name.to_string(),
-            peak: BTreeMap::from([("preemptions".into(), idx.iter().map(|&i| inc[i]).sum())]),
-        });
+        d.episodes.push(CauseEpisode { span, source: name.to_string(), peak: BTreeMap::from([("preemptions".into(), idx.iter().map(|&i| inc[i]).sum())]) });
     }
     Some(d)
 }
@@ -362,21 +250,12 @@ fn series<'s>(s: &'s [WindowSeries], name: &str) -> Option<&'s WindowSeries> {
 
 /// Client saturation: the load generator's CPU, its send lag, late or dropped sends, and an
 /// achieved rate below the offered one, from host telemetry and from the requests' schedule.
-pub fn client_saturation(
-    hosts: &[HostSeries],
-    windows: &[WindowSeries],
-    mean_interarrival_ms: Option<f64>,
-) -> Detection {
+pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_interarrival_ms: Option<f64>) -> Detection {
     let lag_limit = mean_interarrival_ms.map_or(5.0, |iat| (0.1 * iat).min(5.0));
-    let host_has = hosts
-        .iter()
-        .any(|h| present(&h.lg_cpu_pct) || present(&h.lag_p99_ms) || present(&h.planned));
+    let host_has = hosts.iter().any(|h| present(&h.lg_cpu_pct) || present(&h.lag_p99_ms) || present(&h.planned));
     let lag = series(windows, "send_lag_p99");
     if !host_has && lag.is_none() {
-        return Detection::absent(
-            "client_saturation",
-            "no load-generator telemetry and no scheduled send times",
-        );
+        return Detection::absent("client_saturation", "no load-generator telemetry and no scheduled send times");
     }
     let mut d = Detection::checked("client_saturation");
     for h in hosts {
@@ -397,50 +276,25 @@ pub fn client_saturation(
                 (
                     "achieved_share_min".into(),
                     idx.iter()
-                        .map(|&i| {
-                            if h.planned[i] > 0.0 {
-                                h.actual[i] / h.planned[i]
-                            } else {
-                                f64::NAN
-                            }
-                        })
+                        .map(|&i| if h.planned[i] > 0.0 { h.actual[i] / h.planned[i] } else { f64::NAN })
                         .filter(|x| x.is_finite())
                         .fold(f64::NAN, f64::min),
                 ),
             ]);
-            d.episodes.push(CauseEpisode {
-                span,
-                source: format!("{} load generator", h.host),
-                peak,
-            });
+            d.episodes.push(CauseEpisode { span, source: format!("{} load generator", h.host), peak });
         }
         if d.signal.t_s.is_empty() && present(&h.lg_cpu_pct) {
-            d.signal = Signal {
-                t_s: h.t_s.clone(),
-                values: h.lg_cpu_pct.clone(),
-            };
+            d.signal = Signal { t_s: h.t_s.clone(), values: h.lg_cpu_pct.clone() };
         }
     }
     if let (Some(lag), Some(share)) = (lag, series(windows, "achieved_share")) {
-        let flags: Vec<bool> = (0..lag.t_s.len())
-            .map(|i| lag.values[i] > lag_limit.max(1.0) || share.values[i] < 0.9)
-            .collect();
+        let flags: Vec<bool> = (0..lag.t_s.len()).map(|i| lag.values[i] > lag_limit.max(1.0) || share.values[i] < 0.9).collect();
         for (span, idx) in flagged_spans(&lag.t_s, &flags, 2, 0) {
-            let peak = BTreeMap::from([
-                ("send_lag_p99_ms_max".into(), max_of(&idx, &lag.values)),
-                ("achieved_share_min".into(), min_of(&idx, &share.values)),
-            ]);
-            d.episodes.push(CauseEpisode {
-                span,
-                source: "requests (scheduled vs sent)".into(),
-                peak,
-            });
+            let peak = BTreeMap::from([("send_lag_p99_ms_max".into(), max_of(&idx, &lag.values)), ("achieved_share_min".into(), min_of(&idx, &share.values))]);
+            d.episodes.push(CauseEpisode { span, source: "requests (scheduled vs sent)".into(), peak });
         }
         if d.signal.t_s.is_empty() {
-            d.signal = Signal {
-                t_s: lag.t_s.clone(),
-                values: lag.values.clone(),
-            };
+            d.signal = Signal { t_s: lag.t_s.clone(), values: lag.values.clone() };
         }
     }
     d
@@ -449,21 +303,13 @@ pub fn client_saturation(
 /// Network trouble: retransmit ratio above 1 % over 5 samples, or any interface error, drop or
 /// listen-queue overflow.
 pub fn network(hosts: &[HostSeries]) -> Detection {
-    if !hosts
-        .iter()
-        .any(|h| present(&h.retrans) || present(&h.net_errs) || present(&h.listen_overflows))
-    {
+    if !hosts.iter().any(|h| present(&h.retrans) || present(&h.net_errs) || present(&h.listen_overflows)) {
         return Detection::absent("network", "no network counters in the host telemetry");
     }
     let mut d = Detection::checked("network");
     for h in hosts {
-        let (re, out, errs, drops, over) = (
-            increments(&h.retrans),
-            increments(&h.out_segs),
-            increments(&h.net_errs),
-            increments(&h.net_drops),
-            increments(&h.listen_overflows),
-        );
+        let (re, out, errs, drops, over) =
+            (increments(&h.retrans), increments(&h.out_segs), increments(&h.net_errs), increments(&h.net_drops), increments(&h.listen_overflows));
         let n = h.t_s.len();
         let ratio: Vec<f64> = (0..n)
             .map(|i| {
@@ -472,9 +318,7 @@ pub fn network(hosts: &[HostSeries]) -> Detection {
                 if r >= 3.0 && o > 0.0 { r / o } else { 0.0 }
             })
             .collect();
-        let flags: Vec<bool> = (0..n)
-            .map(|i| ratio[i] > 0.01 || errs[i] > 0.0 || drops[i] > 0.0 || over[i] > 0.0)
-            .collect();
+        let flags: Vec<bool> = (0..n).map(|i| ratio[i] > 0.01 || errs[i] > 0.0 || drops[i] > 0.0 || over[i] > 0.0).collect();
         for (span, idx) in flagged_spans(&h.t_s, &flags, 1, 2) {
             let sum = |v: &[f64]| idx.iter().map(|&i| v[i]).sum::<f64>();
             let peak = BTreeMap::from([
@@ -483,17 +327,10 @@ pub fn network(hosts: &[HostSeries]) -> Detection {
                 ("interface_drops".into(), sum(&drops)),
                 ("listen_overflows".into(), sum(&over)),
             ]);
-            d.episodes.push(CauseEpisode {
-                span,
-                source: h.host.clone(),
-                peak,
-            });
+            d.episodes.push(CauseEpisode { span, source: h.host.clone(), peak });
         }
         if d.signal.t_s.is_empty() {
-            d.signal = Signal {
-                t_s: h.t_s.clone(),
-                values: ratio,
-            };
+            d.signal = Signal { t_s: h.t_s.clone(), values: ratio };
         }
     }
     d
@@ -501,40 +338,19 @@ pub fn network(hosts: &[HostSeries]) -> Detection {
 
 /// Host trouble: CPU steal ≥ 10 %, or a CPU governor other than `performance`.
 pub fn host(hosts: &[HostSeries]) -> Detection {
-    if !hosts
-        .iter()
-        .any(|h| present(&h.steal_pct) || h.governor.iter().any(Option::is_some))
-    {
+    if !hosts.iter().any(|h| present(&h.steal_pct) || h.governor.iter().any(Option::is_some)) {
         return Detection::absent("host", "no CPU steal or governor in the host telemetry");
     }
     let mut d = Detection::checked("host");
     for h in hosts {
-        let flags: Vec<bool> = (0..h.t_s.len())
-            .map(|i| {
-                h.steal_pct[i] >= 10.0
-                    || h.governor[i].as_deref().is_some_and(|g| g != "performance")
-            })
-            .collect();
+        let flags: Vec<bool> = (0..h.t_s.len()).map(|i| h.steal_pct[i] >= 10.0 || h.governor[i].as_deref().is_some_and(|g| g != "performance")).collect();
         for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
-            let not_perf = idx
-                .iter()
-                .filter(|&&i| h.governor[i].as_deref().is_some_and(|g| g != "performance"))
-                .count();
-            let peak = BTreeMap::from([
-                ("cpu_steal_pct_max".into(), max_of(&idx, &h.steal_pct)),
-                ("samples_not_performance_governor".into(), not_perf as f64),
-            ]);
-            d.episodes.push(CauseEpisode {
-                span,
-                source: h.host.clone(),
-                peak,
-            });
+            let not_perf = idx.iter().filter(|&&i| h.governor[i].as_deref().is_some_and(|g| g != "performance")).count();
+            let peak = BTreeMap::from([("cpu_steal_pct_max".into(), max_of(&idx, &h.steal_pct)), ("samples_not_performance_governor".into(), not_perf as f64)]);
+            d.episodes.push(CauseEpisode { span, source: h.host.clone(), peak });
         }
         if d.signal.t_s.is_empty() {
-            d.signal = Signal {
-                t_s: h.t_s.clone(),
-                values: h.steal_pct.clone(),
-            };
+            d.signal = Signal { t_s: h.t_s.clone(), values: h.steal_pct.clone() };
         }
     }
     d
@@ -543,29 +359,12 @@ pub fn host(hosts: &[HostSeries]) -> Detection {
 /// Server-side queueing: the waiting queue grows well past its usual size, or the KV cache is
 /// at least 95 % full. A symptom: reported on its own only when no root cause overlaps it.
 pub fn server_queueing(server: &ServerSeries) -> Detection {
-    let waiting = server_metric(
-        server,
-        &[
-            "vllm:num_requests_waiting",
-            "sglang:num_queue_reqs",
-            "tgi_queue_size",
-        ],
-    );
-    let kv = server_metric(
-        server,
-        &[
-            "vllm:gpu_cache_usage_perc",
-            "vllm:kv_cache_usage_perc",
-            "sglang:token_usage",
-        ],
-    );
+    let waiting = server_metric(server, &["vllm:num_requests_waiting", "sglang:num_queue_reqs", "tgi_queue_size"]);
+    let kv = server_metric(server, &["vllm:gpu_cache_usage_perc", "vllm:kv_cache_usage_perc", "sglang:token_usage"]);
     if waiting.is_none() && kv.is_none() {
         return Detection::absent("server_queueing", "no server queue or KV-cache metrics");
     }
-    let mut d = Detection {
-        symptom: true,
-        ..Detection::checked("server_queueing")
-    };
+    let mut d = Detection { symptom: true, ..Detection::checked("server_queueing") };
     if let Some((name, s)) = waiting {
         let t: Vec<f64> = s.iter().map(|p| p.0).collect();
         let v: Vec<f64> = s.iter().map(|p| p.1).collect();
@@ -575,10 +374,7 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
             d.episodes.push(CauseEpisode {
                 span,
                 source: name.to_string(),
-                peak: BTreeMap::from([
-                    ("waiting_requests_max".into(), max_of(&idx, &v)),
-                    ("waiting_requests_usual".into(), usual),
-                ]),
+                peak: BTreeMap::from([("waiting_requests_max".into(), max_of(&idx, &v)), ("waiting_requests_usual".into(), usual)]),
             });
         }
         d.signal = Signal { t_s: t, values: v };
@@ -586,58 +382,30 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
     if let Some((name, s)) = kv {
         let t: Vec<f64> = s.iter().map(|p| p.0).collect();
         // Engines report the share as 0–1 (vLLM) or as a percentage; normalise to 0–1.
-        let scale = if s.iter().any(|p| p.1 > 1.5) {
-            0.01
-        } else {
-            1.0
-        };
+        let scale = if s.iter().any(|p| p.1 > 1.5) { 0.01 } else { 1.0 };
         let v: Vec<f64> = s.iter().map(|p| p.1 * scale).collect();
-        for (span, idx) in
-            flagged_spans(&t, &v.iter().map(|x| *x >= 0.95).collect::<Vec<_>>(), 2, 1)
-        {
-            d.episodes.push(CauseEpisode {
-                span,
-                source: name.to_string(),
-                peak: BTreeMap::from([("kv_cache_used_share_max".into(), max_of(&idx, &v))]),
-            });
+        for (span, idx) in flagged_spans(&t, &v.iter().map(|x| *x >= 0.95).collect::<Vec<_>>(), 2, 1) {
+            d.episodes.push(CauseEpisode { span, source: name.to_string(), peak: BTreeMap::from([("kv_cache_used_share_max".into(), max_of(&idx, &v))]) });
         }
     }
     d
 }
 
 /// Error bursts: windows whose error share is far above the run's usual share.
-pub fn error_burst(
-    windows: &[WindowSeries],
-    steady: &Span,
-    kinds_in: impl Fn(&Span) -> BTreeMap<String, f64>,
-) -> Detection {
+pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&Span) -> BTreeMap<String, f64>) -> Detection {
     let Some(s) = series(windows, "error_fraction") else {
         return Detection::absent("error_burst", "no requests");
     };
     let mut d = Detection::checked("error_burst");
     if let Some(base) = baseline(s, steady) {
         let z = z_scores(s, base);
-        for (span, idx) in flagged_spans(
-            &s.t_s,
-            &z.iter()
-                .map(|z| *z > super::anomalies::Z_LIMIT)
-                .collect::<Vec<_>>(),
-            2,
-            1,
-        ) {
+        for (span, idx) in flagged_spans(&s.t_s, &z.iter().map(|z| *z > super::anomalies::Z_LIMIT).collect::<Vec<_>>(), 2, 1) {
             let mut peak = kinds_in(&span);
             peak.insert("error_share_max".into(), max_of(&idx, &s.values));
-            d.episodes.push(CauseEpisode {
-                span,
-                source: "requests".into(),
-                peak,
-            });
+            d.episodes.push(CauseEpisode { span, source: "requests".into(), peak });
         }
     }
-    d.signal = Signal {
-        t_s: s.t_s.clone(),
-        values: s.values.clone(),
-    };
+    d.signal = Signal { t_s: s.t_s.clone(), values: s.values.clone() };
     d
 }
 
@@ -650,9 +418,7 @@ pub fn ramp_down(windows: &[WindowSeries], steady: &Span, run_end_s: f64) -> Det
     let mut d = Detection::checked("ramp_down");
     let dt = sample_interval(&s.t_s);
     // Only whole windows: the final partial window always looks slow.
-    let full: Vec<usize> = (0..s.t_s.len())
-        .filter(|&i| s.t_s[i] + dt <= run_end_s + 1e-9)
-        .collect();
+    let full: Vec<usize> = (0..s.t_s.len()).filter(|&i| s.t_s[i] + dt <= run_end_s + 1e-9).collect();
     let Some(level) = baseline(s, steady).map(|b| b.0) else {
         return d;
     };
@@ -664,25 +430,13 @@ pub fn ramp_down(windows: &[WindowSeries], steady: &Span, run_end_s: f64) -> Det
         while first > 0 && s.values[first - 1] < 0.8 * level {
             first -= 1;
         }
-        let span = Span {
-            start_s: s.t_s[first],
-            end_s: run_end_s.max(s.t_s[first]),
-        };
+        let span = Span { start_s: s.t_s[first], end_s: run_end_s.max(s.t_s[first]) };
         d.episodes.push(CauseEpisode {
             span,
             source: "requests".into(),
-            peak: BTreeMap::from([(
-                "send_rate_share_min".into(),
-                full[full.len() - tail..]
-                    .iter()
-                    .map(|&i| s.values[i] / level)
-                    .fold(f64::NAN, f64::min),
-            )]),
+            peak: BTreeMap::from([("send_rate_share_min".into(), full[full.len() - tail..].iter().map(|&i| s.values[i] / level).fold(f64::NAN, f64::min))]),
         });
     }
-    d.signal = Signal {
-        t_s: s.t_s.clone(),
-        values: s.values.clone(),
-    };
+    d.signal = Signal { t_s: s.t_s.clone(), values: s.values.clone() };
     d
 }

@@ -57,22 +57,14 @@ impl EffectMetric {
             EffectMetric::Quantile { name: "ttft", .. } => Some(&r.ttft_ms),
             EffectMetric::Quantile { name: "tpot", .. } => Some(&r.tpot_ms),
             EffectMetric::Quantile { name: "e2e", .. } => Some(&r.e2e_ms),
-            EffectMetric::Quantile {
-                name: "service", ..
-            } => Some(&r.service_ms),
+            EffectMetric::Quantile { name: "service", .. } => Some(&r.service_ms),
             _ => None,
         }
     }
 }
 
 /// Requests sent in `[from, to)`, grouped by `group_s` of send time: inside (in any span) or outside.
-fn grouped(
-    r: &RequestView,
-    spans: &[Span],
-    from: f64,
-    to: f64,
-    group_s: f64,
-) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+fn grouped(r: &RequestView, spans: &[Span], from: f64, to: f64, group_s: f64) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let k = (((to - from) / group_s).ceil() as usize).max(1);
     let (mut inside, mut outside) = (vec![Vec::new(); k], vec![Vec::new(); k]);
     for i in 0..r.len() {
@@ -81,41 +73,21 @@ fn grouped(
             continue;
         }
         let g = (((t - from) / group_s) as usize).min(k - 1);
-        if spans.iter().any(|s| s.contains(t)) {
-            inside[g].push(i)
-        } else {
-            outside[g].push(i)
-        }
+        if spans.iter().any(|s| s.contains(t)) { inside[g].push(i) } else { outside[g].push(i) }
     }
-    (
-        inside.into_iter().filter(|g| !g.is_empty()).collect(),
-        outside.into_iter().filter(|g| !g.is_empty()).collect(),
-    )
+    (inside.into_iter().filter(|g| !g.is_empty()).collect(), outside.into_iter().filter(|g| !g.is_empty()).collect())
 }
 
 fn statistic(r: &RequestView, m: EffectMetric, groups: &[&Vec<usize>]) -> f64 {
     match m {
         EffectMetric::Quantile { p, .. } => {
             let col = m.values(r).unwrap_or(&r.e2e_ms);
-            let v: Vec<f64> = groups
-                .iter()
-                .flat_map(|g| g.iter().map(|&i| col[i]))
-                .filter(|x| x.is_finite())
-                .collect();
+            let v: Vec<f64> = groups.iter().flat_map(|g| g.iter().map(|&i| col[i])).filter(|x| x.is_finite()).collect();
             quantile_unsorted(&v, p).unwrap_or(f64::NAN)
         }
         EffectMetric::ErrorRate => {
-            let (n, e) = groups
-                .iter()
-                .flat_map(|g| g.iter())
-                .fold((0usize, 0usize), |(n, e), &i| {
-                    (n + 1, e + usize::from(!r.ok[i]))
-                });
-            if n == 0 {
-                f64::NAN
-            } else {
-                e as f64 / n as f64
-            }
+            let (n, e) = groups.iter().flat_map(|g| g.iter()).fold((0usize, 0usize), |(n, e), &i| (n + 1, e + usize::from(!r.ok[i])));
+            if n == 0 { f64::NAN } else { e as f64 / n as f64 }
         }
     }
 }
@@ -125,27 +97,15 @@ fn all(v: &[Vec<usize>]) -> Vec<&Vec<usize>> {
 }
 
 fn draw<'v>(v: &'v [Vec<usize>], rng: &mut impl Rng) -> Vec<&'v Vec<usize>> {
-    (0..v.len())
-        .map(|_| &v[rng.random_range(0..v.len())])
-        .collect()
+    (0..v.len()).map(|_| &v[rng.random_range(0..v.len())]).collect()
 }
 
 /// The metric inside `spans` versus outside them, between `from` and `to`. The interval comes
 /// from a cluster bootstrap that resamples 5-second groups of requests on each side, so that
 /// the dependence between neighbouring requests is kept.
-pub fn effect(
-    r: &RequestView,
-    m: EffectMetric,
-    spans: &[Span],
-    from: f64,
-    to: f64,
-    seed: u64,
-) -> Option<Effect> {
+pub fn effect(r: &RequestView, m: EffectMetric, spans: &[Span], from: f64, to: f64, seed: u64) -> Option<Effect> {
     let (inside, outside) = grouped(r, spans, from, to, crate::analyze::GROUP_MIN_S);
-    let (a, b) = (
-        statistic(r, m, &all(&inside)),
-        statistic(r, m, &all(&outside)),
-    );
+    let (a, b) = (statistic(r, m, &all(&inside)), statistic(r, m, &all(&outside)));
     if !(a.is_finite() && b.is_finite()) {
         return None;
     }
@@ -175,11 +135,7 @@ pub fn effect(
         note: None,
     };
     if inside.len() < MIN_GROUPS || outside.len() < MIN_GROUPS {
-        e.note = Some(format!(
-            "only {} and {} five-second groups inside and outside: no interval",
-            inside.len(),
-            outside.len()
-        ));
+        e.note = Some(format!("only {} and {} five-second groups inside and outside: no interval", inside.len(), outside.len()));
         return Some(e);
     }
     let id = stat_id(&format!("effect{}{from}", m.key()));
@@ -200,20 +156,12 @@ pub fn effect(
 
 /// Pearson correlation of two equally long series, over the pairs where both are finite.
 fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
-    let pairs: Vec<(f64, f64)> = x
-        .iter()
-        .zip(y)
-        .filter(|(a, b)| a.is_finite() && b.is_finite())
-        .map(|(a, b)| (*a, *b))
-        .collect();
+    let pairs: Vec<(f64, f64)> = x.iter().zip(y).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(a, b)| (*a, *b)).collect();
     if pairs.len() < 6 {
         return None;
     }
     let n = pairs.len() as f64;
-    let (mx, my) = (
-        pairs.iter().map(|p| p.0).sum::<f64>() / n,
-        pairs.iter().map(|p| p.1).sum::<f64>() / n,
-    );
+    let (mx, my) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
     let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
     for (a, b) in &pairs {
         sxy += (a - mx) * (b - my);
@@ -236,10 +184,7 @@ pub fn on_windows(t_s: &[f64], values: &[f64], window_t: &[f64], window_s: f64) 
             }
         }
     }
-    sum.iter()
-        .zip(&count)
-        .map(|(s, c)| if *c > 0 { s / *c as f64 } else { f64::NAN })
-        .collect()
+    sum.iter().zip(&count).map(|(s, c)| if *c > 0 { s / *c as f64 } else { f64::NAN }).collect()
 }
 
 /// The strongest correlation between signal and metric over lags of up to `max_lag` windows
@@ -269,18 +214,11 @@ mod tests {
 
     #[test]
     fn correlation_finds_the_lag() {
-        let signal: Vec<f64> = (0..40)
-            .map(|i| if (10..20).contains(&i) { 1.0 } else { 0.0 })
-            .collect();
-        let metric: Vec<f64> = (0..40)
-            .map(|i| if (12..22).contains(&i) { 5.0 } else { 1.0 })
-            .collect();
+        let signal: Vec<f64> = (0..40).map(|i| if (10..20).contains(&i) { 1.0 } else { 0.0 }).collect();
+        let metric: Vec<f64> = (0..40).map(|i| if (12..22).contains(&i) { 5.0 } else { 1.0 }).collect();
         let (r, lag) = lagged_correlation(&signal, &metric, 3).unwrap();
         assert_eq!(lag, 2);
         assert!((r - 1.0).abs() < 1e-9);
-        assert!(
-            pearson(&[1.0; 10], &[2.0; 10]).is_none(),
-            "a constant series has no correlation"
-        );
+        assert!(pearson(&[1.0; 10], &[2.0; 10]).is_none(), "a constant series has no correlation");
     }
 }

@@ -16,8 +16,7 @@ impl Span {
 
     /// Seconds shared with `other` after widening `other` by `tolerance` on both sides.
     pub fn overlap(&self, other: &Span, tolerance: f64) -> f64 {
-        (self.end_s.min(other.end_s + tolerance) - self.start_s.max(other.start_s - tolerance))
-            .max(0.0)
+        (self.end_s.min(other.end_s + tolerance) - self.start_s.max(other.start_s - tolerance)).max(0.0)
     }
 
     pub fn contains(&self, t: f64) -> bool {
@@ -27,11 +26,7 @@ impl Span {
 
 /// Typical spacing of sample times (the median gap), 1 s when unknown.
 pub fn sample_interval(t_s: &[f64]) -> f64 {
-    let mut gaps: Vec<f64> = t_s
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .filter(|g| g.is_finite() && *g > 0.0)
-        .collect();
+    let mut gaps: Vec<f64> = t_s.windows(2).map(|w| w[1] - w[0]).filter(|g| g.is_finite() && *g > 0.0).collect();
     if gaps.is_empty() {
         return 1.0;
     }
@@ -43,12 +38,7 @@ pub fn sample_interval(t_s: &[f64]) -> f64 {
 /// `min_samples` flagged samples; runs separated by at most `max_gap_samples` unflagged samples
 /// merge (a 1 Hz poll misses short clear moments inside one episode). A sample covers the time
 /// up to the next sample.
-pub fn flagged_spans(
-    t_s: &[f64],
-    flags: &[bool],
-    min_samples: usize,
-    max_gap_samples: usize,
-) -> Vec<(Span, Vec<usize>)> {
+pub fn flagged_spans(t_s: &[f64], flags: &[bool], min_samples: usize, max_gap_samples: usize) -> Vec<(Span, Vec<usize>)> {
     let dt = sample_interval(t_s);
     let mut runs: Vec<Vec<usize>> = Vec::new();
     let mut gap = usize::MAX;
@@ -70,13 +60,7 @@ pub fn flagged_spans(
         .filter(|r| r.len() >= min_samples)
         .map(|r| {
             let (a, b) = (r[0], r[r.len() - 1]);
-            (
-                Span {
-                    start_s: t_s[a],
-                    end_s: t_s[b] + dt,
-                },
-                r,
-            )
+            (Span { start_s: t_s[a], end_s: t_s[b] + dt }, r)
         })
         .collect()
 }
@@ -106,65 +90,16 @@ mod tests {
             flags[i] = true;
         }
         let spans = flagged_spans(&t, &flags, 2, 1);
-        assert_eq!(
-            spans.len(),
-            1,
-            "the single sample at 15 is too short; 6 is bridged"
-        );
-        assert_eq!(
-            spans[0].0,
-            Span {
-                start_s: 3.0,
-                end_s: 9.0
-            }
-        );
+        assert_eq!(spans.len(), 1, "the single sample at 15 is too short; 6 is bridged");
+        assert_eq!(spans[0].0, Span { start_s: 3.0, end_s: 9.0 });
         assert_eq!(spans[0].1, vec![3, 4, 5, 7, 8]);
     }
 
     #[test]
     fn overlap_uses_the_tolerance() {
-        let a = Span {
-            start_s: 10.0,
-            end_s: 20.0,
-        };
-        assert_eq!(
-            a.overlap(
-                &Span {
-                    start_s: 21.0,
-                    end_s: 30.0
-                },
-                0.0
-            ),
-            0.0
-        );
-        assert_eq!(
-            a.overlap(
-                &Span {
-                    start_s: 21.0,
-                    end_s: 30.0
-                },
-                2.0
-            ),
-            1.0
-        );
-        assert_eq!(
-            merge(
-                vec![
-                    Span {
-                        start_s: 5.0,
-                        end_s: 8.0
-                    },
-                    Span {
-                        start_s: 0.0,
-                        end_s: 4.5
-                    }
-                ],
-                1.0
-            ),
-            vec![Span {
-                start_s: 0.0,
-                end_s: 8.0
-            }]
-        );
+        let a = Span { start_s: 10.0, end_s: 20.0 };
+        assert_eq!(a.overlap(&Span { start_s: 21.0, end_s: 30.0 }, 0.0), 0.0);
+        assert_eq!(a.overlap(&Span { start_s: 21.0, end_s: 30.0 }, 2.0), 1.0);
+        assert_eq!(merge(vec![Span { start_s: 5.0, end_s: 8.0 }, Span { start_s: 0.0, end_s: 4.5 }], 1.0), vec![Span { start_s: 0.0, end_s: 8.0 }]);
     }
 }

@@ -15,6 +15,7 @@ pub mod detectors;
 pub mod effect;
 pub mod episodes;
 pub mod signals;
+pub mod timeline;
 
 use std::collections::BTreeMap;
 
@@ -122,12 +123,7 @@ impl Attribution {
             alignment: "not possible: the source has no per-request timestamps".into(),
             detectors: CAUSES
                 .iter()
-                .map(|c| DetectorStatus {
-                    cause: c.to_string(),
-                    status: "not_checked",
-                    episodes: 0,
-                    reason: "the source has no per-request timestamps".into(),
-                })
+                .map(|c| DetectorStatus { cause: c.to_string(), status: "not_checked", episodes: 0, reason: "the source has no per-request timestamps".into() })
                 .collect(),
             anomalies: Vec::new(),
             unexplained: Vec::new(),
@@ -142,14 +138,8 @@ struct CauseInfo {
 }
 
 fn info(cause: &str) -> CauseInfo {
-    let tpot = EffectMetric::Quantile {
-        name: "tpot",
-        p: 0.5,
-    };
-    let ttft = EffectMetric::Quantile {
-        name: "ttft",
-        p: 0.5,
-    };
+    let tpot = EffectMetric::Quantile { name: "tpot", p: 0.5 };
+    let ttft = EffectMetric::Quantile { name: "ttft", p: 0.5 };
     let (title, metric, action) = match cause {
         "thermal_throttle" => (
             "GPU thermal throttling",
@@ -161,16 +151,10 @@ fn info(cause: &str) -> CauseInfo {
             tpot,
             "The GPU ran at its power limit, which lowers clocks. This is normal operation, not a fault: compare only with runs at the same enforced power limit, or raise it with `nvidia-smi -pl`; rerun.",
         ),
-        "hw_power_brake" => (
-            "GPU HW power brake (external)",
-            tpot,
-            "The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.",
-        ),
-        "hw_slowdown" => (
-            "GPU HW slowdown without a thermal cause",
-            tpot,
-            "Check `nvidia-smi -q -d PERFORMANCE` and the board's power delivery; rerun.",
-        ),
+        "hw_power_brake" => {
+            ("GPU HW power brake (external)", tpot, "The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.")
+        }
+        "hw_slowdown" => ("GPU HW slowdown without a thermal cause", tpot, "Check `nvidia-smi -q -d PERFORMANCE` and the board's power delivery; rerun."),
         "clock_change" => (
             "GPU clock change without a reason bit",
             tpot,
@@ -188,17 +172,10 @@ fn info(cause: &str) -> CauseInfo {
         ),
         "client_saturation" => (
             "Load generator saturated",
-            EffectMetric::Quantile {
-                name: "service",
-                p: 0.5,
-            },
+            EffectMetric::Quantile { name: "service", p: 0.5 },
             "The load generator was its own bottleneck: add connections, client processes or hosts, or lower the rate; rerun. Latencies from this episode include client delay.",
         ),
-        "network" => (
-            "Network retransmits or drops",
-            ttft,
-            "Check the NIC, the network path and the listen backlog (`net.core.somaxconn`); rerun.",
-        ),
+        "network" => ("Network retransmits or drops", ttft, "Check the NIC, the network path and the listen backlog (`net.core.somaxconn`); rerun."),
         "host" => (
             "Host CPU steal or frequency governor",
             ttft,
@@ -226,11 +203,7 @@ fn info(cause: &str) -> CauseInfo {
         ),
         _ => ("Unknown cause", ttft, "Inspect the timelines."),
     };
-    CauseInfo {
-        title,
-        metric,
-        action,
-    }
+    CauseInfo { title, metric, action }
 }
 
 fn peak_text(key: &str, v: f64) -> Option<String> {
@@ -281,44 +254,18 @@ pub fn attribute(
     mean_interarrival_ms: Option<f64>,
     planned_s: Option<f64>,
     seed: u64,
-) -> (Vec<Finding>, Attribution) {
-    let gpus = telemetry
-        .gpu
-        .map(|t| gpu_series(t, r.t0_ns))
-        .unwrap_or_default();
-    let hosts = telemetry
-        .host
-        .map(|t| host_series(t, r.t0_ns))
-        .unwrap_or_default();
-    let server = telemetry
-        .server
-        .map(|t| server_series(t, r.t0_ns))
-        .unwrap_or_default();
+) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
+    let gpus = telemetry.gpu.map(|t| gpu_series(t, r.t0_ns)).unwrap_or_default();
+    let hosts = telemetry.host.map(|t| host_series(t, r.t0_ns)).unwrap_or_default();
+    let server = telemetry.server.map(|t| server_series(t, r.t0_ns)).unwrap_or_default();
     let windows = window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0));
-    let steady_span = Span {
-        start_s: steady.start_s,
-        end_s: steady.end_s,
-    };
+    let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
     let found = anomalies(&windows, &steady_span);
-    let last_send = r
-        .sent_s
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(0.0, f64::max);
-    let run_end = r
-        .end_s
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(last_send.max(planned_s.unwrap_or(0.0)), f64::max);
+    let last_send = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+    let run_end = r.end_s.iter().copied().filter(|x| x.is_finite()).fold(last_send.max(planned_s.unwrap_or(0.0)), f64::max);
 
     let mut detections = detectors::gpu_detectors(&gpus, &server);
-    detections.push(detectors::client_saturation(
-        &hosts,
-        &windows,
-        mean_interarrival_ms,
-    ));
+    detections.push(detectors::client_saturation(&hosts, &windows, mean_interarrival_ms));
     detections.push(detectors::network(&hosts));
     detections.push(detectors::host(&hosts));
     detections.push(detectors::server_queueing(&server));
@@ -326,12 +273,7 @@ pub fn attribute(
         let mut kinds: BTreeMap<String, f64> = BTreeMap::new();
         for i in 0..r.len() {
             if !r.ok[i] && span.contains(r.end_s[i]) {
-                *kinds
-                    .entry(format!(
-                        "errors_{}",
-                        r.error_kind[i].map_or("other", RequestView::kind_name)
-                    ))
-                    .or_default() += 1.0;
+                *kinds.entry(format!("errors_{}", r.error_kind[i].map_or("other", RequestView::kind_name))).or_default() += 1.0;
             }
         }
         kinds
@@ -347,114 +289,44 @@ pub fn attribute(
             symptoms.push(d);
             continue;
         }
-        findings.push(finding(
-            d,
-            &d.episodes,
-            r,
-            &windows,
-            &anomaly_spans,
-            steady,
-            run_end,
-            seed,
-        ));
+        findings.push(finding(d, &d.episodes, r, &windows, &anomaly_spans, steady, run_end, seed));
     }
     // Symptoms overlapping a root cause become its evidence; the rest stand on their own.
     for d in symptoms {
         let mut alone: Vec<CauseEpisode> = Vec::new();
         for e in &d.episodes {
-            let root = findings.iter_mut().find(|f| {
-                f.episodes.iter().any(|x| {
-                    Span {
-                        start_s: x.start_s,
-                        end_s: x.end_s,
-                    }
-                    .overlap(&e.span, ALIGN_TOLERANCE_S)
-                        > 0.0
-                })
-            });
+            let root =
+                findings.iter_mut().find(|f| f.episodes.iter().any(|x| Span { start_s: x.start_s, end_s: x.end_s }.overlap(&e.span, ALIGN_TOLERANCE_S) > 0.0));
             match root {
                 Some(f) => {
-                    let what: Vec<String> = e
-                        .peak
-                        .iter()
-                        .filter_map(|(k, v)| peak_text(k, *v))
-                        .collect();
-                    f.evidence.push(format!(
-                        "consequence: server queueing from {:.0} s to {:.0} s ({})",
-                        e.span.start_s,
-                        e.span.end_s,
-                        what.join(", ")
-                    ));
+                    let what: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
+                    f.evidence.push(format!("consequence: server queueing from {:.0} s to {:.0} s ({})", e.span.start_s, e.span.end_s, what.join(", ")));
                 }
                 None => alone.push(e.clone()),
             }
         }
         if !alone.is_empty() {
-            findings.push(finding(
-                d,
-                &alone,
-                r,
-                &windows,
-                &anomaly_spans,
-                steady,
-                run_end,
-                seed,
-            ));
+            findings.push(finding(d, &alone, r, &windows, &anomaly_spans, steady, run_end, seed));
         }
     }
-    findings.sort_by(|a, b| {
-        rank(b)
-            .total_cmp(&rank(a))
-            .then_with(|| a.cause.cmp(&b.cause))
-    });
+    findings.sort_by(|a, b| rank(b).total_cmp(&rank(a)).then_with(|| a.cause.cmp(&b.cause)));
 
-    let explained: Vec<Span> = findings
-        .iter()
-        .flat_map(|f| {
-            f.episodes.iter().map(|e| Span {
-                start_s: e.start_s,
-                end_s: e.end_s,
-            })
-        })
-        .collect();
+    let explained: Vec<Span> = findings.iter().flat_map(|f| f.episodes.iter().map(|e| Span { start_s: e.start_s, end_s: e.end_s })).collect();
     // Anomalies mostly inside the dropped warmup are the warmup itself: explained by the
     // steady-state cut, not by a cause.
-    let in_warmup = |a: &Anomaly| {
-        a.span().overlap(
-            &Span {
-                start_s: f64::NEG_INFINITY,
-                end_s: steady.start_s,
-            },
-            0.0,
-        ) >= 0.5 * a.span().duration()
-    };
-    let unexplained: Vec<Anomaly> = found
-        .iter()
-        .filter(|a| {
-            !in_warmup(a)
-                && !explained
-                    .iter()
-                    .any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)
-        })
-        .cloned()
-        .collect();
+    let in_warmup = |a: &Anomaly| a.span().overlap(&Span { start_s: f64::NEG_INFINITY, end_s: steady.start_s }, 0.0) >= 0.5 * a.span().duration();
+    let unexplained: Vec<Anomaly> =
+        found.iter().filter(|a| !in_warmup(a) && !explained.iter().any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)).cloned().collect();
     let statuses = detections
         .iter()
         .map(|d| DetectorStatus {
             cause: d.cause.to_string(),
-            status: if d.not_checked.is_some() {
-                "not_checked"
-            } else {
-                "checked"
-            },
+            status: if d.not_checked.is_some() { "not_checked" } else { "checked" },
             episodes: d.episodes.len(),
-            reason: d.not_checked.clone().unwrap_or_else(|| {
-                if d.episodes.is_empty() {
-                    "checked: no episode".into()
-                } else {
-                    format!("{} episode(s)", d.episodes.len())
-                }
-            }),
+            reason: d
+                .not_checked
+                .clone()
+                .unwrap_or_else(|| if d.episodes.is_empty() { "checked: no episode".into() } else { format!("{} episode(s)", d.episodes.len()) }),
         })
         .collect();
     let attribution = Attribution {
@@ -465,46 +337,25 @@ pub fn attribute(
         anomalies: found,
         unexplained,
     };
-    (findings, attribution)
+    (findings, attribution, timeline::timeline(&gpus, &hosts))
 }
 
 /// Drift: the steady-state detector found no steady state because the level keeps moving.
 fn drift(steady: &SteadyState, run_end: f64) -> Detection {
-    let mut d = Detection {
-        cause: "drift",
-        not_checked: None,
-        episodes: Vec::new(),
-        signal: Default::default(),
-        symptom: false,
-    };
-    if steady
-        .detectors
-        .iter()
-        .any(|x| x.verdict == "not_run" && x.name == "timestamps")
-    {
+    let mut d = Detection { cause: "drift", not_checked: None, episodes: Vec::new(), signal: Default::default(), symptom: false };
+    if steady.detectors.iter().any(|x| x.verdict == "not_run" && x.name == "timestamps") {
         d.not_checked = Some("no per-request timestamps".into());
         return d;
     }
     let trend = steady.detectors.iter().find(|x| x.verdict == "trend");
     if steady.classification == Classification::NoSteadyState {
         let mut peak = BTreeMap::new();
-        if let Some(s) = steady
-            .series
-            .iter()
-            .map(|s| s.segments.first().map(|x| x.relative_to_last.abs()))
-            .flatten()
-            .reduce(f64::max)
-        {
+        if let Some(s) = steady.series.iter().map(|s| s.segments.first().map(|x| x.relative_to_last.abs())).flatten().reduce(f64::max) {
             peak.insert("level_change_share".into(), s);
         }
         d.episodes.push(CauseEpisode {
-            span: Span {
-                start_s: 0.0,
-                end_s: run_end,
-            },
-            source: trend.map_or("steady-state detector".into(), |t| {
-                format!("steady-state detector: {}", t.reason)
-            }),
+            span: Span { start_s: 0.0, end_s: run_end },
+            source: trend.map_or("steady-state detector".into(), |t| format!("steady-state detector: {}", t.reason)),
             peak,
         });
     }
@@ -535,73 +386,30 @@ fn finding(
     let ci = info(d.cause);
     let spans = merge(episodes.iter().map(|e| e.span).collect(), 0.0);
     let duration: f64 = spans.iter().map(Span::duration).sum();
-    let overlap: f64 = spans
-        .iter()
-        .map(|s| {
-            anomaly_spans
-                .iter()
-                .map(|a| s.overlap(a, ALIGN_TOLERANCE_S))
-                .sum::<f64>()
-                .min(s.duration())
-        })
-        .sum();
-    let anomaly_overlap = if duration > 0.0 {
-        overlap / duration
-    } else {
-        0.0
-    };
+    let overlap: f64 = spans.iter().map(|s| anomaly_spans.iter().map(|a| s.overlap(a, ALIGN_TOLERANCE_S)).sum::<f64>().min(s.duration())).sum();
+    let anomaly_overlap = if duration > 0.0 { overlap / duration } else { 0.0 };
     // Outside = the measured part of the run (after the dropped warmup); drift compares the
     // last quarter with the rest.
-    let from = steady
-        .start_s
-        .min(spans.first().map_or(steady.start_s, |s| s.start_s));
-    let effect_spans = if d.cause == "drift" {
-        vec![Span {
-            start_s: from + 0.75 * (run_end - from),
-            end_s: run_end,
-        }]
-    } else {
-        spans.clone()
-    };
+    let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
+    let effect_spans = if d.cause == "drift" { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
     let eff = effect(r, ci.metric, &effect_spans, from, run_end + 1.0, seed);
     let metric_series = match ci.metric {
         EffectMetric::Quantile { name: "ttft", .. } => "ttft_p50",
-        EffectMetric::Quantile {
-            name: "service", ..
-        } => "send_lag_p99",
+        EffectMetric::Quantile { name: "service", .. } => "send_lag_p99",
         EffectMetric::ErrorRate => "error_fraction",
         _ => "tpot_p50",
     };
-    let corr = windows
-        .iter()
-        .find(|w| w.name == metric_series)
-        .filter(|_| !d.signal.t_s.is_empty())
-        .and_then(|w| {
-            let sig = on_windows(&d.signal.t_s, &d.signal.values, &w.t_s, ANOMALY_WINDOW_S);
-            lagged_correlation(&sig, &w.values, 3)
-        });
-    let significant = eff
-        .as_ref()
-        .is_some_and(|e| e.ci_low.is_some_and(|lo| lo > 0.0));
-    let score = usize::from(anomaly_overlap >= 0.5)
-        + usize::from(corr.is_some_and(|(c, _)| c.abs() >= 0.5))
-        + usize::from(significant);
+    let corr = windows.iter().find(|w| w.name == metric_series).filter(|_| !d.signal.t_s.is_empty()).and_then(|w| {
+        let sig = on_windows(&d.signal.t_s, &d.signal.values, &w.t_s, ANOMALY_WINDOW_S);
+        lagged_correlation(&sig, &w.values, 3)
+    });
+    let significant = eff.as_ref().is_some_and(|e| e.ci_low.is_some_and(|lo| lo > 0.0));
+    let score = usize::from(anomaly_overlap >= 0.5) + usize::from(corr.is_some_and(|(c, _)| c.abs() >= 0.5)) + usize::from(significant);
     let mut evidence: Vec<String> = episodes
         .iter()
         .map(|e| {
-            let parts: Vec<String> = e
-                .peak
-                .iter()
-                .filter_map(|(k, v)| peak_text(k, *v))
-                .collect();
-            format!(
-                "{} from {:.0} s to {:.0} s{}{}",
-                e.source,
-                e.span.start_s,
-                e.span.end_s,
-                if parts.is_empty() { "" } else { ": " },
-                parts.join(", ")
-            )
+            let parts: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
+            format!("{} from {:.0} s to {:.0} s{}{}", e.source, e.span.start_s, e.span.end_s, if parts.is_empty() { "" } else { ": " }, parts.join(", "))
         })
         .collect();
     if let Some(e) = &eff {
@@ -621,10 +429,7 @@ fn finding(
             }
             _ => String::new(),
         };
-        evidence.push(format!(
-            "{} {}{} inside the episodes compared with the rest of the measured run",
-            e.metric, change, interval
-        ));
+        evidence.push(format!("{} {}{} inside the episodes compared with the rest of the measured run", e.metric, change, interval));
     }
     Finding {
         cause: d.cause.to_string(),
@@ -635,12 +440,7 @@ fn finding(
                 start_s: e.span.start_s,
                 end_s: e.span.end_s,
                 source: e.source.clone(),
-                peak: e
-                    .peak
-                    .iter()
-                    .filter(|(_, v)| v.is_finite())
-                    .map(|(k, v)| (k.clone(), *v))
-                    .collect(),
+                peak: e.peak.iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k.clone(), *v)).collect(),
             })
             .collect(),
         effect: eff,
@@ -657,14 +457,6 @@ fn finding(
             effect_significant: significant,
         },
         action: ci.action.to_string(),
-        in_steady_window: spans.iter().any(|s| {
-            s.overlap(
-                &Span {
-                    start_s: steady.start_s,
-                    end_s: steady.end_s,
-                },
-                0.0,
-            ) > 0.0
-        }),
+        in_steady_window: spans.iter().any(|s| s.overlap(&Span { start_s: steady.start_s, end_s: steady.end_s }, 0.0) > 0.0),
     }
 }

@@ -29,11 +29,7 @@ impl<'a> Telemetry<'a> {
     }
 
     pub fn of(run: &'a crate::run::Run) -> Telemetry<'a> {
-        Telemetry {
-            gpu: run.gpu.as_ref(),
-            host: run.host.as_ref(),
-            server: run.server.as_ref(),
-        }
+        Telemetry { gpu: run.gpu.as_ref(), host: run.host.as_ref(), server: run.server.as_ref() }
     }
 }
 
@@ -108,9 +104,7 @@ fn groups(t: &Table, key: &str, ts: &[Option<i64>]) -> BTreeMap<String, Vec<usiz
     let mut out: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for i in 0..t.num_rows() {
         if ts[i].is_some() {
-            out.entry(string(t, key, i).unwrap_or_default())
-                .or_default()
-                .push(i);
+            out.entry(string(t, key, i).unwrap_or_default()).or_default().push(i);
         }
     }
     for rows in out.values_mut() {
@@ -126,39 +120,25 @@ pub fn gpu_series(t: &Table, t0_ns: i64) -> Vec<GpuSeries> {
     };
     let mut keyed: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (uuid, rows) in groups(t, "gpu_uuid", ts) {
-        let host = rows
-            .first()
-            .and_then(|&i| string(t, "host", i))
-            .unwrap_or_default();
-        let index = rows
-            .first()
-            .and_then(|&i| t.u32s("gpu_index").and_then(|c| c[i]))
-            .unwrap_or(0);
+        let host = rows.first().and_then(|&i| string(t, "host", i)).unwrap_or_default();
+        let index = rows.first().and_then(|&i| t.u32s("gpu_index").and_then(|c| c[i])).unwrap_or(0);
         keyed.insert(format!("{host} GPU {index} ({uuid})"), rows);
     }
     let enforced = t.f64s("enforced_power_limit_w");
     keyed
         .into_iter()
         .map(|(label, rows)| {
-            let mut g = GpuSeries {
-                label,
-                ..Default::default()
-            };
+            let mut g = GpuSeries { label, ..Default::default() };
             for i in rows {
                 g.t_s.push(seconds(ts[i], t0_ns));
                 g.sm_mhz.push(u(t.u32s("sm_clock_mhz"), i));
                 g.sm_max_mhz.push(u(t.u32s("sm_clock_max_mhz"), i));
-                g.reasons
-                    .push(t.u64s("clocks_event_reasons").and_then(|c| c[i]));
+                g.reasons.push(t.u64s("clocks_event_reasons").and_then(|c| c[i]));
                 g.temp_c.push(f(t.f64s("temp_gpu_c"), i));
                 g.slowdown_c.push(f(t.f64s("temp_slowdown_c"), i));
                 g.power_w.push(f(t.f64s("power_w"), i));
                 let e = f(enforced, i);
-                g.limit_w.push(if e.is_finite() {
-                    e
-                } else {
-                    f(t.f64s("power_limit_w"), i)
-                });
+                g.limit_w.push(if e.is_finite() { e } else { f(t.f64s("power_limit_w"), i) });
                 g.util_pct.push(f(t.f64s("util_gpu_pct"), i));
                 g.mem_used.push(u64v(t.u64s("mem_used_bytes"), i));
                 g.mem_total.push(u64v(t.u64s("mem_total_bytes"), i));
@@ -180,10 +160,7 @@ pub fn host_series(t: &Table, t0_ns: i64) -> Vec<HostSeries> {
     groups(t, "host", ts)
         .into_iter()
         .map(|(host, rows)| {
-            let mut h = HostSeries {
-                host,
-                ..Default::default()
-            };
+            let mut h = HostSeries { host, ..Default::default() };
             for i in rows {
                 h.t_s.push(seconds(ts[i], t0_ns));
                 h.steal_pct.push(f(t.f64s("cpu_steal_pct"), i));
@@ -198,8 +175,7 @@ pub fn host_series(t: &Table, t0_ns: i64) -> Vec<HostSeries> {
                 h.retrans.push(u64v(t.u64s("tcp_retrans_segs"), i));
                 h.net_errs.push(u64v(t.u64s("net_errs"), i));
                 h.net_drops.push(u64v(t.u64s("net_drops"), i));
-                h.listen_overflows
-                    .push(u64v(t.u64s("tcp_listen_overflows"), i));
+                h.listen_overflows.push(u64v(t.u64s("tcp_listen_overflows"), i));
             }
             h
         })
@@ -208,40 +184,21 @@ pub fn host_series(t: &Table, t0_ns: i64) -> Vec<HostSeries> {
 
 /// Server metrics by name (several label sets at one scrape time are summed).
 pub fn server_series(t: &Table, t0_ns: i64) -> ServerSeries {
-    let (Some(ts), Some(names), Some(values)) =
-        (t.timestamps("ts_ns"), t.strings("metric"), t.f64s("value"))
-    else {
+    let (Some(ts), Some(names), Some(values)) = (t.timestamps("ts_ns"), t.strings("metric"), t.f64s("value")) else {
         return BTreeMap::new();
     };
     let mut acc: BTreeMap<String, BTreeMap<i64, f64>> = BTreeMap::new();
     for i in 0..t.num_rows() {
         if let (Some(at), Some(v), false) = (ts[i], values[i], names.is_null(i)) {
-            *acc.entry(names.value(i).to_string())
-                .or_default()
-                .entry(at)
-                .or_default() += v;
+            *acc.entry(names.value(i).to_string()).or_default().entry(at).or_default() += v;
         }
     }
-    acc.into_iter()
-        .map(|(k, m)| {
-            (
-                k,
-                m.into_iter()
-                    .map(|(at, v)| ((at - t0_ns) as f64 / 1e9, v))
-                    .collect(),
-            )
-        })
-        .collect()
+    acc.into_iter().map(|(k, m)| (k, m.into_iter().map(|(at, v)| ((at - t0_ns) as f64 / 1e9, v)).collect())).collect()
 }
 
 /// The first series whose name matches one of `names` (engines name the same gauge differently).
-pub fn server_metric<'s>(
-    s: &'s ServerSeries,
-    names: &[&str],
-) -> Option<(&'s str, &'s [(f64, f64)])> {
-    names
-        .iter()
-        .find_map(|n| s.get_key_value(*n).map(|(k, v)| (k.as_str(), v.as_slice())))
+pub fn server_metric<'s>(s: &'s ServerSeries, names: &[&str]) -> Option<(&'s str, &'s [(f64, f64)])> {
+    names.iter().find_map(|n| s.get_key_value(*n).map(|(k, v)| (k.as_str(), v.as_slice())))
 }
 
 /// Per-sample increments of a cumulative counter; resets (decreases) and gaps count as 0.

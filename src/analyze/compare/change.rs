@@ -45,13 +45,7 @@ pub struct RelativeChange {
 }
 
 impl RelativeChange {
-    pub fn new(
-        base: &[RunStatistic],
-        cand: &[RunStatistic],
-        resamples: usize,
-        seed: u64,
-        id: u64,
-    ) -> Option<RelativeChange> {
+    pub fn new(base: &[RunStatistic], cand: &[RunStatistic], resamples: usize, seed: u64, id: u64) -> Option<RelativeChange> {
         if base.is_empty() || cand.is_empty() {
             return None;
         }
@@ -61,19 +55,13 @@ impl RelativeChange {
         }
         let mut log_ratios: Vec<f64> = (0..resamples)
             .map(|r| {
-                let (rb, rc) = (
-                    arm_replicate(base, r, seed, id ^ 0xB),
-                    arm_replicate(cand, r, seed, id ^ 0xC),
-                );
+                let (rb, rc) = (arm_replicate(base, r, seed, id ^ 0xB), arm_replicate(cand, r, seed, id ^ 0xC));
                 (rc / rb).ln()
             })
             .filter(|x| x.is_finite())
             .collect();
         log_ratios.sort_by(f64::total_cmp);
-        (!log_ratios.is_empty()).then_some(RelativeChange {
-            estimate: c / b - 1.0,
-            log_ratios,
-        })
+        (!log_ratios.is_empty()).then_some(RelativeChange { estimate: c / b - 1.0, log_ratios })
     }
 
     /// Percentile interval of the relative change at `cl`.
@@ -101,19 +89,8 @@ pub struct VarianceComponents {
 impl VarianceComponents {
     pub fn of(runs: &[RunStatistic]) -> VarianceComponents {
         let (between, within) = variance_components(runs);
-        let between_share = between.map(|b| {
-            if b + within > 0.0 {
-                b / (b + within)
-            } else {
-                0.0
-            }
-        });
-        VarianceComponents {
-            runs: runs.len(),
-            between,
-            within,
-            between_share,
-        }
+        let between_share = between.map(|b| if b + within > 0.0 { b / (b + within) } else { 0.0 });
+        VarianceComponents { runs: runs.len(), between, within, between_share }
     }
 }
 
@@ -132,11 +109,7 @@ pub struct MoreData {
 
 /// Plans the extra data for an inconclusive verdict, from the variance components: the change's
 /// variance is `Σ_arm (between + within) / runs`, and only `within` shrinks with longer runs.
-pub fn more_data_plan(
-    factor: f64,
-    base: &VarianceComponents,
-    cand: &VarianceComponents,
-) -> MoreData {
+pub fn more_data_plan(factor: f64, base: &VarianceComponents, cand: &VarianceComponents) -> MoreData {
     let runs = base.runs.min(cand.runs).max(1);
     let runs_per_arm = ((runs as f64 * factor).ceil() as usize).max(runs + 1);
     let (b, w) = match (base.between, cand.between) {
@@ -158,12 +131,7 @@ pub fn more_data_plan(
             100.0 * b / (b + w).max(f64::MIN_POSITIVE)
         ),
     };
-    MoreData {
-        factor,
-        runs_per_arm,
-        requests_per_run_factor: requests,
-        advice,
-    }
+    MoreData { factor, runs_per_arm, requests_per_run_factor: requests, advice }
 }
 
 /// Between-run and within-run variance of an arm's statistic (relative to its mean).
@@ -179,8 +147,7 @@ pub fn variance_components(runs: &[RunStatistic]) -> (Option<f64>, f64) {
         .sum::<f64>()
         / runs.len() as f64;
     let between = (runs.len() >= 2).then(|| {
-        let s2 =
-            runs.iter().map(|r| (r.estimate - m).powi(2)).sum::<f64>() / (runs.len() - 1) as f64;
+        let s2 = runs.iter().map(|r| (r.estimate - m).powi(2)).sum::<f64>() / (runs.len() - 1) as f64;
         // Kalibera–Jones: the spread of run estimates less what within-run noise explains.
         (s2 - within).max(0.0) / (m * m)
     });
@@ -192,45 +159,21 @@ mod tests {
     use super::*;
 
     fn run(estimate: f64, spread: f64) -> RunStatistic {
-        RunStatistic {
-            estimate,
-            n: 400,
-            replicates: (0..400)
-                .map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5)))
-                .collect(),
-        }
+        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect() }
     }
 
     #[test]
     fn single_runs_pair_replicates() {
-        let change =
-            RelativeChange::new(&[run(100.0, 0.02)], &[run(110.0, 0.02)], 400, 1, 2).unwrap();
+        let change = RelativeChange::new(&[run(100.0, 0.02)], &[run(110.0, 0.02)], 400, 1, 2).unwrap();
         assert!((change.estimate - 0.10).abs() < 1e-12);
         let (lo, hi) = change.interval(0.95);
-        assert!(
-            lo < 0.10 && hi > 0.10 && lo > 0.05 && hi < 0.15,
-            "({lo}, {hi})"
-        );
+        assert!(lo < 0.10 && hi > 0.10 && lo > 0.05 && hi < 0.15, "({lo}, {hi})");
     }
 
     #[test]
     fn between_run_spread_widens_the_interval() {
-        let tight = RelativeChange::new(
-            &[run(100.0, 0.02), run(100.0, 0.02)],
-            &[run(100.0, 0.02), run(100.0, 0.02)],
-            2000,
-            1,
-            2,
-        )
-        .unwrap();
-        let loose = RelativeChange::new(
-            &[run(90.0, 0.02), run(110.0, 0.02)],
-            &[run(90.0, 0.02), run(110.0, 0.02)],
-            2000,
-            1,
-            2,
-        )
-        .unwrap();
+        let tight = RelativeChange::new(&[run(100.0, 0.02), run(100.0, 0.02)], &[run(100.0, 0.02), run(100.0, 0.02)], 2000, 1, 2).unwrap();
+        let loose = RelativeChange::new(&[run(90.0, 0.02), run(110.0, 0.02)], &[run(90.0, 0.02), run(110.0, 0.02)], 2000, 1, 2).unwrap();
         let w = |c: &RelativeChange| {
             let (a, b) = c.interval(0.95);
             b - a
@@ -242,12 +185,7 @@ mod tests {
 
     #[test]
     fn more_data_plans_follow_the_variance_components() {
-        let vc = |runs, between, within| VarianceComponents {
-            runs,
-            between,
-            within,
-            between_share: None,
-        };
+        let vc = |runs, between, within| VarianceComponents { runs, between, within, between_share: None };
         // Within-run noise only: 4x less variance needs 4x the requests or 4x the runs.
         let p = more_data_plan(4.0, &vc(2, Some(0.0), 1e-4), &vc(2, Some(0.0), 1e-4));
         assert_eq!(p.runs_per_arm, 8);

@@ -32,23 +32,15 @@ fn lengths(arm: &[ArmRun<'_>], output: bool) -> Vec<f64> {
     arm.iter()
         .flat_map(|r| {
             let s = &r.analysis.steady_state;
-            let col = if output {
-                &r.view.output_tokens
-            } else {
-                &r.view.input_tokens
-            };
-            (s.start_request..s.end_request)
-                .map(move |i| col[i])
-                .filter(|v| v.is_finite() && *v > 0.0)
+            let col = if output { &r.view.output_tokens } else { &r.view.input_tokens };
+            (s.start_request..s.end_request).map(move |i| col[i]).filter(|v| v.is_finite() && *v > 0.0)
         })
         .collect()
 }
 
 fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
     match v {
-        serde_json::Value::Object(m) => m
-            .iter()
-            .for_each(|(k, x)| flatten(&format!("{prefix}.{k}"), x, out)),
+        serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| flatten(&format!("{prefix}.{k}"), x, out)),
         other => out.push((prefix.to_string(), other.to_string())),
     }
 }
@@ -57,10 +49,7 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>)
 fn describe_load(w: &crate::run::manifest::Workload) -> String {
     let mut s = format!("{:?} arrivals", w.arrival).to_lowercase();
     if let Some(r) = w.rate_per_s {
-        s += &format!(
-            " at {} requests/s",
-            crate::report::format::significant(r, 3)
-        );
+        s += &format!(" at {} requests/s", crate::report::format::significant(r, 3));
     }
     if let Some(c) = w.concurrency {
         s += &format!(", concurrency {c}");
@@ -74,11 +63,7 @@ fn describe_load(w: &crate::run::manifest::Workload) -> String {
 }
 
 /// Gates, the manifest differences, and whether the workloads match.
-pub fn check(
-    base: &[ArmRun<'_>],
-    cand: &[ArmRun<'_>],
-    _o: &CompareOptions,
-) -> (Vec<Gate>, Vec<Difference>, bool) {
+pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (Vec<Gate>, Vec<Difference>, bool) {
     let mut gates = Vec::new();
     let mut workload_ok = true;
     for (output, label) in [(false, "input"), (true, "output")] {
@@ -90,17 +75,10 @@ pub fn check(
                 gates.push(Gate {
                     name: format!("same_workload.{label}_lengths"),
                     status: if mismatch { "FAIL" } else { "PASS" }.into(),
-                    reason: format!(
-                        "two-sample KS: D = {:.3} (limit {WORKLOAD_D}), p = {:.2e}",
-                        ks.d, ks.p
-                    ),
+                    reason: format!("two-sample KS: D = {:.3} (limit {WORKLOAD_D}), p = {:.2e}", ks.d, ks.p),
                 });
             }
-            None => gates.push(Gate {
-                name: format!("same_workload.{label}_lengths"),
-                status: "NOT_CHECKED".into(),
-                reason: "no token counts".into(),
-            }),
+            None => gates.push(Gate { name: format!("same_workload.{label}_lengths"), status: "NOT_CHECKED".into(), reason: "no token counts".into() }),
         }
     }
     let (wb, wc) = (&base[0].manifest.workload, &cand[0].manifest.workload);
@@ -109,64 +87,32 @@ pub fn check(
         (None, None) => true,
         _ => false,
     };
-    let same = wb.arrival == wc.arrival
-        && rate_close
-        && wb.concurrency == wc.concurrency
-        && wb.streaming == wc.streaming;
+    let same = wb.arrival == wc.arrival && rate_close && wb.concurrency == wc.concurrency && wb.streaming == wc.streaming;
     workload_ok &= same;
     gates.push(Gate {
         name: "same_workload.arrival".into(),
         status: if same { "PASS" } else { "FAIL" }.into(),
-        reason: format!(
-            "base {}; candidate {}",
-            describe_load(wb),
-            describe_load(wc)
-        ),
+        reason: format!("base {}; candidate {}", describe_load(wb), describe_load(wc)),
     });
     // What changed: configuration, labels and environment of the first run of each arm.
     let pick = |m: &crate::run::Manifest| {
         let mut out = Vec::new();
-        flatten(
-            "config",
-            &serde_json::to_value(&m.config).unwrap_or_default(),
-            &mut out,
-        );
-        flatten(
-            "labels",
-            &serde_json::to_value(&m.labels).unwrap_or_default(),
-            &mut out,
-        );
-        flatten(
-            "environment",
-            &serde_json::to_value(&m.environment).unwrap_or_default(),
-            &mut out,
-        );
-        out.into_iter()
-            .filter(|(k, _)| !k.ends_with(".note"))
-            .collect::<Vec<_>>()
+        flatten("config", &serde_json::to_value(&m.config).unwrap_or_default(), &mut out);
+        flatten("labels", &serde_json::to_value(&m.labels).unwrap_or_default(), &mut out);
+        flatten("environment", &serde_json::to_value(&m.environment).unwrap_or_default(), &mut out);
+        out.into_iter().filter(|(k, _)| !k.ends_with(".note")).collect::<Vec<_>>()
     };
     let (pb, pc) = (pick(base[0].manifest), pick(cand[0].manifest));
     let mut diffs = Vec::new();
     for (k, v) in &pb {
-        let other = pc
-            .iter()
-            .find(|(k2, _)| k2 == k)
-            .map_or("(absent)".to_string(), |x| x.1.clone());
+        let other = pc.iter().find(|(k2, _)| k2 == k).map_or("(absent)".to_string(), |x| x.1.clone());
         if &other != v {
-            diffs.push(Difference {
-                key: k.clone(),
-                base: v.clone(),
-                cand: other,
-            });
+            diffs.push(Difference { key: k.clone(), base: v.clone(), cand: other });
         }
     }
     for (k, v) in &pc {
         if !pb.iter().any(|(k2, _)| k2 == k) {
-            diffs.push(Difference {
-                key: k.clone(),
-                base: "(absent)".into(),
-                cand: v.clone(),
-            });
+            diffs.push(Difference { key: k.clone(), base: "(absent)".into(), cand: v.clone() });
         }
     }
     gates.push(Gate {
@@ -175,14 +121,9 @@ pub fn check(
         reason: match diffs.len() {
             0 => "the manifests do not differ: nothing records what the switch was".into(),
             1 => format!("one switch: {}", diffs[0].key),
-            n => format!(
-                "{n} things differ; the effect cannot be pinned on one switch: {}",
-                diffs
-                    .iter()
-                    .map(|d| d.key.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            n => {
+                format!("{n} things differ; the effect cannot be pinned on one switch: {}", diffs.iter().map(|d| d.key.as_str()).collect::<Vec<_>>().join(", "))
+            }
         },
     });
     for r in base.iter().chain(cand) {
@@ -192,20 +133,11 @@ pub fn check(
             crate::analyze::steady::Classification::Slowdown => "WARN",
             _ => "PASS",
         };
-        gates.push(Gate {
-            name: format!("steady_state.{}", r.name),
-            status: status.into(),
-            reason: format!("{c:?}"),
-        });
+        gates.push(Gate { name: format!("steady_state.{}", r.name), status: status.into(), reason: format!("{c:?}") });
     }
     gates.push(Gate {
         name: "replication".into(),
-        status: if base.len() >= 2 && cand.len() >= 2 {
-            "PASS"
-        } else {
-            "WARN"
-        }
-        .into(),
+        status: if base.len() >= 2 && cand.len() >= 2 { "PASS" } else { "WARN" }.into(),
         reason: if base.len() >= 2 && cand.len() >= 2 {
             format!("{} and {} runs per arm", base.len(), cand.len())
         } else {
@@ -216,40 +148,20 @@ pub fn check(
 }
 
 /// With `--order`, the largest relative difference between consecutive base runs.
-pub fn drift(
-    base: &[ArmRun<'_>],
-    o: &CompareOptions,
-    stat: &dyn Fn(&ArmRun<'_>) -> Option<f64>,
-) -> Option<f64> {
+pub fn drift(base: &[ArmRun<'_>], o: &CompareOptions, stat: &dyn Fn(&ArmRun<'_>) -> Option<f64>) -> Option<f64> {
     let order = o.order.as_ref()?;
-    let ordered: Vec<&ArmRun<'_>> = order
-        .iter()
-        .filter_map(|n| base.iter().find(|r| &r.name == n))
-        .collect();
+    let ordered: Vec<&ArmRun<'_>> = order.iter().filter_map(|n| base.iter().find(|r| &r.name == n)).collect();
     if ordered.len() < 2 {
         return None;
     }
     let values: Vec<f64> = ordered.iter().filter_map(|r| stat(r)).collect();
-    values
-        .windows(2)
-        .map(|w| (w[1] / w[0] - 1.0).abs())
-        .fold(None, |m: Option<f64>, d| {
-            Some(m.map_or(d, |x: f64| x.max(d)))
-        })
+    values.windows(2).map(|w| (w[1] / w[0] - 1.0).abs()).fold(None, |m: Option<f64>, d| Some(m.map_or(d, |x: f64| x.max(d))))
 }
 
 /// Error rate: the change in percentage points (candidate − base) with Newcombe's interval
 /// from the two Wilson intervals; the tolerance is absolute (τ × 10 %, at least 0.5 pp).
-pub fn error_rate_change(
-    base: &[ArmRun<'_>],
-    cand: &[ArmRun<'_>],
-    tolerance: f64,
-) -> MetricComparison {
-    let count = |arm: &[ArmRun<'_>]| {
-        arm.iter().fold((0u64, 0u64), |(e, n), r| {
-            (e + r.analysis.errors.errors, n + r.analysis.errors.requests)
-        })
-    };
+pub fn error_rate_change(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], tolerance: f64) -> MetricComparison {
+    let count = |arm: &[ArmRun<'_>]| arm.iter().fold((0u64, 0u64), |(e, n), r| (e + r.analysis.errors.errors, n + r.analysis.errors.requests));
     let ((eb, nb), (ec, nc)) = (count(base), count(cand));
     let rate = |e: u64, n: u64| if n == 0 { 0.0 } else { e as f64 / n as f64 };
     let (pb, pc) = (rate(eb, nb), rate(ec, nc));
@@ -257,26 +169,15 @@ pub fn error_rate_change(
         let (lb, ub) = wilson_interval(eb, nb.max(1), cl).unwrap_or((0.0, 1.0));
         let (lc, uc) = wilson_interval(ec, nc.max(1), cl).unwrap_or((0.0, 1.0));
         let d = pc - pb;
-        (
-            d - ((pc - lc).powi(2) + (ub - pb).powi(2)).sqrt(),
-            d + ((uc - pc).powi(2) + (pb - lb).powi(2)).sqrt(),
-        )
+        (d - ((pc - lc).powi(2) + (ub - pb).powi(2)).sqrt(), d + ((uc - pc).powi(2) + (pb - lb).powi(2)).sqrt())
     };
     let tau = (tolerance * 0.1).max(0.005);
     let (ci95, ci90) = (diff_ci(0.95), diff_ci(0.90));
     let verdict = decide(ci95, ci90, tau, Better::Lower);
     // Binomial sampling variance (absolute, like the change); runs are pooled, so no
     // between-run component.
-    let binomial = |p: f64, n: u64, runs: usize| VarianceComponents {
-        runs,
-        between: None,
-        within: p * (1.0 - p) / n.max(1) as f64,
-        between_share: None,
-    };
-    let variance = ArmVariance {
-        base: binomial(pb, nb, base.len()),
-        cand: binomial(pc, nc, cand.len()),
-    };
+    let binomial = |p: f64, n: u64, runs: usize| VarianceComponents { runs, between: None, within: p * (1.0 - p) / n.max(1) as f64, between_share: None };
+    let variance = ArmVariance { base: binomial(pb, nb, base.len()), cand: binomial(pc, nc, cand.len()) };
     MetricComparison {
         change: ChangeInterval {
             estimate: pc - pb,

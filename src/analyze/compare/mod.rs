@@ -139,37 +139,15 @@ fn samples(run: &ArmRun<'_>) -> BTreeMap<&'static str, Sample> {
             let col = column(run.view, metric);
             let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
                 .filter(|&i| col[i].is_finite())
-                .map(|i| {
-                    (
-                        col[i],
-                        (((run.view.sent_s[i] - s.start_s) / group_s)
-                            .floor()
-                            .max(0.0) as usize)
-                            .min(k - 1) as u32,
-                    )
-                })
+                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
                 .collect();
             super::stats::radix::sort_pairs(&mut pairs);
-            (
-                metric,
-                Sample {
-                    sorted: pairs.iter().map(|p| p.0).collect(),
-                    group_of_rank: pairs.iter().map(|p| p.1).collect(),
-                    groups: k,
-                },
-            )
+            (metric, Sample { sorted: pairs.iter().map(|p| p.0).collect(), group_of_rank: pairs.iter().map(|p| p.1).collect(), groups: k })
         })
         .collect()
 }
 
-fn percentile_statistic(
-    run: &ArmRun<'_>,
-    sample: &Sample,
-    metric: &str,
-    p: f64,
-    o: &CompareOptions,
-    salt: &str,
-) -> Option<RunStatistic> {
+fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
     let sorted = &sample.sorted;
     if sorted.len() < 20 {
         return None;
@@ -185,33 +163,11 @@ fn percentile_statistic(
         .get(metric)
         .and_then(|m| m.get(key))
         .and_then(|e| e.block_length)
-        .unwrap_or_else(|| {
-            2.0 * run
-                .analysis
-                .dependence
-                .get(metric)
-                .map_or(1.0, |d| d.block_length_windows.max(1.0))
-        });
-    let data = Grouped {
-        sorted,
-        group_of_rank: &sample.group_of_rank,
-        groups: sample.groups,
-    };
-    let boot = grouped_bootstrap(
-        &data,
-        &[p],
-        &[half],
-        block,
-        o.resamples,
-        o.seed,
-        stat_id(&format!("{salt}{}{metric}{p}", run.name)),
-    )?;
+        .unwrap_or_else(|| 2.0 * run.analysis.dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0)));
+    let data = Grouped { sorted, group_of_rank: &sample.group_of_rank, groups: sample.groups };
+    let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
     let widen = few_blocks_factor(sample.groups, block, 0.95);
-    Some(RunStatistic {
-        estimate,
-        n: sorted.len() as u64,
-        replicates: widened(estimate, boot.quantiles.into_iter().next()?, widen),
-    })
+    Some(RunStatistic { estimate, n: sorted.len() as u64, replicates: widened(estimate, boot.quantiles.into_iter().next()?, widen) })
 }
 
 /// Stretches bootstrap replicates away from the estimate by `factor` on the log scale: the same
@@ -221,24 +177,10 @@ fn widened(estimate: f64, replicates: Vec<f64>, factor: f64) -> Vec<f64> {
     if !(estimate > 0.0) {
         return replicates;
     }
-    replicates
-        .into_iter()
-        .map(|x| {
-            if x > 0.0 {
-                estimate * (x / estimate).powf(factor)
-            } else {
-                x
-            }
-        })
-        .collect()
+    replicates.into_iter().map(|x| if x > 0.0 { estimate * (x / estimate).powf(factor) } else { x }).collect()
 }
 
-fn throughput_statistic(
-    run: &ArmRun<'_>,
-    tokens: bool,
-    o: &CompareOptions,
-    salt: &str,
-) -> Option<RunStatistic> {
+fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
     let s = &run.analysis.steady_state;
     let w = run.analysis.options.window_s;
     let k = ((s.end_s - s.start_s) / w).floor() as usize;
@@ -251,55 +193,25 @@ fn throughput_statistic(
         if run.view.ok[i] && e >= s.start_s {
             let b = ((e - s.start_s) / w) as usize;
             if b < k {
-                per[b] += if tokens {
-                    run.view.output_tokens[i].max(0.0)
-                } else {
-                    1.0
-                };
+                per[b] += if tokens { run.view.output_tokens[i].max(0.0) } else { 1.0 };
             }
         }
     }
     let block = politis_white(&per).map_or(1.0, |b| b.stationary);
-    let reps = series_mean_bootstrap(
-        &per,
-        block,
-        o.resamples,
-        o.seed,
-        stat_id(&format!("{salt}{}{tokens}", run.name)),
-    );
+    let reps = series_mean_bootstrap(&per, block, o.resamples, o.seed, stat_id(&format!("{salt}{}{tokens}", run.name)));
     let estimate = per.iter().sum::<f64>() / k as f64 / w;
     let widen = few_blocks_factor(k, block, 0.95);
-    Some(RunStatistic {
-        estimate,
-        n: k as u64,
-        replicates: widened(estimate, reps.into_iter().map(|x| x / w).collect(), widen),
-    })
+    Some(RunStatistic { estimate, n: k as u64, replicates: widened(estimate, reps.into_iter().map(|x| x / w).collect(), widen) })
 }
 
-fn secondary(
-    base: &[BTreeMap<&'static str, Sample>],
-    cand: &[BTreeMap<&'static str, Sample>],
-    metric: &str,
-) -> Secondary {
+fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static str, Sample>], metric: &str) -> Secondary {
     let pool = |arm: &[BTreeMap<&'static str, Sample>]| -> Vec<f64> {
-        arm.iter()
-            .flat_map(|s| s[metric].sorted.iter().copied())
-            .filter(|v| *v > 0.0)
-            .map(f64::ln)
-            .collect()
+        arm.iter().flat_map(|s| s[metric].sorted.iter().copied()).filter(|v| *v > 0.0).map(f64::ln).collect()
     };
     let (b, c) = (pool(base), pool(cand));
     Secondary {
         hodges_lehmann: hodges_lehmann(&c, &b, 20_000_000).map(|d| d.exp() - 1.0),
-        cliffs_delta: cliffs_delta(
-            &c,
-            &b,
-            CliffOptions {
-                unbiased: true,
-                normal: false,
-                confidence: 0.95,
-            },
-        ),
+        cliffs_delta: cliffs_delta(&c, &b, CliffOptions { unbiased: true, normal: false, confidence: 0.95 }),
         mann_whitney_p: p_asymptotic(&c, &b, Alternative::TwoSided, true),
         note: "requests within one run are not independent replicates of a configuration: these rank statistics overstate certainty and do not decide the verdict",
     }
@@ -309,66 +221,27 @@ fn secondary(
 pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> Comparison {
     let (mut gate_list, what_changed, workload_ok) = gates::check(base, cand, o);
     let mut metrics = BTreeMap::new();
-    let unsteady = |arm: &[ArmRun<'_>]| {
-        arm.iter().any(|r| {
-            r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState
-        })
-    };
+    let unsteady = |arm: &[ArmRun<'_>]| arm.iter().any(|r| r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState);
     let no_steady = unsteady(base) || unsteady(cand);
-    let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (
-        base.iter().map(samples).collect(),
-        cand.iter().map(samples).collect(),
-    );
-    type Stat<'s> = Box<
-        dyn Fn(&ArmRun<'_>, &BTreeMap<&'static str, Sample>, &str) -> Option<RunStatistic> + 's,
-    >;
+    let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(samples).collect(), cand.iter().map(samples).collect());
+    type Stat<'s> = Box<dyn Fn(&ArmRun<'_>, &BTreeMap<&'static str, Sample>, &str) -> Option<RunStatistic> + 's>;
     let mut specs: Vec<(String, Better, Stat<'_>)> = Vec::new();
     for (name, metric, p) in LATENCY {
-        specs.push((
-            name.to_string(),
-            Better::Lower,
-            Box::new(move |r, s, salt| percentile_statistic(r, &s[metric], metric, p, o, salt)),
-        ));
+        specs.push((name.to_string(), Better::Lower, Box::new(move |r, s, salt| percentile_statistic(r, &s[metric], metric, p, o, salt))));
     }
-    specs.push((
-        "output_tokens_per_s".into(),
-        Better::Higher,
-        Box::new(|r, _, salt| throughput_statistic(r, true, o, salt)),
-    ));
-    specs.push((
-        "requests_per_s".into(),
-        Better::Higher,
-        Box::new(|r, _, salt| throughput_statistic(r, false, o, salt)),
-    ));
-    let base_ttft: Vec<Option<f64>> = base_samples
-        .iter()
-        .map(|s| super::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5))
-        .collect();
-    let drift = gates::drift(base, o, &|r: &ArmRun<'_>| {
-        base.iter()
-            .position(|x| x.name == r.name)
-            .and_then(|i| base_ttft[i])
-    });
+    specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, true, o, salt))));
+    specs.push(("requests_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, false, o, salt))));
+    let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| super::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
+    let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
     for (name, better, stat) in &specs {
         let tol = o
             .per_metric_tolerance
             .get(name.as_str())
-            .or_else(|| {
-                o.per_metric_tolerance
-                    .get(name.split('_').next().unwrap_or(""))
-            })
+            .or_else(|| o.per_metric_tolerance.get(name.split('_').next().unwrap_or("")))
             .copied()
             .unwrap_or(o.tolerance);
-        let b: Vec<RunStatistic> = base
-            .iter()
-            .zip(&base_samples)
-            .filter_map(|(r, s)| stat(r, s, "base"))
-            .collect();
-        let c: Vec<RunStatistic> = cand
-            .iter()
-            .zip(&cand_samples)
-            .filter_map(|(r, s)| stat(r, s, "cand"))
-            .collect();
+        let b: Vec<RunStatistic> = base.iter().zip(&base_samples).filter_map(|(r, s)| stat(r, s, "base")).collect();
+        let c: Vec<RunStatistic> = cand.iter().zip(&cand_samples).filter_map(|(r, s)| stat(r, s, "cand")).collect();
         if b.len() != base.len() || c.len() != cand.len() {
             continue;
         }
@@ -376,15 +249,8 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
             continue;
         };
         // A/A noise floor: the largest relative difference between runs of one arm.
-        let floor = [&b, &c]
-            .iter()
-            .flat_map(|arm| {
-                arm.iter().flat_map(move |x| {
-                    arm.iter()
-                        .map(move |y| (x.estimate / y.estimate - 1.0).abs())
-                })
-            })
-            .fold(0.0, f64::max);
+        let floor =
+            [&b, &c].iter().flat_map(|arm| arm.iter().flat_map(move |x| arm.iter().map(move |y| (x.estimate / y.estimate - 1.0).abs()))).fold(0.0, f64::max);
         let tau = tol.max(floor);
         let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
         let mut verdict = decide(ci95, ci90, tau, *better);
@@ -397,25 +263,13 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
         // floor, which must not hide the drift.
         if let Some(d) = drift.filter(|d| *d > tol) {
             verdict = Verdict::Inconclusive;
-            reason = Some(format!(
-                "the base runs drifted {:.1} % apart (more than the {:.1} % tolerance)",
-                d * 100.0,
-                tol * 100.0
-            ));
+            reason = Some(format!("the base runs drifted {:.1} % apart (more than the {:.1} % tolerance)", d * 100.0, tol * 100.0));
         }
         if base.len() == 1 && cand.len() == 1 && reason.is_none() {
-            reason = Some(
-                "single-run: cannot separate the configuration effect from run-to-run noise".into(),
-            );
+            reason = Some("single-run: cannot separate the configuration effect from run-to-run noise".into());
         }
-        let variance = ArmVariance {
-            base: VarianceComponents::of(&b),
-            cand: VarianceComponents::of(&c),
-        };
-        let secondary = name
-            .split_once('_')
-            .filter(|_| *better == Better::Lower)
-            .map(|(m, _)| secondary(&base_samples, &cand_samples, m));
+        let variance = ArmVariance { base: VarianceComponents::of(&b), cand: VarianceComponents::of(&c) };
+        let secondary = name.split_once('_').filter(|_| *better == Better::Lower).map(|(m, _)| secondary(&base_samples, &cand_samples, m));
         let mean = |v: &[RunStatistic]| v.iter().map(|x| x.estimate).sum::<f64>() / v.len() as f64;
         metrics.insert(
             name.clone(),
@@ -425,11 +279,7 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
                     ci_low: ci95.0,
                     ci_high: ci95.1,
                     confidence: 0.95,
-                    method: if b.len() > 1 || c.len() > 1 {
-                        "hierarchical_bootstrap"
-                    } else {
-                        "paired_block_bootstrap_log_ratio"
-                    },
+                    method: if b.len() > 1 || c.len() > 1 { "hierarchical_bootstrap" } else { "paired_block_bootstrap_log_ratio" },
                     seed: o.seed,
                     resamples: o.resamples,
                 },
@@ -442,38 +292,21 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
                 n_base: b.iter().map(|x| x.n).sum(),
                 n_cand: c.iter().map(|x| x.n).sum(),
                 variance,
-                more_data: (verdict == Verdict::Inconclusive
-                    && reason
-                        .as_deref()
-                        .is_none_or(|r| r.starts_with("single-run")))
-                .then(|| more_data_factor(rc.estimate, ci90, tau))
-                .flatten()
-                .map(|f| more_data_plan(f, &variance.base, &variance.cand)),
+                more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
+                    .then(|| more_data_factor(rc.estimate, ci90, tau))
+                    .flatten()
+                    .map(|f| more_data_plan(f, &variance.base, &variance.cand)),
                 reason,
                 secondary,
             },
         );
     }
-    metrics.insert(
-        "error_rate".into(),
-        gates::error_rate_change(base, cand, o.tolerance),
-    );
+    metrics.insert("error_rate".into(), gates::error_rate_change(base, cand, o.tolerance));
     if let Some(d) = drift {
         gate_list.push(Gate {
             name: "drift".into(),
-            status: if metrics
-                .values()
-                .any(|m| m.reason.as_deref().is_some_and(|r| r.contains("drifted")))
-            {
-                "FAIL"
-            } else {
-                "PASS"
-            }
-            .into(),
-            reason: format!(
-                "bracketing base runs differ by {:.1} % in P50 TTFT",
-                d * 100.0
-            ),
+            status: if metrics.values().any(|m| m.reason.as_deref().is_some_and(|r| r.contains("drifted"))) { "FAIL" } else { "PASS" }.into(),
+            reason: format!("bracketing base runs differ by {:.1} % in P50 TTFT", d * 100.0),
         });
     }
     let replication = if base.len() == 1 && cand.len() == 1 {

@@ -25,18 +25,10 @@ pub fn decide(ci95: (f64, f64), ci90: (f64, f64), tau: f64, better: Better) -> V
     let (lo, hi) = ci95;
     let worse_up = better == Better::Lower;
     if lo > tau {
-        return if worse_up {
-            Verdict::Regression
-        } else {
-            Verdict::Improvement
-        };
+        return if worse_up { Verdict::Regression } else { Verdict::Improvement };
     }
     if hi < -tau {
-        return if worse_up {
-            Verdict::Improvement
-        } else {
-            Verdict::Regression
-        };
+        return if worse_up { Verdict::Improvement } else { Verdict::Regression };
     }
     if ci90.0 > -tau && ci90.1 < tau {
         return Verdict::Equivalent;
@@ -58,26 +50,11 @@ mod tests {
 
     #[test]
     fn verdicts_follow_the_tolerance_band() {
-        assert_eq!(
-            decide((0.06, 0.12), (0.07, 0.11), 0.05, Better::Lower),
-            Verdict::Regression
-        );
-        assert_eq!(
-            decide((0.06, 0.12), (0.07, 0.11), 0.05, Better::Higher),
-            Verdict::Improvement
-        );
-        assert_eq!(
-            decide((-0.12, -0.06), (-0.11, -0.07), 0.05, Better::Lower),
-            Verdict::Improvement
-        );
-        assert_eq!(
-            decide((-0.03, 0.04), (-0.02, 0.03), 0.05, Better::Lower),
-            Verdict::Equivalent
-        );
-        assert_eq!(
-            decide((-0.02, 0.09), (-0.01, 0.08), 0.05, Better::Lower),
-            Verdict::Inconclusive
-        );
+        assert_eq!(decide((0.06, 0.12), (0.07, 0.11), 0.05, Better::Lower), Verdict::Regression);
+        assert_eq!(decide((0.06, 0.12), (0.07, 0.11), 0.05, Better::Higher), Verdict::Improvement);
+        assert_eq!(decide((-0.12, -0.06), (-0.11, -0.07), 0.05, Better::Lower), Verdict::Improvement);
+        assert_eq!(decide((-0.03, 0.04), (-0.02, 0.03), 0.05, Better::Lower), Verdict::Equivalent);
+        assert_eq!(decide((-0.02, 0.09), (-0.01, 0.08), 0.05, Better::Lower), Verdict::Inconclusive);
         assert!(more_data_factor(0.035, (-0.01, 0.08), 0.05).unwrap() > 1.0);
     }
 }

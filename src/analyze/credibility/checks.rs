@@ -16,11 +16,7 @@ const WIDE: f64 = 0.05;
 const HEADLINE: (&str, &str, f64) = ("ttft", "p99", 0.99);
 
 fn check(name: &str, status: CheckStatus, reason: impl Into<String>) -> Check {
-    Check {
-        name: name.to_string(),
-        status,
-        reason: reason.into(),
-    }
+    Check { name: name.to_string(), status, reason: reason.into() }
 }
 
 fn relative_half_width(e: &Estimate) -> Option<f64> {
@@ -34,36 +30,16 @@ fn relative_half_width(e: &Estimate) -> Option<f64> {
 /// `sqrt(Σ h_r²) / k`.
 pub fn half_widths(runs: &[&Analysis]) -> Vec<HalfWidth> {
     let spec: [(&str, &str, Box<dyn Fn(&Analysis) -> &Estimate>); 4] = [
-        (
-            "throughput",
-            "throughput",
-            Box::new(|a: &Analysis| &a.throughput.requests_per_s),
-        ),
-        (
-            "ttft_p50",
-            "P50 TTFT",
-            Box::new(|a: &Analysis| &a.metrics["ttft"]["p50"]),
-        ),
-        (
-            "ttft_p99",
-            "P99 TTFT",
-            Box::new(|a: &Analysis| &a.metrics["ttft"]["p99"]),
-        ),
-        (
-            "tpot_p50",
-            "P50 TPOT",
-            Box::new(|a: &Analysis| &a.metrics["tpot"]["p50"]),
-        ),
+        ("throughput", "throughput", Box::new(|a: &Analysis| &a.throughput.requests_per_s)),
+        ("ttft_p50", "P50 TTFT", Box::new(|a: &Analysis| &a.metrics["ttft"]["p50"])),
+        ("ttft_p99", "P99 TTFT", Box::new(|a: &Analysis| &a.metrics["ttft"]["p99"])),
+        ("tpot_p50", "P50 TPOT", Box::new(|a: &Analysis| &a.metrics["tpot"]["p50"])),
     ];
     spec.into_iter()
         .map(|(metric, label, get)| {
             let h: Option<Vec<f64>> = runs.iter().map(|a| relative_half_width(get(a))).collect();
             let k = runs.len() as f64;
-            HalfWidth {
-                metric: metric.into(),
-                label: label.into(),
-                relative: h.map(|h| h.iter().map(|x| x * x).sum::<f64>().sqrt() / k),
-            }
+            HalfWidth { metric: metric.into(), label: label.into(), relative: h.map(|h| h.iter().map(|x| x * x).sum::<f64>().sqrt() / k) }
         })
         .collect()
 }
@@ -77,27 +53,15 @@ fn worst(runs: &[&Analysis], name: &str, f: impl Fn(&Analysis) -> (CheckStatus, 
             (s, r, a.run.run_id.as_str())
         })
         .collect();
-    let (status, reason, id) =
-        results
-            .iter()
-            .max_by_key(|r| r.0)
-            .cloned()
-            .unwrap_or((NotChecked, "no runs".into(), ""));
-    let reason = if runs.len() > 1 && status != Pass {
-        format!("{id}: {reason}")
-    } else {
-        reason
-    };
+    let (status, reason, id) = results.iter().max_by_key(|r| r.0).cloned().unwrap_or((NotChecked, "no runs".into(), ""));
+    let reason = if runs.len() > 1 && status != Pass { format!("{id}: {reason}") } else { reason };
     check(name, status, reason)
 }
 
 fn observed<T>(o: &Observed<T>, f: impl Fn(&T) -> (CheckStatus, String)) -> (CheckStatus, String) {
     match &o.value {
         Some(v) => f(v),
-        None => (
-            NotChecked,
-            format!("unknown: {}", o.note.as_deref().unwrap_or("not recorded")),
-        ),
+        None => (NotChecked, format!("unknown: {}", o.note.as_deref().unwrap_or("not recorded"))),
     }
 }
 
@@ -117,50 +81,26 @@ fn environment(runs: &[&Analysis]) -> Vec<Check> {
                 if v == "performance" {
                     (Pass, "CPU governor performance".into())
                 } else {
-                    (
-                        Warn,
-                        format!(
-                            "CPU governor {v:?}: frequency scaling on the client adds latency jitter"
-                        ),
-                    )
+                    (Warn, format!("CPU governor {v:?}: frequency scaling on the client adds latency jitter"))
                 }
             })
         }),
         worst(runs, "environment.gpu_idle_and_cool", |a| {
             let e = &a.run.environment;
             match (e.gpu_temp_at_start_c.value, e.gpu_cooling_down.value) {
-                (Some(t), Some(false)) if t < 50.0 => (
-                    Pass,
-                    format!("GPU at {t:.0} °C and not cooling from an earlier load"),
-                ),
-                (Some(t), Some(c)) => (
-                    Warn,
-                    format!(
-                        "GPU at {t:.0} °C{} at the start: an earlier load's heat can throttle this run",
-                        if c { " and still cooling" } else { "" }
-                    ),
-                ),
-                _ => (
-                    NotChecked,
-                    "unknown: GPU temperature at the start was not recorded".into(),
-                ),
+                (Some(t), Some(false)) if t < 50.0 => (Pass, format!("GPU at {t:.0} °C and not cooling from an earlier load")),
+                (Some(t), Some(c)) => {
+                    (Warn, format!("GPU at {t:.0} °C{} at the start: an earlier load's heat can throttle this run", if c { " and still cooling" } else { "" }))
+                }
+                _ => (NotChecked, "unknown: GPU temperature at the start was not recorded".into()),
             }
         }),
         worst(runs, "environment.no_foreign_gpu_processes", |a| {
             observed(&a.run.environment.foreign_gpu_processes, |v| {
                 if v.is_empty() {
-                    (
-                        Pass,
-                        "no other compute process on the GPUs at the start".into(),
-                    )
+                    (Pass, "no other compute process on the GPUs at the start".into())
                 } else {
-                    (
-                        Fail,
-                        format!(
-                            "{} other compute process(es) on the GPUs at the start: they compete for compute and memory",
-                            v.len()
-                        ),
-                    )
+                    (Fail, format!("{} other compute process(es) on the GPUs at the start: they compete for compute and memory", v.len()))
                 }
             })
         }),
@@ -186,22 +126,12 @@ fn environment(runs: &[&Analysis]) -> Vec<Check> {
 }
 
 fn has_finding(a: &Analysis, causes: &[&str]) -> Option<String> {
-    let f: Vec<String> = a
-        .findings
-        .iter()
-        .filter(|f| f.in_steady_window && causes.contains(&f.cause.as_str()))
-        .map(|f| f.title.clone())
-        .collect();
+    let f: Vec<String> = a.findings.iter().filter(|f| f.in_steady_window && causes.contains(&f.cause.as_str())).map(|f| f.title.clone()).collect();
     (!f.is_empty()).then(|| f.join(", "))
 }
 
 fn not_checked(a: &Analysis, causes: &[&str]) -> Option<String> {
-    let d: Vec<&crate::analyze::attribute::DetectorStatus> = a
-        .attribution
-        .detectors
-        .iter()
-        .filter(|d| causes.contains(&d.cause.as_str()))
-        .collect();
+    let d: Vec<&crate::analyze::attribute::DetectorStatus> = a.attribution.detectors.iter().filter(|d| causes.contains(&d.cause.as_str())).collect();
     (!d.is_empty() && d.iter().all(|d| d.status == "not_checked")).then(|| d[0].reason.clone())
 }
 
@@ -210,7 +140,10 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
     let mut out = environment(runs);
     out.push(worst(runs, "steady_state", |a| {
         let s = &a.steady_state;
-        let kept = format!("measured {:.0} s to {:.0} s after dropping {:.0} s ({} requests) at the start and {:.0} s ({} requests) at the end", s.start_s, s.end_s, s.dropped_start_s, s.dropped_start_requests, s.dropped_end_s, s.dropped_end_requests);
+        let kept = format!(
+            "measured {:.0} s to {:.0} s after dropping {:.0} s ({} requests) at the start and {:.0} s ({} requests) at the end",
+            s.start_s, s.end_s, s.dropped_start_s, s.dropped_start_requests, s.dropped_end_s, s.dropped_end_requests
+        );
         match s.classification {
             Classification::NoSteadyState => (Fail, "no steady state: the level keeps moving, so no single number describes the run".into()),
             Classification::Slowdown => (Warn, format!("the level shifted during the run; {kept}")),
@@ -225,7 +158,11 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
         if per_run_ok || (runs.len() > 1 && beyond >= 10.0) {
             check(&name, Pass, format!("{beyond:.0} effective observations beyond P99 TTFT (at least 10 needed)"))
         } else {
-            check(&name, Fail, format!("only {beyond:.1} effective observations beyond P99 TTFT (10 needed): P99 TTFT cannot be bounded; run longer or add runs"))
+            check(
+                &name,
+                Fail,
+                format!("only {beyond:.1} effective observations beyond P99 TTFT (10 needed): P99 TTFT cannot be bounded; run longer or add runs"),
+            )
         }
     });
     out.push(worst(runs, "dependence", |a| {
@@ -234,7 +171,13 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
         if trend {
             (Warn, format!("a residual trend remains in the measured window (Mann–Kendall); effective n {:.0} of {}", d.n_eff, a.requests.in_steady_window))
         } else {
-            (Pass, format!("TTFT design effect {:.1}: effective n {:.0} of {}; the intervals account for it", d.design_effect, d.n_eff, a.requests.in_steady_window))
+            (
+                Pass,
+                format!(
+                    "TTFT design effect {:.1}: effective n {:.0} of {}; the intervals account for it",
+                    d.design_effect, d.n_eff, a.requests.in_steady_window
+                ),
+            )
         }
     }));
     out.push(worst(runs, "client_saturation", |a| {
@@ -248,27 +191,15 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
         }
     }));
     out.push(worst(runs, "throttling", |a| {
-        let hard = [
-            "thermal_throttle",
-            "hw_power_brake",
-            "hw_slowdown",
-            "clock_change",
-        ];
+        let hard = ["thermal_throttle", "hw_power_brake", "hw_slowdown", "clock_change"];
         if let Some(t) = has_finding(a, &hard) {
             (Fail, format!("{t} inside the measured window"))
         } else if let Some(t) = has_finding(a, &["power_cap"]) {
-            (
-                Warn,
-                format!("{t}: compare only with runs at the same power limit"),
-            )
-        } else if let Some(why) = not_checked(a, &["thermal_throttle", "power_cap", "clock_change"])
-        {
+            (Warn, format!("{t}: compare only with runs at the same power limit"))
+        } else if let Some(why) = not_checked(a, &["thermal_throttle", "power_cap", "clock_change"]) {
             (NotChecked, why)
         } else {
-            (
-                Pass,
-                "no throttle reason or clock drop under load in the measured window".into(),
-            )
+            (Pass, "no throttle reason or clock drop under load in the measured window".into())
         }
     }));
     out.push(worst(runs, "interference", |a| {
@@ -284,12 +215,7 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
     }));
     out.push(worst(runs, "error_rate", |a| {
         let r = a.errors.rate.estimate.unwrap_or(0.0);
-        let text = format!(
-            "{} of {} requests failed ({:.2} %)",
-            a.errors.errors,
-            a.errors.requests,
-            r * 100.0
-        );
+        let text = format!("{} of {} requests failed ({:.2} %)", a.errors.errors, a.errors.requests, r * 100.0);
         if r >= ERROR_FAIL {
             (Fail, text)
         } else if r >= ERROR_WARN {
@@ -307,29 +233,11 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
                 _ => None,
             })
             .collect();
-        let all: Vec<String> = widths
-            .iter()
-            .filter_map(|w| {
-                w.relative
-                    .map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))
-            })
-            .collect();
+        let all: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
         if wide.is_empty() {
-            check(
-                "interval_width",
-                Pass,
-                format!(
-                    "headline intervals within ±{:.0} %: {}",
-                    WIDE * 100.0,
-                    all.join(", ")
-                ),
-            )
+            check("interval_width", Pass, format!("headline intervals within ±{:.0} %: {}", WIDE * 100.0, all.join(", ")))
         } else {
-            check(
-                "interval_width",
-                Warn,
-                format!("wide or unbounded intervals: {}", wide.join(", ")),
-            )
+            check("interval_width", Warn, format!("wide or unbounded intervals: {}", wide.join(", ")))
         }
     });
     out.push(worst(runs, "data_quality", |a| {
@@ -337,18 +245,9 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
         let missing = a.requests.missing.get("ttft").copied().unwrap_or(0);
         let ok_missing = missing.saturating_sub(a.errors.errors as usize);
         if ok_missing * 100 > n {
-            (
-                Warn,
-                format!("{ok_missing} successful requests in the measured window lack a TTFT"),
-            )
+            (Warn, format!("{ok_missing} successful requests in the measured window lack a TTFT"))
         } else {
-            (
-                Pass,
-                format!(
-                    "{} requests, {} without TTFT (failed requests included)",
-                    a.requests.total, missing
-                ),
-            )
+            (Pass, format!("{} requests, {} without TTFT (failed requests included)", a.requests.total, missing))
         }
     }));
     out.push(worst(runs, "source_limits", |a| {
@@ -373,15 +272,9 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
             .map(|x| format!("{} {:.0}–{:.0} s", x.series, x.start_s, x.end_s))
             .collect();
         if inside.is_empty() {
-            (
-                Pass,
-                "every anomaly in the measured window has a cause, or there is none".into(),
-            )
+            (Pass, "every anomaly in the measured window has a cause, or there is none".into())
         } else {
-            (
-                Warn,
-                format!("anomalies with no cause found: {}", inside.join(", ")),
-            )
+            (Warn, format!("anomalies with no cause found: {}", inside.join(", ")))
         }
     }));
     out.push(match runs.len() {

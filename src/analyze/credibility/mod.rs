@@ -90,7 +90,8 @@ pub struct HalfWidth {
     pub relative: Option<f64>,
 }
 
-pub const GRADE_RULE: &str = "LOW if any check fails; HIGH if there are at least three runs and every check passes; MEDIUM otherwise (a single run is at most MEDIUM)";
+pub const GRADE_RULE: &str =
+    "LOW if any check fails; HIGH if there are at least three runs and every check passes; MEDIUM otherwise (a single run is at most MEDIUM)";
 
 /// The grade the checks imply, by `GRADE_RULE`.
 pub fn grade(checks: &[Check], runs: usize) -> Grade {
@@ -106,14 +107,7 @@ pub fn grade(checks: &[Check], runs: usize) -> Grade {
 impl Credibility {
     /// An empty value, replaced once the rest of the `Analysis` exists (the checks read it).
     pub fn placeholder() -> Credibility {
-        Credibility {
-            grade: Grade::Medium,
-            grade_rule: GRADE_RULE,
-            runs: 0,
-            checks: Vec::new(),
-            half_widths: Vec::new(),
-            statement: String::new(),
-        }
+        Credibility { grade: Grade::Medium, grade_rule: GRADE_RULE, runs: 0, checks: Vec::new(), half_widths: Vec::new(), statement: String::new() }
     }
 }
 
@@ -123,14 +117,7 @@ pub fn assess(runs: &[&Analysis]) -> Credibility {
     let checks = checks::checks(runs, &half_widths);
     let grade = grade(&checks, runs.len());
     let statement = statement::statement(runs, &checks, &half_widths, grade);
-    Credibility {
-        grade,
-        grade_rule: GRADE_RULE,
-        runs: runs.len(),
-        checks,
-        half_widths,
-        statement,
-    }
+    Credibility { grade, grade_rule: GRADE_RULE, runs: runs.len(), checks, half_widths, statement }
 }
 
 #[cfg(test)]
@@ -138,24 +125,14 @@ mod tests {
     use super::*;
 
     fn c(status: CheckStatus) -> Check {
-        Check {
-            name: "x".into(),
-            status,
-            reason: String::new(),
-        }
+        Check { name: "x".into(), status, reason: String::new() }
     }
 
     #[test]
     fn the_grade_rule() {
         assert_eq!(grade(&[c(CheckStatus::Pass)], 3), Grade::High);
         assert_eq!(grade(&[c(CheckStatus::Pass)], 1), Grade::Medium);
-        assert_eq!(
-            grade(&[c(CheckStatus::Pass), c(CheckStatus::NotChecked)], 3),
-            Grade::Medium
-        );
-        assert_eq!(
-            grade(&[c(CheckStatus::Warn), c(CheckStatus::Fail)], 5),
-            Grade::Low
-        );
+        assert_eq!(grade(&[c(CheckStatus::Pass), c(CheckStatus::NotChecked)], 3), Grade::Medium);
+        assert_eq!(grade(&[c(CheckStatus::Warn), c(CheckStatus::Fail)], 5), Grade::Low);
     }
 }

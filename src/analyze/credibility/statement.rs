@@ -7,9 +7,7 @@ use crate::analyze::Analysis;
 /// What an environment problem can do to the numbers.
 fn bias(name: &str) -> &'static str {
     match name {
-        "environment.clocks_locked" => {
-            "unlocked clocks let results vary with temperature and power"
-        }
+        "environment.clocks_locked" => "unlocked clocks let results vary with temperature and power",
         "environment.cpu_governor" => "frequency scaling on the client adds latency jitter",
         "environment.gpu_idle_and_cool" => "a warm or busy GPU at the start can throttle early",
         "environment.no_foreign_gpu_processes" => "another process competes for the GPU",
@@ -27,141 +25,74 @@ fn list(items: &[String]) -> String {
     }
 }
 
-pub fn statement(
-    runs: &[&Analysis],
-    checks: &[Check],
-    widths: &[HalfWidth],
-    grade: Grade,
-) -> String {
+pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], grade: Grade) -> String {
     let mut s = Vec::new();
     let k = runs.len();
     let measured: usize = runs.iter().map(|a| a.requests.in_steady_window).sum();
-    let seconds: f64 = runs
-        .iter()
-        .map(|a| a.steady_state.end_s - a.steady_state.start_s)
-        .sum();
+    let seconds: f64 = runs.iter().map(|a| a.steady_state.end_s - a.steady_state.start_s).sum();
     let warm_s: f64 = runs.iter().map(|a| a.steady_state.dropped_start_s).sum();
-    let warm_n: usize = runs
-        .iter()
-        .map(|a| a.steady_state.dropped_start_requests)
-        .sum();
+    let warm_n: usize = runs.iter().map(|a| a.steady_state.dropped_start_requests).sum();
     let tail_s: f64 = runs.iter().map(|a| a.steady_state.dropped_end_s).sum();
-    let tail_n: usize = runs
-        .iter()
-        .map(|a| a.steady_state.dropped_end_requests)
-        .sum();
-    let runs_text = if k == 1 {
-        "This single run".to_string()
-    } else {
-        format!("These {k} runs")
-    };
+    let tail_n: usize = runs.iter().map(|a| a.steady_state.dropped_end_requests).sum();
+    let runs_text = if k == 1 { "This single run".to_string() } else { format!("These {k} runs") };
     s.push(format!("Credibility {}. {runs_text} measured {measured} requests over {seconds:.0} s of steady state, after dropping {warm_s:.0} s ({warm_n} requests) of warmup and {tail_s:.0} s ({tail_n} requests) at the end.", grade.label()));
-    let bounded: Vec<String> = widths
-        .iter()
-        .filter_map(|w| {
-            w.relative
-                .map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))
-        })
-        .collect();
-    let unbounded: Vec<String> = widths
-        .iter()
-        .filter(|w| w.relative.is_none())
-        .map(|w| w.label.clone())
-        .collect();
+    let bounded: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
+    let unbounded: Vec<String> = widths.iter().filter(|w| w.relative.is_none()).map(|w| w.label.clone()).collect();
     if !bounded.is_empty() {
         s.push(format!("The 95 % intervals reach {}.", list(&bounded)));
     }
     if !unbounded.is_empty() {
-        s.push(format!(
-            "{} cannot be bounded with this much data and must not be quoted as a number.",
-            list(&unbounded)
-        ));
+        s.push(format!("{} cannot be bounded with this much data and must not be quoted as a number.", list(&unbounded)));
     }
     // Other tails: named, not graded (the key metrics table marks them insufficient_data).
     let mut short: Vec<String> = Vec::new();
     for (metric, label) in [("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e", "E2E")] {
         for (key, p) in [("p99", "P99"), ("p999", "P99.9")] {
-            if (metric, key) != ("ttft", "p99")
-                && runs
-                    .iter()
-                    .any(|a| a.metrics[metric][key].status != crate::analyze::Status::Ok)
-            {
+            if (metric, key) != ("ttft", "p99") && runs.iter().any(|a| a.metrics[metric][key].status != crate::analyze::Status::Ok) {
                 short.push(format!("{p} {label}"));
             }
         }
     }
     if !short.is_empty() {
-        s.push(format!(
-            "Too few samples to bound {}: these are reported as insufficient data, not as numbers.",
-            list(&short)
-        ));
+        s.push(format!("Too few samples to bound {}: these are reported as insufficient data, not as numbers.", list(&short)));
     }
     let env_bad: Vec<String> = checks
         .iter()
-        .filter(|c| {
-            c.name.starts_with("environment.")
-                && matches!(c.status, CheckStatus::Warn | CheckStatus::Fail)
-        })
+        .filter(|c| c.name.starts_with("environment.") && matches!(c.status, CheckStatus::Warn | CheckStatus::Fail))
         .map(|c| format!("{} ({})", &c.name[12..], bias(&c.name)))
         .collect();
-    let env_unknown: Vec<String> = checks
-        .iter()
-        .filter(|c| c.name.starts_with("environment.") && c.status == CheckStatus::NotChecked)
-        .map(|c| c.name[12..].to_string())
-        .collect();
+    let env_unknown: Vec<String> =
+        checks.iter().filter(|c| c.name.starts_with("environment.") && c.status == CheckStatus::NotChecked).map(|c| c.name[12..].to_string()).collect();
     if !env_bad.is_empty() {
-        s.push(format!(
-            "Environment checks that failed: {}.",
-            list(&env_bad)
-        ));
+        s.push(format!("Environment checks that failed: {}.", list(&env_bad)));
     }
     if !env_unknown.is_empty() {
-        s.push(format!(
-            "Unknown environment items: {}; their biases cannot be ruled out.",
-            list(&env_unknown)
-        ));
+        s.push(format!("Unknown environment items: {}; their biases cannot be ruled out.", list(&env_unknown)));
     }
     if env_bad.is_empty() && env_unknown.is_empty() {
         s.push("Every environment check passed.".into());
     }
-    let other_fail: Vec<String> = checks
-        .iter()
-        .filter(|c| !c.name.starts_with("environment.") && c.status == CheckStatus::Fail)
-        .map(|c| format!("{} ({})", c.name, c.reason))
-        .collect();
+    let other_fail: Vec<String> =
+        checks.iter().filter(|c| !c.name.starts_with("environment.") && c.status == CheckStatus::Fail).map(|c| format!("{} ({})", c.name, c.reason)).collect();
     if !other_fail.is_empty() {
         s.push(format!("Failed checks: {}.", list(&other_fail)));
     }
     let findings: Vec<String> = runs
         .iter()
-        .flat_map(|a| {
-            a.findings
-                .iter()
-                .filter(|f| f.in_steady_window)
-                .map(|f| f.title.clone())
-        })
+        .flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| f.title.clone()))
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
     let mut caution = Vec::new();
     if k == 1 {
-        caution.push(
-            "any comparison with another single run (run-to-run noise is unmeasured)".to_string(),
-        );
+        caution.push("any comparison with another single run (run-to-run noise is unmeasured)".to_string());
     }
     if !findings.is_empty() {
-        caution.push(format!(
-            "numbers from windows affected by {}",
-            list(&findings)
-        ));
+        caution.push(format!("numbers from windows affected by {}", list(&findings)));
     }
     let warned: Vec<String> = checks
         .iter()
-        .filter(|c| {
-            !c.name.starts_with("environment.")
-                && !matches!(c.name.as_str(), "replication" | "interval_width")
-                && c.status == CheckStatus::Warn
-        })
+        .filter(|c| !c.name.starts_with("environment.") && !matches!(c.name.as_str(), "replication" | "interval_width") && c.status == CheckStatus::Warn)
         .map(|c| c.name.replace('_', " "))
         .collect();
     if !warned.is_empty() {

@@ -70,10 +70,7 @@ mod tests {
 
     #[test]
     fn ranks_with_ties() {
-        assert_eq!(
-            average_ranks(&[10.0, 20.0, 10.0, 30.0]),
-            vec![1.5, 3.0, 1.5, 4.0]
-        );
+        assert_eq!(average_ranks(&[10.0, 20.0, 10.0, 30.0]), vec![1.5, 3.0, 1.5, 4.0]);
     }
 
     #[test]

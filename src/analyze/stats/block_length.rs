@@ -34,11 +34,7 @@ fn flat_top(x: &[f64]) -> Option<FlatTop> {
         let cross: f64 = a.iter().zip(b).map(|(p, q)| p * q).sum();
         acv[i] = cross / nf;
         let (v1, v2): (f64, f64) = (a.iter().map(|v| v * v).sum(), b.iter().map(|v| v * v).sum());
-        abs_acorr[i] = if v1 > 0.0 && v2 > 0.0 {
-            cross.abs() / (v1 * v2).sqrt()
-        } else {
-            0.0
-        };
+        abs_acorr[i] = if v1 > 0.0 && v2 > 0.0 { cross.abs() / (v1 * v2).sqrt() } else { 0.0 };
         if i >= kn && opt_m.is_none() && abs_acorr[i - kn..i].iter().all(|&r| r < cv) {
             opt_m = Some(i - kn);
         }
@@ -67,17 +63,11 @@ pub fn politis_white(x: &[f64]) -> Option<BlockLength> {
         lr += 2.0 * w * ft.acv[k];
     }
     if lr <= 0.0 || ft.acv[0] <= 0.0 {
-        return Some(BlockLength {
-            stationary: 1.0,
-            circular: 1.0,
-        });
+        return Some(BlockLength { stationary: 1.0, circular: 1.0 });
     }
     let sb = (2.0 * g * g / (2.0 * lr * lr)).powf(1.0 / 3.0) * n.powf(1.0 / 3.0);
     let cb = (2.0 * g * g / ((4.0 / 3.0) * lr * lr)).powf(1.0 / 3.0) * n.powf(1.0 / 3.0);
-    Some(BlockLength {
-        stationary: sb.min(b_max).max(1.0),
-        circular: cb.min(b_max).max(1.0),
-    })
+    Some(BlockLength { stationary: sb.min(b_max).max(1.0), circular: cb.min(b_max).max(1.0) })
 }
 
 /// Long-run variance `γ0 + 2 Σ λ(k/m) γ_k` with the flat-top window, floored at `γ0 / n`.
@@ -103,11 +93,7 @@ mod tests {
         let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
         assert_eq!(x.len(), 10_000);
         let b = politis_white(&x).unwrap();
-        assert!(
-            (b.stationary / 13.635665 - 1.0).abs() < 1e-4,
-            "{}",
-            b.stationary
-        );
+        assert!((b.stationary / 13.635665 - 1.0).abs() < 1e-4, "{}", b.stationary);
         assert!((b.circular / 15.60894 - 1.0).abs() < 1e-4, "{}", b.circular);
     }
 

@@ -60,10 +60,7 @@ pub fn bca_interval(dist: &[f64], estimate: f64, accel: f64, cl: f64) -> Option<
     let z0 = normal.inverse_cdf(p_hat);
     let alpha = (1.0 - cl) / 2.0;
     let adjust = |z: f64| normal.cdf(z0 + (z0 + z) / (1.0 - accel * (z0 + z)));
-    let (a1, a2) = (
-        adjust(normal.inverse_cdf(alpha)),
-        adjust(normal.inverse_cdf(1.0 - alpha)),
-    );
+    let (a1, a2) = (adjust(normal.inverse_cdf(alpha)), adjust(normal.inverse_cdf(1.0 - alpha)));
     if !(a1.is_finite() && a2.is_finite()) {
         return None;
     }
@@ -88,13 +85,7 @@ pub struct IidBootstrap {
 }
 
 /// Runs the i.i.d. bootstrap of a mean or median. `x` need not be sorted.
-pub fn iid_bootstrap(
-    x: &[f64],
-    stat: IidStatistic,
-    b: usize,
-    seed: u64,
-    id: u64,
-) -> Option<IidBootstrap> {
+pub fn iid_bootstrap(x: &[f64], stat: IidStatistic, b: usize, seed: u64, id: u64) -> Option<IidBootstrap> {
     let n = x.len();
     if n < 2 {
         return None;
@@ -113,17 +104,12 @@ pub fn iid_bootstrap(
     let jack = match stat {
         IidStatistic::Mean => {
             let total: f64 = x.iter().sum();
-            x.iter()
-                .map(|v| (total - v) / (n - 1) as f64)
-                .collect::<Vec<_>>()
+            x.iter().map(|v| (total - v) / (n - 1) as f64).collect::<Vec<_>>()
         }
         IidStatistic::Median => leave_one_out_medians(x),
     };
     let acceleration = jackknife_acceleration(&[&jack])?;
-    Some(IidBootstrap {
-        distribution,
-        acceleration,
-    })
+    Some(IidBootstrap { distribution, acceleration })
 }
 
 /// Type-7 medians of `x` with each element left out in turn, in O(n log n).
@@ -141,18 +127,10 @@ fn leave_one_out_medians(x: &[f64]) -> Vec<f64> {
     (0..n)
         .map(|i| {
             let at = |q: usize| {
-                if q < rank[i] {
-                    sorted[q]
-                } else {
-                    sorted[q + 1]
-                }
+                if q < rank[i] { sorted[q] } else { sorted[q + 1] }
             };
             let lo = at(k);
-            if frac == 0.0 {
-                lo
-            } else {
-                lo + frac * (at(k + 1) - lo)
-            }
+            if frac == 0.0 { lo } else { lo + frac * (at(k + 1) - lo) }
         })
         .collect()
 }
@@ -171,12 +149,7 @@ mod tests {
         let loo = |v: &[f64]| -> Vec<f64> {
             (0..v.len())
                 .map(|i| {
-                    let rest: Vec<f64> = v
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .map(|(_, x)| *x)
-                        .collect();
+                    let rest: Vec<f64> = v.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, x)| *x).collect();
                     mean(&rest)
                 })
                 .collect()
@@ -191,20 +164,13 @@ mod tests {
     // percentile (28.86, 84.21), BCa (32.31, 91.43). A stochastic check: within 1 %.
     #[test]
     fn r_boot_reference_intervals() {
-        let x = [
-            10.0, 12.0, 12.5, 12.5, 13.9, 15.0, 21.0, 22.0, 23.0, 34.0, 50.0, 81.0, 89.0, 121.0,
-            134.0, 213.0,
-        ];
+        let x = [10.0, 12.0, 12.5, 12.5, 13.9, 15.0, 21.0, 22.0, 23.0, 34.0, 50.0, 81.0, 89.0, 121.0, 134.0, 213.0];
         let boot = iid_bootstrap(&x, IidStatistic::Mean, 200_000, 42, 1).unwrap();
         let estimate = x.iter().sum::<f64>() / x.len() as f64;
         let (plo, phi) = percentile_interval(&boot.distribution, 0.95).unwrap();
-        let (blo, bhi) =
-            bca_interval(&boot.distribution, estimate, boot.acceleration, 0.95).unwrap();
+        let (blo, bhi) = bca_interval(&boot.distribution, estimate, boot.acceleration, 0.95).unwrap();
         let near = |a: f64, b: f64| (a / b - 1.0).abs() < 0.01;
-        assert!(
-            near(plo, 28.86) && near(phi, 84.21),
-            "percentile ({plo}, {phi})"
-        );
+        assert!(near(plo, 28.86) && near(phi, 84.21), "percentile ({plo}, {phi})");
         assert!(near(blo, 32.31) && near(bhi, 91.43), "BCa ({blo}, {bhi})");
     }
 
@@ -213,37 +179,17 @@ mod tests {
     fn degenerate_data() {
         let x = [10_000.0; 35];
         let boot = iid_bootstrap(&x, IidStatistic::Mean, 999, 1, 1).unwrap();
-        assert_eq!(
-            percentile_interval(&boot.distribution, 0.95),
-            Some((10_000.0, 10_000.0))
-        );
-        assert_eq!(
-            bca_interval(&boot.distribution, 10_000.0, boot.acceleration, 0.95),
-            None
-        );
+        assert_eq!(percentile_interval(&boot.distribution, 0.95), Some((10_000.0, 10_000.0)));
+        assert_eq!(bca_interval(&boot.distribution, 10_000.0, boot.acceleration, 0.95), None);
     }
 
     #[test]
     fn same_seed_same_distribution_on_any_thread_count() {
         let x: Vec<f64> = (0..200).map(|i| ((i * 37) % 101) as f64).collect();
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let four = rayon::ThreadPoolBuilder::new()
-            .num_threads(4)
-            .build()
-            .unwrap();
-        let a = one.install(|| {
-            iid_bootstrap(&x, IidStatistic::Median, 500, 9, 3)
-                .unwrap()
-                .distribution
-        });
-        let b = four.install(|| {
-            iid_bootstrap(&x, IidStatistic::Median, 500, 9, 3)
-                .unwrap()
-                .distribution
-        });
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let a = one.install(|| iid_bootstrap(&x, IidStatistic::Median, 500, 9, 3).unwrap().distribution);
+        let b = four.install(|| iid_bootstrap(&x, IidStatistic::Median, 500, 9, 3).unwrap().distribution);
         assert_eq!(a, b);
     }
 
@@ -252,16 +198,8 @@ mod tests {
         let x = [5.0, 1.0, 9.0, 3.0, 7.0, 3.0];
         let fast = leave_one_out_medians(&x);
         for i in 0..x.len() {
-            let rest: Vec<f64> = x
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, v)| *v)
-                .collect();
-            assert_eq!(
-                fast[i],
-                super::super::quantile::quantile_unsorted(&rest, 0.5).unwrap()
-            );
+            let rest: Vec<f64> = x.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, v)| *v).collect();
+            assert_eq!(fast[i], super::super::quantile::quantile_unsorted(&rest, 0.5).unwrap());
         }
     }
 }

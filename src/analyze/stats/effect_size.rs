@@ -70,41 +70,21 @@ pub fn cliffs_delta(x: &[f64], y: &[f64], o: CliffOptions) -> Option<CliffsDelta
     let var = if o.unbiased {
         (f2 * f2 * sr + f1 * f1 * sc - ssr) / (f1 * f2 * (f1 - 1.0) * (f2 - 1.0))
     } else {
-        let (si, sj, sij) = (
-            sr / (f1 - 1.0),
-            sc / (f2 - 1.0),
-            ssr / ((f1 - 1.0) * (f2 - 1.0)),
-        );
+        let (si, sj, sij) = (sr / (f1 - 1.0), sc / (f2 - 1.0), ssr / ((f1 - 1.0) * (f2 - 1.0)));
         ((f2 - 1.0) * si + (f1 - 1.0) * sj + sij) / (f1 * f2)
     };
     let var = var.max(0.0);
     let a = 1.0 - (1.0 - o.confidence) / 2.0;
-    let z = if o.normal {
-        Normal::standard().inverse_cdf(a)
-    } else {
-        StudentsT::new(0.0, 1.0, f1 + f2 - 2.0).ok()?.inverse_cdf(a)
-    };
+    let z = if o.normal { Normal::standard().inverse_cdf(a) } else { StudentsT::new(0.0, 1.0, f1 + f2 - 2.0).ok()?.inverse_cdf(a) };
     let extreme = delta.abs() == 1.0;
-    let d = if extreme {
-        delta * (f1 * f2 - 1.0) / (f1 * f2)
-    } else {
-        delta
-    };
+    let d = if extreme { delta * (f1 * f2 - 1.0) / (f1 * f2) } else { delta };
     let root = z * var.sqrt() * ((1.0 - d * d).powi(2) + z * z * var).sqrt();
     let denom = 1.0 - d * d + z * z * var;
-    let (mut lo, mut hi) = (
-        (d - d.powi(3) - root) / denom,
-        (d - d.powi(3) + root) / denom,
-    );
+    let (mut lo, mut hi) = ((d - d.powi(3) - root) / denom, (d - d.powi(3) + root) / denom);
     if extreme {
         if delta > 0.0 { hi = 1.0 } else { lo = -1.0 }
     }
-    Some(CliffsDelta {
-        delta,
-        ci_low: lo,
-        ci_high: hi,
-        magnitude: magnitude(delta),
-    })
+    Some(CliffsDelta { delta, ci_low: lo, ci_high: hi, magnitude: magnitude(delta) })
 }
 
 /// Hodges–Lehmann shift: the median of all pairwise differences x_i − y_j. `None` when the
@@ -113,10 +93,7 @@ pub fn hodges_lehmann(x: &[f64], y: &[f64], max_pairs: usize) -> Option<f64> {
     if x.is_empty() || y.is_empty() || x.len().saturating_mul(y.len()) > max_pairs {
         return None;
     }
-    let diffs: Vec<f64> = x
-        .iter()
-        .flat_map(|a| y.iter().map(move |b| a - b))
-        .collect();
+    let diffs: Vec<f64> = x.iter().flat_map(|a| y.iter().map(move |b| a - b)).collect();
     super::quantile::quantile_unsorted(&diffs, 0.5)
 }
 
@@ -129,21 +106,9 @@ mod tests {
     fn effsize_consistent_normal() {
         let treatment = [10.0, 10.0, 20.0, 20.0, 20.0, 30.0, 30.0, 30.0, 40.0, 50.0];
         let control = [10.0, 20.0, 30.0, 40.0, 40.0, 50.0];
-        let d = cliffs_delta(
-            &treatment,
-            &control,
-            CliffOptions {
-                unbiased: false,
-                normal: true,
-                confidence: 0.95,
-            },
-        )
-        .unwrap();
+        let d = cliffs_delta(&treatment, &control, CliffOptions { unbiased: false, normal: true, confidence: 0.95 }).unwrap();
         assert!((d.delta - -0.25).abs() < 1e-12);
-        assert!(
-            (d.ci_low - -0.7125351).abs() < 1e-6 && (d.ci_high - 0.3639999).abs() < 1e-6,
-            "{d:?}"
-        );
+        assert!((d.ci_low - -0.7125351).abs() < 1e-6 && (d.ci_high - 0.3639999).abs() < 1e-6, "{d:?}");
         assert_eq!(d.magnitude, "small");
     }
 
@@ -151,36 +116,15 @@ mod tests {
     fn effsize_unbiased_student_t() {
         let x1 = [10.0, 20.0, 20.0, 20.0, 30.0, 30.0, 30.0, 40.0, 50.0, 100.0];
         let x2 = [10.0, 20.0, 30.0, 40.0, 40.0, 50.0];
-        let d = cliffs_delta(
-            &x1,
-            &x2,
-            CliffOptions {
-                unbiased: true,
-                normal: false,
-                confidence: 0.95,
-            },
-        )
-        .unwrap();
+        let d = cliffs_delta(&x1, &x2, CliffOptions { unbiased: true, normal: false, confidence: 0.95 }).unwrap();
         assert!((d.delta - -0.06666667).abs() < 1e-7);
-        assert!(
-            (d.ci_low - -0.6082254).abs() < 1e-6 && (d.ci_high - 0.5172431).abs() < 1e-6,
-            "{d:?}"
-        );
+        assert!((d.ci_low - -0.6082254).abs() < 1e-6 && (d.ci_high - 0.5172431).abs() < 1e-6, "{d:?}");
         assert_eq!(d.magnitude, "negligible");
     }
 
     #[test]
     fn complete_separation() {
-        let d = cliffs_delta(
-            &[5.0, 6.0, 7.0],
-            &[1.0, 2.0, 3.0],
-            CliffOptions {
-                unbiased: true,
-                normal: false,
-                confidence: 0.95,
-            },
-        )
-        .unwrap();
+        let d = cliffs_delta(&[5.0, 6.0, 7.0], &[1.0, 2.0, 3.0], CliffOptions { unbiased: true, normal: false, confidence: 0.95 }).unwrap();
         assert_eq!(d.delta, 1.0);
         assert_eq!(d.ci_high, 1.0);
         assert!(d.ci_low < 1.0);
@@ -188,10 +132,7 @@ mod tests {
 
     #[test]
     fn hodges_lehmann_reference() {
-        assert_eq!(
-            hodges_lehmann(&[1.0, 2.0, 3.0], &[0.0, 0.5], 100),
-            Some(1.75)
-        );
+        assert_eq!(hodges_lehmann(&[1.0, 2.0, 3.0], &[0.0, 0.5], 100), Some(1.75));
         assert_eq!(hodges_lehmann(&[1.0; 20], &[0.0; 20], 100), None);
     }
 }

@@ -42,11 +42,7 @@ fn variance(x: &[f64]) -> f64 {
     let n = x.len() as f64;
     let mut sorted = x.to_vec();
     sorted.sort_by(f64::total_cmp);
-    let ties: f64 = tie_runs(&sorted)
-        .into_iter()
-        .map(|t| t as f64)
-        .map(|t| t * (t - 1.0) * (2.0 * t + 5.0))
-        .sum();
+    let ties: f64 = tie_runs(&sorted).into_iter().map(|t| t as f64).map(|t| t * (t - 1.0) * (2.0 * t + 5.0)).sum();
     (n * (n - 1.0) * (2.0 * n + 5.0) - ties) / 18.0
 }
 
@@ -60,13 +56,7 @@ fn finish(s: f64, var_s: f64, n: usize) -> MannKendall {
     };
     let p = 2.0 * (1.0 - Normal::standard().cdf(z.abs()));
     let tau = s / (0.5 * n as f64 * (n as f64 - 1.0));
-    MannKendall {
-        s,
-        var_s,
-        z,
-        p,
-        tau,
-    }
+    MannKendall { s, var_s, z, p, tau }
 }
 
 /// The plain test (assumes independent observations). `None` for fewer than 3 values.
@@ -95,11 +85,7 @@ pub fn hamed_rao(x: &[f64], slope: f64, alpha: f64) -> Option<MannKendall> {
     if n < 3 {
         return None;
     }
-    let detrended: Vec<f64> = x
-        .iter()
-        .enumerate()
-        .map(|(i, v)| v - (i + 1) as f64 * slope)
-        .collect();
+    let detrended: Vec<f64> = x.iter().enumerate().map(|(i, v)| v - (i + 1) as f64 * slope).collect();
     let ranks = average_ranks(&detrended);
     let r = acf(&ranks, n - 1);
     let bound = Normal::standard().inverse_cdf(1.0 - alpha / 2.0) / (n as f64).sqrt();
@@ -122,9 +108,7 @@ mod tests {
     // "A Mann-Kendall Example (By Hand)": S = 54, Var(S) = 332.667, Z = 2.9058.
     #[test]
     fn hand_worked_example() {
-        let x = [
-            12.9, 14.8, 13.2, 15.7, 13.8, 15.6, 12.9, 11.0, 17.3, 15.9, 19.0, 18.3, 20.1, 21.7,
-        ];
+        let x = [12.9, 14.8, 13.2, 15.7, 13.8, 15.6, 12.9, 11.0, 17.3, 15.9, 19.0, 18.3, 20.1, 21.7];
         let r = mann_kendall(&x).unwrap();
         assert_eq!(r.s, 54.0);
         assert!((r.var_s - 332.6667).abs() < 1e-3);

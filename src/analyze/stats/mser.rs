@@ -19,9 +19,7 @@ pub fn mser5(x: &[f64]) -> Option<Mser> {
     if k < 4 {
         return None;
     }
-    let z: Vec<f64> = (0..k)
-        .map(|j| x[j * BATCH..(j + 1) * BATCH].iter().sum::<f64>() / BATCH as f64)
-        .collect();
+    let z: Vec<f64> = (0..k).map(|j| x[j * BATCH..(j + 1) * BATCH].iter().sum::<f64>() / BATCH as f64).collect();
     let limit = k.div_ceil(2);
     let mut best = (f64::INFINITY, 0usize);
     for d in 0..limit {
@@ -33,10 +31,7 @@ pub fn mser5(x: &[f64]) -> Option<Mser> {
             best = (stat, d);
         }
     }
-    Some(Mser {
-        truncate: best.1 * BATCH,
-        at_boundary: best.1 + 1 >= limit,
-    })
+    Some(Mser { truncate: best.1 * BATCH, at_boundary: best.1 + 1 >= limit })
 }
 
 #[cfg(test)]
@@ -46,15 +41,7 @@ mod tests {
     #[test]
     fn truncates_an_initial_transient() {
         // 30 high values then 170 values around 1: MSER-5 drops the first 30.
-        let x: Vec<f64> = (0..200)
-            .map(|i| {
-                if i < 30 {
-                    5.0
-                } else {
-                    1.0 + 0.1 * ((i * 13 % 7) as f64 - 3.0)
-                }
-            })
-            .collect();
+        let x: Vec<f64> = (0..200).map(|i| if i < 30 { 5.0 } else { 1.0 + 0.1 * ((i * 13 % 7) as f64 - 3.0) }).collect();
         let m = mser5(&x).unwrap();
         assert_eq!(m.truncate, 30);
         assert!(!m.at_boundary);
@@ -63,11 +50,7 @@ mod tests {
     #[test]
     fn hand_computed_small_case() {
         // Batches: [10, 2, 2, 2] → d = 1 leaves zero spread.
-        let x = [10.0; 5]
-            .iter()
-            .chain([2.0; 15].iter())
-            .copied()
-            .collect::<Vec<_>>();
+        let x = [10.0; 5].iter().chain([2.0; 15].iter()).copied().collect::<Vec<_>>();
         assert_eq!(mser5(&x).unwrap().truncate, 5);
         assert!(mser5(&[1.0; 10]).is_none());
     }

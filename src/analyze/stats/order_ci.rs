@@ -37,12 +37,7 @@ fn smallest(n: u64, pred: impl Fn(u64) -> bool) -> u64 {
 
 /// Order-statistic indices for quantile `p` of `n` observations at confidence `cl`.
 /// Returns `None` when the inputs are out of range (n = 0, p or cl outside (0, 1)).
-pub fn order_statistic_indices(
-    n: usize,
-    p: f64,
-    cl: f64,
-    alt: Alternative,
-) -> Option<OrderIndices> {
+pub fn order_statistic_indices(n: usize, p: f64, cl: f64, alt: Alternative) -> Option<OrderIndices> {
     if n == 0 || !(p > 0.0 && p < 1.0) || !(cl > 0.0 && cl < 1.0) {
         return None;
     }

@@ -73,17 +73,8 @@ pub fn pelt(y: &[f64], penalty: Penalty, min_len: usize, variance_floor: f64) ->
     let pen = penalty.value(n);
     let cost = |a: usize, b: usize| {
         let len = (b - a) as f64;
-        let c = meanvar_cost(
-            len,
-            sums.s1[b] - sums.s1[a],
-            sums.s2[b] - sums.s2[a],
-            variance_floor,
-        );
-        if penalty.per_segment_log_length() {
-            c + len.ln()
-        } else {
-            c
-        }
+        let c = meanvar_cost(len, sums.s1[b] - sums.s1[a], sums.s2[b] - sums.s2[a], variance_floor);
+        if penalty.per_segment_log_length() { c + len.ln() } else { c }
     };
     let mut f = vec![f64::INFINITY; n + 1];
     let mut last = vec![0usize; n + 1];
@@ -148,21 +139,13 @@ mod tests {
 
     /// 50 × 1.0 then 50 × 2.0, with a small deterministic perturbation.
     fn step() -> Vec<f64> {
-        (0..100)
-            .map(|i| if i < 50 { 1.0 } else { 2.0 } + 0.05 * ((i * 7919 % 13) as f64 / 13.0 - 0.5))
-            .collect()
+        (0..100).map(|i| if i < 50 { 1.0 } else { 2.0 } + 0.05 * ((i * 7919 % 13) as f64 / 13.0 - 0.5)).collect()
     }
 
     #[test]
     fn one_step_one_changepoint() {
-        assert_eq!(
-            pelt(&step(), Penalty::Mbic, 2, R_VARIANCE_FLOOR),
-            vec![50, 100]
-        );
-        assert_eq!(
-            pelt(&step(), Penalty::Conservative, 5, R_VARIANCE_FLOOR),
-            vec![50, 100]
-        );
+        assert_eq!(pelt(&step(), Penalty::Mbic, 2, R_VARIANCE_FLOOR), vec![50, 100]);
+        assert_eq!(pelt(&step(), Penalty::Conservative, 5, R_VARIANCE_FLOOR), vec![50, 100]);
     }
 
     #[test]
@@ -197,12 +180,7 @@ mod tests {
         let sums = Sums::new(&y);
         let cost = |a: usize, b: usize| {
             let l = (b - a) as f64;
-            meanvar_cost(
-                l,
-                sums.s1[b] - sums.s1[a],
-                sums.s2[b] - sums.s2[a],
-                R_VARIANCE_FLOOR,
-            ) + l.ln()
+            meanvar_cost(l, sums.s1[b] - sums.s1[a], sums.s2[b] - sums.s2[a], R_VARIANCE_FLOOR) + l.ln()
         };
         let n = y.len();
         let mut f = vec![f64::INFINITY; n + 1];

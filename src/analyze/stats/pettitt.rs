@@ -32,11 +32,7 @@ pub fn pettitt(x: &[f64]) -> Option<Pettitt> {
     }
     let nf = n as f64;
     let p = (2.0 * (-6.0 * k * k / (nf.powi(3) + nf.powi(2))).exp()).min(1.0);
-    Some(Pettitt {
-        k,
-        change_after: at,
-        p,
-    })
+    Some(Pettitt { k, change_after: at, p })
 }
 
 #[cfg(test)]
@@ -67,15 +63,7 @@ mod tests {
 
     #[test]
     fn finds_a_level_shift() {
-        let x: Vec<f64> = (0..40)
-            .map(|i| {
-                if i < 17 {
-                    1.0 + 0.01 * (i % 5) as f64
-                } else {
-                    2.0 + 0.01 * (i % 3) as f64
-                }
-            })
-            .collect();
+        let x: Vec<f64> = (0..40).map(|i| if i < 17 { 1.0 + 0.01 * (i % 5) as f64 } else { 2.0 + 0.01 * (i % 3) as f64 }).collect();
         let r = pettitt(&x).unwrap();
         assert_eq!(r.change_after, 17);
         // K = 17·23 (every pair across the shift): p = 2·exp(−6K²/(n³+n²)).

@@ -15,9 +15,7 @@ pub fn resample_rng(seed: u64, stat_id: u64, r: u64) -> ChaCha8Rng {
 
 /// A stable id for a statistic name (FNV-1a), used to separate resampling streams.
 pub fn stat_id(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Runs `b` resamples in parallel, each yielding one value per statistic; returns one
@@ -35,11 +33,5 @@ where
             out.clone()
         })
         .collect();
-    (0..stats)
-        .map(|s| {
-            rows.iter()
-                .map(|row| row.get(s).copied().unwrap_or(f64::NAN))
-                .collect()
-        })
-        .collect()
+    (0..stats).map(|s| rows.iter().map(|row| row.get(s).copied().unwrap_or(f64::NAN)).collect()).collect()
 }

@@ -17,12 +17,7 @@ use super::quantile::quantile_sorted;
 use super::resample::parallel_resamples;
 
 /// Circular blocks (start group, length) covering `k` groups in total.
-pub fn stationary_blocks(
-    k: usize,
-    mean_block: f64,
-    rng: &mut ChaCha8Rng,
-    out: &mut Vec<(usize, usize)>,
-) {
+pub fn stationary_blocks(k: usize, mean_block: f64, rng: &mut ChaCha8Rng, out: &mut Vec<(usize, usize)>) {
     out.clear();
     if k == 0 {
         return;
@@ -109,11 +104,7 @@ impl RankBins {
                 }
             }
         }
-        RankBins {
-            edges,
-            prefix,
-            rows,
-        }
+        RankBins { edges, prefix, rows }
     }
 
     /// Values in groups [a, b) with bin index < j.
@@ -127,11 +118,7 @@ impl RankBins {
             .iter()
             .map(|&(s, l)| {
                 let e = s + l;
-                if e <= groups {
-                    self.count(s, e, j)
-                } else {
-                    self.count(s, groups, j) + self.count(0, e - groups, j)
-                }
+                if e <= groups { self.count(s, e, j) } else { self.count(s, groups, j) + self.count(0, e - groups, j) }
             })
             .sum()
     }
@@ -144,11 +131,7 @@ impl RankBins {
         let (mut lo, mut hi) = (1usize, bins + 2);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if self.count_blocks(blocks, groups, mid) > k {
-                hi = mid
-            } else {
-                lo = mid + 1
-            }
+            if self.count_blocks(blocks, groups, mid) > k { hi = mid } else { lo = mid + 1 }
         }
         let j = lo; // the value lies in bin index j - 1
         if j == 1 {
@@ -161,11 +144,7 @@ impl RankBins {
         let in_bin = self.count_blocks(blocks, groups, j) - before;
         let (e0, e1) = (self.edges[j - 2], self.edges[j - 1]);
         // Exact for single-rank bins; for wider bins, spread the resample's values evenly.
-        let offset = if in_bin > 0 {
-            ((k - before) as usize * (e1 - e0)) / in_bin as usize
-        } else {
-            0
-        };
+        let offset = if in_bin > 0 { ((k - before) as usize * (e1 - e0)) / in_bin as usize } else { 0 };
         (e0 + offset.min(e1 - e0 - 1), false)
     }
 }
@@ -209,19 +188,11 @@ pub fn grouped_bootstrap(
     let k = data.groups;
     let range = |pre: &[f64], s: usize, l: usize| -> f64 {
         let e = s + l;
-        if e <= k {
-            pre[e] - pre[s]
-        } else {
-            pre[k] - pre[s] + pre[e - k]
-        }
+        if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
     };
     let range_n = |s: usize, l: usize| -> u64 {
         let e = s + l;
-        if e <= k {
-            group_n[e] - group_n[s]
-        } else {
-            group_n[k] - group_n[s] + group_n[e - k]
-        }
+        if e <= k { group_n[e] - group_n[s] } else { group_n[k] - group_n[s] + group_n[e - k] }
     };
     let interpolate = |r: usize| -> f64 { sorted[r.min(n - 1)] };
     let clamped = std::sync::atomic::AtomicUsize::new(0);
@@ -257,21 +228,11 @@ pub fn grouped_bootstrap(
         out.push(sum / total as f64);
     });
     let mean = dists.pop()?;
-    Some(GroupedBootstrap {
-        quantiles: dists,
-        mean,
-        clamped: clamped.into_inner(),
-    })
+    Some(GroupedBootstrap { quantiles: dists, mean, clamped: clamped.into_inner() })
 }
 
 /// The stationary bootstrap of the mean of a series (e.g. per-window counts).
-pub fn series_mean_bootstrap(
-    x: &[f64],
-    mean_block: f64,
-    resamples: usize,
-    seed: u64,
-    id: u64,
-) -> Vec<f64> {
+pub fn series_mean_bootstrap(x: &[f64], mean_block: f64, resamples: usize, seed: u64, id: u64) -> Vec<f64> {
     let k = x.len();
     let mut pre = vec![0.0; k + 1];
     for (i, v) in x.iter().enumerate() {
@@ -284,11 +245,7 @@ pub fn series_mean_bootstrap(
             .iter()
             .map(|&(s, l)| {
                 let e = s + l;
-                if e <= k {
-                    pre[e] - pre[s]
-                } else {
-                    pre[k] - pre[s] + pre[e - k]
-                }
+                if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
             })
             .sum();
         out.push(sum / k as f64);
@@ -330,22 +287,12 @@ mod tests {
     /// must equal the brute-force type-7 quantile of the same resample.
     #[test]
     fn binned_quantiles_equal_brute_force() {
-        let values: Vec<f64> = (0..400)
-            .map(|i| ((i * 7919) % 1009) as f64 / 10.0)
-            .collect();
-        let mut pairs: Vec<(f64, u32)> = values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (*v, (i / 4) as u32))
-            .collect();
+        let values: Vec<f64> = (0..400).map(|i| ((i * 7919) % 1009) as f64 / 10.0).collect();
+        let mut pairs: Vec<(f64, u32)> = values.iter().enumerate().map(|(i, v)| (*v, (i / 4) as u32)).collect();
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
         let sorted: Vec<f64> = pairs.iter().map(|p| p.0).collect();
         let group_of_rank: Vec<u32> = pairs.iter().map(|p| p.1).collect();
-        let data = Grouped {
-            sorted: &sorted,
-            group_of_rank: &group_of_rank,
-            groups: 100,
-        };
+        let data = Grouped { sorted: &sorted, group_of_rank: &group_of_rank, groups: 100 };
         let ps = [0.5, 0.9, 0.99];
         let boot = grouped_bootstrap(&data, &ps, &[1e9; 3], 1.0, 64, 5, 6).unwrap();
         assert_eq!(boot.clamped, 0);
@@ -353,19 +300,11 @@ mod tests {
             let mut rng = resample_rng(5, 6, r as u64);
             let mut blocks = Vec::new();
             stationary_blocks(100, 1.0, &mut rng, &mut blocks);
-            let mut pooled: Vec<f64> = blocks
-                .iter()
-                .flat_map(|&(s, l)| {
-                    (s..s + l).flat_map(|g| values[(g % 100) * 4..(g % 100) * 4 + 4].to_vec())
-                })
-                .collect();
+            let mut pooled: Vec<f64> = blocks.iter().flat_map(|&(s, l)| (s..s + l).flat_map(|g| values[(g % 100) * 4..(g % 100) * 4 + 4].to_vec())).collect();
             pooled.sort_by(f64::total_cmp);
             for (i, &p) in ps.iter().enumerate() {
                 let expect = quantile_sorted(&pooled, p).unwrap();
-                assert!(
-                    (boot.quantiles[i][r] - expect).abs() < 1e-9,
-                    "resample {r}, p {p}"
-                );
+                assert!((boot.quantiles[i][r] - expect).abs() < 1e-9, "resample {r}, p {p}");
             }
             let mean = pooled.iter().sum::<f64>() / pooled.len() as f64;
             assert!((boot.mean[r] - mean).abs() < 1e-9);

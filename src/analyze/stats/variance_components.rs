@@ -48,10 +48,7 @@ impl Node {
                 let m = self.mean();
                 c.iter().map(|ch| (ch.mean() - m).powi(2)).sum()
             }
-            Node::Inner(c) => c
-                .iter()
-                .map(|ch| ch.squared_deviations(level, own_level - 1))
-                .sum(),
+            Node::Inner(c) => c.iter().map(|ch| ch.squared_deviations(level, own_level - 1)).sum(),
         }
     }
 }
@@ -90,10 +87,7 @@ pub fn components(root: &Node) -> Option<Components> {
 fn balanced(node: &Node, reps: &[usize]) -> bool {
     match node {
         Node::Leaf(v) => reps.len() == 1 && v.len() == reps[0],
-        Node::Inner(c) => {
-            c.len() == reps[reps.len() - 1]
-                && c.iter().all(|ch| balanced(ch, &reps[..reps.len() - 1]))
-        }
+        Node::Inner(c) => c.len() == reps[reps.len() - 1] && c.iter().all(|ch| balanced(ch, &reps[..reps.len() - 1])),
     }
 }
 
@@ -125,23 +119,13 @@ mod tests {
         assert_eq!(root.mean(), 6.5);
         let c = components(&root).unwrap();
         let r1 = |x: f64| (x * 10.0).round() / 10.0;
-        assert_eq!(
-            c.s2.iter().map(|&x| r1(x)).collect::<Vec<_>>(),
-            vec![16.5, 2.6, 3.6]
-        );
-        assert_eq!(
-            c.t2.iter().map(|&x| r1(x)).collect::<Vec<_>>(),
-            vec![16.5, -5.7, 2.3]
-        );
+        assert_eq!(c.s2.iter().map(|&x| r1(x)).collect::<Vec<_>>(), vec![16.5, 2.6, 3.6]);
+        assert_eq!(c.t2.iter().map(|&x| r1(x)).collect::<Vec<_>>(), vec![16.5, -5.7, 2.3]);
     }
 
     #[test]
     fn two_level_example() {
-        let root = Inner(vec![
-            leaf(&[9.0, 5.0, 8.0, 3.0]),
-            leaf(&[10.0, 6.0, 7.0, 11.0]),
-            leaf(&[1.0, 12.0, 2.0, 4.0]),
-        ]);
+        let root = Inner(vec![leaf(&[9.0, 5.0, 8.0, 3.0]), leaf(&[10.0, 6.0, 7.0, 11.0]), leaf(&[1.0, 12.0, 2.0, 4.0])]);
         let c = components(&root).unwrap();
         let r1 = |x: f64| (x * 10.0).round() / 10.0;
         assert_eq!((r1(c.s2[0]), r1(c.s2[1])), (12.7, 3.6));
@@ -152,10 +136,7 @@ mod tests {
     // high to low → [4.2937, 1.3023].
     #[test]
     fn optimal_repetitions_example() {
-        let root = Inner(vec![
-            Inner(vec![leaf(&[3.0, 4.0, 3.0]), leaf(&[1.2, 3.1, 3.0])]),
-            Inner(vec![leaf(&[0.2, 1.0, 1.5]), leaf(&[1.0, 2.0, 3.0])]),
-        ]);
+        let root = Inner(vec![Inner(vec![leaf(&[3.0, 4.0, 3.0]), leaf(&[1.2, 3.1, 3.0])]), Inner(vec![leaf(&[0.2, 1.0, 1.5]), leaf(&[1.0, 2.0, 3.0])])]);
         let c = components(&root).unwrap();
         for (got, want) in c.t2.iter().zip([0.7266667, 0.262777778, 0.7747]) {
             assert!((got - want).abs() < 1e-4, "{got} vs {want}");

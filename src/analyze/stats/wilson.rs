@@ -12,16 +12,8 @@ pub fn wilson_interval(k: u64, n: u64, cl: f64) -> Option<(f64, f64)> {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    let lo = if p == 0.0 {
-        0.0
-    } else {
-        (centre - half).max(0.0)
-    };
-    let hi = if p == 1.0 {
-        1.0
-    } else {
-        (centre + half).min(1.0)
-    };
+    let lo = if p == 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if p == 1.0 { 1.0 } else { (centre + half).min(1.0) };
     Some((lo, hi))
 }
 
@@ -34,10 +26,7 @@ mod tests {
         // statsmodels proportion_confint(7, 50, alpha=0.05, method='wilson')
         // = (0.06950833427016288, 0.26186193710585537)
         let (lo, hi) = wilson_interval(7, 50, 0.95).unwrap();
-        assert!(
-            (lo - 0.06950833427016288).abs() < 1e-9 && (hi - 0.26186193710585537).abs() < 1e-9,
-            "{lo} {hi}"
-        );
+        assert!((lo - 0.06950833427016288).abs() < 1e-9 && (hi - 0.26186193710585537).abs() < 1e-9, "{lo} {hi}");
         // Zero events still give a finite upper bound: 0/20 -> (0, 0.16112)
         let (lo, hi) = wilson_interval(0, 20, 0.95).unwrap();
         assert_eq!(lo, 0.0);

@@ -1,0 +1,111 @@
+//! The report's one input: the analyses, their credibility and the comparison, plus the
+//! title and date. Exporters (`Exporter`) read only this value.
+
+use serde::Serialize;
+
+use crate::analyze::Analysis;
+use crate::analyze::compare::Comparison;
+use crate::analyze::credibility::{Credibility, Grade, assess};
+
+/// Everything a report shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub title: String,
+    /// YYYY-MM-DD: from `--date`, else the day of the first run's first request (never the
+    /// wall clock, so the same input gives the same bytes).
+    pub date: String,
+    pub lang: String,
+    pub credence_version: String,
+    /// `run` (one or more runs of one configuration) or `comparison`.
+    pub kind: &'static str,
+    /// Credibility of the runs (kind `run`) or of the candidate arm (kind `comparison`).
+    pub credibility: Credibility,
+    /// Credibility of the base arm (kind `comparison`).
+    pub base_credibility: Option<Credibility>,
+    /// The runs (kind `run`), or the base runs followed by the candidate runs.
+    pub runs: Vec<Analysis>,
+    pub comparison: Option<Comparison>,
+}
+
+/// Civil date (UTC) of an epoch-nanosecond time, by Howard Hinnant's days-from-civil inverse.
+pub fn utc_date(epoch_ns: i64) -> String {
+    let days = epoch_ns.div_euclid(86_400_000_000_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    format!("{:04}-{:02}-{:02}", if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn default_title(runs: &[Analysis], comparison: bool) -> String {
+    let first = runs.first();
+    let model = first.and_then(|a| a.run.config.model.clone());
+    let engine = first.and_then(|a| a.run.config.engine.clone());
+    let sut = [model, engine].into_iter().flatten().collect::<Vec<_>>().join(" on ");
+    let what = if comparison { "Comparison" } else { "Benchmark" };
+    if sut.is_empty() { format!("{what} report") } else { format!("{what} report: {sut}") }
+}
+
+impl Report {
+    /// A report on one or more runs of one configuration.
+    pub fn for_runs(runs: Vec<Analysis>, title: Option<String>, date: Option<String>) -> Report {
+        let credibility = assess(&runs.iter().collect::<Vec<_>>());
+        Report {
+            title: title.unwrap_or_else(|| default_title(&runs, false)),
+            date: date.unwrap_or_else(|| utc_date(runs.first().map_or(0, |a| a.timeseries.t0_ns))),
+            lang: "en".into(),
+            credence_version: env!("CARGO_PKG_VERSION").into(),
+            kind: "run",
+            credibility,
+            base_credibility: None,
+            runs,
+            comparison: None,
+        }
+    }
+
+    /// A report on a comparison of two arms.
+    pub fn for_comparison(base: Vec<Analysis>, cand: Vec<Analysis>, comparison: Comparison, title: Option<String>, date: Option<String>) -> Report {
+        let base_credibility = assess(&base.iter().collect::<Vec<_>>());
+        let credibility = assess(&cand.iter().collect::<Vec<_>>());
+        let mut runs = base;
+        runs.extend(cand);
+        Report {
+            title: title.unwrap_or_else(|| default_title(&runs, true)),
+            date: date.unwrap_or_else(|| utc_date(runs.first().map_or(0, |a| a.timeseries.t0_ns))),
+            lang: "en".into(),
+            credence_version: env!("CARGO_PKG_VERSION").into(),
+            kind: "comparison",
+            credibility,
+            base_credibility: Some(base_credibility),
+            runs,
+            comparison: Some(comparison),
+        }
+    }
+
+    /// The worse of the arms' grades (the comparison is as credible as its weaker arm).
+    pub fn grade(&self) -> Grade {
+        match (&self.base_credibility, self.credibility.grade) {
+            (Some(b), g) if b.grade == Grade::Low || g == Grade::Low => Grade::Low,
+            (Some(b), g) if b.grade == Grade::Medium || g == Grade::Medium => Grade::Medium,
+            (_, g) => g,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_epoch() {
+        assert_eq!(utc_date(0), "1970-01-01");
+        assert_eq!(utc_date(1_780_315_200_000_000_000), "2026-06-01");
+        assert_eq!(utc_date(951_782_400_000_000_000), "2000-02-29");
+        assert_eq!(utc_date(-86_400_000_000_000), "1969-12-31");
+    }
+}

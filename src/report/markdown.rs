@@ -1,0 +1,78 @@
+//! The Markdown exporter: a concise summary for pull-request comments and CI logs (grade,
+//! statement, key numbers, verdicts, findings). Untrusted strings are escaped so that a model
+//! name cannot break the table or inject links.
+
+use std::fmt::Write;
+
+use super::document::Report;
+use super::view::view;
+use super::{Exporter, ReportError};
+
+pub struct Markdown;
+
+/// Escapes Markdown and HTML metacharacters and flattens newlines.
+fn md(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+impl Exporter for Markdown {
+    fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
+        let v = view(r);
+        let mut s = String::new();
+        let _ = writeln!(s, "# {}\n", md(&v.title));
+        let _ = writeln!(s, "{}\n", md(&v.subtitle));
+        let _ = writeln!(s, "**Credibility: {}**\n", v.grade);
+        let _ = writeln!(s, "{}\n", md(&v.statement));
+        let _ = writeln!(s, "| | |\n|---|---|");
+        for h in &v.headline {
+            let _ = writeln!(s, "| {} | {} |", md(&h[0]), md(&h[1]));
+        }
+        for set in &v.check_sets {
+            let _ = writeln!(s, "\n**{}**\n\n| check | status | reason |\n|---|---|---|", md(&set.title));
+            for c in &set.checks {
+                let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
+            }
+        }
+        for t in &v.metric_tables {
+            let _ = writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
+            for row in &t.rows {
+                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
+            }
+        }
+        if let Some(c) = &v.comparison {
+            let _ = writeln!(s, "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|", md(&c.summary));
+            for row in &c.verdicts {
+                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
+            }
+            for n in &c.notes {
+                let _ = writeln!(s, "- {}", md(n));
+            }
+            for g in c.gates.iter().filter(|g| g[1] != "PASS") {
+                let _ = writeln!(s, "- gate {} {}: {}", md(&g[0]), g[1], md(&g[2]));
+            }
+        }
+        let _ = writeln!(s, "\n## Findings\n");
+        if v.findings.is_empty() {
+            let _ = writeln!(s, "No cause was found.");
+        }
+        for f in &v.findings {
+            let _ = writeln!(s, "- **{}** (`{}`, {}): {}. Effect: {}. Action: {}", md(&f.title), f.cause, md(&f.strength), md(&f.episodes), md(&f.effect), md(&f.action));
+        }
+        for u in &v.unexplained {
+            let _ = writeln!(s, "- unexplained: {}", md(u));
+        }
+        let _ = writeln!(s, "\n{}", md(&v.not_checked));
+        Ok(s.into_bytes())
+    }
+}

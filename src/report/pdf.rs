@@ -1,0 +1,87 @@
+//! The PDF exporter: typst with the template compiled into the binary, the fonts typst-assets
+//! embeds (no system fonts), the content as JSON bytes and the charts as SVG bytes in
+//! `sys.inputs`. Nothing from a run is spliced into typst source.
+
+use typst::foundations::{Bytes, Dict, IntoValue};
+use typst_as_lib::TypstEngine;
+
+use super::charts;
+use super::document::Report;
+use super::view::view;
+use super::{Exporter, ReportError};
+
+/// The template, compiled in (`report-templates/report.typ`).
+pub const TEMPLATE: &str = include_str!("../../report-templates/report.typ");
+
+pub struct Pdf;
+
+/// Every chart the report shows, by name, in order; the view lists the names it places.
+fn draw_charts(r: &Report) -> (Vec<(String, String)>, Vec<String>, Vec<[String; 2]>) {
+    let mut all = Vec::new();
+    let mut timelines = Vec::new();
+    let mut distributions = Vec::new();
+    // Timelines and distributions of the first run (of the candidate arm in a comparison).
+    let focus = r.comparison.as_ref().and_then(|c| r.runs.get(c.base_runs.len()));
+    let Some(a) = focus.or(r.runs.first()) else { return (all, timelines, distributions) };
+    let mut add = |name: String, svg: Option<String>, list: &mut Vec<String>| {
+        if let Some(s) = svg {
+            list.push(name.clone());
+            all.push((name, s));
+        }
+    };
+    add("throughput".into(), charts::throughput(a), &mut timelines);
+    add("ttft".into(), charts::latency(a, "ttft"), &mut timelines);
+    add("tpot".into(), charts::latency(a, "tpot"), &mut timelines);
+    add("concurrency".into(), charts::concurrency(a), &mut timelines);
+    for (name, svg) in charts::gpu_panels(a).into_iter().chain(charts::client_panels(a)) {
+        add(name, Some(svg), &mut timelines);
+    }
+    for m in ["ttft", "tpot", "itl", "e2e"] {
+        let (c, h) = (charts::cdf(a, m), charts::histogram(a, m));
+        if c.is_some() || h.is_some() {
+            let (cn, hn) = (format!("{m}_cdf"), format!("{m}_histogram"));
+            let mut unused = Vec::new();
+            add(cn.clone(), c, &mut unused);
+            add(hn.clone(), h, &mut unused);
+            distributions.push([cn, hn]);
+        }
+    }
+    if let Some(c) = &r.comparison {
+        let mut unused = Vec::new();
+        add("forest".into(), charts::forest(c), &mut unused);
+    }
+    (all, timelines, distributions)
+}
+
+impl Exporter for Pdf {
+    fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
+        let (charts, timelines, distributions) = draw_charts(r);
+        let mut v = view(r);
+        v.timelines = timelines;
+        v.distributions = distributions;
+        let json = serde_json::to_vec(&v).map_err(|e| ReportError::Render(e.to_string()))?;
+        let mut chart_dict = Dict::new();
+        for (name, svg) in charts {
+            chart_dict.insert(name.into(), Bytes::new(svg.into_bytes()).into_value());
+        }
+        let mut inputs = Dict::new();
+        inputs.insert("view".into(), Bytes::new(json).into_value());
+        inputs.insert("charts".into(), chart_dict.into_value());
+        let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(typst_assets::fonts().map(Bytes::new)).build();
+        let compiled = engine.compile_with_input(inputs);
+        let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.message.to_string()).collect();
+        let doc: typst_layout::PagedDocument = compiled.output.map_err(|e| ReportError::Render(typst_error(&e)))?;
+        if !warnings.is_empty() && std::env::var_os("CREDENCE_TYPST_WARNINGS").is_some() {
+            eprintln!("typst warnings: {}", warnings.join("; "));
+        }
+        typst_pdf::pdf(&doc, &typst_pdf::PdfOptions::default()).map_err(|e| ReportError::Render(e.iter().map(|d| d.message.to_string()).collect::<Vec<_>>().join("; ")))
+    }
+}
+
+/// typst's source errors print as a debug dump: show their messages and hints instead.
+fn typst_error(e: &typst_as_lib::TypstAsLibError) -> String {
+    match e {
+        typst_as_lib::TypstAsLibError::TypstSource(diags) => diags.iter().map(|d| format!("{}{}", d.message, d.hints.iter().map(|h| format!(" (hint: {})", h.v)).collect::<String>())).collect::<Vec<_>>().join("; "),
+        other => other.to_string(),
+    }
+}

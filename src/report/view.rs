@@ -1,0 +1,303 @@
+//! The report's content as display strings, built from the `Report` value alone: the PDF
+//! template lays these out and the Markdown exporter prints them, so both show the same
+//! numbers, formatted once (`format.rs`).
+
+use serde::Serialize;
+
+use super::document::Report;
+use super::format::{estimate, significant};
+use crate::analyze::Analysis;
+use crate::analyze::credibility::Credibility;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckSet {
+    pub title: String,
+    pub checks: Vec<[String; 3]>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricTable {
+    pub title: String,
+    pub rows: Vec<[String; 6]>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FindingView {
+    pub title: String,
+    pub cause: String,
+    pub strength: String,
+    pub episodes: String,
+    pub effect: String,
+    pub evidence: Vec<String>,
+    pub action: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparisonView {
+    pub summary: String,
+    pub verdicts: Vec<[String; 6]>,
+    pub notes: Vec<String>,
+    pub gates: Vec<[String; 3]>,
+    pub what_changed: Vec<[String; 3]>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EnvironmentView {
+    pub title: String,
+    pub rows: Vec<[String; 2]>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct View {
+    pub title: String,
+    pub subtitle: String,
+    pub footer: String,
+    pub grade: String,
+    pub grade_rule: String,
+    pub statement: String,
+    pub headline: Vec<[String; 2]>,
+    pub check_sets: Vec<CheckSet>,
+    pub metrics_note: String,
+    pub metric_tables: Vec<MetricTable>,
+    pub rates: Vec<[String; 2]>,
+    pub timeline_note: String,
+    /// Chart names, in order; filled in by the PDF exporter from the charts it drew.
+    pub timelines: Vec<String>,
+    pub distributions: Vec<[String; 2]>,
+    pub findings: Vec<FindingView>,
+    pub findings_none: String,
+    pub unexplained: Vec<String>,
+    pub not_checked: String,
+    pub comparison: Option<ComparisonView>,
+    pub environment: Vec<EnvironmentView>,
+    pub provenance: Vec<[String; 2]>,
+    pub files: Vec<[String; 4]>,
+    pub methodology: Vec<[String; 2]>,
+}
+
+const METRICS: [(&str, &str); 5] = [("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"), ("service", "E2E from scheduled")];
+
+fn checks(title: String, c: &Credibility) -> CheckSet {
+    CheckSet { title, checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), k.reason.clone()]).collect() }
+}
+
+fn metric_table(a: &Analysis, title: String) -> MetricTable {
+    let rows = METRICS
+        .iter()
+        .filter_map(|(key, label)| {
+            let m = a.metrics.get(*key)?;
+            let cell = |p: &str| m.get(p).map_or("n/a".to_string(), |e| estimate(e, 1.0));
+            let n = m.get("p50").map_or(0, |e| e.n);
+            Some([format!("{label} (ms)"), cell("p50"), cell("p90"), cell("p99"), cell("p999"), n.to_string()])
+        })
+        .collect();
+    MetricTable { title, rows }
+}
+
+fn sut(a: &Analysis) -> String {
+    let c = &a.run.config;
+    let parts: Vec<String> = [c.model.as_ref().map(|m| format!("model {m}")), c.engine.as_ref().map(|e| format!("{e} {}", c.engine_version.clone().unwrap_or_default()).trim().to_string()), c.hardware.clone(), c.parallelism.as_ref().map(|p| format!("parallelism {p}"))]
+        .into_iter()
+        .flatten()
+        .collect();
+    let load = match (a.run.rate_per_s, a.run.concurrency) {
+        (Some(r), _) => format!("{} arrivals at {} requests/s", a.run.arrival, significant(r, 3)),
+        (None, Some(c)) => format!("concurrency {c}"),
+        _ => a.run.arrival.clone(),
+    };
+    format!("{} · {load}", if parts.is_empty() { "system under test not recorded".to_string() } else { parts.join(", ") })
+}
+
+fn headline(a: &Analysis) -> Vec<[String; 2]> {
+    let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate(x, 1.0));
+    vec![
+        ["Throughput".into(), format!("{} requests/s, {} output tokens/s", estimate(&a.throughput.requests_per_s, 1.0), estimate(&a.throughput.output_tokens_per_s, 1.0))],
+        ["TTFT".into(), format!("P50 {} ms · P99 {} ms", e("ttft", "p50"), e("ttft", "p99"))],
+        ["TPOT".into(), format!("P50 {} ms · P99 {} ms", e("tpot", "p50"), e("tpot", "p99"))],
+        ["Errors".into(), format!("{} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0))],
+    ]
+}
+
+fn findings(a: &Analysis) -> Vec<FindingView> {
+    a.findings
+        .iter()
+        .map(|f| FindingView {
+            title: f.title.clone(),
+            cause: f.cause.clone(),
+            strength: format!(
+                "{}: {:.0} % of the episode time overlaps a latency, throughput or error anomaly; correlation {}{}",
+                f.strength.label,
+                f.strength.anomaly_overlap * 100.0,
+                f.strength.correlation.map_or("n/a".into(), |c| format!("{c:.2}")),
+                f.strength.lag_s.map_or(String::new(), |l| format!(" at lag {l:+.0} s")),
+            ),
+            episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s ({})", e.start_s, e.end_s, e.source)).collect::<Vec<_>>().join("; "),
+            effect: f.effect.as_ref().map_or("not measurable".into(), |e| {
+                let fmt = |x: f64| if e.kind == "relative" { format!("{:+.1} %", x * 100.0) } else if e.metric == "error_rate" { format!("{:+.1} pp", x * 100.0) } else { format!("{x:+.2} {}", e.unit) };
+                let ci = match (e.ci_low, e.ci_high) {
+                    (Some(lo), Some(hi)) => format!(" [{}, {}] (95 %, {}, seed {}, {} resamples)", fmt(lo), fmt(hi), e.method, e.seed, e.resamples),
+                    _ => format!(" ({})", e.note.clone().unwrap_or_else(|| "no interval".into())),
+                };
+                format!("{} inside versus outside: {}{ci}; n = {} inside, {} outside", e.metric, fmt(e.change), e.n_inside, e.n_outside)
+            }),
+            evidence: f.evidence.clone(),
+            action: f.action.clone(),
+        })
+        .collect()
+}
+
+fn environment(a: &Analysis) -> EnvironmentView {
+    let v = serde_json::to_value(&a.run.environment).unwrap_or_default();
+    let rows = v
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, o)| {
+                    let value = match (&o["value"], o["note"].as_str()) {
+                        (serde_json::Value::Null, Some(n)) => format!("unknown: {n}"),
+                        (serde_json::Value::Null, None) => "unknown".to_string(),
+                        (serde_json::Value::String(s), _) => s.clone(),
+                        (x, _) => x.to_string(),
+                    };
+                    [k.clone(), value]
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    EnvironmentView { title: format!("run {}", a.run.run_id), rows }
+}
+
+fn comparison(r: &Report) -> Option<ComparisonView> {
+    let c = r.comparison.as_ref()?;
+    let verdicts = c
+        .metrics
+        .iter()
+        .map(|(name, m)| {
+            let pct = name != "error_rate";
+            let f = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
+            let v = |x: f64| if pct { significant(x, 3) } else { format!("{:.2} %", x * 100.0) };
+            [
+                name.clone(),
+                v(m.base),
+                v(m.cand),
+                format!("{} [{}, {}]", f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high)),
+                if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) },
+                format!("{:?}", m.verdict).to_lowercase(),
+            ]
+        })
+        .collect();
+    let notes = c.metrics.iter().filter_map(|(name, m)| m.more_data.as_ref().map(|d| format!("{name}: to decide, {}", d.advice))).collect();
+    Some(ComparisonView {
+        summary: format!(
+            "{}Base: {}. Candidate: {}. {}. Method: {} with {} resamples, seed {}.",
+            if c.valid { "" } else { "INVALID COMPARISON. " },
+            c.base_runs.join(", "),
+            c.cand_runs.join(", "),
+            c.replication,
+            c.metrics.values().next().map_or("", |m| m.change.method),
+            c.metrics.values().next().map_or(0, |m| m.change.resamples),
+            c.metrics.values().next().map_or(0, |m| m.change.seed)
+        ),
+        verdicts,
+        notes,
+        gates: c.gates.iter().map(|g| [g.name.clone(), g.status.clone(), g.reason.clone()]).collect(),
+        what_changed: c.what_changed.iter().map(|d| [d.key.clone(), d.base.clone(), d.cand.clone()]).collect(),
+    })
+}
+
+/// The report's content, formatted.
+pub fn view(r: &Report) -> View {
+    let first = r.runs.first();
+    let subtitle = first.map_or(String::new(), |a| format!("{} · {} · {}", sut(a), r.date, if r.kind == "comparison" { "comparison" } else if r.runs.len() == 1 { "single run" } else { "replicated runs" }));
+    let mut check_sets = Vec::new();
+    if let Some(b) = &r.base_credibility {
+        check_sets.push(checks(format!("Base arm: {}", b.grade.label()), b));
+        check_sets.push(checks(format!("Candidate arm: {}", r.credibility.grade.label()), &r.credibility));
+    } else {
+        check_sets.push(checks("Named checks".into(), &r.credibility));
+    }
+    let statement = match &r.base_credibility {
+        Some(b) => format!("Candidate: {} Base: {}", r.credibility.statement, b.statement),
+        None => r.credibility.statement.clone(),
+    };
+    let mut head = match (&r.comparison, first) {
+        (Some(c), _) => c
+            .metrics
+            .iter()
+            .filter(|(k, _)| matches!(k.as_str(), "ttft_p50" | "ttft_p99" | "tpot_p50" | "output_tokens_per_s" | "error_rate"))
+            .map(|(k, m)| {
+                let pct = k != "error_rate";
+                let f = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
+                [k.clone(), format!("{}: {} [{}, {}] against ±{}", format!("{:?}", m.verdict).to_lowercase(), f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high), if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) })]
+            })
+            .collect(),
+        (None, Some(a)) => headline(a),
+        _ => Vec::new(),
+    };
+    if r.kind == "run" && r.runs.len() > 1 {
+        head.insert(0, ["Runs".into(), format!("{} runs; headline numbers below are from the first ({})", r.runs.len(), r.runs[0].run.run_id)]);
+    }
+    let mut not_checked: Vec<String> = Vec::new();
+    for a in &r.runs {
+        for d in a.attribution.detectors.iter().filter(|d| d.status == "not_checked") {
+            let s = format!("{} ({})", d.cause, d.reason);
+            if !not_checked.contains(&s) {
+                not_checked.push(s);
+            }
+        }
+    }
+    let files = r.runs.iter().flat_map(|a| a.run.source_files.iter().map(move |f| [a.run.run_id.clone(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()])).collect();
+    let mut provenance = vec![["credence".to_string(), r.credence_version.clone()]];
+    for a in &r.runs {
+        for (k, v) in &a.run.labels {
+            provenance.push([format!("label {k}"), v.clone()]);
+        }
+        for e in &a.errors.examples {
+            provenance.push([format!("error ({}, {}x)", e.kind, e.count), e.message.clone()]);
+        }
+        provenance.push([format!("run {}", a.run.run_id), format!("{} {} (run directory format {}); source {} {}{}", a.run.creator.tool, a.run.creator.version, a.run.format_version, a.run.source_kind, a.run.source_name, a.run.source_tool_version.as_ref().map_or(String::new(), |v| format!(" version {v}")))]);
+    }
+    let o = first.map(|a| &a.options);
+    let methodology = vec![
+        ["TTFT".into(), "Time to first token, measured from the actual send (first token minus sent).".into()],
+        ["E2E from scheduled".into(), "End minus the *scheduled* send time: includes the client's own lag, so coordinated omission shows here and not in E2E.".into()],
+        ["TPOT".into(), "(end − first token) / (output tokens − 1).".into()],
+        ["ITL".into(), "Every gap between consecutive streamed chunks; a chunk may carry several tokens.".into()],
+        ["Percentiles".into(), o.map_or(String::new(), |o| o.quantile_definition.to_string())],
+        ["Intervals".into(), o.map_or(String::new(), |o| format!("{:.0} % confidence. Exact order-statistic intervals for independent requests (at the effective n when mildly dependent); a grouped stationary block bootstrap over 5-second groups when requests are correlated, widened by t/z for few blocks; Wilson for error rates. Seed {}, {} resamples.", o.confidence * 100.0, o.seed, o.resamples))],
+        ["Steady state".into(), o.map_or(String::new(), |o| format!("PELT ({:?} penalty) on per-window log median TTFT and TPOT with a {:.0} % equivalence delta, cross-checked by MSER-5 and Mann–Kendall/Pettitt inside the window.", o.penalty, o.steady_delta * 100.0))],
+        ["Attribution".into(), "Robust z-scores of 5-second windows against the steady window's median and MAD find anomalies; telemetry detectors (NVML reason bits and violation counters, power, memory, foreign processes, load-generator CPU and send lag, network counters, server queue) find causes; episodes match within ±2 s.".into()],
+        ["Credibility grade".into(), r.credibility.grade_rule.to_string()],
+    ];
+    View {
+        title: r.title.clone(),
+        subtitle,
+        footer: format!("{} · credence {} · {}", r.title, r.credence_version, r.date),
+        grade: r.grade().label().to_string(),
+        grade_rule: r.credibility.grade_rule.to_string(),
+        statement,
+        headline: head,
+        check_sets,
+        metrics_note: "Estimates with 95 % intervals, in ms, over the steady window. '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.".into(),
+        metric_tables: r.runs.iter().map(|a| metric_table(a, format!("run {}", a.run.run_id))).collect(),
+        rates: r.runs.iter().flat_map(|a| {
+            [
+                [format!("{}: requests/s", a.run.run_id), estimate(&a.throughput.requests_per_s, 1.0)],
+                [format!("{}: output tokens/s", a.run.run_id), estimate(&a.throughput.output_tokens_per_s, 1.0)],
+                [format!("{}: error rate (%)", a.run.run_id), estimate(&a.errors.rate, 100.0)],
+            ]
+        }).collect(),
+        timeline_note: "Seconds from the first send. Grey: dropped warmup and ramp-down. Red: episodes of the findings.".into(),
+        timelines: Vec::new(),
+        distributions: Vec::new(),
+        findings: r.runs.iter().flat_map(findings).collect(),
+        findings_none: "Every detector with its evidence present found nothing; see below for those that could not run.".into(),
+        unexplained: r.runs.iter().flat_map(|a| a.attribution.unexplained.iter().map(move |u| format!("{}: {} {:+.0} % from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause", a.run.run_id, u.series, u.peak_relative * 100.0, u.start_s, u.end_s, u.peak_z))).collect(),
+        not_checked: if not_checked.is_empty() { "Every detector had its evidence.".into() } else { format!("Not checked (evidence absent): {}.", not_checked.join("; ")) },
+        comparison: comparison(r),
+        environment: r.runs.iter().map(environment).collect(),
+        provenance,
+        files,
+        methodology,
+    }
+}

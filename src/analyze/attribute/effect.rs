@@ -12,6 +12,8 @@ use crate::analyze::stats::resample::{resample_rng, stat_id};
 /// Resamples for an effect interval: effects are secondary evidence, and 999 keeps the 95 %
 /// percentile interval's Monte-Carlo error well under its width.
 pub const EFFECT_RESAMPLES: usize = 999;
+/// Requests an effect reads at most (a systematic sample beyond).
+const MAX_REQUESTS: usize = 200_000;
 /// Fewest 5-second groups on each side for an interval.
 const MIN_GROUPS: usize = 3;
 
@@ -67,7 +69,10 @@ impl EffectMetric {
 fn grouped(r: &RequestView, spans: &[Span], from: f64, to: f64, group_s: f64) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let k = (((to - from) / group_s).ceil() as usize).max(1);
     let (mut inside, mut outside) = (vec![Vec::new(); k], vec![Vec::new(); k]);
-    for i in 0..r.len() {
+    // Every request up to MAX_REQUESTS; beyond, a systematic 1-in-`stride` sample keeps each
+    // resample cheap (the effect is secondary evidence; its note says so).
+    let stride = r.len().div_ceil(MAX_REQUESTS).max(1);
+    for i in (0..r.len()).step_by(stride) {
         let t = r.sent_s[i];
         if !(t >= from && t < to) {
             continue;
@@ -134,6 +139,9 @@ pub fn effect(r: &RequestView, m: EffectMetric, spans: &[Span], from: f64, to: f
         n_outside: n(&outside),
         note: None,
     };
+    if r.len() > MAX_REQUESTS {
+        e.note = Some(format!("computed on a systematic sample of 1 in {} requests", r.len().div_ceil(MAX_REQUESTS)));
+    }
     if inside.len() < MIN_GROUPS || outside.len() < MIN_GROUPS {
         e.note = Some(format!("only {} and {} five-second groups inside and outside: no interval", inside.len(), outside.len()));
         return Some(e);

@@ -171,6 +171,52 @@ pub enum Command {
         #[arg(long, default_value_t = 0x00C0_FFEE)]
         seed: u64,
     },
+    /// Import another tool's output into a run directory: `credence import [FORMAT] PATH... --out RUN`.
+    ///
+    /// FORMAT is auto (detect from the content; the default), vllm, sglang, perf-analyzer,
+    /// aiperf, llmperf, mlperf or nvidia-smi. Several files may go into one run (requests plus
+    /// an nvidia-smi log). Exit 0 imported, 2 bad input (nothing is written then).
+    Import {
+        /// [FORMAT] PATH...
+        #[arg(required = true, num_args = 1..)]
+        args: Vec<String>,
+        /// The run directory to create (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+        /// UTC offset of the machine that wrote zone-less local times, e.g. +02:00.
+        #[arg(long)]
+        tz: Option<String>,
+        /// A label for the run, k=v (repeatable).
+        #[arg(long)]
+        label: Vec<String>,
+    },
+    /// Audit someone else's benchmark: import, analyze, check the tool's own claims, report.
+    Audit {
+        /// The tool's output files.
+        #[arg(required = true, num_args = 1..)]
+        paths: Vec<PathBuf>,
+        /// Output file.
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Pdf)]
+        format: ReportFormat,
+        /// UTC offset for zone-less local times, e.g. +02:00.
+        #[arg(long)]
+        tz: Option<String>,
+        /// Title (default: from the system under test).
+        #[arg(long)]
+        title: Option<String>,
+        /// Report date, YYYY-MM-DD.
+        #[arg(long)]
+        date: Option<String>,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = 9999)]
+        resamples: usize,
+        /// Seed of every resampling.
+        #[arg(long, default_value_t = 0x00C0_FFEE)]
+        seed: u64,
+    },
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {
         #[command(subcommand)]

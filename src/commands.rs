@@ -114,6 +114,8 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
         }
         Command::Baseline { action } => crate::baseline::run(action),
+        Command::Import { args, out, tz, label } => crate::import_command::import(&args, &out, tz.as_deref(), &label),
+        Command::Audit { paths, out, format, tz, title, date, resamples, seed } => crate::import_command::audit(crate::import_command::AuditArgs { paths, out, format, tz, title, date, resamples, seed }),
         Command::Report { runs, base, cand, out, format, title, lang, date, demo, tolerance, order, resamples, seed } => {
             crate::report_command::run(crate::report_command::ReportArgs { runs, base, cand, out, format, title, lang, date, demo, tolerance, order, resamples, seed })
         }

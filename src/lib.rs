@@ -22,3 +22,5 @@ pub mod report;
 pub mod baseline;
 pub mod commands;
 pub mod report_command;
+pub mod import_command;
+pub mod import;

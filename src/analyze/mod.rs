@@ -6,6 +6,7 @@
 //! statistics library underneath; it knows nothing about requests.
 
 pub mod attribute;
+pub mod audit;
 pub mod compare;
 pub mod credibility;
 pub mod distribution;

@@ -25,6 +25,8 @@ pub struct Report {
     /// The runs (kind `run`), or the base runs followed by the candidate runs.
     pub runs: Vec<Analysis>,
     pub comparison: Option<Comparison>,
+    /// The source tool's claims, checked (`credence audit`).
+    pub audit: Option<crate::analyze::audit::Audit>,
 }
 
 /// Civil date (UTC) of an epoch-nanosecond time, by Howard Hinnant's days-from-civil inverse.
@@ -55,9 +57,10 @@ impl Report {
     /// A report on one or more runs of one configuration.
     pub fn for_runs(runs: Vec<Analysis>, title: Option<String>, date: Option<String>) -> Report {
         let credibility = assess(&runs.iter().collect::<Vec<_>>());
+        let undated = runs.first().is_none_or(|a| a.run.timestamps != "absolute");
         Report {
             title: title.unwrap_or_else(|| default_title(&runs, false)),
-            date: date.unwrap_or_else(|| utc_date(runs.first().map_or(0, |a| a.timeseries.t0_ns))),
+            date: date.unwrap_or_else(|| if undated { "undated".into() } else { utc_date(runs.first().map_or(0, |a| a.timeseries.t0_ns)) }),
             lang: "en".into(),
             credence_version: env!("CARGO_PKG_VERSION").into(),
             kind: "run",
@@ -65,7 +68,13 @@ impl Report {
             base_credibility: None,
             runs,
             comparison: None,
+            audit: None,
         }
+    }
+
+    /// An audit of a source with no per-request data: only its claims and facts.
+    pub fn for_audit_only(credibility: Credibility, audit: crate::analyze::audit::Audit, title: String, date: String) -> Report {
+        Report { title, date, lang: "en".into(), credence_version: env!("CARGO_PKG_VERSION").into(), kind: "audit", credibility, base_credibility: None, runs: Vec::new(), comparison: None, audit: Some(audit) }
     }
 
     /// A report on a comparison of two arms.
@@ -84,6 +93,7 @@ impl Report {
             base_credibility: Some(base_credibility),
             runs,
             comparison: Some(comparison),
+            audit: None,
         }
     }
 

@@ -50,6 +50,15 @@ impl Exporter for Markdown {
                 let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
             }
         }
+        if let Some(a) = &v.audit {
+            let _ = writeln!(s, "\n## Audit of the source's claims\n\n{}\n\n| claim | tool | recomputed | verdict | credence | reason |\n|---|---|---|---|---|---|", md(&a.summary));
+            for row in &a.claims {
+                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
+            }
+            for f in &a.facts {
+                let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
+            }
+        }
         if let Some(c) = &v.comparison {
             let _ = writeln!(s, "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|", md(&c.summary));
             for row in &c.verdicts {

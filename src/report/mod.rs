@@ -26,12 +26,13 @@ pub trait Exporter {
     fn export(&self, report: &Report) -> Result<Vec<u8>, ReportError>;
 }
 
-/// `--format json`: the `Analysis` itself for one run; the whole report value otherwise.
+/// `--format json`: the `Analysis` itself for one run; the whole report value otherwise
+/// (several runs, a comparison, an audit).
 pub struct Json;
 
 impl Exporter for Json {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
-        let text = if r.kind == "run" && r.runs.len() == 1 { serde_json::to_string_pretty(&r.runs[0]) } else { serde_json::to_string_pretty(r) };
+        let text = if r.kind == "run" && r.runs.len() == 1 && r.audit.is_none() { serde_json::to_string_pretty(&r.runs[0]) } else { serde_json::to_string_pretty(r) };
         text.map(|t| (t + "\n").into_bytes()).map_err(|e| ReportError::Render(e.to_string()))
     }
 }

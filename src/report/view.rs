@@ -42,6 +42,13 @@ pub struct ComparisonView {
 }
 
 #[derive(Debug, Clone, Serialize)]
+pub struct AuditView {
+    pub summary: String,
+    pub claims: Vec<[String; 6]>,
+    pub facts: Vec<[String; 3]>,
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct EnvironmentView {
     pub title: String,
     pub rows: Vec<[String; 2]>,
@@ -69,6 +76,7 @@ pub struct View {
     pub unexplained: Vec<String>,
     pub not_checked: String,
     pub comparison: Option<ComparisonView>,
+    pub audit: Option<AuditView>,
     pub environment: Vec<EnvironmentView>,
     pub provenance: Vec<[String; 2]>,
     pub files: Vec<[String; 4]>,
@@ -205,6 +213,36 @@ fn comparison(r: &Report) -> Option<ComparisonView> {
     })
 }
 
+fn audit(r: &Report) -> Option<AuditView> {
+    let a = r.audit.as_ref()?;
+    let f = |x: f64| significant(x, 4);
+    Some(AuditView {
+        summary: format!(
+            "{} claims from {}: {} reproduced ({} from the tool's raw per-request data, {} only cross-checked against its summary file), {} differ, {} could not be checked.",
+            a.claims.len(),
+            a.source,
+            a.reproduced,
+            a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("raw")).count(),
+            a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("summary")).count(),
+            a.differing,
+            a.claims.len() - a.reproduced - a.differing
+        ),
+        claims: a
+            .claims
+            .iter()
+            .map(|c| {
+                let cred = match (c.credence, c.credence_ci) {
+                    (Some(v), Some((lo, hi))) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
+                    (Some(v), None) => format!("~{} (no interval)", f(v)),
+                    _ => "n/a".into(),
+                };
+                [format!("{} ({} {})", c.key, c.metric, c.stat), format!("{} {}", f(c.tool_value), c.unit), c.recomputed.map_or("n/a".into(), |x| format!("{} ({})", f(x), c.recomputed_from.unwrap_or(""))), c.verdict.to_string(), cred, c.reason.clone()]
+            })
+            .collect(),
+        facts: a.facts.iter().map(|x| [x.name.clone(), x.status.to_string(), x.reason.clone()]).collect(),
+    })
+}
+
 /// The report's content, formatted.
 pub fn view(r: &Report) -> View {
     let first = r.runs.first();
@@ -295,6 +333,7 @@ pub fn view(r: &Report) -> View {
         unexplained: r.runs.iter().flat_map(|a| a.attribution.unexplained.iter().map(move |u| format!("{}: {} {:+.0} % from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause", a.run.run_id, u.series, u.peak_relative * 100.0, u.start_s, u.end_s, u.peak_z))).collect(),
         not_checked: if not_checked.is_empty() { "Every detector had its evidence.".into() } else { format!("Not checked (evidence absent): {}.", not_checked.join("; ")) },
         comparison: comparison(r),
+        audit: audit(r),
         environment: r.runs.iter().map(environment).collect(),
         provenance,
         files,

@@ -52,6 +52,27 @@ pub struct Source {
     pub files: Vec<SourceFile>,
     /// Simulator seed, when simulated.
     pub seed: Option<u64>,
+    /// What the source can and cannot tell (importers set this; absent for credence's own runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Capabilities>,
+}
+
+/// What a source format records, so that the analysis reports NOT_CHECKED instead of guessing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Capabilities {
+    /// Per-request timestamps: `absolute`, `relative` or `absent`.
+    pub timestamps: String,
+    /// Scheduled (intended) send times, so coordinated omission is measurable.
+    pub scheduled_times: bool,
+    /// What the inter-token latency is: `chunk` (per streamed chunk), `token`, `mean_only`
+    /// (a per-request mean) or `none`.
+    pub itl: String,
+    /// Whether the tool's warmup requests are in the data: `included`, `excluded` or `unknown`.
+    pub warmup: String,
+    /// Limits in words, e.g. "output tokens re-counted with a fixed tokenizer".
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -378,6 +378,7 @@ fn manifest(opts: &SimOptions) -> Manifest {
             tool_version: Some(env!("CARGO_PKG_VERSION").into()),
             files: Vec::new(),
             seed: Some(opts.seed),
+            capabilities: None,
         },
         labels,
         config: SystemConfig {

@@ -144,6 +144,9 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
             "measured {:.0} s to {:.0} s after dropping {:.0} s ({} requests) at the start and {:.0} s ({} requests) at the end",
             s.start_s, s.end_s, s.dropped_start_s, s.dropped_start_requests, s.dropped_end_s, s.dropped_end_requests
         );
+        if a.run.timestamps == "absent" {
+            return (NotChecked, "the source has no per-request timestamps: steady state cannot be checked".into());
+        }
         match s.classification {
             Classification::NoSteadyState => (Fail, "no steady state: the level keeps moving, so no single number describes the run".into()),
             Classification::Slowdown => (Warn, format!("the level shifted during the run; {kept}")),

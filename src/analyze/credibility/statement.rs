@@ -35,7 +35,11 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
     let tail_s: f64 = runs.iter().map(|a| a.steady_state.dropped_end_s).sum();
     let tail_n: usize = runs.iter().map(|a| a.steady_state.dropped_end_requests).sum();
     let runs_text = if k == 1 { "This single run".to_string() } else { format!("These {k} runs") };
-    s.push(format!("Credibility {}. {runs_text} measured {measured} requests over {seconds:.0} s of steady state, after dropping {warm_s:.0} s ({warm_n} requests) of warmup and {tail_s:.0} s ({tail_n} requests) at the end.", grade.label()));
+    if runs.iter().any(|a| a.run.timestamps == "absent") {
+        s.push(format!("Credibility {}. {runs_text} measured {measured} requests, but the source records no per-request timestamps: warmup, steady state and drift cannot be checked, and every request counts.", grade.label()));
+    } else {
+        s.push(format!("Credibility {}. {runs_text} measured {measured} requests over {seconds:.0} s of steady state, after dropping {warm_s:.0} s ({warm_n} requests) of warmup and {tail_s:.0} s ({tail_n} requests) at the end.", grade.label()));
+    }
     let bounded: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
     let unbounded: Vec<String> = widths.iter().filter(|w| w.relative.is_none()).map(|w| w.label.clone()).collect();
     if !bounded.is_empty() {

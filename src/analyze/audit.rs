@@ -1,0 +1,176 @@
+//! Audit of a source tool's own claims: each summary number the tool printed is recomputed
+//! from its raw per-request values with the tool's definition (does the summary match its own
+//! data?) and set beside credence's steady-state estimate (what an honest analysis says), with
+//! the likely reason for any difference. Run-level facts (MLPerf's validity) are rechecked.
+
+use serde::Serialize;
+
+use super::{Analysis, Status};
+use crate::import::claims::{Claim, RawValues, statistic};
+
+/// Relative difference under which two numbers count as the same (the tools print ~6
+/// significant digits).
+const SAME: f64 = 0.005;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimCheck {
+    pub key: String,
+    pub metric: String,
+    pub stat: String,
+    pub unit: String,
+    pub tool_value: f64,
+    /// Recomputed from the tool's raw values with its definition (type-7 percentiles), or, for
+    /// sources without raw values, the same number as another file of the tool states it.
+    pub recomputed: Option<f64>,
+    /// `raw` (recomputed from per-request values) or `summary` (cross-checked against the
+    /// tool's summary file).
+    pub recomputed_from: Option<&'static str>,
+    /// `reproduced`, `differs` or `not_recomputable`.
+    pub verdict: &'static str,
+    /// credence's estimate over the steady window, where it has the same statistic.
+    pub credence: Option<f64>,
+    pub credence_ci: Option<(f64, f64)>,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FactCheck {
+    pub name: String,
+    /// PASS, WARN, FAIL or NOT_CHECKED.
+    pub status: &'static str,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Audit {
+    pub source: String,
+    pub claims: Vec<ClaimCheck>,
+    pub facts: Vec<FactCheck>,
+    pub reproduced: usize,
+    pub differing: usize,
+}
+
+fn rel(a: f64, b: f64) -> f64 {
+    if a == b { 0.0 } else { (a - b).abs() / a.abs().max(b.abs()).max(1e-12) }
+}
+
+/// credence's estimate for a claim's statistic, when the Analysis has it.
+fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> {
+    let key = match c.stat.as_str() {
+        "median" | "p50" => "p50",
+        "p90" => "p90",
+        "p99" => "p99",
+        "p99.9" => "p999",
+        "mean" => "mean",
+        "value" => {
+            let e = match c.metric.as_str() {
+                "requests_per_s" => &a.throughput.requests_per_s,
+                "output_tokens_per_s" => &a.throughput.output_tokens_per_s,
+                _ => return None,
+            };
+            return e.estimate.map(|x| (x, e.ci_low.zip(e.ci_high)));
+        }
+        _ => return None,
+    };
+    let e = a.metrics.get(c.metric.as_str())?.get(key)?;
+    let ci = (e.status == Status::Ok).then(|| e.ci_low.zip(e.ci_high)).flatten();
+    e.estimate.map(|x| (x, ci))
+}
+
+/// Why credence's number may differ from the tool's.
+fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
+    let mut r = Vec::new();
+    let s = &a.steady_state;
+    if s.dropped_start_requests + s.dropped_end_requests > 0 {
+        r.push(format!("credence dropped {} warmup and {} ramp-down requests; the tool used all", s.dropped_start_requests, s.dropped_end_requests));
+    }
+    if c.stat == "mean" || c.stat.starts_with("std") {
+        r.push("means and SDs are pulled by the tail; credence's headline numbers are percentiles".into());
+    }
+    if c.metric == "itl" {
+        r.push("ITL here is per streamed chunk, not per token".into());
+    }
+    if c.metric == "tpot" {
+        r.push("TPOT definitions differ between tools (per-request mean versus pooled gaps)".into());
+    }
+    if a.run.timestamps != "absolute" {
+        r.push("times are not anchored to wall-clock time".into());
+    }
+    if c.stat.starts_with('p') && a.metrics.get(c.metric.as_str()).is_some_and(|m| m.values().any(|e| e.status == Status::InsufficientData)) {
+        r.push("tail percentiles rest on few samples".into());
+    }
+    r
+}
+
+/// Checks every claim against the raw values and the analysis.
+pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, String)], analysis: Option<&Analysis>) -> Audit {
+    let mut checks = Vec::new();
+    let fact = |k: &str| facts.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    for c in claims {
+        let from_raw = raw.get(&c.metric).and_then(|v| statistic(v, &c.stat));
+        // MLPerf logs have no raw values: cross-check the detail log against the summary file.
+        let from_summary = crate::import::mlperf::summary_line_for(&c.key).and_then(|(line, scale)| fact(&format!("summary.{line}")).and_then(|v| v.parse::<f64>().ok()).map(|v| v * scale));
+        let (recomputed, recomputed_from) = match (from_raw, from_summary) {
+            (Some(x), _) => (Some(x), Some("raw")),
+            (None, Some(x)) => (Some(x), Some("summary")),
+            _ => (None, None),
+        };
+        let verdict = match recomputed {
+            Some(x) if rel(x, c.value) <= SAME => "reproduced",
+            Some(_) => "differs",
+            None => "not_recomputable",
+        };
+        let cred = analysis.and_then(|a| credence_value(a, c));
+        let mut reason = match (verdict, recomputed_from, recomputed) {
+            ("reproduced", Some("summary"), _) => "the summary file states the same number as the detail log; no per-request data exists to recompute it from".to_string(),
+            ("reproduced", _, _) => "the summary matches the tool's own raw data".to_string(),
+            ("differs", Some("summary"), Some(x)) => format!("the summary file says {}: the tool's two files disagree (rounding or a different run)", fmt(x)),
+            ("differs", _, Some(x)) => format!("the summary does not match the tool's raw data (recomputed {}): another percentile definition, or rows filtered before summarising", fmt(x)),
+            _ => "the raw values behind this number are not in the files".to_string(),
+        };
+        if let (Some(a), Some((v, _))) = (analysis, cred)
+            && rel(v, c.value) > 0.02
+        {
+            let why = reasons(a, c);
+            reason += &format!("; credence's steady-state value differs by {:+.1} %{}", (v / c.value - 1.0) * 100.0, if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) });
+        }
+        checks.push(ClaimCheck { key: c.key.clone(), metric: c.metric.clone(), stat: c.stat.clone(), unit: c.unit.clone(), tool_value: c.value, recomputed, recomputed_from, verdict, credence: cred.map(|x| x.0), credence_ci: cred.and_then(|x| x.1), reason });
+    }
+    let mut fc = Vec::new();
+    // MLPerf: VALID ⇔ min duration ∧ min queries ∧ performance constraints ∧ early stopping.
+    if let Some(validity) = fact("detail.result_validity") {
+        let parts = ["detail.result_min_duration_met", "detail.result_min_queries_met", "detail.result_perf_constraints_met", "detail.early_stopping_met"];
+        let known: Vec<(&str, bool)> = parts.iter().filter_map(|k| fact(k).map(|v| (*k, v == "true"))).collect();
+        if known.is_empty() {
+            fc.push(FactCheck { name: "mlperf.validity".into(), status: "NOT_CHECKED", reason: format!("the log says {validity} but records none of the conditions") });
+        } else {
+            let all = known.iter().all(|k| k.1);
+            let expected = if all && known.len() == parts.len() { "VALID" } else if !all { "INVALID" } else { validity };
+            let failed: Vec<&str> = known.iter().filter(|k| !k.1).map(|k| &k.0[7..]).collect();
+            fc.push(FactCheck {
+                name: "mlperf.validity".into(),
+                status: if expected == validity { "PASS" } else { "FAIL" },
+                reason: format!("the log says {validity}; its conditions give {expected}{}", if failed.is_empty() { String::new() } else { format!(" (failed: {})", failed.join(", ")) }),
+            });
+        }
+        if let (Some(q), Some(min)) = (fact("detail.result_query_count").and_then(|x| x.parse::<f64>().ok()), fact("detail.effective_min_query_count").and_then(|x| x.parse::<f64>().ok())) {
+            fc.push(FactCheck { name: "mlperf.min_queries".into(), status: if q >= min || fact("detail.result_min_queries_met") == Some("true") { "PASS" } else { "FAIL" }, reason: format!("{q} queries against a minimum of {min}") });
+        }
+    }
+    if let Some(why) = fact("detail.incomplete") {
+        fc.push(FactCheck { name: "mlperf.complete".into(), status: "FAIL", reason: why.to_string() });
+    }
+    if let (Some(s), Some(d)) = (fact("summary.Result is"), fact("detail.result_validity")) {
+        fc.push(FactCheck { name: "mlperf.summary_matches_detail".into(), status: if s == d { "PASS" } else { "FAIL" }, reason: format!("summary says {s}, detail says {d}") });
+    }
+    if let Some(rate) = fact("results_error_rate").and_then(|x| x.parse::<f64>().ok()) {
+        fc.push(FactCheck { name: "llmperf.error_rate".into(), status: if rate >= 0.05 { "FAIL" } else if rate >= 0.01 { "WARN" } else { "PASS" }, reason: format!("the tool's own error rate is {:.1} %; its percentiles cover only the successful requests", rate * 100.0) });
+    }
+    let reproduced = checks.iter().filter(|c| c.verdict == "reproduced").count();
+    let differing = checks.iter().filter(|c| c.verdict == "differs").count();
+    Audit { source: source.to_string(), claims: checks, facts: fc, reproduced, differing }
+}
+
+fn fmt(x: f64) -> String {
+    crate::report::format::significant(x, 4)
+}

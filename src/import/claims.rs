@@ -1,0 +1,71 @@
+//! The source tool's own summary numbers ("claims"), recomputed from its raw per-request
+//! values with the tool's definition, and set beside credence's steady-state estimate.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::analyze::stats::quantile::quantile_sorted;
+
+/// One number the tool printed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Claim {
+    /// The key as the tool wrote it (`p99_ttft_ms`).
+    pub key: String,
+    /// credence's metric name (`ttft`, `tpot`, `itl`, `e2e`, `requests_per_s`, …).
+    pub metric: String,
+    /// `mean`, `median`, `min`, `max`, `std`, `p99`, `p99.9`, `value`.
+    pub stat: String,
+    /// The tool's value, converted to ms for latencies.
+    pub value: f64,
+    pub unit: String,
+}
+
+/// Raw per-request values by metric (ms), with the tool's own definitions, for recomputation.
+pub type RawValues = BTreeMap<String, Vec<f64>>;
+
+/// A statistic of `values` the way numpy computes it (type-7 percentiles, population std).
+pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    match stat {
+        "mean" => Some(mean),
+        "median" => quantile_sorted(&v, 0.5),
+        "min" => v.first().copied(),
+        "max" => v.last().copied(),
+        "std" => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()),
+        // pandas' default (ddof = 1).
+        "std_sample" if v.len() > 1 => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()),
+        p if p.starts_with('p') => p[1..].parse::<f64>().ok().and_then(|q| quantile_sorted(&v, q / 100.0)),
+        _ => None,
+    }
+}
+
+/// `p99` from `99`, `p99.9` from `99.9`, `p50` from `50.0`.
+pub fn percentile_stat(p: &str) -> String {
+    match p.parse::<f64>() {
+        Ok(x) if x.fract() == 0.0 => format!("p{}", x as i64),
+        Ok(x) => format!("p{x}"),
+        Err(_) => format!("p{p}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numpy_definitions() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(statistic(&v, "median"), Some(2.5));
+        assert_eq!(statistic(&v, "p99"), Some(3.97));
+        assert_eq!(statistic(&v, "std"), Some(1.118033988749895));
+        assert_eq!(percentile_stat("99.90"), "p99.9");
+        assert_eq!(percentile_stat("50"), "p50");
+    }
+}

@@ -1,0 +1,141 @@
+//! Format detection from the content (never from the file name alone: forks of the tools write
+//! files with the same names and other shapes).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::ImportError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Auto,
+    Vllm,
+    Sglang,
+    PerfAnalyzer,
+    Aiperf,
+    Llmperf,
+    LlmperfSummary,
+    Mlperf,
+    NvidiaSmi,
+    GenaiPerfAggregate,
+    AiperfAggregate,
+    /// Recognised but not yet importable (guidellm, inference-perf, …).
+    Unsupported(&'static str),
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Vllm => "vllm",
+            Format::Sglang => "sglang",
+            Format::PerfAnalyzer => "perf-analyzer",
+            Format::Aiperf => "aiperf",
+            Format::Llmperf => "llmperf",
+            Format::LlmperfSummary => "llmperf-summary",
+            Format::Mlperf => "mlperf",
+            Format::NvidiaSmi => "nvidia-smi",
+            Format::GenaiPerfAggregate => "genai-perf-aggregate",
+            Format::AiperfAggregate => "aiperf-aggregate",
+            Format::Unsupported(n) => n,
+        }
+    }
+
+    /// `--format` values.
+    pub fn from_name(s: &str) -> Option<Format> {
+        Some(match s {
+            "auto" => Format::Auto,
+            "vllm" => Format::Vllm,
+            "sglang" => Format::Sglang,
+            "perf-analyzer" | "genai-perf" => Format::PerfAnalyzer,
+            "aiperf" => Format::Aiperf,
+            "llmperf" => Format::Llmperf,
+            "mlperf" => Format::Mlperf,
+            "nvidia-smi" => Format::NvidiaSmi,
+            "guidellm" | "inference-perf" | "mlc-endpoints" | "nvidia-smi-dmon" | "dcgm" => Format::Unsupported(match s {
+                "guidellm" => "guidellm",
+                "inference-perf" => "inference-perf",
+                "mlc-endpoints" => "mlc-endpoints",
+                "nvidia-smi-dmon" => "nvidia-smi-dmon",
+                _ => "dcgm",
+            }),
+            _ => return None,
+        })
+    }
+}
+
+fn has_all(v: &Value, keys: &[&str]) -> bool {
+    keys.iter().all(|k| v.get(*k).is_some())
+}
+
+/// Detects one file's format from its content.
+pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(8192)]);
+    let trimmed = head.trim_start();
+    if head.contains(":::MLLOG") || head.contains("MLPerf Results Summary") {
+        return Ok(Format::Mlperf);
+    }
+    if trimmed.starts_with("timestamp") && (head.contains("power.draw") || head.contains("clocks.") || head.contains("utilization.gpu") || head.contains("temperature.gpu")) {
+        return Ok(Format::NvidiaSmi);
+    }
+    if trimmed.starts_with("# gpu") {
+        return Ok(Format::Unsupported("nvidia-smi-dmon"));
+    }
+    if head.contains("DCGM_FI_") {
+        return Ok(Format::Unsupported("dcgm"));
+    }
+    // Whole-file JSON first, then JSON Lines.
+    if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
+        return match classify(&v) {
+            Format::Unsupported("unknown JSON") => Err(ImportError::new(path, None, "a JSON file of no known benchmark format").hint("pass --format if you know it; supported: vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi")),
+            f => Ok(f),
+        };
+    }
+    let first_line = head.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if let Ok(v) = serde_json::from_str::<Value>(first_line) {
+        if v.get("metadata").is_some() && v.get("metrics").is_some() {
+            return Ok(Format::Aiperf);
+        }
+        if has_all(&v, &["ttfts", "itls"]) || (v.get("server_info").is_some() && v.get("backend").is_some()) || has_all(&v, &["backend", "request_rate", "completed"]) {
+            // vLLM's --append-result also writes object lines; SGLang writes no start_times.
+            return Ok(if v.get("start_times").is_some() { Format::Vllm } else { Format::Sglang });
+        }
+        if v.get("event_type").is_some() && v.get("timestamp_ns").is_some() {
+            return Ok(Format::Unsupported("mlc-endpoints"));
+        }
+    }
+    Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(
+        "pass --format (vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi); a truncated JSON file is also reported this way: check that it is complete",
+    ))
+}
+
+fn classify(v: &Value) -> Format {
+    if let Some(a) = v.as_array() {
+        if a.first().is_some_and(|r| r.get("ttft_s").is_some() && r.get("end_to_end_latency_s").is_some()) {
+            return Format::Llmperf;
+        }
+        if a.first().is_some_and(|r| r.get("lifecycle").is_some() || r.get("output_token_times").is_some()) {
+            return Format::Unsupported("inference-perf");
+        }
+    }
+    if v.get("experiments").is_some() && (v.get("service_kind").is_some() || v.get("version").is_some()) {
+        return Format::PerfAnalyzer;
+    }
+    if v.get("time_to_first_token").is_some_and(|t| t.get("avg").is_some()) || v.get("request_throughput").is_some_and(|t| t.get("avg").is_some()) {
+        return if v.get("benchmark_duration").is_some() || v.get("error_summary").is_some() { Format::AiperfAggregate } else { Format::GenaiPerfAggregate };
+    }
+    if v.get("benchmarks").is_some() {
+        return Format::Unsupported("guidellm");
+    }
+    if v.get("results_ttft_s_quantiles_p50").is_some() {
+        return Format::LlmperfSummary;
+    }
+    if v.get("server_info").is_some() && v.get("start_times").is_none() {
+        return Format::Sglang;
+    }
+    if v.get("start_times").is_some() || v.get("request_throughput").is_some() || v.get("ttfts").is_some() {
+        return Format::Vllm;
+    }
+    Format::Unsupported("unknown JSON")
+}

@@ -1,0 +1,104 @@
+//! MLPerf LoadGen logs: `mlperf_log_detail.txt` (`:::MLLOG {json}` lines) and
+//! `mlperf_log_summary.txt`. Neither holds per-request timings (only the trace does), so they
+//! are audited, not imported: the claims are the summary percentiles and throughput, the facts
+//! the validity flags, which `audit` rechecks.
+//!
+//! Traps handled: interactive runs log as scenario Server; Offline has one query; key spellings
+//! differ (`result_99.00_percentile_latency_ns`, `result_time_per_output_token_99.00_percentile_ns`);
+//! `time_ms` can be garbage; values can be nested JSON; a truncated log has no `result_*` keys.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::claims::{Claim, percentile_stat};
+use super::{ImportError, ImportOptions, Imported};
+use crate::run::manifest::SystemConfig;
+
+/// Keys of a detail log (the last value of each key wins).
+pub fn detail_keys(path: &Path, text: &str) -> Result<BTreeMap<String, Value>, ImportError> {
+    let mut keys = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(json) = line.strip_prefix(":::MLLOG ") else { continue };
+        let v: Value = serde_json::from_str(json).map_err(|e| ImportError::new(path, Some(format!("line {}", i + 1)), format!("not a valid :::MLLOG record: {e}")))?;
+        if let (Some(k), Some(val)) = (v.get("key").and_then(Value::as_str), v.get("value")) {
+            keys.insert(k.to_string(), val.clone());
+        }
+    }
+    Ok(keys)
+}
+
+/// `Key : Value` lines of a summary file.
+pub fn summary_keys(text: &str) -> BTreeMap<String, String> {
+    text.lines().filter_map(|l| l.split_once(" : ")).map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).collect()
+}
+
+fn claims_from_detail(keys: &BTreeMap<String, Value>) -> Vec<Claim> {
+    let mut out = Vec::new();
+    for (k, v) in keys {
+        let Some(x) = v.as_f64() else { continue };
+        let pick = [("result_first_token_", "_percentile_latency_ns", "ttft"), ("result_time_per_output_token_", "_percentile_ns", "tpot"), ("result_", "_percentile_latency_ns", "e2e")];
+        for (prefix, suffix, metric) in pick {
+            if let Some(p) = k.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix))
+                && p.parse::<f64>().is_ok()
+            {
+                out.push(Claim { key: k.clone(), metric: metric.into(), stat: percentile_stat(p), value: x / 1e6, unit: "ms".into() });
+                break;
+            }
+        }
+        for (key, metric) in [("result_completed_samples_per_sec", "requests_per_s"), ("result_samples_per_second", "requests_per_s"), ("result_completed_tokens_per_second", "output_tokens_per_s"), ("result_tokens_per_second", "output_tokens_per_s")] {
+            if k == key {
+                out.push(Claim { key: k.clone(), metric: metric.into(), stat: "value".into(), value: x, unit: "per s".into() });
+            }
+        }
+    }
+    out
+}
+
+pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| ImportError::new(path, None, format!("not UTF-8 text: {e}")))?;
+    let mut out = Imported { tool: "MLPerf LoadGen".into(), ..Default::default() };
+    if text.contains(":::MLLOG") {
+        let keys = detail_keys(path, text)?;
+        out.tool_version = keys.get("loadgen_version").and_then(Value::as_str).map(String::from);
+        out.config = SystemConfig { engine: keys.get("sut_name").and_then(Value::as_str).map(String::from), ..Default::default() };
+        out.claims = claims_from_detail(&keys);
+        for k in ["effective_scenario", "result_validity", "result_perf_constraints_met", "result_min_duration_met", "result_min_queries_met", "early_stopping_met", "result_query_count", "effective_min_query_count", "effective_min_duration_ms", "result_invalid_reason", "test_datetime"] {
+            if let Some(v) = keys.get(k) {
+                out.facts.push((format!("detail.{k}"), v.as_str().map_or_else(|| v.to_string(), String::from)));
+            }
+        }
+        if !keys.keys().any(|k| k.starts_with("result_")) {
+            out.facts.push(("detail.incomplete".into(), "the log ends before any result_* key: the run did not finish or the log was truncated".into()));
+        }
+    } else {
+        for (k, v) in summary_keys(text) {
+            out.facts.push((format!("summary.{k}"), v));
+        }
+    }
+    out.aggregate_only = Some("MLPerf detail and summary logs hold no per-request timings (LoadGen writes them only to mlperf_log_trace.json, whose import is not built yet)".into());
+    Ok(out)
+}
+
+/// The summary-file line that states the same number as a detail-log key, and the factor that
+/// converts it to the claim's unit.
+pub fn summary_line_for(detail_key: &str) -> Option<(String, f64)> {
+    let pct = |prefix: &str, suffix: &str| detail_key.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix)).filter(|p| p.parse::<f64>().is_ok()).map(String::from);
+    if let Some(p) = pct("result_first_token_", "_percentile_latency_ns") {
+        return Some((format!("{p} percentile first token latency (ns)"), 1e-6));
+    }
+    if let Some(p) = pct("result_time_per_output_token_", "_percentile_ns") {
+        return Some((format!("{p} percentile time to output token (ns)"), 1e-6));
+    }
+    if let Some(p) = pct("result_", "_percentile_latency_ns") {
+        return Some((format!("{p} percentile latency (ns)"), 1e-6));
+    }
+    match detail_key {
+        "result_completed_samples_per_sec" => Some(("Completed samples per second".into(), 1.0)),
+        "result_completed_tokens_per_second" => Some(("Completed tokens per second".into(), 1.0)),
+        "result_samples_per_second" => Some(("Samples per second".into(), 1.0)),
+        "result_tokens_per_second" => Some(("Tokens per second".into(), 1.0)),
+        _ => None,
+    }
+}

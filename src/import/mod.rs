@@ -1,0 +1,255 @@
+//! Importers: other tools' outputs into a run directory, so anyone's benchmark can be audited.
+//!
+//! Each format module parses its files into `Imported` (per-request rows, telemetry rows, what
+//! the source can tell, and the tool's own summary numbers as `Claim`s). `import` detects
+//! formats, merges one request source with any telemetry sources, converts every time to epoch
+//! ns UTC, records provenance (name, size, sha256) and builds the `RunData` that `write_run`
+//! writes atomically (temporary folder, then rename: no half-written run directory).
+
+pub mod aiperf;
+pub mod claims;
+pub mod detect;
+pub mod json;
+pub mod llmperf;
+pub mod mlperf;
+pub mod nvidia_smi;
+pub mod perf_analyzer;
+pub mod rows;
+pub mod sglang;
+pub mod time;
+pub mod vllm;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::run::manifest::*;
+use crate::run::write::RunData;
+pub use claims::Claim;
+pub use detect::Format;
+use rows::{GpuRows, RequestRows};
+
+/// Why an import failed: the file, where in it, and what was expected.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{file}{}: {message}", at.as_ref().map(|a| format!(", {a}")).unwrap_or_default())]
+pub struct ImportError {
+    pub file: String,
+    /// `line 12`, `key ttfts[3]`, …
+    pub at: Option<String>,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl ImportError {
+    pub fn new(file: &Path, at: Option<String>, message: impl Into<String>) -> ImportError {
+        ImportError { file: file.display().to_string(), at, message: message.into(), hint: None }
+    }
+
+    pub fn hint(mut self, h: impl Into<String>) -> ImportError {
+        self.hint = Some(h.into());
+        self
+    }
+}
+
+/// Options of `credence import`.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// UTC offset in seconds for zone-less local times (`--tz`); None when not given.
+    pub tz_offset_s: Option<i64>,
+    pub tz_text: Option<String>,
+    pub labels: BTreeMap<String, String>,
+}
+
+/// What one request source yields.
+#[derive(Debug, Default)]
+pub struct Imported {
+    pub requests: RequestRows,
+    pub gpu: GpuRows,
+    pub tool: String,
+    pub tool_version: Option<String>,
+    pub config: SystemConfig,
+    pub workload: Option<Workload>,
+    pub timestamps: Option<TimestampQuality>,
+    pub conversion: Vec<String>,
+    pub timezone_assumed: Option<String>,
+    pub capabilities: Option<Capabilities>,
+    pub phases: DeclaredPhases,
+    /// The tool's own summary numbers, for `audit`.
+    pub claims: Vec<Claim>,
+    /// The tool's raw per-request values (its own definitions), to recompute the claims.
+    pub raw: claims::RawValues,
+    /// Run-level facts a summary file carries (e.g. MLPerf's validity), for `audit`.
+    pub facts: Vec<(String, String)>,
+    /// Set when the file holds no per-request data (refused by `import`, audited by `audit`).
+    pub aggregate_only: Option<String>,
+}
+
+/// The result of an import: the run, and what `audit` checks.
+pub struct ImportResult {
+    pub data: RunData,
+    pub claims: Vec<Claim>,
+    pub raw: claims::RawValues,
+    pub facts: Vec<(String, String)>,
+    pub formats: Vec<(PathBuf, Format)>,
+}
+
+fn sha256_file(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn default_workload() -> Workload {
+    Workload { arrival: Arrival::Unknown, rate_per_s: None, concurrency: None, dataset: None, input_length: None, output_length: None, streaming: None, connection_reuse: None, duration_s: None }
+}
+
+fn unknown_environment(tool: &str) -> Environment {
+    let why = format!("not recorded by {tool}");
+    Environment {
+        gpu_temp_at_start_c: Observed::unknown(&why),
+        gpu_cooling_down: Observed::unknown(&why),
+        foreign_gpu_processes: Observed::unknown(&why),
+        clocks_locked: Observed::unknown(&why),
+        application_clocks_set: Observed::unknown(&why),
+        persistence_mode: Observed::unknown(&why),
+        cpu_governor: Observed::unknown(&why),
+        gpu_memory_used_bytes: Observed::unknown(&why),
+        host_memory_used_bytes: Observed::unknown(&why),
+        page_cache_dropped: Observed::unknown(&why),
+        server_restarted: Observed::unknown(&why),
+        model_path: Observed::unknown(&why),
+        driver_version: Observed::unknown(&why),
+        cuda_version: Observed::unknown(&why),
+        nvml_version: Observed::unknown(&why),
+        engine_version: Observed::unknown(&why),
+        kernel: Observed::unknown(&why),
+        cpu_model: Observed::unknown(&why),
+    }
+}
+
+/// Reads a file, with the error naming it.
+pub fn read(path: &Path) -> Result<Vec<u8>, ImportError> {
+    std::fs::read(path).map_err(|e| ImportError::new(path, None, format!("cannot read: {e}")))
+}
+
+/// Parses one file as `format` (or detects it).
+fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions) -> Result<Imported, ImportError> {
+    match format {
+        Format::Vllm => vllm::parse(path, bytes, o),
+        Format::Sglang => sglang::parse(path, bytes, o),
+        Format::Llmperf => llmperf::parse(path, bytes, o),
+        Format::LlmperfSummary => llmperf::parse_summary(path, bytes),
+        Format::PerfAnalyzer => perf_analyzer::parse(path, bytes, o),
+        Format::Aiperf => aiperf::parse(path, bytes, o),
+        Format::Mlperf => mlperf::parse(path, bytes, o),
+        Format::NvidiaSmi => nvidia_smi::parse(path, bytes, o),
+        Format::GenaiPerfAggregate => Err(ImportError::new(path, None, "this is GenAI-Perf's aggregate file (profile_export_genai_perf.json): it holds only summary statistics, no per-request data")
+            .hint("import profile_export.json from the same artifacts folder instead (format perf-analyzer)")),
+        Format::AiperfAggregate => Err(ImportError::new(path, None, "this is AIPerf's aggregate file (profile_export_aiperf.json): it holds only summary statistics")
+            .hint("import profile_export.jsonl from the same artifacts folder instead (format aiperf)")),
+        Format::Unsupported(name) => Err(ImportError::new(path, None, format!("the {name} format is recognised but its importer is not built yet"))
+            .hint("supported today: vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf (summary checks), nvidia-smi")),
+        Format::Auto => unreachable!("detected before parsing"),
+    }
+}
+
+/// Imports `paths` into run data. One file must carry per-request data; others may add GPU
+/// telemetry or the tool's summary (for `audit`).
+pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
+    let mut files = Vec::new();
+    let mut parts: Vec<(PathBuf, Format, Imported)> = Vec::new();
+    for p in paths {
+        let bytes = read(p)?;
+        let f = if format == Format::Auto || paths.len() > 1 { detect::detect(p, &bytes).map_err(|e| if format == Format::Auto { e } else { e.hint(format!("with several files, each is detected; --format {} applies to none of them", format.name())) })? } else { format };
+        let imported = parse(p, &bytes, f, o)?;
+        files.push(SourceFile { name: p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()), size_bytes: bytes.len() as u64, sha256: sha256_file(&bytes) });
+        parts.push((p.clone(), f, imported));
+    }
+    let formats: Vec<(PathBuf, Format)> = parts.iter().map(|(p, f, _)| (p.clone(), *f)).collect();
+    let with_requests: Vec<usize> = (0..parts.len()).filter(|&i| !parts[i].2.requests.is_empty()).collect();
+    if with_requests.len() > 1 {
+        let names: Vec<String> = with_requests.iter().map(|&i| parts[i].0.display().to_string()).collect();
+        return Err(ImportError::new(&parts[with_requests[1]].0, None, format!("several files carry per-request data ({}): one run directory holds one run", names.join(", "))).hint("import each into its own run directory"));
+    }
+    let claims: Vec<Claim> = parts.iter().flat_map(|p| p.2.claims.iter().cloned()).collect();
+    let mut raw = claims::RawValues::new();
+    for p in &parts {
+        for (k, v) in &p.2.raw {
+            raw.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    let facts: Vec<(String, String)> = parts.iter().flat_map(|p| p.2.facts.iter().cloned()).collect();
+    let Some(&main) = with_requests.first() else {
+        let why = parts.iter().find_map(|p| p.2.aggregate_only.clone().map(|w| (p.0.clone(), w)));
+        let (file, why) = why.unwrap_or_else(|| (paths[0].clone(), "none of the files carries per-request data".into()));
+        if allow_aggregate_only {
+            return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats });
+        }
+        return Err(ImportError::new(&file, None, format!("no per-request data: {why}")).hint("see the hint above for the file that has it; `credence audit` can still check this file's own claims"));
+    };
+    let (main_path, main_format, mut main_part) = parts.swap_remove(main);
+    // Telemetry from the other files (and the main file's own, e.g. AIPerf's).
+    let mut gpu = std::mem::take(&mut main_part.gpu);
+    let mut conversions = main_part.conversion.clone();
+    for (_, _, p) in &mut parts {
+        gpu.extend(std::mem::take(&mut p.gpu));
+        conversions.extend(p.conversion.iter().cloned());
+    }
+    let timestamps = main_part.timestamps.unwrap_or(TimestampQuality::Absolute);
+    if !gpu.is_empty() && timestamps != TimestampQuality::Absolute {
+        return Err(ImportError::new(&main_path, None, "GPU telemetry cannot be joined: this file's request times are not anchored to wall-clock time").hint("pass --tz with the UTC offset of the machine that wrote the file"));
+    }
+    let requests = main_part.requests.into_table().map_err(|e| ImportError::new(&main_path, None, e))?;
+    let gpu_table = if gpu.is_empty() { None } else { Some(gpu.into_table().map_err(|e| ImportError::new(&main_path, None, e))?) };
+    let mut tables = vec!["requests".to_string()];
+    if gpu_table.is_some() {
+        tables.push("gpu".into());
+    }
+    let mut clock_tables = BTreeMap::from([("requests".to_string(), format!("{} ({})", main_part.tool, main_format.name()))]);
+    if gpu_table.is_some() {
+        clock_tables.insert("gpu".into(), "telemetry tool's clock (converted as stated in conversion)".into());
+    }
+    let mut labels = o.labels.clone();
+    labels.entry("imported_from".into()).or_insert_with(|| main_format.name().to_string());
+    let manifest = Manifest {
+        format_version: crate::run::schema::FORMAT_VERSION,
+        run_id: format!("import-{}", files.first().map_or("run", |f| &f.sha256[..12])),
+        creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
+        source: Source { kind: SourceKind::Importer, name: main_format.name().into(), tool_version: main_part.tool_version.clone(), files, seed: None, capabilities: main_part.capabilities.clone() },
+        labels,
+        config: main_part.config.clone(),
+        workload: main_part.workload.clone().unwrap_or_else(default_workload),
+        environment: unknown_environment(&main_part.tool),
+        phases: main_part.phases.clone(),
+        clock: Clock {
+            epoch_origin: "unix_epoch_utc".into(),
+            timestamps,
+            tables: clock_tables,
+            telemetry_interval_s: gpu_table.as_ref().map(|_| 1.0),
+            timezone_assumed: main_part.timezone_assumed.clone().or_else(|| parts.iter().find_map(|p| p.2.timezone_assumed.clone())),
+            conversion: Some(conversions.join("; ")),
+        },
+        tables,
+    };
+    Ok(ImportResult { data: RunData { manifest, requests, gpu: gpu_table, host: None, server: None, extra_files: Vec::new() }, claims, raw, facts, formats })
+}
+
+/// A run with no requests, for auditing an aggregate-only file.
+fn empty_run(parts: &[(PathBuf, Format, Imported)], files: Vec<SourceFile>, o: &ImportOptions) -> RunData {
+    let first = parts.first();
+    let name = first.map_or("unknown", |p| p.1.name());
+    let tool = first.map_or("unknown".to_string(), |p| p.2.tool.clone());
+    let manifest = Manifest {
+        format_version: crate::run::schema::FORMAT_VERSION,
+        run_id: format!("audit-{}", files.first().map_or("run", |f| &f.sha256[..12])),
+        creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
+        source: Source { kind: SourceKind::Importer, name: name.into(), tool_version: first.and_then(|p| p.2.tool_version.clone()), files, seed: None, capabilities: first.and_then(|p| p.2.capabilities.clone()) },
+        labels: o.labels.clone(),
+        config: first.map(|p| p.2.config.clone()).unwrap_or_default(),
+        workload: first.and_then(|p| p.2.workload.clone()).unwrap_or_else(default_workload),
+        environment: unknown_environment(&tool),
+        phases: DeclaredPhases::default(),
+        clock: Clock { epoch_origin: "unix_epoch_utc".into(), timestamps: TimestampQuality::Absent, tables: BTreeMap::new(), telemetry_interval_s: None, timezone_assumed: None, conversion: Some("aggregate-only source: no per-request times".into()) },
+        tables: vec!["requests".into()],
+    };
+    RunData { manifest, requests: RequestRows::default().into_table().expect("an empty table builds"), gpu: None, host: None, server: None, extra_files: Vec::new() }
+}

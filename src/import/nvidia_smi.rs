@@ -1,0 +1,98 @@
+//! `nvidia-smi --query-gpu=… --format=csv -l 1` logs.
+//!
+//! Traps handled: the separator is ", "; headers carry ` [unit]` and values unit suffixes
+//! (`281.89 W`); both `clocks_throttle_reasons.*` and `clocks_event_reasons.*` spellings;
+//! `[N/A]`, `[Not Supported]` and other sentinels become null (kept in the `errors` column);
+//! timestamps are local time without a zone, so `--tz` is required; a row whose column count
+//! differs from the header is an error naming its line.
+
+use std::path::Path;
+
+use super::rows::GpuSample;
+use super::time::parse_datetime;
+use super::{ImportError, ImportOptions, Imported};
+
+/// Header name without ` [unit]`, with the older throttle prefix mapped to the event one.
+fn canonical(h: &str) -> String {
+    let name = h.split(" [").next().unwrap_or(h).trim().replace("clocks_throttle_reasons", "clocks_event_reasons");
+    match name.as_str() {
+        "clocks.sm" => "clocks.current.sm".into(),
+        "clocks.mem" => "clocks.current.memory".into(),
+        "clocks.gr" => "clocks.current.graphics".into(),
+        "clocks.max.mem" => "clocks.max.memory".into(),
+        "gpu_uuid" => "uuid".into(),
+        _ => name,
+    }
+}
+
+fn number(cell: &str) -> Option<f64> {
+    let t = cell.trim();
+    let num = t.split_whitespace().next()?;
+    num.parse().ok()
+}
+
+fn sentinel(cell: &str) -> bool {
+    let t = cell.trim();
+    t.starts_with('[') || t == "N/A" || t.is_empty()
+}
+
+pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, ImportError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| ImportError::new(path, None, format!("not UTF-8 text: {e}")))?;
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (_, header) = lines.next().ok_or_else(|| ImportError::new(path, None, "the file is empty"))?;
+    let cols: Vec<String> = header.split(',').map(canonical).collect();
+    let idx = |name: &str| cols.iter().position(|c| c == name);
+    let ts_col = idx("timestamp").ok_or_else(|| ImportError::new(path, Some("line 1".into()), "expected a `timestamp` column in the header (query it with --query-gpu=timestamp,…)"))?;
+    let Some(offset) = o.tz_offset_s else {
+        return Err(ImportError::new(path, None, "nvidia-smi timestamps are local time without a zone").hint("pass --tz with the UTC offset of the machine that ran nvidia-smi, e.g. --tz +02:00"));
+    };
+    let mut out = Imported { tool: "nvidia-smi".into(), timezone_assumed: o.tz_text.clone(), ..Default::default() };
+    out.conversion.push(format!("nvidia-smi timestamps are local time without a zone; converted with the UTC offset {} given by --tz", o.tz_text.clone().unwrap_or_default()));
+    let host = path.file_stem().map_or("nvidia-smi".to_string(), |s| s.to_string_lossy().into_owned());
+    for (i, line) in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells.len() != cols.len() {
+            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), format!("has {} columns but the header has {}: the columns changed mid-file (or an error line was logged)", cells.len(), cols.len())));
+        }
+        let cell = |name: &str| idx(name).map(|j| cells[j].trim());
+        let (ts, _) = parse_datetime(cells[ts_col], offset).ok_or_else(|| ImportError::new(path, Some(format!("line {}, column timestamp", i + 1)), format!("expected YYYY/MM/DD HH:MM:SS.mmm; found {:?}", cells[ts_col].trim())))?;
+        let mut errors = Vec::new();
+        let mut num = |name: &str| -> Option<f64> {
+            let c = cell(name)?;
+            if sentinel(c) {
+                errors.push(format!("{name}:{c}"));
+                return None;
+            }
+            number(c)
+        };
+        let reasons = cell("clocks_event_reasons.active").and_then(|c| u64::from_str_radix(c.trim_start_matches("0x").trim_start_matches("0X"), 16).ok());
+        let index = num("index").map_or(0, |x| x as u32);
+        let sample = GpuSample {
+            ts_ns: ts,
+            host: host.clone(),
+            gpu_index: index,
+            gpu_uuid: cell("uuid").filter(|u| !sentinel(u)).map_or_else(|| format!("index-{index}"), String::from),
+            source: "nvidia-smi",
+            sm_clock_mhz: num("clocks.current.sm").map(|x| x as u32),
+            sm_clock_max_mhz: num("clocks.max.sm").map(|x| x as u32),
+            mem_clock_mhz: num("clocks.current.memory").map(|x| x as u32),
+            mem_clock_max_mhz: num("clocks.max.memory").map(|x| x as u32),
+            clocks_event_reasons: reasons,
+            temp_gpu_c: num("temperature.gpu"),
+            temp_mem_c: num("temperature.memory"),
+            power_w: num("power.draw").or_else(|| num("power.draw.average")),
+            power_limit_w: num("power.limit"),
+            enforced_power_limit_w: num("enforced.power.limit"),
+            util_gpu_pct: num("utilization.gpu"),
+            util_mem_pct: num("utilization.memory"),
+            mem_used_bytes: num("memory.used").map(|m| (m * 1_048_576.0) as u64),
+            mem_total_bytes: num("memory.total").map(|m| (m * 1_048_576.0) as u64),
+            pstate: cell("pstate").and_then(|p| p.trim_start_matches('P').parse().ok()),
+            errors: None,
+        };
+        let sample = GpuSample { errors: (!errors.is_empty()).then(|| errors.join(";")), ..sample };
+        out.gpu.rows.push(sample);
+    }
+    out.aggregate_only = Some("an nvidia-smi log is GPU telemetry: import it together with a file that has the requests".into());
+    Ok(out)
+}

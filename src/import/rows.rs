@@ -1,0 +1,180 @@
+//! Row builders for imported data: formats push plain rows, these turn them into the tables
+//! `schemas/` defines (so every importer writes exactly the published layout).
+
+use crate::run::schema::TableKind;
+use crate::run::table::{Column, Table, TimestampLists, utf8_column};
+
+/// One request as a format reports it; times are epoch ns.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub id: String,
+    pub scheduled_ns: Option<i64>,
+    pub sent_ns: i64,
+    pub first_token_ns: Option<i64>,
+    pub end_ns: i64,
+    pub chunk_ns: Option<Vec<i64>>,
+    pub input_tokens: Option<u32>,
+    pub output_tokens: Option<u32>,
+    pub cached_tokens: Option<u32>,
+    pub ok: bool,
+    /// One of the schema's error kinds.
+    pub error_kind: Option<&'static str>,
+    pub error_message: Option<String>,
+    pub http_status: Option<u32>,
+    /// `warmup`, `measure` or `cooldown`, when the tool declares phases.
+    pub phase: Option<&'static str>,
+}
+
+#[derive(Debug, Default)]
+pub struct RequestRows {
+    pub rows: Vec<Request>,
+}
+
+impl RequestRows {
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn push(&mut self, r: Request) {
+        self.rows.push(r);
+    }
+
+    /// The requests table, rows in send order.
+    pub fn into_table(mut self) -> Result<Table, String> {
+        self.rows.sort_by_key(|r| r.sent_ns);
+        let r = &self.rows;
+        let mut chunks = TimestampLists::new();
+        for x in r {
+            chunks.push(x.chunk_ns.as_deref());
+        }
+        Table::from_columns(
+            TableKind::Requests,
+            vec![
+                ("request_id", utf8_column(r.iter().map(|x| Some(x.id.as_str())))),
+                ("client_id", utf8_column(r.iter().map(|_| None))),
+                ("client_host", utf8_column(r.iter().map(|_| None))),
+                ("scheduled_ns", Column::Timestamp(r.iter().map(|x| x.scheduled_ns).collect())),
+                ("sent_ns", Column::Timestamp(r.iter().map(|x| Some(x.sent_ns)).collect())),
+                ("first_token_ns", Column::Timestamp(r.iter().map(|x| x.first_token_ns).collect())),
+                ("end_ns", Column::Timestamp(r.iter().map(|x| Some(x.end_ns)).collect())),
+                ("chunk_ns", Column::TimestampList(chunks)),
+                ("input_tokens", Column::UInt32(r.iter().map(|x| x.input_tokens).collect())),
+                ("output_tokens", Column::UInt32(r.iter().map(|x| x.output_tokens).collect())),
+                ("cached_tokens", Column::UInt32(r.iter().map(|x| x.cached_tokens).collect())),
+                ("status", utf8_column(r.iter().map(|x| Some(if x.ok { "ok" } else { "error" })))),
+                ("error_kind", utf8_column(r.iter().map(|x| if x.ok { None } else { Some(x.error_kind.unwrap_or("other")) }))),
+                ("error_message", utf8_column(r.iter().map(|x| x.error_message.as_deref()))),
+                ("http_status", Column::UInt32(r.iter().map(|x| x.http_status).collect())),
+                ("phase", utf8_column(r.iter().map(|x| x.phase))),
+            ],
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// One GPU sample (any field may be missing).
+#[derive(Debug, Clone, Default)]
+pub struct GpuSample {
+    pub ts_ns: i64,
+    pub host: String,
+    pub gpu_index: u32,
+    pub gpu_uuid: String,
+    pub source: &'static str,
+    pub sm_clock_mhz: Option<u32>,
+    pub sm_clock_max_mhz: Option<u32>,
+    pub mem_clock_mhz: Option<u32>,
+    pub mem_clock_max_mhz: Option<u32>,
+    pub clocks_event_reasons: Option<u64>,
+    pub temp_gpu_c: Option<f64>,
+    pub temp_mem_c: Option<f64>,
+    pub power_w: Option<f64>,
+    pub power_limit_w: Option<f64>,
+    pub enforced_power_limit_w: Option<f64>,
+    pub util_gpu_pct: Option<f64>,
+    pub util_mem_pct: Option<f64>,
+    pub mem_used_bytes: Option<u64>,
+    pub mem_total_bytes: Option<u64>,
+    pub pstate: Option<u32>,
+    pub errors: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct GpuRows {
+    pub rows: Vec<GpuSample>,
+}
+
+impl GpuRows {
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn extend(&mut self, other: GpuRows) {
+        self.rows.extend(other.rows);
+    }
+
+    pub fn into_table(mut self) -> Result<Table, String> {
+        self.rows.sort_by(|a, b| (a.host.as_str(), &a.gpu_uuid, a.ts_ns).cmp(&(b.host.as_str(), &b.gpu_uuid, b.ts_ns)));
+        let r = &self.rows;
+        let none_u64 = || Column::UInt64(vec![None; r.len()]);
+        Table::from_columns(
+            TableKind::Gpu,
+            vec![
+                ("ts_ns", Column::Timestamp(r.iter().map(|x| Some(x.ts_ns)).collect())),
+                ("host", utf8_column(r.iter().map(|x| Some(x.host.as_str())))),
+                ("gpu_index", Column::UInt32(r.iter().map(|x| Some(x.gpu_index)).collect())),
+                ("gpu_uuid", utf8_column(r.iter().map(|x| Some(x.gpu_uuid.as_str())))),
+                ("source", utf8_column(r.iter().map(|x| Some(x.source)))),
+                ("sm_clock_mhz", Column::UInt32(r.iter().map(|x| x.sm_clock_mhz).collect())),
+                ("sm_clock_max_mhz", Column::UInt32(r.iter().map(|x| x.sm_clock_max_mhz).collect())),
+                ("mem_clock_mhz", Column::UInt32(r.iter().map(|x| x.mem_clock_mhz).collect())),
+                ("mem_clock_max_mhz", Column::UInt32(r.iter().map(|x| x.mem_clock_max_mhz).collect())),
+                ("clocks_event_reasons", Column::UInt64(r.iter().map(|x| x.clocks_event_reasons).collect())),
+                ("temp_gpu_c", Column::Float64(r.iter().map(|x| x.temp_gpu_c).collect())),
+                ("temp_mem_c", Column::Float64(r.iter().map(|x| x.temp_mem_c).collect())),
+                ("temp_slowdown_c", Column::Float64(vec![None; r.len()])),
+                ("power_w", Column::Float64(r.iter().map(|x| x.power_w).collect())),
+                ("power_limit_w", Column::Float64(r.iter().map(|x| x.power_limit_w).collect())),
+                ("enforced_power_limit_w", Column::Float64(r.iter().map(|x| x.enforced_power_limit_w).collect())),
+                ("energy_mj", none_u64()),
+                ("util_gpu_pct", Column::Float64(r.iter().map(|x| x.util_gpu_pct).collect())),
+                ("util_mem_pct", Column::Float64(r.iter().map(|x| x.util_mem_pct).collect())),
+                ("mem_used_bytes", Column::UInt64(r.iter().map(|x| x.mem_used_bytes).collect())),
+                ("mem_total_bytes", Column::UInt64(r.iter().map(|x| x.mem_total_bytes).collect())),
+                ("viol_power_ns", none_u64()),
+                ("viol_thermal_ns", none_u64()),
+                ("pstate", Column::UInt32(r.iter().map(|x| x.pstate).collect())),
+                ("compute_proc_count", Column::UInt32(vec![None; r.len()])),
+                ("foreign_proc_count", Column::UInt32(vec![None; r.len()])),
+                ("foreign_mem_bytes", none_u64()),
+                ("sample_us", Column::UInt32(vec![None; r.len()])),
+                ("errors", utf8_column(r.iter().map(|x| x.errors.as_deref()))),
+            ],
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// The schema's error kind for a tool's error text or HTTP code.
+pub fn error_kind(message: &str, http: Option<u32>) -> &'static str {
+    let m = message.to_ascii_lowercase();
+    match http {
+        Some(c) if (400..500).contains(&c) => return "http_4xx",
+        Some(c) if (500..600).contains(&c) => return "http_5xx",
+        _ => {}
+    }
+    if m.contains("timeout") || m.contains("timed out") {
+        "timeout"
+    } else if m.contains("out of memory") || m.contains("oom") {
+        "oom"
+    } else if m.contains("refused") {
+        "refused"
+    } else if m.contains("cancel") {
+        "cancelled"
+    } else if m.contains(" 429") || m.contains("too many requests") || m.contains(" 4") && m.contains("client error") {
+        "http_4xx"
+    } else if m.contains(" 500") || m.contains(" 502") || m.contains(" 503") || m.contains("server error") {
+        "http_5xx"
+    } else {
+        "other"
+    }
+}

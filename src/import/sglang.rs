@@ -1,0 +1,96 @@
+//! SGLang `bench_serving` JSONL (one run per line) with `--output-details`.
+//!
+//! SGLang writes no start times: requests keep their order and the timestamps are absent.
+//! The latency of OpenAI-compatible streams is taken at the last chunk read (including
+//! `[DONE]`), not at the last token.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::json::{Fields, parse_lines};
+use super::rows::{Request, error_kind};
+use super::vllm::latency_claims;
+use super::{ImportError, ImportOptions, Imported};
+use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
+
+pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
+    let lines = parse_lines(path, bytes)?;
+    let (line, v) = match lines.len() {
+        0 => return Err(ImportError::new(path, None, "the file is empty")),
+        1 => lines.into_iter().next().expect("one line"),
+        n => return Err(ImportError::new(path, None, format!("the file holds {n} runs (bench_serving appends one line per run)")).hint("keep the line of the run to import in its own file")),
+    };
+    let f = Fields::new(path, &v, format!("line {line}"));
+    let mut out = Imported { tool: "sglang bench_serving".into(), ..Default::default() };
+    out.config = SystemConfig { engine: Some(format!("SGLang ({} backend)", f.opt_str("backend").unwrap_or("unknown"))), ..Default::default() };
+    out.workload = Some(Workload {
+        arrival: if v.get("request_rate").and_then(Value::as_f64).is_some() { Arrival::Poisson } else { Arrival::Unknown },
+        rate_per_s: v.get("request_rate").and_then(Value::as_f64).filter(|r| r.is_finite()),
+        concurrency: v.get("max_concurrency").and_then(Value::as_u64).map(|c| c as u32),
+        dataset: f.opt_str("dataset_name").map(String::from),
+        input_length: None,
+        output_length: None,
+        streaming: Some(true),
+        connection_reuse: None,
+        duration_s: v.get("duration").and_then(Value::as_f64),
+    });
+    out.claims = latency_claims(&v, &[("ttft", "ttft"), ("tpot", "tpot"), ("itl", "itl"), ("e2e_latency", "e2e")]);
+    if !f.has("ttfts") {
+        out.aggregate_only = Some("this SGLang result was written without --output-details: it holds summary statistics only".into());
+        return Ok(out);
+    }
+    let ttfts = f.numbers("ttfts")?;
+    let n = ttfts.len();
+    let inputs = f.numbers("input_lens")?;
+    let outputs = f.numbers("output_lens")?;
+    let itls = f.array("itls")?;
+    let errors: Vec<String> = f.array("errors")?.iter().map(|e| e.as_str().unwrap_or("").to_string()).collect();
+    for (name, len) in [("itls", itls.len()), ("input_lens", inputs.len()), ("output_lens", outputs.len()), ("errors", errors.len())] {
+        if len != n {
+            return Err(ImportError::new(path, Some(format!("line {line}, key {name}")), format!("has {len} entries but ttfts has {n}")));
+        }
+    }
+    let (mut raw_ttft, mut raw_itl) = (Vec::new(), Vec::new());
+    for i in 0..n {
+        let gaps: Vec<f64> = itls[i].as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+        let ok = errors[i].is_empty();
+        let sent = i as i64 * 1_000;
+        let first = ok.then(|| sent + (ttfts[i] * 1e9) as i64);
+        let mut t = first.unwrap_or(sent);
+        let mut chunks = vec![t];
+        for g in &gaps {
+            t += (g * 1e9) as i64;
+            chunks.push(t);
+        }
+        if ok {
+            raw_ttft.push(ttfts[i] * 1e3);
+            raw_itl.extend(gaps.iter().map(|g| g * 1e3));
+        }
+        out.requests.push(Request {
+            id: format!("{i}"),
+            sent_ns: sent,
+            first_token_ns: first,
+            end_ns: t,
+            chunk_ns: ok.then_some(chunks),
+            input_tokens: Some(inputs[i] as u32),
+            output_tokens: Some(outputs[i] as u32),
+            ok,
+            error_kind: (!ok).then(|| error_kind(&errors[i], None)),
+            error_message: (!ok).then(|| errors[i].clone()),
+            ..Default::default()
+        });
+    }
+    out.raw.insert("ttft".into(), raw_ttft);
+    out.raw.insert("itl".into(), raw_itl);
+    out.timestamps = Some(TimestampQuality::Absent);
+    out.conversion.push("SGLang writes no start times: requests keep their order; times are relative placeholders".into());
+    out.capabilities = Some(Capabilities {
+        timestamps: "absent".into(),
+        scheduled_times: false,
+        itl: "chunk".into(),
+        warmup: "excluded".into(),
+        notes: vec!["no start times: steady state and drift cannot be checked".into(), "E2E is taken at the last chunk read, including [DONE]".into()],
+    });
+    Ok(out)
+}

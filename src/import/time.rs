@@ -1,0 +1,117 @@
+//! Clock conversions for importers: civil dates to epoch ns, fixed UTC offsets (`--tz`), and
+//! the date formats the peer tools write.
+
+/// Days from 1970-01-01 to a civil date (proleptic Gregorian; Howard Hinnant's algorithm).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// A UTC offset in seconds from `--tz`: `UTC`, `Z`, `+02:00`, `-0530`, `+2`.
+pub fn parse_offset(tz: &str) -> Result<i64, String> {
+    let t = tz.trim();
+    if matches!(t, "UTC" | "utc" | "Z" | "GMT") {
+        return Ok(0);
+    }
+    let (sign, rest) = match t.as_bytes().first() {
+        Some(b'+') => (1, &t[1..]),
+        Some(b'-') => (-1, &t[1..]),
+        _ => return Err(format!("--tz {tz:?}: give a UTC offset such as +02:00 or -0500 (zone names need daylight-saving rules, which credence does not ship)")),
+    };
+    let digits: String = rest.chars().filter(|c| *c != ':').collect();
+    let (h, m) = match digits.len() {
+        1 | 2 => (digits.parse::<i64>().ok(), Some(0)),
+        4 => (digits[..2].parse::<i64>().ok(), digits[2..].parse::<i64>().ok()),
+        _ => (None, None),
+    };
+    match (h, m) {
+        (Some(h), Some(m)) if h <= 14 && m < 60 => Ok(sign * (h * 3600 + m * 60)),
+        _ => Err(format!("--tz {tz:?}: not an offset like +02:00")),
+    }
+}
+
+/// Parses `YYYY?MM?DD?HH?MM?SS[.fff…]` with any single separators (`2026/06/11 15:27:08.536`,
+/// `2026-06-11T15:27:08Z`, `20260611-152708`), returning epoch ns for the given offset and
+/// whether the text carried its own zone (`Z` or `±HH:MM`), which then wins.
+pub fn parse_datetime(text: &str, offset_s: i64) -> Option<(i64, bool)> {
+    let t = text.trim();
+    let (body, zone) = split_zone(t);
+    let digits: Vec<char> = body.chars().collect();
+    let mut fields: Vec<String> = Vec::new();
+    let mut frac = String::new();
+    let mut cur = String::new();
+    let mut in_frac = false;
+    for c in digits {
+        if c.is_ascii_digit() {
+            if in_frac { frac.push(c) } else { cur.push(c) }
+        } else if c == '.' && fields.len() >= 5 {
+            fields.push(std::mem::take(&mut cur));
+            in_frac = true;
+        } else if !cur.is_empty() {
+            fields.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        fields.push(cur);
+    }
+    // Compact forms: 20260611-152708.
+    if fields.len() == 2 && fields[0].len() == 8 && fields[1].len() == 6 {
+        let (a, b) = (fields[0].clone(), fields[1].clone());
+        fields = vec![a[..4].into(), a[4..6].into(), a[6..].into(), b[..2].into(), b[2..4].into(), b[4..].into()];
+    }
+    if fields.len() < 6 {
+        return None;
+    }
+    let n: Vec<i64> = fields[..6].iter().map(|f| f.parse().ok()).collect::<Option<_>>()?;
+    if !(1..=12).contains(&n[1]) || !(1..=31).contains(&n[2]) || n[3] > 23 || n[4] > 59 || n[5] > 60 {
+        return None;
+    }
+    let frac_ns: i64 = if frac.is_empty() { 0 } else { format!("{:0<9}", &frac[..frac.len().min(9)]).parse().ok()? };
+    let local = (days_from_civil(n[0], n[1], n[2]) * 86_400 + n[3] * 3600 + n[4] * 60 + n[5]) * 1_000_000_000 + frac_ns;
+    let (off, own) = match zone {
+        Some(z) => (z, true),
+        None => (offset_s, false),
+    };
+    Some((local - off * 1_000_000_000, own))
+}
+
+/// Splits a trailing `Z` or `±HH:MM` zone off an ISO time.
+fn split_zone(t: &str) -> (&str, Option<i64>) {
+    if let Some(b) = t.strip_suffix('Z') {
+        return (b, Some(0));
+    }
+    if t.len() > 6 {
+        let tail = &t[t.len() - 6..];
+        let b = tail.as_bytes();
+        if (b[0] == b'+' || b[0] == b'-') && b[3] == b':' && t[..t.len() - 6].contains('T')
+            && let Ok(o) = parse_offset(tail)
+        {
+            return (&t[..t.len() - 6], Some(o));
+        }
+    }
+    (t, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_and_dates() {
+        assert_eq!(parse_offset("+02:00"), Ok(7200));
+        assert_eq!(parse_offset("-0530"), Ok(-19800));
+        assert_eq!(parse_offset("UTC"), Ok(0));
+        assert!(parse_offset("Europe/Berlin").is_err());
+        // 2026-06-01T12:00:00Z = 1 780 315 200 s.
+        assert_eq!(parse_datetime("2026-06-01T12:00:00Z", 3600), Some((1_780_315_200_000_000_000, true)));
+        assert_eq!(parse_datetime("2026/06/01 14:00:00.500", 7200), Some((1_780_315_200_500_000_000, false)));
+        assert_eq!(parse_datetime("20260601-120000", 0), Some((1_780_315_200_000_000_000, false)));
+        assert_eq!(parse_datetime("2026-06-01T14:00:00+02:00", 0), Some((1_780_315_200_000_000_000, true)));
+        assert_eq!(parse_datetime("not a date", 0), None);
+    }
+}

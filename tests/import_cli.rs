@@ -1,0 +1,222 @@
+//! `credence import` and `credence audit` through the real binary: the real samples in
+//! ../shared/samples (llmperf, MLPerf LoadGen), small hand-built files for the other formats
+//! with their traps, round trips (import, validate clean, analyze), and malformed input.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Scratch, credence, stderr};
+use serde_json::{Value, json};
+
+fn samples() -> PathBuf {
+    common::repo().join("../shared/samples")
+}
+
+fn write(s: &Scratch, name: &str, text: &str) -> PathBuf {
+    let p = s.path(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn import(args: &[&str], out: &Path) -> std::process::Output {
+    let mut all = vec!["import"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    credence(&all)
+}
+
+/// Imports, validates with no error, analyzes; returns the analysis.
+fn round_trip(args: &[&str], s: &Scratch, name: &str) -> Value {
+    let out = s.path(name);
+    let o = import(args, &out);
+    assert!(o.status.success(), "import {args:?}: {}", stderr(&o));
+    let v = credence(&["validate", out.to_str().unwrap(), "--json"]);
+    let report: Value = serde_json::from_slice(&v.stdout).unwrap();
+    assert_eq!(report["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
+    let a = credence(&["analyze", out.to_str().unwrap(), "--json", "--resamples", "499"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    serde_json::from_slice(&a.stdout).unwrap()
+}
+
+fn manifest(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+}
+
+/// A vLLM `--save-detailed` result: perf_counter start times, a failed request, chunk ITLs
+/// shorter than the token count (speculative decoding).
+fn vllm_result(n: usize) -> Value {
+    let starts: Vec<f64> = (0..n).map(|i| 81234.5 + i as f64 * 0.1).collect();
+    let ttfts: Vec<f64> = (0..n).map(|i| if i == 3 { 0.0 } else { 0.030 + 0.001 * (i % 7) as f64 }).collect();
+    let itls: Vec<Vec<f64>> = (0..n).map(|i| if i == 3 { vec![] } else { vec![0.02; 30] }).collect();
+    let lat: Vec<f64> = (0..n).map(|i| if i == 3 { 0.5 } else { ttfts[i] + 0.6 }).collect();
+    let outs: Vec<u32> = (0..n).map(|i| if i == 3 { 0 } else { 64 }).collect();
+    let errors: Vec<&str> = (0..n).map(|i| if i == 3 { "Traceback: aiohttp ServerTimeoutError: Timeout on reading data" } else { "" }).collect();
+    json!({
+        "date": "20260611-152708", "backend": "vllm", "model_id": "meta-llama/Llama-3.1-8B", "request_rate": 10.0, "burstiness": 1.0,
+        "max_concurrency": null, "duration": n as f64 * 0.1, "completed": n - 1, "failed": 1,
+        "request_throughput": 9.5, "output_throughput": 600.0,
+        "mean_ttft_ms": 33.0, "median_ttft_ms": 33.0, "p99_ttft_ms": 36.0,
+        "input_lens": vec![512; n], "output_lens": outs, "ttfts": ttfts, "itls": itls, "latencies": lat, "start_times": starts, "errors": errors
+    })
+}
+
+#[test]
+fn vllm_perf_counter_times_are_anchored_with_tz() {
+    let s = Scratch::new("imp_vllm");
+    let f = write(&s, "vllm.json", &vllm_result(200).to_string());
+    let a = round_trip(&["vllm", f.to_str().unwrap(), "--tz", "+02:00"], &s, "run");
+    assert_eq!(a["requests"]["errors"], 1);
+    let m = manifest(&s.path("run"));
+    assert_eq!(m["clock"]["timestamps"], "absolute");
+    assert_eq!(m["clock"]["timezone_assumed"], "+02:00");
+    assert!(m["clock"]["conversion"].as_str().unwrap().contains("perf_counter"));
+    assert_eq!(m["source"]["capabilities"]["itl"], "chunk");
+    assert_eq!(m["source"]["files"][0]["sha256"].as_str().unwrap().len(), 64);
+    // 2026-06-11 15:27:08 at +02:00 is 13:27:08 UTC: the last completion lands there.
+    let end_utc = 1_781_184_428i64;
+    let run = credence::run::load(&s.path("run")).unwrap();
+    let last = run.requests.timestamps("end_ns").unwrap().iter().flatten().max().copied().unwrap();
+    assert!((last / 1_000_000_000 - end_utc).abs() <= 1, "{last}");
+    // Without --tz the times stay relative, and the manifest says so.
+    let o = import(&[f.to_str().unwrap()], &s.path("rel"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(manifest(&s.path("rel"))["clock"]["timestamps"], "relative");
+}
+
+#[test]
+fn other_request_formats_round_trip() {
+    let s = Scratch::new("imp_fmt");
+    // SGLang JSONL with --output-details (no start times).
+    let mut sg = vllm_result(60);
+    sg.as_object_mut().unwrap().remove("start_times");
+    sg["server_info"] = json!({"version": "0.4"});
+    sg["tag"] = json!("x");
+    let f = write(&s, "sglang.jsonl", &format!("{sg}\n"));
+    let a = round_trip(&[f.to_str().unwrap()], &s, "sglang");
+    assert_eq!(a["run"]["timestamps"], "absent");
+    // AIPerf profile_export.jsonl with a warmup record.
+    let t0 = 1_781_184_000_000_000_000i64;
+    let mut lines = String::new();
+    for i in 0..80i64 {
+        let start = t0 + i * 100_000_000;
+        let phase = if i < 5 { "warmup" } else { "profiling" };
+        lines += &json!({"metadata": {"x_request_id": format!("r{i}"), "request_start_ns": start, "request_end_ns": start + 700_000_000, "benchmark_phase": phase, "was_cancelled": false},
+            "metrics": {"time_to_first_token": {"value": 40.0, "unit": "ms"}, "request_latency": {"value": 700.0, "unit": "ms"}, "inter_chunk_latency": {"value": vec![20.0; 30], "unit": "ms"},
+                        "input_sequence_length": {"value": 512, "unit": "tokens"}, "output_sequence_length": {"value": 31, "unit": "tokens"}}, "error": null}).to_string();
+        lines.push('\n');
+    }
+    let f = write(&s, "profile_export.jsonl", &lines);
+    let a = round_trip(&[f.to_str().unwrap()], &s, "aiperf");
+    assert_eq!(a["requests"]["declared_warmup"], 5);
+    // perf_analyzer profile_export.json.
+    let reqs: Vec<Value> = (0..50i64).map(|i| json!({"timestamp": t0 + i * 200_000_000, "request_inputs": {"payload": "{}"}, "response_timestamps": (0..20).map(|k| t0 + i * 200_000_000 + 30_000_000 + k * 15_000_000).collect::<Vec<_>>(), "response_outputs": []})).collect();
+    let pa = json!({"experiments": [{"experiment": {"mode": "concurrency", "value": 4}, "requests": reqs, "window_boundaries": []}], "version": "2.59", "service_kind": "openai", "endpoint": "v1/chat/completions"});
+    let f = write(&s, "profile_export.json", &pa.to_string());
+    let a = round_trip(&[f.to_str().unwrap()], &s, "pa");
+    assert!((a["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap() - 30.0).abs() < 1e-6);
+}
+
+#[test]
+fn llmperf_sample_imports_without_timestamps() {
+    let s = Scratch::new("imp_llmperf");
+    let f = samples().join("llmperf/leaderboard_individual_bedrock_70b.json");
+    let a = round_trip(&[f.to_str().unwrap()], &s, "run");
+    assert_eq!(a["run"]["timestamps"], "absent");
+    let steady = a["credibility"]["checks"].as_array().unwrap().iter().find(|c| c["name"] == "steady_state").unwrap().clone();
+    assert_eq!(steady["status"], "NOT_CHECKED", "no timestamps gives NOT_CHECKED, never PASS or FAIL");
+}
+
+#[test]
+fn nvidia_smi_joins_a_request_file() {
+    let s = Scratch::new("imp_smi");
+    let f = write(&s, "vllm.json", &vllm_result(200).to_string());
+    // Local time +02:00; the run ends 15:27:08 local. Older throttle spelling, sentinels.
+    let mut csv = String::from("timestamp, index, uuid, power.draw [W], enforced.power.limit [W], temperature.gpu, temperature.memory, clocks.current.sm [MHz], clocks.max.sm [MHz], utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks_throttle_reasons.active\n");
+    for k in 0..30 {
+        let reasons = if (10..20).contains(&k) { "0x0000000000000020" } else { "0x0000000000000000" };
+        let clock = if (10..20).contains(&k) { 1400 } else { 1980 };
+        let sec = 45 + k; // 15:26:45 to 15:27:14 local, covering the 20-second run
+        csv += &format!("2026/06/11 15:{}:{:02}.100, 0, GPU-abc, 400.5 W, 700.00 W, 80, [N/A], {clock} MHz, 1980 MHz, 97 %, 60000 MiB, 81559 MiB, {reasons}\n", 26 + sec / 60, sec % 60);
+    }
+    let g = write(&s, "smi.csv", &csv);
+    let out = s.path("run");
+    let o = import(&[f.to_str().unwrap(), g.to_str().unwrap(), "--tz", "+02:00"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let gpu = run.gpu.as_ref().expect("gpu table");
+    assert_eq!(gpu.num_rows(), 30);
+    assert_eq!(gpu.u64s("clocks_event_reasons").unwrap()[15], Some(0x20));
+    assert!(gpu.f64s("temp_mem_c").unwrap().iter().all(Option::is_none), "[N/A] becomes null");
+    let a = credence(&["analyze", out.to_str().unwrap(), "--json", "--resamples", "499"]);
+    let a: Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert!(a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "thermal_throttle"), "{}", a["findings"]);
+    // Without --tz the zone-less times are refused with the fix.
+    let o = import(&[f.to_str().unwrap(), g.to_str().unwrap()], &s.path("notz"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--tz"), "{}", stderr(&o));
+    assert!(!s.path("notz").exists());
+}
+
+#[test]
+fn malformed_and_aggregate_only_input_exit_2_and_write_nothing() {
+    let s = Scratch::new("imp_bad");
+    let full = vllm_result(20).to_string();
+    let truncated = write(&s, "trunc.json", &full[..full.len() / 2]);
+    let mut wrong = vllm_result(20);
+    wrong["ttfts"][4] = json!("fast");
+    let wrong = write(&s, "wrong.json", &wrong.to_string());
+    let mut short = vllm_result(20);
+    short["errors"] = json!([""]);
+    let short = write(&s, "short.json", &short.to_string());
+    let genai = write(&s, "profile_export_genai_perf.json", &json!({"time_to_first_token": {"unit": "ms", "avg": 30.0, "p99": 40.0}, "request_throughput": {"unit": "requests/sec", "avg": 9.0}}).to_string());
+    let csv = write(&s, "smi.csv", "timestamp, power.draw [W], temperature.gpu\n2026/06/11 15:26:38.100, 400 W, 80\n2026/06/11 15:26:39.100, 400 W\n");
+    let cases: [(&[&str], &str); 5] = [
+        (&["vllm", truncated.to_str().unwrap()], "line 1"),
+        (&[wrong.to_str().unwrap()], "ttfts[4]"),
+        (&[short.to_str().unwrap()], "errors"),
+        (&[genai.to_str().unwrap()], "profile_export.json"),
+        (&[csv.to_str().unwrap(), "--tz", "UTC"], "line 3"),
+    ];
+    for (i, (args, needle)) in cases.iter().enumerate() {
+        let out = s.path(&format!("out{i}"));
+        let o = import(args, &out);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: expected {needle:?} in: {}", stderr(&o));
+        assert!(!out.exists(), "a failed import left {}", out.display());
+        assert!(std::fs::read_dir(s.path("")).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().contains(&format!("out{i}"))), "a temporary folder was left behind");
+    }
+}
+
+#[test]
+fn audit_reproduces_the_tools_own_numbers() {
+    let s = Scratch::new("audit");
+    // llmperf: every summary quantile recomputes from the individual file.
+    let out = s.path("llmperf.json");
+    let (ind, sum) = (samples().join("llmperf/leaderboard_individual_groq_70b.json"), samples().join("llmperf/leaderboard_summary_groq_70b.json"));
+    let o = credence(&["audit", ind.to_str().unwrap(), sum.to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let claims = v["audit"]["claims"].as_array().unwrap();
+    assert!(claims.len() >= 30);
+    for c in claims {
+        assert_eq!(c["verdict"], "reproduced", "{c}");
+    }
+    // MLPerf: the summary's percentiles equal the detail log's, and validity rechecks.
+    let dir = samples().join("mlperf_loadgen/llama2-70b-99_Server");
+    let out = s.path("mlperf.json");
+    let o = credence(&["audit", dir.join("mlperf_log_detail.txt").to_str().unwrap(), dir.join("mlperf_log_summary.txt").to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["kind"], "audit");
+    assert_eq!(v["credibility"]["grade"], "LOW", "no per-request data");
+    let claims = v["audit"]["claims"].as_array().unwrap();
+    assert!(claims.iter().any(|c| c["key"] == "result_99.00_percentile_latency_ns" && c["verdict"] == "reproduced" && c["recomputed_from"] == "summary"));
+    assert!(v["audit"]["facts"].as_array().unwrap().iter().any(|f| f["name"] == "mlperf.validity" && f["status"] == "PASS"));
+    // The truncated log is reported incomplete, not a crash; and a PDF audit renders.
+    let pdf = s.path("auto.pdf");
+    let o = credence(&["audit", samples().join("mlperf_loadgen/automotive_3d_object_detection/mlperf_log_detail.txt").to_str().unwrap(), "-o", pdf.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&std::process::Command::new("pdftotext").arg(&pdf).arg("-").output().expect("pdftotext").stdout).into_owned();
+    assert!(text.contains("mlperf.complete") && text.contains("FAIL"), "{text}");
+}

@@ -174,7 +174,8 @@ pub enum Command {
     /// Import another tool's output into a run directory: `credence import [FORMAT] PATH... --out RUN`.
     ///
     /// FORMAT is auto (detect from the content; the default), vllm, sglang, perf-analyzer,
-    /// aiperf, llmperf, mlperf or nvidia-smi. Several files may go into one run (requests plus
+    /// aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi,
+    /// nvidia-smi-dmon or dcgm. Several files may go into one run (requests plus
     /// an nvidia-smi log). Exit 0 imported, 2 bad input (nothing is written then).
     Import {
         /// [FORMAT] PATH...

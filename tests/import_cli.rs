@@ -109,6 +109,19 @@ fn other_request_formats_round_trip() {
     let f = write(&s, "profile_export.jsonl", &lines);
     let a = round_trip(&[f.to_str().unwrap()], &s, "aiperf");
     assert_eq!(a["requests"]["declared_warmup"], 5);
+    // With AIPerf's GPU telemetry export: a power-capped stretch, violation counter in µs.
+    let mut gl = String::new();
+    for k in 0..10i64 {
+        gl += &json!({"timestamp_ns": t0 + k * 1_000_000_000, "dcgm_url": "http://node1:9401/metrics", "gpu_index": 0, "gpu_uuid": "GPU-9", "gpu_model_name": "H100", "hostname": "node1",
+            "telemetry_data": {"gpu_power_usage": 690.0, "power_management_limit": 700.0, "gpu_utilization": 98.0, "sm_clock_frequency": 1700.0, "gpu_memory_used": 70.0, "gpu_memory_total": 80.0, "power_violation": (k * 900_000) as f64}}).to_string();
+        gl.push('\n');
+    }
+    let g = write(&s, "gpu_telemetry_export.jsonl", &gl);
+    let out = s.path("aiperf_gpu");
+    let o = import(&[f.to_str().unwrap(), g.to_str().unwrap()], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    assert_eq!(run.gpu.as_ref().unwrap().u64s("viol_power_ns").unwrap()[2], Some(1_800_000_000));
     // perf_analyzer profile_export.json.
     let reqs: Vec<Value> = (0..50i64).map(|i| json!({"timestamp": t0 + i * 200_000_000, "request_inputs": {"payload": "{}"}, "response_timestamps": (0..20).map(|k| t0 + i * 200_000_000 + 30_000_000 + k * 15_000_000).collect::<Vec<_>>(), "response_outputs": []})).collect();
     let pa = json!({"experiments": [{"experiment": {"mode": "concurrency", "value": 4}, "requests": reqs, "window_boundaries": []}], "version": "2.59", "service_kind": "openai", "endpoint": "v1/chat/completions"});
@@ -219,4 +232,104 @@ fn audit_reproduces_the_tools_own_numbers() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&std::process::Command::new("pdftotext").arg(&pdf).arg("-").output().expect("pdftotext").stdout).into_owned();
     assert!(text.contains("mlperf.complete") && text.contains("FAIL"), "{text}");
+}
+
+#[test]
+fn guidellm_inference_perf_and_mlc_endpoints_round_trip() {
+    let s = Scratch::new("imp_more");
+    let t0 = 1_781_184_000.0f64;
+    // guidellm: warmup and cooldown requests are listed but not counted; nearest-rank claims.
+    let reqs: Vec<Value> = (0..40)
+        .map(|i| {
+            let start = t0 + i as f64 * 0.5;
+            let ttft = 30.0 + (i % 9) as f64;
+            json!({"request_id": format!("r{i}"), "request_start_time": start, "request_end_time": start + 0.8, "time_to_first_token_ms": ttft, "time_per_output_token_ms": 12.0, "prompt_tokens": 256, "output_tokens": 64})
+        })
+        .collect();
+    // Counted: requests overlapping [t0 + 3, t0 + 17].
+    let counted: Vec<f64> = (0..40).filter(|i| { let st = t0 + *i as f64 * 0.5; st + 0.8 >= t0 + 3.0 && st <= t0 + 17.0 }).map(|i| 30.0 + (i % 9) as f64).collect();
+    let mut sorted = counted.clone();
+    sorted.sort_by(f64::total_cmp);
+    let p90 = sorted[((0.9 * sorted.len() as f64).ceil() as usize) - 1];
+    let g = json!({"metadata": {"guidellm_version": "0.5.0"}, "benchmarks": [{
+        "config": {"profile": {"type_": "poisson", "rate": 2.0}},
+        "scheduler_metrics": {"measure_start_time": t0 + 3.0, "measure_end_time": t0 + 17.0},
+        "metrics": {"time_to_first_token_ms": {"successful": {"mean": counted.iter().sum::<f64>() / counted.len() as f64, "median": sorted[(sorted.len() - 1) / 2], "percentiles": {"p90": p90}}}},
+        "requests": {"successful": reqs, "errored": [], "incomplete": []}, "duration": 20.0}]});
+    let f = write(&s, "benchmarks.json", &g.to_string());
+    let a = round_trip(&[f.to_str().unwrap()], &s, "guidellm");
+    assert!(a["requests"]["declared_warmup"].as_u64().unwrap() > 0);
+    let out = s.path("g_audit.json");
+    let o = credence(&["audit", f.to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    for c in v["audit"]["claims"].as_array().unwrap() {
+        assert_eq!(c["verdict"], "reproduced", "nearest-rank and the measurement window reproduce guidellm: {c}");
+    }
+    // inference-perf: per-token times.
+    let list: Vec<Value> = (0..50).map(|i| { let st = t0 + i as f64 * 0.2; json!({"start_time": st, "end_time": st + 0.5, "info": {"input_tokens": 100, "output_tokens": 10, "output_token_times": (0..10).map(|k| st + 0.04 + k as f64 * 0.045).collect::<Vec<_>>()}, "error": null}) }).collect();
+    let f = write(&s, "per_request_lifecycle_metrics.json", &Value::Array(list).to_string());
+    let a = round_trip(&["inference-perf", f.to_str().unwrap()], &s, "ip");
+    assert!((a["metrics"]["itl"]["p50"]["estimate"].as_f64().unwrap() - 45.0).abs() < 0.01);
+    // MLCommons endpoints events.jsonl: monotonic, warmup before tracking starts.
+    let mut ev = String::new();
+    ev += &json!({"event_type": "session.started", "timestamp_ns": 0}).to_string();
+    ev.push('\n');
+    for i in 0..60i64 {
+        let t = 1_000_000_000 + i * 100_000_000;
+        if i == 5 {
+            ev += &json!({"event_type": "session.start_performance_tracking", "timestamp_ns": t - 1}).to_string();
+            ev.push('\n');
+        }
+        for (e, dt) in [("sample.issued", 0), ("sample.recv_first", 40_000_000), ("sample.recv_non_first", 60_000_000), ("sample.complete", 80_000_000)] {
+            ev += &json!({"event_type": e, "timestamp_ns": t + dt, "sample_uuid": format!("s{i}")}).to_string();
+            ev.push('\n');
+        }
+    }
+    let f = write(&s, "events.jsonl", &ev);
+    let a = round_trip(&[f.to_str().unwrap()], &s, "mlc");
+    assert_eq!(a["requests"]["declared_warmup"], 5);
+    assert_eq!(a["run"]["timestamps"], "relative");
+}
+
+#[test]
+fn dcgm_and_dmon_telemetry_with_sentinels() {
+    let s = Scratch::new("imp_dcgm");
+    let f = write(&s, "vllm.json", &vllm_result(200).to_string());
+    // UTC run end 13:27:08; scrapes every second from 13:26:45 UTC.
+    let mut prom = String::new();
+    for k in 0..30i64 {
+        prom += &format!("# scrape_time {}\n", 1_781_184_405 + k);
+        prom += "# HELP DCGM_FI_DEV_SM_CLOCK SM clock frequency (in MHz).\n# TYPE DCGM_FI_DEV_SM_CLOCK gauge\n";
+        let clock = if (10..20).contains(&k) { 1400 } else { 1980 };
+        prom += &format!("DCGM_FI_DEV_SM_CLOCK{{gpu=\"0\",UUID=\"GPU-1\",Hostname=\"node1\"}} {clock}\n");
+        prom += "DCGM_FI_DEV_MEMORY_TEMP{gpu=\"0\",UUID=\"GPU-1\",Hostname=\"node1\"} 9223372036854775794\n";
+        prom += &format!("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS{{gpu=\"0\",UUID=\"GPU-1\",Hostname=\"node1\"}} {}\n", if (10..20).contains(&k) { 32 } else { 0 });
+        prom += "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-1\",Hostname=\"node1\"} 97\n";
+    }
+    let d = write(&s, "dcgm.prom", &prom);
+    let out = s.path("run");
+    let o = import(&[f.to_str().unwrap(), d.to_str().unwrap(), "--tz", "+02:00"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let gpu = run.gpu.as_ref().unwrap();
+    assert_eq!(gpu.num_rows(), 30);
+    assert!(gpu.f64s("temp_mem_c").unwrap().iter().all(Option::is_none), "the DCGM blank sentinel becomes null");
+    assert_eq!(gpu.strings("host").unwrap().value(0), "node1", "label names match case-insensitively");
+    // dmon with -o DT (local time +02:00), header repeated.
+    let mut dm = String::new();
+    for k in 0..30i64 {
+        if k % 10 == 0 {
+            dm += "#Date       Time        gpu    pwr  gtemp  mtemp     sm    mem   mclk   pclk\n#YYYYMMDD   HH:MM:SS    Idx      W      C      C      %      %    MHz    MHz\n";
+        }
+        let sec = 45 + k;
+        dm += &format!(" 20260611   15:{}:{:02}      0    400     80      -     97     60   2619   {}\n", 26 + sec / 60, sec % 60, if (10..20).contains(&k) { 1400 } else { 1980 });
+    }
+    let g = write(&s, "dmon.txt", &dm);
+    let out = s.path("run2");
+    let o = import(&[f.to_str().unwrap(), g.to_str().unwrap(), "--tz", "+02:00"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    assert_eq!(run.gpu.as_ref().unwrap().num_rows(), 30);
+    assert!(run.gpu.as_ref().unwrap().f64s("temp_mem_c").unwrap().iter().all(Option::is_none), "`-` is null");
 }

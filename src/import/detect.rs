@@ -18,6 +18,12 @@ pub enum Format {
     LlmperfSummary,
     Mlperf,
     NvidiaSmi,
+    NvidiaSmiDmon,
+    Dcgm,
+    AiperfGpu,
+    Guidellm,
+    InferencePerf,
+    MlcEndpoints,
     GenaiPerfAggregate,
     AiperfAggregate,
     /// Recognised but not yet importable (guidellm, inference-perf, …).
@@ -36,6 +42,12 @@ impl Format {
             Format::LlmperfSummary => "llmperf-summary",
             Format::Mlperf => "mlperf",
             Format::NvidiaSmi => "nvidia-smi",
+            Format::NvidiaSmiDmon => "nvidia-smi-dmon",
+            Format::Dcgm => "dcgm",
+            Format::AiperfGpu => "aiperf-gpu-telemetry",
+            Format::Guidellm => "guidellm",
+            Format::InferencePerf => "inference-perf",
+            Format::MlcEndpoints => "mlc-endpoints",
             Format::GenaiPerfAggregate => "genai-perf-aggregate",
             Format::AiperfAggregate => "aiperf-aggregate",
             Format::Unsupported(n) => n,
@@ -53,13 +65,11 @@ impl Format {
             "llmperf" => Format::Llmperf,
             "mlperf" => Format::Mlperf,
             "nvidia-smi" => Format::NvidiaSmi,
-            "guidellm" | "inference-perf" | "mlc-endpoints" | "nvidia-smi-dmon" | "dcgm" => Format::Unsupported(match s {
-                "guidellm" => "guidellm",
-                "inference-perf" => "inference-perf",
-                "mlc-endpoints" => "mlc-endpoints",
-                "nvidia-smi-dmon" => "nvidia-smi-dmon",
-                _ => "dcgm",
-            }),
+            "nvidia-smi-dmon" => Format::NvidiaSmiDmon,
+            "dcgm" => Format::Dcgm,
+            "guidellm" => Format::Guidellm,
+            "inference-perf" => Format::InferencePerf,
+            "mlc-endpoints" => Format::MlcEndpoints,
             _ => return None,
         })
     }
@@ -79,16 +89,16 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     if trimmed.starts_with("timestamp") && (head.contains("power.draw") || head.contains("clocks.") || head.contains("utilization.gpu") || head.contains("temperature.gpu")) {
         return Ok(Format::NvidiaSmi);
     }
-    if trimmed.starts_with("# gpu") {
-        return Ok(Format::Unsupported("nvidia-smi-dmon"));
+    if trimmed.starts_with("# gpu") || trimmed.starts_with("#gpu") || trimmed.to_ascii_lowercase().starts_with("#date") {
+        return Ok(Format::NvidiaSmiDmon);
     }
     if head.contains("DCGM_FI_") {
-        return Ok(Format::Unsupported("dcgm"));
+        return Ok(Format::Dcgm);
     }
     // Whole-file JSON first, then JSON Lines.
     if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
         return match classify(&v) {
-            Format::Unsupported("unknown JSON") => Err(ImportError::new(path, None, "a JSON file of no known benchmark format").hint("pass --format if you know it; supported: vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi")),
+            Format::Unsupported("unknown JSON") => Err(ImportError::new(path, None, "a JSON file of no known benchmark format").hint("pass --format if you know it; see `credence import --help` for the formats")),
             f => Ok(f),
         };
     }
@@ -97,16 +107,19 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
         if v.get("metadata").is_some() && v.get("metrics").is_some() {
             return Ok(Format::Aiperf);
         }
+        if v.get("telemetry_data").is_some() && v.get("gpu_uuid").is_some() {
+            return Ok(Format::AiperfGpu);
+        }
         if has_all(&v, &["ttfts", "itls"]) || (v.get("server_info").is_some() && v.get("backend").is_some()) || has_all(&v, &["backend", "request_rate", "completed"]) {
             // vLLM's --append-result also writes object lines; SGLang writes no start_times.
             return Ok(if v.get("start_times").is_some() { Format::Vllm } else { Format::Sglang });
         }
         if v.get("event_type").is_some() && v.get("timestamp_ns").is_some() {
-            return Ok(Format::Unsupported("mlc-endpoints"));
+            return Ok(Format::MlcEndpoints);
         }
     }
     Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(
-        "pass --format (vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi); a truncated JSON file is also reported this way: check that it is complete",
+        "pass the format (vllm, sglang, perf-analyzer, aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi, nvidia-smi-dmon, dcgm); a truncated JSON file is also reported this way: check that it is complete",
     ))
 }
 
@@ -116,7 +129,7 @@ fn classify(v: &Value) -> Format {
             return Format::Llmperf;
         }
         if a.first().is_some_and(|r| r.get("lifecycle").is_some() || r.get("output_token_times").is_some()) {
-            return Format::Unsupported("inference-perf");
+            return Format::InferencePerf;
         }
     }
     if v.get("experiments").is_some() && (v.get("service_kind").is_some() || v.get("version").is_some()) {
@@ -126,7 +139,7 @@ fn classify(v: &Value) -> Format {
         return if v.get("benchmark_duration").is_some() || v.get("error_summary").is_some() { Format::AiperfAggregate } else { Format::GenaiPerfAggregate };
     }
     if v.get("benchmarks").is_some() {
-        return Format::Unsupported("guidellm");
+        return Format::Guidellm;
     }
     if v.get("results_ttft_s_quantiles_p50").is_some() {
         return Format::LlmperfSummary;

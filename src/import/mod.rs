@@ -8,9 +8,14 @@
 
 pub mod aiperf;
 pub mod claims;
+pub mod dcgm;
 pub mod detect;
+pub mod dmon;
+pub mod guidellm;
+pub mod inference_perf;
 pub mod json;
 pub mod llmperf;
+pub mod mlc_endpoints;
 pub mod mlperf;
 pub mod nvidia_smi;
 pub mod perf_analyzer;
@@ -142,12 +147,17 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions) -> Result
         Format::Aiperf => aiperf::parse(path, bytes, o),
         Format::Mlperf => mlperf::parse(path, bytes, o),
         Format::NvidiaSmi => nvidia_smi::parse(path, bytes, o),
+        Format::NvidiaSmiDmon => dmon::parse(path, bytes, o),
+        Format::Dcgm => dcgm::parse(path, bytes, o),
+        Format::AiperfGpu => aiperf::parse_gpu(path, bytes, o),
+        Format::Guidellm => guidellm::parse(path, bytes, o),
+        Format::InferencePerf => inference_perf::parse(path, bytes, o),
+        Format::MlcEndpoints => mlc_endpoints::parse(path, bytes, o),
         Format::GenaiPerfAggregate => Err(ImportError::new(path, None, "this is GenAI-Perf's aggregate file (profile_export_genai_perf.json): it holds only summary statistics, no per-request data")
             .hint("import profile_export.json from the same artifacts folder instead (format perf-analyzer)")),
         Format::AiperfAggregate => Err(ImportError::new(path, None, "this is AIPerf's aggregate file (profile_export_aiperf.json): it holds only summary statistics")
             .hint("import profile_export.jsonl from the same artifacts folder instead (format aiperf)")),
-        Format::Unsupported(name) => Err(ImportError::new(path, None, format!("the {name} format is recognised but its importer is not built yet"))
-            .hint("supported today: vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf (summary checks), nvidia-smi")),
+        Format::Unsupported(name) => Err(ImportError::new(path, None, format!("the {name} format is recognised but its importer is not built yet"))),
         Format::Auto => unreachable!("detected before parsing"),
     }
 }

@@ -95,6 +95,8 @@ pub struct GpuSample {
     pub mem_used_bytes: Option<u64>,
     pub mem_total_bytes: Option<u64>,
     pub pstate: Option<u32>,
+    pub viol_power_ns: Option<u64>,
+    pub viol_thermal_ns: Option<u64>,
     pub errors: Option<String>,
 }
 
@@ -140,8 +142,8 @@ impl GpuRows {
                 ("util_mem_pct", Column::Float64(r.iter().map(|x| x.util_mem_pct).collect())),
                 ("mem_used_bytes", Column::UInt64(r.iter().map(|x| x.mem_used_bytes).collect())),
                 ("mem_total_bytes", Column::UInt64(r.iter().map(|x| x.mem_total_bytes).collect())),
-                ("viol_power_ns", none_u64()),
-                ("viol_thermal_ns", none_u64()),
+                ("viol_power_ns", Column::UInt64(r.iter().map(|x| x.viol_power_ns).collect())),
+                ("viol_thermal_ns", Column::UInt64(r.iter().map(|x| x.viol_thermal_ns).collect())),
                 ("pstate", Column::UInt32(r.iter().map(|x| x.pstate).collect())),
                 ("compute_proc_count", Column::UInt32(vec![None; r.len()])),
                 ("foreign_proc_count", Column::UInt32(vec![None; r.len()])),

@@ -64,6 +64,11 @@ pub fn parse_datetime(text: &str, offset_s: i64) -> Option<(i64, bool)> {
         let (a, b) = (fields[0].clone(), fields[1].clone());
         fields = vec![a[..4].into(), a[4..6].into(), a[6..].into(), b[..2].into(), b[2..4].into(), b[4..].into()];
     }
+    // dmon: 20260611 15:26:45.
+    if fields.len() >= 4 && fields[0].len() == 8 {
+        let a = fields[0].clone();
+        fields.splice(0..1, [a[..4].to_string(), a[4..6].to_string(), a[6..].to_string()]);
+    }
     if fields.len() < 6 {
         return None;
     }
@@ -112,6 +117,7 @@ mod tests {
         assert_eq!(parse_datetime("2026/06/01 14:00:00.500", 7200), Some((1_780_315_200_500_000_000, false)));
         assert_eq!(parse_datetime("20260601-120000", 0), Some((1_780_315_200_000_000_000, false)));
         assert_eq!(parse_datetime("2026-06-01T14:00:00+02:00", 0), Some((1_780_315_200_000_000_000, true)));
+        assert_eq!(parse_datetime("20260601 12:00:00", 0), Some((1_780_315_200_000_000_000, false)));
         assert_eq!(parse_datetime("not a date", 0), None);
     }
 }

@@ -1,0 +1,107 @@
+//! dcgm-exporter Prometheus text scrapes saved to a file.
+//!
+//! Sample times come from the exposition's optional timestamp (epoch ms after the value) or
+//! from a `# scrape_time <epoch seconds | ISO 8601>` comment before each scrape. DCGM's blank
+//! sentinels (INT64 ≥ 0x7ffffffffffffff0, INT32 ≥ 0x7ffffff0, FP64 140737488355328.0) become
+//! null. Both old and new field names are read; label names match case-insensitively.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::rows::GpuSample;
+use super::time::parse_datetime;
+use super::{ImportError, ImportOptions, Imported};
+
+fn blank(v: f64) -> bool {
+    v >= 9.223_372_036_854_775_792e18 || v == 140_737_488_355_328.0 || v == 2_147_483_632.0 || !v.is_finite()
+}
+
+/// `name{a="b",...} value [ts]` → (name, labels, value, ts).
+fn sample(line: &str) -> Option<(String, BTreeMap<String, String>, f64, Option<i64>)> {
+    let (name, rest) = match line.find('{') {
+        Some(i) => (&line[..i], &line[i..]),
+        None => line.split_once(' ').map(|(n, r)| (n, r)).map(|(n, r)| (n, r))?,
+    };
+    let (labels, tail) = if rest.starts_with('{') {
+        let end = rest.find('}')?;
+        let mut m = BTreeMap::new();
+        for part in rest[1..end].split("\",") {
+            if let Some((k, v)) = part.split_once("=\"") {
+                m.insert(k.trim().to_ascii_lowercase(), v.trim_end_matches('"').to_string());
+            }
+        }
+        (m, &rest[end + 1..])
+    } else {
+        (BTreeMap::new(), rest)
+    };
+    let mut it = tail.split_whitespace();
+    let value: f64 = it.next()?.parse().ok()?;
+    let ts = it.next().and_then(|t| t.parse::<i64>().ok()).map(|ms| ms * 1_000_000);
+    Some((name.trim().to_string(), labels, value, ts))
+}
+
+pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, ImportError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| ImportError::new(path, None, format!("not UTF-8 text: {e}")))?;
+    let mut scrape_ts: Option<i64> = None;
+    // (ts, uuid) → sample under construction.
+    let mut acc: BTreeMap<(i64, String), GpuSample> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if let Some(t) = l.strip_prefix("# scrape_time ") {
+            let t = t.trim();
+            scrape_ts = Some(match t.parse::<f64>() {
+                Ok(s) => (s * 1e9) as i64,
+                Err(_) => parse_datetime(t, o.tz_offset_s.unwrap_or(0)).map(|x| x.0).ok_or_else(|| ImportError::new(path, Some(format!("line {}", i + 1)), format!("scrape_time {t:?} is neither epoch seconds nor ISO 8601")))?,
+            });
+            continue;
+        }
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let Some((name, labels, value, ts)) = sample(l) else {
+            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), "not a Prometheus sample line (name{labels} value [timestamp])"));
+        };
+        let Some(ts) = ts.or(scrape_ts) else {
+            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), "the sample has no time").hint("save each scrape with a `# scrape_time <epoch seconds>` line before it, or keep the exporter's timestamps"));
+        };
+        let uuid = labels.get("uuid").cloned().unwrap_or_else(|| format!("gpu-{}", labels.get("gpu").cloned().unwrap_or_default()));
+        let s = acc.entry((ts, uuid.clone())).or_insert_with(|| GpuSample {
+            ts_ns: ts,
+            host: labels.get("hostname").cloned().unwrap_or_else(|| "dcgm".into()),
+            gpu_index: labels.get("gpu").and_then(|g| g.parse().ok()).unwrap_or(0),
+            gpu_uuid: uuid,
+            source: "dcgm",
+            ..Default::default()
+        });
+        let v = (!blank(value)).then_some(value);
+        match name.as_str() {
+            "DCGM_FI_DEV_SM_CLOCK" => s.sm_clock_mhz = v.map(|x| x as u32),
+            "DCGM_FI_DEV_MEM_CLOCK" => s.mem_clock_mhz = v.map(|x| x as u32),
+            "DCGM_FI_DEV_MAX_SM_CLOCK" => s.sm_clock_max_mhz = v.map(|x| x as u32),
+            "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS" | "DCGM_FI_DEV_CLOCKS_EVENT_REASONS" => s.clocks_event_reasons = v.map(|x| x as u64),
+            "DCGM_FI_DEV_GPU_TEMP" | "DCGM_FI_DEV_GPU_TEMP_CELSIUS" => s.temp_gpu_c = v,
+            "DCGM_FI_DEV_MEMORY_TEMP" | "DCGM_FI_DEV_MEMORY_TEMP_CELSIUS" => s.temp_mem_c = v,
+            "DCGM_FI_DEV_POWER_USAGE" | "DCGM_FI_DEV_BOARD_POWER_WATTS" => s.power_w = v,
+            "DCGM_FI_DEV_POWER_MGMT_LIMIT" => s.power_limit_w = v,
+            "DCGM_FI_DEV_ENFORCED_POWER_LIMIT" => s.enforced_power_limit_w = v,
+            "DCGM_FI_DEV_GPU_UTIL" | "DCGM_FI_DEV_GPU_UTIL_RATIO" => s.util_gpu_pct = v,
+            "DCGM_FI_DEV_MEM_COPY_UTIL" => s.util_mem_pct = v,
+            "DCGM_FI_DEV_FB_USED" => s.mem_used_bytes = v.map(|m| (m * 1_048_576.0) as u64),
+            "DCGM_FI_DEV_FB_TOTAL" => s.mem_total_bytes = v.map(|m| (m * 1_048_576.0) as u64),
+            "DCGM_FI_DEV_PSTATE" | "DCGM_FI_DEV_GPU_PSTATE" => s.pstate = v.map(|x| x as u32),
+            _ => {}
+        }
+        if v.is_none() {
+            let e = s.errors.get_or_insert_with(String::new);
+            if !e.is_empty() {
+                e.push(';');
+            }
+            e.push_str(&format!("{name}:blank"));
+        }
+    }
+    let mut out = Imported { tool: "dcgm-exporter".into(), ..Default::default() };
+    out.gpu.rows = acc.into_values().collect();
+    out.conversion.push("dcgm-exporter sample times from the exposition timestamps or the file's scrape_time comments (epoch)".into());
+    out.aggregate_only = Some("a DCGM scrape file is GPU telemetry: import it together with a file that has the requests".into());
+    Ok(out)
+}

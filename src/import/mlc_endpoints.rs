@@ -1,0 +1,85 @@
+//! MLCommons endpoints `events.jsonl`: per-sample events on a monotonic clock (relative times).
+//! `sample.issued` is the send, `sample.recv_first` the first token, `sample.recv_non_first`
+//! every later chunk, `sample.complete` the end; `error.*` marks a failed sample. Samples issued
+//! before `session.start_performance_tracking` are the warmup.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::json::parse_lines;
+use super::rows::Request;
+use super::{ImportError, ImportOptions, Imported};
+use crate::run::manifest::{Capabilities, TimestampQuality};
+
+#[derive(Default)]
+struct Sample {
+    issued: Option<i64>,
+    first: Option<i64>,
+    chunks: Vec<i64>,
+    complete: Option<i64>,
+    error: Option<String>,
+}
+
+pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
+    let mut samples: BTreeMap<String, Sample> = BTreeMap::new();
+    let (mut track_start, mut track_stop) = (None, None);
+    for (line, v) in parse_lines(path, bytes)? {
+        let ev = v.get("event_type").and_then(Value::as_str).ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key event_type")), "expected a string"))?;
+        let t = v.get("timestamp_ns").and_then(Value::as_i64).ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key timestamp_ns")), "expected an integer (monotonic ns)"))?;
+        match ev {
+            "session.start_performance_tracking" => track_start = Some(t),
+            "session.stop_performance_tracking" => track_stop = Some(t),
+            _ => {}
+        }
+        let Some(id) = v.get("sample_uuid").and_then(Value::as_str) else { continue };
+        let s = samples.entry(id.to_string()).or_default();
+        match ev {
+            "sample.issued" => s.issued = Some(t),
+            "sample.recv_first" => {
+                s.first = Some(t);
+                s.chunks.push(t);
+            }
+            "sample.recv_non_first" => s.chunks.push(t),
+            "sample.complete" => s.complete = Some(t),
+            e if e.starts_with("error") => s.error = Some(v.get("data").map_or_else(|| e.to_string(), |d| d.as_str().map_or_else(|| d.to_string(), String::from))),
+            _ => {}
+        }
+    }
+    let mut out = Imported { tool: "MLCommons endpoints".into(), ..Default::default() };
+    let mut warm = 0;
+    for (id, s) in samples {
+        let Some(sent) = s.issued else { continue };
+        let ok = s.error.is_none() && s.complete.is_some();
+        let phase = match (track_start, track_stop) {
+            (Some(a), _) if sent < a => {
+                warm += 1;
+                Some("warmup")
+            }
+            (_, Some(z)) if sent > z => Some("cooldown"),
+            (Some(_), _) => Some("measure"),
+            _ => None,
+        };
+        let mut chunks = s.chunks.clone();
+        chunks.sort_unstable();
+        out.requests.push(Request {
+            id,
+            sent_ns: sent,
+            first_token_ns: s.first.filter(|_| ok),
+            end_ns: s.complete.unwrap_or(sent).max(chunks.last().copied().unwrap_or(sent)),
+            chunk_ns: (ok && !chunks.is_empty()).then_some(chunks),
+            ok,
+            error_kind: (!ok).then_some(if s.error.is_some() { "other" } else { "cancelled" }),
+            error_message: s.error.or_else(|| (!ok).then(|| "no sample.complete event".to_string())),
+            phase,
+            ..Default::default()
+        });
+    }
+    out.timestamps = Some(TimestampQuality::Relative);
+    out.conversion.push("events.jsonl timestamp_ns is a monotonic clock: times are relative within the run".into());
+    out.phases.warmup_requests = Some(warm);
+    out.phases.warmup_included = Some(warm > 0);
+    out.capabilities = Some(Capabilities { timestamps: "relative".into(), scheduled_times: false, itl: "chunk".into(), warmup: if warm > 0 { "included".into() } else { "unknown".into() }, notes: vec!["monotonic clock: telemetry cannot be joined without an anchor".into()] });
+    Ok(out)
+}

@@ -333,3 +333,40 @@ fn dcgm_and_dmon_telemetry_with_sentinels() {
     assert_eq!(run.gpu.as_ref().unwrap().num_rows(), 30);
     assert!(run.gpu.as_ref().unwrap().f64s("temp_mem_c").unwrap().iter().all(Option::is_none), "`-` is null");
 }
+
+#[test]
+fn mlperf_trace_imports_with_the_detail_logs_date() {
+    let s = Scratch::new("imp_trace");
+    // 300 samples scheduled every 10 ms; latency from the schedule 50–79 ms.
+    let lat: Vec<i64> = (0..300).map(|i| 50_000_000 + (i * 7919 % 30) * 1_000_000).collect();
+    let events: Vec<Value> = (0..300).map(|i| json!({"name": "Sample", "ph": "b", "ts": 1000.0 + i as f64 * 10_000.0, "args": {"sample_seq": i, "query_seq": i, "sample_idx": i, "issue_start_ns": 200_000, "complete_ns": lat[i as usize]}})).collect();
+    let trace = write(&s, "mlperf_log_trace.json", &json!({"traceEvents": events}).to_string());
+    let mut sorted: Vec<f64> = lat.iter().map(|x| *x as f64).collect();
+    sorted.sort_by(f64::total_cmp);
+    let p99 = credence::analyze::stats::quantile::quantile_sorted(&sorted, 0.99).unwrap();
+    let detail = write(&s, "mlperf_log_detail.txt", &format!(
+        ":::MLLOG {{\"key\": \"test_datetime\", \"value\": \"2026-06-01T12:00:00Z\", \"time_ms\": 0.0, \"namespace\": \"mlperf::logging\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {{}}}}\n:::MLLOG {{\"key\": \"result_99.00_percentile_latency_ns\", \"value\": {p99}, \"time_ms\": 1.0, \"namespace\": \"mlperf::logging\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {{}}}}\n"
+    ));
+    let out = s.path("run");
+    let o = import(&[trace.to_str().unwrap(), detail.to_str().unwrap()], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = manifest(&out);
+    assert_eq!(m["clock"]["timestamps"], "absolute");
+    assert_eq!(m["source"]["capabilities"]["scheduled_times"], true);
+    let run = credence::run::load(&out).unwrap();
+    assert_eq!(run.requests.timestamps("scheduled_ns").unwrap()[0], Some(1_780_315_200_000_000_000 + 1_000_000));
+    // The audit recomputes LoadGen's P99 (measured from the schedule) from the trace.
+    let aj = s.path("audit.json");
+    let o = credence(&["audit", trace.to_str().unwrap(), detail.to_str().unwrap(), "-o", aj.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(aj).unwrap()).unwrap();
+    let c = &v["audit"]["claims"][0];
+    assert_eq!(c["verdict"], "reproduced", "{c}");
+    assert_eq!(c["recomputed_from"], "raw");
+    // An empty trace (what submissions usually ship) is refused with the way forward.
+    std::fs::create_dir_all(s.path("empty")).unwrap();
+    let empty = write(&s, "empty/mlperf_log_trace.json", "");
+    let o = import(&[empty.to_str().unwrap()], &s.path("e"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("trace is empty") && stderr(&o).contains("credence audit"), "{}", stderr(&o));
+}

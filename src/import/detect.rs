@@ -21,6 +21,7 @@ pub enum Format {
     NvidiaSmiDmon,
     Dcgm,
     AiperfGpu,
+    MlperfTrace,
     Guidellm,
     InferencePerf,
     MlcEndpoints,
@@ -45,6 +46,7 @@ impl Format {
             Format::NvidiaSmiDmon => "nvidia-smi-dmon",
             Format::Dcgm => "dcgm",
             Format::AiperfGpu => "aiperf-gpu-telemetry",
+            Format::MlperfTrace => "mlperf-trace",
             Format::Guidellm => "guidellm",
             Format::InferencePerf => "inference-perf",
             Format::MlcEndpoints => "mlc-endpoints",
@@ -64,6 +66,7 @@ impl Format {
             "aiperf" => Format::Aiperf,
             "llmperf" => Format::Llmperf,
             "mlperf" => Format::Mlperf,
+            "mlperf-trace" => Format::MlperfTrace,
             "nvidia-smi" => Format::NvidiaSmi,
             "nvidia-smi-dmon" => Format::NvidiaSmiDmon,
             "dcgm" => Format::Dcgm,
@@ -85,6 +88,10 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     let trimmed = head.trim_start();
     if head.contains(":::MLLOG") || head.contains("MLPerf Results Summary") {
         return Ok(Format::Mlperf);
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if head.contains("traceEvents") || (name.contains("mlperf_log_trace") && (bytes.iter().all(u8::is_ascii_whitespace) || trimmed.starts_with('['))) {
+        return Ok(Format::MlperfTrace);
     }
     if trimmed.starts_with("timestamp") && (head.contains("power.draw") || head.contains("clocks.") || head.contains("utilization.gpu") || head.contains("temperature.gpu")) {
         return Ok(Format::NvidiaSmi);

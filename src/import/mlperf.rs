@@ -6,6 +6,11 @@
 //! Traps handled: interactive runs log as scenario Server; Offline has one query; key spellings
 //! differ (`result_99.00_percentile_latency_ns`, `result_time_per_output_token_99.00_percentile_ns`);
 //! `time_ms` can be garbage; values can be nested JSON; a truncated log has no `result_*` keys.
+//!
+//! `mlperf_log_trace.json` (Chrome trace events), when it is not empty, does hold per-sample
+//! times: each "Sample" event's `ts` (µs since the log origin) is the scheduled time, and its
+//! `issue_start_ns` / `complete_ns` are offsets from it. With the detail log's `test_datetime`
+//! (ISO 8601 with a zone) as the origin, the times become absolute.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -13,6 +18,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::claims::{Claim, percentile_stat};
+use super::rows::Request;
+use super::time::parse_datetime;
+use crate::run::manifest::{Capabilities, TimestampQuality};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::SystemConfig;
 
@@ -38,7 +46,7 @@ fn claims_from_detail(keys: &BTreeMap<String, Value>) -> Vec<Claim> {
     let mut out = Vec::new();
     for (k, v) in keys {
         let Some(x) = v.as_f64() else { continue };
-        let pick = [("result_first_token_", "_percentile_latency_ns", "ttft"), ("result_time_per_output_token_", "_percentile_ns", "tpot"), ("result_", "_percentile_latency_ns", "e2e")];
+        let pick = [("result_first_token_", "_percentile_latency_ns", "ttft"), ("result_time_per_output_token_", "_percentile_ns", "tpot"), ("result_", "_percentile_latency_ns", "service")];
         for (prefix, suffix, metric) in pick {
             if let Some(p) = k.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix))
                 && p.parse::<f64>().is_ok()
@@ -101,4 +109,53 @@ pub fn summary_line_for(detail_key: &str) -> Option<(String, f64)> {
         "result_tokens_per_second" => Some(("Tokens per second".into(), 1.0)),
         _ => None,
     }
+}
+
+/// The trace file: per-sample scheduled, issue and completion times. `origin_ns` is the log
+/// origin in epoch ns when the detail log gives it.
+pub fn parse_trace(path: &Path, bytes: &[u8], origin_ns: Option<i64>) -> Result<Imported, ImportError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ImportError::new(path, None, "the trace is empty (LoadGen submissions usually ship it empty): no per-sample timings").hint("audit the detail and summary logs instead: `credence audit mlperf_log_detail.txt mlperf_log_summary.txt`"));
+    }
+    let v = super::json::parse(path, bytes)?;
+    let events = v.get("traceEvents").and_then(Value::as_array).or_else(|| v.as_array()).ok_or_else(|| ImportError::new(path, None, "expected Chrome trace JSON (an array or {traceEvents: [...]})"))?;
+    let mut out = Imported { tool: "MLPerf LoadGen".into(), ..Default::default() };
+    let base = origin_ns.unwrap_or(0);
+    let mut lat = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        if e.get("name").and_then(Value::as_str) != Some("Sample") {
+            continue;
+        }
+        let Some(args) = e.get("args") else { continue };
+        let (Some(issue), Some(done)) = (args.get("issue_start_ns").and_then(Value::as_i64), args.get("complete_ns").and_then(Value::as_i64)) else { continue };
+        let ts_us = e.get("ts").and_then(Value::as_f64).ok_or_else(|| ImportError::new(path, Some(format!("traceEvents[{i}].ts")), "expected microseconds"))?;
+        let scheduled = base + (ts_us * 1e3) as i64;
+        lat.push(done as f64 / 1e6);
+        out.requests.push(Request {
+            id: args.get("sample_seq").map_or_else(|| format!("{i}"), |x| x.to_string()),
+            scheduled_ns: Some(scheduled),
+            sent_ns: scheduled + issue,
+            end_ns: scheduled + done.max(issue),
+            ok: true,
+            ..Default::default()
+        });
+    }
+    out.raw.insert("service".into(), lat);
+    let quality = if origin_ns.is_some() { TimestampQuality::Absolute } else { TimestampQuality::Relative };
+    out.timestamps = Some(quality);
+    out.conversion.push(if origin_ns.is_some() { "trace ts (µs since the log origin) anchored at the detail log's test_datetime".into() } else { "trace ts are µs since the log origin; no detail log gave its date, so times are relative".into() });
+    out.capabilities = Some(Capabilities {
+        timestamps: if origin_ns.is_some() { "absolute".into() } else { "relative".into() },
+        scheduled_times: true,
+        itl: "none".into(),
+        warmup: "excluded".into(),
+        notes: vec!["LoadGen measures latency from the scheduled time (coordinated-omission free)".into(), "the trace has no first-token times: TTFT and TPOT are unavailable".into()],
+    });
+    Ok(out)
+}
+
+/// `test_datetime` of a detail log, as epoch ns.
+pub fn origin_of(text: &str) -> Option<i64> {
+    let keys = detail_keys(Path::new(""), text).ok()?;
+    parse_datetime(keys.get("test_datetime")?.as_str()?, 0).map(|x| x.0)
 }

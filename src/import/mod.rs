@@ -136,9 +136,11 @@ pub fn read(path: &Path) -> Result<Vec<u8>, ImportError> {
     std::fs::read(path).map_err(|e| ImportError::new(path, None, format!("cannot read: {e}")))
 }
 
-/// Parses one file as `format` (or detects it).
-fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions) -> Result<Imported, ImportError> {
+/// Parses one file as `format` (or detects it). `origin_ns` is an MLPerf detail log's date,
+/// when one is among the inputs (it anchors the trace).
+fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns: Option<i64>) -> Result<Imported, ImportError> {
     match format {
+        Format::MlperfTrace => mlperf::parse_trace(path, bytes, origin_ns),
         Format::Vllm => vllm::parse(path, bytes, o),
         Format::Sglang => sglang::parse(path, bytes, o),
         Format::Llmperf => llmperf::parse(path, bytes, o),
@@ -167,10 +169,12 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions) -> Result
 pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
     let mut files = Vec::new();
     let mut parts: Vec<(PathBuf, Format, Imported)> = Vec::new();
+    // An MLPerf detail log among the inputs dates the trace.
+    let origin_ns = paths.iter().filter_map(|p| std::fs::read(p).ok()).find_map(|b| std::str::from_utf8(&b).ok().filter(|t| t.contains(":::MLLOG")).and_then(mlperf::origin_of));
     for p in paths {
         let bytes = read(p)?;
         let f = if format == Format::Auto || paths.len() > 1 { detect::detect(p, &bytes).map_err(|e| if format == Format::Auto { e } else { e.hint(format!("with several files, each is detected; --format {} applies to none of them", format.name())) })? } else { format };
-        let imported = parse(p, &bytes, f, o)?;
+        let imported = parse(p, &bytes, f, o, origin_ns)?;
         files.push(SourceFile { name: p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()), size_bytes: bytes.len() as u64, sha256: sha256_file(&bytes) });
         parts.push((p.clone(), f, imported));
     }

@@ -8,10 +8,10 @@ use crate::analyze::audit::audit as audit_claims;
 use crate::analyze::credibility::{Check, CheckStatus, Credibility, GRADE_RULE, Grade};
 use crate::analyze::{AnalyzeOptions, analyze_view};
 use crate::cli::ReportFormat;
-use crate::commands::{check_writable, write_atomic};
+use crate::commands::check_writable;
 use crate::error::{CliError, ExitCode};
 use crate::import::{Format, ImportError, ImportOptions, import as import_files};
-use crate::report::{Exporter, Json, Report, markdown::Markdown, pdf::Pdf};
+use crate::report::Report;
 
 impl From<ImportError> for CliError {
     fn from(e: ImportError) -> CliError {
@@ -107,18 +107,12 @@ pub fn audit(a: AuditArgs) -> Result<ExitCode, CliError> {
         let cred = Credibility { grade: Grade::Low, grade_rule: GRADE_RULE, runs: 0, checks, half_widths: Vec::new(), statement };
         Report::for_audit_only(cred, checked, a.title.unwrap_or_else(|| format!("Audit of {source}")), a.date.unwrap_or_else(|| "undated".into()))
     };
-    let bytes = match a.format {
-        ReportFormat::Pdf => Pdf.export(&report),
-        ReportFormat::Md => Markdown.export(&report),
-        ReportFormat::Json => Json.export(&report),
-    }
-    .map_err(|e| CliError::bad_input(e.to_string()))?;
-    write_atomic(&a.out, &bytes)?;
+    let bytes = crate::report_command::write_report(&report, a.format, &a.out)?;
     let au = report.audit.as_ref();
     eprintln!(
         "wrote {} ({} bytes): {} claims, {} reproduced, {} differ",
         a.out.display(),
-        bytes.len(),
+        bytes,
         au.map_or(0, |x| x.claims.len()),
         au.map_or(0, |x| x.reproduced),
         au.map_or(0, |x| x.differing)

@@ -53,6 +53,18 @@ fn valid_date(d: &str) -> bool {
     b.len() == 10 && b[4] == b'-' && b[7] == b'-' && d.chars().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
+/// Renders `report` in `format` and writes it atomically; returns the size written.
+pub fn write_report(report: &Report, format: ReportFormat, out: &std::path::Path) -> Result<usize, CliError> {
+    let exporter: &dyn Exporter = match format {
+        ReportFormat::Pdf => &Pdf,
+        ReportFormat::Md => &Markdown,
+        ReportFormat::Json => &Json,
+    };
+    let bytes = exporter.export(report).map_err(|e| CliError::bad_input(e.to_string()))?;
+    write_atomic(out, &bytes)?;
+    Ok(bytes.len())
+}
+
 pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     if a.lang != "en" {
         return Err(CliError::bad_input(format!("--lang {:?}: only en is available", a.lang)));
@@ -97,13 +109,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
             .collect::<Result<Vec<_>, CliError>>()?;
         Report::for_runs(analyses, a.title, a.date)
     };
-    let bytes = match a.format {
-        ReportFormat::Pdf => Pdf.export(&report),
-        ReportFormat::Md => Markdown.export(&report),
-        ReportFormat::Json => Json.export(&report),
-    }
-    .map_err(|e| CliError::bad_input(e.to_string()))?;
-    write_atomic(&a.out, &bytes)?;
-    eprintln!("wrote {} ({} bytes, credibility {})", a.out.display(), bytes.len(), report.grade().label());
+    let bytes = write_report(&report, a.format, &a.out)?;
+    eprintln!("wrote {} ({} bytes, credibility {})", a.out.display(), bytes, report.grade().label());
     Ok(ExitCode::Success)
 }

@@ -66,7 +66,9 @@ mod tests {
     fn numpy_definitions() {
         let v = [1.0, 2.0, 3.0, 4.0];
         assert_eq!(statistic(&v, "median"), Some(2.5));
-        assert_eq!(statistic(&v, "p99"), Some(3.97));
+        assert!((statistic(&v, "p99").unwrap() - 3.97).abs() < 1e-12);
+        assert_eq!(statistic(&v, "p75_rank"), Some(3.0), "nearest rank: x[ceil(0.75·4) − 1]");
+        assert_eq!(statistic(&v, "median_lower"), Some(2.0));
         assert_eq!(statistic(&v, "std"), Some(1.118033988749895));
         assert_eq!(percentile_stat("99.90"), "p99.9");
         assert_eq!(percentile_stat("50"), "p50");

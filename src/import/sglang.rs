@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::json::{Fields, parse_lines};
 use super::rows::{Request, error_kind};
-use super::vllm::latency_claims;
+use super::vllm::{PerRequest, latency_claims, per_request};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
 
@@ -40,26 +40,17 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         out.aggregate_only = Some("this SGLang result was written without --output-details: it holds summary statistics only".into());
         return Ok(out);
     }
-    let ttfts = f.numbers("ttfts")?;
+    let PerRequest { ttfts, gaps: all_gaps, inputs, outputs, errors } = per_request(&f)?;
     let n = ttfts.len();
-    let inputs = f.numbers("input_lens")?;
-    let outputs = f.numbers("output_lens")?;
-    let itls = f.array("itls")?;
-    let errors: Vec<String> = f.array("errors")?.iter().map(|e| e.as_str().unwrap_or("").to_string()).collect();
-    for (name, len) in [("itls", itls.len()), ("input_lens", inputs.len()), ("output_lens", outputs.len()), ("errors", errors.len())] {
-        if len != n {
-            return Err(ImportError::new(path, Some(format!("line {line}, key {name}")), format!("has {len} entries but ttfts has {n}")));
-        }
-    }
     let (mut raw_ttft, mut raw_itl) = (Vec::new(), Vec::new());
     for i in 0..n {
-        let gaps: Vec<f64> = itls[i].as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
+        let gaps = &all_gaps[i];
         let ok = errors[i].is_empty();
         let sent = i as i64 * 1_000;
         let first = ok.then(|| sent + (ttfts[i] * 1e9) as i64);
         let mut t = first.unwrap_or(sent);
         let mut chunks = vec![t];
-        for g in &gaps {
+        for g in gaps {
             t += (g * 1e9) as i64;
             chunks.push(t);
         }

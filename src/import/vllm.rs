@@ -51,6 +51,37 @@ pub fn latency_claims(v: &Value, names: &[(&str, &str)]) -> Vec<Claim> {
     out
 }
 
+/// The index-aligned per-request arrays vLLM and SGLang share (seconds, token counts, errors).
+pub struct PerRequest {
+    pub ttfts: Vec<f64>,
+    pub gaps: Vec<Vec<f64>>,
+    pub inputs: Vec<f64>,
+    pub outputs: Vec<f64>,
+    pub errors: Vec<String>,
+}
+
+/// Reads the per-request arrays and checks that they align.
+pub fn per_request(f: &Fields<'_>) -> Result<PerRequest, ImportError> {
+    let ttfts = f.numbers("ttfts")?;
+    let n = ttfts.len();
+    let itls = f.array("itls")?;
+    let inputs = f.numbers("input_lens")?;
+    let outputs = f.numbers("output_lens")?;
+    let errors: Vec<String> = f.array("errors")?.iter().map(|e| e.as_str().unwrap_or("").to_string()).collect();
+    let at = |k: &str| Some(if f.at.is_empty() { format!("key {k}") } else { format!("{}, key {k}", f.at) });
+    for (name, len) in [("itls", itls.len()), ("input_lens", inputs.len()), ("output_lens", outputs.len()), ("errors", errors.len())] {
+        if len != n {
+            return Err(ImportError::new(f.path, at(name), format!("has {len} entries but ttfts has {n}: the per-request arrays must align")));
+        }
+    }
+    let gaps = itls
+        .iter()
+        .enumerate()
+        .map(|(i, a)| a.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).ok_or_else(|| ImportError::new(f.path, at(&format!("itls[{i}]")), "expected an array of seconds")))
+        .collect::<Result<_, _>>()?;
+    Ok(PerRequest { ttfts, gaps, inputs, outputs, errors })
+}
+
 pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, ImportError> {
     let v = one_object(path, bytes)?;
     let f = Fields::new(path, &v, "");
@@ -86,24 +117,10 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         out.aggregate_only = Some("this vLLM result was saved without --save-detailed: it holds summary statistics only".into());
         return Ok(out);
     }
-    let ttfts = f.numbers("ttfts")?;
+    let PerRequest { ttfts, gaps, inputs, outputs, errors } = per_request(&f)?;
     let n = ttfts.len();
-    let itls = f.array("itls")?;
-    let inputs = f.numbers("input_lens")?;
-    let outputs = f.numbers("output_lens")?;
-    let errors: Vec<String> = f.array("errors")?.iter().map(|e| e.as_str().unwrap_or("").to_string()).collect();
     let latencies = if f.has("latencies") { Some(f.numbers("latencies")?) } else { None };
     let starts = if f.has("start_times") { Some(f.numbers("start_times")?) } else { None };
-    for (name, len) in [("itls", itls.len()), ("input_lens", inputs.len()), ("output_lens", outputs.len()), ("errors", errors.len())] {
-        if len != n {
-            return Err(ImportError::new(path, Some(format!("key {name}")), format!("has {len} entries but ttfts has {n}: the per-request arrays must align")));
-        }
-    }
-    let gaps: Vec<Vec<f64>> = itls
-        .iter()
-        .enumerate()
-        .map(|(i, a)| a.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).ok_or_else(|| ImportError::new(path, Some(format!("key itls[{i}]")), "expected an array of seconds")))
-        .collect::<Result<_, _>>()?;
     let e2e: Vec<f64> = (0..n).map(|i| latencies.as_ref().map_or_else(|| ttfts[i] + gaps[i].iter().sum::<f64>(), |l| l[i])).collect();
     // Anchor: perf_counter start times, shifted so that the last completion is `date`.
     let date = f.opt_str("date");

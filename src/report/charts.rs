@@ -66,40 +66,37 @@ fn draw_lines(area: &DrawingArea<SVGBackend<'_>, Shift>, title: &str, y_desc: &s
     let mut builder = ChartBuilder::on(area);
     builder.caption(title, (FONT, 15)).margin(6).x_label_area_size(34).y_label_area_size(70);
     let style = |c: &RGBColor| ShapeStyle::from(c).stroke_width(2);
+    // One body for both y-axis kinds (plotters types a chart by its coordinates).
+    macro_rules! body {
+        ($chart:ident, $lo:expr, $hi:expr, $keep:expr) => {{
+            $chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6).draw()?;
+            if let Some(b) = bands {
+                $chart.draw_series(b.dropped.iter().map(|&(a, z)| Rectangle::new([(a, $lo), (z, $hi)], SHADE.mix(0.35).filled())))?;
+                $chart.draw_series(b.episodes.iter().map(|&(a, z)| Rectangle::new([(a, $lo), (z, $hi)], EPISODE.mix(0.25).filled())))?;
+            }
+            for (i, l) in lines.iter().enumerate() {
+                let c = PALETTE[i % PALETTE.len()];
+                let p: Vec<(f64, f64)> = l.points.iter().copied().filter(|p| p.1.is_finite() && $keep(p.1)).collect();
+                let legend = move |(x, y): (i32, i32)| PathElement::new([(x, y), (x + 18, y)], style(&c));
+                if l.dashed {
+                    $chart.draw_series(DashedLineSeries::new(p, 6, 4, style(&c)))?.label(l.label.clone()).legend(legend);
+                } else {
+                    $chart.draw_series(LineSeries::new(p, style(&c)))?.label(l.label.clone()).legend(legend);
+                }
+            }
+            $chart.configure_series_labels().label_font((FONT, 12)).background_style(WHITE.mix(0.85)).border_style(BLACK).position(SeriesLabelPosition::UpperRight).draw()?;
+        }};
+    }
     if log_y {
         let (lo, hi) = (y_min * 0.8, y_max * 4.0);
         let mut chart = builder.build_cartesian_2d(x_min..x_max, (lo..hi).log_scale())?;
-        chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6).draw()?;
-        if let Some(b) = bands {
-            chart.draw_series(b.dropped.iter().map(|&(a, z)| Rectangle::new([(a, lo), (z, hi)], SHADE.mix(0.35).filled())))?;
-            chart.draw_series(b.episodes.iter().map(|&(a, z)| Rectangle::new([(a, lo), (z, hi)], EPISODE.mix(0.25).filled())))?;
-        }
-        for (i, l) in lines.iter().enumerate() {
-            let c = PALETTE[i % PALETTE.len()];
-            let p: Vec<(f64, f64)> = l.points.iter().copied().filter(|p| p.1 > 0.0 && p.1.is_finite()).collect();
-            chart.draw_series(LineSeries::new(p, style(&c)))?.label(l.label.clone()).legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], style(&c)));
-        }
-        chart.configure_series_labels().label_font((FONT, 12)).background_style(WHITE.mix(0.85)).border_style(BLACK).position(SeriesLabelPosition::UpperRight).draw()?;
+        body!(chart, lo, hi, |y: f64| y > 0.0);
     } else {
         let lo = y_min.min(0.0);
         // Headroom above the data keeps the legend off the lines.
         let hi = if y_max > lo { y_max + 0.4 * (y_max - lo) } else { lo + 1.0 };
         let mut chart = builder.build_cartesian_2d(x_min..x_max, lo..hi)?;
-        chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6).draw()?;
-        if let Some(b) = bands {
-            chart.draw_series(b.dropped.iter().map(|&(a, z)| Rectangle::new([(a, lo), (z, hi)], SHADE.mix(0.35).filled())))?;
-            chart.draw_series(b.episodes.iter().map(|&(a, z)| Rectangle::new([(a, lo), (z, hi)], EPISODE.mix(0.25).filled())))?;
-        }
-        for (i, l) in lines.iter().enumerate() {
-            let c = PALETTE[i % PALETTE.len()];
-            let p: Vec<(f64, f64)> = l.points.iter().copied().filter(|p| p.1.is_finite()).collect();
-            if l.dashed {
-                chart.draw_series(DashedLineSeries::new(p, 6, 4, style(&c)))?.label(l.label.clone()).legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], style(&c)));
-            } else {
-                chart.draw_series(LineSeries::new(p, style(&c)))?.label(l.label.clone()).legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], style(&c)));
-            }
-        }
-        chart.configure_series_labels().label_font((FONT, 12)).background_style(WHITE.mix(0.85)).border_style(BLACK).position(SeriesLabelPosition::UpperRight).draw()?;
+        body!(chart, lo, hi, |_: f64| true);
     }
     Ok(())
 }

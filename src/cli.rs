@@ -218,6 +218,49 @@ pub enum Command {
         #[arg(long, default_value_t = 0x00C0_FFEE)]
         seed: u64,
     },
+    /// Collect per-second GPU, host and server telemetry into a run directory, crash-safe.
+    ///
+    /// Runs until --duration elapses, SIGINT/SIGTERM, or the COMMAND after `--` exits (credence
+    /// then starts the load generator itself and tracks its CPU). Exit 0 on success, 2 when
+    /// the output is unusable, --gpu on finds no NVML, or --strict-env refuses to start.
+    Collect {
+        /// The run directory to create (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+        /// Sampling interval, e.g. 1s or 500ms.
+        #[arg(long, default_value = "1s")]
+        interval: String,
+        /// GPU telemetry through NVML: auto (continue without it when absent), on, off.
+        #[arg(long, value_enum, default_value_t = GpuArg::Auto)]
+        gpu: GpuArg,
+        /// The load generator's process id.
+        #[arg(long)]
+        client_pid: Option<u32>,
+        /// The load generator's process name.
+        #[arg(long)]
+        client_name: Option<String>,
+        /// A Prometheus metrics URL of the server (http://host:port/metrics).
+        #[arg(long)]
+        server_metrics: Option<String>,
+        /// A label, k=v (repeatable).
+        #[arg(long)]
+        label: Vec<String>,
+        /// A configuration item, k=v (repeatable).
+        #[arg(long)]
+        config: Vec<String>,
+        /// Stop after this long, e.g. 5m.
+        #[arg(long)]
+        duration: Option<String>,
+        /// Drop the page cache before sampling (needs root); recorded either way.
+        #[arg(long)]
+        drop_caches: bool,
+        /// Refuse to start when a checklist item fails (foreign GPU process, hot GPU, governor).
+        #[arg(long)]
+        strict_env: bool,
+        /// The load generator to run: `-- COMMAND ARGS...`.
+        #[arg(last = true)]
+        command: Vec<String>,
+    },
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {
         #[command(subcommand)]
@@ -283,4 +326,12 @@ pub enum ReportFormat {
     Pdf,
     Md,
     Json,
+}
+
+/// `credence collect --gpu`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GpuArg {
+    Auto,
+    On,
+    Off,
 }

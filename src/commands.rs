@@ -114,6 +114,9 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
         }
         Command::Baseline { action } => crate::baseline::run(action),
+        Command::Collect { out, interval, gpu, client_pid, client_name, server_metrics, label, config, duration, drop_caches, strict_env, command } => {
+            crate::collect_command::run(crate::collect_command::CollectArgs { out, interval, gpu, client_pid, client_name, server_metrics, label, config, duration, drop_caches, strict_env, command })
+        }
         Command::Import { args, out, tz, label } => crate::import_command::import(&args, &out, tz.as_deref(), &label),
         Command::Audit { paths, out, format, tz, title, date, resamples, seed } => crate::import_command::audit(crate::import_command::AuditArgs { paths, out, format, tz, title, date, resamples, seed }),
         Command::Report { runs, base, cand, out, format, title, lang, date, demo, tolerance, order, resamples, seed } => {

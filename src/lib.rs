@@ -23,4 +23,6 @@ pub mod baseline;
 pub mod commands;
 pub mod report_command;
 pub mod import_command;
+pub mod collect_command;
+pub mod collect;
 pub mod import;

@@ -97,6 +97,8 @@ pub struct GpuSample {
     pub pstate: Option<u32>,
     pub viol_power_ns: Option<u64>,
     pub viol_thermal_ns: Option<u64>,
+    /// How long taking the sample took (collectors).
+    pub sample_us: Option<u32>,
     pub errors: Option<String>,
 }
 
@@ -148,7 +150,7 @@ impl GpuRows {
                 ("compute_proc_count", Column::UInt32(vec![None; r.len()])),
                 ("foreign_proc_count", Column::UInt32(vec![None; r.len()])),
                 ("foreign_mem_bytes", none_u64()),
-                ("sample_us", Column::UInt32(vec![None; r.len()])),
+                ("sample_us", Column::UInt32(r.iter().map(|x| x.sample_us).collect())),
                 ("errors", utf8_column(r.iter().map(|x| x.errors.as_deref()))),
             ],
         )

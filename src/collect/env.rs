@@ -1,0 +1,103 @@
+//! The pre-run environment snapshot: each item of the practitioner's checklist, read or marked
+//! unknown with the reason. Also the list of problems `--strict-env` refuses to start with.
+
+use std::fs::read_to_string;
+
+use super::gpu::GpuSource;
+use crate::run::manifest::{Environment, GpuProcess, Observed};
+
+fn first_line(path: &str) -> Option<String> {
+    read_to_string(path).ok().map(|s| s.lines().next().unwrap_or("").trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// Governors of every core: one name, or `mixed`.
+fn governor() -> Observed<String> {
+    let all: Vec<String> = (0..1024).map_while(|i| first_line(&format!("/sys/devices/system/cpu/cpu{i}/cpufreq/scaling_governor"))).collect();
+    match all.first() {
+        None => Observed::unknown("no cpufreq in sysfs (common in VMs and containers)"),
+        Some(g) if all.iter().all(|x| x == g) => Observed::known(g.clone()),
+        Some(_) => Observed::known("mixed".into()),
+    }
+}
+
+fn drop_caches(requested: bool) -> Observed<bool> {
+    if !requested {
+        return Observed { value: Some(false), note: Some("not dropped (pass --drop-caches as root to drop them)".into()) };
+    }
+    // SAFETY: sync takes no arguments and cannot fail.
+    unsafe extern "C" {
+        fn sync();
+    }
+    unsafe { sync() };
+    match std::fs::write("/proc/sys/vm/drop_caches", "3\n") {
+        Ok(()) => Observed::known(true),
+        Err(e) => Observed { value: Some(false), note: Some(format!("could not drop the page cache: {e} (needs root)")) },
+    }
+}
+
+/// The snapshot, and what `--strict-env` would refuse to start with.
+pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_note: Option<&str>) -> (Environment, Vec<String>) {
+    let mut problems = Vec::new();
+    let no_gpu = gpu_note.unwrap_or("no GPU data").to_string();
+    let mut e = Environment {
+        gpu_temp_at_start_c: Observed::unknown(&no_gpu),
+        gpu_cooling_down: Observed::unknown(&no_gpu),
+        foreign_gpu_processes: Observed::unknown(&no_gpu),
+        clocks_locked: Observed::unknown("NVML does not report locked clocks; check `nvidia-smi -q -d CLOCK`"),
+        application_clocks_set: Observed::unknown("not read"),
+        persistence_mode: Observed::unknown("not read"),
+        cpu_governor: governor(),
+        gpu_memory_used_bytes: Observed::unknown(&no_gpu),
+        host_memory_used_bytes: Observed::unknown("/proc/meminfo unreadable"),
+        page_cache_dropped: drop_caches(drop),
+        server_restarted: Observed::unknown("credence cannot tell; record it with --label server_restarted=true"),
+        model_path: Observed::unknown("not known to the collector; use --config model=…"),
+        driver_version: Observed::unknown(&no_gpu),
+        cuda_version: Observed::unknown("not read"),
+        nvml_version: Observed::unknown(&no_gpu),
+        engine_version: Observed::unknown("not known to the collector; use --config engine_version=…"),
+        kernel: first_line("/proc/sys/kernel/osrelease").map_or_else(|| Observed::unknown("unreadable"), Observed::known),
+        cpu_model: read_to_string("/proc/cpuinfo").ok().and_then(|c| c.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string())).map_or_else(|| Observed::unknown("unreadable"), Observed::known),
+    };
+    if let Ok(m) = read_to_string("/proc/meminfo") {
+        let k = |key: &str| m.lines().find(|l| l.starts_with(key)).and_then(|l| l.split_whitespace().nth(1)).and_then(|x| x.parse::<u64>().ok());
+        if let (Some(t), Some(a)) = (k("MemTotal:"), k("MemAvailable:")) {
+            e.host_memory_used_bytes = Observed::known((t - a) * 1024);
+        }
+    }
+    if e.cpu_governor.value.as_deref().is_some_and(|g| g != "performance") {
+        problems.push(format!("CPU governor is {:?}: set performance (cpupower frequency-set -g performance)", e.cpu_governor.value.as_deref().unwrap_or("")));
+    }
+    if let Some(g) = gpus {
+        let n = g.devices().len();
+        let first: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let second: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
+        let t0 = first.iter().filter_map(|s| s.temp_gpu_c).fold(f64::NAN, f64::max);
+        let t1 = second.iter().filter_map(|s| s.temp_gpu_c).fold(f64::NAN, f64::max);
+        if t1.is_finite() {
+            e.gpu_temp_at_start_c = Observed::known(t1);
+            // Still falling over half a second while idle: heat from an earlier load.
+            let cooling = t0 - t1 >= 1.0;
+            e.gpu_cooling_down = Observed::known(cooling);
+            if t1 >= 50.0 || cooling {
+                problems.push(format!("the GPU is at {t1:.0} °C{}: let it cool below 50 °C", if cooling { " and still cooling" } else { "" }));
+            }
+        }
+        e.gpu_memory_used_bytes = Observed::known(second.iter().filter_map(|s| s.mem_used_bytes).sum());
+        // Every compute process but the largest on each GPU (taken to be the server under test).
+        let mut foreign = Vec::new();
+        for i in 0..n {
+            let mut procs = g.processes(i);
+            procs.sort_by_key(|p| std::cmp::Reverse(p.used_mem_bytes.unwrap_or(0)));
+            foreign.extend(procs.into_iter().skip(1).map(|p| GpuProcess { gpu_index: i as u32, pid: p.pid, name: p.name, used_mem_bytes: p.used_mem_bytes }));
+        }
+        if !foreign.is_empty() {
+            problems.push(format!("{} other compute process(es) on the GPUs (e.g. pid {} {}): stop them", foreign.len(), foreign[0].pid, foreign[0].name));
+        }
+        e.foreign_gpu_processes = Observed { value: Some(foreign), note: Some("every compute process except the one holding the most memory on each GPU (taken to be the server)".into()) };
+        e.driver_version = g.driver_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
+        e.nvml_version = g.nvml_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
+    }
+    (e, problems)
+}

@@ -1,0 +1,205 @@
+//! GPU sampling behind one trait: NVML on real machines (nvml-wrapper, loaded at run time, so
+//! credence builds and tests without a driver), and a fake that scripts a throttle episode for
+//! tests. Every field that cannot be read is None with the reason in `errors`.
+
+use crate::import::rows::GpuSample;
+
+/// Static facts about a GPU, read once.
+#[derive(Debug, Clone, Default)]
+pub struct GpuInfo {
+    pub index: u32,
+    pub uuid: String,
+    pub name: String,
+    pub slowdown_c: Option<f64>,
+}
+
+/// A compute process on a GPU.
+#[derive(Debug, Clone)]
+pub struct GpuProcessInfo {
+    pub pid: u32,
+    pub name: String,
+    pub used_mem_bytes: Option<u64>,
+}
+
+/// A source of GPU samples.
+pub trait GpuSource {
+    fn devices(&self) -> Vec<GpuInfo>;
+    /// One sample of device `i` at `ts_ns` (the caller fills host and timing fields).
+    fn sample(&mut self, i: usize, ts_ns: i64) -> GpuSample;
+    fn processes(&self, i: usize) -> Vec<GpuProcessInfo>;
+    fn driver_version(&self) -> Option<String>;
+    fn nvml_version(&self) -> Option<String>;
+}
+
+/// A fake GPU set: steady load, with a thermal throttle episode between `throttle_from_s` and
+/// `throttle_to_s` seconds after `start_ns` on the last GPU (reason 0x20, SM clock at 70 %,
+/// temperature at the slowdown point, violation counter growing).
+pub struct FakeGpus {
+    pub count: u32,
+    pub start_ns: i64,
+    pub throttle: Option<(f64, f64)>,
+    viol_thermal_ns: Vec<u64>,
+    energy_mj: Vec<u64>,
+}
+
+impl FakeGpus {
+    pub fn new(count: u32, start_ns: i64, throttle: Option<(f64, f64)>) -> FakeGpus {
+        FakeGpus { count, start_ns, throttle, viol_thermal_ns: vec![0; count as usize], energy_mj: vec![0; count as usize] }
+    }
+}
+
+impl GpuSource for FakeGpus {
+    fn devices(&self) -> Vec<GpuInfo> {
+        (0..self.count).map(|i| GpuInfo { index: i, uuid: format!("GPU-fake-{i:04}"), name: "Fake H100".into(), slowdown_c: Some(87.0) }).collect()
+    }
+
+    fn sample(&mut self, i: usize, ts_ns: i64) -> GpuSample {
+        let t = (ts_ns - self.start_ns) as f64 / 1e9;
+        let hot = i as u32 == self.count - 1 && self.throttle.is_some_and(|(a, b)| t >= a && t < b);
+        if hot {
+            self.viol_thermal_ns[i] += 1_000_000_000;
+        }
+        self.energy_mj[i] += 450_000;
+        GpuSample {
+            ts_ns,
+            gpu_index: i as u32,
+            gpu_uuid: format!("GPU-fake-{i:04}"),
+            source: "nvml",
+            sm_clock_mhz: Some(if hot { 1386 } else { 1980 }),
+            sm_clock_max_mhz: Some(1980),
+            mem_clock_mhz: Some(2619),
+            mem_clock_max_mhz: Some(2619),
+            clocks_event_reasons: Some(if hot { 0x20 } else { 0 }),
+            temp_gpu_c: Some(if hot { 88.0 } else { 62.0 }),
+            temp_mem_c: Some(if hot { 92.0 } else { 66.0 }),
+            power_w: Some(if hot { 380.0 } else { 450.0 }),
+            power_limit_w: Some(700.0),
+            enforced_power_limit_w: Some(700.0),
+            util_gpu_pct: Some(98.0),
+            util_mem_pct: Some(60.0),
+            mem_used_bytes: Some(64 << 30),
+            mem_total_bytes: Some(80 << 30),
+            pstate: Some(0),
+            viol_power_ns: Some(0),
+            viol_thermal_ns: Some(self.viol_thermal_ns[i]),
+            ..Default::default()
+        }
+    }
+
+    fn processes(&self, _i: usize) -> Vec<GpuProcessInfo> {
+        vec![GpuProcessInfo { pid: 4242, name: "vllm".into(), used_mem_bytes: Some(60 << 30) }]
+    }
+
+    fn driver_version(&self) -> Option<String> {
+        Some("fake".into())
+    }
+
+    fn nvml_version(&self) -> Option<String> {
+        Some("fake".into())
+    }
+}
+
+/// NVML through nvml-wrapper.
+pub struct NvmlGpus {
+    nvml: nvml_wrapper::Nvml,
+    infos: Vec<GpuInfo>,
+}
+
+impl NvmlGpus {
+    /// Loads `libnvidia-ml.so.1`; the error says what is missing.
+    pub fn init() -> Result<NvmlGpus, String> {
+        let nvml = nvml_wrapper::Nvml::init().map_err(|e| format!("NVML is not available: {e} (no NVIDIA driver on this machine?)"))?;
+        let count = nvml.device_count().map_err(|e| format!("NVML: cannot count GPUs: {e}"))?;
+        let mut infos = Vec::new();
+        for i in 0..count {
+            let d = nvml.device_by_index(i).map_err(|e| format!("NVML: GPU {i}: {e}"))?;
+            infos.push(GpuInfo {
+                index: i,
+                uuid: d.uuid().unwrap_or_else(|_| format!("index-{i}")),
+                name: d.name().unwrap_or_default(),
+                slowdown_c: d.temperature_threshold(nvml_wrapper::enum_wrappers::device::TemperatureThreshold::Slowdown).ok().map(f64::from),
+            });
+        }
+        Ok(NvmlGpus { nvml, infos })
+    }
+}
+
+impl GpuSource for NvmlGpus {
+    fn devices(&self) -> Vec<GpuInfo> {
+        self.infos.clone()
+    }
+
+    fn sample(&mut self, i: usize, ts_ns: i64) -> GpuSample {
+        use nvml_wrapper::enum_wrappers::device::{Clock, PerformanceState, TemperatureSensor};
+        use nvml_wrapper::enum_wrappers::device::PerformancePolicy;
+        let info = &self.infos[i];
+        let mut s = GpuSample { ts_ns, gpu_index: info.index, gpu_uuid: info.uuid.clone(), source: "nvml", ..Default::default() };
+        let mut errors = Vec::new();
+        let Ok(d) = self.nvml.device_by_index(info.index) else {
+            s.errors = Some("device:lost".into());
+            return s;
+        };
+        macro_rules! read {
+            ($name:literal, $e:expr) => {
+                match $e {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        errors.push(format!("{}:{:?}", $name, e));
+                        None
+                    }
+                }
+            };
+        }
+        s.sm_clock_mhz = read!("sm_clock", d.clock_info(Clock::SM));
+        s.sm_clock_max_mhz = read!("sm_clock_max", d.max_clock_info(Clock::SM));
+        s.mem_clock_mhz = read!("mem_clock", d.clock_info(Clock::Memory));
+        s.mem_clock_max_mhz = read!("mem_clock_max", d.max_clock_info(Clock::Memory));
+        // The raw bitmask keeps bits the wrapper does not name (0x200, 0x400).
+        s.clocks_event_reasons = read!("reasons", d.current_throttle_reasons()).map(|r| r.bits());
+        s.temp_gpu_c = read!("temp_gpu", d.temperature(TemperatureSensor::Gpu)).map(f64::from);
+        s.power_w = read!("power", d.power_usage()).map(|mw| f64::from(mw) / 1000.0);
+        s.power_limit_w = read!("power_limit", d.power_management_limit()).map(|mw| f64::from(mw) / 1000.0);
+        s.enforced_power_limit_w = read!("enforced_limit", d.enforced_power_limit()).map(|mw| f64::from(mw) / 1000.0);
+        if let Some(u) = read!("utilization", d.utilization_rates()) {
+            s.util_gpu_pct = Some(f64::from(u.gpu));
+            s.util_mem_pct = Some(f64::from(u.memory));
+        }
+        if let Some(m) = read!("memory", d.memory_info()) {
+            s.mem_used_bytes = Some(m.used);
+            s.mem_total_bytes = Some(m.total);
+        }
+        s.viol_power_ns = read!("viol_power", d.violation_status(PerformancePolicy::Power)).map(|v| v.violation_time);
+        s.viol_thermal_ns = read!("viol_thermal", d.violation_status(PerformancePolicy::Thermal)).map(|v| v.violation_time);
+        s.pstate = read!("pstate", d.performance_state()).and_then(|p| match p {
+            PerformanceState::Unknown => None,
+            p => Some(p as u32),
+        });
+        s.errors = (!errors.is_empty()).then(|| errors.join(";"));
+        s
+    }
+
+    fn processes(&self, i: usize) -> Vec<GpuProcessInfo> {
+        use nvml_wrapper::enums::device::UsedGpuMemory;
+        let Ok(d) = self.nvml.device_by_index(self.infos[i].index) else { return Vec::new() };
+        d.running_compute_processes()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| GpuProcessInfo {
+                pid: p.pid,
+                name: self.nvml.sys_process_name(p.pid, 64).unwrap_or_default(),
+                used_mem_bytes: match p.used_gpu_memory {
+                    UsedGpuMemory::Used(b) => Some(b),
+                    UsedGpuMemory::Unavailable => None,
+                },
+            })
+            .collect()
+    }
+
+    fn driver_version(&self) -> Option<String> {
+        self.nvml.sys_driver_version().ok()
+    }
+
+    fn nvml_version(&self) -> Option<String> {
+        self.nvml.sys_nvml_version().ok()
+    }
+}

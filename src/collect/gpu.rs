@@ -82,6 +82,11 @@ impl GpuSource for FakeGpus {
             pstate: Some(0),
             viol_power_ns: Some(0),
             viol_thermal_ns: Some(self.viol_thermal_ns[i]),
+            temp_slowdown_c: Some(87.0),
+            energy_mj: Some(self.energy_mj[i]),
+            compute_proc_count: Some(1),
+            foreign_proc_count: Some(0),
+            foreign_mem_bytes: Some(0),
             ..Default::default()
         }
     }
@@ -124,6 +129,18 @@ impl NvmlGpus {
     }
 }
 
+/// `nvmlDeviceGetCurrentClocksEventReasons`, called directly: every bit survives.
+fn raw_reasons(nvml: &nvml_wrapper::Nvml, d: &nvml_wrapper::Device<'_>) -> Option<u64> {
+    let lib = nvml.lib();
+    if lib.nvmlDeviceGetCurrentClocksEventReasons.is_err() {
+        return None;
+    }
+    let mut bits: std::os::raw::c_ulonglong = 0;
+    // SAFETY: the handle belongs to a live device of this NVML instance, and the symbol exists.
+    let ret = unsafe { lib.nvmlDeviceGetCurrentClocksEventReasons(d.handle(), &mut bits) };
+    (ret == 0).then_some(bits)
+}
+
 impl GpuSource for NvmlGpus {
     fn devices(&self) -> Vec<GpuInfo> {
         self.infos.clone()
@@ -154,8 +171,23 @@ impl GpuSource for NvmlGpus {
         s.sm_clock_max_mhz = read!("sm_clock_max", d.max_clock_info(Clock::SM));
         s.mem_clock_mhz = read!("mem_clock", d.clock_info(Clock::Memory));
         s.mem_clock_max_mhz = read!("mem_clock_max", d.max_clock_info(Clock::Memory));
-        // The raw bitmask keeps bits the wrapper does not name (0x200, 0x400).
-        s.clocks_event_reasons = read!("reasons", d.current_throttle_reasons()).map(|r| r.bits());
+        // The raw bitmask keeps bits the wrapper does not name (0x200, 0x400); the wrapper's
+        // decoded flags (which drop them) are the fallback on drivers without the symbol.
+        s.clocks_event_reasons = raw_reasons(&self.nvml, &d).or_else(|| read!("reasons", d.current_throttle_reasons()).map(|r| r.bits()));
+        s.temp_slowdown_c = info.slowdown_c;
+        s.energy_mj = read!("energy", d.total_energy_consumption());
+        if let Ok(mut procs) = d.running_compute_processes() {
+            use nvml_wrapper::enums::device::UsedGpuMemory;
+            let mem = |p: &nvml_wrapper::struct_wrappers::device::ProcessInfo| match p.used_gpu_memory {
+                UsedGpuMemory::Used(b) => b,
+                UsedGpuMemory::Unavailable => 0,
+            };
+            procs.sort_by_key(|p| std::cmp::Reverse(mem(p)));
+            // Foreign: every process but the one holding the most memory (the server).
+            s.compute_proc_count = Some(procs.len() as u32);
+            s.foreign_proc_count = Some(procs.len().saturating_sub(1) as u32);
+            s.foreign_mem_bytes = Some(procs.iter().skip(1).map(mem).sum());
+        }
         s.temp_gpu_c = read!("temp_gpu", d.temperature(TemperatureSensor::Gpu)).map(f64::from);
         s.power_w = read!("power", d.power_usage()).map(|mw| f64::from(mw) / 1000.0);
         s.power_limit_w = read!("power_limit", d.power_management_limit()).map(|mw| f64::from(mw) / 1000.0);

@@ -90,8 +90,8 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
             pstate: cell("pstate").and_then(|p| p.trim_start_matches('P').parse().ok()),
             viol_power_ns: num("clocks_event_reasons_counters.sw_power_cap").map(|us| (us * 1e3) as u64),
             viol_thermal_ns: num("clocks_event_reasons_counters.sw_thermal_slowdown").map(|us| (us * 1e3) as u64),
-            sample_us: None,
             errors: None,
+            ..Default::default()
         };
         let sample = GpuSample { errors: (!errors.is_empty()).then(|| errors.join(";")), ..sample };
         out.gpu.rows.push(sample);

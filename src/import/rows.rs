@@ -99,6 +99,11 @@ pub struct GpuSample {
     pub viol_thermal_ns: Option<u64>,
     /// How long taking the sample took (collectors).
     pub sample_us: Option<u32>,
+    pub temp_slowdown_c: Option<f64>,
+    pub energy_mj: Option<u64>,
+    pub compute_proc_count: Option<u32>,
+    pub foreign_proc_count: Option<u32>,
+    pub foreign_mem_bytes: Option<u64>,
     pub errors: Option<String>,
 }
 
@@ -119,7 +124,6 @@ impl GpuRows {
     pub fn into_table(mut self) -> Result<Table, String> {
         self.rows.sort_by(|a, b| (a.host.as_str(), &a.gpu_uuid, a.ts_ns).cmp(&(b.host.as_str(), &b.gpu_uuid, b.ts_ns)));
         let r = &self.rows;
-        let none_u64 = || Column::UInt64(vec![None; r.len()]);
         Table::from_columns(
             TableKind::Gpu,
             vec![
@@ -135,11 +139,11 @@ impl GpuRows {
                 ("clocks_event_reasons", Column::UInt64(r.iter().map(|x| x.clocks_event_reasons).collect())),
                 ("temp_gpu_c", Column::Float64(r.iter().map(|x| x.temp_gpu_c).collect())),
                 ("temp_mem_c", Column::Float64(r.iter().map(|x| x.temp_mem_c).collect())),
-                ("temp_slowdown_c", Column::Float64(vec![None; r.len()])),
+                ("temp_slowdown_c", Column::Float64(r.iter().map(|x| x.temp_slowdown_c).collect())),
                 ("power_w", Column::Float64(r.iter().map(|x| x.power_w).collect())),
                 ("power_limit_w", Column::Float64(r.iter().map(|x| x.power_limit_w).collect())),
                 ("enforced_power_limit_w", Column::Float64(r.iter().map(|x| x.enforced_power_limit_w).collect())),
-                ("energy_mj", none_u64()),
+                ("energy_mj", Column::UInt64(r.iter().map(|x| x.energy_mj).collect())),
                 ("util_gpu_pct", Column::Float64(r.iter().map(|x| x.util_gpu_pct).collect())),
                 ("util_mem_pct", Column::Float64(r.iter().map(|x| x.util_mem_pct).collect())),
                 ("mem_used_bytes", Column::UInt64(r.iter().map(|x| x.mem_used_bytes).collect())),
@@ -147,9 +151,9 @@ impl GpuRows {
                 ("viol_power_ns", Column::UInt64(r.iter().map(|x| x.viol_power_ns).collect())),
                 ("viol_thermal_ns", Column::UInt64(r.iter().map(|x| x.viol_thermal_ns).collect())),
                 ("pstate", Column::UInt32(r.iter().map(|x| x.pstate).collect())),
-                ("compute_proc_count", Column::UInt32(vec![None; r.len()])),
-                ("foreign_proc_count", Column::UInt32(vec![None; r.len()])),
-                ("foreign_mem_bytes", none_u64()),
+                ("compute_proc_count", Column::UInt32(r.iter().map(|x| x.compute_proc_count).collect())),
+                ("foreign_proc_count", Column::UInt32(r.iter().map(|x| x.foreign_proc_count).collect())),
+                ("foreign_mem_bytes", Column::UInt64(r.iter().map(|x| x.foreign_mem_bytes).collect())),
                 ("sample_us", Column::UInt32(r.iter().map(|x| x.sample_us).collect())),
                 ("errors", utf8_column(r.iter().map(|x| x.errors.as_deref()))),
             ],

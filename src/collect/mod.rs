@@ -59,6 +59,8 @@ pub struct CollectOptions {
 }
 
 static STOP: AtomicBool = AtomicBool::new(false);
+/// Tells the scraper thread that the main loop has ended (without a signal).
+static SCRAPER_DONE: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(_: i32) {
     STOP.store(true, Ordering::SeqCst);
@@ -227,6 +229,24 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
         (None, ClientTarget::None) => None,
     };
     let devices = gpus.as_ref().map(|g| g.devices()).unwrap_or_default();
+    // The scraper runs on its own thread and schedule: a slow server must not delay the GPU
+    // and host samples.
+    let scraped = std::sync::Arc::new(std::sync::Mutex::new(Vec::<scrape::ServerSample>::new()));
+    let scraper = o.server_metrics.clone().map(|url| {
+        let (sink, interval) = (scraped.clone(), o.interval_s);
+        std::thread::spawn(move || {
+            let mut deadline = Instant::now();
+            while !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
+                let rows = scrape::scrape(&url, now_ns());
+                sink.lock().map(|mut v| v.extend(rows)).ok();
+                deadline += Duration::from_secs_f64(interval);
+                while Instant::now() < deadline && !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
+                    std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(50)));
+                }
+                deadline = deadline.max(Instant::now());
+            }
+        })
+    });
     let mut sampler = HostSampler::new();
     let (mut host_rows, mut gpu_rows, mut server_rows) = (Vec::new(), GpuRows::default(), Vec::new());
     let t0 = Instant::now();
@@ -238,7 +258,6 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
     let mut deadline = Instant::now();
     loop {
         let ts = now_ns();
-        let began = Instant::now();
         if let Some(g) = gpus.as_mut() {
             for i in 0..devices.len() {
                 let t = Instant::now();
@@ -249,9 +268,6 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
             }
         }
         host_rows.push(sampler.sample(ts, client));
-        if let Some(url) = &o.server_metrics {
-            server_rows.extend(scrape::scrape(url, now_ns()));
-        }
         samples += 1;
         if tty {
             let last: Option<&GpuSample> = gpu_rows.rows.last();
@@ -263,8 +279,8 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
                 t0.elapsed().as_secs_f64()
             );
         }
-        let _ = began;
         if last_seal.elapsed().as_secs_f64() >= SEAL_EVERY_S {
+            server_rows.extend(scraped.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default());
             seal(&mut host_seg, &mut gpu_seg, &mut server_seg, &mut host_rows, &mut gpu_rows, &mut server_rows, &host)?;
             last_seal = Instant::now();
         }
@@ -299,6 +315,11 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
         let _ = c.kill();
         command_exit = c.wait().ok().and_then(|s| s.code());
     }
+    SCRAPER_DONE.store(true, Ordering::SeqCst);
+    if let Some(t) = scraper {
+        let _ = t.join();
+    }
+    server_rows.extend(scraped.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default());
     seal(&mut host_seg, &mut gpu_seg, &mut server_seg, &mut host_rows, &mut gpu_rows, &mut server_rows, &host)?;
     let elapsed = t0.elapsed().as_secs_f64();
     let overhead_cpu_pct = match (cpu0, self_cpu_ticks()) {

@@ -108,7 +108,7 @@ fn reaped_ticks(text: &str) -> Option<u64> {
 }
 
 /// utime + stime ticks, threads, RSS pages and the parent pid from a /proc/<pid>/stat line.
-fn proc_stat(text: &str) -> Option<(u64, u32, u64, u32)> {
+pub(crate) fn proc_stat(text: &str) -> Option<(u64, u32, u64, u32)> {
     let rest = &text[text.rfind(')')? + 2..];
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;

@@ -153,10 +153,7 @@ pub struct Summary {
 }
 
 fn self_cpu_ticks() -> Option<u64> {
-    let t = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &t[t.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+    host::proc_stat(&std::fs::read_to_string("/proc/self/stat").ok()?).map(|s| s.0)
 }
 
 fn self_rss_bytes() -> Option<u64> {

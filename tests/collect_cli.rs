@@ -65,6 +65,9 @@ fn fake_throttle_and_a_busy_command() {
     let env = &m["environment"];
     assert!(env["kernel"]["value"].is_string() && env["cpu_model"]["value"].is_string());
     assert_eq!(env["gpu_temp_at_start_c"]["value"], 62.0);
+    assert_eq!(env["persistence_mode"]["value"], true);
+    assert_eq!(env["cuda_version"]["value"], "12.4");
+    assert!(env["clocks_locked"]["value"].is_null() && env["clocks_locked"]["note"].as_str().unwrap().contains("nvidia-smi"));
     assert_eq!(env["foreign_gpu_processes"]["value"], serde_json::json!([]));
     assert_eq!(env["page_cache_dropped"]["value"], false);
     assert!(env["page_cache_dropped"]["note"].as_str().unwrap().contains("--drop-caches"));

@@ -98,6 +98,9 @@ pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_no
         e.foreign_gpu_processes = Observed { value: Some(foreign), note: Some("every compute process except the one holding the most memory on each GPU (taken to be the server)".into()) };
         e.driver_version = g.driver_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
         e.nvml_version = g.nvml_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
+        e.cuda_version = g.cuda_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
+        e.persistence_mode = g.persistence_mode().map_or_else(|| Observed::unknown("NVML could not read it"), Observed::known);
+        e.application_clocks_set = g.application_clocks_set().map_or_else(|| Observed::unknown("NVML could not read application clocks"), Observed::known);
     }
     (e, problems)
 }

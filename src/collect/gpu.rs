@@ -29,6 +29,12 @@ pub trait GpuSource {
     fn processes(&self, i: usize) -> Vec<GpuProcessInfo>;
     fn driver_version(&self) -> Option<String>;
     fn nvml_version(&self) -> Option<String>;
+    /// CUDA driver API version, e.g. "12.4".
+    fn cuda_version(&self) -> Option<String>;
+    /// Persistence mode of every GPU (None when unreadable).
+    fn persistence_mode(&self) -> Option<bool>;
+    /// Whether any GPU runs application clocks other than its defaults.
+    fn application_clocks_set(&self) -> Option<bool>;
 }
 
 /// A fake GPU set: steady load, with a thermal throttle episode between `throttle_from_s` and
@@ -101,6 +107,18 @@ impl GpuSource for FakeGpus {
 
     fn nvml_version(&self) -> Option<String> {
         Some("fake".into())
+    }
+
+    fn cuda_version(&self) -> Option<String> {
+        Some("12.4".into())
+    }
+
+    fn persistence_mode(&self) -> Option<bool> {
+        Some(true)
+    }
+
+    fn application_clocks_set(&self) -> Option<bool> {
+        Some(false)
     }
 }
 
@@ -233,5 +251,27 @@ impl GpuSource for NvmlGpus {
 
     fn nvml_version(&self) -> Option<String> {
         self.nvml.sys_nvml_version().ok()
+    }
+
+    fn cuda_version(&self) -> Option<String> {
+        self.nvml.sys_cuda_driver_version().ok().map(|v| format!("{}.{}", v / 1000, (v % 1000) / 10))
+    }
+
+    fn persistence_mode(&self) -> Option<bool> {
+        let modes: Option<Vec<bool>> = self.infos.iter().map(|i| self.nvml.device_by_index(i.index).ok()?.is_in_persistent_mode().ok()).collect();
+        modes.map(|m| m.iter().all(|x| *x))
+    }
+
+    fn application_clocks_set(&self) -> Option<bool> {
+        use nvml_wrapper::enum_wrappers::device::Clock;
+        let set: Option<Vec<bool>> = self
+            .infos
+            .iter()
+            .map(|i| {
+                let d = self.nvml.device_by_index(i.index).ok()?;
+                Some(d.applications_clock(Clock::SM).ok()? != d.default_applications_clock(Clock::SM).ok()?)
+            })
+            .collect();
+        set.map(|v| v.iter().any(|x| *x))
     }
 }

@@ -1,5 +1,5 @@
 //! `credence import` and `credence audit` through the real binary: the real samples in
-//! ../shared/samples (llmperf, MLPerf LoadGen), small hand-built files for the other formats
+//! fixtures/samples (llmperf, MLPerf LoadGen), small hand-built files for the other formats
 //! with their traps, round trips (import, validate clean, analyze), and malformed input.
 
 mod common;
@@ -10,7 +10,7 @@ use common::{Scratch, credence, stderr};
 use serde_json::{Value, json};
 
 fn samples() -> PathBuf {
-    common::repo().join("../shared/samples")
+    common::repo().join("fixtures/samples")
 }
 
 fn write(s: &Scratch, name: &str, text: &str) -> PathBuf {

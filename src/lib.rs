@@ -25,4 +25,6 @@ pub mod report_command;
 pub mod import_command;
 pub mod collect_command;
 pub mod collect;
+pub mod bench_command;
+pub mod bench;
 pub mod import;

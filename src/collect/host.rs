@@ -41,6 +41,14 @@ pub struct HostSample {
     pub lg_threads: Option<u32>,
     pub lg_vol_ctxsw: Option<u64>,
     pub lg_invol_ctxsw: Option<u64>,
+    /// Load-generator self-instrumentation (credence bench), None for other collectors.
+    pub lg_planned_sends: Option<u64>,
+    pub lg_actual_sends: Option<u64>,
+    pub lg_send_lag_p50_ms: Option<f64>,
+    pub lg_send_lag_p99_ms: Option<f64>,
+    pub lg_send_lag_max_ms: Option<f64>,
+    pub lg_dropped_sends: Option<u64>,
+    pub lg_inflight: Option<u32>,
 }
 
 unsafe extern "C" {

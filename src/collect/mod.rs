@@ -82,7 +82,7 @@ pub fn now_ns() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i64)
 }
 
-fn host_name() -> String {
+pub fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| h.trim().to_string()).unwrap_or_else(|_| "localhost".into())
 }
 
@@ -91,7 +91,7 @@ fn pid_by_name(name: &str) -> Option<u32> {
     std::fs::read_dir("/proc").ok()?.flatten().filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok()).find(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == name))
 }
 
-fn host_table(rows: &[HostSample], host: &str) -> Result<Table, String> {
+pub fn host_table(rows: &[HostSample], host: &str) -> Result<Table, String> {
     let n = rows.len();
     let f = |g: fn(&HostSample) -> Option<f64>| Column::Float64(rows.iter().map(g).collect());
     let u = |g: fn(&HostSample) -> Option<u64>| Column::UInt64(rows.iter().map(g).collect());
@@ -129,13 +129,13 @@ fn host_table(rows: &[HostSample], host: &str) -> Result<Table, String> {
             ("lg_threads", Column::UInt32(rows.iter().map(|r| r.lg_threads).collect())),
             ("lg_vol_ctxsw", u(|r| r.lg_vol_ctxsw)),
             ("lg_invol_ctxsw", u(|r| r.lg_invol_ctxsw)),
-            ("lg_planned_sends", Column::UInt64(vec![None; n])),
-            ("lg_actual_sends", Column::UInt64(vec![None; n])),
-            ("lg_send_lag_p50_ms", Column::Float64(vec![None; n])),
-            ("lg_send_lag_p99_ms", Column::Float64(vec![None; n])),
-            ("lg_send_lag_max_ms", Column::Float64(vec![None; n])),
-            ("lg_dropped_sends", Column::UInt64(vec![None; n])),
-            ("lg_inflight", Column::UInt32(vec![None; n])),
+            ("lg_planned_sends", u(|r| r.lg_planned_sends)),
+            ("lg_actual_sends", u(|r| r.lg_actual_sends)),
+            ("lg_send_lag_p50_ms", f(|r| r.lg_send_lag_p50_ms)),
+            ("lg_send_lag_p99_ms", f(|r| r.lg_send_lag_p99_ms)),
+            ("lg_send_lag_max_ms", f(|r| r.lg_send_lag_max_ms)),
+            ("lg_dropped_sends", u(|r| r.lg_dropped_sends)),
+            ("lg_inflight", Column::UInt32(rows.iter().map(|r| r.lg_inflight).collect())),
         ],
     )
     .map_err(|e| e.to_string())

@@ -1,0 +1,75 @@
+//! `credence bench`: options, the run, the run directory, and the warning about its own limits.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::bench::{BenchOptions, Load, run};
+use crate::error::{CliError, ExitCode};
+
+pub struct BenchArgs {
+    pub url: String,
+    pub model: String,
+    pub out: PathBuf,
+    pub api: String,
+    pub rate: Option<f64>,
+    pub arrival: String,
+    pub concurrency: Option<u32>,
+    pub duration: Option<String>,
+    pub requests: Option<u64>,
+    pub warmup: u64,
+    pub input_len: u32,
+    pub output_len: u32,
+    pub connections: u32,
+    pub new_connection_per_request: bool,
+    pub timeout: String,
+    pub seed: u64,
+}
+
+pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
+    let hostport = a.url.strip_prefix("http://").map(|r| r.trim_end_matches('/').to_string()).filter(|h| !h.is_empty() && !h.contains('/')).ok_or_else(|| CliError::bad_input(format!("--url {:?}: expected http://HOST:PORT (HTTPS is not supported yet)", a.url)))?;
+    let hostport = if hostport.contains(':') { hostport } else { format!("{hostport}:80") };
+    let load = match (a.rate, a.concurrency, a.arrival.as_str()) {
+        (Some(r), None, "poisson") if r > 0.0 => Load::Poisson(r),
+        (Some(r), None, "constant") if r > 0.0 => Load::Constant(r),
+        (None, Some(c), _) if c > 0 => Load::Closed(c),
+        (Some(_), Some(_), _) => return Err(CliError::bad_input("give --rate (open loop) or --concurrency (closed loop), not both")),
+        (None, None, _) => return Err(CliError::bad_input("give --rate R (open loop) or --concurrency N (closed loop)")),
+        _ => return Err(CliError::bad_input("--arrival must be poisson or constant, and --rate and --concurrency positive")),
+    };
+    let duration_s = a.duration.as_deref().map(crate::options::parse_duration).transpose().map_err(|e| CliError::bad_input(format!("--duration {e}")))?;
+    if duration_s.is_none() && a.requests.is_none() {
+        return Err(CliError::bad_input("give --duration D or --requests N"));
+    }
+    let timeout = crate::options::parse_duration(&a.timeout).map_err(|e| CliError::bad_input(format!("--timeout {e}")))?;
+    if a.out.exists() {
+        return Err(CliError::bad_input(format!("{}: already exists; remove it or choose another --out", a.out.display())));
+    }
+    let api = match a.api.as_str() {
+        "chat" => true,
+        "completions" => false,
+        other => return Err(CliError::bad_input(format!("--api {other:?}: expected chat or completions"))),
+    };
+    let o = BenchOptions {
+        hostport,
+        chat: api,
+        model: a.model,
+        load,
+        duration_s,
+        requests: a.requests,
+        warmup_requests: a.warmup,
+        input_len: a.input_len,
+        output_len: a.output_len,
+        connections: a.connections.max(1),
+        new_connection_per_request: a.new_connection_per_request,
+        timeout: Duration::from_secs_f64(timeout),
+        seed: a.seed,
+    };
+    let (data, limits) = run(&o).map_err(CliError::bad_input)?;
+    crate::run::write::write_run(&a.out, &data)?;
+    let n = data.requests.num_rows();
+    eprintln!("wrote {} ({n} requests, {} warmup)", a.out.display(), a.warmup.min(n as u64));
+    for w in &limits.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(ExitCode::Success)
+}

@@ -28,13 +28,15 @@ pub struct BenchArgs {
 pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
     let hostport = a.url.strip_prefix("http://").map(|r| r.trim_end_matches('/').to_string()).filter(|h| !h.is_empty() && !h.contains('/')).ok_or_else(|| CliError::bad_input(format!("--url {:?}: expected http://HOST:PORT (HTTPS is not supported yet)", a.url)))?;
     let hostport = if hostport.contains(':') { hostport } else { format!("{hostport}:80") };
+    let gamma_cv = a.arrival.strip_prefix("gamma:").and_then(|cv| cv.parse::<f64>().ok()).filter(|cv| *cv > 0.0 && cv.is_finite());
     let load = match (a.rate, a.concurrency, a.arrival.as_str()) {
         (Some(r), None, "poisson") if r > 0.0 => Load::Poisson(r),
         (Some(r), None, "constant") if r > 0.0 => Load::Constant(r),
+        (Some(r), None, _) if r > 0.0 && gamma_cv.is_some() => Load::Gamma(r, gamma_cv.unwrap_or(1.0)),
         (None, Some(c), _) if c > 0 => Load::Closed(c),
         (Some(_), Some(_), _) => return Err(CliError::bad_input("give --rate (open loop) or --concurrency (closed loop), not both")),
         (None, None, _) => return Err(CliError::bad_input("give --rate R (open loop) or --concurrency N (closed loop)")),
-        _ => return Err(CliError::bad_input("--arrival must be poisson or constant, and --rate and --concurrency positive")),
+        _ => return Err(CliError::bad_input("--arrival must be poisson, constant or gamma:CV, and --rate and --concurrency positive")),
     };
     let duration_s = a.duration.as_deref().map(crate::options::parse_duration).transpose().map_err(|e| CliError::bad_input(format!("--duration {e}")))?;
     if duration_s.is_none() && a.requests.is_none() {

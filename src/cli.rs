@@ -282,7 +282,7 @@ pub enum Command {
         /// Offered rate, requests per second (open loop).
         #[arg(long)]
         rate: Option<f64>,
-        /// poisson or constant.
+        /// poisson, constant, or gamma:CV (bursty when CV > 1).
         #[arg(long, default_value = "poisson")]
         arrival: String,
         /// Closed-loop clients.

@@ -123,6 +123,11 @@ fn closed_loop_and_bad_input() {
     let url = format!("http://127.0.0.1:{port}");
     let o = credence(&["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--concurrency", "3", "--requests", "30", "--api", "chat"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let g = s.path("gamma");
+    let og = credence(&["bench", "--url", &url, "--model", "m", "--out", g.to_str().unwrap(), "--rate", "30", "--arrival", "gamma:2", "--requests", "20"]);
+    assert!(og.status.success(), "{}", stderr(&og));
+    assert_eq!(credence::run::load(&g).unwrap().requests.num_rows(), 20);
+    assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&out).unwrap();
     assert_eq!(run.requests.num_rows(), 30);
     assert!(run.requests.timestamps("scheduled_ns").unwrap().iter().all(Option::is_none), "closed loop has no schedule");

@@ -26,7 +26,34 @@ use crate::run::write::RunData;
 pub enum Load {
     Poisson(f64),
     Constant(f64),
+    /// Gamma inter-arrivals with this rate and coefficient of variation (CV 1 = Poisson).
+    Gamma(f64, f64),
     Closed(u32),
+}
+
+fn std_normal(rng: &mut ChaCha8Rng) -> f64 {
+    let (u1, u2): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+/// A Gamma(shape, 1) draw (Marsaglia–Tsang; shape < 1 by the boost U^(1/shape)).
+fn gamma(rng: &mut ChaCha8Rng, shape: f64) -> f64 {
+    if shape < 1.0 {
+        return gamma(rng, shape + 1.0) * rng.random::<f64>().max(1e-300).powf(1.0 / shape);
+    }
+    let d = shape - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        let x = std_normal(rng);
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u: f64 = rng.random::<f64>().max(1e-300);
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -160,6 +187,7 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
         }));
     }
     // The scheduler (open loop) and the self-sampler, on this thread.
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut host = HostSampler::new();
     let me = std::process::id();
     let mut host_rows: Vec<(HostSample, u32)> = Vec::new();
@@ -172,6 +200,8 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
             let gap = match o.load {
                 Load::Poisson(r) => -(1.0 - rng.random::<f64>()).ln() / r,
                 Load::Constant(r) => 1.0 / r,
+                // Mean 1/r and CV: shape 1/CV², scale CV²/r.
+                Load::Gamma(r, cv) => gamma(&mut rng, 1.0 / (cv * cv)) * cv * cv / r,
                 Load::Closed(_) => unreachable!(),
             };
             t += gap;
@@ -183,6 +213,9 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
                 if Instant::now() >= next_sample {
                     host_rows.push((host.sample(at(Instant::now()), Some(me)), inflight.load(Ordering::SeqCst)));
                     next_sample += Duration::from_secs(1);
+                    if tty {
+                        status(&seconds, &records, k, anchor_instant, o, inflight.load(Ordering::SeqCst));
+                    }
                 }
                 std::thread::sleep((due - Instant::now()).min(Duration::from_millis(5)));
             }
@@ -201,6 +234,9 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
         }
     }
     drop(tx);
+    if tty {
+        eprintln!();
+    }
     // Sample while the last requests finish.
     while handles.iter().any(|h| !h.is_finished()) {
         if Instant::now() >= next_sample {
@@ -215,6 +251,26 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
     let records = std::mem::take(&mut *records.lock().expect("records"));
     let seconds = std::mem::take(&mut *seconds.lock().expect("seconds"));
     build(o, (anchor_instant, anchor_ns), records, seconds, host_rows)
+}
+
+/// The live status line: elapsed and remaining time, achieved versus offered rate, in-flight
+/// requests, errors and the last second's P99 send lag.
+fn status(seconds: &Mutex<Vec<Second>>, records: &Mutex<Vec<Record>>, planned: u64, start: Instant, o: &BenchOptions, inflight: u32) {
+    let elapsed = start.elapsed().as_secs_f64();
+    let (sent, lag) = seconds.lock().map_or((0, None), |s| {
+        let sent: u64 = s.iter().map(|x| x.sent).sum();
+        let mut last: Vec<f64> = s.iter().rev().nth(1).map(|x| x.lags_ms.clone()).unwrap_or_default();
+        last.sort_by(f64::total_cmp);
+        (sent, crate::analyze::stats::quantile::quantile_sorted(&last, 0.99))
+    });
+    let errors = records.lock().map_or(0, |r| r.iter().filter(|x| x.obs.error.is_some()).count());
+    let remaining = o.duration_s.map_or(String::new(), |d| format!(" / {:.0} s", d));
+    eprint!(
+        "\r{elapsed:.0} s{remaining} · offered {:.1}/s, achieved {:.1}/s · in flight {inflight} · errors {errors} · P99 send lag {} ",
+        planned as f64 / elapsed.max(1e-9),
+        sent as f64 / elapsed.max(1e-9),
+        lag.map_or("n/a".into(), |l| format!("{l:.1} ms"))
+    );
 }
 
 fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds: Vec<Second>, host_rows: Vec<(HostSample, u32)>) -> Result<(RunData, Limits), String> {
@@ -254,7 +310,7 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
     let mut all_lags: Vec<f64> = Vec::new();
     let mut late = 0u64;
     let interarrival_ms = match o.load {
-        Load::Poisson(r) | Load::Constant(r) => Some(1000.0 / r),
+        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) => Some(1000.0 / r),
         Load::Closed(_) => None,
     };
     let late_ms = interarrival_ms.map_or(5.0, |i| (0.1 * i).min(5.0));
@@ -289,6 +345,7 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
     let (arrival, rate, concurrency) = match o.load {
         Load::Poisson(r) => (Arrival::Poisson, Some(r), None),
         Load::Constant(r) => (Arrival::Constant, Some(r), None),
+        Load::Gamma(r, _) => (Arrival::Unknown, Some(r), None),
         Load::Closed(c) => (Arrival::ClosedLoop, None, Some(c)),
     };
     let manifest = Manifest {
@@ -322,4 +379,21 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
         tables: vec!["requests".into(), "host".into()],
     };
     Ok((RunData { manifest, requests, gpu: None, host: Some(host), server: None, extra_files: Vec::new() }, limits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamma_inter_arrivals_have_the_asked_mean_and_cv() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for (rate, cv) in [(10.0, 0.5), (10.0, 1.0), (4.0, 2.0)] {
+            let x: Vec<f64> = (0..40_000).map(|_| gamma(&mut rng, 1.0 / (cv * cv)) * cv * cv / rate).collect();
+            let m = x.iter().sum::<f64>() / x.len() as f64;
+            let sd = (x.iter().map(|v| (v - m).powi(2)).sum::<f64>() / x.len() as f64).sqrt();
+            assert!((m * rate - 1.0).abs() < 0.03, "mean {m} at rate {rate}");
+            assert!((sd / m - cv).abs() < 0.05 * cv.max(1.0), "cv {} for {cv}", sd / m);
+        }
+    }
 }

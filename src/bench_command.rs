@@ -16,7 +16,7 @@ pub struct BenchArgs {
     pub concurrency: Option<u32>,
     pub duration: Option<String>,
     pub requests: Option<u64>,
-    pub warmup: u64,
+    pub warmup: String,
     pub input_len: u32,
     pub output_len: u32,
     pub connections: u32,
@@ -51,6 +51,11 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         "completions" => false,
         other => return Err(CliError::bad_input(format!("--api {other:?}: expected chat or completions"))),
     };
+    // `--warmup 50` (requests) or `--warmup 30s` (time).
+    let (warmup_requests, warmup_s) = match a.warmup.trim().parse::<u64>() {
+        Ok(n) => (n, 0.0),
+        Err(_) => (0, crate::options::parse_duration(&a.warmup).map_err(|e| CliError::bad_input(format!("--warmup {e} (a request count or a duration)")))?),
+    };
     let o = BenchOptions {
         hostport,
         chat: api,
@@ -58,7 +63,8 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         load,
         duration_s,
         requests: a.requests,
-        warmup_requests: a.warmup,
+        warmup_requests,
+        warmup_s,
         input_len: a.input_len,
         output_len: a.output_len,
         connections: a.connections.max(1),
@@ -69,7 +75,7 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
     let (data, limits) = run(&o).map_err(CliError::bad_input)?;
     crate::run::write::write_run(&a.out, &data)?;
     let n = data.requests.num_rows();
-    eprintln!("wrote {} ({n} requests, {} warmup)", a.out.display(), a.warmup.min(n as u64));
+    eprintln!("wrote {} ({n} requests, {} warmup)", a.out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));
     for w in &limits.warnings {
         eprintln!("warning: {w}");
     }

@@ -294,9 +294,9 @@ pub enum Command {
         /// How many requests to send.
         #[arg(long)]
         requests: Option<u64>,
-        /// The first N requests are marked warmup (kept, not deleted).
-        #[arg(long, default_value_t = 0)]
-        warmup: u64,
+        /// Warmup: the first N requests, or the first D seconds (e.g. 30s); marked, not deleted.
+        #[arg(long, default_value = "0")]
+        warmup: String,
         /// Prompt length in words (about one token each).
         #[arg(long, default_value_t = 128)]
         input_len: u32,

@@ -127,6 +127,12 @@ fn closed_loop_and_bad_input() {
     let og = credence(&["bench", "--url", &url, "--model", "m", "--out", g.to_str().unwrap(), "--rate", "30", "--arrival", "gamma:2", "--requests", "20"]);
     assert!(og.status.success(), "{}", stderr(&og));
     assert_eq!(credence::run::load(&g).unwrap().requests.num_rows(), 20);
+    // Time-based warmup: requests scheduled in the first 0.5 s of a 30 req/s schedule.
+    let w = s.path("warm");
+    let ow = credence(&["bench", "--url", &url, "--model", "m", "--out", w.to_str().unwrap(), "--rate", "30", "--arrival", "constant", "--requests", "30", "--warmup", "500ms"]);
+    assert!(ow.status.success(), "{}", stderr(&ow));
+    let warm = credence::run::load(&w).unwrap().manifest.phases.warmup_requests.unwrap();
+    assert!((14..=16).contains(&warm), "{warm} warmup requests in the first 0.5 s at 30/s");
     assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&out).unwrap();
     assert_eq!(run.requests.num_rows(), 30);

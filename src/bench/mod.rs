@@ -65,7 +65,10 @@ pub struct BenchOptions {
     pub load: Load,
     pub duration_s: Option<f64>,
     pub requests: Option<u64>,
+    /// The first N requests are warmup.
     pub warmup_requests: u64,
+    /// Requests scheduled (or sent, closed loop) in the first S seconds are warmup.
+    pub warmup_s: f64,
     pub input_len: u32,
     pub output_len: u32,
     pub connections: u32,
@@ -279,7 +282,8 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
     let mut warm = 0u64;
     for r in &records {
         let ok = r.obs.error.is_none();
-        let warmup = r.k < o.warmup_requests;
+        let started_s = r.scheduled.unwrap_or(r.sent).saturating_duration_since(anchor.0).as_secs_f64();
+        let warmup = r.k < o.warmup_requests || started_s < o.warmup_s;
         warm += u64::from(warmup);
         let (kind, message) = r.obs.error.clone().map_or((None, None), |(k, m)| (Some(k), Some(m)));
         rows.push(Request {
@@ -367,7 +371,7 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
             duration_s: o.duration_s,
         },
         environment: crate::collect::env::snapshot(None, false, Some("credence bench does not sample GPUs yet (run credence collect beside it)")).0,
-        phases: DeclaredPhases { warmup_requests: Some(warm), warmup_s: None, warmup_included: Some(true), note: Some("warmup requests are marked phase=warmup, not deleted".into()) },
+        phases: DeclaredPhases { warmup_requests: Some(warm), warmup_s: (o.warmup_s > 0.0).then_some(o.warmup_s), warmup_included: Some(true), note: Some("warmup requests are marked phase=warmup, not deleted".into()) },
         clock: Clock {
             epoch_origin: "unix_epoch_utc".into(),
             timestamps: TimestampQuality::Absolute,

@@ -23,6 +23,22 @@ pub struct BenchArgs {
     pub new_connection_per_request: bool,
     pub timeout: String,
     pub seed: u64,
+    pub dataset: Option<PathBuf>,
+}
+
+/// Prompts from a JSONL file: each line an object with `prompt` (or `text`), or a bare string.
+fn read_dataset(path: &std::path::Path) -> Result<Vec<String>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| CliError::bad_input(format!("{}, line {}: not JSON: {e}", path.display(), i + 1)))?;
+        let p = v.as_str().or_else(|| v.get("prompt").and_then(|x| x.as_str())).or_else(|| v.get("text").and_then(|x| x.as_str()));
+        out.push(p.ok_or_else(|| CliError::bad_input(format!("{}, line {}: expected a string or an object with \"prompt\"", path.display(), i + 1)))?.to_string());
+    }
+    if out.is_empty() {
+        return Err(CliError::bad_input(format!("{}: no prompts", path.display())));
+    }
+    Ok(out)
 }
 
 pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
@@ -71,6 +87,8 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         new_connection_per_request: a.new_connection_per_request,
         timeout: Duration::from_secs_f64(timeout),
         seed: a.seed,
+        prompts: a.dataset.as_deref().map(read_dataset).transpose()?.unwrap_or_default(),
+        dataset: a.dataset.as_ref().map(|d| d.display().to_string()),
     };
     let (data, limits) = run(&o).map_err(CliError::bad_input)?;
     crate::run::write::write_run(&a.out, &data)?;

@@ -315,6 +315,9 @@ pub enum Command {
         /// Seed of the arrival schedule.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Prompts, JSONL: {"prompt": "..."} or a string per line (cycled in order).
+        #[arg(long)]
+        dataset: Option<PathBuf>,
     },
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {

@@ -127,6 +127,13 @@ fn closed_loop_and_bad_input() {
     let og = credence(&["bench", "--url", &url, "--model", "m", "--out", g.to_str().unwrap(), "--rate", "30", "--arrival", "gamma:2", "--requests", "20"]);
     assert!(og.status.success(), "{}", stderr(&og));
     assert_eq!(credence::run::load(&g).unwrap().requests.num_rows(), 20);
+    // A dataset of prompts.
+    let ds = s.path("prompts.jsonl");
+    std::fs::write(&ds, "{\"prompt\": \"one\"}\n\"two\"\n").unwrap();
+    let d = s.path("ds");
+    let od = credence(&["bench", "--url", &url, "--model", "m", "--out", d.to_str().unwrap(), "--concurrency", "2", "--requests", "6", "--dataset", ds.to_str().unwrap()]);
+    assert!(od.status.success(), "{}", stderr(&od));
+    assert_eq!(credence::run::load(&d).unwrap().manifest.workload.dataset.as_deref(), Some(ds.to_str().unwrap()));
     // Time-based warmup: requests scheduled in the first 0.5 s of a 30 req/s schedule.
     let w = s.path("warm");
     let ow = credence(&["bench", "--url", &url, "--model", "m", "--out", w.to_str().unwrap(), "--rate", "30", "--arrival", "constant", "--requests", "30", "--warmup", "500ms"]);

@@ -75,6 +75,9 @@ pub struct BenchOptions {
     pub new_connection_per_request: bool,
     pub timeout: Duration,
     pub seed: u64,
+    /// Prompts from `--dataset` (cycled in order); empty: synthetic prompts of `input_len`.
+    pub prompts: Vec<String>,
+    pub dataset: Option<String>,
 }
 
 /// One request's record.
@@ -108,8 +111,8 @@ fn prompt(tokens: u32) -> String {
     std::iter::repeat_n("hello", tokens as usize).collect::<Vec<_>>().join(" ")
 }
 
-fn body(o: &BenchOptions) -> Vec<u8> {
-    let p = prompt(o.input_len);
+fn body(o: &BenchOptions, k: u64) -> Vec<u8> {
+    let p = if o.prompts.is_empty() { prompt(o.input_len) } else { o.prompts[(k % o.prompts.len() as u64) as usize].clone() };
     let v = if o.chat {
         serde_json::json!({"model": o.model, "messages": [{"role": "user", "content": p}], "max_tokens": o.output_len, "stream": true, "stream_options": {"include_usage": true}, "ignore_eos": true})
     } else {
@@ -123,7 +126,8 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
     let anchor_instant = Instant::now();
     let anchor_ns = crate::collect::now_ns();
     let at = move |t: Instant| anchor_ns + t.saturating_duration_since(anchor_instant).as_nanos() as i64;
-    let body = Arc::new(body(o));
+    // Bodies are built before the run: nothing is serialized in the hot path.
+    let bodies: Arc<Vec<Vec<u8>>> = Arc::new((0..o.prompts.len().max(1) as u64).map(|k| body(o, k)).collect());
     let path = if o.chat { "/v1/chat/completions" } else { "/v1/completions" };
     let limit_n = o.requests.unwrap_or(u64::MAX);
     let end_at = o.duration_s.map(|d| anchor_instant + Duration::from_secs_f64(d));
@@ -142,7 +146,7 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
     // Connection threads.
     let mut handles = Vec::new();
     for _ in 0..workers {
-        let (rx, records, inflight, next_k, seconds, body, o2) = (rx.clone(), records.clone(), inflight.clone(), next_k.clone(), seconds.clone(), body.clone(), o.clone());
+        let (rx, records, inflight, next_k, seconds, bodies, o2) = (rx.clone(), records.clone(), inflight.clone(), next_k.clone(), seconds.clone(), bodies.clone(), o.clone());
         handles.push(std::thread::spawn(move || {
             let mut conn: Option<http::Conn> = None;
             loop {
@@ -174,7 +178,7 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
                 inflight.fetch_add(1, Ordering::SeqCst);
                 let mut obs = http::Observed::default();
                 let reusable = match conn.as_mut() {
-                    Some(c) => http::post_stream(c, &o2.hostport, path, &body, &mut obs),
+                    Some(c) => http::post_stream(c, &o2.hostport, path, &bodies[(k % bodies.len() as u64) as usize], &mut obs),
                     None => {
                         obs.error = Some(("refused", format!("cannot connect to {}", o2.hostport)));
                         obs.end = Some(Instant::now());
@@ -363,8 +367,8 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
             arrival,
             rate_per_s: rate,
             concurrency,
-            dataset: None,
-            input_length: Some(format!("fixed {} words", o.input_len)),
+            dataset: o.dataset.clone(),
+            input_length: Some(if o.prompts.is_empty() { format!("fixed {} words", o.input_len) } else { format!("{} prompts from the dataset, cycled", o.prompts.len()) }),
             output_length: Some(format!("fixed {} tokens (max_tokens, ignore_eos)", o.output_len)),
             streaming: Some(true),
             connection_reuse: Some(!o.new_connection_per_request),

@@ -24,6 +24,8 @@ pub struct BenchArgs {
     pub timeout: String,
     pub seed: u64,
     pub dataset: Option<PathBuf>,
+    pub collect_gpu: crate::cli::GpuArg,
+    pub server_metrics: Option<String>,
 }
 
 /// Prompts from a JSONL file: each line an object with `prompt` (or `text`), or a bare string.
@@ -90,7 +92,18 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         prompts: a.dataset.as_deref().map(read_dataset).transpose()?.unwrap_or_default(),
         dataset: a.dataset.as_ref().map(|d| d.display().to_string()),
     };
-    let (data, limits) = run(&o).map_err(CliError::bad_input)?;
+    let mode = match a.collect_gpu {
+        crate::cli::GpuArg::Auto => crate::collect::GpuMode::Auto,
+        crate::cli::GpuArg::On => crate::collect::GpuMode::On,
+        crate::cli::GpuArg::Off => crate::collect::GpuMode::Off,
+    };
+    let (gpus, gpu_note) = crate::collect_command::gpu_source(mode, "--collect-gpu")?;
+    if let Some(u) = &a.server_metrics
+        && !u.starts_with("http://")
+    {
+        return Err(CliError::bad_input(format!("--server-metrics {u:?}: expected http://host:port/path")));
+    }
+    let (data, limits) = run(&o, crate::bench::Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note }).map_err(CliError::bad_input)?;
     crate::run::write::write_run(&a.out, &data)?;
     let n = data.requests.num_rows();
     eprintln!("wrote {} ({n} requests, {} warmup)", a.out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));

@@ -318,6 +318,12 @@ pub enum Command {
         /// Prompts, JSONL: {"prompt": "..."} or a string per line (cycled in order).
         #[arg(long)]
         dataset: Option<PathBuf>,
+        /// Sample GPUs through NVML beside the load, once a second: auto, on or off.
+        #[arg(long, value_enum, default_value_t = GpuArg::Off)]
+        collect_gpu: GpuArg,
+        /// Scrape the server's Prometheus metrics beside the load, once a second.
+        #[arg(long)]
+        server_metrics: Option<String>,
     },
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {

@@ -37,6 +37,22 @@ fn fake_gpus() -> Option<Result<FakeGpus, CliError>> {
     Some(count.map(|c| FakeGpus::new(c, now_ns(), throttle)).ok_or_else(|| CliError::bad_input(format!("CREDENCE_FAKE_GPUS={spec:?}: expected N or N:throttle=A-B"))))
 }
 
+/// The GPU source for `mode`: NVML, the fake (test hook), or none, with a note for run.json.
+pub(crate) fn gpu_source(mode: GpuMode, flag: &str) -> Result<(Option<Box<dyn GpuSource + Send>>, Option<String>), CliError> {
+    Ok(match (mode, fake_gpus()) {
+        (GpuMode::Off, _) => (None, Some(format!("GPU sampling off ({flag} off)"))),
+        (_, Some(f)) => (Some(Box::new(f?)), Some("fake GPUs (CREDENCE_FAKE_GPUS test hook)".into())),
+        (m, None) => match NvmlGpus::init() {
+            Ok(n) => (Some(Box::new(n)), None),
+            Err(e) if m == GpuMode::On => return Err(CliError::bad_input(e).hint(format!("install the NVIDIA driver, or use {flag} auto to continue without GPU telemetry"))),
+            Err(e) => {
+                eprintln!("note: {e}; continuing without GPU telemetry (recorded in run.json)");
+                (None, Some(e))
+            }
+        },
+    })
+}
+
 pub fn run(a: CollectArgs) -> Result<ExitCode, CliError> {
     let interval_s = crate::options::parse_duration(&a.interval).map_err(|e| CliError::bad_input(format!("--interval {e}")))?;
     if !(0.05..=60.0).contains(&interval_s) {
@@ -59,18 +75,8 @@ pub fn run(a: CollectArgs) -> Result<ExitCode, CliError> {
         GpuArg::On => GpuMode::On,
         GpuArg::Off => GpuMode::Off,
     };
-    let (gpus, note): (Option<Box<dyn GpuSource>>, Option<String>) = match (mode, fake_gpus()) {
-        (GpuMode::Off, _) => (None, Some("GPU sampling off (--gpu off)".into())),
-        (_, Some(f)) => (Some(Box::new(f?)), Some("fake GPUs (CREDENCE_FAKE_GPUS test hook)".into())),
-        (m, None) => match NvmlGpus::init() {
-            Ok(n) => (Some(Box::new(n)), None),
-            Err(e) if m == GpuMode::On => return Err(CliError::bad_input(e).hint("install the NVIDIA driver, or use --gpu auto to continue without GPU telemetry")),
-            Err(e) => {
-                eprintln!("note: {e}; continuing without GPU telemetry (recorded in run.json)");
-                (None, Some(e))
-            }
-        },
-    };
+    let (gpus, note) = gpu_source(mode, "--gpu")?;
+    let gpus = gpus.map(|g| g as Box<dyn GpuSource>);
     let o = CollectOptions { out: a.out, interval_s, gpu: mode, client, server_metrics: a.server_metrics, labels: pairs("label", &a.label)?, config: pairs("config", &a.config)?, duration_s, command: a.command, drop_caches: a.drop_caches, strict_env: a.strict_env };
     let s = collect(&o, gpus, note).map_err(CliError::bad_input)?;
     eprintln!(

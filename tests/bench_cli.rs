@@ -160,3 +160,23 @@ fn closed_loop_and_bad_input() {
     assert_eq!(run.requests.num_rows(), 5);
     assert!((0..5).all(|i| run.requests.strings("error_kind").unwrap().value(i) == "refused"));
 }
+
+#[test]
+fn gpus_are_sampled_beside_the_load() {
+    let port = server(Duration::from_millis(5), 3, Duration::from_millis(2));
+    let s = Scratch::new("bench_gpu");
+    let out = s.path("run");
+    let url = format!("http://127.0.0.1:{port}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+        .args(["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--rate", "20", "--duration", "2500ms", "--collect-gpu", "auto"])
+        .env("CREDENCE_FAKE_GPUS", "2")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let gpu = run.gpu.as_ref().expect("a gpu table");
+    assert!(gpu.num_rows() >= 4, "{} GPU rows", gpu.num_rows());
+    assert!(run.manifest.tables.iter().any(|t| t == "gpu"));
+    let v = credence(&["validate", out.to_str().unwrap(), "--json"]);
+    assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
+}

@@ -121,8 +121,50 @@ fn body(o: &BenchOptions, k: u64) -> Vec<u8> {
     serde_json::to_vec(&v).expect("a JSON body")
 }
 
+/// Telemetry sampled beside the load, once a second, on its own thread.
+pub struct Beside {
+    pub gpus: Option<Box<dyn crate::collect::gpu::GpuSource + Send>>,
+    pub server_metrics: Option<String>,
+    pub gpu_note: Option<String>,
+}
+
+/// Samples GPUs and the server's metrics every second until `stop`.
+fn sample_beside(mut b: Beside, stop: Arc<std::sync::atomic::AtomicBool>) -> (crate::import::rows::GpuRows, Vec<crate::collect::scrape::ServerSample>) {
+    let host = crate::collect::host_name();
+    let devices = b.gpus.as_ref().map(|g| g.devices().len()).unwrap_or(0);
+    let (mut gpu, mut server) = (crate::import::rows::GpuRows::default(), Vec::new());
+    let mut deadline = Instant::now();
+    loop {
+        if let Some(g) = b.gpus.as_mut() {
+            for i in 0..devices {
+                let t = Instant::now();
+                let mut s = g.sample(i, crate::collect::now_ns());
+                s.host = host.clone();
+                s.sample_us = Some(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                gpu.rows.push(s);
+            }
+        }
+        if let Some(url) = &b.server_metrics {
+            server.extend(crate::collect::scrape::scrape(url, crate::collect::now_ns()));
+        }
+        deadline += Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if stop.load(Ordering::SeqCst) {
+                return (gpu, server);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 /// Runs the benchmark and returns the run data and what it found about its own limits.
-pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
+pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String> {
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let gpu_note = beside.gpu_note.clone();
+    let sampling = (beside.gpus.is_some() || beside.server_metrics.is_some()).then(|| {
+        let stop = stop.clone();
+        std::thread::spawn(move || sample_beside(beside, stop))
+    });
     let anchor_instant = Instant::now();
     let anchor_ns = crate::collect::now_ns();
     let at = move |t: Instant| anchor_ns + t.saturating_duration_since(anchor_instant).as_nanos() as i64;
@@ -257,7 +299,23 @@ pub fn run(o: &BenchOptions) -> Result<(RunData, Limits), String> {
     }
     let records = std::mem::take(&mut *records.lock().expect("records"));
     let seconds = std::mem::take(&mut *seconds.lock().expect("seconds"));
-    build(o, (anchor_instant, anchor_ns), records, seconds, host_rows)
+    stop.store(true, Ordering::SeqCst);
+    let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
+    let (mut data, limits) = build(o, (anchor_instant, anchor_ns), records, seconds, host_rows)?;
+    if !gpu_rows.is_empty() {
+        data.gpu = Some(gpu_rows.into_table()?);
+        data.manifest.tables.push("gpu".into());
+        data.manifest.clock.tables.insert("gpu".into(), "collector host CLOCK_REALTIME (epoch ns)".into());
+    }
+    if !server_rows.is_empty() {
+        data.server = Some(crate::collect::scrape::table(&server_rows)?);
+        data.manifest.tables.push("server".into());
+        data.manifest.clock.tables.insert("server".into(), "collector host CLOCK_REALTIME (epoch ns)".into());
+    }
+    if let Some(n) = gpu_note {
+        data.manifest.config.extra.insert("gpu".into(), n);
+    }
+    Ok((data, limits))
 }
 
 /// The live status line: elapsed and remaining time, achieved versus offered rate, in-flight

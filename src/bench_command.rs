@@ -26,6 +26,7 @@ pub struct BenchArgs {
     pub dataset: Option<PathBuf>,
     pub collect_gpu: crate::cli::GpuArg,
     pub server_metrics: Option<String>,
+    pub sweep: Option<String>,
 }
 
 /// Prompts from a JSONL file: each line an object with `prompt` (or `text`), or a bare string.
@@ -103,12 +104,51 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
     {
         return Err(CliError::bad_input(format!("--server-metrics {u:?}: expected http://host:port/path")));
     }
-    let (data, limits) = run(&o, crate::bench::Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note }).map_err(CliError::bad_input)?;
-    crate::run::write::write_run(&a.out, &data)?;
-    let n = data.requests.num_rows();
-    eprintln!("wrote {} ({n} requests, {} warmup)", a.out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));
-    for w in &limits.warnings {
-        eprintln!("warning: {w}");
+    let Some(sweep) = &a.sweep else {
+        let (data, limits) = run(&o, crate::bench::Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note }).map_err(CliError::bad_input)?;
+        crate::run::write::write_run(&a.out, &data)?;
+        let n = data.requests.num_rows();
+        eprintln!("wrote {} ({n} requests, {} warmup)", a.out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));
+        for w in &limits.warnings {
+            eprintln!("warning: {w}");
+        }
+        return Ok(ExitCode::Success);
+    };
+    // A sweep: one run per step under OUT, and OUT/sweep.json linking them.
+    let rates: Vec<f64> = sweep
+        .strip_prefix("rate=")
+        .map(|r| r.split(',').map(|x| x.trim().parse::<f64>().ok().filter(|v| *v > 0.0)).collect::<Option<Vec<_>>>())
+        .flatten()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| CliError::bad_input(format!("--sweep {sweep:?}: expected rate=R1,R2,…")))?;
+    if matches!(o.load, Load::Closed(_)) {
+        return Err(CliError::bad_input("--sweep rate=… needs an open-loop --rate (its value is replaced by each step)"));
     }
+    std::fs::create_dir_all(&a.out).map_err(|e| CliError::bad_input(format!("{}: {e}", a.out.display())))?;
+    let mut steps = Vec::new();
+    let mut gpus = gpus;
+    for (i, r) in rates.iter().enumerate() {
+        let mut step = o.clone();
+        step.load = match o.load {
+            Load::Constant(_) => Load::Constant(*r),
+            Load::Gamma(_, cv) => Load::Gamma(*r, cv),
+            _ => Load::Poisson(*r),
+        };
+        let bar: String = (0..rates.len()).map(|j| if j < i { '#' } else if j == i { '>' } else { '.' }).collect();
+        eprintln!("sweep [{bar}] step {}/{}: {r} requests/s", i + 1, rates.len());
+        // GPUs are sampled in the first step only: NVML sources are not cloneable.
+        let beside = crate::bench::Beside { gpus: gpus.take(), server_metrics: a.server_metrics.clone(), gpu_note: gpu_note.clone() };
+        let (mut data, limits) = run(&step, beside).map_err(CliError::bad_input)?;
+        data.manifest.labels.insert("sweep_step".into(), format!("{}", i + 1));
+        let dir = a.out.join(format!("step-{:02}-rate-{r}", i + 1));
+        crate::run::write::write_run(&dir, &data)?;
+        for w in &limits.warnings {
+            eprintln!("warning (step {}): {w}", i + 1);
+        }
+        steps.push(serde_json::json!({"step": i + 1, "rate_per_s": r, "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()), "requests": data.requests.num_rows(), "warnings": limits.warnings}));
+    }
+    let parent = serde_json::json!({"kind": "credence sweep", "credence_version": env!("CARGO_PKG_VERSION"), "parameter": "rate", "steps": steps});
+    crate::commands::write_atomic(&a.out.join("sweep.json"), (serde_json::to_string_pretty(&parent).expect("json") + "\n").as_bytes())?;
+    eprintln!("wrote {} ({} steps, sweep.json links them)", a.out.display(), rates.len());
     Ok(ExitCode::Success)
 }

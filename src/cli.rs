@@ -324,6 +324,9 @@ pub enum Command {
         /// Scrape the server's Prometheus metrics beside the load, once a second.
         #[arg(long)]
         server_metrics: Option<String>,
+        /// A sweep, e.g. rate=5,10,20: one run per step under --out, linked by sweep.json.
+        #[arg(long)]
+        sweep: Option<String>,
     },
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {

@@ -180,3 +180,22 @@ fn gpus_are_sampled_beside_the_load() {
     let v = credence(&["validate", out.to_str().unwrap(), "--json"]);
     assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
 }
+
+#[test]
+fn a_sweep_writes_one_run_per_step_and_links_them() {
+    let port = server(Duration::from_millis(5), 3, Duration::from_millis(2));
+    let s = Scratch::new("bench_sweep");
+    let out = s.path("sweep");
+    let url = format!("http://127.0.0.1:{port}");
+    let o = credence(&["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--rate", "1", "--requests", "8", "--sweep", "rate=20,40"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let parent: Value = serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
+    let steps = parent["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2);
+    for st in steps {
+        let run = credence::run::load(&out.join(st["run"].as_str().unwrap())).unwrap();
+        assert_eq!(run.requests.num_rows(), 8);
+        assert_eq!(run.manifest.workload.rate_per_s, st["rate_per_s"].as_f64());
+    }
+    assert!(stderr(&o).contains("sweep [#>]"), "{}", stderr(&o));
+}

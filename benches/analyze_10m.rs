@@ -124,7 +124,8 @@ fn main() {
         println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB (children so far)", rss.map_or("?".into(), |k| (k / 1024).to_string()));
         // The whole report: analysis, charts, typst layout and PDF export.
         let pdf = base.join(format!("report-{size}.pdf"));
-        let (wall, _) = peak_rss_kb_of(Command::new(&bin).args(["report", dir.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
+        let (wall, _) =
+            peak_rss_kb_of(Command::new(&bin).args(["report", dir.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
         println!("report {size} requests: {wall:.2} s wall (PDF {} KB)", std::fs::metadata(&pdf).map_or(0, |m| m.len() / 1024));
     }
     if std::env::var_os("KEEP").is_none() {

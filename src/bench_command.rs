@@ -36,7 +36,9 @@ fn read_dataset(path: &std::path::Path) -> Result<Vec<String>, CliError> {
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| CliError::bad_input(format!("{}, line {}: not JSON: {e}", path.display(), i + 1)))?;
         let p = v.as_str().or_else(|| v.get("prompt").and_then(|x| x.as_str())).or_else(|| v.get("text").and_then(|x| x.as_str()));
-        out.push(p.ok_or_else(|| CliError::bad_input(format!("{}, line {}: expected a string or an object with \"prompt\"", path.display(), i + 1)))?.to_string());
+        out.push(
+            p.ok_or_else(|| CliError::bad_input(format!("{}, line {}: expected a string or an object with \"prompt\"", path.display(), i + 1)))?.to_string(),
+        );
     }
     if out.is_empty() {
         return Err(CliError::bad_input(format!("{}: no prompts", path.display())));
@@ -45,7 +47,12 @@ fn read_dataset(path: &std::path::Path) -> Result<Vec<String>, CliError> {
 }
 
 pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
-    let hostport = a.url.strip_prefix("http://").map(|r| r.trim_end_matches('/').to_string()).filter(|h| !h.is_empty() && !h.contains('/')).ok_or_else(|| CliError::bad_input(format!("--url {:?}: expected http://HOST:PORT (HTTPS is not supported yet)", a.url)))?;
+    let hostport = a
+        .url
+        .strip_prefix("http://")
+        .map(|r| r.trim_end_matches('/').to_string())
+        .filter(|h| !h.is_empty() && !h.contains('/'))
+        .ok_or_else(|| CliError::bad_input(format!("--url {:?}: expected http://HOST:PORT (HTTPS is not supported yet)", a.url)))?;
     let hostport = if hostport.contains(':') { hostport } else { format!("{hostport}:80") };
     let gamma_cv = a.arrival.strip_prefix("gamma:").and_then(|cv| cv.parse::<f64>().ok()).filter(|cv| *cv > 0.0 && cv.is_finite());
     let load = match (a.rate, a.concurrency, a.arrival.as_str()) {
@@ -134,7 +141,17 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
             Load::Gamma(_, cv) => Load::Gamma(*r, cv),
             _ => Load::Poisson(*r),
         };
-        let bar: String = (0..rates.len()).map(|j| if j < i { '#' } else if j == i { '>' } else { '.' }).collect();
+        let bar: String = (0..rates.len())
+            .map(|j| {
+                if j < i {
+                    '#'
+                } else if j == i {
+                    '>'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
         eprintln!("sweep [{bar}] step {}/{}: {r} requests/s", i + 1, rates.len());
         // GPUs are sampled in the first step only: NVML sources are not cloneable.
         let beside = crate::bench::Beside { gpus: gpus.take(), server_metrics: a.server_metrics.clone(), gpu_note: gpu_note.clone() };

@@ -24,7 +24,14 @@ pub struct CollectArgs {
 }
 
 fn pairs(flag: &str, items: &[String]) -> Result<BTreeMap<String, String>, CliError> {
-    items.iter().map(|l| l.split_once('=').map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).ok_or_else(|| CliError::bad_input(format!("--{flag} {l:?}: expected k=v")))).collect()
+    items
+        .iter()
+        .map(|l| {
+            l.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| CliError::bad_input(format!("--{flag} {l:?}: expected k=v")))
+        })
+        .collect()
 }
 
 /// `CREDENCE_FAKE_GPUS=N` or `N:throttle=A-B` (seconds): a test hook that replaces NVML with fake
@@ -33,8 +40,15 @@ fn fake_gpus() -> Option<Result<FakeGpus, CliError>> {
     let spec = std::env::var("CREDENCE_FAKE_GPUS").ok()?;
     let (n, rest) = spec.split_once(':').map_or((spec.as_str(), None), |(a, b)| (a, Some(b)));
     let count = n.parse::<u32>().ok().filter(|c| *c > 0);
-    let throttle = rest.and_then(|r| r.strip_prefix("throttle=")).and_then(|r| r.split_once('-')).and_then(|(a, b)| Some((a.parse::<f64>().ok()?, b.parse::<f64>().ok()?)));
-    Some(count.map(|c| FakeGpus::new(c, now_ns(), throttle)).ok_or_else(|| CliError::bad_input(format!("CREDENCE_FAKE_GPUS={spec:?}: expected N or N:throttle=A-B"))))
+    let throttle = rest
+        .and_then(|r| r.strip_prefix("throttle="))
+        .and_then(|r| r.split_once('-'))
+        .and_then(|(a, b)| Some((a.parse::<f64>().ok()?, b.parse::<f64>().ok()?)));
+    Some(
+        count
+            .map(|c| FakeGpus::new(c, now_ns(), throttle))
+            .ok_or_else(|| CliError::bad_input(format!("CREDENCE_FAKE_GPUS={spec:?}: expected N or N:throttle=A-B"))),
+    )
 }
 
 /// The GPU source for `mode`: NVML, the fake (test hook), or none, with a note for run.json.
@@ -44,7 +58,9 @@ pub(crate) fn gpu_source(mode: GpuMode, flag: &str) -> Result<(Option<Box<dyn Gp
         (_, Some(f)) => (Some(Box::new(f?)), Some("fake GPUs (CREDENCE_FAKE_GPUS test hook)".into())),
         (m, None) => match NvmlGpus::init() {
             Ok(n) => (Some(Box::new(n)), None),
-            Err(e) if m == GpuMode::On => return Err(CliError::bad_input(e).hint(format!("install the NVIDIA driver, or use {flag} auto to continue without GPU telemetry"))),
+            Err(e) if m == GpuMode::On => {
+                return Err(CliError::bad_input(e).hint(format!("install the NVIDIA driver, or use {flag} auto to continue without GPU telemetry")));
+            }
             Err(e) => {
                 eprintln!("note: {e}; continuing without GPU telemetry (recorded in run.json)");
                 (None, Some(e))
@@ -77,7 +93,19 @@ pub fn run(a: CollectArgs) -> Result<ExitCode, CliError> {
     };
     let (gpus, note) = gpu_source(mode, "--gpu")?;
     let gpus = gpus.map(|g| g as Box<dyn GpuSource>);
-    let o = CollectOptions { out: a.out, interval_s, gpu: mode, client, server_metrics: a.server_metrics, labels: pairs("label", &a.label)?, config: pairs("config", &a.config)?, duration_s, command: a.command, drop_caches: a.drop_caches, strict_env: a.strict_env };
+    let o = CollectOptions {
+        out: a.out,
+        interval_s,
+        gpu: mode,
+        client,
+        server_metrics: a.server_metrics,
+        labels: pairs("label", &a.label)?,
+        config: pairs("config", &a.config)?,
+        duration_s,
+        command: a.command,
+        drop_caches: a.drop_caches,
+        strict_env: a.strict_env,
+    };
     let s = collect(&o, gpus, note).map_err(CliError::bad_input)?;
     eprintln!(
         "wrote {}: {} samples in {} sealed segments; collector CPU {} of one core, peak RSS {} MB{}",

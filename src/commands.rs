@@ -115,9 +115,43 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         }
         Command::Baseline { action } => crate::baseline::run(action),
         Command::Collect { out, interval, gpu, client_pid, client_name, server_metrics, label, config, duration, drop_caches, strict_env, command } => {
-            crate::collect_command::run(crate::collect_command::CollectArgs { out, interval, gpu, client_pid, client_name, server_metrics, label, config, duration, drop_caches, strict_env, command })
+            crate::collect_command::run(crate::collect_command::CollectArgs {
+                out,
+                interval,
+                gpu,
+                client_pid,
+                client_name,
+                server_metrics,
+                label,
+                config,
+                duration,
+                drop_caches,
+                strict_env,
+                command,
+            })
         }
-        Command::Bench { url, model, out, api, rate, arrival, concurrency, duration, requests, warmup, input_len, output_len, connections, new_connection_per_request, timeout, seed, dataset, collect_gpu, server_metrics, sweep } => crate::bench_command::bench(crate::bench_command::BenchArgs {
+        Command::Bench {
+            url,
+            model,
+            out,
+            api,
+            rate,
+            arrival,
+            concurrency,
+            duration,
+            requests,
+            warmup,
+            input_len,
+            output_len,
+            connections,
+            new_connection_per_request,
+            timeout,
+            seed,
+            dataset,
+            collect_gpu,
+            server_metrics,
+            sweep,
+        } => crate::bench_command::bench(crate::bench_command::BenchArgs {
             url,
             model,
             out,
@@ -140,9 +174,25 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             sweep,
         }),
         Command::Import { args, out, tz, label } => crate::import_command::import(&args, &out, tz.as_deref(), &label),
-        Command::Audit { paths, out, format, tz, title, date, resamples, seed } => crate::import_command::audit(crate::import_command::AuditArgs { paths, out, format, tz, title, date, resamples, seed }),
+        Command::Audit { paths, out, format, tz, title, date, resamples, seed } => {
+            crate::import_command::audit(crate::import_command::AuditArgs { paths, out, format, tz, title, date, resamples, seed })
+        }
         Command::Report { runs, base, cand, out, format, title, lang, date, demo, tolerance, order, resamples, seed } => {
-            crate::report_command::run(crate::report_command::ReportArgs { runs, base, cand, out, format, title, lang, date, demo, tolerance, order, resamples, seed })
+            crate::report_command::run(crate::report_command::ReportArgs {
+                runs,
+                base,
+                cand,
+                out,
+                format,
+                title,
+                lang,
+                date,
+                demo,
+                tolerance,
+                order,
+                resamples,
+                seed,
+            })
         }
         Command::Schema { table } => {
             let kind = TableKind::ALL

@@ -38,7 +38,10 @@ fn options(tz: Option<&str>, labels: &[String]) -> Result<ImportOptions, CliErro
 fn format_and_paths(args: &[String]) -> Result<(Format, Vec<PathBuf>), CliError> {
     match args.split_first() {
         Some((first, rest)) if !rest.is_empty() && !Path::new(first).exists() => {
-            let f = Format::from_name(first).ok_or_else(|| CliError::bad_input(format!("{first:?} is neither a file nor a format")).hint("formats: auto, vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi"))?;
+            let f = Format::from_name(first).ok_or_else(|| {
+                CliError::bad_input(format!("{first:?} is neither a file nor a format"))
+                    .hint("formats: auto, vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi")
+            })?;
             Ok((f, rest.iter().map(PathBuf::from).collect()))
         }
         _ => Ok((Format::Auto, args.iter().map(PathBuf::from).collect())),
@@ -73,7 +76,12 @@ pub fn audit(a: AuditArgs) -> Result<ExitCode, CliError> {
     check_writable(&a.out)?;
     let o = options(a.tz.as_deref(), &[])?;
     let result = import_files(&a.paths, Format::Auto, &o, true)?;
-    let source = result.formats.iter().map(|(p, f)| format!("{} ({})", p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()), f.name())).collect::<Vec<_>>().join(", ");
+    let source = result
+        .formats
+        .iter()
+        .map(|(p, f)| format!("{} ({})", p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()), f.name()))
+        .collect::<Vec<_>>()
+        .join(", ");
     let d = &result.data;
     let report = if d.requests.num_rows() > 0 {
         let view = crate::analyze::requests::RequestView::from_table(&d.requests);
@@ -87,7 +95,11 @@ pub fn audit(a: AuditArgs) -> Result<ExitCode, CliError> {
     } else {
         // Aggregate-only: the claims and facts can be checked, nothing else.
         let checked = audit_claims(&source, &result.claims, &result.raw, &result.facts, None);
-        let mut checks = vec![Check { name: "per_request_data".into(), status: CheckStatus::Fail, reason: "the files hold summary statistics only: no percentile, interval or steady state can be recomputed".into() }];
+        let mut checks = vec![Check {
+            name: "per_request_data".into(),
+            status: CheckStatus::Fail,
+            reason: "the files hold summary statistics only: no percentile, interval or steady state can be recomputed".into(),
+        }];
         checks.extend(checked.facts.iter().map(|f| Check {
             name: f.name.clone(),
             status: match f.status {

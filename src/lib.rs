@@ -20,11 +20,11 @@ pub mod analyze;
 pub mod report;
 
 pub mod baseline;
-pub mod commands;
-pub mod report_command;
-pub mod import_command;
-pub mod collect_command;
-pub mod collect;
-pub mod bench_command;
 pub mod bench;
+pub mod bench_command;
+pub mod collect;
+pub mod collect_command;
+pub mod commands;
 pub mod import;
+pub mod import_command;
+pub mod report_command;

@@ -91,7 +91,14 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
         Report::for_runs(vec![demo(&opts)?], a.title, a.date)
     } else if comparing {
         let (global, per) = crate::options::parse_tolerances(&a.tolerance)?;
-        let copts = CompareOptions { tolerance: global, per_metric_tolerance: per, resamples: a.resamples, seed: a.seed, allow_workload_mismatch: false, order: a.order.map(|o| o.split(',').map(|s| s.trim().to_string()).collect()) };
+        let copts = CompareOptions {
+            tolerance: global,
+            per_metric_tolerance: per,
+            resamples: a.resamples,
+            seed: a.seed,
+            allow_workload_mismatch: false,
+            order: a.order.map(|o| o.split(',').map(|s| s.trim().to_string()).collect()),
+        };
         let (b, c) = (load_for_compare(&a.base, a.resamples, a.seed)?, load_for_compare(&a.cand, a.resamples, a.seed)?);
         let cmp = compare(&arm_runs(&b), &arm_runs(&c), &copts);
         Report::for_comparison(b.into_iter().map(|x| x.3).collect(), c.into_iter().map(|x| x.3).collect(), cmp, a.title, a.date)

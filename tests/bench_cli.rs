@@ -78,7 +78,23 @@ fn open_loop_records_honest_timing() {
     let s = Scratch::new("bench_open");
     let out = s.path("run");
     let url = format!("http://127.0.0.1:{port}");
-    let o = credence(&["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--rate", "40", "--requests", "60", "--warmup", "5", "--connections", "16"]);
+    let o = credence(&[
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "m",
+        "--out",
+        out.to_str().unwrap(),
+        "--rate",
+        "40",
+        "--requests",
+        "60",
+        "--warmup",
+        "5",
+        "--connections",
+        "16",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v = credence(&["validate", out.to_str().unwrap(), "--json"]);
     assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
@@ -105,7 +121,23 @@ fn a_bottlenecked_client_shows_send_lag_and_warns() {
     let s = Scratch::new("bench_lag");
     let out = s.path("run");
     let url = format!("http://127.0.0.1:{port}");
-    let o = credence(&["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--rate", "20", "--arrival", "constant", "--requests", "20", "--connections", "1"]);
+    let o = credence(&[
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "m",
+        "--out",
+        out.to_str().unwrap(),
+        "--rate",
+        "20",
+        "--arrival",
+        "constant",
+        "--requests",
+        "20",
+        "--connections",
+        "1",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("send lag"), "{}", stderr(&o));
     let a = analyze(&out);
@@ -131,12 +163,42 @@ fn closed_loop_and_bad_input() {
     let ds = s.path("prompts.jsonl");
     std::fs::write(&ds, "{\"prompt\": \"one\"}\n\"two\"\n").unwrap();
     let d = s.path("ds");
-    let od = credence(&["bench", "--url", &url, "--model", "m", "--out", d.to_str().unwrap(), "--concurrency", "2", "--requests", "6", "--dataset", ds.to_str().unwrap()]);
+    let od = credence(&[
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "m",
+        "--out",
+        d.to_str().unwrap(),
+        "--concurrency",
+        "2",
+        "--requests",
+        "6",
+        "--dataset",
+        ds.to_str().unwrap(),
+    ]);
     assert!(od.status.success(), "{}", stderr(&od));
     assert_eq!(credence::run::load(&d).unwrap().manifest.workload.dataset.as_deref(), Some(ds.to_str().unwrap()));
     // Time-based warmup: requests scheduled in the first 0.5 s of a 30 req/s schedule.
     let w = s.path("warm");
-    let ow = credence(&["bench", "--url", &url, "--model", "m", "--out", w.to_str().unwrap(), "--rate", "30", "--arrival", "constant", "--requests", "30", "--warmup", "500ms"]);
+    let ow = credence(&[
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "m",
+        "--out",
+        w.to_str().unwrap(),
+        "--rate",
+        "30",
+        "--arrival",
+        "constant",
+        "--requests",
+        "30",
+        "--warmup",
+        "500ms",
+    ]);
     assert!(ow.status.success(), "{}", stderr(&ow));
     let warm = credence::run::load(&w).unwrap().manifest.phases.warmup_requests.unwrap();
     assert!((14..=16).contains(&warm), "{warm} warmup requests in the first 0.5 s at 30/s");
@@ -154,7 +216,21 @@ fn closed_loop_and_bad_input() {
     }
     // An unreachable server: every request is recorded as refused, none is dropped.
     let dead = s.path("dead");
-    let o = credence(&["bench", "--url", "http://127.0.0.1:9", "--model", "m", "--out", dead.to_str().unwrap(), "--rate", "50", "--requests", "5", "--timeout", "1s"]);
+    let o = credence(&[
+        "bench",
+        "--url",
+        "http://127.0.0.1:9",
+        "--model",
+        "m",
+        "--out",
+        dead.to_str().unwrap(),
+        "--rate",
+        "50",
+        "--requests",
+        "5",
+        "--timeout",
+        "1s",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&dead).unwrap();
     assert_eq!(run.requests.num_rows(), 5);

@@ -38,7 +38,21 @@ fn fake_throttle_and_a_busy_command() {
     let s = Scratch::new("collect_busy");
     let out = s.path("run");
     // A command that burns one core for about 4 s, then exits 3.
-    let o = collect(&["--out", out.to_str().unwrap(), "--interval", "500ms", "--duration", "30s", "--", "sh", "-c", "end=$(($(date +%s)+4)); while [ $(date +%s) -lt $end ]; do :; done; exit 3"], Some("2:throttle=1-3"));
+    let o = collect(
+        &[
+            "--out",
+            out.to_str().unwrap(),
+            "--interval",
+            "500ms",
+            "--duration",
+            "30s",
+            "--",
+            "sh",
+            "-c",
+            "end=$(($(date +%s)+4)); while [ $(date +%s) -lt $end ]; do :; done; exit 3",
+        ],
+        Some("2:throttle=1-3"),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     valid(&out);
     let m = manifest(&out);
@@ -83,7 +97,9 @@ fn scrapes_a_local_prometheus_endpoint() {
             let Ok(mut st) = stream else { continue };
             let mut buf = [0u8; 1024];
             let _ = st.read(&mut buf);
-            let body = format!("# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{{model_name=\"m\"}} {n}\nvllm:gpu_cache_usage_perc{{model_name=\"m\"}} 0.5\n");
+            let body = format!(
+                "# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{{model_name=\"m\"}} {n}\nvllm:gpu_cache_usage_perc{{model_name=\"m\"}} 0.5\n"
+            );
             let _ = write!(st, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
         }
     });

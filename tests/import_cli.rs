@@ -145,12 +145,18 @@ fn nvidia_smi_joins_a_request_file() {
     let s = Scratch::new("imp_smi");
     let f = write(&s, "vllm.json", &vllm_result(200).to_string());
     // Local time +02:00; the run ends 15:27:08 local. Older throttle spelling, sentinels.
-    let mut csv = String::from("timestamp, index, uuid, power.draw [W], enforced.power.limit [W], temperature.gpu, temperature.memory, clocks.current.sm [MHz], clocks.max.sm [MHz], utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks_throttle_reasons.active\n");
+    let mut csv = String::from(
+        "timestamp, index, uuid, power.draw [W], enforced.power.limit [W], temperature.gpu, temperature.memory, clocks.current.sm [MHz], clocks.max.sm [MHz], utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks_throttle_reasons.active\n",
+    );
     for k in 0..30 {
         let reasons = if (10..20).contains(&k) { "0x0000000000000020" } else { "0x0000000000000000" };
         let clock = if (10..20).contains(&k) { 1400 } else { 1980 };
         let sec = 45 + k; // 15:26:45 to 15:27:14 local, covering the 20-second run
-        csv += &format!("2026/06/11 15:{}:{:02}.100, 0, GPU-abc, 400.5 W, 700.00 W, 80, [N/A], {clock} MHz, 1980 MHz, 97 %, 60000 MiB, 81559 MiB, {reasons}\n", 26 + sec / 60, sec % 60);
+        csv += &format!(
+            "2026/06/11 15:{}:{:02}.100, 0, GPU-abc, 400.5 W, 700.00 W, 80, [N/A], {clock} MHz, 1980 MHz, 97 %, 60000 MiB, 81559 MiB, {reasons}\n",
+            26 + sec / 60,
+            sec % 60
+        );
     }
     let g = write(&s, "smi.csv", &csv);
     let out = s.path("run");
@@ -182,7 +188,11 @@ fn malformed_and_aggregate_only_input_exit_2_and_write_nothing() {
     let mut short = vllm_result(20);
     short["errors"] = json!([""]);
     let short = write(&s, "short.json", &short.to_string());
-    let genai = write(&s, "profile_export_genai_perf.json", &json!({"time_to_first_token": {"unit": "ms", "avg": 30.0, "p99": 40.0}, "request_throughput": {"unit": "requests/sec", "avg": 9.0}}).to_string());
+    let genai = write(
+        &s,
+        "profile_export_genai_perf.json",
+        &json!({"time_to_first_token": {"unit": "ms", "avg": 30.0, "p99": 40.0}, "request_throughput": {"unit": "requests/sec", "avg": 9.0}}).to_string(),
+    );
     let csv = write(&s, "smi.csv", "timestamp, power.draw [W], temperature.gpu\n2026/06/11 15:26:38.100, 400 W, 80\n2026/06/11 15:26:39.100, 400 W\n");
     let cases: [(&[&str], &str); 5] = [
         (&["vllm", truncated.to_str().unwrap()], "line 1"),
@@ -197,7 +207,10 @@ fn malformed_and_aggregate_only_input_exit_2_and_write_nothing() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(needle), "{args:?}: expected {needle:?} in: {}", stderr(&o));
         assert!(!out.exists(), "a failed import left {}", out.display());
-        assert!(std::fs::read_dir(s.path("")).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().contains(&format!("out{i}"))), "a temporary folder was left behind");
+        assert!(
+            std::fs::read_dir(s.path("")).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().contains(&format!("out{i}"))),
+            "a temporary folder was left behind"
+        );
     }
 }
 
@@ -218,7 +231,15 @@ fn audit_reproduces_the_tools_own_numbers() {
     // MLPerf: the summary's percentiles equal the detail log's, and validity rechecks.
     let dir = samples().join("mlperf_loadgen/llama2-70b-99_Server");
     let out = s.path("mlperf.json");
-    let o = credence(&["audit", dir.join("mlperf_log_detail.txt").to_str().unwrap(), dir.join("mlperf_log_summary.txt").to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json"]);
+    let o = credence(&[
+        "audit",
+        dir.join("mlperf_log_detail.txt").to_str().unwrap(),
+        dir.join("mlperf_log_summary.txt").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["kind"], "audit");
@@ -228,7 +249,12 @@ fn audit_reproduces_the_tools_own_numbers() {
     assert!(v["audit"]["facts"].as_array().unwrap().iter().any(|f| f["name"] == "mlperf.validity" && f["status"] == "PASS"));
     // The truncated log is reported incomplete, not a crash; and a PDF audit renders.
     let pdf = s.path("auto.pdf");
-    let o = credence(&["audit", samples().join("mlperf_loadgen/automotive_3d_object_detection/mlperf_log_detail.txt").to_str().unwrap(), "-o", pdf.to_str().unwrap()]);
+    let o = credence(&[
+        "audit",
+        samples().join("mlperf_loadgen/automotive_3d_object_detection/mlperf_log_detail.txt").to_str().unwrap(),
+        "-o",
+        pdf.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&std::process::Command::new("pdftotext").arg(&pdf).arg("-").output().expect("pdftotext").stdout).into_owned();
     assert!(text.contains("mlperf.complete") && text.contains("FAIL"), "{text}");
@@ -247,7 +273,13 @@ fn guidellm_inference_perf_and_mlc_endpoints_round_trip() {
         })
         .collect();
     // Counted: requests overlapping [t0 + 3, t0 + 17].
-    let counted: Vec<f64> = (0..40).filter(|i| { let st = t0 + *i as f64 * 0.5; st + 0.8 >= t0 + 3.0 && st <= t0 + 17.0 }).map(|i| 30.0 + (i % 9) as f64).collect();
+    let counted: Vec<f64> = (0..40)
+        .filter(|i| {
+            let st = t0 + *i as f64 * 0.5;
+            st + 0.8 >= t0 + 3.0 && st <= t0 + 17.0
+        })
+        .map(|i| 30.0 + (i % 9) as f64)
+        .collect();
     let mut sorted = counted.clone();
     sorted.sort_by(f64::total_cmp);
     let p90 = sorted[((0.9 * sorted.len() as f64).ceil() as usize) - 1];
@@ -323,7 +355,12 @@ fn dcgm_and_dmon_telemetry_with_sentinels() {
             dm += "#Date       Time        gpu    pwr  gtemp  mtemp     sm    mem   mclk   pclk\n#YYYYMMDD   HH:MM:SS    Idx      W      C      C      %      %    MHz    MHz\n";
         }
         let sec = 45 + k;
-        dm += &format!(" 20260611   15:{}:{:02}      0    400     80      -     97     60   2619   {}\n", 26 + sec / 60, sec % 60, if (10..20).contains(&k) { 1400 } else { 1980 });
+        dm += &format!(
+            " 20260611   15:{}:{:02}      0    400     80      -     97     60   2619   {}\n",
+            26 + sec / 60,
+            sec % 60,
+            if (10..20).contains(&k) { 1400 } else { 1980 }
+        );
     }
     let g = write(&s, "dmon.txt", &dm);
     let out = s.path("run2");
@@ -344,9 +381,13 @@ fn mlperf_trace_imports_with_the_detail_logs_date() {
     let mut sorted: Vec<f64> = lat.iter().map(|x| *x as f64).collect();
     sorted.sort_by(f64::total_cmp);
     let p99 = credence::analyze::stats::quantile::quantile_sorted(&sorted, 0.99).unwrap();
-    let detail = write(&s, "mlperf_log_detail.txt", &format!(
-        ":::MLLOG {{\"key\": \"test_datetime\", \"value\": \"2026-06-01T12:00:00Z\", \"time_ms\": 0.0, \"namespace\": \"mlperf::logging\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {{}}}}\n:::MLLOG {{\"key\": \"result_99.00_percentile_latency_ns\", \"value\": {p99}, \"time_ms\": 1.0, \"namespace\": \"mlperf::logging\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {{}}}}\n"
-    ));
+    let detail = write(
+        &s,
+        "mlperf_log_detail.txt",
+        &format!(
+            ":::MLLOG {{\"key\": \"test_datetime\", \"value\": \"2026-06-01T12:00:00Z\", \"time_ms\": 0.0, \"namespace\": \"mlperf::logging\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {{}}}}\n:::MLLOG {{\"key\": \"result_99.00_percentile_latency_ns\", \"value\": {p99}, \"time_ms\": 1.0, \"namespace\": \"mlperf::logging\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {{}}}}\n"
+        ),
+    );
     let out = s.path("run");
     let o = import(&[trace.to_str().unwrap(), detail.to_str().unwrap()], &out);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -105,7 +105,13 @@ fn full_manifest() -> Manifest {
     m.phases.note = Some("n".into());
     m.clock.timezone_assumed = Some("Europe/Berlin".into());
     m.clock.conversion = Some("local time + --tz".into());
-    m.source.capabilities = Some(credence::run::manifest::Capabilities { timestamps: "absolute".into(), scheduled_times: false, itl: "chunk".into(), warmup: "excluded".into(), notes: vec!["n".into()] });
+    m.source.capabilities = Some(credence::run::manifest::Capabilities {
+        timestamps: "absolute".into(),
+        scheduled_times: false,
+        itl: "chunk".into(),
+        warmup: "excluded".into(),
+        notes: vec!["n".into()],
+    });
     m
 }
 

@@ -109,7 +109,8 @@ pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, 
     for c in claims {
         let from_raw = raw.get(&c.metric).and_then(|v| statistic(v, &c.stat));
         // MLPerf logs have no raw values: cross-check the detail log against the summary file.
-        let from_summary = crate::import::mlperf::summary_line_for(&c.key).and_then(|(line, scale)| fact(&format!("summary.{line}")).and_then(|v| v.parse::<f64>().ok()).map(|v| v * scale));
+        let from_summary = crate::import::mlperf::summary_line_for(&c.key)
+            .and_then(|(line, scale)| fact(&format!("summary.{line}")).and_then(|v| v.parse::<f64>().ok()).map(|v| v * scale));
         let (recomputed, recomputed_from) = match (from_raw, from_summary) {
             (Some(x), _) => (Some(x), Some("raw")),
             (None, Some(x)) => (Some(x), Some("summary")),
@@ -122,19 +123,40 @@ pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, 
         };
         let cred = analysis.and_then(|a| credence_value(a, c));
         let mut reason = match (verdict, recomputed_from, recomputed) {
-            ("reproduced", Some("summary"), _) => "the summary file states the same number as the detail log; no per-request data exists to recompute it from".to_string(),
+            ("reproduced", Some("summary"), _) => {
+                "the summary file states the same number as the detail log; no per-request data exists to recompute it from".to_string()
+            }
             ("reproduced", _, _) => "the summary matches the tool's own raw data".to_string(),
             ("differs", Some("summary"), Some(x)) => format!("the summary file says {}: the tool's two files disagree (rounding or a different run)", fmt(x)),
-            ("differs", _, Some(x)) => format!("the summary does not match the tool's raw data (recomputed {}): another percentile definition, or rows filtered before summarising", fmt(x)),
+            ("differs", _, Some(x)) => format!(
+                "the summary does not match the tool's raw data (recomputed {}): another percentile definition, or rows filtered before summarising",
+                fmt(x)
+            ),
             _ => "the raw values behind this number are not in the files".to_string(),
         };
         if let (Some(a), Some((v, _))) = (analysis, cred)
             && rel(v, c.value) > 0.02
         {
             let why = reasons(a, c);
-            reason += &format!("; credence's steady-state value differs by {:+.1} %{}", (v / c.value - 1.0) * 100.0, if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) });
+            reason += &format!(
+                "; credence's steady-state value differs by {:+.1} %{}",
+                (v / c.value - 1.0) * 100.0,
+                if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) }
+            );
         }
-        checks.push(ClaimCheck { key: c.key.clone(), metric: c.metric.clone(), stat: c.stat.clone(), unit: c.unit.clone(), tool_value: c.value, recomputed, recomputed_from, verdict, credence: cred.map(|x| x.0), credence_ci: cred.and_then(|x| x.1), reason });
+        checks.push(ClaimCheck {
+            key: c.key.clone(),
+            metric: c.metric.clone(),
+            stat: c.stat.clone(),
+            unit: c.unit.clone(),
+            tool_value: c.value,
+            recomputed,
+            recomputed_from,
+            verdict,
+            credence: cred.map(|x| x.0),
+            credence_ci: cred.and_then(|x| x.1),
+            reason,
+        });
     }
     let mut fc = Vec::new();
     // MLPerf: VALID ⇔ min duration ∧ min queries ∧ performance constraints ∧ early stopping.
@@ -142,29 +164,63 @@ pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, 
         let parts = ["detail.result_min_duration_met", "detail.result_min_queries_met", "detail.result_perf_constraints_met", "detail.early_stopping_met"];
         let known: Vec<(&str, bool)> = parts.iter().filter_map(|k| fact(k).map(|v| (*k, v == "true"))).collect();
         if known.is_empty() {
-            fc.push(FactCheck { name: "mlperf.validity".into(), status: "NOT_CHECKED", reason: format!("the log says {validity} but records none of the conditions") });
+            fc.push(FactCheck {
+                name: "mlperf.validity".into(),
+                status: "NOT_CHECKED",
+                reason: format!("the log says {validity} but records none of the conditions"),
+            });
         } else {
             let all = known.iter().all(|k| k.1);
-            let expected = if all && known.len() == parts.len() { "VALID" } else if !all { "INVALID" } else { validity };
+            let expected = if all && known.len() == parts.len() {
+                "VALID"
+            } else if !all {
+                "INVALID"
+            } else {
+                validity
+            };
             let failed: Vec<&str> = known.iter().filter(|k| !k.1).map(|k| &k.0[7..]).collect();
             fc.push(FactCheck {
                 name: "mlperf.validity".into(),
                 status: if expected == validity { "PASS" } else { "FAIL" },
-                reason: format!("the log says {validity}; its conditions give {expected}{}", if failed.is_empty() { String::new() } else { format!(" (failed: {})", failed.join(", ")) }),
+                reason: format!(
+                    "the log says {validity}; its conditions give {expected}{}",
+                    if failed.is_empty() { String::new() } else { format!(" (failed: {})", failed.join(", ")) }
+                ),
             });
         }
-        if let (Some(q), Some(min)) = (fact("detail.result_query_count").and_then(|x| x.parse::<f64>().ok()), fact("detail.effective_min_query_count").and_then(|x| x.parse::<f64>().ok())) {
-            fc.push(FactCheck { name: "mlperf.min_queries".into(), status: if q >= min || fact("detail.result_min_queries_met") == Some("true") { "PASS" } else { "FAIL" }, reason: format!("{q} queries against a minimum of {min}") });
+        if let (Some(q), Some(min)) = (
+            fact("detail.result_query_count").and_then(|x| x.parse::<f64>().ok()),
+            fact("detail.effective_min_query_count").and_then(|x| x.parse::<f64>().ok()),
+        ) {
+            fc.push(FactCheck {
+                name: "mlperf.min_queries".into(),
+                status: if q >= min || fact("detail.result_min_queries_met") == Some("true") { "PASS" } else { "FAIL" },
+                reason: format!("{q} queries against a minimum of {min}"),
+            });
         }
     }
     if let Some(why) = fact("detail.incomplete") {
         fc.push(FactCheck { name: "mlperf.complete".into(), status: "FAIL", reason: why.to_string() });
     }
     if let (Some(s), Some(d)) = (fact("summary.Result is"), fact("detail.result_validity")) {
-        fc.push(FactCheck { name: "mlperf.summary_matches_detail".into(), status: if s == d { "PASS" } else { "FAIL" }, reason: format!("summary says {s}, detail says {d}") });
+        fc.push(FactCheck {
+            name: "mlperf.summary_matches_detail".into(),
+            status: if s == d { "PASS" } else { "FAIL" },
+            reason: format!("summary says {s}, detail says {d}"),
+        });
     }
     if let Some(rate) = fact("results_error_rate").and_then(|x| x.parse::<f64>().ok()) {
-        fc.push(FactCheck { name: "llmperf.error_rate".into(), status: if rate >= 0.05 { "FAIL" } else if rate >= 0.01 { "WARN" } else { "PASS" }, reason: format!("the tool's own error rate is {:.1} %; its percentiles cover only the successful requests", rate * 100.0) });
+        fc.push(FactCheck {
+            name: "llmperf.error_rate".into(),
+            status: if rate >= 0.05 {
+                "FAIL"
+            } else if rate >= 0.01 {
+                "WARN"
+            } else {
+                "PASS"
+            },
+            reason: format!("the tool's own error rate is {:.1} %; its percentiles cover only the successful requests", rate * 100.0),
+        });
     }
     let reproduced = checks.iter().filter(|c| c.verdict == "reproduced").count();
     let differing = checks.iter().filter(|c| c.verdict == "differs").count();

@@ -114,7 +114,10 @@ fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, bloc
 }
 
 /// All statistics of one metric: p50, p90, p99, p999, mean and p50_bca.
-pub fn metric_estimates(s: &MetricSample<'_>, o: &IntervalOptions) -> (BTreeMap<String, Estimate>, Option<Dependence>, Option<super::distribution::Distribution>) {
+pub fn metric_estimates(
+    s: &MetricSample<'_>,
+    o: &IntervalOptions,
+) -> (BTreeMap<String, Estimate>, Option<Dependence>, Option<super::distribution::Distribution>) {
     let cl = o.confidence;
     let pairs: Vec<(u32, f64)> = s.values.iter().zip(s.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v)).collect();
     let n = pairs.len();

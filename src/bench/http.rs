@@ -73,14 +73,18 @@ fn line(r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>) -> std::io::Result<bool
 /// Sends one streaming POST and observes the response. Returns whether the connection can be
 /// reused.
 pub fn post_stream(conn: &mut Conn, hostport: &str, path: &str, body: &[u8], o: &mut Observed) -> bool {
-    let head = format!("POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: {}\r\n\r\n", body.len());
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
     let stream = conn.reader.get_mut();
     if let Err(e) = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body)) {
         o.error = Some(("refused", format!("send failed: {e}")));
         return false;
     }
     let mut buf = Vec::with_capacity(512);
-    let timeout_kind = |e: &std::io::Error| if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) { "timeout" } else { "client" };
+    let timeout_kind =
+        |e: &std::io::Error| if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) { "timeout" } else { "client" };
     match line(&mut conn.reader, &mut buf) {
         Ok(true) => o.first_byte = Some(Instant::now()),
         Ok(false) => {
@@ -165,7 +169,13 @@ pub fn post_stream(conn: &mut Conn, hostport: &str, path: &str, body: &[u8], o: 
         o.end = Some(Instant::now());
     }
     if status != 200 {
-        let kind = if (400..500).contains(&status) { "http_4xx" } else if status >= 500 { "http_5xx" } else { "other" };
+        let kind = if (400..500).contains(&status) {
+            "http_4xx"
+        } else if status >= 500 {
+            "http_5xx"
+        } else {
+            "other"
+        };
         o.error = Some((kind, String::from_utf8_lossy(&raw_body).chars().take(300).collect()));
     }
     !close && (chunked || length.is_some())

@@ -188,7 +188,8 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     // Connection threads.
     let mut handles = Vec::new();
     for _ in 0..workers {
-        let (rx, records, inflight, next_k, seconds, bodies, o2) = (rx.clone(), records.clone(), inflight.clone(), next_k.clone(), seconds.clone(), bodies.clone(), o.clone());
+        let (rx, records, inflight, next_k, seconds, bodies, o2) =
+            (rx.clone(), records.clone(), inflight.clone(), next_k.clone(), seconds.clone(), bodies.clone(), o.clone());
         handles.push(std::thread::spawn(move || {
             let mut conn: Option<http::Conn> = None;
             loop {
@@ -338,7 +339,13 @@ fn status(seconds: &Mutex<Vec<Second>>, records: &Mutex<Vec<Record>>, planned: u
     );
 }
 
-fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds: Vec<Second>, host_rows: Vec<(HostSample, u32)>) -> Result<(RunData, Limits), String> {
+fn build(
+    o: &BenchOptions,
+    anchor: (Instant, i64),
+    records: Vec<Record>,
+    seconds: Vec<Second>,
+    host_rows: Vec<(HostSample, u32)>,
+) -> Result<(RunData, Limits), String> {
     let at = |t: Instant| anchor.1 + t.saturating_duration_since(anchor.0).as_nanos() as i64;
     let mut rows = RequestRows::default();
     let mut warm = 0u64;
@@ -398,9 +405,17 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
     }
     let host = crate::collect::host_table(&samples, &crate::collect::host_name())?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut limits = Limits { cpu_pct_max: samples.iter().filter_map(|h| h.lg_cpu_pct).reduce(f64::max), cores, send_lag_p99_ms: lag_stats(&all_lags).1, late_sends: late, warnings: Vec::new() };
+    let mut limits = Limits {
+        cpu_pct_max: samples.iter().filter_map(|h| h.lg_cpu_pct).reduce(f64::max),
+        cores,
+        send_lag_p99_ms: lag_stats(&all_lags).1,
+        late_sends: late,
+        warnings: Vec::new(),
+    };
     if let Some(c) = limits.cpu_pct_max.filter(|c| *c >= 80.0 * cores as f64) {
-        limits.warnings.push(format!("the load generator used up to {c:.0} % CPU (≥ 80 % of its {cores} cores): add client processes or hosts, or lower the rate"));
+        limits
+            .warnings
+            .push(format!("the load generator used up to {c:.0} % CPU (≥ 80 % of its {cores} cores): add client processes or hosts, or lower the rate"));
     }
     if let Some(t) = samples.iter().filter_map(|h| h.lg_max_thread_cpu_pct).reduce(f64::max).filter(|t| *t >= 95.0) {
         limits.warnings.push(format!("its hottest thread reached {t:.0} % of a core: add connections or client processes"));
@@ -418,7 +433,14 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
         format_version: crate::run::schema::FORMAT_VERSION,
         run_id: format!("bench-{}", anchor.1),
         creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
-        source: Source { kind: SourceKind::Collector, name: "credence bench".into(), tool_version: Some(env!("CARGO_PKG_VERSION").into()), files: Vec::new(), seed: Some(o.seed), capabilities: None },
+        source: Source {
+            kind: SourceKind::Collector,
+            name: "credence bench".into(),
+            tool_version: Some(env!("CARGO_PKG_VERSION").into()),
+            files: Vec::new(),
+            seed: Some(o.seed),
+            capabilities: None,
+        },
         labels: Default::default(),
         config: SystemConfig { model: Some(o.model.clone()), ..Default::default() },
         workload: Workload {
@@ -426,18 +448,30 @@ fn build(o: &BenchOptions, anchor: (Instant, i64), records: Vec<Record>, seconds
             rate_per_s: rate,
             concurrency,
             dataset: o.dataset.clone(),
-            input_length: Some(if o.prompts.is_empty() { format!("fixed {} words", o.input_len) } else { format!("{} prompts from the dataset, cycled", o.prompts.len()) }),
+            input_length: Some(if o.prompts.is_empty() {
+                format!("fixed {} words", o.input_len)
+            } else {
+                format!("{} prompts from the dataset, cycled", o.prompts.len())
+            }),
             output_length: Some(format!("fixed {} tokens (max_tokens, ignore_eos)", o.output_len)),
             streaming: Some(true),
             connection_reuse: Some(!o.new_connection_per_request),
             duration_s: o.duration_s,
         },
         environment: crate::collect::env::snapshot(None, false, Some("credence bench does not sample GPUs yet (run credence collect beside it)")).0,
-        phases: DeclaredPhases { warmup_requests: Some(warm), warmup_s: (o.warmup_s > 0.0).then_some(o.warmup_s), warmup_included: Some(true), note: Some("warmup requests are marked phase=warmup, not deleted".into()) },
+        phases: DeclaredPhases {
+            warmup_requests: Some(warm),
+            warmup_s: (o.warmup_s > 0.0).then_some(o.warmup_s),
+            warmup_included: Some(true),
+            note: Some("warmup requests are marked phase=warmup, not deleted".into()),
+        },
         clock: Clock {
             epoch_origin: "unix_epoch_utc".into(),
             timestamps: TimestampQuality::Absolute,
-            tables: [("requests", "monotonic clock anchored once to CLOCK_REALTIME"), ("host", "monotonic clock anchored once to CLOCK_REALTIME")].into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+            tables: [("requests", "monotonic clock anchored once to CLOCK_REALTIME"), ("host", "monotonic clock anchored once to CLOCK_REALTIME")]
+                .into_iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
             telemetry_interval_s: Some(1.0),
             timezone_assumed: None,
             conversion: Some("Instant offsets from one anchor taken at start".into()),

@@ -57,7 +57,10 @@ pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_no
         nvml_version: Observed::unknown(&no_gpu),
         engine_version: Observed::unknown("not known to the collector; use --config engine_version=…"),
         kernel: first_line("/proc/sys/kernel/osrelease").map_or_else(|| Observed::unknown("unreadable"), Observed::known),
-        cpu_model: read_to_string("/proc/cpuinfo").ok().and_then(|c| c.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string())).map_or_else(|| Observed::unknown("unreadable"), Observed::known),
+        cpu_model: read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|c| c.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string()))
+            .map_or_else(|| Observed::unknown("unreadable"), Observed::known),
     };
     if let Ok(m) = read_to_string("/proc/meminfo") {
         let k = |key: &str| m.lines().find(|l| l.starts_with(key)).and_then(|l| l.split_whitespace().nth(1)).and_then(|x| x.parse::<u64>().ok());
@@ -95,7 +98,10 @@ pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_no
         if !foreign.is_empty() {
             problems.push(format!("{} other compute process(es) on the GPUs (e.g. pid {} {}): stop them", foreign.len(), foreign[0].pid, foreign[0].name));
         }
-        e.foreign_gpu_processes = Observed { value: Some(foreign), note: Some("every compute process except the one holding the most memory on each GPU (taken to be the server)".into()) };
+        e.foreign_gpu_processes = Observed {
+            value: Some(foreign),
+            note: Some("every compute process except the one holding the most memory on each GPU (taken to be the server)".into()),
+        };
         e.driver_version = g.driver_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
         e.nvml_version = g.nvml_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
         e.cuda_version = g.cuda_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);

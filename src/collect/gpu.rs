@@ -165,8 +165,8 @@ impl GpuSource for NvmlGpus {
     }
 
     fn sample(&mut self, i: usize, ts_ns: i64) -> GpuSample {
-        use nvml_wrapper::enum_wrappers::device::{Clock, PerformanceState, TemperatureSensor};
         use nvml_wrapper::enum_wrappers::device::PerformancePolicy;
+        use nvml_wrapper::enum_wrappers::device::{Clock, PerformanceState, TemperatureSensor};
         let info = &self.infos[i];
         let mut s = GpuSample { ts_ns, gpu_index: info.index, gpu_uuid: info.uuid.clone(), source: "nvml", ..Default::default() };
         let mut errors = Vec::new();

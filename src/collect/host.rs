@@ -184,7 +184,9 @@ impl HostSampler {
             s.procs_running = field(&stat, "procs_running").map(|x| x as u32);
         }
         s.load1 = read_to_string("/proc/loadavg").ok().and_then(|t| t.split_whitespace().next().and_then(|x| x.parse().ok()));
-        s.psi_cpu_some_avg10 = read_to_string("/proc/pressure/cpu").ok().and_then(|t| t.lines().find(|l| l.starts_with("some")).and_then(|l| l.split_whitespace().find_map(|kv| kv.strip_prefix("avg10=")).and_then(|x| x.parse().ok())));
+        s.psi_cpu_some_avg10 = read_to_string("/proc/pressure/cpu").ok().and_then(|t| {
+            t.lines().find(|l| l.starts_with("some")).and_then(|l| l.split_whitespace().find_map(|kv| kv.strip_prefix("avg10=")).and_then(|x| x.parse().ok()))
+        });
         if let Ok(m) = read_to_string("/proc/meminfo") {
             s.mem_total_bytes = field(&m, "MemTotal:").map(|k| k * 1024);
             s.mem_available_bytes = field(&m, "MemAvailable:").map(|k| k * 1024);
@@ -203,7 +205,10 @@ impl HostSampler {
             s.tcp_listen_overflows = ext.get("ListenOverflows").copied();
         }
         s.cpu_governor = read_to_string("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").ok().map(|g| g.trim().to_string());
-        let freqs: Vec<f64> = (0..1024).map_while(|i| read_to_string(format!("/sys/devices/system/cpu/cpu{i}/cpufreq/scaling_cur_freq")).ok()).filter_map(|t| t.trim().parse::<f64>().ok()).collect();
+        let freqs: Vec<f64> = (0..1024)
+            .map_while(|i| read_to_string(format!("/sys/devices/system/cpu/cpu{i}/cpufreq/scaling_cur_freq")).ok())
+            .filter_map(|t| t.trim().parse::<f64>().ok())
+            .collect();
         s.cpu_freq_mhz_avg = (!freqs.is_empty()).then(|| freqs.iter().sum::<f64>() / freqs.len() as f64 / 1000.0);
         if let Some(pid) = client {
             self.client(&mut s, pid, dt);

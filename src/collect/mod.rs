@@ -88,7 +88,11 @@ pub fn host_name() -> String {
 
 /// The first process whose command name is `name`.
 fn pid_by_name(name: &str) -> Option<u32> {
-    std::fs::read_dir("/proc").ok()?.flatten().filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok()).find(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == name))
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok())
+        .find(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == name))
 }
 
 pub fn host_table(rows: &[HostSample], host: &str) -> Result<Table, String> {
@@ -169,13 +173,40 @@ fn manifest(o: &CollectOptions, start_ns: i64, environment: Environment, tables:
         format_version: crate::run::schema::FORMAT_VERSION,
         run_id: format!("collect-{start_ns}"),
         creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
-        source: Source { kind: SourceKind::Collector, name: "credence collect".into(), tool_version: Some(env!("CARGO_PKG_VERSION").into()), files: Vec::new(), seed: None, capabilities: None },
+        source: Source {
+            kind: SourceKind::Collector,
+            name: "credence collect".into(),
+            tool_version: Some(env!("CARGO_PKG_VERSION").into()),
+            files: Vec::new(),
+            seed: None,
+            capabilities: None,
+        },
         labels: o.labels.clone(),
         config,
-        workload: Workload { arrival: Arrival::Unknown, rate_per_s: None, concurrency: None, dataset: None, input_length: None, output_length: None, streaming: None, connection_reuse: None, duration_s: o.duration_s },
+        workload: Workload {
+            arrival: Arrival::Unknown,
+            rate_per_s: None,
+            concurrency: None,
+            dataset: None,
+            input_length: None,
+            output_length: None,
+            streaming: None,
+            connection_reuse: None,
+            duration_s: o.duration_s,
+        },
         environment,
-        phases: DeclaredPhases { note: Some("telemetry only: the requests come from the load generator's own run directory or an import".into()), ..Default::default() },
-        clock: Clock { epoch_origin: "unix_epoch_utc".into(), timestamps: TimestampQuality::Absolute, tables: clock_tables, telemetry_interval_s: Some(o.interval_s), timezone_assumed: None, conversion: Some("sampled with the collector host's CLOCK_REALTIME on absolute deadlines".into()) },
+        phases: DeclaredPhases {
+            note: Some("telemetry only: the requests come from the load generator's own run directory or an import".into()),
+            ..Default::default()
+        },
+        clock: Clock {
+            epoch_origin: "unix_epoch_utc".into(),
+            timestamps: TimestampQuality::Absolute,
+            tables: clock_tables,
+            telemetry_interval_s: Some(o.interval_s),
+            timezone_assumed: None,
+            conversion: Some("sampled with the collector host's CLOCK_REALTIME on absolute deadlines".into()),
+        },
         tables,
     }
 }
@@ -271,7 +302,13 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
             let cpu = host_rows.last().and_then(|h| h.lg_cpu_pct).map_or("n/a".into(), |c| format!("{c:.0} %"));
             eprint!(
                 "\r{samples} samples · {} · client CPU {cpu} · {} segments sealed · {:.0} s ",
-                last.map_or("no GPU".into(), |g| format!("GPU{} {} MHz {} °C reasons {:#x}", g.gpu_index, g.sm_clock_mhz.unwrap_or(0), g.temp_gpu_c.unwrap_or(0.0), g.clocks_event_reasons.unwrap_or(0))),
+                last.map_or("no GPU".into(), |g| format!(
+                    "GPU{} {} MHz {} °C reasons {:#x}",
+                    g.gpu_index,
+                    g.sm_clock_mhz.unwrap_or(0),
+                    g.temp_gpu_c.unwrap_or(0.0),
+                    g.clocks_event_reasons.unwrap_or(0)
+                )),
                 host_seg.sealed + gpu_seg.as_ref().map_or(0, |s| s.sealed),
                 t0.elapsed().as_secs_f64()
             );
@@ -341,11 +378,26 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
         extra.insert("gpu".into(), n.clone());
     }
     write_manifest(&o.out, &manifest(o, start_ns, environment, tables, extra))?;
-    Ok(Summary { samples, segments: host_seg.sealed + gpu_seg.map_or(0, |s| s.sealed) + server_seg.map_or(0, |s| s.sealed), command_exit, overhead_cpu_pct, overhead_rss_bytes, gpu_note })
+    Ok(Summary {
+        samples,
+        segments: host_seg.sealed + gpu_seg.map_or(0, |s| s.sealed) + server_seg.map_or(0, |s| s.sealed),
+        command_exit,
+        overhead_cpu_pct,
+        overhead_rss_bytes,
+        gpu_note,
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
-fn seal(host_seg: &mut SegmentWriter, gpu_seg: &mut Option<SegmentWriter>, server_seg: &mut Option<SegmentWriter>, host_rows: &mut Vec<HostSample>, gpu_rows: &mut GpuRows, server_rows: &mut Vec<scrape::ServerSample>, host: &str) -> Result<(), String> {
+fn seal(
+    host_seg: &mut SegmentWriter,
+    gpu_seg: &mut Option<SegmentWriter>,
+    server_seg: &mut Option<SegmentWriter>,
+    host_rows: &mut Vec<HostSample>,
+    gpu_rows: &mut GpuRows,
+    server_rows: &mut Vec<scrape::ServerSample>,
+    host: &str,
+) -> Result<(), String> {
     host_seg.seal(&host_table(host_rows, host)?)?;
     host_rows.clear();
     if let Some(g) = gpu_seg.as_mut() {

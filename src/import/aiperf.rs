@@ -30,10 +30,15 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let (mut raw_ttft, mut raw_e2e) = (Vec::new(), Vec::new());
     let mut warmup = 0u64;
     for (line, v) in parse_lines(path, bytes)? {
-        let md = v.get("metadata").ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata")), "expected an object with request_start_ns and request_end_ns; it is missing"))?;
+        let md = v.get("metadata").ok_or_else(|| {
+            ImportError::new(path, Some(format!("line {line}, key metadata")), "expected an object with request_start_ns and request_end_ns; it is missing")
+        })?;
         let get = |k: &str| md.get(k).and_then(Value::as_i64);
-        let start = get("request_start_ns").ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_start_ns")), "expected epoch ns (an integer)"))?;
-        let end = get("request_end_ns").or(get("cancellation_time_ns")).ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_end_ns")), "expected epoch ns (an integer)"))?;
+        let start = get("request_start_ns")
+            .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_start_ns")), "expected epoch ns (an integer)"))?;
+        let end = get("request_end_ns")
+            .or(get("cancellation_time_ns"))
+            .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_end_ns")), "expected epoch ns (an integer)"))?;
         let err = v.get("error").filter(|e| !e.is_null());
         let cancelled = md.get("was_cancelled").and_then(Value::as_bool).unwrap_or(false);
         let ok = err.is_none() && !cancelled;
@@ -87,7 +92,17 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     out.raw.insert("e2e".into(), raw_e2e);
     out.timestamps = Some(TimestampQuality::Absolute);
     out.conversion.push("AIPerf metadata times are epoch ns (request_start_ns, request_end_ns)".into());
-    out.workload = Some(Workload { arrival: Arrival::Unknown, rate_per_s: None, concurrency: None, dataset: None, input_length: None, output_length: None, streaming: Some(true), connection_reuse: None, duration_s: None });
+    out.workload = Some(Workload {
+        arrival: Arrival::Unknown,
+        rate_per_s: None,
+        concurrency: None,
+        dataset: None,
+        input_length: None,
+        output_length: None,
+        streaming: Some(true),
+        connection_reuse: None,
+        duration_s: None,
+    });
     out.phases.warmup_requests = Some(warmup);
     out.phases.warmup_included = Some(warmup > 0);
     out.capabilities = Some(Capabilities {
@@ -105,9 +120,16 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
 pub fn parse_gpu(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let mut out = Imported { tool: "aiperf".into(), ..Default::default() };
     for (line, v) in parse_lines(path, bytes)? {
-        let ts = v.get("timestamp_ns").and_then(Value::as_i64).ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key timestamp_ns")), "expected an integer"))?;
+        let ts = v
+            .get("timestamp_ns")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key timestamp_ns")), "expected an integer"))?;
         if ts < 1_000_000_000_000_000_000 {
-            return Err(ImportError::new(path, Some(format!("line {line}, key timestamp_ns")), "is not epoch time (older AIPerf wrote perf_counter_ns): it cannot be joined with the requests"));
+            return Err(ImportError::new(
+                path,
+                Some(format!("line {line}, key timestamp_ns")),
+                "is not epoch time (older AIPerf wrote perf_counter_ns): it cannot be joined with the requests",
+            ));
         }
         let d = v.get("telemetry_data").cloned().unwrap_or_default();
         let f = |k: &str| d.get(k).and_then(Value::as_f64);

@@ -43,7 +43,9 @@ pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
         "std_sample" if v.len() > 1 => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()),
         // guidellm: nearest rank (type 1), x[ceil(p·n) − 1], and the lower median.
         "median_lower" => Some(v[(v.len() - 1) / 2]),
-        p if p.starts_with('p') && p.ends_with("_rank") => p[1..p.len() - 5].parse::<f64>().ok().map(|q| v[((q / 100.0 * n).ceil() as usize).clamp(1, v.len()) - 1]),
+        p if p.starts_with('p') && p.ends_with("_rank") => {
+            p[1..p.len() - 5].parse::<f64>().ok().map(|q| v[((q / 100.0 * n).ceil() as usize).clamp(1, v.len()) - 1])
+        }
         p if p.starts_with('p') => p[1..].parse::<f64>().ok().and_then(|q| quantile_sorted(&v, q / 100.0)),
         _ => None,
     }

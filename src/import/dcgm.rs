@@ -51,7 +51,9 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
             let t = t.trim();
             scrape_ts = Some(match t.parse::<f64>() {
                 Ok(s) => (s * 1e9) as i64,
-                Err(_) => parse_datetime(t, o.tz_offset_s.unwrap_or(0)).map(|x| x.0).ok_or_else(|| ImportError::new(path, Some(format!("line {}", i + 1)), format!("scrape_time {t:?} is neither epoch seconds nor ISO 8601")))?,
+                Err(_) => parse_datetime(t, o.tz_offset_s.unwrap_or(0)).map(|x| x.0).ok_or_else(|| {
+                    ImportError::new(path, Some(format!("line {}", i + 1)), format!("scrape_time {t:?} is neither epoch seconds nor ISO 8601"))
+                })?,
             });
             continue;
         }
@@ -62,7 +64,8 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
             return Err(ImportError::new(path, Some(format!("line {}", i + 1)), "not a Prometheus sample line (name{labels} value [timestamp])"));
         };
         let Some(ts) = ts.or(scrape_ts) else {
-            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), "the sample has no time").hint("save each scrape with a `# scrape_time <epoch seconds>` line before it, or keep the exporter's timestamps"));
+            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), "the sample has no time")
+                .hint("save each scrape with a `# scrape_time <epoch seconds>` line before it, or keep the exporter's timestamps"));
         };
         let uuid = labels.get("uuid").cloned().unwrap_or_else(|| format!("gpu-{}", labels.get("gpu").cloned().unwrap_or_default()));
         let s = acc.entry((ts, uuid.clone())).or_insert_with(|| GpuSample {

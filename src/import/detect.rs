@@ -93,7 +93,9 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     if head.contains("traceEvents") || (name.contains("mlperf_log_trace") && (bytes.iter().all(u8::is_ascii_whitespace) || trimmed.starts_with('['))) {
         return Ok(Format::MlperfTrace);
     }
-    if trimmed.starts_with("timestamp") && (head.contains("power.draw") || head.contains("clocks.") || head.contains("utilization.gpu") || head.contains("temperature.gpu")) {
+    if trimmed.starts_with("timestamp")
+        && (head.contains("power.draw") || head.contains("clocks.") || head.contains("utilization.gpu") || head.contains("temperature.gpu"))
+    {
         return Ok(Format::NvidiaSmi);
     }
     if trimmed.starts_with("# gpu") || trimmed.starts_with("#gpu") || trimmed.to_ascii_lowercase().starts_with("#date") {
@@ -105,7 +107,8 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     // Whole-file JSON first, then JSON Lines.
     if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
         return match classify(&v) {
-            Format::Unsupported("unknown JSON") => Err(ImportError::new(path, None, "a JSON file of no known benchmark format").hint("pass --format if you know it; see `credence import --help` for the formats")),
+            Format::Unsupported("unknown JSON") => Err(ImportError::new(path, None, "a JSON file of no known benchmark format")
+                .hint("pass --format if you know it; see `credence import --help` for the formats")),
             f => Ok(f),
         };
     }
@@ -117,7 +120,10 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
         if v.get("telemetry_data").is_some() && v.get("gpu_uuid").is_some() {
             return Ok(Format::AiperfGpu);
         }
-        if has_all(&v, &["ttfts", "itls"]) || (v.get("server_info").is_some() && v.get("backend").is_some()) || has_all(&v, &["backend", "request_rate", "completed"]) {
+        if has_all(&v, &["ttfts", "itls"])
+            || (v.get("server_info").is_some() && v.get("backend").is_some())
+            || has_all(&v, &["backend", "request_rate", "completed"])
+        {
             // vLLM's --append-result also writes object lines; SGLang writes no start_times.
             return Ok(if v.get("start_times").is_some() { Format::Vllm } else { Format::Sglang });
         }

@@ -33,12 +33,15 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
         }
         let get = |name: &str| cols.iter().position(|c| c == name).map(|j| cells[j]).filter(|c| *c != "-");
         let (Some(date), Some(time)) = (get("date"), get("time")) else {
-            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), "no Date and Time columns").hint("record dmon with -o DT so that every line carries its time"));
+            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), "no Date and Time columns")
+                .hint("record dmon with -o DT so that every line carries its time"));
         };
         let Some(off) = o.tz_offset_s else {
             return Err(ImportError::new(path, None, "dmon times are local time without a zone").hint("pass --tz with the UTC offset, e.g. --tz +02:00"));
         };
-        let ts = parse_datetime(&format!("{date} {time}"), off).map(|x| x.0).ok_or_else(|| ImportError::new(path, Some(format!("line {}", i + 1)), format!("expected YYYYMMDD HH:MM:SS; found {date} {time}")))?;
+        let ts = parse_datetime(&format!("{date} {time}"), off)
+            .map(|x| x.0)
+            .ok_or_else(|| ImportError::new(path, Some(format!("line {}", i + 1)), format!("expected YYYYMMDD HH:MM:SS; found {date} {time}")))?;
         let num = |n: &str| get(n).and_then(|c| c.parse::<f64>().ok());
         let idx = num("gpu").map_or(0, |x| x as u32);
         out.gpu.rows.push(GpuSample {

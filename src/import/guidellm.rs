@@ -21,24 +21,35 @@ fn secs(v: &Value, k: &str) -> Option<f64> {
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let v = parse_json(path, bytes)?;
-    let benches = v.get("benchmarks").and_then(Value::as_array).ok_or_else(|| ImportError::new(path, Some("key benchmarks".into()), "expected an array of benchmarks"))?;
+    let benches = v
+        .get("benchmarks")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ImportError::new(path, Some("key benchmarks".into()), "expected an array of benchmarks"))?;
     let b = match benches.len() {
         1 => &benches[0],
         0 => return Err(ImportError::new(path, Some("key benchmarks".into()), "is empty")),
-        n => return Err(ImportError::new(path, Some("key benchmarks".into()), format!("holds {n} benchmarks (a sweep); one run directory holds one")).hint("split the report per benchmark")),
+        n => {
+            return Err(ImportError::new(path, Some("key benchmarks".into()), format!("holds {n} benchmarks (a sweep); one run directory holds one"))
+                .hint("split the report per benchmark"));
+        }
     };
     let mut out = Imported { tool: "guidellm".into(), ..Default::default() };
     out.tool_version = v.get("metadata").and_then(|m| m.get("guidellm_version").or(m.get("version"))).and_then(Value::as_str).map(String::from);
     let sm = b.get("scheduler_metrics");
     let (ms, me) = (sm.and_then(|s| secs(s, "measure_start_time")), sm.and_then(|s| secs(s, "measure_end_time")));
-    let reqs = b.get("requests").ok_or_else(|| ImportError::new(path, Some("key benchmarks[0].requests".into()), "expected {successful, errored, incomplete}; it is missing").hint("guidellm writes request data unless --metrics sample_size=0"))?;
+    let reqs = b.get("requests").ok_or_else(|| {
+        ImportError::new(path, Some("key benchmarks[0].requests".into()), "expected {successful, errored, incomplete}; it is missing")
+            .hint("guidellm writes request data unless --metrics sample_size=0")
+    })?;
     let (mut ttft, mut tpot) = (Vec::new(), Vec::new());
     let mut warm = 0u64;
     for (group, ok) in [("successful", true), ("errored", false), ("incomplete", false)] {
         let Some(list) = reqs.get(group).and_then(Value::as_array) else { continue };
         for (i, r) in list.iter().enumerate() {
             let at = |k: &str| Some(format!("key benchmarks[0].requests.{group}[{i}].{k}"));
-            let start = secs(r, "request_start_time").or_else(|| secs(r, "start_time")).ok_or_else(|| ImportError::new(path, at("request_start_time"), "expected epoch seconds"))?;
+            let start = secs(r, "request_start_time")
+                .or_else(|| secs(r, "start_time"))
+                .ok_or_else(|| ImportError::new(path, at("request_start_time"), "expected epoch seconds"))?;
             let end = secs(r, "request_end_time").or_else(|| secs(r, "end_time")).unwrap_or(start);
             let t = secs(r, "time_to_first_token_ms");
             // Counted by guidellm: overlaps the measurement window.
@@ -60,7 +71,13 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
                 }
             }
             let sent = (start * 1e9) as i64;
-            let err = r.get("info").and_then(|x| x.get("error")).or(r.get("error")).and_then(Value::as_str).unwrap_or(if group == "incomplete" { "incomplete at the end of the benchmark" } else { "" }).to_string();
+            let err = r
+                .get("info")
+                .and_then(|x| x.get("error"))
+                .or(r.get("error"))
+                .and_then(Value::as_str)
+                .unwrap_or(if group == "incomplete" { "incomplete at the end of the benchmark" } else { "" })
+                .to_string();
             out.requests.push(Request {
                 id: r.get("request_id").and_then(Value::as_str).map_or_else(|| format!("{group}{i}"), String::from),
                 sent_ns: sent,
@@ -84,7 +101,13 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             let Some(d) = m.get(key).and_then(|x| x.get("successful")) else { continue };
             for stat in ["mean", "median"] {
                 if let Some(x) = secs(d, stat) {
-                    out.claims.push(Claim { key: format!("{key}.successful.{stat}"), metric: metric.into(), stat: if stat == "median" { "median_lower".into() } else { stat.into() }, value: x, unit: "ms".into() });
+                    out.claims.push(Claim {
+                        key: format!("{key}.successful.{stat}"),
+                        metric: metric.into(),
+                        stat: if stat == "median" { "median_lower".into() } else { stat.into() },
+                        value: x,
+                        unit: "ms".into(),
+                    });
                 }
             }
             if let Some(p) = d.get("percentiles").and_then(Value::as_object) {
@@ -98,7 +121,13 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
                         _ => digits.parse::<f64>().ok(),
                     };
                     if let Some(q) = q {
-                        out.claims.push(Claim { key: format!("{key}.successful.percentiles.{pk}"), metric: metric.into(), stat: format!("{}_rank", percentile_stat(&q.to_string())), value: x, unit: "ms".into() });
+                        out.claims.push(Claim {
+                            key: format!("{key}.successful.percentiles.{pk}"),
+                            metric: metric.into(),
+                            stat: format!("{}_rank", percentile_stat(&q.to_string())),
+                            value: x,
+                            unit: "ms".into(),
+                        });
                     }
                 }
             }

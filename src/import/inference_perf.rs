@@ -20,7 +20,11 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         let start = r.get("start_time").and_then(Value::as_f64).ok_or_else(|| ImportError::new(path, at("start_time"), "expected epoch seconds"))?;
         let end = r.get("end_time").and_then(Value::as_f64).ok_or_else(|| ImportError::new(path, at("end_time"), "expected epoch seconds"))?;
         let info = r.get("info");
-        let tokens: Vec<i64> = info.and_then(|x| x.get("output_token_times")).and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_f64).map(|t| (t * 1e9) as i64).collect()).unwrap_or_default();
+        let tokens: Vec<i64> = info
+            .and_then(|x| x.get("output_token_times"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_f64).map(|t| (t * 1e9) as i64).collect())
+            .unwrap_or_default();
         let err = r.get("error").filter(|e| !e.is_null());
         let ok = err.is_none();
         let sent = (start * 1e9) as i64;
@@ -45,6 +49,12 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     out.raw.insert("ttft".into(), ttft);
     out.timestamps = Some(TimestampQuality::Absolute);
     out.conversion.push("inference-perf start_time, end_time and output_token_times taken as epoch seconds".into());
-    out.capabilities = Some(Capabilities { timestamps: "absolute".into(), scheduled_times: false, itl: "token".into(), warmup: "unknown".into(), notes: vec!["per-token output times: ITL is per token".into()] });
+    out.capabilities = Some(Capabilities {
+        timestamps: "absolute".into(),
+        scheduled_times: false,
+        itl: "token".into(),
+        warmup: "unknown".into(),
+        notes: vec!["per-token output times: ITL is per token".into()],
+    });
     Ok(out)
 }

@@ -77,7 +77,12 @@ impl<'a> Fields<'a> {
     /// An array of numbers.
     pub fn numbers(&self, k: &str) -> Result<Vec<f64>, ImportError> {
         let a = self.array(k)?;
-        a.iter().enumerate().map(|(i, x)| x.as_f64().ok_or_else(|| ImportError::new(self.path, Some(self.key(&format!("{k}[{i}]"))), format!("expected a number; found {}", short(x))))).collect()
+        a.iter()
+            .enumerate()
+            .map(|(i, x)| {
+                x.as_f64().ok_or_else(|| ImportError::new(self.path, Some(self.key(&format!("{k}[{i}]"))), format!("expected a number; found {}", short(x))))
+            })
+            .collect()
     }
 }
 

@@ -63,7 +63,17 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     out.raw.insert("request_tokens_per_s".into(), thr);
     out.timestamps = Some(TimestampQuality::Absent);
     out.conversion.push("llmperf records no per-request timestamps: requests are in completion order, spaced 1 µs apart as placeholders".into());
-    out.workload = Some(Workload { arrival: Arrival::ClosedLoop, rate_per_s: None, concurrency: None, dataset: None, input_length: None, output_length: None, streaming: Some(true), connection_reuse: None, duration_s: None });
+    out.workload = Some(Workload {
+        arrival: Arrival::ClosedLoop,
+        rate_per_s: None,
+        concurrency: None,
+        dataset: None,
+        input_length: None,
+        output_length: None,
+        streaming: Some(true),
+        connection_reuse: None,
+        duration_s: None,
+    });
     out.capabilities = Some(Capabilities {
         timestamps: "absent".into(),
         scheduled_times: false,
@@ -79,7 +89,12 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
 }
 
 /// llmperf metric names → credence's, with the unit factor to ms.
-const METRICS: [(&str, &str, f64); 4] = [("ttft_s", "ttft", 1e3), ("end_to_end_latency_s", "e2e", 1e3), ("inter_token_latency_s", "itl_mean_incl_ttft", 1e3), ("request_output_throughput_token_per_s", "request_tokens_per_s", 1.0)];
+const METRICS: [(&str, &str, f64); 4] = [
+    ("ttft_s", "ttft", 1e3),
+    ("end_to_end_latency_s", "e2e", 1e3),
+    ("inter_token_latency_s", "itl_mean_incl_ttft", 1e3),
+    ("request_output_throughput_token_per_s", "request_tokens_per_s", 1.0),
+];
 
 /// The summary file: claims only.
 pub fn parse_summary(path: &Path, bytes: &[u8]) -> Result<Imported, ImportError> {
@@ -98,7 +113,13 @@ pub fn parse_summary(path: &Path, bytes: &[u8]) -> Result<Imported, ImportError>
                 None if stat == "stddev" => "std_sample".to_string(),
                 None => continue,
             };
-            out.claims.push(Claim { key: key.clone(), metric: metric.into(), stat, value: x * scale, unit: if scale == 1.0 { "tokens/s".into() } else { "ms".into() } });
+            out.claims.push(Claim {
+                key: key.clone(),
+                metric: metric.into(),
+                stat,
+                value: x * scale,
+                unit: if scale == 1.0 { "tokens/s".into() } else { "ms".into() },
+            });
         }
     }
     for k in ["results_error_rate", "results_number_errors", "results_num_completed_requests", "results_error_code_frequency", "num_concurrent_requests"] {

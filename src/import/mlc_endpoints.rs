@@ -26,8 +26,14 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let mut samples: BTreeMap<String, Sample> = BTreeMap::new();
     let (mut track_start, mut track_stop) = (None, None);
     for (line, v) in parse_lines(path, bytes)? {
-        let ev = v.get("event_type").and_then(Value::as_str).ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key event_type")), "expected a string"))?;
-        let t = v.get("timestamp_ns").and_then(Value::as_i64).ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key timestamp_ns")), "expected an integer (monotonic ns)"))?;
+        let ev = v
+            .get("event_type")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key event_type")), "expected a string"))?;
+        let t = v
+            .get("timestamp_ns")
+            .and_then(Value::as_i64)
+            .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key timestamp_ns")), "expected an integer (monotonic ns)"))?;
         match ev {
             "session.start_performance_tracking" => track_start = Some(t),
             "session.stop_performance_tracking" => track_stop = Some(t),
@@ -43,7 +49,9 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             }
             "sample.recv_non_first" => s.chunks.push(t),
             "sample.complete" => s.complete = Some(t),
-            e if e.starts_with("error") => s.error = Some(v.get("data").map_or_else(|| e.to_string(), |d| d.as_str().map_or_else(|| d.to_string(), String::from))),
+            e if e.starts_with("error") => {
+                s.error = Some(v.get("data").map_or_else(|| e.to_string(), |d| d.as_str().map_or_else(|| d.to_string(), String::from)))
+            }
             _ => {}
         }
     }
@@ -80,6 +88,12 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     out.conversion.push("events.jsonl timestamp_ns is a monotonic clock: times are relative within the run".into());
     out.phases.warmup_requests = Some(warm);
     out.phases.warmup_included = Some(warm > 0);
-    out.capabilities = Some(Capabilities { timestamps: "relative".into(), scheduled_times: false, itl: "chunk".into(), warmup: if warm > 0 { "included".into() } else { "unknown".into() }, notes: vec!["monotonic clock: telemetry cannot be joined without an anchor".into()] });
+    out.capabilities = Some(Capabilities {
+        timestamps: "relative".into(),
+        scheduled_times: false,
+        itl: "chunk".into(),
+        warmup: if warm > 0 { "included".into() } else { "unknown".into() },
+        notes: vec!["monotonic clock: telemetry cannot be joined without an anchor".into()],
+    });
     Ok(out)
 }

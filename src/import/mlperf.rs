@@ -20,16 +20,17 @@ use serde_json::Value;
 use super::claims::{Claim, percentile_stat};
 use super::rows::Request;
 use super::time::parse_datetime;
-use crate::run::manifest::{Capabilities, TimestampQuality};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::SystemConfig;
+use crate::run::manifest::{Capabilities, TimestampQuality};
 
 /// Keys of a detail log (the last value of each key wins).
 pub fn detail_keys(path: &Path, text: &str) -> Result<BTreeMap<String, Value>, ImportError> {
     let mut keys = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let Some(json) = line.strip_prefix(":::MLLOG ") else { continue };
-        let v: Value = serde_json::from_str(json).map_err(|e| ImportError::new(path, Some(format!("line {}", i + 1)), format!("not a valid :::MLLOG record: {e}")))?;
+        let v: Value =
+            serde_json::from_str(json).map_err(|e| ImportError::new(path, Some(format!("line {}", i + 1)), format!("not a valid :::MLLOG record: {e}")))?;
         if let (Some(k), Some(val)) = (v.get("key").and_then(Value::as_str), v.get("value")) {
             keys.insert(k.to_string(), val.clone());
         }
@@ -46,7 +47,11 @@ fn claims_from_detail(keys: &BTreeMap<String, Value>) -> Vec<Claim> {
     let mut out = Vec::new();
     for (k, v) in keys {
         let Some(x) = v.as_f64() else { continue };
-        let pick = [("result_first_token_", "_percentile_latency_ns", "ttft"), ("result_time_per_output_token_", "_percentile_ns", "tpot"), ("result_", "_percentile_latency_ns", "service")];
+        let pick = [
+            ("result_first_token_", "_percentile_latency_ns", "ttft"),
+            ("result_time_per_output_token_", "_percentile_ns", "tpot"),
+            ("result_", "_percentile_latency_ns", "service"),
+        ];
         for (prefix, suffix, metric) in pick {
             if let Some(p) = k.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix))
                 && p.parse::<f64>().is_ok()
@@ -55,7 +60,12 @@ fn claims_from_detail(keys: &BTreeMap<String, Value>) -> Vec<Claim> {
                 break;
             }
         }
-        for (key, metric) in [("result_completed_samples_per_sec", "requests_per_s"), ("result_samples_per_second", "requests_per_s"), ("result_completed_tokens_per_second", "output_tokens_per_s"), ("result_tokens_per_second", "output_tokens_per_s")] {
+        for (key, metric) in [
+            ("result_completed_samples_per_sec", "requests_per_s"),
+            ("result_samples_per_second", "requests_per_s"),
+            ("result_completed_tokens_per_second", "output_tokens_per_s"),
+            ("result_tokens_per_second", "output_tokens_per_s"),
+        ] {
             if k == key {
                 out.push(Claim { key: k.clone(), metric: metric.into(), stat: "value".into(), value: x, unit: "per s".into() });
             }
@@ -72,7 +82,19 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         out.tool_version = keys.get("loadgen_version").and_then(Value::as_str).map(String::from);
         out.config = SystemConfig { engine: keys.get("sut_name").and_then(Value::as_str).map(String::from), ..Default::default() };
         out.claims = claims_from_detail(&keys);
-        for k in ["effective_scenario", "result_validity", "result_perf_constraints_met", "result_min_duration_met", "result_min_queries_met", "early_stopping_met", "result_query_count", "effective_min_query_count", "effective_min_duration_ms", "result_invalid_reason", "test_datetime"] {
+        for k in [
+            "effective_scenario",
+            "result_validity",
+            "result_perf_constraints_met",
+            "result_min_duration_met",
+            "result_min_queries_met",
+            "early_stopping_met",
+            "result_query_count",
+            "effective_min_query_count",
+            "effective_min_duration_ms",
+            "result_invalid_reason",
+            "test_datetime",
+        ] {
             if let Some(v) = keys.get(k) {
                 out.facts.push((format!("detail.{k}"), v.as_str().map_or_else(|| v.to_string(), String::from)));
             }
@@ -85,14 +107,18 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             out.facts.push((format!("summary.{k}"), v));
         }
     }
-    out.aggregate_only = Some("MLPerf detail and summary logs hold no per-request timings (LoadGen writes them only to mlperf_log_trace.json, whose import is not built yet)".into());
+    out.aggregate_only = Some(
+        "MLPerf detail and summary logs hold no per-request timings (LoadGen writes them only to mlperf_log_trace.json, whose import is not built yet)".into(),
+    );
     Ok(out)
 }
 
 /// The summary-file line that states the same number as a detail-log key, and the factor that
 /// converts it to the claim's unit.
 pub fn summary_line_for(detail_key: &str) -> Option<(String, f64)> {
-    let pct = |prefix: &str, suffix: &str| detail_key.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix)).filter(|p| p.parse::<f64>().is_ok()).map(String::from);
+    let pct = |prefix: &str, suffix: &str| {
+        detail_key.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix)).filter(|p| p.parse::<f64>().is_ok()).map(String::from)
+    };
     if let Some(p) = pct("result_first_token_", "_percentile_latency_ns") {
         return Some((format!("{p} percentile first token latency (ns)"), 1e-6));
     }
@@ -115,10 +141,15 @@ pub fn summary_line_for(detail_key: &str) -> Option<(String, f64)> {
 /// origin in epoch ns when the detail log gives it.
 pub fn parse_trace(path: &Path, bytes: &[u8], origin_ns: Option<i64>) -> Result<Imported, ImportError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ImportError::new(path, None, "the trace is empty (LoadGen submissions usually ship it empty): no per-sample timings").hint("audit the detail and summary logs instead: `credence audit mlperf_log_detail.txt mlperf_log_summary.txt`"));
+        return Err(ImportError::new(path, None, "the trace is empty (LoadGen submissions usually ship it empty): no per-sample timings")
+            .hint("audit the detail and summary logs instead: `credence audit mlperf_log_detail.txt mlperf_log_summary.txt`"));
     }
     let v = super::json::parse(path, bytes)?;
-    let events = v.get("traceEvents").and_then(Value::as_array).or_else(|| v.as_array()).ok_or_else(|| ImportError::new(path, None, "expected Chrome trace JSON (an array or {traceEvents: [...]})"))?;
+    let events = v
+        .get("traceEvents")
+        .and_then(Value::as_array)
+        .or_else(|| v.as_array())
+        .ok_or_else(|| ImportError::new(path, None, "expected Chrome trace JSON (an array or {traceEvents: [...]})"))?;
     let mut out = Imported { tool: "MLPerf LoadGen".into(), ..Default::default() };
     let base = origin_ns.unwrap_or(0);
     let mut lat = Vec::new();
@@ -143,13 +174,20 @@ pub fn parse_trace(path: &Path, bytes: &[u8], origin_ns: Option<i64>) -> Result<
     out.raw.insert("service".into(), lat);
     let quality = if origin_ns.is_some() { TimestampQuality::Absolute } else { TimestampQuality::Relative };
     out.timestamps = Some(quality);
-    out.conversion.push(if origin_ns.is_some() { "trace ts (µs since the log origin) anchored at the detail log's test_datetime".into() } else { "trace ts are µs since the log origin; no detail log gave its date, so times are relative".into() });
+    out.conversion.push(if origin_ns.is_some() {
+        "trace ts (µs since the log origin) anchored at the detail log's test_datetime".into()
+    } else {
+        "trace ts are µs since the log origin; no detail log gave its date, so times are relative".into()
+    });
     out.capabilities = Some(Capabilities {
         timestamps: if origin_ns.is_some() { "absolute".into() } else { "relative".into() },
         scheduled_times: true,
         itl: "none".into(),
         warmup: "excluded".into(),
-        notes: vec!["LoadGen measures latency from the scheduled time (coordinated-omission free)".into(), "the trace has no first-token times: TTFT and TPOT are unavailable".into()],
+        notes: vec![
+            "LoadGen measures latency from the scheduled time (coordinated-omission free)".into(),
+            "the trace has no first-token times: TTFT and TPOT are unavailable".into(),
+        ],
     });
     Ok(out)
 }

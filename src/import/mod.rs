@@ -104,7 +104,17 @@ fn sha256_file(bytes: &[u8]) -> String {
 }
 
 fn default_workload() -> Workload {
-    Workload { arrival: Arrival::Unknown, rate_per_s: None, concurrency: None, dataset: None, input_length: None, output_length: None, streaming: None, connection_reuse: None, duration_s: None }
+    Workload {
+        arrival: Arrival::Unknown,
+        rate_per_s: None,
+        concurrency: None,
+        dataset: None,
+        input_length: None,
+        output_length: None,
+        streaming: None,
+        connection_reuse: None,
+        duration_s: None,
+    }
 }
 
 fn unknown_environment(tool: &str) -> Environment {
@@ -155,10 +165,16 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
         Format::Guidellm => guidellm::parse(path, bytes, o),
         Format::InferencePerf => inference_perf::parse(path, bytes, o),
         Format::MlcEndpoints => mlc_endpoints::parse(path, bytes, o),
-        Format::GenaiPerfAggregate => Err(ImportError::new(path, None, "this is GenAI-Perf's aggregate file (profile_export_genai_perf.json): it holds only summary statistics, no per-request data")
-            .hint("import profile_export.json from the same artifacts folder instead (format perf-analyzer)")),
-        Format::AiperfAggregate => Err(ImportError::new(path, None, "this is AIPerf's aggregate file (profile_export_aiperf.json): it holds only summary statistics")
-            .hint("import profile_export.jsonl from the same artifacts folder instead (format aiperf)")),
+        Format::GenaiPerfAggregate => Err(ImportError::new(
+            path,
+            None,
+            "this is GenAI-Perf's aggregate file (profile_export_genai_perf.json): it holds only summary statistics, no per-request data",
+        )
+        .hint("import profile_export.json from the same artifacts folder instead (format perf-analyzer)")),
+        Format::AiperfAggregate => {
+            Err(ImportError::new(path, None, "this is AIPerf's aggregate file (profile_export_aiperf.json): it holds only summary statistics")
+                .hint("import profile_export.jsonl from the same artifacts folder instead (format aiperf)"))
+        }
         Format::Unsupported(name) => Err(ImportError::new(path, None, format!("the {name} format is recognised but its importer is not built yet"))),
         Format::Auto => unreachable!("detected before parsing"),
     }
@@ -170,19 +186,41 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
     let mut files = Vec::new();
     let mut parts: Vec<(PathBuf, Format, Imported)> = Vec::new();
     // An MLPerf detail log among the inputs dates the trace.
-    let origin_ns = paths.iter().filter_map(|p| std::fs::read(p).ok()).find_map(|b| std::str::from_utf8(&b).ok().filter(|t| t.contains(":::MLLOG")).and_then(mlperf::origin_of));
+    let origin_ns = paths
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .find_map(|b| std::str::from_utf8(&b).ok().filter(|t| t.contains(":::MLLOG")).and_then(mlperf::origin_of));
     for p in paths {
         let bytes = read(p)?;
-        let f = if format == Format::Auto || paths.len() > 1 { detect::detect(p, &bytes).map_err(|e| if format == Format::Auto { e } else { e.hint(format!("with several files, each is detected; --format {} applies to none of them", format.name())) })? } else { format };
+        let f = if format == Format::Auto || paths.len() > 1 {
+            detect::detect(p, &bytes).map_err(|e| {
+                if format == Format::Auto {
+                    e
+                } else {
+                    e.hint(format!("with several files, each is detected; --format {} applies to none of them", format.name()))
+                }
+            })?
+        } else {
+            format
+        };
         let imported = parse(p, &bytes, f, o, origin_ns)?;
-        files.push(SourceFile { name: p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()), size_bytes: bytes.len() as u64, sha256: sha256_file(&bytes) });
+        files.push(SourceFile {
+            name: p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            size_bytes: bytes.len() as u64,
+            sha256: sha256_file(&bytes),
+        });
         parts.push((p.clone(), f, imported));
     }
     let formats: Vec<(PathBuf, Format)> = parts.iter().map(|(p, f, _)| (p.clone(), *f)).collect();
     let with_requests: Vec<usize> = (0..parts.len()).filter(|&i| !parts[i].2.requests.is_empty()).collect();
     if with_requests.len() > 1 {
         let names: Vec<String> = with_requests.iter().map(|&i| parts[i].0.display().to_string()).collect();
-        return Err(ImportError::new(&parts[with_requests[1]].0, None, format!("several files carry per-request data ({}): one run directory holds one run", names.join(", "))).hint("import each into its own run directory"));
+        return Err(ImportError::new(
+            &parts[with_requests[1]].0,
+            None,
+            format!("several files carry per-request data ({}): one run directory holds one run", names.join(", ")),
+        )
+        .hint("import each into its own run directory"));
     }
     let claims: Vec<Claim> = parts.iter().flat_map(|p| p.2.claims.iter().cloned()).collect();
     let mut raw = claims::RawValues::new();
@@ -198,7 +236,8 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         if allow_aggregate_only {
             return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats });
         }
-        return Err(ImportError::new(&file, None, format!("no per-request data: {why}")).hint("see the hint above for the file that has it; `credence audit` can still check this file's own claims"));
+        return Err(ImportError::new(&file, None, format!("no per-request data: {why}"))
+            .hint("see the hint above for the file that has it; `credence audit` can still check this file's own claims"));
     };
     let (main_path, main_format, mut main_part) = parts.swap_remove(main);
     // Telemetry from the other files (and the main file's own, e.g. AIPerf's).
@@ -210,7 +249,8 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
     }
     let timestamps = main_part.timestamps.unwrap_or(TimestampQuality::Absolute);
     if !gpu.is_empty() && timestamps != TimestampQuality::Absolute {
-        return Err(ImportError::new(&main_path, None, "GPU telemetry cannot be joined: this file's request times are not anchored to wall-clock time").hint("pass --tz with the UTC offset of the machine that wrote the file"));
+        return Err(ImportError::new(&main_path, None, "GPU telemetry cannot be joined: this file's request times are not anchored to wall-clock time")
+            .hint("pass --tz with the UTC offset of the machine that wrote the file"));
     }
     let requests = main_part.requests.into_table().map_err(|e| ImportError::new(&main_path, None, e))?;
     let gpu_table = if gpu.is_empty() { None } else { Some(gpu.into_table().map_err(|e| ImportError::new(&main_path, None, e))?) };
@@ -228,7 +268,14 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         format_version: crate::run::schema::FORMAT_VERSION,
         run_id: format!("import-{}", files.first().map_or("run", |f| &f.sha256[..12])),
         creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
-        source: Source { kind: SourceKind::Importer, name: main_format.name().into(), tool_version: main_part.tool_version.clone(), files, seed: None, capabilities: main_part.capabilities.clone() },
+        source: Source {
+            kind: SourceKind::Importer,
+            name: main_format.name().into(),
+            tool_version: main_part.tool_version.clone(),
+            files,
+            seed: None,
+            capabilities: main_part.capabilities.clone(),
+        },
         labels,
         config: main_part.config.clone(),
         workload: main_part.workload.clone().unwrap_or_else(default_workload),
@@ -256,14 +303,35 @@ fn empty_run(parts: &[(PathBuf, Format, Imported)], files: Vec<SourceFile>, o: &
         format_version: crate::run::schema::FORMAT_VERSION,
         run_id: format!("audit-{}", files.first().map_or("run", |f| &f.sha256[..12])),
         creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
-        source: Source { kind: SourceKind::Importer, name: name.into(), tool_version: first.and_then(|p| p.2.tool_version.clone()), files, seed: None, capabilities: first.and_then(|p| p.2.capabilities.clone()) },
+        source: Source {
+            kind: SourceKind::Importer,
+            name: name.into(),
+            tool_version: first.and_then(|p| p.2.tool_version.clone()),
+            files,
+            seed: None,
+            capabilities: first.and_then(|p| p.2.capabilities.clone()),
+        },
         labels: o.labels.clone(),
         config: first.map(|p| p.2.config.clone()).unwrap_or_default(),
         workload: first.and_then(|p| p.2.workload.clone()).unwrap_or_else(default_workload),
         environment: unknown_environment(&tool),
         phases: DeclaredPhases::default(),
-        clock: Clock { epoch_origin: "unix_epoch_utc".into(), timestamps: TimestampQuality::Absent, tables: BTreeMap::new(), telemetry_interval_s: None, timezone_assumed: None, conversion: Some("aggregate-only source: no per-request times".into()) },
+        clock: Clock {
+            epoch_origin: "unix_epoch_utc".into(),
+            timestamps: TimestampQuality::Absent,
+            tables: BTreeMap::new(),
+            telemetry_interval_s: None,
+            timezone_assumed: None,
+            conversion: Some("aggregate-only source: no per-request times".into()),
+        },
         tables: vec!["requests".into()],
     };
-    RunData { manifest, requests: RequestRows::default().into_table().expect("an empty table builds"), gpu: None, host: None, server: None, extra_files: Vec::new() }
+    RunData {
+        manifest,
+        requests: RequestRows::default().into_table().expect("an empty table builds"),
+        gpu: None,
+        host: None,
+        server: None,
+        extra_files: Vec::new(),
+    }
 }

@@ -42,20 +42,35 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
     let (_, header) = lines.next().ok_or_else(|| ImportError::new(path, None, "the file is empty"))?;
     let cols: Vec<String> = header.split(',').map(canonical).collect();
     let idx = |name: &str| cols.iter().position(|c| c == name);
-    let ts_col = idx("timestamp").ok_or_else(|| ImportError::new(path, Some("line 1".into()), "expected a `timestamp` column in the header (query it with --query-gpu=timestamp,…)"))?;
+    let ts_col = idx("timestamp")
+        .ok_or_else(|| ImportError::new(path, Some("line 1".into()), "expected a `timestamp` column in the header (query it with --query-gpu=timestamp,…)"))?;
     let Some(offset) = o.tz_offset_s else {
-        return Err(ImportError::new(path, None, "nvidia-smi timestamps are local time without a zone").hint("pass --tz with the UTC offset of the machine that ran nvidia-smi, e.g. --tz +02:00"));
+        return Err(ImportError::new(path, None, "nvidia-smi timestamps are local time without a zone")
+            .hint("pass --tz with the UTC offset of the machine that ran nvidia-smi, e.g. --tz +02:00"));
     };
     let mut out = Imported { tool: "nvidia-smi".into(), timezone_assumed: o.tz_text.clone(), ..Default::default() };
-    out.conversion.push(format!("nvidia-smi timestamps are local time without a zone; converted with the UTC offset {} given by --tz", o.tz_text.clone().unwrap_or_default()));
+    out.conversion.push(format!(
+        "nvidia-smi timestamps are local time without a zone; converted with the UTC offset {} given by --tz",
+        o.tz_text.clone().unwrap_or_default()
+    ));
     let host = path.file_stem().map_or("nvidia-smi".to_string(), |s| s.to_string_lossy().into_owned());
     for (i, line) in lines {
         let cells: Vec<&str> = line.split(',').collect();
         if cells.len() != cols.len() {
-            return Err(ImportError::new(path, Some(format!("line {}", i + 1)), format!("has {} columns but the header has {}: the columns changed mid-file (or an error line was logged)", cells.len(), cols.len())));
+            return Err(ImportError::new(
+                path,
+                Some(format!("line {}", i + 1)),
+                format!("has {} columns but the header has {}: the columns changed mid-file (or an error line was logged)", cells.len(), cols.len()),
+            ));
         }
         let cell = |name: &str| idx(name).map(|j| cells[j].trim());
-        let (ts, _) = parse_datetime(cells[ts_col], offset).ok_or_else(|| ImportError::new(path, Some(format!("line {}, column timestamp", i + 1)), format!("expected YYYY/MM/DD HH:MM:SS.mmm; found {:?}", cells[ts_col].trim())))?;
+        let (ts, _) = parse_datetime(cells[ts_col], offset).ok_or_else(|| {
+            ImportError::new(
+                path,
+                Some(format!("line {}, column timestamp", i + 1)),
+                format!("expected YYYY/MM/DD HH:MM:SS.mmm; found {:?}", cells[ts_col].trim()),
+            )
+        })?;
         let mut errors = Vec::new();
         let mut num = |name: &str| -> Option<f64> {
             let c = cell(name)?;

@@ -18,7 +18,10 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let exp = match experiments.len() {
         1 => &experiments[0],
         0 => return Err(ImportError::new(path, Some("key experiments".into()), "is empty: no requests")),
-        n => return Err(ImportError::new(path, Some("key experiments".into()), format!("holds {n} experiments (a sweep); one run directory holds one")).hint("split the file per experiment")),
+        n => {
+            return Err(ImportError::new(path, Some("key experiments".into()), format!("holds {n} experiments (a sweep); one run directory holds one"))
+                .hint("split the file per experiment"));
+        }
     };
     let mut out = Imported { tool: "perf_analyzer".into(), tool_version: f.opt_str("version").map(String::from), ..Default::default() };
     let mode = exp.get("experiment").and_then(|e| e.get("mode")).and_then(Value::as_str).unwrap_or("");
@@ -34,12 +37,19 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         connection_reuse: None,
         duration_s: None,
     });
-    let reqs = exp.get("requests").and_then(Value::as_array).ok_or_else(|| ImportError::new(path, Some("key experiments[0].requests".into()), "expected an array"))?;
+    let reqs =
+        exp.get("requests").and_then(Value::as_array).ok_or_else(|| ImportError::new(path, Some("key experiments[0].requests".into()), "expected an array"))?;
     let mut raw_ttft = Vec::new();
     for (i, r) in reqs.iter().enumerate() {
         let at = |k: &str| Some(format!("key experiments[0].requests[{i}].{k}"));
         let ts = r.get("timestamp").and_then(Value::as_i64).ok_or_else(|| ImportError::new(path, at("timestamp"), "expected epoch ns (an integer)"))?;
-        let resp: Vec<i64> = r.get("response_timestamps").and_then(Value::as_array).ok_or_else(|| ImportError::new(path, at("response_timestamps"), "expected an array of epoch ns"))?.iter().filter_map(Value::as_i64).collect();
+        let resp: Vec<i64> = r
+            .get("response_timestamps")
+            .and_then(Value::as_array)
+            .ok_or_else(|| ImportError::new(path, at("response_timestamps"), "expected an array of epoch ns"))?
+            .iter()
+            .filter_map(Value::as_i64)
+            .collect();
         let ok = !resp.is_empty();
         if ok {
             raw_ttft.push((resp[0] - ts) as f64 / 1e6);

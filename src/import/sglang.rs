@@ -9,7 +9,6 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::{Fields, parse_lines};
-use super::rows::{Request, error_kind};
 use super::vllm::{PerRequest, latency_claims, per_request};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
@@ -19,7 +18,10 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let (line, v) = match lines.len() {
         0 => return Err(ImportError::new(path, None, "the file is empty")),
         1 => lines.into_iter().next().expect("one line"),
-        n => return Err(ImportError::new(path, None, format!("the file holds {n} runs (bench_serving appends one line per run)")).hint("keep the line of the run to import in its own file")),
+        n => {
+            return Err(ImportError::new(path, None, format!("the file holds {n} runs (bench_serving appends one line per run)"))
+                .hint("keep the line of the run to import in its own file"));
+        }
     };
     let f = Fields::new(path, &v, format!("line {line}"));
     let mut out = Imported { tool: "sglang bench_serving".into(), ..Default::default() };
@@ -40,7 +42,8 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         out.aggregate_only = Some("this SGLang result was written without --output-details: it holds summary statistics only".into());
         return Ok(out);
     }
-    let PerRequest { ttfts, gaps: all_gaps, inputs, outputs, errors } = per_request(&f)?;
+    let arrays = per_request(&f)?;
+    let PerRequest { ttfts, gaps: all_gaps, errors, .. } = &arrays;
     let n = ttfts.len();
     let (mut raw_ttft, mut raw_itl) = (Vec::new(), Vec::new());
     for i in 0..n {
@@ -58,19 +61,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             raw_ttft.push(ttfts[i] * 1e3);
             raw_itl.extend(gaps.iter().map(|g| g * 1e3));
         }
-        out.requests.push(Request {
-            id: format!("{i}"),
-            sent_ns: sent,
-            first_token_ns: first,
-            end_ns: t,
-            chunk_ns: ok.then_some(chunks),
-            input_tokens: Some(inputs[i] as u32),
-            output_tokens: Some(outputs[i] as u32),
-            ok,
-            error_kind: (!ok).then(|| error_kind(&errors[i], None)),
-            error_message: (!ok).then(|| errors[i].clone()),
-            ..Default::default()
-        });
+        out.requests.push(arrays.request(i, sent, first, t, ok.then_some(chunks)));
     }
     out.raw.insert("ttft".into(), raw_ttft);
     out.raw.insert("itl".into(), raw_itl);

@@ -21,7 +21,9 @@ pub fn parse_offset(tz: &str) -> Result<i64, String> {
     let (sign, rest) = match t.as_bytes().first() {
         Some(b'+') => (1, &t[1..]),
         Some(b'-') => (-1, &t[1..]),
-        _ => return Err(format!("--tz {tz:?}: give a UTC offset such as +02:00 or -0500 (zone names need daylight-saving rules, which credence does not ship)")),
+        _ => {
+            return Err(format!("--tz {tz:?}: give a UTC offset such as +02:00 or -0500 (zone names need daylight-saving rules, which credence does not ship)"));
+        }
     };
     let digits: String = rest.chars().filter(|c| *c != ':').collect();
     let (h, m) = match digits.len() {
@@ -93,7 +95,9 @@ fn split_zone(t: &str) -> (&str, Option<i64>) {
     if t.len() > 6 {
         let tail = &t[t.len() - 6..];
         let b = tail.as_bytes();
-        if (b[0] == b'+' || b[0] == b'-') && b[3] == b':' && t[..t.len() - 6].contains('T')
+        if (b[0] == b'+' || b[0] == b'-')
+            && b[3] == b':'
+            && t[..t.len() - 6].contains('T')
             && let Ok(o) = parse_offset(tail)
         {
             return (&t[..t.len() - 6], Some(o));

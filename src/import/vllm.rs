@@ -25,7 +25,8 @@ pub fn one_object(path: &Path, bytes: &[u8]) -> Result<Value, ImportError> {
             let lines = parse_lines(path, bytes).map_err(|_| whole)?;
             match lines.len() {
                 1 => Ok(lines.into_iter().next().expect("one").1),
-                n => Err(ImportError::new(path, None, format!("the file holds {n} results (written with --append-result)")).hint("split it into one file per result and import each into its own run directory")),
+                n => Err(ImportError::new(path, None, format!("the file holds {n} results (written with --append-result)"))
+                    .hint("split it into one file per result and import each into its own run directory")),
             }
         }
     }
@@ -60,6 +61,26 @@ pub struct PerRequest {
     pub errors: Vec<String>,
 }
 
+impl PerRequest {
+    /// Request `i` with the times the caller derived (epoch ns).
+    pub fn request(&self, i: usize, sent: i64, first: Option<i64>, end: i64, chunks: Option<Vec<i64>>) -> Request {
+        let ok = self.errors[i].is_empty();
+        Request {
+            id: format!("{i}"),
+            sent_ns: sent,
+            first_token_ns: first,
+            end_ns: end,
+            chunk_ns: chunks,
+            input_tokens: Some(self.inputs[i] as u32),
+            output_tokens: Some(self.outputs[i] as u32),
+            ok,
+            error_kind: (!ok).then(|| error_kind(&self.errors[i], None)),
+            error_message: (!ok).then(|| self.errors[i].clone()),
+            ..Default::default()
+        }
+    }
+}
+
 /// Reads the per-request arrays and checks that they align.
 pub fn per_request(f: &Fields<'_>) -> Result<PerRequest, ImportError> {
     let ttfts = f.numbers("ttfts")?;
@@ -77,7 +98,11 @@ pub fn per_request(f: &Fields<'_>) -> Result<PerRequest, ImportError> {
     let gaps = itls
         .iter()
         .enumerate()
-        .map(|(i, a)| a.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).ok_or_else(|| ImportError::new(f.path, at(&format!("itls[{i}]")), "expected an array of seconds")))
+        .map(|(i, a)| {
+            a.as_array()
+                .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                .ok_or_else(|| ImportError::new(f.path, at(&format!("itls[{i}]")), "expected an array of seconds"))
+        })
         .collect::<Result<_, _>>()?;
     Ok(PerRequest { ttfts, gaps, inputs, outputs, errors })
 }
@@ -86,7 +111,11 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
     let v = one_object(path, bytes)?;
     let f = Fields::new(path, &v, "");
     let mut out = Imported { tool: "vllm bench serve".into(), ..Default::default() };
-    out.config = SystemConfig { model: f.opt_str("model_id").map(String::from), engine: Some(format!("vLLM ({} backend)", f.opt_str("backend").unwrap_or("unknown"))), ..Default::default() };
+    out.config = SystemConfig {
+        model: f.opt_str("model_id").map(String::from),
+        engine: Some(format!("vLLM ({} backend)", f.opt_str("backend").unwrap_or("unknown"))),
+        ..Default::default()
+    };
     let rate = match v.get("request_rate") {
         Some(Value::String(s)) if s == "inf" => None,
         Some(x) => x.as_f64(),
@@ -117,7 +146,8 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         out.aggregate_only = Some("this vLLM result was saved without --save-detailed: it holds summary statistics only".into());
         return Ok(out);
     }
-    let PerRequest { ttfts, gaps, inputs, outputs, errors } = per_request(&f)?;
+    let arrays = per_request(&f)?;
+    let PerRequest { ttfts, gaps, outputs, errors, .. } = &arrays;
     let n = ttfts.len();
     let latencies = if f.has("latencies") { Some(f.numbers("latencies")?) } else { None };
     let starts = if f.has("start_times") { Some(f.numbers("start_times")?) } else { None };
@@ -127,15 +157,29 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
     let (anchor_ns, quality, conversion) = match (&starts, date, o.tz_offset_s) {
         (Some(s), Some(d), Some(off)) => {
             let end_rel = (0..n).map(|i| s[i] + e2e[i]).fold(f64::NEG_INFINITY, f64::max);
-            let (end_ns, _) = parse_datetime(d, off).ok_or_else(|| ImportError::new(path, Some("key date".into()), format!("expected YYYYMMDD-HHMMSS; found {d:?}")))?;
+            let (end_ns, _) =
+                parse_datetime(d, off).ok_or_else(|| ImportError::new(path, Some("key date".into()), format!("expected YYYYMMDD-HHMMSS; found {d:?}")))?;
             out.timezone_assumed = o.tz_text.clone();
-            (end_ns - (end_rel * 1e9) as i64, TimestampQuality::Absolute, format!("start_times are time.perf_counter() seconds; shifted so that the last completion equals `date` ({d}, local time at UTC offset {}), ±1 s", o.tz_text.clone().unwrap_or_default()))
+            (
+                end_ns - (end_rel * 1e9) as i64,
+                TimestampQuality::Absolute,
+                format!(
+                    "start_times are time.perf_counter() seconds; shifted so that the last completion equals `date` ({d}, local time at UTC offset {}), ±1 s",
+                    o.tz_text.clone().unwrap_or_default()
+                ),
+            )
         }
         (Some(_), _, _) => {
             let base = date.and_then(|d| parse_datetime(d, 0)).map_or(0, |x| x.0);
-            (base, TimestampQuality::Relative, "start_times are time.perf_counter() seconds with no known epoch (no --tz for the zone-less `date`): times are relative within the run".into())
+            (
+                base,
+                TimestampQuality::Relative,
+                "start_times are time.perf_counter() seconds with no known epoch (no --tz for the zone-less `date`): times are relative within the run".into(),
+            )
         }
-        (None, _, _) => (0, TimestampQuality::Absent, "the file has no start_times (vLLM before January 2026): requests keep their submission order only".into()),
+        (None, _, _) => {
+            (0, TimestampQuality::Absent, "the file has no start_times (vLLM before January 2026): requests keep their submission order only".into())
+        }
     };
     out.timestamps = Some(quality);
     out.conversion.push(conversion);
@@ -165,19 +209,8 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
                 raw_tpot.push((e2e[i] - ttfts[i]) / (outputs[i] - 1.0) * 1e3);
             }
         }
-        out.requests.push(Request {
-            id: format!("{i}"),
-            sent_ns: sent,
-            first_token_ns: first,
-            end_ns: end.max(first.unwrap_or(sent)).max(chunks.as_ref().and_then(|c| c.last().copied()).unwrap_or(sent)),
-            chunk_ns: chunks,
-            input_tokens: Some(inputs[i] as u32),
-            output_tokens: Some(outputs[i] as u32),
-            ok,
-            error_kind: (!ok).then(|| error_kind(&errors[i], None)),
-            error_message: (!ok).then(|| errors[i].clone()),
-            ..Default::default()
-        });
+        let end = end.max(first.unwrap_or(sent)).max(chunks.as_ref().and_then(|c| c.last().copied()).unwrap_or(sent));
+        out.requests.push(arrays.request(i, sent, first, end, chunks));
     }
     out.raw.insert("ttft".into(), raw_ttft);
     out.raw.insert("tpot".into(), raw_tpot);
@@ -199,7 +232,12 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
             "no scheduled send times: coordinated omission cannot be measured".into(),
         ],
     });
-    out.phases = DeclaredPhases { warmup_requests: None, warmup_s: None, warmup_included: Some(false), note: Some("vLLM's --num-warmups requests are not in the result file".into()) };
+    out.phases = DeclaredPhases {
+        warmup_requests: None,
+        warmup_s: None,
+        warmup_included: Some(false),
+        note: Some("vLLM's --num-warmups requests are not in the result file".into()),
+    };
     Ok(out)
 }
 

@@ -12,7 +12,8 @@ use crate::analyze::compare::Comparison;
 
 const FONT: &str = "DejaVu Sans Mono";
 const SIZE: (u32, u32) = (900, 250);
-const PALETTE: [RGBColor; 6] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];
+const PALETTE: [RGBColor; 6] =
+    [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];
 const SHADE: RGBColor = RGBColor(200, 200, 200);
 const EPISODE: RGBColor = RGBColor(240, 120, 120);
 
@@ -51,7 +52,15 @@ fn bands(a: &Analysis) -> Bands {
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
-fn draw_lines(area: &DrawingArea<SVGBackend<'_>, Shift>, title: &str, y_desc: &str, lines: &[Line], bands: Option<&Bands>, log_y: bool, x_desc: &str) -> Result<()> {
+fn draw_lines(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    title: &str,
+    y_desc: &str,
+    lines: &[Line],
+    bands: Option<&Bands>,
+    log_y: bool,
+    x_desc: &str,
+) -> Result<()> {
     area.fill(&WHITE)?;
     let pts = || lines.iter().flat_map(|l| l.points.iter()).filter(|p| p.0.is_finite() && p.1.is_finite() && (!log_y || p.1 > 0.0));
     let x_max = bands.map_or(0.0, |b| b.x_max).max(pts().map(|p| p.0).fold(1.0, f64::max));
@@ -84,7 +93,13 @@ fn draw_lines(area: &DrawingArea<SVGBackend<'_>, Shift>, title: &str, y_desc: &s
                     $chart.draw_series(LineSeries::new(p, style(&c)))?.label(l.label.clone()).legend(legend);
                 }
             }
-            $chart.configure_series_labels().label_font((FONT, 12)).background_style(WHITE.mix(0.85)).border_style(BLACK).position(SeriesLabelPosition::UpperRight).draw()?;
+            $chart
+                .configure_series_labels()
+                .label_font((FONT, 12))
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()?;
         }};
     }
     if log_y {
@@ -124,7 +139,8 @@ fn series(a: &Analysis, f: impl Fn(&crate::analyze::windows::WindowRow) -> Optio
 pub fn throughput(a: &Analysis) -> Option<String> {
     let w = a.timeseries.window_s;
     let b = bands(a);
-    let mut lines = vec![line("completed req/s", series(a, |r| Some(r.completed as f64 / w))), line("sent req/s (achieved)", series(a, |r| Some(r.achieved as f64 / w)))];
+    let mut lines =
+        vec![line("completed req/s", series(a, |r| Some(r.completed as f64 / w))), line("sent req/s (achieved)", series(a, |r| Some(r.achieved as f64 / w)))];
     let offered = series(a, |r| r.offered.map(|o| o as f64 / w));
     if !offered.is_empty() {
         lines.push(Line { label: "scheduled req/s (offered)".into(), points: offered, dashed: true });
@@ -141,13 +157,27 @@ pub fn latency(a: &Analysis, metric: &str) -> Option<String> {
         _ => (|r| r.e2e_p50_ms, |r| r.e2e_p99_ms),
     };
     let upper = metric.to_uppercase();
-    lines_svg(&format!("{upper} per window (log scale)"), "ms", vec![line("P50", series(a, p50)), line("P99", series(a, p99))], Some(&b), true, "seconds from the first send")
+    lines_svg(
+        &format!("{upper} per window (log scale)"),
+        "ms",
+        vec![line("P50", series(a, p50)), line("P99", series(a, p99))],
+        Some(&b),
+        true,
+        "seconds from the first send",
+    )
 }
 
 /// Mean requests in flight per window.
 pub fn concurrency(a: &Analysis) -> Option<String> {
     let b = bands(a);
-    lines_svg("Concurrency", "requests in flight", vec![line("mean in flight", series(a, |r| Some(r.concurrency)))], Some(&b), false, "seconds from the first send")
+    lines_svg(
+        "Concurrency",
+        "requests in flight",
+        vec![line("mean in flight", series(a, |r| Some(r.concurrency)))],
+        Some(&b),
+        false,
+        "seconds from the first send",
+    )
 }
 
 fn per_gpu(a: &Analysis, get: impl Fn(&crate::analyze::attribute::timeline::GpuTimeline) -> &Vec<Option<f64>>) -> Vec<Line> {
@@ -192,10 +222,13 @@ pub fn gpu_panels(a: &Analysis) -> Vec<(String, String)> {
     if let Some(s) = lines_svg("GPU utilization", "%", per_gpu(a, |g| &g.util_pct), Some(&b), false, x) {
         out.push(("gpu_utilization".into(), s));
     }
-    let mem: Vec<Line> = per_gpu(a, |g| &g.memory_used_share).into_iter().map(|mut l| {
-        l.points.iter_mut().for_each(|p| p.1 *= 100.0);
-        l
-    }).collect();
+    let mem: Vec<Line> = per_gpu(a, |g| &g.memory_used_share)
+        .into_iter()
+        .map(|mut l| {
+            l.points.iter_mut().for_each(|p| p.1 *= 100.0);
+            l
+        })
+        .collect();
     if let Some(s) = lines_svg("GPU memory used", "% of total", mem, Some(&b), false, x) {
         out.push(("gpu_memory".into(), s));
     }
@@ -291,7 +324,9 @@ pub fn histogram(a: &Analysis, metric: &str) -> Option<String> {
         let draw = || -> Result<()> {
             area.fill(&WHITE)?;
             with_x_axis!(&area, format!("{} histogram", metric.to_uppercase()), lo, hi, 0.0..max * 1.15, "requests", "ms, log-spaced bins", |chart| {
-                chart.draw_series(d.counts.iter().enumerate().map(|(i, c)| Rectangle::new([(d.edges[i], 0.0), (d.edges[i + 1], *c as f64)], PALETTE[0].mix(0.6).filled())))?;
+                chart.draw_series(
+                    d.counts.iter().enumerate().map(|(i, c)| Rectangle::new([(d.edges[i], 0.0), (d.edges[i + 1], *c as f64)], PALETTE[0].mix(0.6).filled())),
+                )?;
                 for key in ["p50", "p99"] {
                     if let Some(v) = a.metrics.get(metric).and_then(|m| m.get(key)).and_then(|e| e.estimate).filter(|v| *v > lo && *v < hi) {
                         chart.draw_series([PathElement::new([(v, 0.0), (v, max * 1.05)], ShapeStyle::from(&PALETTE[1]).stroke_width(1))])?;
@@ -326,7 +361,12 @@ pub fn forest(c: &Comparison) -> Option<String> {
         let area = SVGBackend::with_string(&mut svg, (900, 40 + 32 * n as u32 + 40)).into_drawing_area();
         let draw = || -> Result<()> {
             area.fill(&WHITE)?;
-            let mut chart = ChartBuilder::on(&area).caption("Relative change (candidate / base − 1) with 95 % intervals; grey: ±τ", (FONT, 14)).margin(8).x_label_area_size(34).y_label_area_size(170).build_cartesian_2d(-extent..extent, -0.5..(n as f64 - 0.5))?;
+            let mut chart = ChartBuilder::on(&area)
+                .caption("Relative change (candidate / base − 1) with 95 % intervals; grey: ±τ", (FONT, 14))
+                .margin(8)
+                .x_label_area_size(34)
+                .y_label_area_size(170)
+                .build_cartesian_2d(-extent..extent, -0.5..(n as f64 - 0.5))?;
             let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
             chart
                 .configure_mesh()

@@ -74,7 +74,18 @@ impl Report {
 
     /// An audit of a source with no per-request data: only its claims and facts.
     pub fn for_audit_only(credibility: Credibility, audit: crate::analyze::audit::Audit, title: String, date: String) -> Report {
-        Report { title, date, lang: "en".into(), credence_version: env!("CARGO_PKG_VERSION").into(), kind: "audit", credibility, base_credibility: None, runs: Vec::new(), comparison: None, audit: Some(audit) }
+        Report {
+            title,
+            date,
+            lang: "en".into(),
+            credence_version: env!("CARGO_PKG_VERSION").into(),
+            kind: "audit",
+            credibility,
+            base_credibility: None,
+            runs: Vec::new(),
+            comparison: None,
+            audit: Some(audit),
+        }
     }
 
     /// A report on a comparison of two arms.

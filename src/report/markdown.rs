@@ -45,13 +45,18 @@ impl Exporter for Markdown {
             }
         }
         for t in &v.metric_tables {
-            let _ = writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
+            let _ =
+                writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
             for row in &t.rows {
                 let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
             }
         }
         if let Some(a) = &v.audit {
-            let _ = writeln!(s, "\n## Audit of the source's claims\n\n{}\n\n| claim | tool | recomputed | verdict | credence | reason |\n|---|---|---|---|---|---|", md(&a.summary));
+            let _ = writeln!(
+                s,
+                "\n## Audit of the source's claims\n\n{}\n\n| claim | tool | recomputed | verdict | credence | reason |\n|---|---|---|---|---|---|",
+                md(&a.summary)
+            );
             for row in &a.claims {
                 let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
             }
@@ -60,7 +65,11 @@ impl Exporter for Markdown {
             }
         }
         if let Some(c) = &v.comparison {
-            let _ = writeln!(s, "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|", md(&c.summary));
+            let _ = writeln!(
+                s,
+                "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|",
+                md(&c.summary)
+            );
             for row in &c.verdicts {
                 let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
             }
@@ -76,7 +85,16 @@ impl Exporter for Markdown {
             let _ = writeln!(s, "No cause was found.");
         }
         for f in &v.findings {
-            let _ = writeln!(s, "- **{}** (`{}`, {}): {}. Effect: {}. Action: {}", md(&f.title), f.cause, md(&f.strength), md(&f.episodes), md(&f.effect), md(&f.action));
+            let _ = writeln!(
+                s,
+                "- **{}** (`{}`, {}): {}. Effect: {}. Action: {}",
+                md(&f.title),
+                f.cause,
+                md(&f.strength),
+                md(&f.episodes),
+                md(&f.effect),
+                md(&f.action)
+            );
         }
         for u in &v.unexplained {
             let _ = writeln!(s, "- unexplained: {}", md(u));

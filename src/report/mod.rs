@@ -32,7 +32,8 @@ pub struct Json;
 
 impl Exporter for Json {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
-        let text = if r.kind == "run" && r.runs.len() == 1 && r.audit.is_none() { serde_json::to_string_pretty(&r.runs[0]) } else { serde_json::to_string_pretty(r) };
+        let text =
+            if r.kind == "run" && r.runs.len() == 1 && r.audit.is_none() { serde_json::to_string_pretty(&r.runs[0]) } else { serde_json::to_string_pretty(r) };
         text.map(|t| (t + "\n").into_bytes()).map_err(|e| ReportError::Render(e.to_string()))
     }
 }

@@ -74,14 +74,19 @@ impl Exporter for Pdf {
         if !warnings.is_empty() && std::env::var_os("CREDENCE_TYPST_WARNINGS").is_some() {
             eprintln!("typst warnings: {}", warnings.join("; "));
         }
-        typst_pdf::pdf(&doc, &typst_pdf::PdfOptions::default()).map_err(|e| ReportError::Render(e.iter().map(|d| d.message.to_string()).collect::<Vec<_>>().join("; ")))
+        typst_pdf::pdf(&doc, &typst_pdf::PdfOptions::default())
+            .map_err(|e| ReportError::Render(e.iter().map(|d| d.message.to_string()).collect::<Vec<_>>().join("; ")))
     }
 }
 
 /// typst's source errors print as a debug dump: show their messages and hints instead.
 fn typst_error(e: &typst_as_lib::TypstAsLibError) -> String {
     match e {
-        typst_as_lib::TypstAsLibError::TypstSource(diags) => diags.iter().map(|d| format!("{}{}", d.message, d.hints.iter().map(|h| format!(" (hint: {})", h.v)).collect::<String>())).collect::<Vec<_>>().join("; "),
+        typst_as_lib::TypstAsLibError::TypstSource(diags) => diags
+            .iter()
+            .map(|d| format!("{}{}", d.message, d.hints.iter().map(|h| format!(" (hint: {})", h.v)).collect::<String>()))
+            .collect::<Vec<_>>()
+            .join("; "),
         other => other.to_string(),
     }
 }

@@ -104,10 +104,15 @@ fn metric_table(a: &Analysis, title: String) -> MetricTable {
 
 fn sut(a: &Analysis) -> String {
     let c = &a.run.config;
-    let parts: Vec<String> = [c.model.as_ref().map(|m| format!("model {m}")), c.engine.as_ref().map(|e| format!("{e} {}", c.engine_version.clone().unwrap_or_default()).trim().to_string()), c.hardware.clone(), c.parallelism.as_ref().map(|p| format!("parallelism {p}"))]
-        .into_iter()
-        .flatten()
-        .collect();
+    let parts: Vec<String> = [
+        c.model.as_ref().map(|m| format!("model {m}")),
+        c.engine.as_ref().map(|e| format!("{e} {}", c.engine_version.clone().unwrap_or_default()).trim().to_string()),
+        c.hardware.clone(),
+        c.parallelism.as_ref().map(|p| format!("parallelism {p}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let load = match (a.run.rate_per_s, a.run.concurrency) {
         (Some(r), _) => format!("{} arrivals at {} requests/s", a.run.arrival, significant(r, 3)),
         (None, Some(c)) => format!("concurrency {c}"),
@@ -119,7 +124,10 @@ fn sut(a: &Analysis) -> String {
 fn headline(a: &Analysis) -> Vec<[String; 2]> {
     let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate(x, 1.0));
     vec![
-        ["Throughput".into(), format!("{} requests/s, {} output tokens/s", estimate(&a.throughput.requests_per_s, 1.0), estimate(&a.throughput.output_tokens_per_s, 1.0))],
+        [
+            "Throughput".into(),
+            format!("{} requests/s, {} output tokens/s", estimate(&a.throughput.requests_per_s, 1.0), estimate(&a.throughput.output_tokens_per_s, 1.0)),
+        ],
         ["TTFT".into(), format!("P50 {} ms · P99 {} ms", e("ttft", "p50"), e("ttft", "p99"))],
         ["TPOT".into(), format!("P50 {} ms · P99 {} ms", e("tpot", "p50"), e("tpot", "p99"))],
         ["Errors".into(), format!("{} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0))],
@@ -141,7 +149,15 @@ fn findings(a: &Analysis) -> Vec<FindingView> {
             ),
             episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s ({})", e.start_s, e.end_s, e.source)).collect::<Vec<_>>().join("; "),
             effect: f.effect.as_ref().map_or("not measurable".into(), |e| {
-                let fmt = |x: f64| if e.kind == "relative" { format!("{:+.1} %", x * 100.0) } else if e.metric == "error_rate" { format!("{:+.1} pp", x * 100.0) } else { format!("{x:+.2} {}", e.unit) };
+                let fmt = |x: f64| {
+                    if e.kind == "relative" {
+                        format!("{:+.1} %", x * 100.0)
+                    } else if e.metric == "error_rate" {
+                        format!("{:+.1} pp", x * 100.0)
+                    } else {
+                        format!("{x:+.2} {}", e.unit)
+                    }
+                };
                 let ci = match (e.ci_low, e.ci_high) {
                     (Some(lo), Some(hi)) => format!(" [{}, {}] (95 %, {}, seed {}, {} resamples)", fmt(lo), fmt(hi), e.method, e.seed, e.resamples),
                     _ => format!(" ({})", e.note.clone().unwrap_or_else(|| "no interval".into())),
@@ -236,7 +252,14 @@ fn audit(r: &Report) -> Option<AuditView> {
                     (Some(v), None) => format!("~{} (no interval)", f(v)),
                     _ => "n/a".into(),
                 };
-                [format!("{} ({} {})", c.key, c.metric, c.stat), format!("{} {}", f(c.tool_value), c.unit), c.recomputed.map_or("n/a".into(), |x| format!("{} ({})", f(x), c.recomputed_from.unwrap_or(""))), c.verdict.to_string(), cred, c.reason.clone()]
+                [
+                    format!("{} ({} {})", c.key, c.metric, c.stat),
+                    format!("{} {}", f(c.tool_value), c.unit),
+                    c.recomputed.map_or("n/a".into(), |x| format!("{} ({})", f(x), c.recomputed_from.unwrap_or(""))),
+                    c.verdict.to_string(),
+                    cred,
+                    c.reason.clone(),
+                ]
             })
             .collect(),
         facts: a.facts.iter().map(|x| [x.name.clone(), x.status.to_string(), x.reason.clone()]).collect(),
@@ -246,7 +269,20 @@ fn audit(r: &Report) -> Option<AuditView> {
 /// The report's content, formatted.
 pub fn view(r: &Report) -> View {
     let first = r.runs.first();
-    let subtitle = first.map_or(String::new(), |a| format!("{} · {} · {}", sut(a), r.date, if r.kind == "comparison" { "comparison" } else if r.runs.len() == 1 { "single run" } else { "replicated runs" }));
+    let subtitle = first.map_or(String::new(), |a| {
+        format!(
+            "{} · {} · {}",
+            sut(a),
+            r.date,
+            if r.kind == "comparison" {
+                "comparison"
+            } else if r.runs.len() == 1 {
+                "single run"
+            } else {
+                "replicated runs"
+            }
+        )
+    });
     let mut check_sets = Vec::new();
     if let Some(b) = &r.base_credibility {
         check_sets.push(checks(format!("Base arm: {}", b.grade.label()), b));
@@ -266,7 +302,17 @@ pub fn view(r: &Report) -> View {
             .map(|(k, m)| {
                 let pct = k != "error_rate";
                 let f = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
-                [k.clone(), format!("{}: {} [{}, {}] against ±{}", format!("{:?}", m.verdict).to_lowercase(), f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high), if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) })]
+                [
+                    k.clone(),
+                    format!(
+                        "{}: {} [{}, {}] against ±{}",
+                        format!("{:?}", m.verdict).to_lowercase(),
+                        f(m.change.estimate),
+                        f(m.change.ci_low),
+                        f(m.change.ci_high),
+                        if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) }
+                    ),
+                ]
             })
             .collect(),
         (None, Some(a)) => headline(a),
@@ -284,7 +330,11 @@ pub fn view(r: &Report) -> View {
             }
         }
     }
-    let files = r.runs.iter().flat_map(|a| a.run.source_files.iter().map(move |f| [a.run.run_id.clone(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()])).collect();
+    let files = r
+        .runs
+        .iter()
+        .flat_map(|a| a.run.source_files.iter().map(move |f| [a.run.run_id.clone(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()]))
+        .collect();
     let mut provenance = vec![["credence".to_string(), r.credence_version.clone()]];
     for a in &r.runs {
         for (k, v) in &a.run.labels {
@@ -293,7 +343,18 @@ pub fn view(r: &Report) -> View {
         for e in &a.errors.examples {
             provenance.push([format!("error ({}, {}x)", e.kind, e.count), e.message.clone()]);
         }
-        provenance.push([format!("run {}", a.run.run_id), format!("{} {} (run directory format {}); source {} {}{}", a.run.creator.tool, a.run.creator.version, a.run.format_version, a.run.source_kind, a.run.source_name, a.run.source_tool_version.as_ref().map_or(String::new(), |v| format!(" version {v}")))]);
+        provenance.push([
+            format!("run {}", a.run.run_id),
+            format!(
+                "{} {} (run directory format {}); source {} {}{}",
+                a.run.creator.tool,
+                a.run.creator.version,
+                a.run.format_version,
+                a.run.source_kind,
+                a.run.source_name,
+                a.run.source_tool_version.as_ref().map_or(String::new(), |v| format!(" version {v}"))
+            ),
+        ]);
     }
     let o = first.map(|a| &a.options);
     let methodology = vec![

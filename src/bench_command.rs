@@ -6,26 +6,68 @@ use std::time::Duration;
 use crate::bench::{BenchOptions, Load, run};
 use crate::error::{CliError, ExitCode};
 
+/// `credence bench` options (clap parses them straight into this struct).
+#[derive(Debug, clap::Args)]
 pub struct BenchArgs {
+    /// The server, http://HOST:PORT.
+    #[arg(long)]
     pub url: String,
+    /// The model name to request.
+    #[arg(long)]
     pub model: String,
+    /// The run directory to create.
+    #[arg(long)]
     pub out: PathBuf,
+    /// chat (/v1/chat/completions) or completions (/v1/completions).
+    #[arg(long, default_value = "completions")]
     pub api: String,
+    /// Offered rate, requests per second (open loop).
+    #[arg(long)]
     pub rate: Option<f64>,
+    /// poisson, constant, or gamma:CV (bursty when CV > 1).
+    #[arg(long, default_value = "poisson")]
     pub arrival: String,
+    /// Closed-loop clients.
+    #[arg(long)]
     pub concurrency: Option<u32>,
+    /// How long to offer load, e.g. 5m.
+    #[arg(long)]
     pub duration: Option<String>,
+    /// How many requests to send.
+    #[arg(long)]
     pub requests: Option<u64>,
+    /// Warmup: the first N requests, or the first D seconds (e.g. 30s); marked, not deleted.
+    #[arg(long, default_value = "0")]
     pub warmup: String,
+    /// Prompt length in words (about one token each).
+    #[arg(long, default_value_t = 128)]
     pub input_len: u32,
+    /// Output tokens (max_tokens with ignore_eos).
+    #[arg(long, default_value_t = 128)]
     pub output_len: u32,
+    /// Connections (open loop): requests beyond them queue and show as send lag.
+    #[arg(long, default_value_t = 64)]
     pub connections: u32,
+    /// Open a new connection for every request.
+    #[arg(long)]
     pub new_connection_per_request: bool,
+    /// Per-request timeout, e.g. 60s.
+    #[arg(long, default_value = "60s")]
     pub timeout: String,
+    /// Seed of the arrival schedule.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Prompts, JSONL: {"prompt": "..."} or a string per line (cycled in order).
+    #[arg(long)]
     pub dataset: Option<PathBuf>,
+    /// Sample GPUs through NVML beside the load, once a second: auto, on or off.
+    #[arg(long, value_enum, default_value_t = crate::cli::GpuArg::Off)]
     pub collect_gpu: crate::cli::GpuArg,
+    /// Scrape the server's Prometheus metrics beside the load, once a second.
+    #[arg(long)]
     pub server_metrics: Option<String>,
+    /// A sweep, e.g. rate=5,10,20: one run per step under --out, linked by sweep.json.
+    #[arg(long)]
     pub sweep: Option<String>,
 }
 

@@ -266,68 +266,7 @@ pub enum Command {
     /// Open loop (--rate, Poisson or constant) keeps every request's scheduled time, so a
     /// client that falls behind shows as send lag instead of hiding it; closed loop
     /// (--concurrency). Warns at the end when the load generator was near its own limits.
-    Bench {
-        /// The server, http://HOST:PORT.
-        #[arg(long)]
-        url: String,
-        /// The model name to request.
-        #[arg(long)]
-        model: String,
-        /// The run directory to create.
-        #[arg(long)]
-        out: PathBuf,
-        /// chat (/v1/chat/completions) or completions (/v1/completions).
-        #[arg(long, default_value = "completions")]
-        api: String,
-        /// Offered rate, requests per second (open loop).
-        #[arg(long)]
-        rate: Option<f64>,
-        /// poisson, constant, or gamma:CV (bursty when CV > 1).
-        #[arg(long, default_value = "poisson")]
-        arrival: String,
-        /// Closed-loop clients.
-        #[arg(long)]
-        concurrency: Option<u32>,
-        /// How long to offer load, e.g. 5m.
-        #[arg(long)]
-        duration: Option<String>,
-        /// How many requests to send.
-        #[arg(long)]
-        requests: Option<u64>,
-        /// Warmup: the first N requests, or the first D seconds (e.g. 30s); marked, not deleted.
-        #[arg(long, default_value = "0")]
-        warmup: String,
-        /// Prompt length in words (about one token each).
-        #[arg(long, default_value_t = 128)]
-        input_len: u32,
-        /// Output tokens (max_tokens with ignore_eos).
-        #[arg(long, default_value_t = 128)]
-        output_len: u32,
-        /// Connections (open loop): requests beyond them queue and show as send lag.
-        #[arg(long, default_value_t = 64)]
-        connections: u32,
-        /// Open a new connection for every request.
-        #[arg(long)]
-        new_connection_per_request: bool,
-        /// Per-request timeout, e.g. 60s.
-        #[arg(long, default_value = "60s")]
-        timeout: String,
-        /// Seed of the arrival schedule.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Prompts, JSONL: {"prompt": "..."} or a string per line (cycled in order).
-        #[arg(long)]
-        dataset: Option<PathBuf>,
-        /// Sample GPUs through NVML beside the load, once a second: auto, on or off.
-        #[arg(long, value_enum, default_value_t = GpuArg::Off)]
-        collect_gpu: GpuArg,
-        /// Scrape the server's Prometheus metrics beside the load, once a second.
-        #[arg(long)]
-        server_metrics: Option<String>,
-        /// A sweep, e.g. rate=5,10,20: one run per step under --out, linked by sweep.json.
-        #[arg(long)]
-        sweep: Option<String>,
-    },
+    Bench(crate::bench_command::BenchArgs),
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {
         #[command(subcommand)]

@@ -183,17 +183,7 @@ fn manifest(o: &CollectOptions, start_ns: i64, environment: Environment, tables:
         },
         labels: o.labels.clone(),
         config,
-        workload: Workload {
-            arrival: Arrival::Unknown,
-            rate_per_s: None,
-            concurrency: None,
-            dataset: None,
-            input_length: None,
-            output_length: None,
-            streaming: None,
-            connection_reuse: None,
-            duration_s: o.duration_s,
-        },
+        workload: Workload { duration_s: o.duration_s, ..Workload::unknown() },
         environment,
         phases: DeclaredPhases {
             note: Some("telemetry only: the requests come from the load generator's own run directory or an import".into()),

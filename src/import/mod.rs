@@ -103,20 +103,6 @@ fn sha256_file(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn default_workload() -> Workload {
-    Workload {
-        arrival: Arrival::Unknown,
-        rate_per_s: None,
-        concurrency: None,
-        dataset: None,
-        input_length: None,
-        output_length: None,
-        streaming: None,
-        connection_reuse: None,
-        duration_s: None,
-    }
-}
-
 fn unknown_environment(tool: &str) -> Environment {
     let why = format!("not recorded by {tool}");
     Environment {
@@ -278,7 +264,7 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         },
         labels,
         config: main_part.config.clone(),
-        workload: main_part.workload.clone().unwrap_or_else(default_workload),
+        workload: main_part.workload.clone().unwrap_or_else(Workload::unknown),
         environment: unknown_environment(&main_part.tool),
         phases: main_part.phases.clone(),
         clock: Clock {
@@ -313,7 +299,7 @@ fn empty_run(parts: &[(PathBuf, Format, Imported)], files: Vec<SourceFile>, o: &
         },
         labels: o.labels.clone(),
         config: first.map(|p| p.2.config.clone()).unwrap_or_default(),
-        workload: first.and_then(|p| p.2.workload.clone()).unwrap_or_else(default_workload),
+        workload: first.and_then(|p| p.2.workload.clone()).unwrap_or_else(Workload::unknown),
         environment: unknown_environment(&tool),
         phases: DeclaredPhases::default(),
         clock: Clock {

@@ -22,7 +22,9 @@ pub fn parse_offset(tz: &str) -> Result<i64, String> {
         Some(b'+') => (1, &t[1..]),
         Some(b'-') => (-1, &t[1..]),
         _ => {
-            return Err(format!("--tz {tz:?}: give a UTC offset such as +02:00 or -0500 (zone names need daylight-saving rules, which credence does not ship)"));
+            return Err(format!(
+                "--tz {tz:?}: give a UTC offset such as +02:00 or -0500 (zone names need daylight-saving rules, which credence does not ship)"
+            ));
         }
     };
     let digits: String = rest.chars().filter(|c| *c != ':').collect();

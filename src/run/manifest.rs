@@ -137,6 +137,23 @@ pub struct Workload {
     pub duration_s: Option<f64>,
 }
 
+impl Workload {
+    /// A load nothing is known about (importers and collectors fill in what their source says).
+    pub fn unknown() -> Workload {
+        Workload {
+            arrival: Arrival::Unknown,
+            rate_per_s: None,
+            concurrency: None,
+            dataset: None,
+            input_length: None,
+            output_length: None,
+            streaming: None,
+            connection_reuse: None,
+            duration_s: None,
+        }
+    }
+}
+
 /// A checklist item: a value, or `null` with the reason it is unknown.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::bench::lengths::LengthDist;
 use crate::bench::{BenchOptions, Load, run};
 use crate::error::{CliError, ExitCode};
 
@@ -39,12 +40,13 @@ pub struct BenchArgs {
     /// Warmup: the first N requests, or the first D seconds (e.g. 30s); marked, not deleted.
     #[arg(long, default_value = "0")]
     pub warmup: String,
-    /// Prompt length in words (about one token each).
-    #[arg(long, default_value_t = 128)]
-    pub input_len: u32,
-    /// Output tokens (max_tokens with ignore_eos).
-    #[arg(long, default_value_t = 128)]
-    pub output_len: u32,
+    /// Prompt length in words (about one token each): N, uniform:LO-HI, normal:MEAN,SD or
+    /// lognormal:MEDIAN,SIGMA, drawn per request.
+    #[arg(long, default_value = "128")]
+    pub input_len: String,
+    /// Output tokens (max_tokens with ignore_eos), a distribution as for --input-len.
+    #[arg(long, default_value = "128")]
+    pub output_len: String,
     /// Connections (open loop): requests beyond them queue and show as send lag.
     #[arg(long, default_value_t = 64)]
     pub connections: u32,
@@ -69,6 +71,67 @@ pub struct BenchArgs {
     /// A sweep, e.g. rate=5,10,20: one run per step under --out, linked by sweep.json.
     #[arg(long)]
     pub sweep: Option<String>,
+}
+
+/// `credence mock-server` options.
+#[derive(Debug, clap::Args)]
+pub struct MockServerArgs {
+    /// Port on 127.0.0.1 (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+    /// Time to first token, e.g. 20ms (0 allowed).
+    #[arg(long, default_value = "20ms")]
+    pub ttft: String,
+    /// Delay between tokens, e.g. 5ms (0 allowed).
+    #[arg(long, default_value = "5ms")]
+    pub token_delay: String,
+    /// Tokens per response (default: the request's max_tokens).
+    #[arg(long)]
+    pub output_tokens: Option<u32>,
+    /// Inject a fault with a probability per request: KIND=P, KIND one of http_500, http_429,
+    /// drop (close mid-stream), stall (never finish) or malformed (truncated JSON event).
+    #[arg(long)]
+    pub fault: Vec<String>,
+    /// Seed of the fault draws.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// A delay that may be zero (`0`, `0ms`, `20ms`, `1s`).
+fn parse_delay(flag: &str, text: &str) -> Result<Duration, CliError> {
+    if text.trim().trim_end_matches("ms").trim_end_matches('s') == "0" {
+        return Ok(Duration::ZERO);
+    }
+    crate::options::parse_duration(text).map(Duration::from_secs_f64).map_err(|e| CliError::bad_input(format!("{flag} {e}")))
+}
+
+pub fn mock_server(a: MockServerArgs) -> Result<ExitCode, CliError> {
+    use crate::bench::mock_server::{Fault, MockConfig, spawn};
+    let mut faults = Vec::new();
+    for f in &a.fault {
+        let parsed = f.split_once('=').and_then(|(k, p)| Some((Fault::parse(k)?, p.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p))?)));
+        faults.push(parsed.ok_or_else(|| {
+            CliError::bad_input(format!("--fault {f:?}: expected KIND=P with KIND one of http_500, http_429, drop, stall, malformed and P in [0, 1]"))
+        })?);
+    }
+    if faults.iter().map(|f| f.1).sum::<f64>() > 1.0 {
+        return Err(CliError::bad_input("--fault probabilities add up to more than 1"));
+    }
+    let config = MockConfig {
+        ttft: parse_delay("--ttft", &a.ttft)?,
+        token_delay: parse_delay("--token-delay", &a.token_delay)?,
+        output_tokens: a.output_tokens.filter(|n| *n > 0),
+        faults,
+        seed: a.seed,
+        ..MockConfig::default()
+    };
+    let server = spawn(config, a.port).map_err(|e| CliError::bad_input(format!("cannot listen on 127.0.0.1:{}: {e}", a.port)))?;
+    println!("listening on {}", server.url());
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    loop {
+        std::thread::park();
+    }
 }
 
 /// Prompts from a JSONL file: each line an object with `prompt` (or `text`), or a bare string.
@@ -133,8 +196,8 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         requests: a.requests,
         warmup_requests,
         warmup_s,
-        input_len: a.input_len,
-        output_len: a.output_len,
+        input_len: LengthDist::parse(&a.input_len).map_err(|e| CliError::bad_input(format!("--input-len {e}")))?,
+        output_len: LengthDist::parse(&a.output_len).map_err(|e| CliError::bad_input(format!("--output-len {e}")))?,
         connections: a.connections.max(1),
         new_connection_per_request: a.new_connection_per_request,
         timeout: Duration::from_secs_f64(timeout),

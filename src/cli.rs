@@ -267,6 +267,11 @@ pub enum Command {
     /// client that falls behind shows as send lag instead of hiding it; closed loop
     /// (--concurrency). Warns at the end when the load generator was near its own limits.
     Bench(crate::bench_command::BenchArgs),
+    /// Serve a scripted OpenAI-compatible streaming endpoint on 127.0.0.1, for trying `bench`
+    /// and for measuring the load generator itself. Runs until killed.
+    ///
+    /// GET /metrics reports the requests served and the faults injected, in Prometheus text.
+    MockServer(crate::bench_command::MockServerArgs),
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline {
         #[command(subcommand)]

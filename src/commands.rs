@@ -131,6 +131,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             })
         }
         Command::Bench(args) => crate::bench_command::bench(args),
+        Command::MockServer(args) => crate::bench_command::mock_server(args),
         Command::Import { args, out, tz, label } => crate::import_command::import(&args, &out, tz.as_deref(), &label),
         Command::Audit { paths, out, format, tz, title, date, resamples, seed } => {
             crate::import_command::audit(crate::import_command::AuditArgs { paths, out, format, tz, title, date, resamples, seed })

@@ -1,69 +1,31 @@
-//! `credence bench` against a small local OpenAI-style streaming server started by the test:
-//! timing, token counts from the usage chunk, warmup marking, coordinated omission made
-//! visible, and the warning about the load generator's own limits.
+//! `credence bench` against `credence::bench::mock_server`, an OpenAI-compatible streaming
+//! server the test starts on loopback with scripted TTFT, token delay, lengths and faults:
+//! timings held against the script, the open-loop schedule under a slow server and under a
+//! starved client, error classification against the server's own fault count, length
+//! distributions, sweeps, and the run validated, analyzed and reported end to end.
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::path::Path;
+use std::process::Output;
 use std::time::Duration;
 
+use arrow_array::Array;
 use common::{Scratch, credence, stderr};
+use credence::bench::mock_server::{Fault, MockConfig, MockServer, spawn};
 use serde_json::Value;
 
-/// Serves streaming completions: `ttft` before the first chunk, then `chunks` chunks `gap`
-/// apart, a usage chunk and [DONE], chunked transfer encoding, keep-alive.
-fn server(ttft: Duration, chunks: u32, gap: Duration) -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut out = stream;
-                loop {
-                    let mut len = 0usize;
-                    let mut line = String::new();
-                    loop {
-                        line.clear();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        let l = line.trim_end();
-                        if l.is_empty() {
-                            break;
-                        }
-                        if let Some(v) = l.to_ascii_lowercase().strip_prefix("content-length:") {
-                            len = v.trim().parse().unwrap_or(0);
-                        }
-                    }
-                    let mut body = vec![0u8; len];
-                    if reader.read_exact(&mut body).is_err() {
-                        return;
-                    }
-                    let _ = out.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n");
-                    let send = |out: &mut std::net::TcpStream, data: &str| {
-                        let ev = format!("data: {data}\n\n");
-                        let _ = write!(out, "{:x}\r\n{ev}\r\n", ev.len());
-                        let _ = out.flush();
-                    };
-                    std::thread::sleep(ttft);
-                    for i in 0..chunks {
-                        if i > 0 {
-                            std::thread::sleep(gap);
-                        }
-                        send(&mut out, &format!("{{\"choices\":[{{\"text\":\"tok{i} \"}}]}}"));
-                    }
-                    send(&mut out, &format!("{{\"choices\":[],\"usage\":{{\"prompt_tokens\":32,\"completion_tokens\":{chunks}}}}}"));
-                    send(&mut out, "[DONE]");
-                    let _ = out.write_all(b"0\r\n\r\n");
-                }
-            });
-        }
-    });
-    port
+fn server(ttft_ms: u64, token_delay_ms: u64, tokens: Option<u32>) -> MockServer {
+    let config =
+        MockConfig { ttft: Duration::from_millis(ttft_ms), token_delay: Duration::from_millis(token_delay_ms), output_tokens: tokens, ..MockConfig::default() };
+    spawn(config, 0).unwrap()
+}
+
+fn bench(server: &MockServer, out: &Path, extra: &[&str]) -> Output {
+    let url = server.url();
+    let mut args = vec!["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    credence(&args)
 }
 
 fn analyze(dir: &Path) -> Value {
@@ -72,147 +34,219 @@ fn analyze(dir: &Path) -> Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
-#[test]
-fn open_loop_records_honest_timing() {
-    let port = server(Duration::from_millis(20), 8, Duration::from_millis(5));
-    let s = Scratch::new("bench_open");
-    let out = s.path("run");
-    let url = format!("http://127.0.0.1:{port}");
-    let o = credence(&[
-        "bench",
-        "--url",
-        &url,
-        "--model",
-        "m",
-        "--out",
-        out.to_str().unwrap(),
-        "--rate",
-        "40",
-        "--requests",
-        "60",
-        "--warmup",
-        "5",
-        "--connections",
-        "16",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v = credence(&["validate", out.to_str().unwrap(), "--json"]);
+fn validate(dir: &Path) {
+    let v = credence(&["validate", dir.to_str().unwrap(), "--json"]);
     assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[test]
+fn timings_match_the_servers_script() {
+    // 20 ms to the first token, then 8 tokens 5 ms apart.
+    let srv = server(20, 5, Some(8));
+    let s = Scratch::new("bench_timing");
+    let out = s.path("run");
+    let o = bench(&srv, &out, &["--rate", "40", "--requests", "60", "--warmup", "5", "--connections", "16", "--input-len", "16"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    validate(&out);
     let run = credence::run::load(&out).unwrap();
     let r = &run.requests;
     assert_eq!(r.num_rows(), 60);
-    assert!(r.timestamps("scheduled_ns").unwrap().iter().all(Option::is_some), "open loop keeps every scheduled time");
-    assert!(r.u32s("output_tokens").unwrap().iter().all(|t| *t == Some(8)), "token counts come from the usage chunk");
-    assert_eq!(r.timestamp_lists("chunk_ns").unwrap().get(10).map(<[i64]>::len), Some(8));
+    let (sched, sent, first_byte, first) = (
+        r.timestamps("scheduled_ns").unwrap(),
+        r.timestamps("sent_ns").unwrap(),
+        r.timestamps("first_byte_ns").unwrap(),
+        r.timestamps("first_token_ns").unwrap(),
+    );
+    assert!(sched.iter().all(Option::is_some), "open loop keeps every scheduled time");
+    let ms = |a: i64, b: i64| (b - a) as f64 / 1e6;
+    let ttft: Vec<f64> = (0..60).map(|i| ms(sent[i].unwrap(), first[i].unwrap())).collect();
+    assert!(ttft.iter().all(|t| *t >= 19.9), "no TTFT below the scripted 20 ms: {ttft:?}");
+    let m = median(ttft);
+    assert!((20.0..24.0).contains(&m), "median TTFT {m} ms against a scripted 20 ms");
+    // The status line arrives when the stream opens, before the first token.
+    assert!((0..60).all(|i| first_byte[i].unwrap() >= sent[i].unwrap() && first_byte[i].unwrap() <= first[i].unwrap()));
+    let chunks = r.timestamp_lists("chunk_ns").unwrap();
+    let mut gaps = Vec::new();
+    for i in 0..60 {
+        let c = chunks.get(i).unwrap();
+        assert_eq!(c.len(), 8, "one chunk per token");
+        gaps.extend(c.windows(2).map(|w| ms(w[0], w[1])));
+    }
+    let g = median(gaps);
+    assert!((4.9..7.0).contains(&g), "median inter-token gap {g} ms against a scripted 5 ms");
+    assert!(r.u32s("output_tokens").unwrap().iter().all(|t| *t == Some(8)), "output tokens come from the usage chunk");
+    assert!(r.u32s("input_tokens").unwrap().iter().all(|t| *t == Some(16)), "the mock counts the prompt's 16 words");
     let phases = r.strings("phase").unwrap();
     assert_eq!((0..60).filter(|&i| phases.value(i) == "warmup").count(), 5);
+    let w = &run.manifest.workload;
+    assert_eq!((w.connection_reuse, w.connections), (Some(true), Some(16)), "the connection policy is in the manifest");
     let a = analyze(&out);
     let ttft = a["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap();
-    assert!((19.0..60.0).contains(&ttft), "TTFT {ttft} ms against a 20 ms server");
+    assert!((20.0..24.0).contains(&ttft), "analyzed TTFT {ttft} ms");
     assert_eq!(a["requests"]["declared_warmup"], 5);
     let host = run.host.as_ref().unwrap();
     assert!(host.f64s("lg_cpu_pct").unwrap().iter().flatten().count() >= 1, "the generator samples its own CPU");
+    assert_eq!(srv.served(), 60);
 }
 
 #[test]
-fn a_bottlenecked_client_shows_send_lag_and_warns() {
-    // One connection, 100 ms per request, 20 requests/s offered: the client cannot keep up.
-    let port = server(Duration::from_millis(60), 5, Duration::from_millis(10));
-    let s = Scratch::new("bench_lag");
-    let out = s.path("run");
-    let url = format!("http://127.0.0.1:{port}");
-    let o = credence(&[
-        "bench",
-        "--url",
-        &url,
-        "--model",
-        "m",
-        "--out",
-        out.to_str().unwrap(),
-        "--rate",
-        "20",
-        "--arrival",
-        "constant",
-        "--requests",
-        "20",
-        "--connections",
-        "1",
-    ]);
+fn the_schedule_holds_under_a_slow_server_and_slips_only_when_the_client_starves() {
+    // About 400 ms per request: slow, but 64 connections keep up with 40 requests/s.
+    let srv = server(200, 50, Some(5));
+    let s = Scratch::new("bench_slow");
+    let out = s.path("held");
+    let o = bench(&srv, &out, &["--rate", "40", "--arrival", "constant", "--requests", "60", "--connections", "64"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("send lag"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("send lag"), "no warning when the client kept up: {}", stderr(&o));
     let a = analyze(&out);
-    // Latency from the schedule includes the wait for the connection; E2E from the send hides it.
+    let lag = a["metrics"]["send_lag"]["p99"]["estimate"].as_f64().or(a["metrics"]["send_lag"]["p90"]["estimate"].as_f64()).unwrap();
+    assert!(lag < 5.0, "P99 send lag {lag} ms with free connections");
+    let e2e = a["metrics"]["e2e"]["p50"]["estimate"].as_f64().unwrap();
+    assert!(e2e > 390.0, "the server is slow: E2E {e2e} ms");
+
+    // Two connections for the same load: the client starves, the lag grows and shows.
+    let starved = s.path("starved");
+    let o = bench(&srv, &starved, &["--rate", "40", "--arrival", "constant", "--requests", "30", "--connections", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("send lag") && err.contains("every connection busy") && err.contains("--connections 4"), "{err}");
+    let a = analyze(&starved);
+    let lag = a["metrics"]["send_lag"]["p50"]["estimate"].as_f64().unwrap();
+    assert!(lag > 500.0, "P50 send lag {lag} ms when starved");
     let service = a["metrics"]["service"]["p50"]["estimate"].as_f64().unwrap();
     let e2e = a["metrics"]["e2e"]["p50"]["estimate"].as_f64().unwrap();
-    assert!(service > 2.0 * e2e, "service {service} ms vs e2e {e2e} ms");
+    assert!(service > 2.0 * e2e, "latency from the schedule {service} ms includes the wait; E2E {e2e} ms hides it");
+    let findings: Vec<&str> = a["findings"].as_array().unwrap().iter().filter_map(|f| f["cause"].as_str()).collect();
+    assert!(findings.contains(&"client_saturation"), "the analysis names the client: {findings:?}");
 }
 
 #[test]
-fn closed_loop_and_bad_input() {
-    let port = server(Duration::from_millis(5), 3, Duration::from_millis(2));
+fn errors_are_classified_as_the_server_injected_them() {
+    let config = MockConfig {
+        ttft: Duration::from_millis(5),
+        token_delay: Duration::from_millis(2),
+        output_tokens: Some(4),
+        faults: vec![(Fault::Http500, 0.1), (Fault::Http429, 0.05), (Fault::Drop, 0.1), (Fault::Stall, 0.05), (Fault::Malformed, 0.1)],
+        stall_for: Duration::from_secs(3),
+        seed: 7,
+    };
+    let srv = spawn(config, 0).unwrap();
+    let s = Scratch::new("bench_errors");
+    let out = s.path("run");
+    let o = bench(&srv, &out, &["--rate", "100", "--requests", "120", "--connections", "32", "--timeout", "1s"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    validate(&out);
+    let run = credence::run::load(&out).unwrap();
+    let r = &run.requests;
+    assert_eq!(r.num_rows(), 120, "no request is dropped from the record");
+    let kinds = r.strings("error_kind").unwrap();
+    let count = |kind: &str| (0..120).filter(|&i| !kinds.is_null(i) && kinds.value(i) == kind).count() as u64;
+    let mut injected = 0;
+    for f in Fault::ALL {
+        let n = srv.injected(f);
+        injected += n;
+        assert!(n > 0, "the seeded draws inject some {}", f.name());
+        assert_eq!(count(f.error_kind()), n, "{} injected {n} times, recorded as {}", f.name(), f.error_kind());
+    }
+    let status = r.strings("status").unwrap();
+    assert_eq!((0..120).filter(|&i| status.value(i) == "error").count() as u64, injected, "every other request succeeded");
+    let http = r.u32s("http_status").unwrap();
+    assert!((0..120).filter(|&i| kinds.value(i) == "http_5xx").all(|i| http[i] == Some(500)));
+    let a = analyze(&out);
+    let by_kind = &a["errors"]["by_kind"];
+    for kind in ["http_5xx", "disconnected", "malformed", "timeout"] {
+        assert!(by_kind[kind]["estimate"].as_f64().is_some_and(|r| r > 0.0), "{kind} in the analysis: {by_kind}");
+    }
+    // And the report renders it.
+    let md = s.path("report.md");
+    let rep = credence(&["report", out.to_str().unwrap(), "-o", md.to_str().unwrap(), "--format", "md"]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("disconnected") && text.contains("malformed"), "the report lists the error kinds");
+    let pdf = s.path("report.pdf");
+    let rep = credence(&["report", out.to_str().unwrap(), "-o", pdf.to_str().unwrap()]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF"));
+}
+
+#[test]
+fn length_distributions_are_drawn_per_request_and_repeat_with_the_seed() {
+    let srv = server(1, 0, None);
+    let s = Scratch::new("bench_lengths");
+    let args = ["--concurrency", "4", "--requests", "80", "--input-len", "uniform:5-50", "--output-len", "uniform:2-9", "--api", "chat"];
+    let tokens_by_id = |dir: &Path| {
+        let run = credence::run::load(dir).unwrap();
+        let ids = run.requests.strings("request_id").unwrap();
+        let (i, o) = (run.requests.u32s("input_tokens").unwrap(), run.requests.u32s("output_tokens").unwrap());
+        let mut v: Vec<(u64, u32, u32)> = (0..ids.len()).map(|r| (ids.value(r).parse().unwrap(), i[r].unwrap(), o[r].unwrap())).collect();
+        v.sort_unstable();
+        (v, run.manifest.workload)
+    };
+    let (a, b) = (s.path("a"), s.path("b"));
+    for dir in [&a, &b] {
+        let o = bench(&srv, dir, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let ((ta, wa), (tb, _)) = (tokens_by_id(&a), tokens_by_id(&b));
+    assert_eq!(ta, tb, "the same seed gives request k the same lengths whichever connection sends it");
+    assert!(ta.iter().all(|(_, i, o)| (5..=50).contains(i) && (2..=9).contains(o)));
+    let distinct: std::collections::BTreeSet<u32> = ta.iter().map(|t| t.2).collect();
+    assert_eq!(distinct.len(), 8, "every output length 2..9 drawn in 80 requests");
+    assert_eq!(wa.output_length.as_deref(), Some("uniform(2..9) tokens (max_tokens, ignore_eos)"));
+    assert!(wa.input_length.as_deref().unwrap().starts_with("uniform(5..50) words"));
+    for bad in [["--output-len", "uniform:9-2"], ["--input-len", "zipf:1"]] {
+        let o = bench(&srv, &s.path("bad"), &[&["--rate", "1", "--requests", "1"][..], &bad[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
+fn closed_loop_new_connections_datasets_and_bad_input() {
+    let srv = server(5, 2, Some(3));
     let s = Scratch::new("bench_closed");
     let out = s.path("run");
-    let url = format!("http://127.0.0.1:{port}");
-    let o = credence(&["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--concurrency", "3", "--requests", "30", "--api", "chat"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let g = s.path("gamma");
-    let og = credence(&["bench", "--url", &url, "--model", "m", "--out", g.to_str().unwrap(), "--rate", "30", "--arrival", "gamma:2", "--requests", "20"]);
-    assert!(og.status.success(), "{}", stderr(&og));
-    assert_eq!(credence::run::load(&g).unwrap().requests.num_rows(), 20);
-    // A dataset of prompts.
-    let ds = s.path("prompts.jsonl");
-    std::fs::write(&ds, "{\"prompt\": \"one\"}\n\"two\"\n").unwrap();
-    let d = s.path("ds");
-    let od = credence(&[
-        "bench",
-        "--url",
-        &url,
-        "--model",
-        "m",
-        "--out",
-        d.to_str().unwrap(),
-        "--concurrency",
-        "2",
-        "--requests",
-        "6",
-        "--dataset",
-        ds.to_str().unwrap(),
-    ]);
-    assert!(od.status.success(), "{}", stderr(&od));
-    assert_eq!(credence::run::load(&d).unwrap().manifest.workload.dataset.as_deref(), Some(ds.to_str().unwrap()));
-    // Time-based warmup: requests scheduled in the first 0.5 s of a 30 req/s schedule.
-    let w = s.path("warm");
-    let ow = credence(&[
-        "bench",
-        "--url",
-        &url,
-        "--model",
-        "m",
-        "--out",
-        w.to_str().unwrap(),
-        "--rate",
-        "30",
-        "--arrival",
-        "constant",
-        "--requests",
-        "30",
-        "--warmup",
-        "500ms",
-    ]);
-    assert!(ow.status.success(), "{}", stderr(&ow));
-    let warm = credence::run::load(&w).unwrap().manifest.phases.warmup_requests.unwrap();
-    assert!((14..=16).contains(&warm), "{warm} warmup requests in the first 0.5 s at 30/s");
+    let o = bench(&srv, &out, &["--concurrency", "3", "--requests", "30", "--api", "chat", "--new-connection-per-request"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&out).unwrap();
     assert_eq!(run.requests.num_rows(), 30);
     assert!(run.requests.timestamps("scheduled_ns").unwrap().iter().all(Option::is_none), "closed loop has no schedule");
     assert_eq!(run.manifest.workload.concurrency, Some(3));
+    assert_eq!(run.manifest.workload.connection_reuse, Some(false));
+    assert!(run.requests.strings("status").unwrap().iter().all(|v| v == Some("ok")));
+    let g = s.path("gamma");
+    let og = bench(&srv, &g, &["--rate", "30", "--arrival", "gamma:2", "--requests", "20"]);
+    assert!(og.status.success(), "{}", stderr(&og));
+    assert_eq!(credence::run::load(&g).unwrap().requests.num_rows(), 20);
+    // A dataset of prompts.
+    let ds = s.path("prompts.jsonl");
+    std::fs::write(&ds, "{\"prompt\": \"one two three\"}\n\"four\"\n").unwrap();
+    let d = s.path("ds");
+    let od = bench(&srv, &d, &["--concurrency", "2", "--requests", "6", "--dataset", ds.to_str().unwrap()]);
+    assert!(od.status.success(), "{}", stderr(&od));
+    let run = credence::run::load(&d).unwrap();
+    assert_eq!(run.manifest.workload.dataset.as_deref(), Some(ds.to_str().unwrap()));
+    let mut inputs: Vec<u32> = run.requests.u32s("input_tokens").unwrap().iter().map(|v| v.unwrap()).collect();
+    inputs.sort_unstable();
+    assert_eq!(inputs, [1, 1, 1, 3, 3, 3], "prompts cycled from the dataset");
+    // Time-based warmup: requests scheduled in the first 0.5 s of a 30 req/s schedule.
+    let w = s.path("warm");
+    let ow = bench(&srv, &w, &["--rate", "30", "--arrival", "constant", "--requests", "30", "--warmup", "500ms"]);
+    assert!(ow.status.success(), "{}", stderr(&ow));
+    let warm = credence::run::load(&w).unwrap().manifest.phases.warmup_requests.unwrap();
+    assert!((14..=16).contains(&warm), "{warm} warmup requests in the first 0.5 s at 30/s");
     let bad = s.path("bad");
+    let url = srv.url();
     for args in [vec!["--url", "https://x", "--rate", "1", "--requests", "1"], vec!["--url", &url, "--requests", "1"], vec!["--url", &url, "--rate", "1"]] {
         let mut all = vec!["bench", "--model", "m", "--out", bad.to_str().unwrap()];
         all.extend(args.iter().copied());
         let o = credence(&all);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(!bad.exists());
     }
     // An unreachable server: every request is recorded as refused, none is dropped.
     let dead = s.path("dead");
@@ -238,13 +272,14 @@ fn closed_loop_and_bad_input() {
 }
 
 #[test]
-fn gpus_are_sampled_beside_the_load() {
-    let port = server(Duration::from_millis(5), 3, Duration::from_millis(2));
+fn gpus_and_server_metrics_are_sampled_beside_the_load() {
+    let srv = server(5, 2, Some(3));
     let s = Scratch::new("bench_gpu");
     let out = s.path("run");
-    let url = format!("http://127.0.0.1:{port}");
+    let metrics = format!("{}/metrics", srv.url());
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
-        .args(["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--rate", "20", "--duration", "2500ms", "--collect-gpu", "auto"])
+        .args(["bench", "--url", &srv.url(), "--model", "m", "--out", out.to_str().unwrap(), "--rate", "20", "--duration", "2500ms"])
+        .args(["--collect-gpu", "auto", "--server-metrics", &metrics])
         .env("CREDENCE_FAKE_GPUS", "2")
         .output()
         .unwrap();
@@ -253,23 +288,26 @@ fn gpus_are_sampled_beside_the_load() {
     let gpu = run.gpu.as_ref().expect("a gpu table");
     assert!(gpu.num_rows() >= 4, "{} GPU rows", gpu.num_rows());
     assert!(run.manifest.tables.iter().any(|t| t == "gpu"));
-    let v = credence(&["validate", out.to_str().unwrap(), "--json"]);
-    assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
+    assert!(run.manifest.environment.gpu_temp_at_start_c.value.is_some(), "the pre-run checklist read the GPUs");
+    let server = run.server.as_ref().expect("a server table");
+    assert!(server.num_rows() >= 2, "the mock's /metrics was scraped");
+    validate(&out);
 }
 
 #[test]
 fn a_sweep_writes_one_run_per_step_and_links_them() {
-    let port = server(Duration::from_millis(5), 3, Duration::from_millis(2));
+    let srv = server(5, 2, Some(3));
     let s = Scratch::new("bench_sweep");
     let out = s.path("sweep");
-    let url = format!("http://127.0.0.1:{port}");
-    let o = credence(&["bench", "--url", &url, "--model", "m", "--out", out.to_str().unwrap(), "--rate", "1", "--requests", "8", "--sweep", "rate=20,40"]);
+    let o = bench(&srv, &out, &["--rate", "1", "--requests", "8", "--sweep", "rate=20,40"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let parent: Value = serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
     let steps = parent["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 2);
     for st in steps {
-        let run = credence::run::load(&out.join(st["run"].as_str().unwrap())).unwrap();
+        let dir = out.join(st["run"].as_str().unwrap());
+        validate(&dir);
+        let run = credence::run::load(&dir).unwrap();
         assert_eq!(run.requests.num_rows(), 8);
         assert_eq!(run.manifest.workload.rate_per_s, st["rate_per_s"].as_f64());
     }

@@ -2,9 +2,10 @@
 //!
 //! The hot path never parses full JSON: it finds SSE event boundaries, stamps each event's
 //! arrival, checks whether an event carries text by a byte search, and parses only the event
-//! that carries `"usage"` (token counts) and error bodies.
+//! that carries `"usage"` (token counts) and error bodies. Lines are read straight out of the
+//! socket buffer: no allocation per chunk.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
@@ -22,38 +23,71 @@ pub struct Observed {
     pub error: Option<(&'static str, String)>,
 }
 
+/// How a request ended, for the connection's next use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    /// The connection can carry the next request.
+    Reuse,
+    /// The connection must be closed.
+    Close,
+    /// A reused connection was found closed before the request reached the server (an idle
+    /// keep-alive connection the server dropped): send again on a new connection.
+    Stale,
+}
+
 /// A connection to `host:port`, reused across requests (keep-alive).
 pub struct Conn {
     reader: BufReader<TcpStream>,
+    /// Requests this connection has carried.
+    pub used: u64,
 }
 
 impl Conn {
-    pub fn open(hostport: &str, timeout: Duration) -> std::io::Result<Conn> {
-        let addr = std::net::ToSocketAddrs::to_socket_addrs(hostport)?.next().ok_or_else(|| std::io::Error::other("no address"))?;
-        let s = TcpStream::connect_timeout(&addr, timeout)?;
-        s.set_nodelay(true)?;
-        s.set_read_timeout(Some(timeout))?;
-        s.set_write_timeout(Some(timeout))?;
-        Ok(Conn { reader: BufReader::with_capacity(64 << 10, s) })
+    pub fn open(hostport: &str, timeout: Duration) -> Result<Conn, (&'static str, String)> {
+        let addr = std::net::ToSocketAddrs::to_socket_addrs(hostport)
+            .map_err(|e| ("refused", format!("cannot resolve {hostport}: {e}")))?
+            .next()
+            .ok_or_else(|| ("refused", format!("{hostport} has no address")))?;
+        let s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| (io_kind(&e, "refused"), format!("cannot connect to {hostport}: {e}")))?;
+        let setup = s.set_nodelay(true).and_then(|()| s.set_read_timeout(Some(timeout))).and_then(|()| s.set_write_timeout(Some(timeout)));
+        setup.map_err(|e| ("client", format!("socket setup: {e}")))?;
+        Ok(Conn { reader: BufReader::with_capacity(64 << 10, s), used: 0 })
+    }
+}
+
+/// The error kind of an I/O error: timeouts, a peer that went away, or `other`.
+fn io_kind(e: &std::io::Error, other: &'static str) -> &'static str {
+    match e.kind() {
+        ErrorKind::WouldBlock | ErrorKind::TimedOut => "timeout",
+        ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted | ErrorKind::BrokenPipe | ErrorKind::UnexpectedEof => "disconnected",
+        _ => other,
     }
 }
 
 /// Whether an SSE `data:` payload carries generated text (a non-empty `text` or `content`).
 fn has_text(data: &[u8]) -> bool {
     for key in [&b"\"text\":\""[..], &b"\"content\":\""[..]] {
-        if let Some(i) = data.windows(key.len()).position(|w| w == key) {
-            if data.get(i + key.len()).is_some_and(|c| *c != b'"') {
-                return true;
-            }
+        if let Some(i) = find(data, key)
+            && data.get(i + key.len()).is_some_and(|c| *c != b'"')
+        {
+            return true;
         }
     }
     false
 }
 
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A payload that cannot be one JSON object: the cheap check the hot path can afford.
+fn malformed(data: &[u8]) -> bool {
+    let t = data.trim_ascii();
+    !(t.first() == Some(&b'{') && t.last() == Some(&b'}'))
+}
+
 fn usage(data: &[u8]) -> Option<(Option<u32>, Option<u32>)> {
-    if !data.windows(7).any(|w| w == b"\"usage\"") {
-        return None;
-    }
+    find(data, b"\"usage\"")?;
     let v: serde_json::Value = serde_json::from_slice(data).ok()?;
     let u = v.get("usage").filter(|u| !u.is_null())?;
     let g = |k: &str| u.get(k).and_then(serde_json::Value::as_u64).map(|x| x as u32);
@@ -70,30 +104,34 @@ fn line(r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>) -> std::io::Result<bool
     Ok(n > 0)
 }
 
-/// Sends one streaming POST and observes the response. Returns whether the connection can be
-/// reused.
-pub fn post_stream(conn: &mut Conn, hostport: &str, path: &str, body: &[u8], o: &mut Observed) -> bool {
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    let stream = conn.reader.get_mut();
-    if let Err(e) = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body)) {
-        o.error = Some(("refused", format!("send failed: {e}")));
-        return false;
+fn snippet(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).chars().take(300).collect()
+}
+
+/// Sends one streaming POST and observes the response.
+pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
+    let reused = conn.used > 0;
+    conn.used += 1;
+    // One write for head and body: a second small write would wait on the peer's delayed ACK.
+    if let Err(e) = conn.reader.get_mut().write_all(request) {
+        if reused {
+            return After::Stale;
+        }
+        o.error = Some((io_kind(&e, "client"), format!("send failed: {e}")));
+        return After::Close;
     }
     let mut buf = Vec::with_capacity(512);
-    let timeout_kind =
-        |e: &std::io::Error| if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) { "timeout" } else { "client" };
     match line(&mut conn.reader, &mut buf) {
         Ok(true) => o.first_byte = Some(Instant::now()),
+        Ok(false) if reused => return After::Stale,
         Ok(false) => {
-            o.error = Some(("client", "connection closed before a response".into()));
-            return false;
+            o.error = Some(("disconnected", "the server closed the connection before responding".into()));
+            return After::Close;
         }
+        Err(e) if reused && io_kind(&e, "") == "disconnected" => return After::Stale,
         Err(e) => {
-            o.error = Some((timeout_kind(&e), format!("no response: {e}")));
-            return false;
+            o.error = Some((io_kind(&e, "client"), format!("no response: {e}")));
+            return After::Close;
         }
     }
     let status: u32 = String::from_utf8_lossy(&buf).split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
@@ -112,23 +150,38 @@ pub fn post_stream(conn: &mut Conn, hostport: &str, path: &str, body: &[u8], o: 
                     close = true;
                 }
             }
-            _ => {
-                o.error = Some(("client", "truncated response headers".into()));
-                return false;
+            Ok(false) => {
+                o.error = Some(("disconnected", "the server closed the connection inside the response headers".into()));
+                return After::Close;
+            }
+            Err(e) => {
+                o.error = Some((io_kind(&e, "client"), format!("response headers: {e}")));
+                return After::Close;
             }
         }
     }
-    // The body as a byte stream: de-chunked when chunked, bounded by Content-Length, else to EOF.
-    let mut body_reader = Body { chunked, remaining: length, chunk_left: 0, done: false, pending: Vec::new() };
+    let framing = if chunked {
+        Framing::Chunked { left: 0, done: false }
+    } else if let Some(n) = length {
+        Framing::Length(n)
+    } else {
+        close = true;
+        Framing::ToEof
+    };
+    let mut body = Body { framing };
     let mut event: Vec<u8> = Vec::new();
     let mut raw_body = Vec::new();
+    let mut complete = false;
     loop {
-        match body_reader.read_line(&mut conn.reader, &mut buf) {
+        match body.read_line(&mut conn.reader, &mut buf) {
             Ok(true) => {}
-            Ok(false) => break,
+            Ok(false) => {
+                complete = true;
+                break;
+            }
             Err(e) => {
-                o.error = Some((timeout_kind(&e), format!("stream broke: {e}")));
-                return false;
+                o.error = Some((io_kind(&e, "client"), format!("stream broke after {} chunks: {e}", o.chunks.len())));
+                break;
             }
         }
         if status != 200 {
@@ -138,137 +191,161 @@ pub fn post_stream(conn: &mut Conn, hostport: &str, path: &str, body: &[u8], o: 
         }
         if buf.is_empty() {
             // End of one SSE event.
-            if !event.is_empty() {
-                let now = Instant::now();
-                if event == b"[DONE]" {
-                    o.end = Some(now);
-                } else {
-                    // Chunks that carry text only: the usage chunk and role-only deltas carry
-                    // no tokens and would shorten the inter-token gaps.
-                    if has_text(&event) {
-                        o.chunks.push(now);
-                        if o.first_token.is_none() {
-                            o.first_token = Some(now);
-                        }
-                    }
-                    if let Some((p, c)) = usage(&event) {
-                        o.prompt_tokens = p;
-                        o.completion_tokens = c;
-                    }
-                }
-                event.clear();
+            if event.is_empty() {
+                continue;
             }
-            continue;
-        }
-        if let Some(d) = buf.strip_prefix(b"data:") {
-            let d = d.strip_prefix(b" ").unwrap_or(d);
-            event.extend_from_slice(d);
+            let now = Instant::now();
+            if event == b"[DONE]" {
+                o.end = Some(now);
+            } else if malformed(&event) {
+                if o.error.is_none() {
+                    o.error = Some(("malformed", format!("event {} is not a JSON object: {}", o.chunks.len() + 1, snippet(&event))));
+                }
+            } else {
+                // Chunks that carry text only: the usage chunk and role-only deltas carry no
+                // tokens and would shorten the inter-token gaps.
+                if has_text(&event) {
+                    o.chunks.push(now);
+                    o.first_token.get_or_insert(now);
+                }
+                if let Some((p, c)) = usage(&event) {
+                    o.prompt_tokens = p;
+                    o.completion_tokens = c;
+                }
+            }
+            event.clear();
+        } else if let Some(d) = buf.strip_prefix(b"data:") {
+            // Multi-line data joins with a newline (SSE); other fields (event, id, retry,
+            // comments) carry nothing we need.
+            if !event.is_empty() {
+                event.push(b'\n');
+            }
+            event.extend_from_slice(d.strip_prefix(b" ").unwrap_or(d));
         }
     }
-    if o.end.is_none() {
-        o.end = Some(Instant::now());
-    }
+    let now = Instant::now();
+    o.end.get_or_insert(now);
     if status != 200 {
-        let kind = if (400..500).contains(&status) {
-            "http_4xx"
-        } else if status >= 500 {
-            "http_5xx"
-        } else {
-            "other"
+        let kind = match status {
+            400..=499 => "http_4xx",
+            500..=599 => "http_5xx",
+            _ => "other",
         };
-        o.error = Some((kind, String::from_utf8_lossy(&raw_body).chars().take(300).collect()));
+        o.error = Some((kind, snippet(&raw_body)));
+    } else if !complete && o.error.is_none() {
+        o.error = Some(("disconnected", format!("the stream ended after {} chunks without its end", o.chunks.len())));
+    } else if complete && o.error.is_none() && matches!(body.framing, Framing::Chunked { .. }) && !event.is_empty() {
+        o.error = Some(("malformed", "the stream ended inside an event".into()));
     }
-    !close && (chunked || length.is_some())
+    if close || !complete { After::Close } else { After::Reuse }
 }
 
-/// A response body, de-chunked, read line by line.
+/// How the response body is delimited.
+enum Framing {
+    /// Chunked transfer encoding: bytes left in the current chunk, and whether the last
+    /// (zero) chunk was read.
+    Chunked { left: usize, done: bool },
+    /// Content-Length: bytes left.
+    Length(usize),
+    /// Until the server closes the connection.
+    ToEof,
+}
+
+/// A response body, de-framed and read line by line out of the socket buffer.
 struct Body {
-    chunked: bool,
-    remaining: Option<usize>,
-    chunk_left: usize,
-    done: bool,
-    /// Bytes read but not yet returned as a line.
-    pending: Vec<u8>,
+    framing: Framing,
 }
 
 impl Body {
-    fn next_bytes(&mut self, r: &mut BufReader<TcpStream>, out: &mut Vec<u8>) -> std::io::Result<bool> {
-        if self.done {
-            return Ok(false);
-        }
-        if self.chunked {
-            if self.chunk_left == 0 {
-                let mut size = Vec::new();
-                line(r, &mut size)?;
-                if size.is_empty() {
-                    line(r, &mut size)?;
+    /// Bytes of body available now (at most `want`), or 0 at the end of the body.
+    fn budget(&mut self, r: &mut BufReader<TcpStream>) -> std::io::Result<usize> {
+        match &mut self.framing {
+            Framing::Chunked { left, done } => {
+                if *done {
+                    return Ok(0);
                 }
-                let n = usize::from_str_radix(String::from_utf8_lossy(&size).split(';').next().unwrap_or("0").trim(), 16).unwrap_or(0);
-                if n == 0 {
-                    let mut trailer = Vec::new();
-                    line(r, &mut trailer)?;
-                    self.done = true;
-                    return Ok(false);
+                if *left == 0 {
+                    let mut size = Vec::new();
+                    if !line(r, &mut size)? {
+                        return Err(ErrorKind::UnexpectedEof.into());
+                    }
+                    let text = String::from_utf8_lossy(&size);
+                    let n = usize::from_str_radix(text.split(';').next().unwrap_or("").trim(), 16)
+                        .map_err(|_| std::io::Error::new(ErrorKind::InvalidData, format!("bad chunk size line {:?}", snippet(&size))))?;
+                    if n == 0 {
+                        // Trailers up to the empty line.
+                        while line(r, &mut size)? && !size.is_empty() {}
+                        *done = true;
+                        return Ok(0);
+                    }
+                    *left = n;
                 }
-                self.chunk_left = n;
+                Ok(*left)
             }
-            let mut piece = vec![0u8; self.chunk_left.min(8192)];
-            let got = r.read(&mut piece)?;
-            if got == 0 {
-                self.done = true;
-                return Ok(false);
-            }
-            self.chunk_left -= got;
-            out.extend_from_slice(&piece[..got]);
-            if self.chunk_left == 0 {
-                let mut crlf = [0u8; 2];
-                r.read_exact(&mut crlf)?;
-            }
-            Ok(true)
-        } else {
-            let want = self.remaining.unwrap_or(8192).min(8192);
-            if want == 0 {
-                self.done = true;
-                return Ok(false);
-            }
-            let mut piece = vec![0u8; want];
-            let got = r.read(&mut piece)?;
-            if got == 0 {
-                self.done = true;
-                return Ok(false);
-            }
-            if let Some(rem) = self.remaining.as_mut() {
-                *rem -= got;
-            }
-            out.extend_from_slice(&piece[..got]);
-            Ok(true)
+            Framing::Length(n) => Ok(*n),
+            Framing::ToEof => Ok(usize::MAX),
         }
     }
 
-    /// The next line of the body (without its terminator); false at the end.
+    fn consumed(&mut self, r: &mut BufReader<TcpStream>, n: usize) -> std::io::Result<()> {
+        match &mut self.framing {
+            Framing::Chunked { left, .. } => {
+                *left -= n;
+                if *left == 0 {
+                    let mut crlf = Vec::new();
+                    line(r, &mut crlf)?;
+                }
+            }
+            Framing::Length(left) => *left -= n,
+            Framing::ToEof => {}
+        }
+        Ok(())
+    }
+
+    /// The next line of the body (without its terminator); false at the end of the body.
     fn read_line(&mut self, r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+        buf.clear();
         loop {
-            if let Some(i) = self.pending.iter().position(|c| *c == b'\n') {
-                buf.clear();
-                buf.extend_from_slice(&self.pending[..i]);
+            let budget = self.budget(r)?;
+            if budget == 0 {
+                return Ok(!buf.is_empty());
+            }
+            let avail = r.fill_buf()?;
+            if avail.is_empty() {
+                if matches!(self.framing, Framing::ToEof) {
+                    self.framing = Framing::Length(0);
+                    return Ok(!buf.is_empty());
+                }
+                return Err(ErrorKind::UnexpectedEof.into());
+            }
+            let take = avail.len().min(budget);
+            let (n, found) = match avail[..take].iter().position(|c| *c == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (take, false),
+            };
+            buf.extend_from_slice(&avail[..n]);
+            r.consume(n);
+            self.consumed(r, n)?;
+            if found {
+                buf.pop();
                 if buf.last() == Some(&b'\r') {
                     buf.pop();
                 }
-                self.pending.drain(..=i);
                 return Ok(true);
             }
-            let mut more = Vec::new();
-            if !self.next_bytes(r, &mut more)? {
-                if self.pending.is_empty() {
-                    return Ok(false);
-                }
-                buf.clear();
-                buf.append(&mut self.pending);
-                return Ok(true);
-            }
-            self.pending.extend_from_slice(&more);
         }
     }
+}
+
+/// The bytes of one POST request: head and JSON body.
+pub fn request_bytes(hostport: &str, path: &str, body: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(body);
+    r
 }
 
 #[cfg(test)]
@@ -282,5 +359,8 @@ mod tests {
         assert!(has_text(br#"{"choices":[{"delta":{"content":"x"}}]}"#));
         assert_eq!(usage(br#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7}}"#), Some((Some(5), Some(7))));
         assert_eq!(usage(br#"{"choices":[{"text":"a"}]}"#), None);
+        assert!(malformed(br#"{"choices":[{"text":"tr"#));
+        assert!(malformed(b"<html>"));
+        assert!(!malformed(br#" {"choices":[]} "#));
     }
 }

@@ -72,6 +72,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         output_length: None,
         streaming: Some(true),
         connection_reuse: None,
+        connections: None,
         duration_s: None,
     });
     out.capabilities = Some(Capabilities {

@@ -35,6 +35,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         output_length: None,
         streaming: None,
         connection_reuse: None,
+        connections: None,
         duration_s: None,
     });
     let reqs =

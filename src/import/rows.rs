@@ -10,6 +10,8 @@ pub struct Request {
     pub id: String,
     pub scheduled_ns: Option<i64>,
     pub sent_ns: i64,
+    /// Arrival of the response's first byte, where the source records it.
+    pub first_byte_ns: Option<i64>,
     pub first_token_ns: Option<i64>,
     pub end_ns: i64,
     pub chunk_ns: Option<Vec<i64>>,
@@ -55,6 +57,7 @@ impl RequestRows {
                 ("client_host", utf8_column(r.iter().map(|_| None))),
                 ("scheduled_ns", Column::Timestamp(r.iter().map(|x| x.scheduled_ns).collect())),
                 ("sent_ns", Column::Timestamp(r.iter().map(|x| Some(x.sent_ns)).collect())),
+                ("first_byte_ns", Column::Timestamp(r.iter().map(|x| x.first_byte_ns).collect())),
                 ("first_token_ns", Column::Timestamp(r.iter().map(|x| x.first_token_ns).collect())),
                 ("end_ns", Column::Timestamp(r.iter().map(|x| Some(x.end_ns)).collect())),
                 ("chunk_ns", Column::TimestampList(chunks)),

@@ -35,6 +35,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         output_length: None,
         streaming: Some(true),
         connection_reuse: None,
+        connections: None,
         duration_s: v.get("duration").and_then(Value::as_f64),
     });
     out.claims = latency_claims(&v, &[("ttft", "ttft"), ("tpot", "tpot"), ("itl", "itl"), ("e2e_latency", "e2e")]);

@@ -134,6 +134,7 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         output_length: None,
         streaming: Some(true),
         connection_reuse: None,
+        connections: None,
         duration_s: v.get("duration").and_then(Value::as_f64),
     });
     out.claims = latency_claims(&v, &[("ttft", "ttft"), ("tpot", "tpot"), ("itl", "itl"), ("e2el", "e2e")]);

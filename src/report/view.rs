@@ -130,8 +130,21 @@ fn headline(a: &Analysis) -> Vec<[String; 2]> {
         ],
         ["TTFT".into(), format!("P50 {} ms · P99 {} ms", e("ttft", "p50"), e("ttft", "p99"))],
         ["TPOT".into(), format!("P50 {} ms · P99 {} ms", e("tpot", "p50"), e("tpot", "p99"))],
-        ["Errors".into(), format!("{} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0))],
+        ["Errors".into(), errors_line(a)],
     ]
+}
+
+/// The error rate, then each kind's share (largest first), e.g. `12 of 120 requests: 10 [6, 17] %
+/// (http_5xx 5.0 %, timeout 5.0 %)`.
+fn errors_line(a: &Analysis) -> String {
+    let total = format!("{} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0));
+    let mut kinds: Vec<(&String, f64)> = a.errors.by_kind.iter().filter_map(|(k, e)| Some((k, e.estimate?))).collect();
+    if kinds.is_empty() {
+        return total;
+    }
+    kinds.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(y.0)));
+    let parts: Vec<String> = kinds.iter().map(|(k, r)| format!("{k} {:.1} %", r * 100.0)).collect();
+    format!("{total} ({})", parts.join(", "))
 }
 
 fn findings(a: &Analysis) -> Vec<FindingView> {

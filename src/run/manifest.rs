@@ -133,6 +133,9 @@ pub struct Workload {
     pub streaming: Option<bool>,
     /// True: connections are reused; false: a new connection per request.
     pub connection_reuse: Option<bool>,
+    /// Connections the load generator kept (its pool size; one per client in closed loop).
+    #[serde(default)]
+    pub connections: Option<u32>,
     /// Planned duration of the load.
     pub duration_s: Option<f64>,
 }
@@ -149,6 +152,7 @@ impl Workload {
             output_length: None,
             streaming: None,
             connection_reuse: None,
+            connections: None,
             duration_s: None,
         }
     }

@@ -72,10 +72,18 @@ pub struct ColumnSpec {
     /// Unit of the values (`ns`, `ms`, `MHz`, `W`, `%`, `bytes`, `count`, ...); empty for labels.
     pub unit: &'static str,
     pub meaning: &'static str,
+    /// Added after format 1 was first published: files written before may lack it, and it is
+    /// then read as all-null. Producers that leave it out get a null column.
+    pub optional: bool,
 }
 
 const fn col(name: &'static str, ty: ColumnType, nullable: bool, unit: &'static str, meaning: &'static str) -> ColumnSpec {
-    ColumnSpec { name, ty, nullable, unit, meaning }
+    ColumnSpec { name, ty, nullable, unit, meaning, optional: false }
+}
+
+/// A nullable column added after format 1 was first published (see `ColumnSpec::optional`).
+const fn added_col(name: &'static str, ty: ColumnType, unit: &'static str, meaning: &'static str) -> ColumnSpec {
+    ColumnSpec { name, ty, nullable: true, unit, meaning, optional: true }
 }
 
 /// The tables of a run directory.
@@ -159,7 +167,7 @@ impl TableKind {
 use ColumnType::{Float64 as F64, Timestamp as Ts, TimestampList as TsList, UInt32 as U32, UInt64 as U64, Utf8 as Str};
 
 /// Error kinds a request may fail with (`error_kind`).
-pub const ERROR_KINDS: [&str; 8] = ["timeout", "oom", "refused", "http_4xx", "http_5xx", "cancelled", "client", "other"];
+pub const ERROR_KINDS: [&str; 10] = ["timeout", "oom", "refused", "http_4xx", "http_5xx", "cancelled", "disconnected", "malformed", "client", "other"];
 /// Phases a capturing tool may declare (`phase`).
 pub const PHASES: [&str; 3] = ["warmup", "measure", "cooldown"];
 /// Request outcomes (`status`).
@@ -171,6 +179,7 @@ pub const REQUESTS: &[ColumnSpec] = &[
     col("client_host", Str, true, "", "Host the load generator ran on (joins host.parquet's host)."),
     col("scheduled_ns", Ts, true, "ns", "Intended send time from the open-loop schedule; null for closed-loop tools."),
     col("sent_ns", Ts, false, "ns", "Time the request was actually sent."),
+    added_col("first_byte_ns", Ts, "ns", "Arrival of the response's first byte (the HTTP status line); null when not recorded."),
     col("first_token_ns", Ts, true, "ns", "Arrival of the first content token; null when none arrived."),
     col("end_ns", Ts, false, "ns", "Time the response completed or failed."),
     col("chunk_ns", TsList, true, "ns", "Arrival time of every streamed chunk, in order; null when not recorded."),
@@ -178,7 +187,13 @@ pub const REQUESTS: &[ColumnSpec] = &[
     col("output_tokens", U32, true, "tokens", "Generated tokens."),
     col("cached_tokens", U32, true, "tokens", "Prompt tokens served from a prefix cache, where known."),
     col("status", Str, false, "", "Outcome: ok or error."),
-    col("error_kind", Str, true, "", "timeout, oom, refused, http_4xx, http_5xx, cancelled, client or other; null when ok."),
+    col(
+        "error_kind",
+        Str,
+        true,
+        "",
+        "timeout, oom, refused, http_4xx, http_5xx, cancelled, disconnected (the server closed the stream early), malformed (a response that is not valid SSE/JSON), client or other; null when ok.",
+    ),
     col("error_message", Str, true, "", "Error text as reported (untrusted)."),
     col("http_status", U32, true, "", "HTTP status code of the response."),
     col("phase", Str, true, "", "Phase declared by the capturing tool: warmup, measure or cooldown."),
@@ -271,13 +286,17 @@ pub fn describe(kind: TableKind) -> serde_json::Value {
         .columns()
         .iter()
         .map(|c| {
-            serde_json::json!({
+            let mut col = serde_json::json!({
                 "name": c.name,
                 "type": c.ty.name(),
                 "unit": if c.unit.is_empty() { serde_json::Value::Null } else { c.unit.into() },
                 "nullable": c.nullable,
                 "meaning": c.meaning,
-            })
+            });
+            if c.optional {
+                col["optional"] = true.into();
+            }
+            col
         })
         .collect();
     serde_json::json!({

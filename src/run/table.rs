@@ -112,6 +112,18 @@ impl Column {
         }
     }
 
+    /// Appends `n` nulls (optional columns a file or a producer does not have).
+    fn push_nulls(&mut self, n: usize) {
+        match self {
+            Column::Timestamp(v) => v.resize(v.len() + n, None),
+            Column::UInt32(v) => v.resize(v.len() + n, None),
+            Column::UInt64(v) => v.resize(v.len() + n, None),
+            Column::Float64(v) => v.resize(v.len() + n, None),
+            Column::TimestampList(l) => (0..n).for_each(|_| l.push(None)),
+            Column::Utf8(s) => *s = s.iter().chain(std::iter::repeat_n(None, n)).collect(),
+        }
+    }
+
     fn empty(ty: ColumnType) -> Column {
         match ty {
             ColumnType::Timestamp => Column::Timestamp(Vec::new()),
@@ -177,8 +189,16 @@ impl Table {
         let err = |column: &str, message: String| TableError::Build { table: kind.name(), column: column.to_string(), message };
         let mut columns = Vec::with_capacity(kind.columns().len());
         let mut rows = None;
-        for spec in kind.columns() {
-            let pos = named.iter().position(|(n, _)| *n == spec.name).ok_or_else(|| err(spec.name, "is missing".into()))?;
+        let mut absent = Vec::new();
+        for (ci, spec) in kind.columns().iter().enumerate() {
+            let Some(pos) = named.iter().position(|(n, _)| *n == spec.name) else {
+                if spec.optional {
+                    absent.push(ci);
+                    columns.push(Column::empty(spec.ty));
+                    continue;
+                }
+                return Err(err(spec.name, "is missing".into()));
+            };
             let (_, column) = named.swap_remove(pos);
             if column.column_type() != spec.ty {
                 return Err(err(spec.name, format!("must be {}", spec.ty.name())));
@@ -197,6 +217,9 @@ impl Table {
         }
         if let Some((name, _)) = named.first() {
             return Err(err(name, "is not part of the schema".into()));
+        }
+        for ci in absent {
+            columns[ci].push_nulls(rows.unwrap_or(0));
         }
         Ok(Table { kind, columns })
     }
@@ -382,6 +405,9 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
     let mut problems = Vec::new();
     for spec in kind.columns() {
         let Ok(field) = schema.field_with_name(spec.name) else {
+            if spec.optional {
+                continue;
+            }
             problems.push(Problem::error(file, "column is missing").column(spec.name).expected(format!("a {} column: {}", spec.ty.name(), spec.meaning)));
             continue;
         };
@@ -423,7 +449,15 @@ fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableEr
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
         for (ci, spec) in kind.columns().iter().enumerate() {
-            let idx = schema.index_of(spec.name).map_err(|e| not_parquet(&e))?;
+            let Ok(idx) = schema.index_of(spec.name) else {
+                // An optional column this file predates (check_schema let only those through).
+                if let Column::Utf8(_) = acc.columns[ci] {
+                    acc.strings[ci].push(StringArray::new_null(batch.num_rows()));
+                } else {
+                    acc.columns[ci].push_nulls(batch.num_rows());
+                }
+                continue;
+            };
             let array = batch.column(idx);
             if !spec.nullable && array.null_count() > 0 {
                 nulls_in_required.push((ci, acc.rows + first_null(array.as_ref())));

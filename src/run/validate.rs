@@ -186,6 +186,7 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
     ) else {
         return;
     };
+    let first_byte = t.timestamps("first_byte_ns").unwrap_or(&[]);
     let n = t.num_rows();
     if n == 0 {
         out.push(Problem::warning(f, "has no rows: there is nothing to analyze"));
@@ -193,6 +194,7 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
     }
     let mut negative = RowCollector::default();
     let mut ft_before_sent = RowCollector::default();
+    let mut fb_outside = RowCollector::default();
     let mut end_before_ft = RowCollector::default();
     let mut sent_early = RowCollector::default();
     let mut chunk_outside = RowCollector::default();
@@ -214,6 +216,11 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
                 end_before_ft.push_with(i, || format!("end is {} before the first token", ms(ft - e)));
             }
         }
+        if let Some(fb) = first_byte.get(i).copied().flatten()
+            && (fb < s || fb > e || first[i].is_some_and(|ft| ft < fb))
+        {
+            fb_outside.push_with(i, || format!("first byte {} after sent", ms(fb - s)));
+        }
         if let Some(sc) = sched[i]
             && s < sc - 1_000_000
         {
@@ -234,6 +241,13 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
     }
     push(out, negative, Problem::error(f, "negative duration").column("end_ns").expected("end_ns >= sent_ns"));
     push(out, ft_before_sent, Problem::error(f, "first token before sent").column("first_token_ns").expected("first_token_ns >= sent_ns"));
+    push(
+        out,
+        fb_outside,
+        Problem::error(f, "first byte outside the request's span or after the first token")
+            .column("first_byte_ns")
+            .expected("sent_ns <= first_byte_ns <= first_token_ns <= end_ns"),
+    );
     push(out, end_before_ft, Problem::error(f, "end before first token").column("end_ns").expected("end_ns >= first_token_ns"));
     push(out, sent_early, Problem::warning(f, "request sent more than 1 ms before its scheduled time").column("sent_ns").expected("sent_ns >= scheduled_ns"));
     push(out, dup, Problem::error(f, "duplicate request id").column("request_id").expected("unique ids"));

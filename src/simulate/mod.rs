@@ -398,6 +398,7 @@ fn manifest(opts: &SimOptions) -> Manifest {
             output_length: Some(opts.lengths.describe_output()),
             streaming: Some(true),
             connection_reuse: Some(true),
+            connections: None,
             duration_s: Some(opts.duration_s),
         },
         environment: Environment {

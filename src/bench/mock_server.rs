@@ -1,0 +1,338 @@
+//! A small OpenAI-compatible streaming server on loopback, for testing `credence bench` and for
+//! measuring the load generator's own ceiling (`credence mock-server`).
+//!
+//! It answers `POST /v1/completions` and `POST /v1/chat/completions` with an SSE stream: a
+//! scripted time to first token, then one chunk per token a scripted delay apart, a usage chunk
+//! and `[DONE]`, chunked transfer encoding and keep-alive, like vLLM. Faults are injected per
+//! request with seeded probabilities, and `GET /metrics` reports, in Prometheus text, how many
+//! requests it served and how many faults of each kind it injected, so that a test can hold the
+//! client's error classification against the server's own count.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A fault the server can inject into one response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// `500 Internal Server Error` with a JSON error body.
+    Http500,
+    /// `429 Too Many Requests`.
+    Http429,
+    /// The connection is closed after the first chunk, mid-stream.
+    Drop,
+    /// The stream stops after the first chunk and never ends (the client times out).
+    Stall,
+    /// An event whose data is truncated JSON.
+    Malformed,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 5] = [Fault::Http500, Fault::Http429, Fault::Drop, Fault::Stall, Fault::Malformed];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::Http500 => "http_500",
+            Fault::Http429 => "http_429",
+            Fault::Drop => "drop",
+            Fault::Stall => "stall",
+            Fault::Malformed => "malformed",
+        }
+    }
+
+    /// The `error_kind` a correct client records for this fault.
+    pub fn error_kind(self) -> &'static str {
+        match self {
+            Fault::Http500 => "http_5xx",
+            Fault::Http429 => "http_4xx",
+            Fault::Drop => "disconnected",
+            Fault::Stall => "timeout",
+            Fault::Malformed => "malformed",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Fault> {
+        Fault::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// How the server behaves.
+#[derive(Debug, Clone)]
+pub struct MockConfig {
+    /// Time from the request's arrival to the first token.
+    pub ttft: Duration,
+    /// Time between tokens.
+    pub token_delay: Duration,
+    /// Tokens per response; `None` honours the request's `max_tokens` (16 when absent).
+    pub output_tokens: Option<u32>,
+    /// (fault, probability per request).
+    pub faults: Vec<(Fault, f64)>,
+    /// How long a stalled stream waits before the server gives up on it.
+    pub stall_for: Duration,
+    pub seed: u64,
+}
+
+impl Default for MockConfig {
+    fn default() -> MockConfig {
+        MockConfig {
+            ttft: Duration::from_millis(20),
+            token_delay: Duration::from_millis(5),
+            output_tokens: None,
+            faults: Vec::new(),
+            stall_for: Duration::from_secs(30),
+            seed: 1,
+        }
+    }
+}
+
+/// What the server did, for `GET /metrics`.
+#[derive(Default)]
+struct Counters {
+    requests: AtomicU64,
+    faults: [AtomicU64; 5],
+}
+
+struct Shared {
+    config: MockConfig,
+    counters: Counters,
+    /// One seeded stream of fault draws, in arrival order.
+    rng: Mutex<ChaCha8Rng>,
+}
+
+/// A running server; it stops accepting when the process exits.
+pub struct MockServer {
+    pub port: u16,
+    shared: Arc<Shared>,
+}
+
+impl MockServer {
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Completion requests served so far.
+    pub fn served(&self) -> u64 {
+        self.shared.counters.requests.load(Ordering::Relaxed)
+    }
+
+    /// Faults injected so far, by kind.
+    pub fn injected(&self, fault: Fault) -> u64 {
+        Fault::ALL.iter().position(|f| *f == fault).map_or(0, |i| self.shared.counters.faults[i].load(Ordering::Relaxed))
+    }
+}
+
+/// Binds `127.0.0.1:port` (0: any free port) and serves on background threads, one per
+/// connection.
+pub fn spawn(config: MockConfig, port: u16) -> std::io::Result<MockServer> {
+    let listener = TcpListener::bind(("127.0.0.1", port))?;
+    let port = listener.local_addr()?.port();
+    let shared = Arc::new(Shared { rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed)), config, counters: Counters::default() });
+    let server = MockServer { port, shared: shared.clone() };
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let shared = shared.clone();
+            std::thread::spawn(move || {
+                let _ = serve_connection(stream, &shared);
+            });
+        }
+    });
+    Ok(server)
+}
+
+/// One request's head and body.
+struct Incoming {
+    method: String,
+    path: String,
+    body: Vec<u8>,
+    /// The client asked for `Connection: close`.
+    close: bool,
+}
+
+fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Incoming>> {
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    let mut parts = line.split_whitespace();
+    let (method, path) = (parts.next().unwrap_or("").to_string(), parts.next().unwrap_or("").to_string());
+    let (mut length, mut close) = (0usize, false);
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = l.split_once(':') {
+            if k.eq_ignore_ascii_case("content-length") {
+                length = v.trim().parse().unwrap_or(0);
+            } else if k.eq_ignore_ascii_case("connection") && v.trim().eq_ignore_ascii_case("close") {
+                close = true;
+            }
+        }
+    }
+    let mut body = vec![0u8; length];
+    reader.read_exact(&mut body)?;
+    Ok(Some(Incoming { method, path, body, close }))
+}
+
+fn serve_connection(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
+    stream.set_nodelay(true)?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut out = stream;
+    while let Some(req) = read_request(&mut reader)? {
+        if req.method == "GET" && req.path == "/metrics" {
+            let text = metrics(shared);
+            write!(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\n\r\n{text}", text.len())?;
+            if req.close {
+                return Ok(());
+            }
+            continue;
+        }
+        let chat = req.path == "/v1/chat/completions";
+        if req.method != "POST" || !(chat || req.path == "/v1/completions") {
+            let msg = b"{\"error\":{\"message\":\"not found\"}}";
+            write!(out, "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", msg.len())?;
+            out.write_all(msg)?;
+            continue;
+        }
+        shared.counters.requests.fetch_add(1, Ordering::Relaxed);
+        let fault = draw_fault(shared);
+        if let Some(f) = fault {
+            shared.counters.faults[Fault::ALL.iter().position(|x| *x == f).unwrap_or(0)].fetch_add(1, Ordering::Relaxed);
+        }
+        if !stream_response(&mut out, &req.body, chat, fault, &shared.config)? || req.close {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+fn draw_fault(shared: &Shared) -> Option<Fault> {
+    if shared.config.faults.is_empty() {
+        return None;
+    }
+    let u: f64 = shared.rng.lock().map(|mut r| r.random()).unwrap_or(1.0);
+    let mut edge = 0.0;
+    for (f, p) in &shared.config.faults {
+        edge += p;
+        if u < edge {
+            return Some(*f);
+        }
+    }
+    None
+}
+
+fn metrics(shared: &Shared) -> String {
+    let mut s = String::from("# TYPE mock_requests_total counter\n");
+    s += &format!("mock_requests_total {}\n# TYPE mock_faults_total counter\n", shared.counters.requests.load(Ordering::Relaxed));
+    for (i, f) in Fault::ALL.iter().enumerate() {
+        s += &format!("mock_faults_total{{kind=\"{}\"}} {}\n", f.name(), shared.counters.faults[i].load(Ordering::Relaxed));
+    }
+    s
+}
+
+/// Prompt tokens: whitespace-separated words of the prompt or of every message's content.
+fn prompt_words(v: &serde_json::Value) -> usize {
+    let words = |s: &str| s.split_whitespace().count();
+    match (v.get("prompt").and_then(|p| p.as_str()), v.get("messages").and_then(|m| m.as_array())) {
+        (Some(p), _) => words(p),
+        (None, Some(ms)) => ms.iter().filter_map(|m| m.get("content").and_then(|c| c.as_str())).map(words).sum(),
+        _ => 0,
+    }
+}
+
+/// Writes one streamed response; returns whether the connection stays open.
+fn stream_response(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+    let req: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
+    match fault {
+        Some(Fault::Http500 | Fault::Http429) => {
+            let (code, text) = if fault == Some(Fault::Http500) { (500, "Internal Server Error") } else { (429, "Too Many Requests") };
+            let msg = format!("{{\"error\":{{\"message\":\"injected {code}\",\"code\":{code}}}}}");
+            write!(out, "HTTP/1.1 {code} {text}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{msg}", msg.len())?;
+            return Ok(true);
+        }
+        _ => {}
+    }
+    let tokens = c.output_tokens.unwrap_or_else(|| req.get("max_tokens").and_then(|m| m.as_u64()).map_or(16, |m| m.min(1 << 20) as u32)).max(1);
+    // Stream faults strike after the first token (or at it, for one-token responses).
+    let fault_at = 1.min(tokens - 1);
+    let prompt = prompt_words(&req);
+    // With no delays the whole response goes out in one write: a trivial server for
+    // measuring the client, not a model of one.
+    let batch = c.ttft.is_zero() && c.token_delay.is_zero();
+    let mut pending: Vec<u8> = Vec::with_capacity(if batch { 256 + 64 * tokens as usize } else { 256 });
+    pending.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
+    let event = |pending: &mut Vec<u8>, data: &str| {
+        let ev = format!("data: {data}\n\n");
+        let _ = write!(pending, "{:x}\r\n{ev}\r\n", ev.len());
+    };
+    let flush = |out: &mut TcpStream, pending: &mut Vec<u8>, force: bool| -> std::io::Result<()> {
+        if force || !batch {
+            out.write_all(pending)?;
+            pending.clear();
+        }
+        Ok(())
+    };
+    if chat {
+        event(&mut pending, "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
+    }
+    flush(out, &mut pending, false)?;
+    std::thread::sleep(c.ttft);
+    for i in 0..tokens {
+        if i > 0 && !c.token_delay.is_zero() {
+            std::thread::sleep(c.token_delay);
+        }
+        if i == fault_at {
+            match fault {
+                Some(Fault::Drop) => {
+                    flush(out, &mut pending, true)?;
+                    let _ = out.shutdown(std::net::Shutdown::Both);
+                    return Ok(false);
+                }
+                Some(Fault::Stall) => {
+                    flush(out, &mut pending, true)?;
+                    std::thread::sleep(c.stall_for);
+                    return Ok(false);
+                }
+                Some(Fault::Malformed) => event(&mut pending, "{\"choices\":[{\"index\":0,\"text\":\"tr"),
+                _ => {}
+            }
+        }
+        if chat {
+            event(&mut pending, &format!("{{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"tok{i} \"}}}}]}}"));
+        } else {
+            event(&mut pending, &format!("{{\"object\":\"text_completion\",\"choices\":[{{\"index\":0,\"text\":\"tok{i} \"}}]}}"));
+        }
+        flush(out, &mut pending, false)?;
+    }
+    event(
+        &mut pending,
+        &format!("{{\"choices\":[],\"usage\":{{\"prompt_tokens\":{prompt},\"completion_tokens\":{tokens},\"total_tokens\":{}}}}}", prompt + tokens as usize),
+    );
+    event(&mut pending, "[DONE]");
+    pending.extend_from_slice(b"0\r\n\r\n");
+    flush(out, &mut pending, true)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_names_round_trip() {
+        for f in Fault::ALL {
+            assert_eq!(Fault::parse(f.name()), Some(f));
+        }
+        assert_eq!(Fault::parse("nope"), None);
+    }
+}

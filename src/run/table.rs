@@ -302,13 +302,15 @@ impl Table {
         }
     }
 
+    /// The record batch to write. Optional columns with no values are left out, so a file
+    /// that has no use for a newer column is byte-identical to one written before it existed.
     fn to_record_batch(&self) -> Result<RecordBatch, TableError> {
-        let arrays: Vec<ArrayRef> = self.columns.iter().map(Column::to_arrow).collect();
-        RecordBatch::try_new(self.kind.arrow_schema(), arrays).map_err(|e| TableError::Build {
-            table: self.kind.name(),
-            column: String::new(),
-            message: e.to_string(),
-        })
+        let full = self.kind.arrow_schema();
+        let keep: Vec<usize> =
+            (0..self.columns.len()).filter(|&i| !(self.kind.columns()[i].optional && self.columns[i].null_count() == self.columns[i].len())).collect();
+        let arrays: Vec<ArrayRef> = keep.iter().map(|&i| self.columns[i].to_arrow()).collect();
+        let schema = Arc::new(Schema::new_with_metadata(keep.iter().map(|&i| full.field(i).clone()).collect::<Vec<_>>(), full.metadata().clone()));
+        RecordBatch::try_new(schema, arrays).map_err(|e| TableError::Build { table: self.kind.name(), column: String::new(), message: e.to_string() })
     }
 
     /// Writes the table as one Parquet file (zstd, delta-encoded timestamps). The caller makes

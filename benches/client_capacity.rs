@@ -3,7 +3,10 @@
 //! reports, per rate, the achieved rate, the send lag (P50, P99, max), the client's CPU
 //! (process user + system time, from the kernel's accounting of the child), its CPU per
 //! request, and the server's CPU. The headline is the highest rate sustained with P99 send lag
-//! below 1 ms and the achieved rate within 1 % of the offered one.
+//! below 1 ms and the achieved rate within 1 % of the offered one. On a shared VM the
+//! hypervisor's steal time stalls every thread for milliseconds at a time; the table gives the
+//! mean steal per step and the P99 over the seconds with steal below 5 % ("calm"), beside the
+//! P99 over all seconds.
 //!
 //! `cargo bench --bench client_capacity`. RATES=1000,2000 and SECONDS=6 change the steps;
 //! OUTPUT_TOKENS=4 the response length; CONNECTIONS=32 the client's pool.
@@ -80,12 +83,27 @@ fn main() {
         let (sched, sent) = (r.timestamps("scheduled_ns").expect("scheduled"), r.timestamps("sent_ns").expect("sent"));
         let mut lags: Vec<f64> = sched.iter().zip(sent).filter_map(|(a, b)| Some((b.as_ref()? - a.as_ref()?) as f64 / 1e6)).collect();
         lags.sort_by(f64::total_cmp);
+        // The hypervisor's steal per second of the run (host row i covers second i), and the
+        // lags of the seconds it left alone (steal < 5 %).
+        let host = run.host.as_ref().expect("host table");
+        let steal = host.f64s("cpu_steal_pct").expect("cpu_steal_pct");
+        let t0 = host.timestamps("ts_ns").expect("ts_ns")[0].expect("a time") - 1_000_000_000;
+        let mut calm: Vec<f64> = sched
+            .iter()
+            .zip(sent)
+            .filter_map(|(a, b)| {
+                let (a, b) = (a.as_ref()?, b.as_ref()?);
+                let second = ((a - t0) / 1_000_000_000) as usize;
+                steal.get(second).copied().flatten().filter(|s| *s < 5.0).map(|_| (b - a) as f64 / 1e6)
+            })
+            .collect();
+        calm.sort_by(f64::total_cmp);
+        let steal_mean = steal.iter().flatten().sum::<f64>() / steal.iter().flatten().count().max(1) as f64;
         let first_sent = sent.iter().flatten().min().copied().unwrap_or(0);
         let last_sent = sent.iter().flatten().max().copied().unwrap_or(0);
         let achieved = (r.num_rows() as f64 - 1.0) / ((last_sent - first_sent) as f64 / 1e9).max(1e-9);
         let ok = r.strings("status").map_or(0, |s| s.iter().filter(|v| *v == Some("ok")).count());
         // CPU while loading: the self-sampler's per-second readings, first and last second left out.
-        let host = run.host.as_ref().expect("host table");
         let mut load_cpu: Vec<f64> = host.f64s("lg_cpu_pct").expect("lg_cpu_pct").iter().flatten().copied().collect();
         if load_cpu.len() > 2 {
             load_cpu = load_cpu[1..load_cpu.len() - 1].to_vec();
@@ -94,7 +112,7 @@ fn main() {
         let steady_cpu = quantile_sorted(&load_cpu, 0.5).unwrap_or(f64::NAN);
         let q = |p| quantile_sorted(&lags, p).unwrap_or(f64::NAN);
         println!(
-            "{:>8.0} {:>9.0} {:>7.3}ms {:>7.3}ms {:>7.2}ms {:>9.0}% {:>9.1}µs {:>9.0}%   ({} of {} ok; whole process {:.0} % of a core incl. start and writing)",
+            "{:>8.0} {:>9.0} {:>7.3}ms {:>7.3}ms {:>7.2}ms {:>9.0}% {:>9.1}µs {:>9.0}% {:>6.1}% {:>9.3}ms ({} of {} ok; whole process {:.0} % of a core)",
             rate,
             achieved,
             q(0.5),
@@ -103,21 +121,24 @@ fn main() {
             steady_cpu,
             steady_cpu / 100.0 / rate * 1e6,
             server_cpu / wall * 100.0,
+            steal_mean,
+            quantile_sorted(&calm, 0.99).unwrap_or(f64::NAN),
             ok,
             r.num_rows(),
             cpu / wall * 100.0,
         );
-        if q(0.99) < 1.0 && achieved >= 0.99 * rate && ok == r.num_rows() {
-            best = Some((rate, steady_cpu));
+        let calm_p99 = quantile_sorted(&calm, 0.99).unwrap_or(f64::INFINITY);
+        if calm_p99 < 1.0 && achieved >= 0.99 * rate && ok == r.num_rows() && best.is_none_or(|(b, _, _)| b < rate) {
+            best = Some((rate, steady_cpu, q(0.99)));
         }
         let _ = std::fs::remove_dir_all(&out);
     }
     let _ = server.kill();
     let _ = std::fs::remove_dir_all(&scratch);
     match best {
-        Some((rate, cpu)) => {
-            println!("highest rate with P99 send lag < 1 ms and achieved ≥ 99 % of offered: {rate:.0} requests/s, client CPU {cpu:.0} % of one core")
-        }
+        Some((rate, cpu, all_p99)) => println!(
+            "highest rate with P99 send lag < 1 ms in the seconds without hypervisor steal (< 5 %) and achieved ≥ 99 % of offered: {rate:.0} requests/s, client CPU {cpu:.0} % of one core (P99 over all seconds: {all_p99:.2} ms)"
+        ),
         None => println!("no step held P99 send lag below 1 ms"),
     }
 }

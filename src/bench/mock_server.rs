@@ -197,6 +197,19 @@ fn serve_connection(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
             }
             continue;
         }
+        // What clients probe before a run: vLLM's /health and the OpenAI model list.
+        let probe = match (req.method.as_str(), req.path.as_str()) {
+            ("GET", "/health") => Some(String::new()),
+            ("GET", "/v1/models") => Some("{\"object\":\"list\",\"data\":[{\"id\":\"mock\",\"object\":\"model\",\"owned_by\":\"credence\"}]}".to_string()),
+            _ => None,
+        };
+        if let Some(body) = probe {
+            write!(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len())?;
+            if req.close {
+                return Ok(());
+            }
+            continue;
+        }
         let chat = req.path == "/v1/chat/completions";
         if req.method != "POST" || !(chat || req.path == "/v1/completions") {
             let msg = b"{\"error\":{\"message\":\"not found\"}}";

@@ -556,7 +556,15 @@ fn build(
     }
     if let Some(l) = limits.send_lag_p99_ms.filter(|l| *l > late_ms) {
         let sends = all_lags.len().max(1) as f64;
-        let cause = if queued as f64 >= 0.01 * sends {
+        // Seconds with late sends, and how much CPU the hypervisor took from this VM in them.
+        let late_seconds: Vec<&HostSample> =
+            samples.iter().enumerate().filter(|(i, _)| seconds.get(*i).is_some_and(|s| s.lags_ms.iter().any(|l| *l > late_ms))).map(|(_, h)| h).collect();
+        let steal = late_seconds.iter().filter_map(|h| h.cpu_steal_pct).reduce(f64::max).filter(|s| *s >= 5.0);
+        let cause = if let Some(st) = steal {
+            format!(
+                "the hypervisor took up to {st:.0} % of this machine's CPU (steal) in the seconds with late sends: the machine, not the client, stalled; use a dedicated host or rerun"
+            )
+        } else if queued as f64 >= 0.01 * sends {
             format!("{queued} requests found every connection busy and waited: add connections (--connections {}) or lower the rate", 2 * o.connections)
         } else {
             "connections were free, so the lag is the client's threads waking late: give the client its own cores or host (it competes for CPU), use more client processes, or lower the rate".to_string()

@@ -65,8 +65,8 @@ impl LengthDist {
         let v = match *self {
             LengthDist::Fixed(n) => return n,
             LengthDist::Uniform(lo, hi) => return rng.random_range(lo..=hi),
-            LengthDist::Normal { mean, sd } => mean + sd * super::std_normal(rng),
-            LengthDist::LogNormal { median, sigma } => median * (sigma * super::std_normal(rng)).exp(),
+            LengthDist::Normal { mean, sd } => mean + sd * super::schedule::std_normal(rng),
+            LengthDist::LogNormal { median, sigma } => median * (sigma * super::schedule::std_normal(rng)).exp(),
         };
         v.round().clamp(1.0, MAX_LEN as f64) as u32
     }

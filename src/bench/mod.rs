@@ -1,63 +1,31 @@
 //! `credence bench`: an open- or closed-loop load generator for OpenAI-compatible streaming
 //! servers that records honest per-request timing and knows when it is the bottleneck.
 //!
-//! Open loop: a scheduler thread releases request k at its scheduled time t_k (Poisson or
-//! constant arrivals from a seeded generator) into a queue that the connection threads drain.
-//! A request sent late keeps its scheduled time, so coordinated omission is measured, never
-//! hidden. Closed loop: each connection sends its next request as soon as the last one ends.
-//! One monotonic clock, anchored once to epoch time. Warmup requests are marked, not deleted.
+//! Open loop: each idle connection claims the next slot of a seeded schedule (`schedule`),
+//! sleeps until its time and sends; a request sent late keeps its scheduled time, so
+//! coordinated omission is measured, never hidden. Closed loop: each connection sends its next
+//! request as soon as the last one ends. One monotonic clock, anchored once to epoch time.
+//! Warmup requests are marked, not deleted. `record` turns what was observed into the run
+//! directory and the verdict on the generator's own limits.
 
 pub mod http;
 pub mod mock_server;
 
 pub mod lengths;
+mod record;
+pub mod schedule;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use crate::collect::host::{HostSample, HostSampler};
-use crate::import::rows::{Request, RequestRows};
-use crate::run::manifest::*;
 use crate::run::write::RunData;
 use lengths::LengthDist;
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Load {
-    Poisson(f64),
-    Constant(f64),
-    /// Gamma inter-arrivals with this rate and coefficient of variation (CV 1 = Poisson).
-    Gamma(f64, f64),
-    Closed(u32),
-}
-
-fn std_normal(rng: &mut ChaCha8Rng) -> f64 {
-    let (u1, u2): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
-    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-}
-
-/// A Gamma(shape, 1) draw (Marsaglia–Tsang; shape < 1 by the boost U^(1/shape)).
-fn gamma(rng: &mut ChaCha8Rng, shape: f64) -> f64 {
-    if shape < 1.0 {
-        return gamma(rng, shape + 1.0) * rng.random::<f64>().max(1e-300).powf(1.0 / shape);
-    }
-    let d = shape - 1.0 / 3.0;
-    let c = 1.0 / (9.0 * d).sqrt();
-    loop {
-        let x = std_normal(rng);
-        let v = (1.0 + c * x).powi(3);
-        if v <= 0.0 {
-            continue;
-        }
-        let u: f64 = rng.random::<f64>().max(1e-300);
-        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
-            return d * v;
-        }
-    }
-}
+pub use record::Limits;
+use record::{Record, Second, build};
+pub use schedule::Load;
+use schedule::Schedule;
 
 #[derive(Debug, Clone)]
 pub struct BenchOptions {
@@ -83,34 +51,6 @@ pub struct BenchOptions {
     /// Prompts from `--dataset` (cycled in order); empty: synthetic prompts of `input_len`.
     pub prompts: Vec<String>,
     pub dataset: Option<String>,
-}
-
-/// One request's record.
-struct Record {
-    k: u64,
-    scheduled: Option<Instant>,
-    sent: Instant,
-    obs: http::Observed,
-}
-
-/// Per-second self-instrumentation.
-#[derive(Default)]
-struct Second {
-    planned: u64,
-    sent: u64,
-    lags_ms: Vec<f64>,
-}
-
-/// What the run found about its own limits.
-#[derive(Debug, Default)]
-pub struct Limits {
-    pub cpu_pct_max: Option<f64>,
-    pub cores: usize,
-    pub send_lag_p99_ms: Option<f64>,
-    pub late_sends: u64,
-    /// Sends that found every connection busy.
-    pub queued_sends: u64,
-    pub warnings: Vec<String>,
 }
 
 fn api_path(o: &BenchOptions) -> &'static str {
@@ -205,42 +145,12 @@ impl Live {
     }
 }
 
-/// The open-loop schedule, drawn on demand: each idle connection claims the next slot.
-struct Schedule {
-    rng: ChaCha8Rng,
-    t: f64,
-    k: u64,
-}
-
 /// Where a connection's next request comes from.
 enum NextRequest<'a> {
     /// Open loop: the shared schedule.
     Open(&'a Mutex<Schedule>),
     /// Closed loop: the next request number, sent at once.
     Closed(&'a AtomicU64),
-}
-
-impl Schedule {
-    /// The next (request number, scheduled time), or `None` when the run is over.
-    fn next(&mut self, o: &BenchOptions, anchor: Instant) -> Option<(u64, Instant)> {
-        if self.k >= o.requests.unwrap_or(u64::MAX) {
-            return None;
-        }
-        let gap = match o.load {
-            Load::Poisson(r) => -(1.0 - self.rng.random::<f64>()).ln() / r,
-            Load::Constant(r) => 1.0 / r,
-            // Mean 1/r and CV: shape 1/CV², scale CV²/r.
-            Load::Gamma(r, cv) => gamma(&mut self.rng, 1.0 / (cv * cv)) * cv * cv / r,
-            Load::Closed(_) => return None,
-        };
-        self.t += gap;
-        if o.duration_s.is_some_and(|d| self.t >= d) {
-            self.k = u64::MAX;
-            return None;
-        }
-        self.k += 1;
-        Some((self.k - 1, anchor + Duration::from_secs_f64(self.t)))
-    }
 }
 
 /// One connection thread. Open loop: while idle it claims the next slot of the schedule,
@@ -383,7 +293,7 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     });
     let live = Live::default();
     let next_k = AtomicU64::new(0);
-    let schedule = Mutex::new(Schedule { rng: ChaCha8Rng::seed_from_u64(o.seed), t: 0.0, k: 0 });
+    let schedule = Mutex::new(Schedule::new(o.seed));
     let workers = match o.load {
         Load::Closed(c) => c,
         _ => o.connections.max(1),
@@ -457,205 +367,4 @@ fn status(o: &BenchOptions, live: &Live, start: Instant) {
         live.errors.load(Ordering::Relaxed),
         lag.map_or("n/a".into(), |l| format!("{l:.2} ms"))
     );
-}
-
-/// Milliseconds with enough digits to be read at sub-millisecond scales.
-fn fmt_ms(v: f64) -> String {
-    if v >= 10.0 {
-        format!("{v:.0} ms")
-    } else if v >= 1.0 {
-        format!("{v:.1} ms")
-    } else {
-        format!("{v:.3} ms")
-    }
-}
-
-fn build(
-    o: &BenchOptions,
-    anchor: (Instant, i64),
-    records: Vec<Record>,
-    seconds: Vec<Second>,
-    host_rows: Vec<(HostSample, u32)>,
-    queued: u64,
-) -> Result<(RunData, Limits), String> {
-    let at = |t: Instant| anchor.1 + t.saturating_duration_since(anchor.0).as_nanos() as i64;
-    let mut rows = RequestRows::default();
-    let mut warm = 0u64;
-    for r in &records {
-        let ok = r.obs.error.is_none();
-        let started_s = r.scheduled.unwrap_or(r.sent).saturating_duration_since(anchor.0).as_secs_f64();
-        let warmup = r.k < o.warmup_requests || started_s < o.warmup_s;
-        warm += u64::from(warmup);
-        let (kind, message) = r.obs.error.clone().map_or((None, None), |(k, m)| (Some(k), Some(m)));
-        rows.push(Request {
-            id: format!("{}", r.k),
-            scheduled_ns: r.scheduled.map(at),
-            sent_ns: at(r.sent),
-            first_byte_ns: r.obs.first_byte.map(at),
-            first_token_ns: r.obs.first_token.filter(|_| ok).map(at),
-            end_ns: at(r.obs.end.unwrap_or(r.sent)).max(at(r.sent)),
-            chunk_ns: (ok && !r.obs.chunks.is_empty()).then(|| r.obs.chunks.iter().map(|c| at(*c)).collect()),
-            input_tokens: r.obs.prompt_tokens,
-            output_tokens: r.obs.completion_tokens,
-            ok,
-            error_kind: kind,
-            error_message: message,
-            http_status: r.obs.http_status,
-            phase: Some(if warmup { "warmup" } else { "measure" }),
-            ..Default::default()
-        });
-    }
-    let requests = rows.into_table()?;
-    // Self-instrumentation per second into the host table's load-generator columns.
-    let lag_stats = |v: &[f64]| {
-        let mut s = v.to_vec();
-        s.sort_by(f64::total_cmp);
-        let q = |p: f64| crate::analyze::stats::quantile::quantile_sorted(&s, p);
-        (q(0.5), q(0.99), s.last().copied())
-    };
-    let mut all_lags: Vec<f64> = Vec::new();
-    let mut late = 0u64;
-    let interarrival_ms = match o.load {
-        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) => Some(1000.0 / r),
-        Load::Closed(_) => None,
-    };
-    let late_ms = interarrival_ms.map_or(5.0, |i| (0.1 * i).min(5.0));
-    let mut samples: Vec<HostSample> = Vec::new();
-    for (i, (mut h, inflight)) in host_rows.into_iter().enumerate() {
-        if let Some(sec) = seconds.get(i) {
-            let (p50, p99, max) = lag_stats(&sec.lags_ms);
-            h.lg_send_lag_p50_ms = p50;
-            h.lg_send_lag_p99_ms = p99;
-            h.lg_send_lag_max_ms = max;
-            h.lg_planned_sends = interarrival_ms.map(|_| sec.planned);
-            h.lg_actual_sends = Some(sec.sent);
-            late += sec.lags_ms.iter().filter(|l| **l > late_ms).count() as u64;
-            all_lags.extend_from_slice(&sec.lags_ms);
-        }
-        h.lg_dropped_sends = Some(0);
-        h.lg_inflight = Some(inflight);
-        samples.push(h);
-    }
-    let host = crate::collect::host_table(&samples, &crate::collect::host_name())?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut limits = Limits {
-        cpu_pct_max: samples.iter().filter_map(|h| h.lg_cpu_pct).reduce(f64::max),
-        cores,
-        send_lag_p99_ms: lag_stats(&all_lags).1,
-        late_sends: late,
-        queued_sends: queued,
-        warnings: Vec::new(),
-    };
-    if let Some(c) = limits.cpu_pct_max.filter(|c| *c >= 80.0 * cores as f64) {
-        limits
-            .warnings
-            .push(format!("the load generator used up to {c:.0} % CPU (≥ 80 % of its {cores} cores): add client processes or hosts, or lower the rate"));
-    }
-    if let Some(t) = samples.iter().filter_map(|h| h.lg_max_thread_cpu_pct).reduce(f64::max).filter(|t| *t >= 95.0) {
-        limits.warnings.push(format!("its hottest thread reached {t:.0} % of a core: add connections or client processes"));
-    }
-    if let Some(l) = limits.send_lag_p99_ms.filter(|l| *l > late_ms) {
-        let sends = all_lags.len().max(1) as f64;
-        // Seconds with late sends, and how much CPU the hypervisor took from this VM in them.
-        let late_seconds: Vec<&HostSample> =
-            samples.iter().enumerate().filter(|(i, _)| seconds.get(*i).is_some_and(|s| s.lags_ms.iter().any(|l| *l > late_ms))).map(|(_, h)| h).collect();
-        let steal = late_seconds.iter().filter_map(|h| h.cpu_steal_pct).reduce(f64::max).filter(|s| *s >= 5.0);
-        let cause = if let Some(st) = steal {
-            format!(
-                "the hypervisor took up to {st:.0} % of this machine's CPU (steal) in the seconds with late sends: the machine, not the client, stalled; use a dedicated host or rerun"
-            )
-        } else if queued as f64 >= 0.01 * sends {
-            format!("{queued} requests found every connection busy and waited: add connections (--connections {}) or lower the rate", 2 * o.connections)
-        } else {
-            "connections were free, so the lag is the client's threads waking late: give the client its own cores or host (it competes for CPU), use more client processes, or lower the rate".to_string()
-        };
-        limits.warnings.push(format!(
-            "P99 send lag was {} (limit {}: 5 ms or 10 % of the mean inter-arrival time, whichever is smaller); {late} of {} sends were late. {cause}",
-            fmt_ms(l),
-            fmt_ms(late_ms),
-            all_lags.len()
-        ));
-    }
-    let (arrival, rate, concurrency) = match o.load {
-        Load::Poisson(r) => (Arrival::Poisson, Some(r), None),
-        Load::Constant(r) => (Arrival::Constant, Some(r), None),
-        Load::Gamma(r, _) => (Arrival::Unknown, Some(r), None),
-        Load::Closed(c) => (Arrival::ClosedLoop, None, Some(c)),
-    };
-    let manifest = Manifest {
-        format_version: crate::run::schema::FORMAT_VERSION,
-        run_id: format!("bench-{}", anchor.1),
-        creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
-        source: Source {
-            kind: SourceKind::Collector,
-            name: "credence bench".into(),
-            tool_version: Some(env!("CARGO_PKG_VERSION").into()),
-            files: Vec::new(),
-            seed: Some(o.seed),
-            capabilities: None,
-        },
-        labels: Default::default(),
-        config: SystemConfig { model: Some(o.model.clone()), ..Default::default() },
-        workload: Workload {
-            arrival,
-            rate_per_s: rate,
-            concurrency,
-            dataset: o.dataset.clone(),
-            input_length: Some(if o.prompts.is_empty() {
-                format!("{} words (synthetic prompts, each opening with its request number)", o.input_len.describe())
-            } else {
-                format!("{} prompts from the dataset, cycled", o.prompts.len())
-            }),
-            output_length: Some(format!("{} tokens (max_tokens, ignore_eos)", o.output_len.describe())),
-            streaming: Some(true),
-            connection_reuse: Some(!o.new_connection_per_request),
-            connections: Some(match o.load {
-                Load::Closed(c) => c,
-                _ => o.connections,
-            }),
-            duration_s: o.duration_s,
-        },
-        environment: crate::collect::env::snapshot(
-            None,
-            false,
-            Some("GPUs not sampled: give --collect-gpu auto, or run credence collect beside the benchmark"),
-        )
-        .0,
-        phases: DeclaredPhases {
-            warmup_requests: Some(warm),
-            warmup_s: (o.warmup_s > 0.0).then_some(o.warmup_s),
-            warmup_included: Some(true),
-            note: Some("warmup requests are marked phase=warmup, not deleted".into()),
-        },
-        clock: Clock {
-            epoch_origin: "unix_epoch_utc".into(),
-            timestamps: TimestampQuality::Absolute,
-            tables: [("requests", "monotonic clock anchored once to CLOCK_REALTIME"), ("host", "monotonic clock anchored once to CLOCK_REALTIME")]
-                .into_iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
-            telemetry_interval_s: Some(1.0),
-            timezone_assumed: None,
-            conversion: Some("Instant offsets from one anchor taken at start".into()),
-        },
-        tables: vec!["requests".into(), "host".into()],
-    };
-    Ok((RunData { manifest, requests, gpu: None, host: Some(host), server: None, extra_files: Vec::new() }, limits))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gamma_inter_arrivals_have_the_asked_mean_and_cv() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for (rate, cv) in [(10.0, 0.5), (10.0, 1.0), (4.0, 2.0)] {
-            let x: Vec<f64> = (0..40_000).map(|_| gamma(&mut rng, 1.0 / (cv * cv)) * cv * cv / rate).collect();
-            let m = x.iter().sum::<f64>() / x.len() as f64;
-            let sd = (x.iter().map(|v| (v - m).powi(2)).sum::<f64>() / x.len() as f64).sqrt();
-            assert!((m * rate - 1.0).abs() < 0.03, "mean {m} at rate {rate}");
-            assert!((sd / m - cv).abs() < 0.05 * cv.max(1.0), "cv {} for {cv}", sd / m);
-        }
-    }
 }

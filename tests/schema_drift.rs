@@ -103,6 +103,7 @@ fn full_manifest() -> Manifest {
     m.source.files.push(SourceFile { name: "result.json".into(), size_bytes: 10, sha256: "0".repeat(64) });
     m.config.extra.insert("k".into(), "v".into());
     m.workload.concurrency = Some(8);
+    m.workload.connections = Some(8);
     m.workload.dataset = Some("sharegpt".into());
     m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
     m.phases.note = Some("n".into());

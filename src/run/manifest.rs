@@ -134,7 +134,9 @@ pub struct Workload {
     /// True: connections are reused; false: a new connection per request.
     pub connection_reuse: Option<bool>,
     /// Connections the load generator kept (its pool size; one per client in closed loop).
-    #[serde(default)]
+    /// Added after format 1 was published: left out when unknown, so older manifests and
+    /// new ones without it are the same bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connections: Option<u32>,
     /// Planned duration of the load.
     pub duration_s: Option<f64>,

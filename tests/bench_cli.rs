@@ -313,3 +313,26 @@ fn a_sweep_writes_one_run_per_step_and_links_them() {
     }
     assert!(stderr(&o).contains("sweep [#>]"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_terminal_gets_a_live_status_line() {
+    // `script` (util-linux) gives the command a pseudo-terminal, as a user's shell would.
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let srv = server(1, 0, Some(2));
+    let s = Scratch::new("bench_tty");
+    let out = s.path("run");
+    let cmd = format!("{} bench --url {} --model m --out {} --rate 50 --duration 2500ms", env!("CARGO_BIN_EXE_credence"), srv.url(), out.display());
+    let o = std::process::Command::new("script").args(["-qec", &cmd, "/dev/null"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let text = String::from_utf8_lossy(&o.stdout).replace('\r', "\n");
+    let line = text.lines().rfind(|l| l.contains("left ·")).unwrap_or_else(|| panic!("no status line in {text:?}"));
+    for part in ["s left", "offered", "achieved", "in flight", "errors 0", "P99 send lag"] {
+        assert!(line.contains(part), "{part:?} missing from {line:?}");
+    }
+    // Offered counts slots that are due, not slots idle connections claimed ahead of time.
+    let offered: f64 = line.split("offered ").nth(1).and_then(|x| x.split('/').next()).and_then(|x| x.parse().ok()).unwrap();
+    assert!((35.0..65.0).contains(&offered), "offered {offered}/s at 50/s: {line}");
+}

@@ -176,8 +176,6 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
             NextRequest::Open(schedule) => {
                 let Some((k, due)) = schedule.lock().ok().and_then(|mut s| s.next(o, anchor)) else { break };
                 let now = Instant::now();
-                live.planned.fetch_add(1, Ordering::Relaxed);
-                live.second(due.saturating_duration_since(anchor).as_secs() as usize, |x| x.planned += 1);
                 if now > due + Duration::from_micros(100) {
                     // Claimed after its time: every connection was busy until now.
                     live.queued.fetch_add(1, Ordering::Relaxed);
@@ -202,6 +200,9 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
                 }
                 std::thread::sleep(due - now);
             }
+            // Counted once due (slots are claimed ahead of time by idle connections).
+            live.planned.fetch_add(1, Ordering::Relaxed);
+            live.second(due.saturating_duration_since(anchor).as_secs() as usize, |x| x.planned += 1);
         }
         let sent = Instant::now();
         live.sent.fetch_add(1, Ordering::Relaxed);

@@ -352,6 +352,79 @@ pub fn request_bytes(hostport: &str, path: &str, body: &[u8]) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// Serves `response` (written in the given pieces, with pauses so that they arrive as
+    /// separate reads) to one request on a fresh loopback connection; returns what the client
+    /// observed and how the request ended.
+    fn observe(pieces: Vec<Vec<u8>>) -> (Observed, After) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut head = [0u8; 4096];
+            let _ = std::io::Read::read(&mut s, &mut head);
+            for p in pieces {
+                s.write_all(&p).unwrap();
+                s.flush().unwrap();
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        let hostport = format!("127.0.0.1:{port}");
+        let mut conn = Conn::open(&hostport, Duration::from_secs(2)).unwrap();
+        let mut o = Observed::default();
+        let after = post_stream(&mut conn, &request_bytes(&hostport, "/v1/completions", b"{}"), &mut o);
+        server.join().unwrap();
+        (o, after)
+    }
+
+    fn chunk(data: &str) -> Vec<u8> {
+        format!("{:x}\r\n{data}\r\n", data.len()).into_bytes()
+    }
+
+    const OK_HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+    #[test]
+    fn events_split_across_chunks_and_reads_are_joined() {
+        let ev = "data: {\"choices\":[{\"text\":\"a\"}]}\n\n";
+        let (left, right) = ev.split_at(12);
+        let pieces = vec![
+            OK_HEAD.as_bytes().to_vec(),
+            chunk(left),
+            chunk(right),
+            // CRLF line endings, a comment and a keep-alive ping carry no tokens.
+            chunk(": ping\r\n\r\ndata: {\"choices\":[{\"text\":\"b\"}]}\r\n\r\n"),
+            chunk("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n"),
+            b"0\r\n\r\n".to_vec(),
+        ];
+        let (o, after) = observe(pieces);
+        assert_eq!(o.error, None);
+        assert_eq!(o.chunks.len(), 2, "two text events, whatever the framing");
+        assert_eq!((o.prompt_tokens, o.completion_tokens), (Some(3), Some(2)));
+        assert!(o.first_byte.unwrap() <= o.first_token.unwrap());
+        assert_eq!(after, After::Reuse);
+    }
+
+    #[test]
+    fn content_length_and_close_delimited_bodies() {
+        let body = "data: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: [DONE]\n\n";
+        let (o, after) = observe(vec![format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}", body.len()).into_bytes()]);
+        assert_eq!((o.error, o.chunks.len(), after), (None, 1, After::Reuse));
+        // HTTP/1.0 style: the body ends when the server closes; the connection is not reused.
+        let (o, after) = observe(vec![format!("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{body}").into_bytes()]);
+        assert_eq!((o.error, o.chunks.len(), after), (None, 1, After::Close));
+    }
+
+    #[test]
+    fn a_stream_cut_mid_chunk_is_disconnected_and_garbage_is_malformed() {
+        let (o, _) = observe(vec![OK_HEAD.as_bytes().to_vec(), chunk("data: {\"choices\":[{\"text\":\"a\"}]}\n\n"), b"40\r\ndata: {\"ch".to_vec()]);
+        assert_eq!(o.error.map(|e| e.0), Some("disconnected"));
+        let (o, _) = observe(vec![OK_HEAD.as_bytes().to_vec(), chunk("data: <html>oops</html>\n\n"), b"0\r\n\r\n".to_vec()]);
+        assert_eq!(o.error.map(|e| e.0), Some("malformed"));
+        let (o, _) = observe(vec![b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\n\r\nbusy".to_vec()]);
+        assert_eq!((o.error.map(|e| e.0), o.http_status), (Some("http_5xx"), Some(503)));
+        let (o, _) = observe(vec![]);
+        assert_eq!(o.error.map(|e| e.0), Some("disconnected"), "closed before any response");
+    }
+
     #[test]
     fn text_and_usage_detection() {
         assert!(has_text(br#"{"choices":[{"text":"Hi"}]}"#));

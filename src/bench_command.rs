@@ -134,6 +134,46 @@ pub fn mock_server(a: MockServerArgs) -> Result<ExitCode, CliError> {
     }
 }
 
+/// The numbers a sweep is read by, from `analyze` on one step (its steady window, default
+/// options, so each value is what `credence analyze STEP --json` reports), and the step's row
+/// of the printed table.
+fn step_summary(data: &crate::run::write::RunData) -> (serde_json::Value, [String; 4]) {
+    use crate::analyze::{AnalyzeOptions, analyze_view, attribute::Telemetry, requests::RequestView};
+    use crate::report::format::estimate;
+    let view = RequestView::from_table(&data.requests);
+    let a = analyze_view(
+        &data.manifest,
+        &view,
+        &Telemetry { gpu: data.gpu.as_ref(), host: data.host.as_ref(), server: data.server.as_ref() },
+        &AnalyzeOptions::default(),
+    );
+    let metric = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).cloned();
+    let json = serde_json::json!({
+        "achieved_requests_per_s": a.throughput.requests_per_s,
+        "output_tokens_per_s": a.throughput.output_tokens_per_s,
+        "ttft_p50_ms": metric("ttft", "p50"),
+        "ttft_p99_ms": metric("ttft", "p99"),
+        "tpot_p50_ms": metric("tpot", "p50"),
+        "e2e_p99_ms": metric("e2e", "p99"),
+        "send_lag_p99_ms": metric("send_lag", "p99"),
+        "error_rate": a.errors.rate,
+        "credibility": a.credibility.grade.label(),
+    });
+    let cell = |m: &str, p: &str| metric(m, p).map_or("n/a".to_string(), |e| estimate(&e, 1.0));
+    let row = [estimate(&a.throughput.requests_per_s, 1.0), cell("ttft", "p50"), cell("ttft", "p99"), a.credibility.grade.label().to_string()];
+    (json, row)
+}
+
+/// The sweep as a table on stderr: throughput and latency (with their intervals) per offered rate.
+fn print_sweep_table(steps: &[serde_json::Value], rows: &[[String; 4]]) {
+    eprintln!("{:>8}  {:<26} {:<26} {:<26} {:<8} client", "offered", "achieved req/s", "TTFT P50 ms", "TTFT P99 ms", "grade");
+    for (st, r) in steps.iter().zip(rows) {
+        let client = if st["client_limited"] == true { "near its limit (see the warnings)" } else { "ok" };
+        let offered = st["rate_per_s"].as_f64().map_or("?".to_string(), |v| format!("{v}"));
+        eprintln!("{offered:>8}  {:<26} {:<26} {:<26} {:<8} {client}", r[0], r[1], r[2], r[3]);
+    }
+}
+
 /// Prompts from a JSONL file: each line an object with `prompt` (or `text`), or a bare string.
 fn read_dataset(path: &std::path::Path) -> Result<Vec<String>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", path.display())))?;
@@ -237,7 +277,7 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         return Err(CliError::bad_input("--sweep rate=… needs an open-loop --rate (its value is replaced by each step)"));
     }
     std::fs::create_dir_all(&a.out).map_err(|e| CliError::bad_input(format!("{}: {e}", a.out.display())))?;
-    let mut steps = Vec::new();
+    let (mut steps, mut rows) = (Vec::new(), Vec::new());
     let mut gpus = gpus;
     for (i, r) in rates.iter().enumerate() {
         let mut step = o.clone();
@@ -267,8 +307,19 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         for w in &limits.warnings {
             eprintln!("warning (step {}): {w}", i + 1);
         }
-        steps.push(serde_json::json!({"step": i + 1, "rate_per_s": r, "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()), "requests": data.requests.num_rows(), "warnings": limits.warnings}));
+        let (summary, row) = step_summary(&data);
+        rows.push(row);
+        steps.push(serde_json::json!({
+            "step": i + 1,
+            "rate_per_s": r,
+            "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+            "requests": data.requests.num_rows(),
+            "client_limited": !limits.warnings.is_empty(),
+            "warnings": limits.warnings,
+            "summary": summary,
+        }));
     }
+    print_sweep_table(&steps, &rows);
     let parent = serde_json::json!({"kind": "credence sweep", "credence_version": env!("CARGO_PKG_VERSION"), "parameter": "rate", "steps": steps});
     crate::commands::write_atomic(&a.out.join("sweep.json"), (serde_json::to_string_pretty(&parent).expect("json") + "\n").as_bytes())?;
     eprintln!("wrote {} ({} steps, sweep.json links them)", a.out.display(), rates.len());

@@ -299,7 +299,7 @@ fn a_sweep_writes_one_run_per_step_and_links_them() {
     let srv = server(5, 2, Some(3));
     let s = Scratch::new("bench_sweep");
     let out = s.path("sweep");
-    let o = bench(&srv, &out, &["--rate", "1", "--requests", "8", "--sweep", "rate=20,40"]);
+    let o = bench(&srv, &out, &["--rate", "1", "--duration", "3s", "--sweep", "rate=20,40"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let parent: Value = serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
     let steps = parent["steps"].as_array().unwrap();
@@ -308,10 +308,21 @@ fn a_sweep_writes_one_run_per_step_and_links_them() {
         let dir = out.join(st["run"].as_str().unwrap());
         validate(&dir);
         let run = credence::run::load(&dir).unwrap();
-        assert_eq!(run.requests.num_rows(), 8);
-        assert_eq!(run.manifest.workload.rate_per_s, st["rate_per_s"].as_f64());
+        let rate = st["rate_per_s"].as_f64().unwrap();
+        assert_eq!(run.manifest.workload.rate_per_s, Some(rate));
+        let n = run.requests.num_rows() as f64;
+        assert!((n - 3.0 * rate).abs() < 4.0 * (3.0 * rate).sqrt(), "{n} requests in 3 s at {rate}/s");
     }
     assert!(stderr(&o).contains("sweep [#>]"), "{}", stderr(&o));
+    // Each step carries its analyzed numbers, and the table is printed.
+    for st in steps {
+        let s = &st["summary"];
+        let achieved = s["achieved_requests_per_s"]["estimate"].as_f64();
+        assert!(achieved.is_some_and(|a| a > 0.0), "{s}");
+        assert!(s["ttft_p50_ms"]["estimate"].as_f64().is_some_and(|t| t >= 5.0), "TTFT against a 5 ms server: {s}");
+        assert!(s["credibility"].is_string());
+    }
+    assert!(stderr(&o).contains("achieved req/s"), "{}", stderr(&o));
 }
 
 #[test]

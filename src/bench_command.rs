@@ -256,6 +256,8 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
     {
         return Err(CliError::bad_input(format!("--server-metrics {u:?}: expected http://host:port/path")));
     }
+    // Ctrl-C stops the load and still writes what was measured; a second Ctrl-C abandons it.
+    crate::collect::install_signals();
     let Some(sweep) = &a.sweep else {
         let (data, limits) = run(&o, crate::bench::Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note }).map_err(CliError::bad_input)?;
         crate::run::write::write_run(&a.out, &data)?;
@@ -263,6 +265,9 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         eprintln!("wrote {} ({n} requests, {} warmup)", a.out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));
         for w in &limits.warnings {
             eprintln!("warning: {w}");
+        }
+        if let Some(n) = data.manifest.config.extra.get("stopped_early") {
+            eprintln!("note: {n}");
         }
         return Ok(ExitCode::Success);
     };
@@ -280,6 +285,9 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
     let (mut steps, mut rows) = (Vec::new(), Vec::new());
     let mut gpus = gpus;
     for (i, r) in rates.iter().enumerate() {
+        if crate::collect::stop_requested() {
+            break;
+        }
         let mut step = o.clone();
         step.load = match o.load {
             Load::Constant(_) => Load::Constant(*r),
@@ -309,7 +317,9 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         }
         let (summary, row) = step_summary(&data);
         rows.push(row);
+        let stopped_here = data.manifest.config.extra.contains_key("stopped_early");
         steps.push(serde_json::json!({
+            "stopped_early": stopped_here,
             "step": i + 1,
             "rate_per_s": r,
             "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
@@ -320,7 +330,11 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         }));
     }
     print_sweep_table(&steps, &rows);
-    let parent = serde_json::json!({"kind": "credence sweep", "credence_version": env!("CARGO_PKG_VERSION"), "parameter": "rate", "steps": steps});
+    let stopped = crate::collect::stop_requested();
+    if stopped {
+        eprintln!("note: the sweep was stopped by a signal after {} of {} steps", steps.len(), rates.len());
+    }
+    let parent = serde_json::json!({"kind": "credence sweep", "credence_version": env!("CARGO_PKG_VERSION"), "parameter": "rate", "planned_steps": rates, "stopped_early": stopped, "steps": steps});
     crate::commands::write_atomic(&a.out.join("sweep.json"), (serde_json::to_string_pretty(&parent).expect("json") + "\n").as_bytes())?;
     eprintln!("wrote {} ({} steps, sweep.json links them)", a.out.display(), rates.len());
     Ok(ExitCode::Success)

@@ -347,3 +347,29 @@ fn a_terminal_gets_a_live_status_line() {
     let offered: f64 = line.split("offered ").nth(1).and_then(|x| x.split('/').next()).and_then(|x| x.parse().ok()).unwrap();
     assert!((35.0..65.0).contains(&offered), "offered {offered}/s at 50/s: {line}");
 }
+
+#[test]
+fn ctrl_c_stops_the_load_and_keeps_what_was_measured() {
+    let srv = server(5, 2, Some(3));
+    let s = Scratch::new("bench_sigint");
+    let out = s.path("run");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+        .args(["bench", "--url", &srv.url(), "--model", "m", "--out", out.to_str().unwrap(), "--rate", "20", "--duration", "60s"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let t = std::time::Instant::now();
+    // SAFETY: sends SIGINT to the child we just started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(t.elapsed() < Duration::from_secs(3), "stopped promptly: {:?}", t.elapsed());
+    assert!(stderr(&o).contains("stopped by SIGINT"), "{}", stderr(&o));
+    validate(&out);
+    let run = credence::run::load(&out).unwrap();
+    let n = run.requests.num_rows();
+    assert!((15..=45).contains(&n), "{n} requests in about 1.5 s at 20/s");
+    assert!(run.requests.strings("status").unwrap().iter().all(|v| v == Some("ok")), "requests in flight were completed, not cut");
+    assert!(run.manifest.config.extra.contains_key("stopped_early"));
+}

@@ -174,6 +174,9 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
     loop {
         let (k, scheduled) = match &source {
             NextRequest::Open(schedule) => {
+                if crate::collect::stop_requested() {
+                    break;
+                }
                 let Some((k, due)) = schedule.lock().ok().and_then(|mut s| s.next(o, anchor)) else { break };
                 let now = Instant::now();
                 if now > due + Duration::from_micros(100) {
@@ -184,7 +187,7 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
             }
             NextRequest::Closed(next_k) => {
                 let k = next_k.fetch_add(1, Ordering::SeqCst);
-                if k >= limit_n || end_at.is_some_and(|e| Instant::now() >= e) {
+                if k >= limit_n || end_at.is_some_and(|e| Instant::now() >= e) || crate::collect::stop_requested() {
                     break;
                 }
                 (k, None)
@@ -198,7 +201,15 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
                 if now >= due {
                     break;
                 }
-                std::thread::sleep(due - now);
+                if crate::collect::stop_requested() {
+                    break;
+                }
+                // In steps of at most 100 ms, so that a stop is seen at low rates too.
+                std::thread::sleep((due - now).min(Duration::from_millis(100)));
+            }
+            if crate::collect::stop_requested() {
+                // A slot not yet due when the stop came: never sent, so not recorded.
+                break;
             }
             // Counted once due (slots are claimed ahead of time by idle connections).
             live.planned.fetch_add(1, Ordering::Relaxed);
@@ -341,6 +352,14 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     }
     if let Some(n) = gpu_note {
         data.manifest.config.extra.insert("gpu".into(), n);
+    }
+    if crate::collect::stop_requested() {
+        let last_sent = data.requests.timestamps("sent_ns").and_then(|s| s.iter().flatten().max().copied()).unwrap_or(anchor_ns);
+        let note = format!(
+            "stopped by SIGINT/SIGTERM: the last request was sent {:.1} s into the run; requests in flight then were completed and recorded",
+            (last_sent - anchor_ns) as f64 / 1e9
+        );
+        data.manifest.config.extra.insert("stopped_early".into(), note);
     }
     Ok((data, limits))
 }

@@ -63,14 +63,24 @@ static STOP: AtomicBool = AtomicBool::new(false);
 static SCRAPER_DONE: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(_: i32) {
-    STOP.store(true, Ordering::SeqCst);
+    // A second signal abandons whatever is still running (async-signal-safe exit).
+    if STOP.swap(true, Ordering::SeqCst) {
+        unsafe { libc::_exit(130) };
+    }
+}
+
+/// Whether SIGINT or SIGTERM has arrived since `install_signals`.
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::SeqCst)
 }
 
 unsafe extern "C" {
     fn signal(signum: i32, handler: extern "C" fn(i32)) -> usize;
 }
 
-fn install_signals() {
+/// SIGINT and SIGTERM set a flag (see `stop_requested`) instead of killing the process, so
+/// that what was measured is written; a second signal exits at once.
+pub fn install_signals() {
     // SIGINT = 2, SIGTERM = 15 on Linux.
     unsafe {
         signal(2, on_signal);

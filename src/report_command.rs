@@ -65,6 +65,43 @@ pub fn write_report(report: &Report, format: ReportFormat, out: &std::path::Path
     Ok(bytes.len())
 }
 
+fn analyze_dir(dir: &std::path::Path, opts: &AnalyzeOptions) -> Result<crate::analyze::Analysis, CliError> {
+    let run = crate::run::load(dir)?;
+    let view = crate::analyze::requests::RequestView::from_table(&run.requests);
+    let mut a = analyze_view(&run.manifest, &view, &Telemetry::of(&run), opts);
+    a.errors.examples = crate::analyze::rates::error_examples(&run.requests);
+    Ok(a)
+}
+
+/// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be
+/// plain names inside DIR: the file is not trusted to point elsewhere) and offered rates.
+fn read_sweep(dir: &std::path::Path) -> Result<(Vec<PathBuf>, crate::report::document::Sweep), CliError> {
+    let path = dir.join("sweep.json");
+    let bad = |what: String| CliError::bad_input(format!("{}: {what}", path.display()));
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let steps = v.get("steps").and_then(|s| s.as_array()).filter(|s| !s.is_empty()).ok_or_else(|| bad("expected a non-empty \"steps\" array".into()))?;
+    let (mut dirs, mut out) = (Vec::new(), Vec::new());
+    for (i, st) in steps.iter().enumerate() {
+        let name = st.get("run").and_then(|r| r.as_str()).ok_or_else(|| bad(format!("steps[{i}].run: expected the step's folder name")))?;
+        let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+        if !plain {
+            return Err(bad(format!("steps[{i}].run {name:?}: expected a folder name inside the sweep")));
+        }
+        let offered = st.get("rate_per_s").and_then(|r| r.as_f64()).filter(|r| r.is_finite() && *r > 0.0);
+        let offered = offered.ok_or_else(|| bad(format!("steps[{i}].rate_per_s: expected a positive number")))?;
+        dirs.push(dir.join(name));
+        out.push(crate::report::document::SweepStep {
+            offered_per_s: offered,
+            run: i,
+            client_limited: st.get("client_limited").and_then(|c| c.as_bool()).unwrap_or(false),
+        });
+    }
+    let parameter = v.get("parameter").and_then(|p| p.as_str()).unwrap_or("rate").to_string();
+    let stopped_early = v.get("stopped_early").and_then(|s| s.as_bool()).unwrap_or(false);
+    Ok((dirs, crate::report::document::Sweep { parameter, steps: out, stopped_early }))
+}
+
 pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     if a.lang != "en" {
         return Err(CliError::bad_input(format!("--lang {:?}: only en is available", a.lang)));
@@ -102,18 +139,14 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
         let (b, c) = (load_for_compare(&a.base, a.resamples, a.seed)?, load_for_compare(&a.cand, a.resamples, a.seed)?);
         let cmp = compare(&arm_runs(&b), &arm_runs(&c), &copts);
         Report::for_comparison(b.into_iter().map(|x| x.3).collect(), c.into_iter().map(|x| x.3).collect(), cmp, a.title, a.date)
+    } else if let [dir] = a.runs.as_slice()
+        && dir.join("sweep.json").is_file()
+    {
+        let (dirs, sweep) = read_sweep(dir)?;
+        let analyses = dirs.iter().map(|d| analyze_dir(d, &opts)).collect::<Result<Vec<_>, CliError>>()?;
+        Report::for_sweep(analyses, sweep, a.title, a.date)
     } else {
-        let analyses = a
-            .runs
-            .iter()
-            .map(|dir| {
-                let run = crate::run::load(dir)?;
-                let view = crate::analyze::requests::RequestView::from_table(&run.requests);
-                let mut a = analyze_view(&run.manifest, &view, &Telemetry::of(&run), &opts);
-                a.errors.examples = crate::analyze::rates::error_examples(&run.requests);
-                Ok(a)
-            })
-            .collect::<Result<Vec<_>, CliError>>()?;
+        let analyses = a.runs.iter().map(|dir| analyze_dir(dir, &opts)).collect::<Result<Vec<_>, CliError>>()?;
         Report::for_runs(analyses, a.title, a.date)
     };
     let bytes = write_report(&report, a.format, &a.out)?;

@@ -323,6 +323,25 @@ fn a_sweep_writes_one_run_per_step_and_links_them() {
         assert!(s["credibility"].is_string());
     }
     assert!(stderr(&o).contains("achieved req/s"), "{}", stderr(&o));
+    // `report` on the sweep folder: one section with a row per step, and the curve.
+    let md = s.path("sweep.md");
+    let rep = credence(&["report", out.to_str().unwrap(), "-o", md.to_str().unwrap(), "--format", "md"]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("## Load sweep") && text.contains("load sweep") && text.contains("swept from 20.0 to 40.0 requests/s"), "{text}");
+    let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("| offered req/s")).skip(2).take_while(|l| l.starts_with('|')).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows[0].starts_with("| 20.0 |") && rows[1].starts_with("| 40.0 |"), "{rows:?}");
+    let pdf = s.path("sweep.pdf");
+    let rep = credence(&["report", out.to_str().unwrap(), "-o", pdf.to_str().unwrap()]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    // A sweep.json pointing outside its folder is refused, not followed.
+    let evil = s.path("evil");
+    std::fs::create_dir_all(&evil).unwrap();
+    std::fs::write(evil.join("sweep.json"), r#"{"steps": [{"run": "../sweep/step-01-rate-20", "rate_per_s": 20}]}"#).unwrap();
+    let rep = credence(&["report", evil.to_str().unwrap(), "-o", s.path("evil.md").to_str().unwrap(), "--format", "md"]);
+    assert_eq!(rep.status.code(), Some(2), "{}", stderr(&rep));
+    assert!(stderr(&rep).contains("sweep.json") && stderr(&rep).contains("steps[0].run"), "{}", stderr(&rep));
 }
 
 #[test]

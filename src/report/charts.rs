@@ -167,6 +167,28 @@ pub fn latency(a: &Analysis, metric: &str) -> Option<String> {
     )
 }
 
+/// A load sweep's latency–throughput curve: TTFT and E2E P50/P99 against the achieved
+/// request rate of each step (log latency axis), one point per step.
+pub fn sweep(r: &crate::report::Report) -> Option<String> {
+    let sw = r.sweep.as_ref()?;
+    let point = |m: &str, p: &str| -> Vec<(f64, f64)> {
+        sw.steps
+            .iter()
+            .filter_map(|s| {
+                let a = r.runs.get(s.run)?;
+                Some((a.throughput.requests_per_s.estimate?, a.metrics.get(m)?.get(p)?.estimate?))
+            })
+            .collect()
+    };
+    let lines = vec![
+        line("TTFT P50", point("ttft", "p50")),
+        line("TTFT P99", point("ttft", "p99")),
+        Line { label: "E2E P50".into(), points: point("e2e", "p50"), dashed: true },
+        Line { label: "E2E P99".into(), points: point("e2e", "p99"), dashed: true },
+    ];
+    lines_svg("Latency against achieved throughput, one point per step", "ms", lines, None, false, "achieved requests/s (steady window)")
+}
+
 /// Mean requests in flight per window.
 pub fn concurrency(a: &Analysis) -> Option<String> {
     let b = bands(a);

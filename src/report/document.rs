@@ -27,6 +27,28 @@ pub struct Report {
     pub comparison: Option<Comparison>,
     /// The source tool's claims, checked (`credence audit`).
     pub audit: Option<crate::analyze::audit::Audit>,
+    /// A load sweep (`credence bench --sweep`): one run per step, in `runs`.
+    pub sweep: Option<Sweep>,
+}
+
+/// A load sweep: the steps in order, each pointing at its run in `Report::runs`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sweep {
+    /// The swept parameter (`rate`).
+    pub parameter: String,
+    pub steps: Vec<SweepStep>,
+    /// Whether the sweep was stopped before its last planned step.
+    pub stopped_early: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepStep {
+    /// The offered request rate of the step.
+    pub offered_per_s: f64,
+    /// Index into `Report::runs`.
+    pub run: usize,
+    /// The load generator warned that it was near its own limit in this step.
+    pub client_limited: bool,
 }
 
 /// Civil date (UTC) of an epoch-nanosecond time, by Howard Hinnant's days-from-civil inverse.
@@ -69,7 +91,36 @@ impl Report {
             runs,
             comparison: None,
             audit: None,
+            sweep: None,
         }
+    }
+
+    /// A load sweep: each step graded on its own; the sweep's grade and statement are its
+    /// weakest step's, since the curve is only as trustworthy as its least trustworthy point.
+    pub fn for_sweep(runs: Vec<Analysis>, sweep: Sweep, title: Option<String>, date: Option<String>) -> Report {
+        let rank = |g: Grade| match g {
+            Grade::Low => 0,
+            Grade::Medium => 1,
+            Grade::High => 2,
+        };
+        let weakest = sweep.steps.iter().min_by_key(|s| runs.get(s.run).map_or(0, |a| rank(a.credibility.grade)));
+        let mut credibility = match weakest.and_then(|s| runs.get(s.run)) {
+            Some(a) => a.credibility.clone(),
+            None => assess(&[]),
+        };
+        if let Some(w) = weakest {
+            credibility.statement = format!(
+                "Sweep of {} steps; its grade is that of its weakest step (offered {} requests/s): {}",
+                sweep.steps.len(),
+                w.offered_per_s,
+                credibility.statement
+            );
+        }
+        let mut r = Report::for_runs(runs, title, date);
+        r.kind = "sweep";
+        r.credibility = credibility;
+        r.sweep = Some(sweep);
+        r
     }
 
     /// An audit of a source with no per-request data: only its claims and facts.
@@ -85,6 +136,7 @@ impl Report {
             runs: Vec::new(),
             comparison: None,
             audit: Some(audit),
+            sweep: None,
         }
     }
 
@@ -105,6 +157,7 @@ impl Report {
             runs,
             comparison: Some(comparison),
             audit: None,
+            sweep: None,
         }
     }
 

@@ -44,6 +44,16 @@ impl Exporter for Markdown {
                 let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
             }
         }
+        if let Some(sw) = &v.sweep {
+            let _ = writeln!(
+                s,
+                "\n## Load sweep\n\n{}\n\n| offered req/s | achieved req/s | TTFT P50 ms | TTFT P99 ms | TPOT P50 ms | E2E P99 ms | errors % | grade |\n|---|---|---|---|---|---|---|---|",
+                md(&sw.summary)
+            );
+            for row in &sw.rows {
+                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
+            }
+        }
         for t in &v.metric_tables {
             let _ =
                 writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));

@@ -21,7 +21,12 @@ fn draw_charts(r: &Report) -> (Vec<(String, String)>, Vec<String>, Vec<[String; 
     let mut timelines = Vec::new();
     let mut distributions = Vec::new();
     // Timelines and distributions of the first run (of the candidate arm in a comparison).
-    let focus = r.comparison.as_ref().and_then(|c| r.runs.get(c.base_runs.len()));
+    // In a sweep, of its highest step.
+    let focus = r
+        .comparison
+        .as_ref()
+        .and_then(|c| r.runs.get(c.base_runs.len()))
+        .or_else(|| r.sweep.as_ref().and_then(|s| s.steps.last()).and_then(|s| r.runs.get(s.run)));
     let Some(a) = focus.or(r.runs.first()) else { return (all, timelines, distributions) };
     let mut add = |name: String, svg: Option<String>, list: &mut Vec<String>| {
         if let Some(s) = svg {
@@ -49,6 +54,10 @@ fn draw_charts(r: &Report) -> (Vec<(String, String)>, Vec<String>, Vec<[String; 
     if let Some(c) = &r.comparison {
         let mut unused = Vec::new();
         add("forest".into(), charts::forest(c), &mut unused);
+    }
+    if r.sweep.is_some() {
+        let mut unused = Vec::new();
+        add("sweep".into(), charts::sweep(r), &mut unused);
     }
     (all, timelines, distributions)
 }

@@ -48,6 +48,15 @@ pub struct AuditView {
     pub facts: Vec<[String; 3]>,
 }
 
+/// A load sweep: one row per step, and what the curve says.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepView {
+    pub summary: String,
+    /// offered, achieved req/s, TTFT P50, TTFT P99, TPOT P50, E2E P99, errors %, grade (with
+    /// " (client)" when the load generator was near its own limit).
+    pub rows: Vec<[String; 8]>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct EnvironmentView {
     pub title: String,
@@ -77,6 +86,7 @@ pub struct View {
     pub not_checked: String,
     pub comparison: Option<ComparisonView>,
     pub audit: Option<AuditView>,
+    pub sweep: Option<SweepView>,
     pub environment: Vec<EnvironmentView>,
     pub provenance: Vec<[String; 2]>,
     pub files: Vec<[String; 4]>,
@@ -102,7 +112,7 @@ fn metric_table(a: &Analysis, title: String) -> MetricTable {
     MetricTable { title, rows }
 }
 
-fn sut(a: &Analysis) -> String {
+fn sut(a: &Analysis, sweep: Option<&crate::report::document::Sweep>) -> String {
     let c = &a.run.config;
     let parts: Vec<String> = [
         c.model.as_ref().map(|m| format!("model {m}")),
@@ -113,9 +123,16 @@ fn sut(a: &Analysis) -> String {
     .into_iter()
     .flatten()
     .collect();
-    let load = match (a.run.rate_per_s, a.run.concurrency) {
-        (Some(r), _) => format!("{} arrivals at {} requests/s", a.run.arrival, significant(r, 3)),
-        (None, Some(c)) => format!("concurrency {c}"),
+    let offered = |s: &crate::report::document::Sweep| s.steps.iter().map(|x| x.offered_per_s).collect::<Vec<_>>();
+    let load = match (a.run.rate_per_s, a.run.concurrency, sweep.map(offered)) {
+        (_, _, Some(o)) if !o.is_empty() => format!(
+            "{} arrivals swept from {} to {} requests/s",
+            a.run.arrival,
+            significant(o.iter().copied().fold(f64::INFINITY, f64::min), 3),
+            significant(o.iter().copied().fold(0.0, f64::max), 3)
+        ),
+        (Some(r), _, _) => format!("{} arrivals at {} requests/s", a.run.arrival, significant(r, 3)),
+        (None, Some(c), _) => format!("concurrency {c}"),
         _ => a.run.arrival.clone(),
     };
     format!("{} · {load}", if parts.is_empty() { "system under test not recorded".to_string() } else { parts.join(", ") })
@@ -279,16 +296,85 @@ fn audit(r: &Report) -> Option<AuditView> {
     })
 }
 
+/// The sweep's table and a factual summary: up to which offered rate the achieved rate kept
+/// up, how the TTFT tail moved, and which steps the client itself limited.
+fn sweep(r: &Report) -> Option<SweepView> {
+    let sw = r.sweep.as_ref()?;
+    let steps: Vec<(&crate::report::document::SweepStep, &Analysis)> = sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect();
+    let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |e| estimate(e, 1.0));
+    let rows = steps
+        .iter()
+        .map(|(s, a)| {
+            [
+                significant(s.offered_per_s, 3),
+                estimate(&a.throughput.requests_per_s, 1.0),
+                metric(a, "ttft", "p50"),
+                metric(a, "ttft", "p99"),
+                metric(a, "tpot", "p50"),
+                metric(a, "e2e", "p99"),
+                estimate(&a.errors.rate, 100.0),
+                format!("{}{}", a.credibility.grade.label(), if s.client_limited { " (client)" } else { "" }),
+            ]
+        })
+        .collect();
+    // Kept up: the achieved rate's interval reaches 95 % of the offered rate (a short step's
+    // Poisson count alone can put the estimate a few percent low).
+    let kept_up: Vec<f64> = steps
+        .iter()
+        .take_while(|(s, a)| {
+            let t = &a.throughput.requests_per_s;
+            t.ci_high.or(t.estimate).is_some_and(|x| x >= 0.95 * s.offered_per_s) && !s.client_limited
+        })
+        .map(|(s, _)| s.offered_per_s)
+        .collect();
+    let mut parts = vec![format!(
+        "{} steps, {} to {} requests/s offered.",
+        steps.len(),
+        steps.first().map_or("?".into(), |s| significant(s.0.offered_per_s, 3)),
+        steps.last().map_or("?".into(), |s| significant(s.0.offered_per_s, 3))
+    )];
+    parts.push(match kept_up.last() {
+        Some(top) if kept_up.len() == steps.len() => format!("The achieved rate kept up with the offered rate (≥ 95 %) at every step, up to {} requests/s: the sweep did not reach saturation.", significant(*top, 3)),
+        Some(top) => format!("The achieved rate kept up with the offered rate (≥ 95 %) up to {} requests/s; beyond it the system saturated or the client was near its own limit.", significant(*top, 3)),
+        None => "The achieved rate fell short of the offered rate (< 95 %, beyond its interval) from the first step, or the client was near its limit.".to_string(),
+    });
+    let p99 = |a: &Analysis| a.metrics.get("ttft").and_then(|x| x.get("p99")).and_then(|e| e.estimate);
+    if let (Some((f, fa)), Some((l, la))) = (steps.first(), steps.last())
+        && let (Some(x), Some(y)) = (p99(fa), p99(la))
+    {
+        parts.push(format!(
+            "TTFT P99 went from {} ms at {} requests/s to {} ms at {} requests/s.",
+            significant(x, 3),
+            significant(f.offered_per_s, 3),
+            significant(y, 3),
+            significant(l.offered_per_s, 3)
+        ));
+    }
+    let limited: Vec<String> = steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect();
+    if !limited.is_empty() {
+        parts.push(format!(
+            "The load generator was near its own limit at {} requests/s: those points measure the client as well as the server.",
+            limited.join(", ")
+        ));
+    }
+    if sw.stopped_early {
+        parts.push("The sweep was stopped before its last planned step.".into());
+    }
+    Some(SweepView { summary: parts.join(" "), rows })
+}
+
 /// The report's content, formatted.
 pub fn view(r: &Report) -> View {
     let first = r.runs.first();
     let subtitle = first.map_or(String::new(), |a| {
         format!(
             "{} · {} · {}",
-            sut(a),
+            sut(a, r.sweep.as_ref()),
             r.date,
             if r.kind == "comparison" {
                 "comparison"
+            } else if r.kind == "sweep" {
+                "load sweep"
             } else if r.runs.len() == 1 {
                 "single run"
             } else {
@@ -331,6 +417,10 @@ pub fn view(r: &Report) -> View {
         (None, Some(a)) => headline(a),
         _ => Vec::new(),
     };
+    let sweep_view = sweep(r);
+    if let Some(sv) = &sweep_view {
+        head = vec![["Sweep".into(), sv.summary.clone()]];
+    }
     if r.kind == "run" && r.runs.len() > 1 {
         head.insert(0, ["Runs".into(), format!("{} runs; headline numbers below are from the first ({})", r.runs.len(), r.runs[0].run.run_id)]);
     }
@@ -391,7 +481,15 @@ pub fn view(r: &Report) -> View {
         headline: head,
         check_sets,
         metrics_note: "Estimates with 95 % intervals, in ms, over the steady window. '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.".into(),
-        metric_tables: r.runs.iter().map(|a| metric_table(a, format!("run {}", a.run.run_id))).collect(),
+        metric_tables: r
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let step = r.sweep.as_ref().and_then(|s| s.steps.iter().find(|x| x.run == i));
+                metric_table(a, step.map_or(format!("run {}", a.run.run_id), |s| format!("step at {} requests/s (run {})", significant(s.offered_per_s, 3), a.run.run_id)))
+            })
+            .collect(),
         rates: r.runs.iter().flat_map(|a| {
             [
                 [format!("{}: requests/s", a.run.run_id), estimate(&a.throughput.requests_per_s, 1.0)],
@@ -399,7 +497,10 @@ pub fn view(r: &Report) -> View {
                 [format!("{}: error rate (%)", a.run.run_id), estimate(&a.errors.rate, 100.0)],
             ]
         }).collect(),
-        timeline_note: "Seconds from the first send. Grey: dropped warmup and ramp-down. Red: episodes of the findings.".into(),
+        timeline_note: format!(
+            "{}Seconds from the first send. Grey: dropped warmup and ramp-down. Red: episodes of the findings.",
+            r.sweep.as_ref().and_then(|s| s.steps.last()).map_or(String::new(), |s| format!("The sweep's highest step ({} requests/s). ", significant(s.offered_per_s, 3)))
+        ),
         timelines: Vec::new(),
         distributions: Vec::new(),
         findings: r.runs.iter().flat_map(findings).collect(),
@@ -408,6 +509,7 @@ pub fn view(r: &Report) -> View {
         not_checked: if not_checked.is_empty() { "Every detector had its evidence.".into() } else { format!("Not checked (evidence absent): {}.", not_checked.join("; ")) },
         comparison: comparison(r),
         audit: audit(r),
+        sweep: sweep_view,
         environment: r.runs.iter().map(environment).collect(),
         provenance,
         files,

@@ -47,6 +47,10 @@ pub struct BenchArgs {
     /// Output tokens (max_tokens with ignore_eos), a distribution as for --input-len.
     #[arg(long, default_value = "128")]
     pub output_len: String,
+    /// Do not send `ignore_eos` (a vLLM extension; for servers that reject unknown fields):
+    /// responses may then end before --output-len.
+    #[arg(long)]
+    pub no_ignore_eos: bool,
     /// Connections (open loop): requests beyond them queue and show as send lag.
     #[arg(long, default_value_t = 64)]
     pub connections: u32,
@@ -88,6 +92,9 @@ pub struct MockServerArgs {
     /// Tokens per response (default: the request's max_tokens).
     #[arg(long)]
     pub output_tokens: Option<u32>,
+    /// End responses after N tokens unless the request sends ignore_eos (a model's own stop).
+    #[arg(long)]
+    pub eos_after: Option<u32>,
     /// Inject a fault with a probability per request: KIND=P, KIND one of http_500, http_429,
     /// drop (close mid-stream), stall (never finish) or malformed (truncated JSON event).
     #[arg(long)]
@@ -121,6 +128,7 @@ pub fn mock_server(a: MockServerArgs) -> Result<ExitCode, CliError> {
         ttft: parse_delay("--ttft", &a.ttft)?,
         token_delay: parse_delay("--token-delay", &a.token_delay)?,
         output_tokens: a.output_tokens.filter(|n| *n > 0),
+        natural_length: a.eos_after.filter(|n| *n > 0),
         faults,
         seed: a.seed,
         ..MockConfig::default()
@@ -238,6 +246,7 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode, CliError> {
         warmup_s,
         input_len: LengthDist::parse(&a.input_len).map_err(|e| CliError::bad_input(format!("--input-len {e}")))?,
         output_len: LengthDist::parse(&a.output_len).map_err(|e| CliError::bad_input(format!("--output-len {e}")))?,
+        ignore_eos: !a.no_ignore_eos,
         connections: a.connections.max(1),
         new_connection_per_request: a.new_connection_per_request,
         timeout: Duration::from_secs_f64(timeout),

@@ -147,6 +147,7 @@ fn errors_are_classified_as_the_server_injected_them() {
         faults: vec![(Fault::Http500, 0.1), (Fault::Http429, 0.05), (Fault::Drop, 0.1), (Fault::Stall, 0.05), (Fault::Malformed, 0.1)],
         stall_for: Duration::from_secs(3),
         seed: 7,
+        natural_length: None,
     };
     let srv = spawn(config, 0).unwrap();
     let s = Scratch::new("bench_errors");
@@ -213,6 +214,19 @@ fn length_distributions_are_drawn_per_request_and_repeat_with_the_seed() {
     assert_eq!(distinct.len(), 8, "every output length 2..9 drawn in 80 requests");
     assert_eq!(wa.output_length.as_deref(), Some("uniform(2..9) tokens (max_tokens, ignore_eos)"));
     assert!(wa.input_length.as_deref().unwrap().starts_with("uniform(5..50) words"));
+    // A model that ends on its own after 5 tokens: ignore_eos (the default) runs to max_tokens,
+    // --no-ignore-eos lets it stop.
+    let eos = spawn(MockConfig { ttft: Duration::from_millis(1), token_delay: Duration::ZERO, natural_length: Some(5), ..MockConfig::default() }, 0).unwrap();
+    for (flag, want) in [(None, 12), (Some("--no-ignore-eos"), 5)] {
+        let dir = s.path(if flag.is_some() { "eos_off" } else { "eos_on" });
+        let mut args = vec!["--concurrency", "2", "--requests", "6", "--output-len", "12"];
+        args.extend(flag);
+        let o = bench(&eos, &dir, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let run = credence::run::load(&dir).unwrap();
+        assert!(run.requests.u32s("output_tokens").unwrap().iter().all(|t| *t == Some(want)), "{flag:?}");
+        assert_eq!(run.manifest.workload.output_length.as_deref().unwrap().contains("ignore_eos"), flag.is_none());
+    }
     for bad in [["--output-len", "uniform:9-2"], ["--input-len", "zipf:1"]] {
         let o = bench(&srv, &s.path("bad"), &[&["--rate", "1", "--requests", "1"][..], &bad[..]].concat());
         assert_eq!(o.status.code(), Some(2), "{bad:?}");

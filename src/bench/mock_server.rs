@@ -70,6 +70,9 @@ pub struct MockConfig {
     pub token_delay: Duration,
     /// Tokens per response; `None` honours the request's `max_tokens` (16 when absent).
     pub output_tokens: Option<u32>,
+    /// Where the "model" ends on its own: responses stop there unless the request sends
+    /// `ignore_eos: true` (vLLM's extension). `None`: never.
+    pub natural_length: Option<u32>,
     /// (fault, probability per request).
     pub faults: Vec<(Fault, f64)>,
     /// How long a stalled stream waits before the server gives up on it.
@@ -83,6 +86,7 @@ impl Default for MockConfig {
             ttft: Duration::from_millis(20),
             token_delay: Duration::from_millis(5),
             output_tokens: None,
+            natural_length: None,
             faults: Vec::new(),
             stall_for: Duration::from_secs(30),
             seed: 1,
@@ -275,7 +279,13 @@ fn stream_response(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<F
         }
         _ => {}
     }
-    let tokens = c.output_tokens.unwrap_or_else(|| req.get("max_tokens").and_then(|m| m.as_u64()).map_or(16, |m| m.min(1 << 20) as u32)).max(1);
+    let asked = c.output_tokens.unwrap_or_else(|| req.get("max_tokens").and_then(|m| m.as_u64()).map_or(16, |m| m.min(1 << 20) as u32));
+    let ignore_eos = req.get("ignore_eos").and_then(|v| v.as_bool()).unwrap_or(false);
+    let tokens = match c.natural_length {
+        Some(n) if !ignore_eos => asked.min(n),
+        _ => asked,
+    }
+    .max(1);
     // Stream faults strike after the first token (or at it, for one-token responses).
     let fault_at = 1.min(tokens - 1);
     let prompt = prompt_words(&req);

@@ -42,8 +42,10 @@ pub struct BenchOptions {
     pub warmup_s: f64,
     /// Prompt length in words (synthetic prompts only).
     pub input_len: LengthDist,
-    /// Output tokens asked for (`max_tokens` with `ignore_eos`).
+    /// Output tokens asked for (`max_tokens`, with `ignore_eos` unless turned off).
     pub output_len: LengthDist,
+    /// Send vLLM's `ignore_eos` so that every response runs to `max_tokens`.
+    pub ignore_eos: bool,
     pub connections: u32,
     pub new_connection_per_request: bool,
     pub timeout: Duration,
@@ -68,11 +70,14 @@ fn request_for(o: &BenchOptions, k: u64) -> Vec<u8> {
     } else {
         o.prompts[(k % o.prompts.len() as u64) as usize].clone()
     };
-    let v = if o.chat {
-        serde_json::json!({"model": o.model, "messages": [{"role": "user", "content": p}], "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}, "ignore_eos": true})
+    let mut v = if o.chat {
+        serde_json::json!({"model": o.model, "messages": [{"role": "user", "content": p}], "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}})
     } else {
-        serde_json::json!({"model": o.model, "prompt": p, "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}, "ignore_eos": true})
+        serde_json::json!({"model": o.model, "prompt": p, "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}})
     };
+    if o.ignore_eos {
+        v["ignore_eos"] = true.into();
+    }
     http::request_bytes(&o.hostport, api_path(o), &serde_json::to_vec(&v).expect("a JSON body"))
 }
 
@@ -130,7 +135,8 @@ struct Live {
     sent: AtomicU64,
     errors: AtomicU64,
     inflight: AtomicU32,
-    /// Requests released while every connection was busy: they waited in the queue.
+    /// Requests claimed more than 0.1 ms after their scheduled time: every connection was busy
+    /// until then, so they waited.
     queued: AtomicU64,
     seconds: Mutex<Vec<Second>>,
 }

@@ -186,7 +186,11 @@ pub(crate) fn build(
             } else {
                 format!("{} prompts from the dataset, cycled", o.prompts.len())
             }),
-            output_length: Some(format!("{} tokens (max_tokens, ignore_eos)", o.output_len.describe())),
+            output_length: Some(format!(
+                "{} tokens (max_tokens{})",
+                o.output_len.describe(),
+                if o.ignore_eos { ", ignore_eos" } else { "; the model may stop earlier" }
+            )),
             streaming: Some(true),
             connection_reuse: Some(!o.new_connection_per_request),
             connections: Some(match o.load {

@@ -44,7 +44,7 @@ pub struct BenchArgs {
     /// lognormal:MEDIAN,SIGMA, drawn per request.
     #[arg(long, default_value = "128")]
     pub input_len: String,
-    /// Output tokens (max_tokens with ignore_eos), a distribution as for --input-len.
+    /// Output tokens (max_tokens, with ignore_eos), a distribution as for --input-len.
     #[arg(long, default_value = "128")]
     pub output_len: String,
     /// Do not send `ignore_eos` (a vLLM extension; for servers that reject unknown fields):
@@ -60,7 +60,7 @@ pub struct BenchArgs {
     /// Per-request timeout, e.g. 60s.
     #[arg(long, default_value = "60s")]
     pub timeout: String,
-    /// Seed of the arrival schedule.
+    /// Seed of the arrival schedule, the request lengths and the synthetic prompts.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Prompts, JSONL: {"prompt": "..."} or a string per line (cycled in order).

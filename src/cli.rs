@@ -263,9 +263,10 @@ pub enum Command {
     },
     /// Load an OpenAI-compatible streaming server and record honest per-request timing.
     ///
-    /// Open loop (--rate, Poisson or constant) keeps every request's scheduled time, so a
-    /// client that falls behind shows as send lag instead of hiding it; closed loop
+    /// Open loop (--rate, Poisson, constant or gamma arrivals) keeps every request's scheduled
+    /// time, so a client that falls behind shows as send lag instead of hiding it; closed loop
     /// (--concurrency). Warns at the end when the load generator was near its own limits.
+    /// Ctrl-C stops the load and still writes what was measured.
     Bench(crate::bench_command::BenchArgs),
     /// Serve a scripted OpenAI-compatible streaming endpoint on 127.0.0.1, for trying `bench`
     /// and for measuring the load generator itself. Runs until killed.

@@ -26,6 +26,13 @@ fn md(s: &str) -> String {
     out
 }
 
+/// Table rows, every cell escaped.
+fn table_rows<const N: usize>(s: &mut String, rows: &[[String; N]]) {
+    for row in rows {
+        let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
+    }
+}
+
 impl Exporter for Markdown {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
         let v = view(r);
@@ -50,16 +57,12 @@ impl Exporter for Markdown {
                 "\n## Load sweep\n\n{}\n\n| offered req/s | achieved req/s | TTFT P50 ms | TTFT P99 ms | TPOT P50 ms | E2E P99 ms | errors % | grade |\n|---|---|---|---|---|---|---|---|",
                 md(&sw.summary)
             );
-            for row in &sw.rows {
-                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
-            }
+            table_rows(&mut s, &sw.rows);
         }
         for t in &v.metric_tables {
             let _ =
                 writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
-            for row in &t.rows {
-                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
-            }
+            table_rows(&mut s, &t.rows);
         }
         if let Some(a) = &v.audit {
             let _ = writeln!(
@@ -67,9 +70,7 @@ impl Exporter for Markdown {
                 "\n## Audit of the source's claims\n\n{}\n\n| claim | tool | recomputed | verdict | credence | reason |\n|---|---|---|---|---|---|",
                 md(&a.summary)
             );
-            for row in &a.claims {
-                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
-            }
+            table_rows(&mut s, &a.claims);
             for f in &a.facts {
                 let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
             }
@@ -80,9 +81,7 @@ impl Exporter for Markdown {
                 "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|",
                 md(&c.summary)
             );
-            for row in &c.verdicts {
-                let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
-            }
+            table_rows(&mut s, &c.verdicts);
             for n in &c.notes {
                 let _ = writeln!(s, "- {}", md(n));
             }

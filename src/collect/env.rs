@@ -74,14 +74,15 @@ pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_no
     if let Some(g) = gpus {
         let n = g.devices().len();
         let first: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
-        std::thread::sleep(std::time::Duration::from_millis(500));
+        std::thread::sleep(std::time::Duration::from_secs(1));
         let second: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
-        let t0 = first.iter().filter_map(|s| s.temp_gpu_c).fold(f64::NAN, f64::max);
         let t1 = second.iter().filter_map(|s| s.temp_gpu_c).fold(f64::NAN, f64::max);
         if t1.is_finite() {
             e.gpu_temp_at_start_c = Observed::known(t1);
-            // Still falling over half a second while idle: heat from an earlier load.
-            let cooling = t0 - t1 >= 1.0;
+            // Still falling by 2 °C or more within a second on some GPU: heat from an earlier
+            // load. (NVML reports whole degrees, and an idle H200 flickers by 1 °C: seen on a
+            // real one, so a 1 °C drop is not evidence.)
+            let cooling = first.iter().zip(&second).any(|(a, b)| matches!((a.temp_gpu_c, b.temp_gpu_c), (Some(x), Some(y)) if x - y >= 2.0));
             e.gpu_cooling_down = Observed::known(cooling);
             if t1 >= 50.0 || cooling {
                 problems.push(format!("the GPU is at {t1:.0} °C{}: let it cool below 50 °C", if cooling { " and still cooling" } else { "" }));
@@ -109,4 +110,52 @@ pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_no
         e.application_clocks_set = g.application_clocks_set().map_or_else(|| Observed::unknown("NVML could not read application clocks"), Observed::known);
     }
     (e, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collect::gpu::{GpuInfo, GpuProcessInfo};
+    use crate::import::rows::GpuSample;
+
+    /// One GPU whose temperature readings come from a list, in order.
+    struct Temps(Vec<f64>);
+
+    impl GpuSource for Temps {
+        fn devices(&self) -> Vec<GpuInfo> {
+            vec![GpuInfo { index: 0, uuid: "GPU-test".into(), name: "test".into(), slowdown_c: None }]
+        }
+        fn sample(&mut self, _: usize, ts_ns: i64) -> GpuSample {
+            let t = if self.0.len() > 1 { self.0.remove(0) } else { self.0[0] };
+            GpuSample { ts_ns, temp_gpu_c: Some(t), ..Default::default() }
+        }
+        fn processes(&self, _: usize) -> Vec<GpuProcessInfo> {
+            Vec::new()
+        }
+        fn driver_version(&self) -> Option<String> {
+            None
+        }
+        fn nvml_version(&self) -> Option<String> {
+            None
+        }
+        fn cuda_version(&self) -> Option<String> {
+            None
+        }
+        fn persistence_mode(&self) -> Option<bool> {
+            None
+        }
+        fn application_clocks_set(&self) -> Option<bool> {
+            None
+        }
+    }
+
+    #[test]
+    fn cooling_needs_a_real_drop_not_a_one_degree_flicker() {
+        // An idle H200 read 39 °C then 38 °C: not cooling. A GPU fresh from a load: cooling.
+        for (temps, cooling) in [(vec![39.0, 38.0], false), (vec![38.0, 38.0], false), (vec![71.0, 66.0], true)] {
+            let mut g = Temps(temps);
+            let (e, _) = snapshot(Some(&mut g), false, None);
+            assert_eq!(e.gpu_cooling_down.value, Some(cooling));
+        }
+    }
 }

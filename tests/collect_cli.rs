@@ -51,7 +51,7 @@ fn fake_throttle_and_a_busy_command() {
             "-c",
             "end=$(($(date +%s)+4)); while [ $(date +%s) -lt $end ]; do :; done; exit 3",
         ],
-        Some("2:throttle=1-3"),
+        Some("2:throttle=2-4"),
     );
     assert!(o.status.success(), "{}", stderr(&o));
     valid(&out);

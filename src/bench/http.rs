@@ -168,7 +168,7 @@ pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
         close = true;
         Framing::ToEof
     };
-    let mut body = Body { framing };
+    let mut body = Body { framing, scratch: Vec::with_capacity(16) };
     let mut event: Vec<u8> = Vec::new();
     let mut raw_body = Vec::new();
     let mut complete = false;
@@ -254,6 +254,8 @@ enum Framing {
 /// A response body, de-framed and read line by line out of the socket buffer.
 struct Body {
     framing: Framing,
+    /// Chunk-size lines and chunk terminators, reused so that no chunk allocates.
+    scratch: Vec<u8>,
 }
 
 impl Body {
@@ -265,16 +267,18 @@ impl Body {
                     return Ok(0);
                 }
                 if *left == 0 {
-                    let mut size = Vec::new();
-                    if !line(r, &mut size)? {
+                    let size = &mut self.scratch;
+                    if !line(r, size)? {
                         return Err(ErrorKind::UnexpectedEof.into());
                     }
-                    let text = String::from_utf8_lossy(&size);
-                    let n = usize::from_str_radix(text.split(';').next().unwrap_or("").trim(), 16)
-                        .map_err(|_| std::io::Error::new(ErrorKind::InvalidData, format!("bad chunk size line {:?}", snippet(&size))))?;
+                    let digits = size.split(|c| *c == b';').next().unwrap_or(&[]).trim_ascii();
+                    let n = std::str::from_utf8(digits)
+                        .ok()
+                        .and_then(|d| usize::from_str_radix(d, 16).ok())
+                        .ok_or_else(|| std::io::Error::new(ErrorKind::InvalidData, format!("bad chunk size line {:?}", snippet(size))))?;
                     if n == 0 {
                         // Trailers up to the empty line.
-                        while line(r, &mut size)? && !size.is_empty() {}
+                        while line(r, size)? && !size.is_empty() {}
                         *done = true;
                         return Ok(0);
                     }
@@ -292,8 +296,7 @@ impl Body {
             Framing::Chunked { left, .. } => {
                 *left -= n;
                 if *left == 0 {
-                    let mut crlf = Vec::new();
-                    line(r, &mut crlf)?;
+                    line(r, &mut self.scratch)?;
                 }
             }
             Framing::Length(left) => *left -= n,

@@ -304,7 +304,12 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     let stop = Arc::new(AtomicBool::new(false));
     let gpu_note = beside.gpu_note.clone();
     let mut beside = beside;
-    let gpu_environment = beside.gpus.as_mut().map(|g| crate::collect::env::snapshot(Some(g.as_mut()), false, None).0);
+    // The pre-run checklist, taken before the load starts (host memory and page cache after
+    // the run would describe the run, not the machine it started on).
+    let environment = match beside.gpus.as_mut() {
+        Some(g) => crate::collect::env::snapshot(Some(g.as_mut()), false, None).0,
+        None => crate::collect::env::snapshot(None, false, Some("GPUs not sampled: give --collect-gpu auto, or run credence collect beside the benchmark")).0,
+    };
     let sampling = (beside.gpus.is_some() || beside.server_metrics.is_some()).then(|| {
         let stop = stop.clone();
         std::thread::spawn(move || sample_beside(beside, stop))
@@ -342,10 +347,7 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     let queued = live.queued.load(Ordering::Relaxed);
     stop.store(true, Ordering::SeqCst);
     let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
-    let (mut data, limits) = build(o, (anchor, anchor_ns), records, seconds, host_rows, queued)?;
-    if let Some(env) = gpu_environment {
-        data.manifest.environment = env;
-    }
+    let (mut data, limits) = build(o, (anchor, anchor_ns), records, seconds, host_rows, queued, environment)?;
     if !gpu_rows.is_empty() {
         data.gpu = Some(gpu_rows.into_table()?);
         data.manifest.tables.push("gpu".into());

@@ -57,6 +57,7 @@ pub(crate) fn build(
     seconds: Vec<Second>,
     host_rows: Vec<(HostSample, u32)>,
     queued: u64,
+    environment: Environment,
 ) -> Result<(RunData, Limits), String> {
     let at = |t: Instant| anchor.1 + t.saturating_duration_since(anchor.0).as_nanos() as i64;
     let mut rows = RequestRows::default();
@@ -199,12 +200,7 @@ pub(crate) fn build(
             }),
             duration_s: o.duration_s,
         },
-        environment: crate::collect::env::snapshot(
-            None,
-            false,
-            Some("GPUs not sampled: give --collect-gpu auto, or run credence collect beside the benchmark"),
-        )
-        .0,
+        environment,
         phases: DeclaredPhases {
             warmup_requests: Some(warm),
             warmup_s: (o.warmup_s > 0.0).then_some(o.warmup_s),

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::json::parse_lines;
 use super::rows::{GpuSample, Request, error_kind};
 use super::{ImportError, ImportOptions, Imported};
-use crate::run::manifest::{Arrival, Capabilities, TimestampQuality, Workload};
+use crate::run::manifest::{Capabilities, TimestampQuality, Workload};
 
 fn metric<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
     v.get("metrics")?.get(name)?.get("value")
@@ -92,18 +92,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     out.raw.insert("e2e".into(), raw_e2e);
     out.timestamps = Some(TimestampQuality::Absolute);
     out.conversion.push("AIPerf metadata times are epoch ns (request_start_ns, request_end_ns)".into());
-    out.workload = Some(Workload {
-        arrival: Arrival::Unknown,
-        rate_per_s: None,
-        concurrency: None,
-        dataset: None,
-        input_length: None,
-        output_length: None,
-        streaming: Some(true),
-        connection_reuse: None,
-        connections: None,
-        duration_s: None,
-    });
+    out.workload = Some(Workload { streaming: Some(true), ..Workload::unknown() });
     out.phases.warmup_requests = Some(warmup);
     out.phases.warmup_included = Some(warmup > 0);
     out.capabilities = Some(Capabilities {

@@ -144,13 +144,9 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         },
         rate_per_s: profile.and_then(|p| p.get("rate")).and_then(Value::as_f64),
         concurrency: profile.and_then(|p| p.get("streams")).and_then(Value::as_u64).map(|x| x as u32),
-        dataset: None,
-        input_length: None,
-        output_length: None,
         streaming: Some(true),
-        connection_reuse: None,
-        connections: None,
         duration_s: secs(b, "duration"),
+        ..Workload::unknown()
     });
     out.config = SystemConfig::default();
     out.timestamps = Some(TimestampQuality::Absolute);

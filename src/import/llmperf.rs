@@ -63,18 +63,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     out.raw.insert("request_tokens_per_s".into(), thr);
     out.timestamps = Some(TimestampQuality::Absent);
     out.conversion.push("llmperf records no per-request timestamps: requests are in completion order, spaced 1 µs apart as placeholders".into());
-    out.workload = Some(Workload {
-        arrival: Arrival::ClosedLoop,
-        rate_per_s: None,
-        concurrency: None,
-        dataset: None,
-        input_length: None,
-        output_length: None,
-        streaming: Some(true),
-        connection_reuse: None,
-        connections: None,
-        duration_s: None,
-    });
+    out.workload = Some(Workload { arrival: Arrival::ClosedLoop, streaming: Some(true), ..Workload::unknown() });
     out.capabilities = Some(Capabilities {
         timestamps: "absent".into(),
         scheduled_times: false,

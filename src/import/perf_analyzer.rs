@@ -30,13 +30,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         arrival: if mode == "concurrency" { Arrival::ClosedLoop } else { Arrival::Unknown },
         rate_per_s: (mode == "request_rate").then_some(value).flatten(),
         concurrency: (mode == "concurrency").then_some(value).flatten().map(|c| c as u32),
-        dataset: None,
-        input_length: None,
-        output_length: None,
-        streaming: None,
-        connection_reuse: None,
-        connections: None,
-        duration_s: None,
+        ..Workload::unknown()
     });
     let reqs =
         exp.get("requests").and_then(Value::as_array).ok_or_else(|| ImportError::new(path, Some("key experiments[0].requests".into()), "expected an array"))?;

@@ -31,12 +31,9 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         rate_per_s: v.get("request_rate").and_then(Value::as_f64).filter(|r| r.is_finite()),
         concurrency: v.get("max_concurrency").and_then(Value::as_u64).map(|c| c as u32),
         dataset: f.opt_str("dataset_name").map(String::from),
-        input_length: None,
-        output_length: None,
         streaming: Some(true),
-        connection_reuse: None,
-        connections: None,
         duration_s: v.get("duration").and_then(Value::as_f64),
+        ..Workload::unknown()
     });
     out.claims = latency_claims(&v, &[("ttft", "ttft"), ("tpot", "tpot"), ("itl", "itl"), ("e2e_latency", "e2e")]);
     if !f.has("ttfts") {

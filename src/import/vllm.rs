@@ -129,13 +129,9 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         },
         rate_per_s: rate,
         concurrency: v.get("max_concurrency").and_then(Value::as_u64).map(|c| c as u32),
-        dataset: None,
-        input_length: None,
-        output_length: None,
         streaming: Some(true),
-        connection_reuse: None,
-        connections: None,
         duration_s: v.get("duration").and_then(Value::as_f64),
+        ..Workload::unknown()
     });
     out.claims = latency_claims(&v, &[("ttft", "ttft"), ("tpot", "tpot"), ("itl", "itl"), ("e2el", "e2e")]);
     for (k, m) in [("request_throughput", "requests_per_s"), ("output_throughput", "output_tokens_per_s")] {

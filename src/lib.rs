@@ -15,6 +15,8 @@ pub mod simulate;
 
 pub mod run;
 
+pub mod stats;
+
 pub mod analyze;
 
 pub mod report;

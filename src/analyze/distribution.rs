@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::stats::quantile::quantile_sorted;
+use crate::stats::quantile::quantile_sorted;
 
 /// Probabilities of the quantile grid: dense in the tails, where latency questions live.
 const GRID: [f64; 27] = [

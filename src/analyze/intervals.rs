@@ -15,12 +15,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::estimate::{Estimate, Method};
-use super::stats::block_length::{long_run_variance, politis_white};
-use super::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
-use super::stats::order_ci::{Alternative, order_statistic_indices};
-use super::stats::quantile::quantile_sorted;
-use super::stats::resample::stat_id;
-use super::stats::stationary::{Grouped, grouped_bootstrap, percentile_of};
+use crate::stats::block_length::{long_run_variance, politis_white};
+use crate::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
+use crate::stats::order_ci::{Alternative, order_statistic_indices};
+use crate::stats::quantile::quantile_sorted;
+use crate::stats::resample::stat_id;
+use crate::stats::stationary::{Grouped, grouped_bootstrap, percentile_of};
 
 /// Design effect above which requests count as dependent.
 pub const DEPENDENCE_THRESHOLD: f64 = 1.25;
@@ -131,7 +131,7 @@ pub fn metric_estimates(
     }
     // One stable radix sort of (value, group) pairs serves every percentile and the bootstrap.
     let mut by_value: Vec<(f64, u32)> = pairs.iter().map(|&(w, v)| (v, w)).collect();
-    super::stats::radix::sort_pairs(&mut by_value);
+    crate::stats::radix::sort_pairs(&mut by_value);
     let sorted: Vec<f64> = by_value.iter().map(|p| p.0).collect();
     let group_of_rank: Vec<u32> = by_value.iter().map(|p| p.1).collect();
     drop(by_value);

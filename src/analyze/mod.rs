@@ -2,7 +2,7 @@
 //! the single input of every renderer.
 //!
 //! `analyze` → per-request metrics (`requests`) → time series (`windows`) → steady window
-//! (`steady`) → intervals inside it (`intervals`, `rates`) → warnings. `stats/` is the
+//! (`steady`) → intervals inside it (`intervals`, `rates`) → warnings. `crate::stats` is the
 //! statistics library underneath; it knows nothing about requests.
 
 pub mod attribute;
@@ -14,7 +14,6 @@ pub mod estimate;
 pub mod intervals;
 pub mod rates;
 pub mod requests;
-pub mod stats;
 pub mod steady;
 pub mod warnings;
 pub mod windows;
@@ -30,7 +29,7 @@ pub use estimate::{Estimate, Method, Status};
 use intervals::{Dependence, IntervalOptions, MetricSample, metric_estimates};
 use rates::{ErrorRates, Throughput, error_rates, throughput};
 use requests::RequestView;
-pub use stats::pelt::Penalty;
+pub use crate::stats::pelt::Penalty;
 use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state};
 pub use warnings::Warning;
 use windows::{TimeSeries, time_series};

@@ -12,10 +12,10 @@ use serde::Serialize;
 use super::estimate::{Estimate, Method};
 use super::intervals::IntervalOptions;
 use super::requests::RequestView;
-use super::stats::block_length::politis_white;
-use super::stats::resample::stat_id;
-use super::stats::stationary::{percentile_of, series_mean_bootstrap};
-use super::stats::wilson::wilson_interval;
+use crate::stats::block_length::politis_white;
+use crate::stats::resample::stat_id;
+use crate::stats::stationary::{percentile_of, series_mean_bootstrap};
+use crate::stats::wilson::wilson_interval;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Throughput {

@@ -20,11 +20,11 @@
 use serde::Serialize;
 
 use super::requests::RequestView;
-use super::stats::mann_kendall::{hamed_rao, sen_slope};
-use super::stats::mser::mser5;
-use super::stats::pelt::{Penalty, pelt};
-use super::stats::pettitt::pettitt;
-use super::stats::quantile::quantile_unsorted;
+use crate::stats::mann_kendall::{hamed_rao, sen_slope};
+use crate::stats::mser::mser5;
+use crate::stats::pelt::{Penalty, pelt};
+use crate::stats::pettitt::pettitt;
+use crate::stats::quantile::quantile_unsorted;
 use super::windows::bucket;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -151,7 +151,7 @@ fn segments(y: &[f64], penalty: Penalty) -> Vec<Seg> {
 fn set_level_errors(y: &[f64], segs: &mut [Seg]) {
     let coarse = segments(y, Penalty::Conservative);
     let resid: Vec<f64> = coarse.iter().flat_map(|s| y[s.a..s.b].iter().map(move |v| v - s.mean)).collect();
-    if let Some(lrv) = super::stats::block_length::long_run_variance(&resid) {
+    if let Some(lrv) = crate::stats::block_length::long_run_variance(&resid) {
         for s in segs.iter_mut() {
             s.se = s.se.max((lrv / (s.b - s.a) as f64).sqrt());
         }
@@ -169,7 +169,7 @@ fn independence_factor(y: &[f64]) -> usize {
         let agg = aggregate(y, f);
         let coarse = segments(&agg, Penalty::Conservative);
         let resid: Vec<f64> = coarse.iter().flat_map(|s| agg[s.a..s.b].iter().map(move |v| v - s.mean)).collect();
-        let r1 = super::stats::acf::acf(&resid, 1).get(1).copied().unwrap_or(0.0);
+        let r1 = crate::stats::acf::acf(&resid, 1).get(1).copied().unwrap_or(0.0);
         if r1 < 0.5 {
             break;
         }

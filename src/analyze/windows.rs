@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::requests::RequestView;
-use super::stats::quantile::quantile_unsorted;
+use crate::stats::quantile::quantile_unsorted;
 
 /// One window of the time series.
 #[derive(Debug, Clone, Serialize)]

@@ -379,7 +379,7 @@ fn status(o: &BenchOptions, live: &Live, start: Instant) {
     let lag = live.seconds.lock().ok().and_then(|s| {
         let mut last: Vec<f64> = s.iter().rev().nth(1).map(|x| x.lags_ms.clone()).unwrap_or_default();
         last.sort_by(f64::total_cmp);
-        crate::analyze::stats::quantile::quantile_sorted(&last, 0.99)
+        crate::stats::quantile::quantile_sorted(&last, 0.99)
     });
     let (planned, sent) = (live.planned.load(Ordering::Relaxed), live.sent.load(Ordering::Relaxed));
     let progress = match (o.duration_s, o.requests) {

@@ -91,7 +91,7 @@ pub(crate) fn build(
     let lag_stats = |v: &[f64]| {
         let mut s = v.to_vec();
         s.sort_by(f64::total_cmp);
-        let q = |p: f64| crate::analyze::stats::quantile::quantile_sorted(&s, p);
+        let q = |p: f64| crate::stats::quantile::quantile_sorted(&s, p);
         (q(0.5), q(0.99), s.last().copied())
     };
     let mut all_lags: Vec<f64> = Vec::new();

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::analyze::stats::quantile::quantile_sorted;
+use crate::stats::quantile::quantile_sorted;
 
 /// One number the tool printed.
 #[derive(Debug, Clone, Serialize)]

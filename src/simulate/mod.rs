@@ -67,6 +67,12 @@ impl SimOptions {
         }
     }
 
+    /// The demo run of `report --demo` and `fixtures/demo`: a 5-minute run at 20 requests/s
+    /// whose GPU throttles mid-run (seed 7). It skips `truth.json`'s percentiles.
+    pub fn demo() -> SimOptions {
+        SimOptions { compute_truth: false, ..SimOptions::new(Scenario::ThermalThrottle, 7) }
+    }
+
     fn engine_params(&self) -> EngineParams {
         let mut p = self.engine;
         if let Some(Effect { metric: EffectMetric::Throughput, relative }) = self.effect {

@@ -4,7 +4,7 @@
 use super::engine::EngineTrace;
 use super::rng::{SimRng, Stream};
 use super::scenario::{POWER_CAP_CLOCK_RATIO, Scenario, THERMAL_CLOCK_RATIO, Timeline};
-use crate::analyze::stats::quantile::quantile_sorted;
+use crate::stats::quantile::quantile_sorted;
 use crate::run::schema::TableKind;
 use crate::run::table::{Column, Table, TableError, utf8_column};
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::observe::Effect;
 use super::scenario::{Anomaly, Scenario, Timeline};
 use super::{SimOptions, simulate_requests};
-use crate::analyze::stats::quantile::quantile_sorted;
+use crate::stats::quantile::quantile_sorted;
 
 /// Number of independent truth runs; together they last `TRUTH_FACTOR` × the sample.
 const TRUTH_RUNS: u64 = 10;

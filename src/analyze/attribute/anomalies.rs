@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::episodes::{Span, flagged_spans};
 use crate::analyze::requests::RequestView;
-use crate::analyze::stats::quantile::quantile_unsorted;
+use crate::stats::quantile::quantile_unsorted;
 
 /// Robust z-score beyond which a window is anomalous.
 pub const Z_LIMIT: f64 = 3.5;

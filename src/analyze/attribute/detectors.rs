@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::anomalies::{WindowSeries, baseline, z_scores};
 use super::episodes::{Span, flagged_spans, sample_interval};
 use super::signals::{GpuSeries, HostSeries, ServerSeries, increments, present, server_metric};
-use crate::analyze::stats::quantile::quantile_unsorted;
+use crate::stats::quantile::quantile_unsorted;
 
 /// Clock-event-reason bits (NVML).
 pub mod bits {

@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use super::episodes::Span;
 use crate::analyze::requests::RequestView;
-use crate::analyze::stats::quantile::quantile_unsorted;
-use crate::analyze::stats::resample::{resample_rng, stat_id};
+use crate::stats::quantile::quantile_unsorted;
+use crate::stats::resample::{resample_rng, stat_id};
 
 /// Resamples for an effect interval: effects are secondary evidence, and 999 keeps the 95 %
 /// percentile interval's Monte-Carlo error well under its width.
@@ -157,8 +157,8 @@ pub fn effect(r: &RequestView, m: EffectMetric, spans: &[Span], from: f64, to: f
         .filter(|x| x.is_finite())
         .collect();
     reps.sort_by(f64::total_cmp);
-    e.ci_low = crate::analyze::stats::quantile::quantile_sorted(&reps, 0.025);
-    e.ci_high = crate::analyze::stats::quantile::quantile_sorted(&reps, 0.975);
+    e.ci_low = crate::stats::quantile::quantile_sorted(&reps, 0.025);
+    e.ci_high = crate::stats::quantile::quantile_sorted(&reps, 0.975);
     Some(e)
 }
 

@@ -6,8 +6,8 @@
 //! per arm: a hierarchical bootstrap draws runs with replacement, then one within-run
 //! replicate for each drawn run, and averages (the Kalibera–Jones ratio of means).
 
-use crate::analyze::stats::quantile::quantile_sorted;
-use crate::analyze::stats::resample::resample_rng;
+use crate::stats::quantile::quantile_sorted;
+use crate::stats::resample::resample_rng;
 use rand::Rng;
 
 /// A run's estimate of a statistic and its within-run bootstrap replicates.

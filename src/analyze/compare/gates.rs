@@ -6,8 +6,8 @@ use serde::Serialize;
 use super::change::{VarianceComponents, more_data_plan};
 use super::verdict::{Better, Verdict, decide, more_data_factor};
 use super::{ArmRun, ArmVariance, ChangeInterval, CompareOptions, MetricComparison};
-use crate::analyze::stats::ks::ks_2samp;
-use crate::analyze::stats::wilson::wilson_interval;
+use crate::stats::ks::ks_2samp;
+use crate::stats::wilson::wilson_interval;
 
 /// One gate: PASS, WARN or FAIL with a reason.
 #[derive(Debug, Clone, Serialize)]

@@ -16,11 +16,11 @@ use serde::Serialize;
 
 use super::intervals::few_blocks_factor;
 use super::requests::RequestView;
-use super::stats::block_length::politis_white;
-use super::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_lehmann};
-use super::stats::mann_whitney::{Alternative, p_asymptotic};
-use super::stats::resample::stat_id;
-use super::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
+use crate::stats::block_length::politis_white;
+use crate::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_lehmann};
+use crate::stats::mann_whitney::{Alternative, p_asymptotic};
+use crate::stats::resample::stat_id;
+use crate::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
 use super::{Analysis, GROUP_MIN_S};
 pub use change::{MoreData, VarianceComponents};
 use change::{RelativeChange, RunStatistic, more_data_plan};
@@ -141,7 +141,7 @@ fn samples(run: &ArmRun<'_>) -> BTreeMap<&'static str, Sample> {
                 .filter(|&i| col[i].is_finite())
                 .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
                 .collect();
-            super::stats::radix::sort_pairs(&mut pairs);
+            crate::stats::radix::sort_pairs(&mut pairs);
             (metric, Sample { sorted: pairs.iter().map(|p| p.0).collect(), group_of_rank: pairs.iter().map(|p| p.1).collect(), groups: k })
         })
         .collect()
@@ -152,7 +152,7 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
     if sorted.len() < 20 {
         return None;
     }
-    let estimate = super::stats::quantile::quantile_sorted(sorted, p)?;
+    let estimate = crate::stats::quantile::quantile_sorted(sorted, p)?;
     let half = 8.0 * (sorted.len() as f64 * p * (1.0 - p)).sqrt() * 4.0 + 50.0;
     // The block length `analyze` chose for this run's intervals, so that the change's interval
     // agrees with the intervals each run's own report shows.
@@ -231,7 +231,7 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
     }
     specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, true, o, salt))));
     specs.push(("requests_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, false, o, salt))));
-    let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| super::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
+    let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| crate::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
     let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
     for (name, better, stat) in &specs {
         let tol = o

@@ -9,12 +9,14 @@
 //! - **MEDIUM**: everything else, which includes every single run (run-to-run noise is
 //!   unmeasured) and any WARN or NOT_CHECKED.
 
+mod aggregate_only;
 mod checks;
 mod statement;
 
 use serde::Serialize;
 
 use super::Analysis;
+pub use aggregate_only::aggregate_only;
 
 /// Outcome of one check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

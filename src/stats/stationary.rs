@@ -270,7 +270,7 @@ pub fn percentile_of(dist: &[f64], cl: f64) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::stats::resample::resample_rng;
+    use crate::stats::resample::resample_rng;
 
     #[test]
     fn blocks_cover_exactly_k_groups() {

@@ -15,7 +15,7 @@ use std::io::BufRead;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use credence::analyze::stats::quantile::quantile_sorted;
+use credence::stats::quantile::quantile_sorted;
 
 fn env_or(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())

@@ -61,6 +61,17 @@ impl From<crate::run::write::WriteError> for CliError {
     }
 }
 
+impl From<crate::import::ImportError> for CliError {
+    fn from(e: crate::import::ImportError) -> CliError {
+        let hint = e.hint.clone();
+        let err = CliError::bad_input(e.to_string());
+        match hint {
+            Some(h) => err.hint(h),
+            None => err,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,16 +1,24 @@
 //! credence: an offline trace analyzer and report generator for LLM inference load tests.
 //!
-//! Data flows one way:
-//! producers (`simulate`, later `import` and `collect`) → a run directory (`run`, described by
-//! `schemas/`) → `analyze` → one serializable `Analysis` → renderers.
-//! I/O happens at the edges; analysis functions are pure.
+//! Data flows one way, and the modules are listed in that order:
+//! - `cli`: one file per subcommand; parses what the user typed into options and calls the
+//!   library. Only `cli` writes files and prints.
+//! - producers of run directories: `simulate` (known ground truth), `import` (other tools'
+//!   outputs), `collect` (GPU, host and server telemetry) and `bench` (the load generator).
+//! - `run`: the run directory (Parquet tables described by `schemas/`, and `run.json`):
+//!   load, validate, write.
+//! - `stats`: statistics over slices, knowing nothing of requests.
+//! - `analyze`: pure functions from a loaded run to one serializable `Analysis` (steady state,
+//!   metrics with intervals, comparison, attribution, credibility, audit).
+//! - `report`: renderers of the `Analysis` (PDF, Markdown, JSON); they compute no statistics.
 
 pub mod cli;
 pub mod error;
-pub mod json_schema;
-pub mod options;
 pub mod text;
 
+pub mod bench;
+pub mod collect;
+pub mod import;
 pub mod simulate;
 
 pub mod run;
@@ -20,13 +28,3 @@ pub mod stats;
 pub mod analyze;
 
 pub mod report;
-
-pub mod baseline;
-pub mod bench;
-pub mod bench_command;
-pub mod collect;
-pub mod collect_command;
-pub mod commands;
-pub mod import;
-pub mod import_command;
-pub mod report_command;

@@ -1,5 +1,5 @@
-//! The `credence` binary: parse, dispatch one library call per subcommand, print the error,
-//! exit with its code.
+//! The `credence` binary: parse, dispatch to the subcommand, print the error, exit with its
+//! code.
 
 use clap::Parser;
 
@@ -7,7 +7,7 @@ use credence::cli::Cli;
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    match credence::commands::run(cli.command) {
+    match credence::cli::run(cli.command) {
         Ok(code) => code.into(),
         Err(e) => {
             eprintln!("error: {}", e.message);

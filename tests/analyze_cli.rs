@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Scratch, credence, fixture, stderr, stdout};
-use credence::json_schema::check;
+use credence::run::json_schema::check;
 use serde_json::Value;
 
 fn analyze_json(dir: &str, extra: &[&str], env: &[(&str, &str)]) -> (Value, String) {

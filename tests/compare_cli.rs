@@ -51,7 +51,7 @@ fn json_contract_on_the_fixture_pair() {
     assert!(text.contains("single-run"));
     assert!(v["what_changed"][0]["key"] == "labels.effect");
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(common::repo().join("schemas/compare.schema.json")).unwrap()).unwrap();
-    let violations = credence::json_schema::check(&schema, &v);
+    let violations = credence::run::json_schema::check(&schema, &v);
     assert!(violations.is_empty(), "compare.json violates schemas/compare.schema.json:\n{}", violations.join("\n"));
 }
 

@@ -380,7 +380,7 @@ fn mlperf_trace_imports_with_the_detail_logs_date() {
     let trace = write(&s, "mlperf_log_trace.json", &json!({"traceEvents": events}).to_string());
     let mut sorted: Vec<f64> = lat.iter().map(|x| *x as f64).collect();
     sorted.sort_by(f64::total_cmp);
-    let p99 = credence::analyze::stats::quantile::quantile_sorted(&sorted, 0.99).unwrap();
+    let p99 = credence::stats::quantile::quantile_sorted(&sorted, 0.99).unwrap();
     let detail = write(
         &s,
         "mlperf_log_detail.txt",

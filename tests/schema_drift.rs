@@ -2,7 +2,7 @@
 
 mod common;
 
-use credence::json_schema::{check, declared_paths, present_paths};
+use credence::run::json_schema::{check, declared_paths, present_paths};
 use credence::run::manifest::{GpuProcess, Manifest, Observed, SourceFile};
 use credence::run::schema::{ColumnType, TableKind, describe};
 use credence::simulate::{Scenario, SimOptions, simulate};

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Scratch, credence, dir_bytes, fixture, stderr};
-use credence::analyze::stats::quantile::quantile_sorted;
+use credence::stats::quantile::quantile_sorted;
 use credence::run::{Table, TableKind};
 use credence::simulate::{ArrivalProcess, Effect, EffectMetric, Scenario, SimOptions, simulate};
 

@@ -51,6 +51,18 @@ impl ColumnType {
         }
     }
 
+    /// The logical type in words, with the physical Arrow types read as it (`run::logical`).
+    pub fn logical_name(self) -> &'static str {
+        match self {
+            ColumnType::Timestamp => "a timestamp with the UTC zone (any unit: s, ms, µs or ns)",
+            ColumnType::TimestampList => "a list (List or LargeList, any child name) of timestamps with the UTC zone",
+            ColumnType::Utf8 => "a string (Utf8, LargeUtf8, Utf8View or dictionary-encoded)",
+            ColumnType::UInt32 => "an unsigned integer up to 4294967295 (any integer type whose values fit)",
+            ColumnType::UInt64 => "an unsigned integer (any integer type whose values fit)",
+            ColumnType::Float64 => "a number (a float or integer type)",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<ColumnType> {
         ALL_TYPES.iter().copied().find(|t| t.name() == name)
     }

@@ -413,14 +413,8 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
             problems.push(Problem::error(file, "column is missing").column(spec.name).expected(format!("a {} column: {}", spec.ty.name(), spec.meaning)));
             continue;
         };
-        if field.data_type() != &spec.ty.data_type() {
-            let hint = match (field.data_type(), spec.ty) {
-                (arrow_schema::DataType::Timestamp(_, None), ColumnType::Timestamp) => {
-                    "; timestamps must carry the UTC time zone (polars writes them without one)"
-                }
-                _ => "",
-            };
-            problems.push(Problem::error(file, format!("has type {}{hint}", field.data_type())).column(spec.name).expected(spec.ty.name()));
+        if let Some(why) = super::logical::type_mismatch(field.data_type(), spec.ty) {
+            problems.push(Problem::error(file, why).column(spec.name).expected(spec.ty.logical_name()));
         }
         if !spec.unit.is_empty() && field.metadata().get("unit").map(String::as_str) != Some(spec.unit) {
             problems.push(Problem::warning(file, "unit metadata is missing or differs").column(spec.name).expected(format!("unit = {}", spec.unit)));
@@ -464,7 +458,10 @@ fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableEr
             if !spec.nullable && array.null_count() > 0 {
                 nulls_in_required.push((ci, acc.rows + first_null(array.as_ref())));
             }
-            append_array(&mut acc.columns[ci], &mut acc.strings[ci], array.as_ref());
+            super::logical::append(&mut acc.columns[ci], &mut acc.strings[ci], array.as_ref()).map_err(|bad| {
+                let row = super::problem::RowRef { first: vec![(acc.rows + bad.row) as u64], count: 1 };
+                TableError::Schema(vec![Problem::error(&label, bad.message).column(spec.name).rows(row).expected(spec.ty.logical_name())])
+            })?;
         }
         acc.rows += batch.num_rows();
     }
@@ -486,38 +483,6 @@ fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableEr
 
 fn first_null(array: &dyn Array) -> usize {
     (0..array.len()).find(|&i| array.is_null(i)).unwrap_or(0)
-}
-
-/// Appends an Arrow array (already checked to have the spec's type) to a column.
-fn append_array(column: &mut Column, strings: &mut Vec<StringArray>, array: &dyn Array) {
-    match column {
-        Column::Timestamp(v) => v.extend(array.as_primitive::<TimestampNanosecondType>().iter()),
-        Column::UInt32(v) => v.extend(array.as_primitive::<UInt32Type>().iter()),
-        Column::UInt64(v) => v.extend(array.as_primitive::<UInt64Type>().iter()),
-        Column::Float64(v) => v.extend(array.as_primitive::<Float64Type>().iter()),
-        Column::Utf8(_) => strings.push(array.as_string::<i32>().clone()),
-        Column::TimestampList(l) => {
-            let list = array.as_list::<i32>();
-            let values = list.values().as_primitive::<TimestampNanosecondType>();
-            let offsets = list.value_offsets();
-            for row in 0..list.len() {
-                if list.is_null(row) {
-                    l.push(None);
-                    continue;
-                }
-                let (a, b) = (offsets[row] as usize, offsets[row + 1] as usize);
-                for i in a..b {
-                    if values.is_null(i) {
-                        l.null_items.push(l.len());
-                    } else {
-                        l.values.push(values.value(i));
-                    }
-                }
-                l.valid.push(true);
-                l.offsets.push(l.values.len());
-            }
-        }
-    }
 }
 
 /// Column builders for producers (simulator, importers, collectors).

@@ -95,7 +95,7 @@ fn check_manifest_file(dir: &Path, out: &mut Vec<Problem>) -> Option<Manifest> {
             let path = dir.join(MANIFEST_FILE);
             let parsed = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
             let schema: serde_json::Value = serde_json::from_str(RUN_SCHEMA).expect("the embedded run schema is valid JSON");
-            let violations = parsed.map(|v| crate::json_schema::check(&schema, &v)).unwrap_or_default();
+            let violations = parsed.map(|v| crate::run::json_schema::check(&schema, &v)).unwrap_or_default();
             if violations.is_empty() {
                 let message = e.to_string();
                 let message = message.strip_prefix("run.json: ").unwrap_or(&message).to_string();

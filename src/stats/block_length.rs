@@ -89,7 +89,7 @@ mod tests {
     // circular 15.60894 (rtol 1e-4).
     #[test]
     fn arch_reference_vector() {
-        let text = include_str!("../../../tests/data/ar1_politis_white.txt");
+        let text = include_str!("../../tests/data/ar1_politis_white.txt");
         let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
         assert_eq!(x.len(), 10_000);
         let b = politis_white(&x).unwrap();

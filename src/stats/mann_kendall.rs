@@ -119,7 +119,7 @@ mod tests {
     /// pyMannKendall's test data: Monthly Rainfall, column Bogra, blanks dropped before the
     /// test (so the Sen slope uses consecutive positions).
     fn bogra() -> (Vec<f64>, Vec<(f64, f64)>) {
-        let text = include_str!("../../../tests/data/monthly_rainfall.csv");
+        let text = include_str!("../../tests/data/monthly_rainfall.csv");
         let mut values = Vec::new();
         let mut points = Vec::new();
         for line in text.lines().skip(1) {

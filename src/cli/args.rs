@@ -1,0 +1,180 @@
+//! Value parsers and value enums shared by several commands: durations, tolerances, `k=v`
+//! pairs, the report format and the GPU mode.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use crate::error::CliError;
+
+/// Parses a duration: `300`, `300s`, `5m`, `1h`, `250ms`. Returns seconds.
+pub fn parse_duration(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let (num, scale) = if let Some(v) = t.strip_suffix("ms") {
+        (v, 1e-3)
+    } else if let Some(v) = t.strip_suffix('s') {
+        (v, 1.0)
+    } else if let Some(v) = t.strip_suffix('m') {
+        (v, 60.0)
+    } else if let Some(v) = t.strip_suffix('h') {
+        (v, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = num.trim().parse().map_err(|_| format!("{text:?} is not a duration; use e.g. 300s, 5m or 1h"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("{text:?}: a duration must be positive"));
+    }
+    Ok(v * scale)
+}
+
+/// A duration flag's value in seconds, or a bad-input error that names the flag.
+pub fn duration_flag(flag: &str, text: &str) -> Result<f64, CliError> {
+    parse_duration(text).map_err(|e| CliError::bad_input(format!("{flag} {e}")))
+}
+
+/// A delay that may be zero (`0`, `0ms`, `20ms`, `1s`).
+pub fn delay_flag(flag: &str, text: &str) -> Result<Duration, CliError> {
+    if text.trim().trim_end_matches("ms").trim_end_matches('s') == "0" {
+        return Ok(Duration::ZERO);
+    }
+    duration_flag(flag, text).map(Duration::from_secs_f64)
+}
+
+/// Parses a percentage (`5%`) or a fraction (`0.05`).
+pub fn parse_fraction(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let v = match t.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+        None => t.parse::<f64>(),
+    }
+    .map_err(|_| format!("{t:?} is not a percentage (e.g. 5%)"))?;
+    if !(v.is_finite() && (0.0..1.0).contains(&v)) {
+        return Err(format!("{t:?}: a tolerance lies between 0% and 100%"));
+    }
+    Ok(v)
+}
+
+/// `--tolerance` values: a global one (`5%`) and per-metric ones (`ttft_p99=10%,throughput=2%`).
+pub fn parse_tolerances(values: &[String]) -> Result<(f64, BTreeMap<String, f64>), CliError> {
+    let mut global = 0.05;
+    let mut per = BTreeMap::new();
+    for v in values {
+        for part in v.split(',') {
+            match part.split_once('=') {
+                Some((k, x)) => {
+                    let k = k.trim();
+                    let k = if k == "throughput" { "output_tokens_per_s" } else { k };
+                    per.insert(k.to_string(), parse_fraction(x).map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?);
+                }
+                None => global = parse_fraction(part).map_err(|e| CliError::bad_input(format!("--tolerance {e}")))?,
+            }
+        }
+    }
+    Ok((global, per))
+}
+
+/// `--order base1,cand1,base2`: run folder names in execution order.
+pub fn parse_order(order: Option<String>) -> Option<Vec<String>> {
+    order.map(|o| o.split(',').map(|s| s.trim().to_string()).collect())
+}
+
+/// Repeatable `--FLAG k=v` values as a map.
+pub fn parse_pairs(flag: &str, items: &[String]) -> Result<BTreeMap<String, String>, CliError> {
+    items
+        .iter()
+        .map(|l| {
+            l.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| CliError::bad_input(format!("--{flag} {l:?}: expected k=v")))
+        })
+        .collect()
+}
+
+/// Import options from `--tz` and `--label k=v` (import and audit).
+pub fn import_options(tz: Option<&str>, labels: &[String]) -> Result<crate::import::ImportOptions, CliError> {
+    let tz_offset_s = tz.map(crate::import::time::parse_offset).transpose().map_err(CliError::bad_input)?;
+    Ok(crate::import::ImportOptions { tz_offset_s, tz_text: tz.map(String::from), labels: parse_pairs("label", labels)? })
+}
+
+/// `[FORMAT] PATH...`: the first argument is a format when it names one and files follow.
+pub fn format_and_paths(args: &[String]) -> Result<(crate::import::Format, Vec<std::path::PathBuf>), CliError> {
+    use crate::import::Format;
+    use std::path::{Path, PathBuf};
+    match args.split_first() {
+        Some((first, rest)) if !rest.is_empty() && !Path::new(first).exists() => {
+            let f = Format::from_name(first).ok_or_else(|| {
+                CliError::bad_input(format!("{first:?} is neither a file nor a format"))
+                    .hint("formats: auto, vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi")
+            })?;
+            Ok((f, rest.iter().map(PathBuf::from).collect()))
+        }
+        _ => Ok((Format::Auto, args.iter().map(PathBuf::from).collect())),
+    }
+}
+
+/// `--server-metrics` takes a plain http:// URL (the scraper speaks HTTP/1.1 without TLS).
+pub fn check_metrics_url(url: Option<&str>) -> Result<(), CliError> {
+    match url {
+        Some(u) if !u.starts_with("http://") => Err(CliError::bad_input(format!("--server-metrics {u:?}: expected http://host:port/path"))),
+        _ => Ok(()),
+    }
+}
+
+/// `--resamples` below this give unstable 95 % intervals.
+pub fn check_resamples(resamples: usize) -> Result<(), CliError> {
+    if resamples < 200 {
+        return Err(CliError::bad_input("--resamples: at least 200 are needed"));
+    }
+    Ok(())
+}
+
+/// `credence report --format` (and `audit --format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    Pdf,
+    Md,
+    Json,
+}
+
+/// `credence collect --gpu` and `bench --collect-gpu`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GpuArg {
+    Auto,
+    On,
+    Off,
+}
+
+impl GpuArg {
+    pub fn mode(self) -> crate::collect::GpuMode {
+        match self {
+            GpuArg::Auto => crate::collect::GpuMode::Auto,
+            GpuArg::On => crate::collect::GpuMode::On,
+            GpuArg::Off => crate::collect::GpuMode::Off,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+
+    #[test]
+    fn tolerances() {
+        let (g, per) = super::parse_tolerances(&["3%".into(), "ttft_p99=10%,throughput=0.02".into()]).unwrap();
+        assert_eq!(g, 0.03);
+        assert_eq!(per["ttft_p99"], 0.10);
+        assert_eq!(per["output_tokens_per_s"], 0.02);
+        assert!(super::parse_tolerances(&["lots".into()]).is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("300s").unwrap(), 300.0);
+        assert_eq!(parse_duration("5m").unwrap(), 300.0);
+        assert_eq!(parse_duration("1h").unwrap(), 3600.0);
+        assert_eq!(parse_duration("250ms").unwrap(), 0.25);
+        assert_eq!(parse_duration("42").unwrap(), 42.0);
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("abc").is_err());
+    }
+}

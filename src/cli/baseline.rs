@@ -1,0 +1,146 @@
+//! `credence baseline save|check`: a named baseline is a folder holding copies of its runs and
+//! `baseline.json` with their A/A noise floor, in a directory the user names (`--dir`); nothing
+//! is written anywhere else.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::analyze::compare::verdict::Verdict;
+use crate::analyze::compare::{CompareOptions, Comparison, compare};
+use crate::cli::args::parse_tolerances;
+use crate::cli::io::{print_stdout, write_json};
+use crate::cli::load::{analyze_arm, arm_runs};
+use crate::error::{CliError, ExitCode};
+
+#[derive(Debug, clap::Args)]
+pub struct BaselineArgs {
+    #[command(subcommand)]
+    action: BaselineAction,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum BaselineAction {
+    /// Copy RUN... into DIR/NAME with their A/A noise floor.
+    Save {
+        name: String,
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Folder that holds the baselines.
+        #[arg(long)]
+        dir: PathBuf,
+    },
+    /// Compare RUN... against the saved baseline; exit 3 on a regression. When the runs are
+    /// reruns of the baseline's own configuration, a significant change means the baseline
+    /// itself has drifted.
+    Check {
+        name: String,
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        #[arg(long)]
+        dir: PathBuf,
+        /// Tolerance, as for compare.
+        #[arg(long)]
+        tolerance: Vec<String>,
+        #[arg(long, default_value_t = 999)]
+        resamples: usize,
+    },
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct BaselineFile {
+    name: String,
+    credence_version: String,
+    runs: Vec<String>,
+    /// Largest relative difference between the saved runs, per metric; null for one run.
+    noise_floor: BTreeMap<String, Option<f64>>,
+}
+
+pub fn run(a: BaselineArgs) -> Result<ExitCode, CliError> {
+    match a.action {
+        BaselineAction::Save { name, runs, dir } => save(&name, &runs, &dir),
+        BaselineAction::Check { name, runs, dir, tolerance, resamples } => check(&name, &runs, &dir, &tolerance, resamples),
+    }
+}
+
+fn save(name: &str, runs: &[PathBuf], dir: &Path) -> Result<ExitCode, CliError> {
+    valid_name(name)?;
+    let loaded = analyze_arm(runs, 499, 1)?;
+    let target = dir.join(name);
+    if target.exists() {
+        return Err(CliError::bad_input(format!("{}: the baseline exists; remove it to save again", target.display())));
+    }
+    // Noise floor: compare the saved runs with each other (every run as both arms).
+    let arms = arm_runs(&loaded);
+    let opts = CompareOptions { tolerance: 0.0, per_metric_tolerance: Default::default(), resamples: 499, seed: 1, allow_workload_mismatch: true, order: None };
+    let self_cmp = compare(&arms, &arms, &opts);
+    let noise_floor = self_cmp.metrics.iter().map(|(k, m)| (k.clone(), (loaded.len() >= 2 && k != "error_rate").then_some(m.tolerance))).collect();
+    let mut names = Vec::new();
+    for (i, (run, l)) in runs.iter().zip(&loaded).enumerate() {
+        let folder = format!("{i:02}-{}", l.name);
+        copy_dir(run, &target.join("runs").join(&folder)).map_err(|e| CliError::failure(format!("{}: cannot copy: {e}", run.display())))?;
+        names.push(folder);
+    }
+    let file = BaselineFile { name: name.to_string(), credence_version: env!("CARGO_PKG_VERSION").into(), runs: names, noise_floor };
+    write_json(&target.join("baseline.json"), &file)?;
+    let single = if loaded.len() < 2 { " (one run: no noise floor; save two or more runs)" } else { "" };
+    print_stdout(&format!("saved baseline {name} with {} run(s) in {}{single}\n", loaded.len(), target.display()))?;
+    Ok(ExitCode::Success)
+}
+
+fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize) -> Result<ExitCode, CliError> {
+    valid_name(name)?;
+    let folder = dir.join(name);
+    let file = read_baseline(&folder)?;
+    let base_dirs: Vec<PathBuf> = file.runs.iter().map(|r| folder.join("runs").join(r)).collect();
+    let (global, mut per) = parse_tolerances(tolerance)?;
+    // A tolerance below the baseline's own noise floor would flag noise as change.
+    for (k, floor) in &file.noise_floor {
+        if let Some(f) = floor {
+            let t = per.get(k).copied().unwrap_or(global).max(*f);
+            per.insert(k.clone(), t);
+        }
+    }
+    let (b, c) = (analyze_arm(&base_dirs, resamples, 1)?, analyze_arm(runs, resamples, 1)?);
+    let opts = CompareOptions { tolerance: global, per_metric_tolerance: per, resamples, seed: 1, allow_workload_mismatch: false, order: None };
+    let cmp = compare(&arm_runs(&b), &arm_runs(&c), &opts);
+    print_stdout(&(crate::report::compare_summary::summary(&cmp) + &drift_warning(&cmp)))?;
+    let regression = cmp.metrics.values().any(|m| m.verdict == Verdict::Regression) || !cmp.valid;
+    Ok(if regression { ExitCode::ConditionMet } else { ExitCode::Success })
+}
+
+fn read_baseline(folder: &Path) -> Result<BaselineFile, CliError> {
+    let text = std::fs::read_to_string(folder.join("baseline.json")).map_err(|e| {
+        CliError::bad_input(format!("{}: no baseline here ({e})", folder.display())).hint("save one with `credence baseline save NAME RUN... --dir DIR`")
+    })?;
+    serde_json::from_str(&text).map_err(|e| CliError::bad_input(format!("{}/baseline.json: {e}", folder.display())))
+}
+
+/// Reruns of the baseline's own configuration that changed significantly: the baseline drifted.
+fn drift_warning(cmp: &Comparison) -> String {
+    let changed: Vec<&str> = cmp.metrics.iter().filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement)).map(|(k, _)| k.as_str()).collect();
+    let same_config = cmp.what_changed.iter().all(|d| !d.key.starts_with("config."));
+    if !same_config || changed.is_empty() {
+        return String::new();
+    }
+    format!(
+        "warning: these runs have the baseline's configuration, yet {} changed beyond the noise floor: the baseline itself has drifted (environment, driver, or hardware).\n  hint: find the cause; if the new level is the truth, save a new baseline\n",
+        changed.join(", ")
+    )
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() { copy_dir(&entry.path(), &target)? } else { std::fs::copy(entry.path(), target).map(|_| ())? }
+    }
+    Ok(())
+}
+
+fn valid_name(name: &str) -> Result<(), CliError> {
+    let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) && !name.starts_with('.');
+    if ok { Ok(()) } else { Err(CliError::bad_input(format!("baseline name {name:?}: use letters, digits, '-', '_' and '.'"))) }
+}

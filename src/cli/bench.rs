@@ -1,0 +1,196 @@
+//! `credence bench`: loads an OpenAI-compatible server and writes the run directory, or one
+//! run per step of a `--sweep`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::bench::lengths::LengthDist;
+use crate::bench::{Beside, BenchOptions, Load};
+use crate::cli::args::{GpuArg, check_metrics_url, duration_flag};
+use crate::cli::gpu::gpu_source;
+use crate::cli::sweep::{parse_sweep, run_sweep};
+use crate::error::{CliError, ExitCode};
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// The server, http://HOST:PORT.
+    #[arg(long)]
+    url: String,
+    /// The model name to request.
+    #[arg(long)]
+    model: String,
+    /// The run directory to create.
+    #[arg(long)]
+    out: PathBuf,
+    /// chat (/v1/chat/completions) or completions (/v1/completions).
+    #[arg(long, default_value = "completions")]
+    api: String,
+    /// Offered rate, requests per second (open loop).
+    #[arg(long)]
+    rate: Option<f64>,
+    /// poisson, constant, or gamma:CV (bursty when CV > 1).
+    #[arg(long, default_value = "poisson")]
+    arrival: String,
+    /// Closed-loop clients.
+    #[arg(long)]
+    concurrency: Option<u32>,
+    /// How long to offer load, e.g. 5m.
+    #[arg(long)]
+    duration: Option<String>,
+    /// How many requests to send.
+    #[arg(long)]
+    requests: Option<u64>,
+    /// Warmup: the first N requests, or the first D seconds (e.g. 30s); marked, not deleted.
+    #[arg(long, default_value = "0")]
+    warmup: String,
+    /// Prompt length in words (about one token each): N, uniform:LO-HI, normal:MEAN,SD or
+    /// lognormal:MEDIAN,SIGMA, drawn per request.
+    #[arg(long, default_value = "128")]
+    input_len: String,
+    /// Output tokens (max_tokens, with ignore_eos), a distribution as for --input-len.
+    #[arg(long, default_value = "128")]
+    output_len: String,
+    /// Do not send `ignore_eos` (a vLLM extension; for servers that reject unknown fields):
+    /// responses may then end before --output-len.
+    #[arg(long)]
+    no_ignore_eos: bool,
+    /// Connections (open loop): requests beyond them queue and show as send lag.
+    #[arg(long, default_value_t = 64)]
+    connections: u32,
+    /// Open a new connection for every request.
+    #[arg(long)]
+    new_connection_per_request: bool,
+    /// Per-request timeout, e.g. 60s.
+    #[arg(long, default_value = "60s")]
+    timeout: String,
+    /// Seed of the arrival schedule, the request lengths and the synthetic prompts.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Prompts, JSONL: {"prompt": "..."} or a string per line (cycled in order).
+    #[arg(long)]
+    dataset: Option<PathBuf>,
+    /// Sample GPUs through NVML beside the load, once a second: auto, on or off.
+    #[arg(long, value_enum, default_value_t = GpuArg::Off)]
+    collect_gpu: GpuArg,
+    /// Scrape the server's Prometheus metrics beside the load, once a second.
+    #[arg(long)]
+    server_metrics: Option<String>,
+    /// A sweep, e.g. rate=5,10,20: one run per step under --out, linked by sweep.json.
+    #[arg(long)]
+    sweep: Option<String>,
+}
+
+pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
+    let o = options(&a)?;
+    let (gpus, gpu_note) = gpu_source(a.collect_gpu.mode(), "--collect-gpu")?;
+    check_metrics_url(a.server_metrics.as_deref())?;
+    // Ctrl-C stops the load and still writes what was measured; a second Ctrl-C abandons it.
+    crate::collect::install_signals();
+    let beside = Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note };
+    match &a.sweep {
+        None => run_once(&o, beside, &a.out),
+        Some(sweep) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out),
+    }
+}
+
+/// One run: the load, then the run directory and what the client noticed about itself.
+fn run_once(o: &BenchOptions, beside: Beside, out: &Path) -> Result<ExitCode, CliError> {
+    let (data, limits) = crate::bench::run(o, beside).map_err(CliError::bad_input)?;
+    crate::run::write::write_run(out, &data)?;
+    let n = data.requests.num_rows();
+    eprintln!("wrote {} ({n} requests, {} warmup)", out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));
+    for w in &limits.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(n) = data.manifest.config.extra.get("stopped_early") {
+        eprintln!("note: {n}");
+    }
+    Ok(ExitCode::Success)
+}
+
+/// The bench options from the arguments, every value checked before a request is sent.
+fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
+    let hostport = host_port(&a.url)?;
+    let load = load(a.rate, a.concurrency, &a.arrival)?;
+    let duration_s = a.duration.as_deref().map(|d| duration_flag("--duration", d)).transpose()?;
+    if duration_s.is_none() && a.requests.is_none() {
+        return Err(CliError::bad_input("give --duration D or --requests N"));
+    }
+    let timeout = duration_flag("--timeout", &a.timeout)?;
+    if a.out.exists() {
+        return Err(CliError::bad_input(format!("{}: already exists; remove it or choose another --out", a.out.display())));
+    }
+    let chat = match a.api.as_str() {
+        "chat" => true,
+        "completions" => false,
+        other => return Err(CliError::bad_input(format!("--api {other:?}: expected chat or completions"))),
+    };
+    let (warmup_requests, warmup_s) = warmup(&a.warmup)?;
+    Ok(BenchOptions {
+        hostport,
+        chat,
+        model: a.model.clone(),
+        load,
+        duration_s,
+        requests: a.requests,
+        warmup_requests,
+        warmup_s,
+        input_len: LengthDist::parse(&a.input_len).map_err(|e| CliError::bad_input(format!("--input-len {e}")))?,
+        output_len: LengthDist::parse(&a.output_len).map_err(|e| CliError::bad_input(format!("--output-len {e}")))?,
+        ignore_eos: !a.no_ignore_eos,
+        connections: a.connections.max(1),
+        new_connection_per_request: a.new_connection_per_request,
+        timeout: Duration::from_secs_f64(timeout),
+        seed: a.seed,
+        prompts: a.dataset.as_deref().map(read_dataset).transpose()?.unwrap_or_default(),
+        dataset: a.dataset.as_ref().map(|d| d.display().to_string()),
+    })
+}
+
+/// `http://HOST[:PORT][/]` as `HOST:PORT` (port 80 by default).
+fn host_port(url: &str) -> Result<String, CliError> {
+    let hostport = url
+        .strip_prefix("http://")
+        .map(|r| r.trim_end_matches('/').to_string())
+        .filter(|h| !h.is_empty() && !h.contains('/'))
+        .ok_or_else(|| CliError::bad_input(format!("--url {url:?}: expected http://HOST:PORT (HTTPS is not supported yet)")))?;
+    Ok(if hostport.contains(':') { hostport } else { format!("{hostport}:80") })
+}
+
+/// Open loop (`--rate` with an arrival process) or closed loop (`--concurrency`).
+fn load(rate: Option<f64>, concurrency: Option<u32>, arrival: &str) -> Result<Load, CliError> {
+    let gamma_cv = arrival.strip_prefix("gamma:").and_then(|cv| cv.parse::<f64>().ok()).filter(|cv| *cv > 0.0 && cv.is_finite());
+    match (rate, concurrency, arrival) {
+        (Some(r), None, "poisson") if r > 0.0 => Ok(Load::Poisson(r)),
+        (Some(r), None, "constant") if r > 0.0 => Ok(Load::Constant(r)),
+        (Some(r), None, _) if r > 0.0 && gamma_cv.is_some() => Ok(Load::Gamma(r, gamma_cv.unwrap_or(1.0))),
+        (None, Some(c), _) if c > 0 => Ok(Load::Closed(c)),
+        (Some(_), Some(_), _) => Err(CliError::bad_input("give --rate (open loop) or --concurrency (closed loop), not both")),
+        (None, None, _) => Err(CliError::bad_input("give --rate R (open loop) or --concurrency N (closed loop)")),
+        _ => Err(CliError::bad_input("--arrival must be poisson, constant or gamma:CV, and --rate and --concurrency positive")),
+    }
+}
+
+/// `--warmup 50` (requests) or `--warmup 30s` (time).
+fn warmup(text: &str) -> Result<(u64, f64), CliError> {
+    match text.trim().parse::<u64>() {
+        Ok(n) => Ok((n, 0.0)),
+        Err(_) => duration_flag("--warmup", text).map(|s| (0, s)).map_err(|e| CliError::bad_input(format!("{} (a request count or a duration)", e.message))),
+    }
+}
+
+/// Prompts from a JSONL file: each line an object with `prompt` (or `text`), or a bare string.
+fn read_dataset(path: &Path) -> Result<Vec<String>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let at = |what: String| CliError::bad_input(format!("{}, line {}: {what}", path.display(), i + 1));
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
+        let p = v.as_str().or_else(|| v.get("prompt").and_then(|x| x.as_str())).or_else(|| v.get("text").and_then(|x| x.as_str()));
+        out.push(p.ok_or_else(|| at("expected a string or an object with \"prompt\"".into()))?.to_string());
+    }
+    if out.is_empty() {
+        return Err(CliError::bad_input(format!("{}: no prompts", path.display())));
+    }
+    Ok(out)
+}

@@ -1,0 +1,82 @@
+//! `credence compare --base RUN... --cand RUN...`: verdicts per metric against a tolerance.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+
+use crate::analyze::compare::verdict::Verdict;
+use crate::analyze::compare::{CompareOptions, compare};
+use crate::cli::args::{check_resamples, parse_order, parse_tolerances};
+use crate::cli::io::{check_writable, print_stdout, write_json};
+use crate::cli::load::{analyze_arm, arm_runs};
+use crate::error::{CliError, ExitCode};
+
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// Base runs.
+    #[arg(long, num_args = 1.., required = true)]
+    base: Vec<PathBuf>,
+    /// Candidate runs.
+    #[arg(long, num_args = 1.., required = true)]
+    cand: Vec<PathBuf>,
+    /// Tolerance: `5%` for every metric, or `ttft_p99=10%,throughput=2%` per metric.
+    #[arg(long)]
+    tolerance: Vec<String>,
+    /// Execution order of the runs by folder name (e.g. base1,cand1,base2) for the drift check.
+    #[arg(long)]
+    order: Option<String>,
+    /// Exit with 3 on a regression, or on any significant change.
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOnArg>,
+    /// Compare even when the workloads differ.
+    #[arg(long)]
+    allow_workload_mismatch: bool,
+    /// Write the comparison JSON here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Bootstrap resamples.
+    #[arg(long, default_value_t = 9999)]
+    resamples: usize,
+    /// Seed of every resampling.
+    #[arg(long, default_value_t = 0x00C0_FFEE)]
+    seed: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FailOnArg {
+    Regression,
+    AnyChange,
+}
+
+impl FailOnArg {
+    fn hit(self, verdict: Verdict) -> bool {
+        match self {
+            FailOnArg::Regression => verdict == Verdict::Regression,
+            FailOnArg::AnyChange => matches!(verdict, Verdict::Regression | Verdict::Improvement),
+        }
+    }
+}
+
+pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
+    let (tolerance, per_metric_tolerance) = parse_tolerances(&a.tolerance)?;
+    check_resamples(a.resamples)?;
+    if let Some(path) = &a.out {
+        check_writable(path)?;
+    }
+    let opts = CompareOptions {
+        tolerance,
+        per_metric_tolerance,
+        resamples: a.resamples,
+        seed: a.seed,
+        allow_workload_mismatch: a.allow_workload_mismatch,
+        order: parse_order(a.order),
+    };
+    let (base, cand) = (analyze_arm(&a.base, a.resamples, a.seed)?, analyze_arm(&a.cand, a.resamples, a.seed)?);
+    let cmp = compare(&arm_runs(&base), &arm_runs(&cand), &opts);
+    if let Some(path) = &a.out {
+        write_json(path, &cmp)?;
+    }
+    print_stdout(&crate::report::compare_summary::summary(&cmp))?;
+    let failed = a.fail_on.is_some_and(|f| !cmp.valid || cmp.metrics.values().any(|m| f.hit(m.verdict)));
+    Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
+}

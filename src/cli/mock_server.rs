@@ -1,0 +1,65 @@
+//! `credence mock-server`: a scripted OpenAI-compatible streaming server on 127.0.0.1.
+
+use crate::bench::mock_server::{Fault, MockConfig, spawn};
+use crate::cli::args::delay_flag;
+use crate::error::{CliError, ExitCode};
+
+#[derive(Debug, clap::Args)]
+pub struct MockServerArgs {
+    /// Port on 127.0.0.1 (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// Time to first token, e.g. 20ms (0 allowed).
+    #[arg(long, default_value = "20ms")]
+    ttft: String,
+    /// Delay between tokens, e.g. 5ms (0 allowed).
+    #[arg(long, default_value = "5ms")]
+    token_delay: String,
+    /// Tokens per response (default: the request's max_tokens).
+    #[arg(long)]
+    output_tokens: Option<u32>,
+    /// End responses after N tokens unless the request sends ignore_eos (a model's own stop).
+    #[arg(long)]
+    eos_after: Option<u32>,
+    /// Inject a fault with a probability per request: KIND=P, KIND one of http_500, http_429,
+    /// drop (close mid-stream), stall (never finish) or malformed (truncated JSON event).
+    #[arg(long)]
+    fault: Vec<String>,
+    /// Seed of the fault draws.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
+    let config = MockConfig {
+        ttft: delay_flag("--ttft", &a.ttft)?,
+        token_delay: delay_flag("--token-delay", &a.token_delay)?,
+        output_tokens: a.output_tokens.filter(|n| *n > 0),
+        natural_length: a.eos_after.filter(|n| *n > 0),
+        faults: faults(&a.fault)?,
+        seed: a.seed,
+        ..MockConfig::default()
+    };
+    let server = spawn(config, a.port).map_err(|e| CliError::bad_input(format!("cannot listen on 127.0.0.1:{}: {e}", a.port)))?;
+    println!("listening on {}", server.url());
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    loop {
+        std::thread::park();
+    }
+}
+
+/// `--fault KIND=P` values; their probabilities may add up to 1 at most.
+fn faults(values: &[String]) -> Result<Vec<(Fault, f64)>, CliError> {
+    let mut faults = Vec::new();
+    for f in values {
+        let parsed = f.split_once('=').and_then(|(k, p)| Some((Fault::parse(k)?, p.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p))?)));
+        faults.push(parsed.ok_or_else(|| {
+            CliError::bad_input(format!("--fault {f:?}: expected KIND=P with KIND one of http_500, http_429, drop, stall, malformed and P in [0, 1]"))
+        })?);
+    }
+    if faults.iter().map(|f| f.1).sum::<f64>() > 1.0 {
+        return Err(CliError::bad_input("--fault probabilities add up to more than 1"));
+    }
+    Ok(faults)
+}

@@ -1,0 +1,112 @@
+//! The command line: `Cli` and its `Command`s. Each subcommand lives in its own file with its
+//! clap arguments and its `run`, which turns what the user typed into library options, calls
+//! the library and writes the result. No command file imports another; shared edge helpers
+//! live in `args` (value parsers), `io` (files, stdout, progress), `gpu` (the GPU source) and
+//! `load` (run folders loaded and analyzed).
+
+use clap::{Parser, Subcommand};
+
+use crate::error::{CliError, ExitCode};
+
+mod args;
+mod gpu;
+mod io;
+mod load;
+
+mod analyze;
+mod audit;
+mod baseline;
+mod bench;
+mod collect;
+mod compare;
+mod import;
+mod mock_server;
+mod report;
+mod schema;
+mod simulate;
+mod sweep;
+mod validate;
+
+
+/// credence: trustworthy numbers from LLM inference load tests.
+#[derive(Debug, Parser)]
+#[command(name = "credence", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a run directory: manifest, table schemas and row-level sanity.
+    ///
+    /// Exit code 0 when the run is valid (perhaps with warnings), 2 when it is invalid or
+    /// unreadable.
+    Validate(validate::ValidateArgs),
+    /// Write a simulated run directory with known ground truth (`truth.json`).
+    Simulate(simulate::SimulateArgs),
+    /// Analyze a run: steady state, per-request metrics and honest confidence intervals.
+    ///
+    /// Prints a summary; writes the full analysis as JSON with --out (or to stdout with --json).
+    Analyze(analyze::AnalyzeArgs),
+    /// Compare a candidate configuration with a base: is the change real, and does it matter?
+    ///
+    /// Exit code 0: compared, no --fail-on condition met; 3: a --fail-on condition was met (or
+    /// the comparison is invalid and --fail-on was given); 2: bad input.
+    Compare(compare::CompareArgs),
+    /// Write a report: a PDF whose first page is the credibility statement, or Markdown or JSON.
+    ///
+    /// With RUN... it reports those runs (several runs of one configuration are graded
+    /// together); with --base/--cand it reports the comparison. Exit code 0 on success, 2 on
+    /// bad input.
+    Report(report::ReportArgs),
+    /// Import another tool's output into a run directory: `credence import [FORMAT] PATH... --out RUN`.
+    ///
+    /// FORMAT is auto (detect from the content; the default), vllm, sglang, perf-analyzer,
+    /// aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi,
+    /// nvidia-smi-dmon or dcgm. Several files may go into one run (requests plus
+    /// an nvidia-smi log). Exit 0 imported, 2 bad input (nothing is written then).
+    Import(import::ImportArgs),
+    /// Audit someone else's benchmark: import, analyze, check the tool's own claims, report.
+    Audit(audit::AuditArgs),
+    /// Collect per-second GPU, host and server telemetry into a run directory, crash-safe.
+    ///
+    /// Runs until --duration elapses, SIGINT/SIGTERM, or the COMMAND after `--` exits (credence
+    /// then starts the load generator itself and tracks its CPU). Exit 0 on success, 2 when
+    /// the output is unusable, --gpu on finds no NVML, or --strict-env refuses to start.
+    Collect(collect::CollectArgs),
+    /// Load an OpenAI-compatible streaming server and record honest per-request timing.
+    ///
+    /// Open loop (--rate, Poisson, constant or gamma arrivals) keeps every request's scheduled
+    /// time, so a client that falls behind shows as send lag instead of hiding it; closed loop
+    /// (--concurrency). Warns at the end when the load generator was near its own limits.
+    /// Ctrl-C stops the load and still writes what was measured.
+    Bench(bench::BenchArgs),
+    /// Serve a scripted OpenAI-compatible streaming endpoint on 127.0.0.1, for trying `bench`
+    /// and for measuring the load generator itself. Runs until killed.
+    ///
+    /// GET /metrics reports the requests served and the faults injected, in Prometheus text.
+    MockServer(mock_server::MockServerArgs),
+    /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
+    Baseline(baseline::BaselineArgs),
+    /// Print the schema of a run-directory table (requests, gpu, host, server) as JSON.
+    Schema(schema::SchemaArgs),
+}
+
+/// Runs one subcommand and returns its exit code.
+pub fn run(command: Command) -> Result<ExitCode, CliError> {
+    match command {
+        Command::Validate(a) => validate::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Report(a) => report::run(a),
+        Command::Import(a) => import::run(a),
+        Command::Audit(a) => audit::run(a),
+        Command::Collect(a) => collect::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::MockServer(a) => mock_server::run(a),
+        Command::Baseline(a) => baseline::run(a),
+        Command::Schema(a) => schema::run(a),
+    }
+}

@@ -1,0 +1,158 @@
+//! `credence report`: analyzes the runs (a configuration, a comparison, a sweep, or the
+//! built-in demo), builds the `Report` and writes it in the chosen format.
+
+use std::path::{Path, PathBuf};
+
+use crate::analyze::attribute::Telemetry;
+use crate::analyze::compare::{CompareOptions, compare};
+use crate::analyze::requests::RequestView;
+use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
+use crate::cli::args::{ReportFormat, check_resamples, parse_order, parse_tolerances};
+use crate::cli::io::{check_writable, write_report};
+use crate::cli::load::{analyze_arm, analyze_dir, arm_runs};
+use crate::error::{CliError, ExitCode};
+use crate::report::Report;
+use crate::report::document::{Sweep, SweepStep};
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// Runs of one configuration.
+    runs: Vec<PathBuf>,
+    /// Base runs of a comparison.
+    #[arg(long, num_args = 1..)]
+    base: Vec<PathBuf>,
+    /// Candidate runs of a comparison.
+    #[arg(long, num_args = 1..)]
+    cand: Vec<PathBuf>,
+    /// Output file.
+    #[arg(short = 'o', long = "out")]
+    out: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Pdf)]
+    format: ReportFormat,
+    /// Title (default: from the system under test).
+    #[arg(long)]
+    title: Option<String>,
+    /// Report language (only `en` so far).
+    #[arg(long, default_value = "en")]
+    lang: String,
+    /// Report date, YYYY-MM-DD (default: the day of the first request, never today).
+    #[arg(long)]
+    date: Option<String>,
+    /// Report on the demo run built into the binary (the same run as fixtures/demo).
+    #[arg(long)]
+    demo: bool,
+    /// Tolerance of a comparison, as for `compare`.
+    #[arg(long)]
+    tolerance: Vec<String>,
+    /// Execution order of a comparison's runs by folder name (base1,cand1,base2), for the drift check.
+    #[arg(long)]
+    order: Option<String>,
+    /// Bootstrap resamples.
+    #[arg(long, default_value_t = 9999)]
+    resamples: usize,
+    /// Seed of every resampling.
+    #[arg(long, default_value_t = 0x00C0_FFEE)]
+    seed: u64,
+}
+
+pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
+    check_args(&a)?;
+    check_writable(&a.out)?;
+    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, ..AnalyzeOptions::default() };
+    let report = if a.demo {
+        Report::for_runs(vec![demo(&opts)?], a.title, a.date)
+    } else if !a.base.is_empty() {
+        comparison_report(&a)?
+    } else if let [dir] = a.runs.as_slice()
+        && dir.join("sweep.json").is_file()
+    {
+        let (dirs, sweep) = read_sweep(dir)?;
+        Report::for_sweep(analyze_all(&dirs, &opts)?, sweep, a.title, a.date)
+    } else {
+        Report::for_runs(analyze_all(&a.runs, &opts)?, a.title, a.date)
+    };
+    let bytes = write_report(&report, a.format, &a.out)?;
+    eprintln!("wrote {} ({} bytes, credibility {})", a.out.display(), bytes, report.grade().label());
+    Ok(ExitCode::Success)
+}
+
+/// Refuses contradictory or malformed arguments before any work.
+fn check_args(a: &ReportArgs) -> Result<(), CliError> {
+    if a.lang != "en" {
+        return Err(CliError::bad_input(format!("--lang {:?}: only en is available", a.lang)));
+    }
+    if let Some(d) = &a.date
+        && !valid_date(d)
+    {
+        return Err(CliError::bad_input(format!("--date {d:?}: expected YYYY-MM-DD")));
+    }
+    check_resamples(a.resamples)?;
+    let comparing = !a.base.is_empty() || !a.cand.is_empty();
+    match (a.demo, comparing, a.runs.is_empty()) {
+        (true, false, true) => Ok(()),
+        (false, true, true) if !a.base.is_empty() && !a.cand.is_empty() => Ok(()),
+        (false, false, false) => Ok(()),
+        (false, true, true) => Err(CliError::bad_input("a comparison needs both --base and --cand")),
+        _ => Err(CliError::bad_input("give RUN..., or --base RUN... --cand RUN..., or --demo (one of them)")),
+    }
+}
+
+fn valid_date(d: &str) -> bool {
+    let b = d.as_bytes();
+    b.len() == 10 && b[4] == b'-' && b[7] == b'-' && d.chars().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+/// The demo run: the same simulation as `fixtures/generate.sh` writes to `fixtures/demo`.
+fn demo(opts: &AnalyzeOptions) -> Result<Analysis, CliError> {
+    let sim = crate::simulate::simulate(&crate::simulate::SimOptions::demo()).map_err(|e| CliError::bad_input(e.to_string()))?;
+    let d = &sim.data;
+    let view = RequestView::from_table(&d.requests);
+    Ok(analyze_view(&d.manifest, &view, &Telemetry { gpu: d.gpu.as_ref(), host: d.host.as_ref(), server: d.server.as_ref() }, opts))
+}
+
+fn analyze_all(dirs: &[PathBuf], opts: &AnalyzeOptions) -> Result<Vec<Analysis>, CliError> {
+    dirs.iter().map(|d| analyze_dir(d, opts, None).map(|r| r.analysis)).collect()
+}
+
+fn comparison_report(a: &ReportArgs) -> Result<Report, CliError> {
+    let (tolerance, per_metric_tolerance) = parse_tolerances(&a.tolerance)?;
+    let opts = CompareOptions {
+        tolerance,
+        per_metric_tolerance,
+        resamples: a.resamples,
+        seed: a.seed,
+        allow_workload_mismatch: false,
+        order: parse_order(a.order.clone()),
+    };
+    let (base, cand) = (analyze_arm(&a.base, a.resamples, a.seed)?, analyze_arm(&a.cand, a.resamples, a.seed)?);
+    let cmp = compare(&arm_runs(&base), &arm_runs(&cand), &opts);
+    let analyses = |runs: Vec<crate::cli::load::AnalyzedRun>| runs.into_iter().map(|r| r.analysis).collect();
+    Ok(Report::for_comparison(analyses(base), analyses(cand), cmp, a.title.clone(), a.date.clone()))
+}
+
+/// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be
+/// plain names inside DIR: the file is not trusted to point elsewhere) and offered rates.
+fn read_sweep(dir: &Path) -> Result<(Vec<PathBuf>, Sweep), CliError> {
+    let path = dir.join("sweep.json");
+    let bad = |what: String| CliError::bad_input(format!("{}: {what}", path.display()));
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let steps = v.get("steps").and_then(|s| s.as_array()).filter(|s| !s.is_empty()).ok_or_else(|| bad("expected a non-empty \"steps\" array".into()))?;
+    let (mut dirs, mut out) = (Vec::new(), Vec::new());
+    for (i, st) in steps.iter().enumerate() {
+        let name = st.get("run").and_then(|r| r.as_str()).ok_or_else(|| bad(format!("steps[{i}].run: expected the step's folder name")))?;
+        let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+        if !plain {
+            return Err(bad(format!("steps[{i}].run {name:?}: expected a folder name inside the sweep")));
+        }
+        let offered = st.get("rate_per_s").and_then(|r| r.as_f64()).filter(|r| r.is_finite() && *r > 0.0);
+        let offered = offered.ok_or_else(|| bad(format!("steps[{i}].rate_per_s: expected a positive number")))?;
+        dirs.push(dir.join(name));
+        let client_limited = st.get("client_limited").and_then(|c| c.as_bool()).unwrap_or(false);
+        out.push(SweepStep { offered_per_s: offered, run: i, client_limited });
+    }
+    let parameter = v.get("parameter").and_then(|p| p.as_str()).unwrap_or("rate").to_string();
+    let stopped_early = v.get("stopped_early").and_then(|s| s.as_bool()).unwrap_or(false);
+    Ok((dirs, Sweep { parameter, steps: out, stopped_early }))
+}

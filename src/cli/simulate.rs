@@ -1,0 +1,87 @@
+//! `credence simulate`: writes a simulated run directory with its ground truth.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+
+use crate::cli::args::duration_flag;
+use crate::error::{CliError, ExitCode};
+use crate::run::write::write_run;
+use crate::simulate::{ArrivalProcess, Effect, Scenario, SimOptions, simulate};
+
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    /// Scenario: steady, warmup, thermal-throttle, power-cap, client-saturation,
+    /// memory-pressure, foreign-process, no-steady-state, error-burst or ramp-down.
+    #[arg(long)]
+    scenario: String,
+    /// Output run directory (must not exist).
+    #[arg(long)]
+    out: PathBuf,
+    /// Seed of every random draw; the same seed gives a byte-identical run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How long requests are offered, e.g. 300s, 5m.
+    #[arg(long, default_value = "300s")]
+    duration: String,
+    /// Offered request rate (open loop), requests per second.
+    #[arg(long, default_value_t = 20.0)]
+    rate: f64,
+    /// Arrival process.
+    #[arg(long, value_enum, default_value_t = ArrivalArg::Poisson)]
+    arrival: ArrivalArg,
+    /// Closed-loop clients (with --arrival closed-loop).
+    #[arg(long)]
+    concurrency: Option<u32>,
+    /// A known effect for A/B tests, e.g. ttft=+8% (ttft, tpot, e2e or throughput).
+    #[arg(long)]
+    effect: Option<String>,
+    /// GPUs of the simulated server (tensor parallel).
+    #[arg(long, default_value_t = 2)]
+    gpus: u32,
+    /// Median output length in tokens (smaller makes smaller fixtures).
+    #[arg(long, default_value_t = 128.0)]
+    output_median: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ArrivalArg {
+    Poisson,
+    Constant,
+    ClosedLoop,
+}
+
+pub fn run(a: SimulateArgs) -> Result<ExitCode, CliError> {
+    let opts = options(&a)?;
+    let sim = simulate(&opts).map_err(|e| CliError::bad_input(e.to_string()))?;
+    write_run(&a.out, &sim.data)?;
+    eprintln!("wrote {} ({} requests, scenario {}, seed {})", a.out.display(), sim.data.requests.num_rows(), opts.scenario, opts.seed);
+    Ok(ExitCode::Success)
+}
+
+fn options(a: &SimulateArgs) -> Result<SimOptions, CliError> {
+    let scenario = Scenario::from_name(&a.scenario).ok_or_else(|| {
+        let names: Vec<_> = Scenario::ALL.iter().map(|s| s.name()).collect();
+        CliError::bad_input(format!("--scenario {:?} is not a scenario", a.scenario)).hint(format!("choose one of: {}", names.join(", ")))
+    })?;
+    let mut opts = SimOptions::new(scenario, a.seed);
+    opts.duration_s = duration_flag("--duration", &a.duration)?;
+    opts.arrival = arrival(a.arrival, a.rate, a.concurrency)?;
+    opts.effect = a.effect.as_deref().map(Effect::parse).transpose().map_err(CliError::bad_input)?;
+    opts.gpus = a.gpus;
+    if !(a.output_median.is_finite() && (2.0..=4096.0).contains(&a.output_median)) {
+        return Err(CliError::bad_input("--output-median must lie between 2 and 4096 tokens"));
+    }
+    opts.lengths.output_median = a.output_median;
+    Ok(opts)
+}
+
+fn arrival(kind: ArrivalArg, rate: f64, concurrency: Option<u32>) -> Result<ArrivalProcess, CliError> {
+    match (kind, concurrency) {
+        (ArrivalArg::Poisson, None) => Ok(ArrivalProcess::Poisson { rate }),
+        (ArrivalArg::Constant, None) => Ok(ArrivalProcess::Constant { rate }),
+        (ArrivalArg::ClosedLoop, Some(c)) => Ok(ArrivalProcess::ClosedLoop { clients: c }),
+        (ArrivalArg::ClosedLoop, None) => Err(CliError::bad_input("--arrival closed-loop needs --concurrency N")),
+        (_, Some(_)) => Err(CliError::bad_input("--concurrency applies only to --arrival closed-loop")),
+    }
+}

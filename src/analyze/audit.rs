@@ -102,114 +102,140 @@ fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
     r
 }
 
-/// Checks every claim against the raw values and the analysis.
-pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, String)], analysis: Option<&Analysis>) -> Audit {
-    let mut checks = Vec::new();
-    let fact = |k: &str| facts.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-    for c in claims {
-        let from_raw = raw.get(&c.metric).and_then(|v| statistic(v, &c.stat));
-        // MLPerf logs have no raw values: cross-check the detail log against the summary file.
-        let from_summary = crate::import::mlperf::summary_line_for(&c.key)
-            .and_then(|(line, scale)| fact(&format!("summary.{line}")).and_then(|v| v.parse::<f64>().ok()).map(|v| v * scale));
-        let (recomputed, recomputed_from) = match (from_raw, from_summary) {
-            (Some(x), _) => (Some(x), Some("raw")),
-            (None, Some(x)) => (Some(x), Some("summary")),
-            _ => (None, None),
-        };
-        let verdict = match recomputed {
-            Some(x) if rel(x, c.value) <= SAME => "reproduced",
-            Some(_) => "differs",
-            None => "not_recomputable",
-        };
-        let cred = analysis.and_then(|a| credence_value(a, c));
-        let mut reason = match (verdict, recomputed_from, recomputed) {
-            ("reproduced", Some("summary"), _) => {
-                "the summary file states the same number as the detail log; no per-request data exists to recompute it from".to_string()
-            }
-            ("reproduced", _, _) => "the summary matches the tool's own raw data".to_string(),
-            ("differs", Some("summary"), Some(x)) => format!("the summary file says {}: the tool's two files disagree (rounding or a different run)", fmt(x)),
-            ("differs", _, Some(x)) => format!(
-                "the summary does not match the tool's raw data (recomputed {}): another percentile definition, or rows filtered before summarising",
-                fmt(x)
-            ),
-            _ => "the raw values behind this number are not in the files".to_string(),
-        };
-        if let (Some(a), Some((v, _))) = (analysis, cred)
-            && rel(v, c.value) > 0.02
-        {
-            let why = reasons(a, c);
-            reason += &format!(
-                "; credence's steady-state value differs by {:+.1} %{}",
-                (v / c.value - 1.0) * 100.0,
-                if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) }
-            );
-        }
-        checks.push(ClaimCheck {
-            key: c.key.clone(),
-            metric: c.metric.clone(),
-            stat: c.stat.clone(),
-            unit: c.unit.clone(),
-            tool_value: c.value,
-            recomputed,
-            recomputed_from,
-            verdict,
-            credence: cred.map(|x| x.0),
-            credence_ci: cred.and_then(|x| x.1),
-            reason,
-        });
+/// The run-level facts a source recorded, by name.
+#[derive(Clone, Copy)]
+struct Facts<'a>(&'a [(String, String)]);
+
+impl<'a> Facts<'a> {
+    /// The value of fact `k`, when recorded.
+    fn get(&self, k: &str) -> Option<&'a str> {
+        self.0.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
     }
-    let mut fc = Vec::new();
-    // MLPerf: VALID ⇔ min duration ∧ min queries ∧ performance constraints ∧ early stopping.
-    if let Some(validity) = fact("detail.result_validity") {
-        let parts = ["detail.result_min_duration_met", "detail.result_min_queries_met", "detail.result_perf_constraints_met", "detail.early_stopping_met"];
-        let known: Vec<(&str, bool)> = parts.iter().filter_map(|k| fact(k).map(|v| (*k, v == "true"))).collect();
-        if known.is_empty() {
-            fc.push(FactCheck {
-                name: "mlperf.validity".into(),
-                status: "NOT_CHECKED",
-                reason: format!("the log says {validity} but records none of the conditions"),
-            });
-        } else {
-            let all = known.iter().all(|k| k.1);
-            let expected = if all && known.len() == parts.len() {
-                "VALID"
-            } else if !all {
-                "INVALID"
-            } else {
-                validity
-            };
-            let failed: Vec<&str> = known.iter().filter(|k| !k.1).map(|k| &k.0[7..]).collect();
-            fc.push(FactCheck {
-                name: "mlperf.validity".into(),
-                status: if expected == validity { "PASS" } else { "FAIL" },
-                reason: format!(
-                    "the log says {validity}; its conditions give {expected}{}",
-                    if failed.is_empty() { String::new() } else { format!(" (failed: {})", failed.join(", ")) }
-                ),
-            });
+
+    /// The value of fact `k` as a number, when recorded and numeric.
+    fn number(&self, k: &str) -> Option<f64> {
+        self.get(k).and_then(|x| x.parse::<f64>().ok())
+    }
+}
+
+/// The claim recomputed from the tool's raw values, or else from its summary file, and from which.
+fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Option<&'static str>) {
+    let from_raw = raw.get(&c.metric).and_then(|v| statistic(v, &c.stat));
+    // MLPerf logs have no raw values: cross-check the detail log against the summary file.
+    let from_summary = crate::import::mlperf::summary_line_for(&c.key).and_then(|(line, scale)| facts.number(&format!("summary.{line}")).map(|v| v * scale));
+    match (from_raw, from_summary) {
+        (Some(x), _) => (Some(x), Some("raw")),
+        (None, Some(x)) => (Some(x), Some("summary")),
+        _ => (None, None),
+    }
+}
+
+/// Why the recomputed number agrees with the claim or not.
+fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Option<f64>) -> String {
+    match (verdict, recomputed_from, recomputed) {
+        ("reproduced", Some("summary"), _) => {
+            "the summary file states the same number as the detail log; no per-request data exists to recompute it from".to_string()
         }
-        if let (Some(q), Some(min)) = (
-            fact("detail.result_query_count").and_then(|x| x.parse::<f64>().ok()),
-            fact("detail.effective_min_query_count").and_then(|x| x.parse::<f64>().ok()),
-        ) {
+        ("reproduced", _, _) => "the summary matches the tool's own raw data".to_string(),
+        ("differs", Some("summary"), Some(x)) => format!("the summary file says {}: the tool's two files disagree (rounding or a different run)", fmt(x)),
+        ("differs", _, Some(x)) => format!(
+            "the summary does not match the tool's raw data (recomputed {}): another percentile definition, or rows filtered before summarising",
+            fmt(x)
+        ),
+        _ => "the raw values behind this number are not in the files".to_string(),
+    }
+}
+
+/// Checks one claim against the raw values and, when given, credence's steady-state estimate.
+fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&Analysis>) -> ClaimCheck {
+    let (recomputed, recomputed_from) = recompute(c, raw, facts);
+    let verdict = match recomputed {
+        Some(x) if rel(x, c.value) <= SAME => "reproduced",
+        Some(_) => "differs",
+        None => "not_recomputable",
+    };
+    let cred = analysis.and_then(|a| credence_value(a, c));
+    let mut reason = recompute_reason(verdict, recomputed_from, recomputed);
+    if let (Some(a), Some((v, _))) = (analysis, cred)
+        && rel(v, c.value) > 0.02
+    {
+        let why = reasons(a, c);
+        reason += &format!(
+            "; credence's steady-state value differs by {:+.1} %{}",
+            (v / c.value - 1.0) * 100.0,
+            if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) }
+        );
+    }
+    ClaimCheck {
+        key: c.key.clone(),
+        metric: c.metric.clone(),
+        stat: c.stat.clone(),
+        unit: c.unit.clone(),
+        tool_value: c.value,
+        recomputed,
+        recomputed_from,
+        verdict,
+        credence: cred.map(|x| x.0),
+        credence_ci: cred.and_then(|x| x.1),
+        reason,
+    }
+}
+
+/// MLPerf: VALID ⇔ min duration ∧ min queries ∧ performance constraints ∧ early stopping.
+fn mlperf_validity(validity: &str, facts: Facts<'_>) -> FactCheck {
+    let parts = ["detail.result_min_duration_met", "detail.result_min_queries_met", "detail.result_perf_constraints_met", "detail.early_stopping_met"];
+    let known: Vec<(&str, bool)> = parts.iter().filter_map(|k| facts.get(k).map(|v| (*k, v == "true"))).collect();
+    if known.is_empty() {
+        return FactCheck {
+            name: "mlperf.validity".into(),
+            status: "NOT_CHECKED",
+            reason: format!("the log says {validity} but records none of the conditions"),
+        };
+    }
+    let all = known.iter().all(|k| k.1);
+    let expected = if all && known.len() == parts.len() {
+        "VALID"
+    } else if !all {
+        "INVALID"
+    } else {
+        validity
+    };
+    let failed: Vec<&str> = known.iter().filter(|k| !k.1).map(|k| &k.0[7..]).collect();
+    FactCheck {
+        name: "mlperf.validity".into(),
+        status: if expected == validity { "PASS" } else { "FAIL" },
+        reason: format!(
+            "the log says {validity}; its conditions give {expected}{}",
+            if failed.is_empty() { String::new() } else { format!(" (failed: {})", failed.join(", ")) }
+        ),
+    }
+}
+
+/// Rechecks the run-level facts: MLPerf's validity, query count and completeness, and the
+/// tool's own error rate.
+fn fact_checks(facts: Facts<'_>) -> Vec<FactCheck> {
+    let mut fc = Vec::new();
+    if let Some(validity) = facts.get("detail.result_validity") {
+        fc.push(mlperf_validity(validity, facts));
+        if let (Some(q), Some(min)) = (facts.number("detail.result_query_count"), facts.number("detail.effective_min_query_count")) {
             fc.push(FactCheck {
                 name: "mlperf.min_queries".into(),
-                status: if q >= min || fact("detail.result_min_queries_met") == Some("true") { "PASS" } else { "FAIL" },
+                status: if q >= min || facts.get("detail.result_min_queries_met") == Some("true") { "PASS" } else { "FAIL" },
                 reason: format!("{q} queries against a minimum of {min}"),
             });
         }
     }
-    if let Some(why) = fact("detail.incomplete") {
+    if let Some(why) = facts.get("detail.incomplete") {
         fc.push(FactCheck { name: "mlperf.complete".into(), status: "FAIL", reason: why.to_string() });
     }
-    if let (Some(s), Some(d)) = (fact("summary.Result is"), fact("detail.result_validity")) {
+    if let (Some(s), Some(d)) = (facts.get("summary.Result is"), facts.get("detail.result_validity")) {
         fc.push(FactCheck {
             name: "mlperf.summary_matches_detail".into(),
             status: if s == d { "PASS" } else { "FAIL" },
             reason: format!("summary says {s}, detail says {d}"),
         });
     }
-    if let Some(rate) = fact("results_error_rate").and_then(|x| x.parse::<f64>().ok()) {
+    if let Some(rate) = facts.number("results_error_rate") {
         fc.push(FactCheck {
             name: "llmperf.error_rate".into(),
             status: if rate >= 0.05 {
@@ -222,6 +248,14 @@ pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, 
             reason: format!("the tool's own error rate is {:.1} %; its percentiles cover only the successful requests", rate * 100.0),
         });
     }
+    fc
+}
+
+/// Checks every claim against the raw values and the analysis.
+pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, String)], analysis: Option<&Analysis>) -> Audit {
+    let facts = Facts(facts);
+    let checks: Vec<ClaimCheck> = claims.iter().map(|c| check_claim(c, raw, facts, analysis)).collect();
+    let fc = fact_checks(facts);
     let reproduced = checks.iter().filter(|c| c.verdict == "reproduced").count();
     let differing = checks.iter().filter(|c| c.verdict == "differs").count();
     Audit { source: source.to_string(), claims: checks, facts: fc, reproduced, differing }

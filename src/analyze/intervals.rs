@@ -20,7 +20,7 @@ use crate::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percent
 use crate::stats::order_ci::{Alternative, order_statistic_indices};
 use crate::stats::quantile::quantile_sorted;
 use crate::stats::resample::stat_id;
-use crate::stats::stationary::{Grouped, grouped_bootstrap, percentile_of};
+use crate::stats::stationary::{Grouped, GroupedBootstrap, grouped_bootstrap, percentile_of};
 
 /// Design effect above which requests count as dependent.
 pub const DEPENDENCE_THRESHOLD: f64 = 1.25;
@@ -113,52 +113,194 @@ fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, bloc
     }
 }
 
+/// Per percentile: point, dependence, and which method applies.
+struct Plan {
+    key: &'static str,
+    p: f64,
+    q: f64,
+    tau: f64,
+    block: f64,
+}
+
+/// One metric's values ranked once: one stable radix sort of (value, group) pairs serves every
+/// percentile and the bootstrap.
+fn rank_values(pairs: &[(u32, f64)]) -> (Vec<f64>, Vec<u32>) {
+    let mut by_value: Vec<(f64, u32)> = pairs.iter().map(|&(w, v)| (v, w)).collect();
+    crate::stats::radix::sort_pairs(&mut by_value);
+    (by_value.iter().map(|p| p.0).collect(), by_value.iter().map(|p| p.1).collect())
+}
+
+/// Estimates for a metric with no values in the steady window.
+fn no_values(name: &str, cl: f64) -> BTreeMap<String, Estimate> {
+    let mut out = BTreeMap::new();
+    for (k, _) in PERCENTILES {
+        out.insert(k.to_string(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", name)));
+    }
+    out.insert("mean".into(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", name)));
+    out
+}
+
+/// The point and design effect of every reported percentile.
+fn percentile_plans(sorted: &[f64], pairs: &[(u32, f64)], windows: usize) -> Vec<Plan> {
+    let n = pairs.len();
+    PERCENTILES
+        .iter()
+        .map(|&(key, p)| {
+            let q = quantile_sorted(sorted, p).unwrap_or(f64::NAN);
+            let (tau, block) = design_effect(pairs.iter().map(|&(w, v)| (w, f64::from(u8::from(v <= q)) - p)), windows, n, p * (1.0 - p));
+            Plan { key, p, q, tau, block }
+        })
+        .collect()
+}
+
+/// What every interval of one metric reads.
+struct MetricIntervals<'a> {
+    sorted: Vec<f64>,
+    n: usize,
+    windows: usize,
+    o: &'a IntervalOptions,
+    id: u64,
+    mean: f64,
+    dependence: Dependence,
+    /// Whether an i.i.d. bootstrap of every value fits the budget.
+    affordable: bool,
+    /// Block length of the block bootstrap, in windows.
+    block: f64,
+    boot: Option<GroupedBootstrap>,
+}
+
+impl MetricIntervals<'_> {
+    /// The block-bootstrap interval of `estimate` from its bootstrap distribution, widened for
+    /// few blocks.
+    fn block_interval(&self, estimate: f64, dist: &[f64]) -> Estimate {
+        let (cl, n) = (self.o.confidence, self.n as u64);
+        match percentile_of(dist, cl).map(|ci| few_blocks_widening(estimate, ci, self.windows, self.block, cl)) {
+            Some(ci) => Estimate::two_sided(estimate, ci, cl, Method::StationaryBootstrap, n).resampled(self.o.seed, self.o.resamples, Some(self.block)),
+            None => Estimate::insufficient(estimate, None, None, cl, Method::StationaryBootstrap, n, "the bootstrap distribution is empty"),
+        }
+    }
+
+    /// The order-statistic interval at `n_eff`, or `insufficient` with `why` when not finite.
+    fn order_statistic_interval(&self, pl: &Plan, n_eff: f64, method: Method, why: &str) -> Estimate {
+        let (cl, n) = (self.o.confidence, self.n as u64);
+        match order_statistic(&self.sorted, pl.p, n_eff, cl) {
+            (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, method, n),
+            (lo, hi) => Estimate::insufficient(pl.q, lo, hi, cl, method, n, why),
+        }
+    }
+
+    /// A percentile with too few effective observations beyond it: the point and a one-sided
+    /// lower bound.
+    fn insufficient_tail(&self, pl: &Plan, n_eff: f64, beyond: f64, dependent: bool) -> Estimate {
+        let cl = self.o.confidence;
+        let longer = TAIL_MINIMUM / beyond.max(1e-9);
+        Estimate::insufficient(
+            pl.q,
+            lower_bound_only(&self.sorted, pl.p, n_eff, cl),
+            None,
+            cl,
+            if dependent { Method::OrderStatisticNeff } else { Method::OrderStatistic },
+            self.n as u64,
+            format!(
+                "{:.1} effective observations lie beyond this percentile; about {TAIL_MINIMUM:.0} are needed for a two-sided interval. Reported: the point estimate and a one-sided lower bound. A run about {longer:.1}x longer would resolve it.",
+                beyond
+            ),
+        )
+    }
+
+    /// The interval of percentile `i`, by the method its dependence and tail call for.
+    fn percentile(&self, i: usize, pl: &Plan) -> Estimate {
+        let n_eff = self.n as f64 / pl.tau;
+        let beyond = n_eff * (1.0 - pl.p);
+        let dependent = pl.tau > DEPENDENCE_THRESHOLD;
+        let est = if beyond < TAIL_MINIMUM {
+            self.insufficient_tail(pl, n_eff, beyond, dependent)
+        } else if !dependent {
+            // Mild dependence still counts: the binomial runs at n_eff (= n when τ = 1).
+            let method = if pl.tau < 1.05 { Method::OrderStatistic } else { Method::OrderStatisticNeff };
+            self.order_statistic_interval(pl, n_eff, method, "the order-statistic interval is not finite at this sample size")
+        } else if let Some(b) = &self.boot {
+            self.block_interval(pl.q, &b.quantiles[i])
+        } else {
+            self.order_statistic_interval(pl, n_eff, Method::OrderStatisticNeff, "the interval at the effective sample size is not finite")
+        };
+        est.with_n_eff(Some(n_eff))
+    }
+
+    /// The BCa interval of the mean from an i.i.d. bootstrap (percentile interval when BCa is
+    /// undefined).
+    fn iid_mean(&self) -> Estimate {
+        let (cl, n, o, mean) = (self.o.confidence, self.n as u64, self.o, self.mean);
+        match iid_bootstrap(&self.sorted, IidStatistic::Mean, o.resamples, o.seed, self.id ^ 1) {
+            Some(ib) => match bca_interval(&ib.distribution, mean, ib.acceleration, cl) {
+                Some(ci) => Estimate::two_sided(mean, ci, cl, Method::Bca, n).resampled(o.seed, o.resamples, None),
+                None => {
+                    let ci = percentile_interval(&ib.distribution, cl).unwrap_or((mean, mean));
+                    Estimate::two_sided(mean, ci, cl, Method::Bca, n)
+                        .resampled(o.seed, o.resamples, None)
+                        .with_note("BCa undefined (degenerate bootstrap distribution); percentile interval shown")
+                }
+            },
+            None => Estimate::insufficient(mean, None, None, cl, Method::Bca, n, "too few values"),
+        }
+    }
+
+    /// The mean's interval: block bootstrap when dependent or too large for i.i.d., else BCa.
+    fn mean(&self) -> Estimate {
+        let mean_est = match (&self.boot, self.dependence.dependent || !self.affordable, self.affordable) {
+            (Some(b), true, _) => self.block_interval(self.mean, &b.mean),
+            (_, _, true) if self.n >= 2 => self.iid_mean(),
+            _ => Estimate::insufficient(self.mean, None, None, self.o.confidence, Method::None, self.n as u64, "too few values or windows for an interval"),
+        };
+        let mean_est = if self.dependence.dependent && self.boot.is_none() && mean_est.method == Method::Bca {
+            mean_est.with_note("requests are dependent but there are too few windows for a block bootstrap: this i.i.d. interval is optimistic")
+        } else {
+            mean_est
+        };
+        mean_est.with_n_eff(Some(self.dependence.n_eff))
+    }
+
+    /// The median's BCa interval (`p50_bca`), when an i.i.d. bootstrap is affordable.
+    fn median_bca(&self, q: f64) -> Option<Estimate> {
+        let (cl, n, o) = (self.o.confidence, self.n as u64, self.o);
+        if !(self.affordable && self.n >= 2) {
+            return None;
+        }
+        let ib = iid_bootstrap(&self.sorted, IidStatistic::Median, o.resamples, o.seed, self.id ^ 2)?;
+        let est = match bca_interval(&ib.distribution, q, ib.acceleration, cl) {
+            Some(ci) => Estimate::two_sided(q, ci, cl, Method::Bca, n),
+            None => Estimate::insufficient(q, None, None, cl, Method::Bca, n, "BCa is undefined for this bootstrap distribution (too discrete)"),
+        };
+        let est = est.resampled(o.seed, o.resamples, None);
+        Some(if self.dependence.dependent { est.with_note("i.i.d. resampling ignores the measured dependence: prefer p50") } else { est })
+    }
+}
+
+/// The block bootstrap of every percentile and the mean over windows, when any of them needs it.
+fn block_bootstrap(sorted: &[f64], group_of_rank: &[u32], groups: usize, plans: &[Plan], block: f64, o: &IntervalOptions, id: u64) -> Option<GroupedBootstrap> {
+    let n = sorted.len();
+    let half: Vec<f64> = plans.iter().map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0).collect();
+    let ps: Vec<f64> = plans.iter().map(|pl| pl.p).collect();
+    grouped_bootstrap(&Grouped { sorted, group_of_rank, groups }, &ps, &half, block, o.resamples, o.seed, id)
+}
+
 /// All statistics of one metric: p50, p90, p99, p999, mean and p50_bca.
 pub fn metric_estimates(
     s: &MetricSample<'_>,
     o: &IntervalOptions,
 ) -> (BTreeMap<String, Estimate>, Option<Dependence>, Option<super::distribution::Distribution>) {
-    let cl = o.confidence;
     let pairs: Vec<(u32, f64)> = s.values.iter().zip(s.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v)).collect();
     let n = pairs.len();
-    let mut out = BTreeMap::new();
     if n == 0 {
-        for (k, _) in PERCENTILES {
-            out.insert(k.to_string(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
-        }
-        out.insert("mean".into(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", s.name)));
-        return (out, None, None);
+        return (no_values(s.name, o.confidence), None, None);
     }
-    // One stable radix sort of (value, group) pairs serves every percentile and the bootstrap.
-    let mut by_value: Vec<(f64, u32)> = pairs.iter().map(|&(w, v)| (v, w)).collect();
-    crate::stats::radix::sort_pairs(&mut by_value);
-    let sorted: Vec<f64> = by_value.iter().map(|p| p.0).collect();
-    let group_of_rank: Vec<u32> = by_value.iter().map(|p| p.1).collect();
-    drop(by_value);
-    let values = &sorted;
-    let mean = values.iter().sum::<f64>() / n as f64;
-    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
+    let (sorted, group_of_rank) = rank_values(&pairs);
+    let mean = sorted.iter().sum::<f64>() / n as f64;
+    let var = sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
     let (tau_mean, block_mean) = design_effect(pairs.iter().map(|&(w, v)| (w, v - mean)), s.windows, n, var);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
-    let id = stat_id(s.name);
-
-    // Per percentile: point, dependence, and which method applies.
-    struct Plan {
-        key: &'static str,
-        p: f64,
-        q: f64,
-        tau: f64,
-        block: f64,
-    }
-    let plans: Vec<Plan> = PERCENTILES
-        .iter()
-        .map(|&(key, p)| {
-            let q = quantile_sorted(&sorted, p).unwrap_or(f64::NAN);
-            let (tau, block) = design_effect(pairs.iter().map(|&(w, v)| (w, f64::from(u8::from(v <= q)) - p)), s.windows, n, p * (1.0 - p));
-            Plan { key, p, q, tau, block }
-        })
-        .collect();
+    let plans = percentile_plans(&sorted, &pairs, s.windows);
     let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
     // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
     // of every value would cost n × resamples draws.
@@ -166,102 +308,17 @@ pub fn metric_estimates(
     // Twice the Politis–White length: the automatic length targets the variance of a mean and
     // runs short for percentile coverage in runs of a few hundred windows (coverage study).
     let block = 2.0 * plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
-    let boot = need_blocks
-        .then(|| {
-            let half: Vec<f64> = plans.iter().map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0).collect();
-            let ps: Vec<f64> = plans.iter().map(|pl| pl.p).collect();
-            grouped_bootstrap(&Grouped { sorted: &sorted, group_of_rank: &group_of_rank, groups: s.windows }, &ps, &half, block, o.resamples, o.seed, id)
-        })
-        .flatten();
-
-    for (i, pl) in plans.iter().enumerate() {
-        let n_eff = n as f64 / pl.tau;
-        let beyond = n_eff * (1.0 - pl.p);
-        let dependent = pl.tau > DEPENDENCE_THRESHOLD;
-        let est = if beyond < TAIL_MINIMUM {
-            let longer = TAIL_MINIMUM / beyond.max(1e-9);
-            Estimate::insufficient(
-                pl.q,
-                lower_bound_only(&sorted, pl.p, n_eff, cl),
-                None,
-                cl,
-                if dependent { Method::OrderStatisticNeff } else { Method::OrderStatistic },
-                n as u64,
-                format!(
-                    "{:.1} effective observations lie beyond this percentile; about {TAIL_MINIMUM:.0} are needed for a two-sided interval. Reported: the point estimate and a one-sided lower bound. A run about {longer:.1}x longer would resolve it.",
-                    beyond
-                ),
-            )
-        } else if !dependent {
-            // Mild dependence still counts: the binomial runs at n_eff (= n when τ = 1).
-            let method = if pl.tau < 1.05 { Method::OrderStatistic } else { Method::OrderStatisticNeff };
-            let (lo, hi) = order_statistic(&sorted, pl.p, n_eff, cl);
-            match (lo, hi) {
-                (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, method, n as u64),
-                _ => Estimate::insufficient(pl.q, lo, hi, cl, method, n as u64, "the order-statistic interval is not finite at this sample size"),
-            }
-        } else if let Some(b) = &boot {
-            match percentile_of(&b.quantiles[i], cl).map(|ci| few_blocks_widening(pl.q, ci, s.windows, block, cl)) {
-                Some(ci) => Estimate::two_sided(pl.q, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
-                None => Estimate::insufficient(pl.q, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
-            }
-        } else {
-            let (lo, hi) = order_statistic(&sorted, pl.p, n_eff, cl);
-            match (lo, hi) {
-                (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, Method::OrderStatisticNeff, n as u64),
-                _ => Estimate::insufficient(pl.q, lo, hi, cl, Method::OrderStatisticNeff, n as u64, "the interval at the effective sample size is not finite"),
-            }
-        };
-        out.insert(pl.key.to_string(), est.with_n_eff(Some(n_eff)));
+    let id = stat_id(s.name);
+    let boot = need_blocks.then(|| block_bootstrap(&sorted, &group_of_rank, s.windows, &plans, block, o, id)).flatten();
+    drop(group_of_rank);
+    let m = MetricIntervals { sorted, n, windows: s.windows, o, id, mean, dependence, affordable, block, boot };
+    let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(|(i, pl)| (pl.key.to_string(), m.percentile(i, pl))).collect();
+    out.insert("mean".into(), m.mean());
+    if let Some(e) = m.median_bca(plans[0].q) {
+        out.insert("p50_bca".into(), e);
     }
-
-    let mean_est = match (&boot, dependence.dependent || !affordable, affordable) {
-        (Some(b), true, _) => match percentile_of(&b.mean, cl).map(|ci| few_blocks_widening(mean, ci, s.windows, block, cl)) {
-            Some(ci) => Estimate::two_sided(mean, ci, cl, Method::StationaryBootstrap, n as u64).resampled(o.seed, o.resamples, Some(block)),
-            None => Estimate::insufficient(mean, None, None, cl, Method::StationaryBootstrap, n as u64, "the bootstrap distribution is empty"),
-        },
-        (_, _, true) if n >= 2 => match iid_bootstrap(values, IidStatistic::Mean, o.resamples, o.seed, id ^ 1) {
-            Some(ib) => match bca_interval(&ib.distribution, mean, ib.acceleration, cl) {
-                Some(ci) => Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64).resampled(o.seed, o.resamples, None),
-                None => {
-                    let ci = percentile_interval(&ib.distribution, cl).unwrap_or((mean, mean));
-                    Estimate::two_sided(mean, ci, cl, Method::Bca, n as u64)
-                        .resampled(o.seed, o.resamples, None)
-                        .with_note("BCa undefined (degenerate bootstrap distribution); percentile interval shown")
-                }
-            },
-            None => Estimate::insufficient(mean, None, None, cl, Method::Bca, n as u64, "too few values"),
-        },
-        _ => Estimate::insufficient(mean, None, None, cl, Method::None, n as u64, "too few values or windows for an interval"),
-    };
-    let mean_est = if dependence.dependent && boot.is_none() && mean_est.method == Method::Bca {
-        mean_est.with_note("requests are dependent but there are too few windows for a block bootstrap: this i.i.d. interval is optimistic")
-    } else {
-        mean_est
-    };
-    out.insert("mean".into(), mean_est.with_n_eff(Some(dependence.n_eff)));
-
-    if affordable
-        && n >= 2
-        && let Some(ib) = iid_bootstrap(values, IidStatistic::Median, o.resamples, o.seed, id ^ 2)
-    {
-        let q = plans[0].q;
-        let est = match bca_interval(&ib.distribution, q, ib.acceleration, cl) {
-            Some(ci) => Estimate::two_sided(q, ci, cl, Method::Bca, n as u64),
-            None => Estimate::insufficient(q, None, None, cl, Method::Bca, n as u64, "BCa is undefined for this bootstrap distribution (too discrete)"),
-        };
-        let note = if dependence.dependent { Some("i.i.d. resampling ignores the measured dependence: prefer p50") } else { None };
-        let est = est.resampled(o.seed, o.resamples, None);
-        out.insert(
-            "p50_bca".into(),
-            match note {
-                Some(t) => est.with_note(t),
-                None => est,
-            },
-        );
-    }
-    let dist = super::distribution::distribution(&sorted);
-    (out, Some(dependence), dist)
+    let dist = super::distribution::distribution(&m.sorted);
+    (out, Some(m.dependence), dist)
 }
 
 #[cfg(test)]

@@ -25,11 +25,11 @@ use serde::Serialize;
 
 use crate::run::Run;
 use crate::run::manifest::{SystemConfig, TimestampQuality};
+pub use crate::stats::pelt::Penalty;
 pub use estimate::{Estimate, Method, Status};
 use intervals::{Dependence, IntervalOptions, MetricSample, metric_estimates};
 use rates::{ErrorRates, Throughput, error_rates, throughput};
 use requests::RequestView;
-pub use crate::stats::pelt::Penalty;
 use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state};
 pub use warnings::Warning;
 use windows::{TimeSeries, time_series};
@@ -176,84 +176,13 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
-    let mut steady = steady_state(&r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window });
-    if timestamps_absent {
-        steady.classification = Classification::NoSteadyState;
-        steady.detectors.push(Detector {
-            name: "timestamps".into(),
-            verdict: "not_run".into(),
-            start_s: None,
-            reason: "the source has no per-request timestamps: steady state cannot be checked".into(),
-        });
-    }
+    let steady = steady_window(r, opts, override_window, timestamps_absent);
     let (first, last) = (steady.start_request, steady.end_request);
-    // Resampling groups: the analysis window, widened to at least `GROUP_MIN_S` so each group
-    // holds enough requests for its correlation with neighbours to be measurable.
-    let group_s = opts.window_s.max(GROUP_MIN_S);
-    let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
-    let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
-    let idx: Vec<usize> = (first..last).collect();
-    let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
-    let mut metrics = BTreeMap::new();
-    let mut dependence = BTreeMap::new();
-    let mut missing = BTreeMap::new();
-    let columns: [(&str, &Vec<f64>); 6] = [
-        ("ttft", &r.ttft_ms),
-        ("tpot", &r.tpot_ms),
-        ("e2e", &r.e2e_ms),
-        ("service", &r.service_ms),
-        ("send_lag", &r.send_lag_ms),
-        ("request_tokens_per_s", &r.tokens_per_s),
-    ];
-    // Metrics are independent (each resamples from its own seeded streams), so they run in
-    // parallel and are collected in a fixed order: the JSON does not depend on scheduling.
-    let results: Vec<_> = columns
-        .par_iter()
-        .map(|(name, col)| {
-            let values: Vec<f64> = idx.iter().map(|&i| col[i]).collect();
-            let missing = values.iter().filter(|v| !v.is_finite()).count();
-            let (est, dep, dist) = metric_estimates(&MetricSample { name, values: &values, window: &win, windows: k }, &iopts);
-            (name.to_string(), est, dep, missing, dist)
-        })
-        .collect();
-    let mut distributions = BTreeMap::new();
-    for (name, est, dep, miss, dist) in results {
-        missing.insert(name.clone(), miss);
-        if let Some(d) = dist.filter(|_| matches!(name.as_str(), "ttft" | "tpot" | "e2e")) {
-            distributions.insert(name.clone(), d);
-        }
-        if let Some(d) = dep {
-            dependence.insert(name.clone(), d);
-        }
-        metrics.insert(name, est);
-    }
-    // ITL: every chunk gap of the requests in the window, in the request's window.
-    let (mut itl, mut itl_win) = (Vec::new(), Vec::new());
-    let mut no_chunks = 0;
-    for (&i, &w) in idx.iter().zip(&win) {
-        let gaps = &r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]];
-        if gaps.is_empty() && r.ok[i] {
-            no_chunks += 1;
-        }
-        itl.extend_from_slice(gaps);
-        itl_win.extend(std::iter::repeat_n(w, gaps.len()));
-    }
-    missing.insert("itl".to_string(), no_chunks);
-    let (est, dep, dist) = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: k }, &iopts);
-    metrics.insert("itl".to_string(), est);
-    if let Some(d) = dist {
-        distributions.insert("itl".to_string(), d);
-    }
-    if let Some(d) = dep {
-        dependence.insert("itl".to_string(), d);
-    }
-    let mut thr = throughput(&r, steady.start_s, steady.end_s, opts.window_s, &iopts);
-    if timestamps_absent {
-        let na = |n| Estimate::not_applicable(opts.confidence, n, "the source has no per-request timestamps");
-        thr.requests_per_s = na(0);
-        thr.output_tokens_per_s = na(0);
-        thr.input_tokens_per_s = na(0);
-    }
+    let groups = ResamplingGroups::of(r, &steady, opts.window_s);
+    let mut tables = MetricTables::default();
+    tables.add_columns(r, &groups, &iopts);
+    tables.add_itl(r, &groups, &iopts);
+    let thr = measured_throughput(r, &steady, opts, &iopts, timestamps_absent);
     let errors = error_rates(&r, first, last, opts.confidence);
     let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
     let (findings, attribution, telemetry_timeline) = if timestamps_absent {
@@ -264,47 +193,14 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
-        run: RunInfo {
-            run_id: m.run_id.clone(),
-            source_kind: format!("{:?}", m.source.kind).to_lowercase(),
-            source_name: m.source.name.clone(),
-            labels: m.labels.clone(),
-            config: m.config.clone(),
-            arrival: serde_json::to_value(m.workload.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
-            rate_per_s: m.workload.rate_per_s,
-            concurrency: m.workload.concurrency,
-            timestamps: serde_json::to_value(m.clock.timestamps).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
-            environment: m.environment.clone(),
-            has_schedule: r.scheduled_s.iter().any(|x| x.is_finite()),
-            has_chunks: !r.itl_ms.is_empty(),
-            creator: m.creator.clone(),
-            source_tool_version: m.source.tool_version.clone(),
-            source_files: m.source.files.clone(),
-            format_version: m.format_version,
-        },
-        options: OptionsUsed {
-            window_s: opts.window_s,
-            confidence: opts.confidence,
-            seed: opts.seed,
-            resamples: opts.resamples,
-            penalty: opts.penalty,
-            steady_delta: opts.delta,
-            quantile_definition: "Hyndman-Fan type 7 (linear interpolation, numpy default)",
-            steady_override: override_window,
-        },
-        requests: RequestCounts {
-            total: r.len(),
-            ok: r.ok.iter().filter(|x| **x).count(),
-            errors: r.ok.iter().filter(|x| !**x).count(),
-            declared_warmup: r.warmup_declared.iter().filter(|x| **x).count(),
-            in_steady_window: last - first,
-            missing,
-        },
+        run: run_info(m, r),
+        options: options_used(opts, override_window),
+        requests: request_counts(r, last - first, tables.missing),
         steady_state: steady,
-        metrics,
+        metrics: tables.metrics,
         metric_definitions: DEFINITIONS.iter().map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition })).collect(),
-        dependence,
-        distributions,
+        dependence: tables.dependence,
+        distributions: tables.distributions,
         throughput: thr,
         errors,
         timeseries: series,
@@ -317,4 +213,172 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);
     analysis
+}
+
+/// The steady window; a source without timestamps cannot have one.
+fn steady_window(r: &RequestView, opts: &AnalyzeOptions, override_window: Option<(Option<f64>, Option<f64>)>, timestamps_absent: bool) -> SteadyState {
+    let mut steady = steady_state(&r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window });
+    if timestamps_absent {
+        steady.classification = Classification::NoSteadyState;
+        steady.detectors.push(Detector {
+            name: "timestamps".into(),
+            verdict: "not_run".into(),
+            start_s: None,
+            reason: "the source has no per-request timestamps: steady state cannot be checked".into(),
+        });
+    }
+    steady
+}
+
+/// The requests of the steady window and the resampling group of each.
+struct ResamplingGroups {
+    /// Request indices in the steady window.
+    idx: Vec<usize>,
+    /// Group of each of them.
+    win: Vec<u32>,
+    groups: usize,
+}
+
+impl ResamplingGroups {
+    /// Groups of the analysis window, widened to at least `GROUP_MIN_S` so each group holds
+    /// enough requests for its correlation with neighbours to be measurable.
+    fn of(r: &RequestView, steady: &SteadyState, window_s: f64) -> ResamplingGroups {
+        let group_s = window_s.max(GROUP_MIN_S);
+        let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
+        let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
+        let idx: Vec<usize> = (steady.start_request..steady.end_request).collect();
+        let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
+        ResamplingGroups { idx, win, groups: k }
+    }
+}
+
+/// The per-metric results of the steady window, as `Analysis` keys them.
+#[derive(Default)]
+struct MetricTables {
+    metrics: BTreeMap<String, BTreeMap<String, Estimate>>,
+    dependence: BTreeMap<String, Dependence>,
+    distributions: BTreeMap<String, distribution::Distribution>,
+    missing: BTreeMap<String, usize>,
+}
+
+impl MetricTables {
+    /// Files one metric's estimates, dependence and distribution (the latter only when `keep_distribution`).
+    fn insert(&mut self, name: String, result: MetricResult, keep_distribution: bool) {
+        let (est, dep, dist) = result;
+        if let Some(d) = dist.filter(|_| keep_distribution) {
+            self.distributions.insert(name.clone(), d);
+        }
+        if let Some(d) = dep {
+            self.dependence.insert(name.clone(), d);
+        }
+        self.metrics.insert(name, est);
+    }
+
+    /// The per-request metrics, one value per request.
+    fn add_columns(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
+        let columns: [(&str, &Vec<f64>); 6] = [
+            ("ttft", &r.ttft_ms),
+            ("tpot", &r.tpot_ms),
+            ("e2e", &r.e2e_ms),
+            ("service", &r.service_ms),
+            ("send_lag", &r.send_lag_ms),
+            ("request_tokens_per_s", &r.tokens_per_s),
+        ];
+        // Metrics are independent (each resamples from its own seeded streams), so they run in
+        // parallel and are collected in a fixed order: the JSON does not depend on scheduling.
+        let results: Vec<_> = columns
+            .par_iter()
+            .map(|(name, col)| {
+                let values: Vec<f64> = g.idx.iter().map(|&i| col[i]).collect();
+                let missing = values.iter().filter(|v| !v.is_finite()).count();
+                let result = metric_estimates(&MetricSample { name, values: &values, window: &g.win, windows: g.groups }, iopts);
+                (name.to_string(), result, missing)
+            })
+            .collect();
+        for (name, result, miss) in results {
+            self.missing.insert(name.clone(), miss);
+            let keep = matches!(name.as_str(), "ttft" | "tpot" | "e2e");
+            self.insert(name, result, keep);
+        }
+    }
+
+    /// ITL: every chunk gap of the requests in the window, in the request's window.
+    fn add_itl(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
+        let (mut itl, mut itl_win) = (Vec::new(), Vec::new());
+        let mut no_chunks = 0;
+        for (&i, &w) in g.idx.iter().zip(&g.win) {
+            let gaps = &r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]];
+            if gaps.is_empty() && r.ok[i] {
+                no_chunks += 1;
+            }
+            itl.extend_from_slice(gaps);
+            itl_win.extend(std::iter::repeat_n(w, gaps.len()));
+        }
+        self.missing.insert("itl".to_string(), no_chunks);
+        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups }, iopts);
+        self.insert("itl".to_string(), result, true);
+    }
+}
+
+/// What `metric_estimates` returns for one metric.
+type MetricResult = (BTreeMap<String, Estimate>, Option<Dependence>, Option<distribution::Distribution>);
+
+/// Throughput over the steady window; not applicable without timestamps.
+fn measured_throughput(r: &RequestView, steady: &SteadyState, opts: &AnalyzeOptions, iopts: &IntervalOptions, timestamps_absent: bool) -> Throughput {
+    let mut thr = throughput(&r, steady.start_s, steady.end_s, opts.window_s, iopts);
+    if timestamps_absent {
+        let na = |n| Estimate::not_applicable(opts.confidence, n, "the source has no per-request timestamps");
+        thr.requests_per_s = na(0);
+        thr.output_tokens_per_s = na(0);
+        thr.input_tokens_per_s = na(0);
+    }
+    thr
+}
+
+/// The manifest's description of the run, and what the request columns make measurable.
+fn run_info(m: &crate::run::Manifest, r: &RequestView) -> RunInfo {
+    RunInfo {
+        run_id: m.run_id.clone(),
+        source_kind: format!("{:?}", m.source.kind).to_lowercase(),
+        source_name: m.source.name.clone(),
+        labels: m.labels.clone(),
+        config: m.config.clone(),
+        arrival: serde_json::to_value(m.workload.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        rate_per_s: m.workload.rate_per_s,
+        concurrency: m.workload.concurrency,
+        timestamps: serde_json::to_value(m.clock.timestamps).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        environment: m.environment.clone(),
+        has_schedule: r.scheduled_s.iter().any(|x| x.is_finite()),
+        has_chunks: !r.itl_ms.is_empty(),
+        creator: m.creator.clone(),
+        source_tool_version: m.source.tool_version.clone(),
+        source_files: m.source.files.clone(),
+        format_version: m.format_version,
+    }
+}
+
+/// The options in force, as recorded next to the results.
+fn options_used(opts: &AnalyzeOptions, steady_override: Option<(Option<f64>, Option<f64>)>) -> OptionsUsed {
+    OptionsUsed {
+        window_s: opts.window_s,
+        confidence: opts.confidence,
+        seed: opts.seed,
+        resamples: opts.resamples,
+        penalty: opts.penalty,
+        steady_delta: opts.delta,
+        quantile_definition: "Hyndman-Fan type 7 (linear interpolation, numpy default)",
+        steady_override,
+    }
+}
+
+/// Request counts over the run, with `in_steady_window` and the per-metric missing counts.
+fn request_counts(r: &RequestView, in_steady_window: usize, missing: BTreeMap<String, usize>) -> RequestCounts {
+    RequestCounts {
+        total: r.len(),
+        ok: r.ok.iter().filter(|x| **x).count(),
+        errors: r.ok.iter().filter(|x| !**x).count(),
+        declared_warmup: r.warmup_declared.iter().filter(|x| **x).count(),
+        in_steady_window,
+        missing,
+    }
 }

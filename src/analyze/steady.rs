@@ -20,12 +20,12 @@
 use serde::Serialize;
 
 use super::requests::RequestView;
+use super::windows::bucket;
 use crate::stats::mann_kendall::{hamed_rao, sen_slope};
 use crate::stats::mser::mser5;
 use crate::stats::pelt::{Penalty, pelt};
 use crate::stats::pettitt::pettitt;
 use crate::stats::quantile::quantile_unsorted;
-use super::windows::bucket;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -182,66 +182,116 @@ fn aggregate(y: &[f64], f: usize) -> Vec<f64> {
     y.chunks(f).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
 }
 
+/// The PELT levels of one series, judged against the last one (the level the run ends on).
+struct Levels {
+    segs: Vec<Seg>,
+    /// Log-scale width of "the same level" (`ln(1 + delta)`).
+    tol: f64,
+    bucket_s: f64,
+}
+
+impl Levels {
+    /// Whether two levels are the same within the tolerance plus twice their sampling error.
+    fn equiv(&self, s: &Seg, t: &Seg) -> bool {
+        (s.mean - t.mean).abs() <= self.tol + 2.0 * (s.se.powi(2) + t.se.powi(2)).sqrt()
+    }
+
+    /// The level the run ends on.
+    fn last(&self) -> &Seg {
+        &self.segs[self.segs.len() - 1]
+    }
+
+    /// Index of the first segment equivalent to the last: everything before it is a transient.
+    fn first_final(&self) -> usize {
+        let (last, l) = (self.segs.len() - 1, self.last());
+        let mut i = 0;
+        while i < last && !self.equiv(&self.segs[i], l) {
+            i += 1;
+        }
+        i
+    }
+
+    /// Seconds from the first send at bucket `b` of this (possibly merged) series.
+    fn seconds(&self, b: usize) -> f64 {
+        b as f64 * self.bucket_s
+    }
+
+    /// Barrett's rule on the leading segments: flat, warmup (slower) or slowdown (faster
+    /// beyond the fill).
+    fn leading_verdict(&self, i: usize, fill_s: f64) -> (Classification, String) {
+        let l = self.last();
+        let slower_lead = self.segs[..i].iter().any(|s| s.mean > l.mean);
+        let start = self.segs[i].a;
+        // Faster leading segments are the server filling up only while the fill lasts (plus 10 s);
+        // beyond that, the run got slower: Barrett's slowdown.
+        let ramp_up_only = self.seconds(start) <= fill_s + 10.0;
+        let classification = match (slower_lead, i > 0 && !ramp_up_only) {
+            (true, _) => Classification::Warmup,
+            (false, true) => Classification::Slowdown,
+            (false, false) => Classification::Flat,
+        };
+        let reason = match (i, slower_lead, ramp_up_only) {
+            (0, _, _) => "one level from the start".to_string(),
+            (_, true, _) => format!("{} leading segment(s) slower than the final level", i),
+            (_, false, true) => format!("{} leading segment(s) faster than the final level (server filling up)", i),
+            (_, false, false) => {
+                format!("the run got slower: {} leading segment(s) up to {:.0} s are faster than the final level", i, self.seconds(start))
+            }
+        };
+        (classification, reason)
+    }
+
+    /// Overrides the leading verdict when the final level comes late, still moves in the last
+    /// quarter, or is slower than the run's main level.
+    fn late_verdict(&self, i: usize, n: usize) -> Option<(Classification, String)> {
+        let (last, l) = (self.segs.len() - 1, self.last());
+        let start = self.segs[i].a;
+        let late = (0.75 * n as f64) as usize;
+        if start > late {
+            Some((Classification::NoSteadyState, format!("the final level is reached only at {:.0} s, after 75 % of the run", self.seconds(start))))
+        } else if let Some(s) = self.segs[i..last].iter().find(|s| !self.equiv(s, l) && s.b > late) {
+            let reason = format!(
+                "the level still moves in the last quarter ({:.0}–{:.0} s differs from the end by {:+.0} %)",
+                self.seconds(s.a),
+                self.seconds(s.b),
+                ((s.mean - l.mean).exp() - 1.0) * 100.0
+            );
+            Some((Classification::NoSteadyState, reason))
+        } else if let Some(main) = self.segs[i..].iter().max_by_key(|s| s.b - s.a)
+            && !self.equiv(main, l)
+            && l.mean > main.mean
+        {
+            Some((Classification::Slowdown, format!("the final level is {:.0} % slower than the main level", ((l.mean - main.mean).exp() - 1.0) * 100.0)))
+        } else {
+            None
+        }
+    }
+
+    /// A segment as reported, relative to the last level.
+    fn to_segment(&self, s: &Seg) -> Segment {
+        let l = self.last();
+        Segment { start_s: self.seconds(s.a), end_s: self.seconds(s.b), relative_to_last: (s.mean - l.mean).exp() - 1.0, equivalent_to_last: self.equiv(s, l) }
+    }
+}
+
+/// Classifies one detection series (log medians per bucket) with Barrett's rule.
 fn classify_series(name: &str, y_fine: &[f64], bucket_fine: f64, fill_s: f64, opts: &SteadyOptions) -> SeriesVerdict {
     let f = independence_factor(y_fine);
     let y = &aggregate(y_fine, f);
-    let bucket_s = bucket_fine * f as f64;
-    let n = y.len();
     let mut segs = segments(y, opts.penalty);
     set_level_errors(y, &mut segs);
-    let last = segs.len() - 1;
-    let l = &segs[last];
-    let tol = (1.0 + opts.delta).ln();
-    let equiv = |s: &Seg, t: &Seg| (s.mean - t.mean).abs() <= tol + 2.0 * (s.se.powi(2) + t.se.powi(2)).sqrt();
-    let to_seg = |s: &Seg| Segment {
-        start_s: s.a as f64 * bucket_s,
-        end_s: s.b as f64 * bucket_s,
-        relative_to_last: (s.mean - l.mean).exp() - 1.0,
-        equivalent_to_last: equiv(s, l),
-    };
-    let mut i = 0;
-    while i < last && !equiv(&segs[i], l) {
-        i += 1;
-    }
-    let slower_lead = segs[..i].iter().any(|s| s.mean > l.mean);
-    let start = segs[i].a;
-    let late = (0.75 * n as f64) as usize;
-    // Faster leading segments are the server filling up only while the fill lasts (plus 10 s);
-    // beyond that, the run got slower: Barrett's slowdown.
-    let ramp_up_only = start as f64 * bucket_s <= fill_s + 10.0;
-    let mut classification = match (slower_lead, i > 0 && !ramp_up_only) {
-        (true, _) => Classification::Warmup,
-        (false, true) => Classification::Slowdown,
-        (false, false) => Classification::Flat,
-    };
-    let mut reason = match (i, slower_lead, ramp_up_only) {
-        (0, _, _) => "one level from the start".to_string(),
-        (_, true, _) => format!("{} leading segment(s) slower than the final level", i),
-        (_, false, true) => format!("{} leading segment(s) faster than the final level (server filling up)", i),
-        (_, false, false) => format!("the run got slower: {} leading segment(s) up to {:.0} s are faster than the final level", i, start as f64 * bucket_s),
-    };
-    if start > late {
-        classification = Classification::NoSteadyState;
-        reason = format!("the final level is reached only at {:.0} s, after 75 % of the run", start as f64 * bucket_s);
-    } else if let Some(s) = segs[i..last].iter().find(|s| !equiv(s, l) && s.b > late) {
-        classification = Classification::NoSteadyState;
-        reason = format!(
-            "the level still moves in the last quarter ({:.0}–{:.0} s differs from the end by {:+.0} %)",
-            s.a as f64 * bucket_s,
-            s.b as f64 * bucket_s,
-            ((s.mean - l.mean).exp() - 1.0) * 100.0
-        );
-    } else if let Some(main) = segs[i..].iter().max_by_key(|s| s.b - s.a)
-        && !equiv(main, l)
-        && l.mean > main.mean
-    {
-        classification = Classification::Slowdown;
-        reason = format!("the final level is {:.0} % slower than the main level", ((l.mean - main.mean).exp() - 1.0) * 100.0);
+    let levels = Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: bucket_fine * f as f64 };
+    let i = levels.first_final();
+    let (mut classification, mut reason) = levels.leading_verdict(i, fill_s);
+    if let Some((c, r)) = levels.late_verdict(i, y.len()) {
+        classification = c;
+        reason = r;
     }
     if f > 1 {
         reason.push_str(&format!(" (windows merged ×{f} for independence)"));
     }
-    SeriesVerdict { series: name.to_string(), classification, start_s: start as f64 * bucket_s, segments: segs.iter().map(to_seg).collect(), reason }
+    let segments = levels.segs.iter().map(|s| levels.to_segment(s)).collect();
+    SeriesVerdict { series: name.to_string(), classification, start_s: levels.seconds(levels.segs[i].a), segments, reason }
 }
 
 /// First index of a 3-window block of 5-bucket windows whose throughput and mean latency each
@@ -274,79 +324,131 @@ fn practitioners_rule(throughput: &[f64], p99: &[f64], group: usize) -> Option<u
     (0..t.len().saturating_sub(3)).find(|&i| (i..i + 3).all(|j| close(t[j + 1], t[j], 0.02) && close(p[j + 1], p[j], 0.05))).map(|i| i * group)
 }
 
-/// Detects the steady window of a run.
-pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
-    let last_sent = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
-    let per_window = r.len() as f64 / (last_sent / opts.window_s).max(1.0);
-    let bucket_s = opts.window_s * (10.0 / per_window.max(1e-9)).ceil().max(1.0);
-    let n_buckets = ((last_sent / bucket_s).floor() as usize + 1).max(1);
-    let by_start = bucket(&r.sent_s, bucket_s, n_buckets);
-    let by_end = bucket(&r.end_s, bucket_s, n_buckets);
-    let sends: Vec<f64> = by_start.iter().map(|b| b.len() as f64).collect();
-    let completions: Vec<f64> = by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64).collect();
-    let mut detectors = Vec::new();
+/// The detection buckets of a run: the analysis window, widened until it holds ~10 requests.
+struct Grid {
+    last_sent: f64,
+    bucket_s: f64,
+    n_buckets: usize,
+    /// Requests by the bucket of their send.
+    by_start: Vec<Vec<u32>>,
+    /// Sends per bucket.
+    sends: Vec<f64>,
+    /// Successful completions per bucket.
+    completions: Vec<f64>,
+}
 
-    // Ramp-down: trailing buckets sending clearly less than the main level, and the last
-    // (partial) bucket.
-    let mut end_bucket = n_buckets.saturating_sub(1).max(1);
-    if sends.len() >= 10 {
-        let segs = segments(&sends[..end_bucket], Penalty::Mbic);
-        if let Some(main) = segs.iter().max_by_key(|s| s.b - s.a) {
-            let mut cut = end_bucket;
-            for s in segs.iter().rev() {
-                if s.mean < 0.85 * main.mean && s.b == cut {
-                    cut = s.a;
-                } else {
-                    break;
-                }
-            }
-            if cut < end_bucket {
-                detectors.push(Detector {
-                    name: "ramp_down".into(),
-                    verdict: "cut".into(),
-                    start_s: Some(cut as f64 * bucket_s),
-                    reason: format!("the send rate falls below 85 % of its main level from {:.0} s", cut as f64 * bucket_s),
-                });
-                end_bucket = cut.max(1);
+impl Grid {
+    /// Buckets the run's sends and completions.
+    fn new(r: &RequestView, window_s: f64) -> Grid {
+        let last_sent = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+        let per_window = r.len() as f64 / (last_sent / window_s).max(1.0);
+        let bucket_s = window_s * (10.0 / per_window.max(1e-9)).ceil().max(1.0);
+        let n_buckets = ((last_sent / bucket_s).floor() as usize + 1).max(1);
+        let by_start = bucket(&r.sent_s, bucket_s, n_buckets);
+        let by_end = bucket(&r.end_s, bucket_s, n_buckets);
+        let sends: Vec<f64> = by_start.iter().map(|b| b.len() as f64).collect();
+        let completions: Vec<f64> = by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64).collect();
+        Grid { last_sent, bucket_s, n_buckets, by_start, sends, completions }
+    }
+
+    /// Seconds from the first send at the start of bucket `b`.
+    fn seconds(&self, b: usize) -> f64 {
+        b as f64 * self.bucket_s
+    }
+}
+
+/// Ramp-down: the bucket where measurement ends, cutting trailing buckets that send clearly
+/// less than the main level, and the last (partial) bucket.
+fn ramp_down_end(grid: &Grid, detectors: &mut Vec<Detector>) -> usize {
+    let mut end_bucket = grid.n_buckets.saturating_sub(1).max(1);
+    if grid.sends.len() < 10 {
+        return end_bucket;
+    }
+    let segs = segments(&grid.sends[..end_bucket], Penalty::Mbic);
+    if let Some(main) = segs.iter().max_by_key(|s| s.b - s.a) {
+        let mut cut = end_bucket;
+        for s in segs.iter().rev() {
+            if s.mean < 0.85 * main.mean && s.b == cut {
+                cut = s.a;
+            } else {
+                break;
             }
         }
+        if cut < end_bucket {
+            detectors.push(Detector {
+                name: "ramp_down".into(),
+                verdict: "cut".into(),
+                start_s: Some(grid.seconds(cut)),
+                reason: format!("the send rate falls below 85 % of its main level from {:.0} s", grid.seconds(cut)),
+            });
+            end_bucket = cut.max(1);
+        }
     }
-    // Ramp-up: in-flight concurrency below 90 % of its median.
-    let mut conc = vec![0.0; n_buckets];
+    end_bucket
+}
+
+/// Ramp-up: the first bucket whose in-flight concurrency reaches 90 % of its median.
+fn ramp_up_fill(r: &RequestView, grid: &Grid, end_bucket: usize) -> usize {
+    let mut conc = vec![0.0; grid.n_buckets];
     for (s, e) in r.sent_s.iter().zip(&r.end_s) {
         if s.is_finite() && e.is_finite() {
-            let (a, b) = ((s / bucket_s) as usize, ((e / bucket_s) as usize).min(n_buckets - 1));
+            let (a, b) = ((s / grid.bucket_s) as usize, ((e / grid.bucket_s) as usize).min(grid.n_buckets - 1));
             for c in conc.iter_mut().take(b + 1).skip(a) {
                 *c += 1.0;
             }
         }
     }
     let median_conc = quantile_unsorted(&conc[..end_bucket], 0.5).unwrap_or(0.0);
-    let fill = conc[..end_bucket].iter().position(|&c| c >= 0.9 * median_conc).unwrap_or(0);
+    conc[..end_bucket].iter().position(|&c| c >= 0.9 * median_conc).unwrap_or(0)
+}
 
-    let mut series = Vec::new();
-    let mut start_bucket = fill;
-    let mut classification = Classification::Flat;
-    let mut retained: Vec<(String, Vec<f64>)> = Vec::new();
-    // TTFT is the primary series. TPOT, smoother and shared by every request in flight, can
-    // extend a warmup that TTFT also sees, and can demote the run; a warmup that only TPOT sees
-    // is reported as a disagreement.
-    let mut ttft_warmup = false;
-    for (name, values) in [("ttft", &r.ttft_ms), ("tpot", &r.tpot_ms)] {
-        let Some(y) = log_median_series(values, &by_start[..end_bucket]) else {
-            continue;
-        };
-        if y.len() < 12 {
-            continue;
-        }
-        let v = classify_series(name, &y, bucket_s, fill as f64 * bucket_s, opts);
+/// The Sen slope of a series against its index.
+fn index_slope(w: &[f64]) -> f64 {
+    let pts: Vec<(f64, f64)> = w.iter().enumerate().map(|(i, v)| (i as f64, *v)).collect();
+    sen_slope(&pts).unwrap_or(0.0)
+}
+
+/// Performance degrading through the whole run (after the fill) is a drift, not a state.
+fn whole_run_trend(name: &str, y: &[f64], fill: usize, classification: Classification, opts: &SteadyOptions) -> Option<Detector> {
+    let f = independence_factor(&y[fill.min(y.len() - 1)..]);
+    let whole = aggregate(&y[fill.min(y.len() - 1)..], f);
+    if whole.len() < 10 {
+        return None;
+    }
+    let slope = index_slope(&whole);
+    let drift = (slope * whole.len() as f64).exp() - 1.0;
+    let mk = hamed_rao(&whole, slope, 0.05)?;
+    (mk.p < 0.05 && drift > 3.0 * opts.delta && classification != Classification::Warmup).then(|| Detector {
+        name: format!("mann_kendall_hamed_rao_whole_run({name})"),
+        verdict: "trend".into(),
+        start_s: None,
+        reason: format!("{name} gets slower through the whole run: {:+.0} % (p = {:.3})", drift * 100.0, mk.p),
+    })
+}
+
+/// What the PELT pass over the TTFT and TPOT series decided.
+struct SeriesPass {
+    series: Vec<SeriesVerdict>,
+    /// The detection series that were classified, for the residual checks.
+    retained: Vec<(String, Vec<f64>)>,
+    start_bucket: usize,
+    classification: Classification,
+    ttft_warmup: bool,
+}
+
+impl SeriesPass {
+    /// Folds one series' verdict into the run's start and classification.
+    fn merge(&mut self, name: &str, v: &SeriesVerdict, bucket_s: f64, detectors: &mut Vec<Detector>) {
+        // TTFT is the primary series. TPOT, smoother and shared by every request in flight, can
+        // extend a warmup that TTFT also sees, and can demote the run; a warmup that only TPOT
+        // sees is reported as a disagreement.
         let primary = name == "ttft";
         if primary {
-            ttft_warmup = v.classification == Classification::Warmup;
+            self.ttft_warmup = v.classification == Classification::Warmup;
         }
-        if primary || ttft_warmup || v.classification > Classification::Warmup {
-            start_bucket = start_bucket.max((v.start_s / bucket_s).round() as usize);
-            classification = classification.max(v.classification);
+        if primary || self.ttft_warmup || v.classification > Classification::Warmup {
+            self.start_bucket = self.start_bucket.max((v.start_s / bucket_s).round() as usize);
+            self.classification = self.classification.max(v.classification);
         } else if v.classification == Classification::Warmup {
             detectors.push(Detector {
                 name: format!("pelt({name})"),
@@ -355,177 +457,242 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
                 reason: format!("{name} alone suggests a warmup until {:.0} s; TTFT does not, so the window is not cut", v.start_s),
             });
         }
-        // Performance degrading through the whole run (after the fill) is a drift, not a state.
-        let f = independence_factor(&y[fill.min(y.len() - 1)..]);
-        let whole = aggregate(&y[fill.min(y.len() - 1)..], f);
-        if whole.len() >= 10 {
-            let pts: Vec<(f64, f64)> = whole.iter().enumerate().map(|(i, v)| (i as f64, *v)).collect();
-            let slope = sen_slope(&pts).unwrap_or(0.0);
-            let drift = (slope * whole.len() as f64).exp() - 1.0;
-            if let Some(mk) = hamed_rao(&whole, slope, 0.05)
-                && mk.p < 0.05
-                && drift > 3.0 * opts.delta
-                && v.classification != Classification::Warmup
-            {
-                classification = Classification::NoSteadyState;
-                detectors.push(Detector {
-                    name: format!("mann_kendall_hamed_rao_whole_run({name})"),
-                    verdict: "trend".into(),
-                    start_s: None,
-                    reason: format!("{name} gets slower through the whole run: {:+.0} % (p = {:.3})", drift * 100.0, mk.p),
-                });
-            }
-        }
-        retained.push((name.to_string(), y));
-        series.push(v);
     }
-    if series.is_empty() {
-        classification = Classification::NoSteadyState;
+}
+
+/// Segments and classifies the TTFT and TPOT series, and merges their verdicts.
+fn classify_run(r: &RequestView, grid: &Grid, end_bucket: usize, fill: usize, opts: &SteadyOptions, detectors: &mut Vec<Detector>) -> SeriesPass {
+    let mut pass = SeriesPass { series: Vec::new(), retained: Vec::new(), start_bucket: fill, classification: Classification::Flat, ttft_warmup: false };
+    for (name, values) in [("ttft", &r.ttft_ms), ("tpot", &r.tpot_ms)] {
+        let Some(y) = log_median_series(values, &grid.by_start[..end_bucket]) else {
+            continue;
+        };
+        if y.len() < 12 {
+            continue;
+        }
+        let v = classify_series(name, &y, grid.bucket_s, grid.seconds(fill), opts);
+        pass.merge(name, &v, grid.bucket_s, detectors);
+        if let Some(d) = whole_run_trend(name, &y, fill, v.classification, opts) {
+            pass.classification = Classification::NoSteadyState;
+            detectors.push(d);
+        }
+        pass.retained.push((name.to_string(), y));
+        pass.series.push(v);
+    }
+    if pass.series.is_empty() {
+        pass.classification = Classification::NoSteadyState;
         detectors.push(Detector {
             name: "pelt".into(),
             verdict: "not_run".into(),
             start_s: None,
-            reason: format!("{end_bucket} detection windows of {bucket_s} s: too few to find a steady state"),
+            reason: format!("{end_bucket} detection windows of {} s: too few to find a steady state", grid.bucket_s),
         });
     }
-    start_bucket = start_bucket.min(end_bucket.saturating_sub(1));
+    pass.start_bucket = pass.start_bucket.min(end_bucket.saturating_sub(1));
+    pass
+}
 
-    // Residual drift and level shifts inside the retained window, on windows merged until
-    // nearly independent (Mann–Kendall and Pettitt assume little autocorrelation).
-    for (name, y) in &retained {
-        let f = independence_factor(&y[start_bucket..end_bucket]);
-        let w = aggregate(&y[start_bucket..end_bucket], f);
+/// Mann–Kendall (Hamed–Rao) on the retained window `w` (merged ×`f`); the bool says whether
+/// the drift exceeds its limit.
+fn residual_trend(name: &str, w: &[f64], f: usize, bucket_s: f64, opts: &SteadyOptions) -> Option<(Detector, bool)> {
+    let slope = index_slope(w);
+    let mk = hamed_rao(w, slope, 0.05)?;
+    let drift = (slope * w.len() as f64).exp() - 1.0;
+    let limit = 3.0 * opts.delta;
+    let trend = mk.p < 0.05 && drift.abs() > limit;
+    let detector = Detector {
+        name: format!("mann_kendall_hamed_rao({name})"),
+        verdict: if trend { "trend" } else { "no_trend" }.into(),
+        start_s: None,
+        reason: format!(
+            "p = {:.3}, Sen slope {:+.1} % over the window (drift limit ±{:.0} %), {} windows of {:.0} s",
+            mk.p,
+            drift * 100.0,
+            limit * 100.0,
+            w.len(),
+            bucket_s * f as f64
+        ),
+    };
+    Some((detector, trend))
+}
+
+/// Pettitt's test for a level shift in the retained window `w` (merged ×`f`, from `from_s`).
+fn level_shift(name: &str, w: &[f64], f: usize, from_s: f64, bucket_s: f64, delta: f64) -> Option<Detector> {
+    let pt = pettitt(w)?;
+    let (a, b) = w.split_at(pt.change_after.min(w.len() - 1));
+    let shift = (b.iter().sum::<f64>() / b.len() as f64 - a.iter().sum::<f64>() / a.len() as f64).exp() - 1.0;
+    let found = pt.p < 0.05 && shift.abs() > delta;
+    Some(Detector {
+        name: format!("pettitt({name})"),
+        verdict: if found { "shift" } else { "no_shift" }.into(),
+        start_s: Some(from_s + pt.change_after as f64 * bucket_s * f as f64),
+        reason: format!("p = {:.3}, level shift {:+.1} %", pt.p, shift * 100.0),
+    })
+}
+
+/// Residual drift and level shifts inside the retained window, on windows merged until nearly
+/// independent (Mann–Kendall and Pettitt assume little autocorrelation). Returns whether a
+/// trend remains.
+fn residual_checks(pass: &SeriesPass, grid: &Grid, end_bucket: usize, opts: &SteadyOptions, detectors: &mut Vec<Detector>) -> bool {
+    let mut trend = false;
+    for (name, y) in &pass.retained {
+        let f = independence_factor(&y[pass.start_bucket..end_bucket]);
+        let w = aggregate(&y[pass.start_bucket..end_bucket], f);
         if w.len() < 10 {
             continue;
         }
-        let pts: Vec<(f64, f64)> = w.iter().enumerate().map(|(i, v)| (i as f64, *v)).collect();
-        let slope = sen_slope(&pts).unwrap_or(0.0);
-        if let Some(mk) = hamed_rao(&w, slope, 0.05) {
-            let drift = (slope * w.len() as f64).exp() - 1.0;
-            let limit = 3.0 * opts.delta;
-            let trend = mk.p < 0.05 && drift.abs() > limit;
-            if trend {
-                classification = Classification::NoSteadyState;
-            }
-            detectors.push(Detector {
-                name: format!("mann_kendall_hamed_rao({name})"),
-                verdict: if trend { "trend" } else { "no_trend" }.into(),
-                start_s: None,
-                reason: format!(
-                    "p = {:.3}, Sen slope {:+.1} % over the window (drift limit ±{:.0} %), {} windows of {:.0} s",
-                    mk.p,
-                    drift * 100.0,
-                    limit * 100.0,
-                    w.len(),
-                    bucket_s * f as f64
-                ),
-            });
+        if let Some((d, t)) = residual_trend(name, &w, f, grid.bucket_s, opts) {
+            trend |= t;
+            detectors.push(d);
         }
-        if let Some(pt) = pettitt(&w) {
-            let (a, b) = w.split_at(pt.change_after.min(w.len() - 1));
-            let shift = (b.iter().sum::<f64>() / b.len() as f64 - a.iter().sum::<f64>() / a.len() as f64).exp() - 1.0;
-            let found = pt.p < 0.05 && shift.abs() > opts.delta;
-            detectors.push(Detector {
-                name: format!("pettitt({name})"),
-                verdict: if found { "shift" } else { "no_shift" }.into(),
-                start_s: Some(start_bucket as f64 * bucket_s + pt.change_after as f64 * bucket_s * f as f64),
-                reason: format!("p = {:.3}, level shift {:+.1} %", pt.p, shift * 100.0),
-            });
+        detectors.extend(level_shift(name, &w, f, grid.seconds(pass.start_bucket), grid.bucket_s, opts.delta));
+    }
+    trend
+}
+
+/// Whether the cross-checks put the start where PELT does (within 5 s or 10 %).
+struct Agreement {
+    pelt_start: f64,
+    tolerance: f64,
+    agree: Vec<&'static str>,
+    disagree: Vec<String>,
+}
+
+impl Agreement {
+    /// Records whether detector `who`'s start `s` agrees with PELT's.
+    fn note(&mut self, who: &'static str, s: f64) {
+        if (s - self.pelt_start).abs() <= self.tolerance { self.agree.push(who) } else { self.disagree.push(format!("{who} says {s:.0} s")) }
+    }
+
+    /// The agreement in words.
+    fn text(&self) -> String {
+        if self.disagree.is_empty() {
+            format!("the detectors agree on the start ({})", if self.agree.is_empty() { "PELT only".to_string() } else { self.agree.join(", ") })
+        } else {
+            format!("the detectors disagree: PELT says {:.0} s; {}", self.pelt_start, self.disagree.join("; "))
         }
     }
-    // Cross-checks of the start.
-    let pelt_start = start_bucket as f64 * bucket_s;
-    let mut agree = Vec::new();
-    let mut disagree = Vec::new();
-    let tolerance = (5.0f64).max(0.1 * pelt_start);
-    if let Some((_, y)) = retained.first() {
-        match mser5(&y[..end_bucket]) {
-            Some(m) => {
-                let s = m.truncate as f64 * bucket_s;
-                let (verdict, reason) = if m.at_boundary {
-                    ("never_stable", "the minimum sits at the end of the search range".to_string())
-                } else {
-                    ("steady_from", format!("truncate {} detection windows", m.truncate))
-                };
-                detectors.push(Detector { name: "mser5(ttft)".into(), verdict: verdict.into(), start_s: Some(s), reason });
-                if (s - pelt_start).abs() <= tolerance { agree.push("MSER-5") } else { disagree.push(format!("MSER-5 says {s:.0} s")) }
-            }
-            None => detectors.push(Detector { name: "mser5(ttft)".into(), verdict: "not_run".into(), start_s: None, reason: "fewer than 20 windows".into() }),
-        }
-    }
-    let ttft_mean: Vec<f64> = by_start[..end_bucket]
+}
+
+/// MSER-5 on the primary series.
+fn mser_check(y: &[f64], grid: &Grid, agreement: &mut Agreement) -> Detector {
+    let Some(m) = mser5(y) else {
+        return Detector { name: "mser5(ttft)".into(), verdict: "not_run".into(), start_s: None, reason: "fewer than 20 windows".into() };
+    };
+    let s = grid.seconds(m.truncate);
+    let (verdict, reason) = if m.at_boundary {
+        ("never_stable", "the minimum sits at the end of the search range".to_string())
+    } else {
+        ("steady_from", format!("truncate {} detection windows", m.truncate))
+    };
+    agreement.note("MSER-5", s);
+    Detector { name: "mser5(ttft)".into(), verdict: verdict.into(), start_s: Some(s), reason }
+}
+
+/// A per-bucket statistic of the finite TTFTs of the requests sent in each bucket.
+fn ttft_per_bucket(r: &RequestView, buckets: &[Vec<u32>], stat: impl Fn(&[f64]) -> f64) -> Vec<f64> {
+    buckets
         .iter()
         .map(|b| {
             let v: Vec<f64> = b.iter().map(|&i| r.ttft_ms[i as usize]).filter(|x| x.is_finite()).collect();
-            if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
+            stat(&v)
         })
-        .collect();
-    let ttft_p99: Vec<f64> = by_start[..end_bucket]
-        .iter()
-        .map(|b| {
-            let v: Vec<f64> = b.iter().map(|&i| r.ttft_ms[i as usize]).filter(|x| x.is_finite()).collect();
-            quantile_unsorted(&v, 0.99).unwrap_or(0.0)
-        })
-        .collect();
-    let group = ((5.0 / bucket_s).round() as usize).max(1);
-    let thr = &completions[..end_bucket];
-    match perf_analyzer_rule(thr, &ttft_mean, group) {
+        .collect()
+}
+
+/// perf_analyzer's 3-window ±10 % rule on throughput and mean TTFT.
+fn perf_analyzer_check(thr: &[f64], ttft_mean: &[f64], group: usize, grid: &Grid, agreement: &mut Agreement) -> Detector {
+    match perf_analyzer_rule(thr, ttft_mean, group) {
         Some(i) => {
-            let s = i as f64 * bucket_s;
-            detectors.push(Detector {
+            let s = grid.seconds(i);
+            agreement.note("perf_analyzer's rule", s);
+            Detector {
                 name: "perf_analyzer_3_window".into(),
                 verdict: "steady_from".into(),
                 start_s: Some(s),
-                reason: format!("3 windows of {:.0} s within ±10 % in throughput and mean TTFT", group as f64 * bucket_s),
-            });
-            if (s - pelt_start).abs() <= tolerance { agree.push("perf_analyzer's rule") } else { disagree.push(format!("perf_analyzer's rule says {s:.0} s")) }
+                reason: format!("3 windows of {:.0} s within ±10 % in throughput and mean TTFT", group as f64 * grid.bucket_s),
+            }
         }
         None => {
-            detectors.push(Detector {
+            agreement.disagree.push("perf_analyzer's rule never finds 3 stable windows".into());
+            Detector {
                 name: "perf_analyzer_3_window".into(),
                 verdict: "never_stable".into(),
                 start_s: None,
                 reason: "no 3 consecutive windows within ±10 %".into(),
-            });
-            disagree.push("perf_analyzer's rule never finds 3 stable windows".into());
+            }
         }
     }
-    match practitioners_rule(thr, &ttft_p99, group) {
-        Some(i) => detectors.push(Detector {
+}
+
+/// The practitioners' rule: consecutive windows within 2 % throughput and 5 % P99 TTFT.
+fn practitioners_check(thr: &[f64], ttft_p99: &[f64], group: usize, grid: &Grid) -> Detector {
+    match practitioners_rule(thr, ttft_p99, group) {
+        Some(i) => Detector {
             name: "practitioners_2pct_5pct".into(),
             verdict: "steady_from".into(),
-            start_s: Some(i as f64 * bucket_s),
+            start_s: Some(grid.seconds(i)),
             reason: "consecutive windows within 2 % throughput and 5 % P99 TTFT".into(),
-        }),
-        None => detectors.push(Detector {
+        },
+        None => Detector {
             name: "practitioners_2pct_5pct".into(),
             verdict: "never_stable".into(),
             start_s: None,
             reason: "consecutive windows never stay within 2 % throughput and 5 % P99 TTFT (too strict for this noise level)".into(),
-        }),
+        },
     }
-    let agreement = if disagree.is_empty() {
-        format!("the detectors agree on the start ({})", if agree.is_empty() { "PELT only".to_string() } else { agree.join(", ") })
-    } else {
-        format!("the detectors disagree: PELT says {:.0} s; {}", pelt_start, disagree.join("; "))
-    };
+}
 
-    let mut start_s = start_bucket as f64 * bucket_s;
-    let mut end_s = (end_bucket as f64 * bucket_s).min(last_sent + 1e-9);
-    if end_bucket >= n_buckets.saturating_sub(1) {
-        end_s = last_sent + 1e-9;
+/// Cross-checks of PELT's start (MSER-5, perf_analyzer's rule, the practitioners' rule);
+/// returns whether they agree, in words.
+fn cross_checks(r: &RequestView, grid: &Grid, pass: &SeriesPass, end_bucket: usize, detectors: &mut Vec<Detector>) -> String {
+    let pelt_start = grid.seconds(pass.start_bucket);
+    let mut agreement = Agreement { pelt_start, tolerance: (5.0f64).max(0.1 * pelt_start), agree: Vec::new(), disagree: Vec::new() };
+    if let Some((_, y)) = pass.retained.first() {
+        detectors.push(mser_check(&y[..end_bucket], grid, &mut agreement));
     }
-    let mut overridden = false;
+    let buckets = &grid.by_start[..end_bucket];
+    let ttft_mean = ttft_per_bucket(r, buckets, |v| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 });
+    let ttft_p99 = ttft_per_bucket(r, buckets, |v| quantile_unsorted(v, 0.99).unwrap_or(0.0));
+    let group = ((5.0 / grid.bucket_s).round() as usize).max(1);
+    let thr = &grid.completions[..end_bucket];
+    detectors.push(perf_analyzer_check(thr, &ttft_mean, group, grid, &mut agreement));
+    detectors.push(practitioners_check(thr, &ttft_p99, group, grid));
+    agreement.text()
+}
+
+/// The measured window in seconds, and whether the user overrode it.
+fn measured_window(grid: &Grid, start_bucket: usize, end_bucket: usize, opts: &SteadyOptions) -> (f64, f64, bool) {
+    let mut start_s = grid.seconds(start_bucket);
+    let mut end_s = grid.seconds(end_bucket).min(grid.last_sent + 1e-9);
+    if end_bucket >= grid.n_buckets.saturating_sub(1) {
+        end_s = grid.last_sent + 1e-9;
+    }
     if let Some((from, to)) = opts.override_window {
-        overridden = true;
         start_s = from.unwrap_or(start_s).max(0.0);
         end_s = to.unwrap_or(end_s).max(start_s);
+        return (start_s, end_s, true);
     }
+    (start_s, end_s, false)
+}
+
+/// Detects the steady window of a run.
+pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
+    let grid = Grid::new(r, opts.window_s);
+    let mut detectors = Vec::new();
+    let end_bucket = ramp_down_end(&grid, &mut detectors);
+    let fill = ramp_up_fill(r, &grid, end_bucket);
+    let mut pass = classify_run(r, &grid, end_bucket, fill, opts, &mut detectors);
+    if residual_checks(&pass, &grid, end_bucket, opts, &mut detectors) {
+        pass.classification = Classification::NoSteadyState;
+    }
+    let agreement = cross_checks(r, &grid, &pass, end_bucket, &mut detectors);
+    let (start_s, end_s, overridden) = measured_window(&grid, pass.start_bucket, end_bucket, opts);
     let start_request = r.sent_s.partition_point(|&t| t < start_s);
     let end_request = r.sent_s.partition_point(|&t| t < end_s);
-    let breaks = series.iter().flat_map(|v| v.segments.iter().filter(|s| !s.equivalent_to_last && s.start_s >= start_s).cloned()).collect();
+    let breaks = pass.series.iter().flat_map(|v| v.segments.iter().filter(|s| !s.equivalent_to_last && s.start_s >= start_s).cloned()).collect();
     SteadyState {
-        classification,
+        classification: pass.classification,
         start_s,
         end_s,
         start_request,
@@ -533,14 +700,14 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
         requests_in_window: end_request.saturating_sub(start_request),
         dropped_start_s: start_s,
         dropped_start_requests: start_request,
-        dropped_end_s: (last_sent - end_s).max(0.0),
+        dropped_end_s: (grid.last_sent - end_s).max(0.0),
         dropped_end_requests: r.len() - end_request,
-        ramp_up_s: fill as f64 * bucket_s,
-        detection_window_s: bucket_s,
+        ramp_up_s: grid.seconds(fill),
+        detection_window_s: grid.bucket_s,
         overridden,
         penalty: opts.penalty,
         delta: opts.delta,
-        series,
+        series: pass.series,
         breaks,
         detectors,
         agreement,

@@ -66,14 +66,8 @@ fn pct(values: &[f64], idx: &[u32], p: f64) -> Option<f64> {
     quantile_unsorted(&v, p)
 }
 
-/// Builds the series over the whole run.
-pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
-    let last = r.end_s.iter().chain(&r.sent_s).copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
-    let n_windows = (last / window_s).floor() as usize + 1;
-    let by_start = bucket(&r.sent_s, window_s, n_windows);
-    let by_end = bucket(&r.end_s, window_s, n_windows);
-    let open_loop = r.scheduled_s.iter().any(|x| x.is_finite());
-    let by_sched = bucket(&r.scheduled_s, window_s, n_windows);
+/// Time each window spent serving requests, summed over requests (request-seconds).
+fn busy_seconds(r: &RequestView, window_s: f64, n_windows: usize) -> Vec<f64> {
     let mut busy = vec![0.0; n_windows];
     for (s, e) in r.sent_s.iter().zip(&r.end_s) {
         if !(s.is_finite() && e.is_finite() && e >= s) {
@@ -86,32 +80,68 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
             *b += (hi - lo).max(0.0);
         }
     }
+    busy
+}
+
+/// What the requests completing in one window delivered.
+struct Completions {
+    done: u64,
+    input_tokens: f64,
+    output_tokens: f64,
+    errors: BTreeMap<String, u64>,
+}
+
+/// Counts the successful completions and their tokens, and the failures by kind, of `ends`.
+fn completions(r: &RequestView, ends: &[u32]) -> Completions {
+    let mut errors = BTreeMap::new();
+    let (mut done, mut tin, mut tout) = (0u64, 0.0, 0.0);
+    for &i in ends {
+        let i = i as usize;
+        if r.ok[i] {
+            done += 1;
+            if r.input_tokens[i].is_finite() {
+                tin += r.input_tokens[i];
+            }
+            if r.output_tokens[i].is_finite() {
+                tout += r.output_tokens[i];
+            }
+        } else {
+            let k = r.error_kind[i].map_or("other", RequestView::kind_name);
+            *errors.entry(k.to_string()).or_insert(0) += 1;
+        }
+    }
+    Completions { done, input_tokens: tin, output_tokens: tout, errors }
+}
+
+/// Which time each column is bucketed by.
+fn basis() -> BTreeMap<String, String> {
+    BTreeMap::from([
+        ("completed, input_tokens, output_tokens, errors".to_string(), "completion time (end_ns)".to_string()),
+        ("ttft, tpot, e2e percentiles".to_string(), "start time (sent_ns)".to_string()),
+        ("achieved".to_string(), "send time (sent_ns)".to_string()),
+        ("offered".to_string(), "scheduled time (scheduled_ns)".to_string()),
+        ("concurrency".to_string(), "time-weighted requests in flight".to_string()),
+    ])
+}
+
+/// Builds the series over the whole run.
+pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
+    let last = r.end_s.iter().chain(&r.sent_s).copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+    let n_windows = (last / window_s).floor() as usize + 1;
+    let by_start = bucket(&r.sent_s, window_s, n_windows);
+    let by_end = bucket(&r.end_s, window_s, n_windows);
+    let open_loop = r.scheduled_s.iter().any(|x| x.is_finite());
+    let by_sched = bucket(&r.scheduled_s, window_s, n_windows);
+    let busy = busy_seconds(r, window_s, n_windows);
     let windows = (0..n_windows)
         .map(|w| {
-            let ends = &by_end[w];
             let starts = &by_start[w];
-            let mut errors = BTreeMap::new();
-            let (mut done, mut tin, mut tout) = (0u64, 0.0, 0.0);
-            for &i in ends {
-                let i = i as usize;
-                if r.ok[i] {
-                    done += 1;
-                    if r.input_tokens[i].is_finite() {
-                        tin += r.input_tokens[i];
-                    }
-                    if r.output_tokens[i].is_finite() {
-                        tout += r.output_tokens[i];
-                    }
-                } else {
-                    let k = r.error_kind[i].map_or("other", RequestView::kind_name);
-                    *errors.entry(k.to_string()).or_insert(0) += 1;
-                }
-            }
+            let c = completions(r, &by_end[w]);
             WindowRow {
                 start_s: w as f64 * window_s,
-                completed: done,
-                input_tokens: tin,
-                output_tokens: tout,
+                completed: c.done,
+                input_tokens: c.input_tokens,
+                output_tokens: c.output_tokens,
                 concurrency: busy[w] / window_s,
                 offered: open_loop.then(|| by_sched[w].len() as u64),
                 achieved: starts.len() as u64,
@@ -121,16 +151,9 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
                 tpot_p99_ms: pct(&r.tpot_ms, starts, 0.99),
                 e2e_p50_ms: pct(&r.e2e_ms, starts, 0.5),
                 e2e_p99_ms: pct(&r.e2e_ms, starts, 0.99),
-                errors,
+                errors: c.errors,
             }
         })
         .collect();
-    let basis = BTreeMap::from([
-        ("completed, input_tokens, output_tokens, errors".to_string(), "completion time (end_ns)".to_string()),
-        ("ttft, tpot, e2e percentiles".to_string(), "start time (sent_ns)".to_string()),
-        ("achieved".to_string(), "send time (sent_ns)".to_string()),
-        ("offered".to_string(), "scheduled time (scheduled_ns)".to_string()),
-        ("concurrency".to_string(), "time-weighted requests in flight".to_string()),
-    ]);
-    TimeSeries { window_s, t0_ns: r.t0_ns, basis, windows }
+    TimeSeries { window_s, t0_ns: r.t0_ns, basis: basis(), windows }
 }

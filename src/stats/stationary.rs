@@ -149,6 +149,107 @@ impl RankBins {
     }
 }
 
+/// Sums `pre` (a prefix sum over `k` groups) over the circular block of `l` groups from `s`.
+fn circular_range<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T>>(pre: &[T], k: usize, s: usize, l: usize) -> T {
+    let e = s + l;
+    if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
+}
+
+/// Binned rank counts around each target quantile, its range `±rank_halfwidth` clipped to the data.
+fn quantile_bins(data: &Grouped<'_>, ps: &[f64], rank_halfwidth: &[f64]) -> Vec<RankBins> {
+    let n = data.sorted.len();
+    ps.iter()
+        .zip(rank_halfwidth)
+        .map(|(&p, &h)| {
+            let c = p * (n - 1) as f64;
+            let lo = (c - h - 2.0).floor().max(0.0) as usize;
+            let hi = ((c + h + 2.0).ceil() as usize).min(n - 1);
+            RankBins::new(data.group_of_rank, data.groups, lo, hi)
+        })
+        .collect()
+}
+
+/// Prefix sums and counts of the values per group, so a block's sum and size are O(1).
+struct GroupPrefix {
+    sum: Vec<f64>,
+    n: Vec<u64>,
+}
+
+impl GroupPrefix {
+    /// Accumulates per-group totals in rank order, then cumulates them over groups.
+    fn new(data: &Grouped<'_>) -> GroupPrefix {
+        let mut sum = vec![0.0; data.groups + 1];
+        let mut n = vec![0u64; data.groups + 1];
+        for (v, &g) in data.sorted.iter().zip(data.group_of_rank) {
+            sum[g as usize + 1] += v;
+            n[g as usize + 1] += 1;
+        }
+        for g in 0..data.groups {
+            sum[g + 1] += sum[g];
+            n[g + 1] += n[g];
+        }
+        GroupPrefix { sum, n }
+    }
+}
+
+/// What one resample of `grouped_bootstrap` reads; shared by all resampling threads.
+struct GroupedResampler<'a> {
+    sorted: &'a [f64],
+    ps: &'a [f64],
+    bins: Vec<RankBins>,
+    prefix: GroupPrefix,
+    groups: usize,
+    mean_block: f64,
+    /// Counts resample quantiles clamped to their binned range.
+    clamped: std::sync::atomic::AtomicUsize,
+}
+
+impl GroupedResampler<'_> {
+    /// Draws one resample's blocks and pushes its quantiles, then its mean (NaNs if it is empty).
+    fn resample(&self, rng: &mut ChaCha8Rng, out: &mut Vec<f64>) {
+        let k = self.groups;
+        let mut blocks = Vec::new();
+        stationary_blocks(k, self.mean_block, rng, &mut blocks);
+        let total: u64 = blocks.iter().map(|&(s, l)| circular_range(&self.prefix.n, k, s, l)).sum();
+        if total == 0 {
+            out.extend(std::iter::repeat_n(f64::NAN, self.ps.len() + 1));
+            return;
+        }
+        for (b, &p) in self.bins.iter().zip(self.ps) {
+            out.push(self.quantile(b, p, &blocks, total));
+        }
+        let sum: f64 = blocks.iter().map(|&(s, l)| circular_range(&self.prefix.sum, k, s, l)).sum();
+        out.push(sum / total as f64);
+    }
+
+    /// The type-7 quantile `p` of a resample of `total` values, read off the original ranks.
+    fn quantile(&self, b: &RankBins, p: f64, blocks: &[(usize, usize)], total: u64) -> f64 {
+        let k = self.groups;
+        let h = p * (total - 1) as f64;
+        let k0 = h.floor() as u64;
+        let (r0, c0) = b.rank_of_order(blocks, k, k0);
+        let value = if k0 + 1 < total && h > k0 as f64 {
+            let (r1, c1) = b.rank_of_order(blocks, k, k0 + 1);
+            if c1 {
+                self.clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            let (v0, v1) = (self.value_at(r0), self.value_at(r1));
+            v0 + (h - k0 as f64) * (v1 - v0)
+        } else {
+            self.value_at(r0)
+        };
+        if c0 {
+            self.clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        value
+    }
+
+    /// The original value at rank `r`, clipped to the data.
+    fn value_at(&self, r: usize) -> f64 {
+        self.sorted[r.min(self.sorted.len() - 1)]
+    }
+}
+
 /// Runs the stationary bootstrap over groups. `rank_halfwidth[i]` bounds how far (in ranks)
 /// the resample quantile `ps[i]` can plausibly move; ranges are clipped to the data.
 pub fn grouped_bootstrap(
@@ -164,71 +265,18 @@ pub fn grouped_bootstrap(
     if n < 2 || data.groups == 0 || data.group_of_rank.len() != n {
         return None;
     }
-    let sorted = data.sorted;
-    let bins: Vec<RankBins> = ps
-        .iter()
-        .zip(rank_halfwidth)
-        .map(|(&p, &h)| {
-            let c = p * (n - 1) as f64;
-            let lo = (c - h - 2.0).floor().max(0.0) as usize;
-            let hi = ((c + h + 2.0).ceil() as usize).min(n - 1);
-            RankBins::new(data.group_of_rank, data.groups, lo, hi)
-        })
-        .collect();
-    let mut group_sum = vec![0.0; data.groups + 1];
-    let mut group_n = vec![0u64; data.groups + 1];
-    for (v, &g) in sorted.iter().zip(data.group_of_rank) {
-        group_sum[g as usize + 1] += v;
-        group_n[g as usize + 1] += 1;
-    }
-    for g in 0..data.groups {
-        group_sum[g + 1] += group_sum[g];
-        group_n[g + 1] += group_n[g];
-    }
-    let k = data.groups;
-    let range = |pre: &[f64], s: usize, l: usize| -> f64 {
-        let e = s + l;
-        if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
+    let resampler = GroupedResampler {
+        sorted: data.sorted,
+        ps,
+        bins: quantile_bins(data, ps, rank_halfwidth),
+        prefix: GroupPrefix::new(data),
+        groups: data.groups,
+        mean_block,
+        clamped: std::sync::atomic::AtomicUsize::new(0),
     };
-    let range_n = |s: usize, l: usize| -> u64 {
-        let e = s + l;
-        if e <= k { group_n[e] - group_n[s] } else { group_n[k] - group_n[s] + group_n[e - k] }
-    };
-    let interpolate = |r: usize| -> f64 { sorted[r.min(n - 1)] };
-    let clamped = std::sync::atomic::AtomicUsize::new(0);
-    let stats = ps.len() + 1;
-    let mut dists = parallel_resamples(resamples, seed, id, stats, |rng, out| {
-        let mut blocks = Vec::new();
-        stationary_blocks(k, mean_block, rng, &mut blocks);
-        let total: u64 = blocks.iter().map(|&(s, l)| range_n(s, l)).sum();
-        if total == 0 {
-            out.extend(std::iter::repeat_n(f64::NAN, stats));
-            return;
-        }
-        for (b, &p) in bins.iter().zip(ps) {
-            let h = p * (total - 1) as f64;
-            let k0 = h.floor() as u64;
-            let (r0, c0) = b.rank_of_order(&blocks, k, k0);
-            let value = if k0 + 1 < total && h > k0 as f64 {
-                let (r1, c1) = b.rank_of_order(&blocks, k, k0 + 1);
-                if c1 {
-                    clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
-                let (v0, v1) = (interpolate(r0), interpolate(r1));
-                v0 + (h - k0 as f64) * (v1 - v0)
-            } else {
-                interpolate(r0)
-            };
-            if c0 {
-                clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
-            out.push(value);
-        }
-        let sum: f64 = blocks.iter().map(|&(s, l)| range(&group_sum, s, l)).sum();
-        out.push(sum / total as f64);
-    });
+    let mut dists = parallel_resamples(resamples, seed, id, ps.len() + 1, |rng, out| resampler.resample(rng, out));
     let mean = dists.pop()?;
-    Some(GroupedBootstrap { quantiles: dists, mean, clamped: clamped.into_inner() })
+    Some(GroupedBootstrap { quantiles: dists, mean, clamped: resampler.clamped.into_inner() })
 }
 
 /// The stationary bootstrap of the mean of a series (e.g. per-window counts).
@@ -241,13 +289,7 @@ pub fn series_mean_bootstrap(x: &[f64], mean_block: f64, resamples: usize, seed:
     parallel_resamples(resamples, seed, id, 1, |rng, out| {
         let mut blocks = Vec::new();
         stationary_blocks(k, mean_block, rng, &mut blocks);
-        let sum: f64 = blocks
-            .iter()
-            .map(|&(s, l)| {
-                let e = s + l;
-                if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
-            })
-            .sum();
+        let sum: f64 = blocks.iter().map(|&(s, l)| circular_range(&pre, k, s, l)).sum();
         out.push(sum / k as f64);
     })
     .remove(0)

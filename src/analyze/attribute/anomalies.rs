@@ -54,69 +54,111 @@ fn median(v: &[f64]) -> Option<f64> {
     quantile_unsorted(&f, 0.5)
 }
 
+/// Requests by window of their send and of their end, and scheduled sends per window.
+struct WindowIndex {
+    k: usize,
+    window_s: f64,
+    by_send: Vec<Vec<usize>>,
+    by_end: Vec<Vec<usize>>,
+    offered: Vec<f64>,
+}
+
+impl WindowIndex {
+    /// Indexes the run's requests into `k` windows of `window_s`.
+    fn new(r: &RequestView, window_s: f64, k: usize) -> WindowIndex {
+        let mut w = WindowIndex { k, window_s, by_send: vec![Vec::new(); k], by_end: vec![Vec::new(); k], offered: vec![0.0; k] };
+        for i in 0..r.len() {
+            if let Some(b) = w.at(r.sent_s[i]) {
+                w.by_send[b].push(i);
+            }
+            if let Some(b) = w.at(r.end_s[i]) {
+                w.by_end[b].push(i);
+            }
+            if let Some(b) = w.at(r.scheduled_s[i]) {
+                w.offered[b] += 1.0;
+            }
+        }
+        w
+    }
+
+    /// The window of time `t`; times past the end fall in the last window.
+    fn at(&self, t: f64) -> Option<usize> {
+        (t.is_finite() && t >= 0.0).then(|| ((t / self.window_s) as usize).min(self.k - 1))
+    }
+
+    /// Window start times.
+    fn starts(&self) -> Vec<f64> {
+        (0..self.k).map(|w| w as f64 * self.window_s).collect()
+    }
+}
+
+/// Percentile `p` of `col` over one window's requests; NaN with fewer than `MIN_REQUESTS`.
+fn window_percentile(idx: &[usize], col: &[f64], p: f64) -> f64 {
+    let v: Vec<f64> = idx.iter().map(|&i| col[i]).filter(|x| x.is_finite()).collect();
+    if v.len() < MIN_REQUESTS { f64::NAN } else { quantile_unsorted(&v, p).unwrap_or(f64::NAN) }
+}
+
+/// Latency, throughput, send-rate and error series of every run.
+fn request_series(r: &RequestView, w: &WindowIndex) -> Vec<WindowSeries> {
+    let t_s = w.starts();
+    let window_s = w.window_s;
+    vec![
+        WindowSeries { name: "ttft_p50", t_s: t_s.clone(), values: w.by_send.iter().map(|b| window_percentile(b, &r.ttft_ms, 0.5)).collect(), worse: 1.0 },
+        WindowSeries { name: "tpot_p50", t_s: t_s.clone(), values: w.by_send.iter().map(|b| window_percentile(b, &r.tpot_ms, 0.5)).collect(), worse: 1.0 },
+        WindowSeries {
+            name: "requests_per_s",
+            t_s: t_s.clone(),
+            values: w.by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i]).count() as f64 / window_s).collect(),
+            worse: -1.0,
+        },
+        WindowSeries { name: "sent_per_s", t_s: t_s.clone(), values: w.by_send.iter().map(|b| b.len() as f64 / window_s).collect(), worse: -1.0 },
+        WindowSeries {
+            name: "error_fraction",
+            t_s,
+            values: w
+                .by_end
+                .iter()
+                .map(|b| if b.len() < MIN_REQUESTS { f64::NAN } else { b.iter().filter(|&&i| !r.ok[i]).count() as f64 / b.len() as f64 })
+                .collect(),
+            worse: 1.0,
+        },
+    ]
+}
+
+/// The client's send lag and achieved share of the offered rate (open loop only).
+fn schedule_series(r: &RequestView, w: &WindowIndex) -> [WindowSeries; 2] {
+    let mut by_sched: Vec<Vec<usize>> = vec![Vec::new(); w.k];
+    for i in 0..r.len() {
+        if let Some(b) = w.at(r.scheduled_s[i]) {
+            by_sched[b].push(i);
+        }
+    }
+    let t_s = w.starts();
+    [
+        WindowSeries {
+            name: "send_lag_p99",
+            t_s: t_s.clone(),
+            values: by_sched.iter().map(|b| window_percentile(b, &r.send_lag_ms, 0.99)).collect(),
+            worse: 1.0,
+        },
+        WindowSeries {
+            name: "achieved_share",
+            t_s,
+            values: (0..w.k).map(|b| if w.offered[b] < MIN_REQUESTS as f64 { f64::NAN } else { w.by_send[b].len() as f64 / w.offered[b] }).collect(),
+            worse: -1.0,
+        },
+    ]
+}
+
 /// The request-side series the detectors and the anomaly search read, up to the last
 /// completion or `horizon_s` (the planned end of the load), whichever is later.
 pub fn window_series(r: &RequestView, window_s: f64, horizon_s: f64) -> Vec<WindowSeries> {
     let end = r.end_s.iter().chain(&r.sent_s).copied().filter(|x| x.is_finite()).fold(horizon_s.max(0.0), f64::max);
     let k = ((end / window_s).ceil() as usize).max(1);
-    let at = |t: f64| (t.is_finite() && t >= 0.0).then(|| ((t / window_s) as usize).min(k - 1));
-    let mut by_send: Vec<Vec<usize>> = vec![Vec::new(); k];
-    let mut by_end: Vec<Vec<usize>> = vec![Vec::new(); k];
-    let mut offered = vec![0.0; k];
-    let has_schedule = r.scheduled_s.iter().any(|x| x.is_finite());
-    for i in 0..r.len() {
-        if let Some(w) = at(r.sent_s[i]) {
-            by_send[w].push(i);
-        }
-        if let Some(w) = at(r.end_s[i]) {
-            by_end[w].push(i);
-        }
-        if let Some(w) = at(r.scheduled_s[i]) {
-            offered[w] += 1.0;
-        }
-    }
-    let pct = |idx: &[usize], col: &[f64], p: f64| -> f64 {
-        let v: Vec<f64> = idx.iter().map(|&i| col[i]).filter(|x| x.is_finite()).collect();
-        if v.len() < MIN_REQUESTS { f64::NAN } else { quantile_unsorted(&v, p).unwrap_or(f64::NAN) }
-    };
-    let t_s: Vec<f64> = (0..k).map(|w| w as f64 * window_s).collect();
-    let mut out = vec![
-        WindowSeries { name: "ttft_p50", t_s: t_s.clone(), values: by_send.iter().map(|w| pct(w, &r.ttft_ms, 0.5)).collect(), worse: 1.0 },
-        WindowSeries { name: "tpot_p50", t_s: t_s.clone(), values: by_send.iter().map(|w| pct(w, &r.tpot_ms, 0.5)).collect(), worse: 1.0 },
-        WindowSeries {
-            name: "requests_per_s",
-            t_s: t_s.clone(),
-            values: by_end.iter().map(|w| w.iter().filter(|&&i| r.ok[i]).count() as f64 / window_s).collect(),
-            worse: -1.0,
-        },
-        WindowSeries { name: "sent_per_s", t_s: t_s.clone(), values: by_send.iter().map(|w| w.len() as f64 / window_s).collect(), worse: -1.0 },
-        WindowSeries {
-            name: "error_fraction",
-            t_s: t_s.clone(),
-            values: by_end
-                .iter()
-                .map(|w| if w.len() < MIN_REQUESTS { f64::NAN } else { w.iter().filter(|&&i| !r.ok[i]).count() as f64 / w.len() as f64 })
-                .collect(),
-            worse: 1.0,
-        },
-    ];
-    if has_schedule {
-        let by_sched = {
-            let mut b: Vec<Vec<usize>> = vec![Vec::new(); k];
-            for i in 0..r.len() {
-                if let Some(w) = at(r.scheduled_s[i]) {
-                    b[w].push(i);
-                }
-            }
-            b
-        };
-        out.push(WindowSeries { name: "send_lag_p99", t_s: t_s.clone(), values: by_sched.iter().map(|w| pct(w, &r.send_lag_ms, 0.99)).collect(), worse: 1.0 });
-        out.push(WindowSeries {
-            name: "achieved_share",
-            t_s,
-            values: (0..k).map(|w| if offered[w] < MIN_REQUESTS as f64 { f64::NAN } else { by_send[w].len() as f64 / offered[w] }).collect(),
-            worse: -1.0,
-        });
+    let w = WindowIndex::new(r, window_s, k);
+    let mut out = request_series(r, &w);
+    if r.scheduled_s.iter().any(|x| x.is_finite()) {
+        out.extend(schedule_series(r, &w));
     }
     out
 }

@@ -111,91 +111,106 @@ fn clock_drop(g: &GpuSeries, idx: &[usize], base: f64) -> f64 {
     1.0 - min_of(idx, &g.sm_mhz) / base
 }
 
-/// GPU detectors: thermal, power cap, power brake, HW slowdown, clock change, memory, foreign.
-pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection> {
-    const CAUSES: [&str; 7] = ["thermal_throttle", "power_cap", "hw_power_brake", "hw_slowdown", "clock_change", "memory_pressure", "foreign_process"];
-    if gpus.is_empty() {
-        let mut out: Vec<Detection> = CAUSES.iter().map(|c| Detection::absent(c, "no GPU telemetry in the run")).collect();
-        // Memory pressure can still show in the server's preemption counter.
-        if let Some(d) = preemptions(server) {
-            out[5] = d;
-        }
-        return out;
+/// Thermal throttling at sample `i`: a thermal reason bit, a growing thermal violation counter,
+/// or HW slowdown within 5 °C of the slowdown temperature.
+fn thermal_rule(g: &GpuSeries, i: usize) -> bool {
+    let dv = if i > 0 { g.viol_thermal_ns[i] - g.viol_thermal_ns[i - 1] } else { 0.0 };
+    has(g.reasons[i], bits::SW_THERMAL | bits::HW_THERMAL) || dv > 0.0 || (has(g.reasons[i], bits::HW_SLOWDOWN) && g.temp_c[i] >= g.slowdown_c[i] - 5.0)
+}
+
+/// Power capping at sample `i`: the SW power-cap bit, or a busy GPU within 5 % of its limit.
+fn power_rule(g: &GpuSeries, i: usize) -> bool {
+    has(g.reasons[i], bits::SW_POWER_CAP) || (g.util_pct[i] >= 50.0 && g.power_w[i] >= 0.95 * g.limit_w[i])
+}
+
+/// The evidence of episodes whose only measure is the clock drop.
+fn clock_drop_peak(g: &GpuSeries, idx: &[usize], base: f64) -> BTreeMap<String, f64> {
+    BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
+}
+
+/// Thermal throttling, from reason bits or the thermal violation counter.
+fn thermal_throttle(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
+    if !(has_reasons || gpus.iter().any(|g| present(&g.viol_thermal_ns))) {
+        return Detection::absent("thermal_throttle", "no clock-event reasons or thermal violation counter");
     }
-    let any = |f: &dyn Fn(&GpuSeries) -> bool| gpus.iter().any(f);
-    let has_reasons = any(&|g| g.reasons.iter().any(Option::is_some));
-    let thermal_rule = |g: &GpuSeries, i: usize| {
-        let dv = if i > 0 { g.viol_thermal_ns[i] - g.viol_thermal_ns[i - 1] } else { 0.0 };
-        has(g.reasons[i], bits::SW_THERMAL | bits::HW_THERMAL) || dv > 0.0 || (has(g.reasons[i], bits::HW_SLOWDOWN) && g.temp_c[i] >= g.slowdown_c[i] - 5.0)
-    };
-    let mut out = Vec::new();
-    out.push(if has_reasons || any(&|g| present(&g.viol_thermal_ns)) {
-        per_gpu(
-            gpus,
-            "thermal_throttle",
-            |g, i, _| thermal_rule(g, i),
-            |g, idx, base| {
-                let viol: f64 = increments(&g.viol_thermal_ns).iter().enumerate().filter(|(i, _)| idx.contains(i)).map(|(_, d)| d).sum();
-                BTreeMap::from([
-                    ("sm_clock_drop_share".into(), clock_drop(g, idx, base)),
-                    ("temp_max_c".into(), max_of(idx, &g.temp_c)),
-                    ("thermal_violation_s".into(), viol / 1e9),
-                ])
-            },
-            |g, i, base| 1.0 - g.sm_mhz[i] / base,
-        )
-    } else {
-        Detection::absent("thermal_throttle", "no clock-event reasons or thermal violation counter")
-    });
-    let power_rule = |g: &GpuSeries, i: usize| has(g.reasons[i], bits::SW_POWER_CAP) || (g.util_pct[i] >= 50.0 && g.power_w[i] >= 0.95 * g.limit_w[i]);
-    out.push(if has_reasons || any(&|g| present(&g.power_w) && present(&g.limit_w)) {
-        per_gpu(
-            gpus,
-            "power_cap",
-            |g, i, _| power_rule(g, i),
-            |g, idx, base| {
-                let share = idx.iter().map(|&i| g.power_w[i] / g.limit_w[i]).filter(|x| x.is_finite()).fold(f64::NAN, f64::max);
-                BTreeMap::from([("power_share_of_limit_max".into(), share), ("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
-            },
-            |g, i, _| g.power_w[i] / g.limit_w[i],
-        )
-    } else {
-        Detection::absent("power_cap", "no clock-event reasons and no power or power limit")
-    });
-    out.push(if has_reasons {
-        per_gpu(
-            gpus,
-            "hw_power_brake",
-            |g, i, _| has(g.reasons[i], bits::HW_POWER_BRAKE),
-            |g, idx, base| BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))]),
-            |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_POWER_BRAKE))),
-        )
-    } else {
-        Detection::absent("hw_power_brake", "no clock-event reasons")
-    });
-    out.push(if has_reasons {
-        per_gpu(
-            gpus,
-            "hw_slowdown",
-            |g, i, _| has(g.reasons[i], bits::HW_SLOWDOWN) && !thermal_rule(g, i) && !has(g.reasons[i], bits::HW_POWER_BRAKE),
-            |g, idx, base| BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))]),
-            |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_SLOWDOWN))),
-        )
-    } else {
-        Detection::absent("hw_slowdown", "no clock-event reasons")
-    });
-    out.push(if any(&|g| present(&g.sm_mhz) && present(&g.util_pct)) {
-        per_gpu(
-            gpus,
-            "clock_change",
-            |g, i, base| g.util_pct[i] >= 50.0 && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0) && g.sm_mhz[i] < 0.9 * base,
-            |g, idx, base| BTreeMap::from([("sm_clock_drop_share".into(), clock_drop(g, idx, base))]),
-            |g, i, base| 1.0 - g.sm_mhz[i] / base,
-        )
-    } else {
-        Detection::absent("clock_change", "no SM clock or utilization")
-    });
-    let mut memory = if any(&|g| present(&g.mem_used) && present(&g.mem_total)) {
+    per_gpu(
+        gpus,
+        "thermal_throttle",
+        |g, i, _| thermal_rule(g, i),
+        |g, idx, base| {
+            let viol: f64 = increments(&g.viol_thermal_ns).iter().enumerate().filter(|(i, _)| idx.contains(i)).map(|(_, d)| d).sum();
+            BTreeMap::from([
+                ("sm_clock_drop_share".into(), clock_drop(g, idx, base)),
+                ("temp_max_c".into(), max_of(idx, &g.temp_c)),
+                ("thermal_violation_s".into(), viol / 1e9),
+            ])
+        },
+        |g, i, base| 1.0 - g.sm_mhz[i] / base,
+    )
+}
+
+/// Power capping, from reason bits or power against its limit.
+fn power_cap(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
+    if !(has_reasons || gpus.iter().any(|g| present(&g.power_w) && present(&g.limit_w))) {
+        return Detection::absent("power_cap", "no clock-event reasons and no power or power limit");
+    }
+    per_gpu(
+        gpus,
+        "power_cap",
+        |g, i, _| power_rule(g, i),
+        |g, idx, base| {
+            let share = idx.iter().map(|&i| g.power_w[i] / g.limit_w[i]).filter(|x| x.is_finite()).fold(f64::NAN, f64::max);
+            BTreeMap::from([("power_share_of_limit_max".into(), share), ("sm_clock_drop_share".into(), clock_drop(g, idx, base))])
+        },
+        |g, i, _| g.power_w[i] / g.limit_w[i],
+    )
+}
+
+/// The external HW power brake, from its reason bit.
+fn hw_power_brake(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
+    if !has_reasons {
+        return Detection::absent("hw_power_brake", "no clock-event reasons");
+    }
+    per_gpu(
+        gpus,
+        "hw_power_brake",
+        |g, i, _| has(g.reasons[i], bits::HW_POWER_BRAKE),
+        clock_drop_peak,
+        |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_POWER_BRAKE))),
+    )
+}
+
+/// HW slowdown that neither heat nor the power brake explains.
+fn hw_slowdown(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
+    if !has_reasons {
+        return Detection::absent("hw_slowdown", "no clock-event reasons");
+    }
+    per_gpu(
+        gpus,
+        "hw_slowdown",
+        |g, i, _| has(g.reasons[i], bits::HW_SLOWDOWN) && !thermal_rule(g, i) && !has(g.reasons[i], bits::HW_POWER_BRAKE),
+        clock_drop_peak,
+        |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_SLOWDOWN))),
+    )
+}
+
+/// Clocks below 90 % of the baseline under load with no reason bit but idle.
+fn clock_change(gpus: &[GpuSeries]) -> Detection {
+    if !gpus.iter().any(|g| present(&g.sm_mhz) && present(&g.util_pct)) {
+        return Detection::absent("clock_change", "no SM clock or utilization");
+    }
+    per_gpu(
+        gpus,
+        "clock_change",
+        |g, i, base| g.util_pct[i] >= 50.0 && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0) && g.sm_mhz[i] < 0.9 * base,
+        clock_drop_peak,
+        |g, i, base| 1.0 - g.sm_mhz[i] / base,
+    )
+}
+
+/// GPU memory at least 95 % used, plus the server's preemptions.
+fn memory_pressure(gpus: &[GpuSeries], server: &ServerSeries) -> Detection {
+    let mut memory = if gpus.iter().any(|g| present(&g.mem_used) && present(&g.mem_total)) {
         per_gpu(
             gpus,
             "memory_pressure",
@@ -210,24 +225,49 @@ pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection
         memory.not_checked = None;
         memory.episodes.extend(p.episodes);
     }
-    out.push(memory);
-    out.push(if any(&|g| present(&g.foreign_procs) || present(&g.foreign_mem)) {
-        per_gpu(
-            gpus,
-            "foreign_process",
-            |g, i, _| g.foreign_procs[i] > 0.0 || g.foreign_mem[i] > 0.0,
-            |g, idx, _| {
-                BTreeMap::from([
-                    ("foreign_processes_max".into(), max_of(idx, &g.foreign_procs)),
-                    ("foreign_memory_gib_max".into(), max_of(idx, &g.foreign_mem) / (1u64 << 30) as f64),
-                ])
-            },
-            |g, i, _| g.foreign_procs[i].max(0.0),
-        )
-    } else {
-        Detection::absent("foreign_process", "no foreign-process columns")
-    });
-    out
+    memory
+}
+
+/// Another compute process, or its memory, on the GPU.
+fn foreign_process(gpus: &[GpuSeries]) -> Detection {
+    if !gpus.iter().any(|g| present(&g.foreign_procs) || present(&g.foreign_mem)) {
+        return Detection::absent("foreign_process", "no foreign-process columns");
+    }
+    per_gpu(
+        gpus,
+        "foreign_process",
+        |g, i, _| g.foreign_procs[i] > 0.0 || g.foreign_mem[i] > 0.0,
+        |g, idx, _| {
+            BTreeMap::from([
+                ("foreign_processes_max".into(), max_of(idx, &g.foreign_procs)),
+                ("foreign_memory_gib_max".into(), max_of(idx, &g.foreign_mem) / (1u64 << 30) as f64),
+            ])
+        },
+        |g, i, _| g.foreign_procs[i].max(0.0),
+    )
+}
+
+/// GPU detectors: thermal, power cap, power brake, HW slowdown, clock change, memory, foreign.
+pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection> {
+    const CAUSES: [&str; 7] = ["thermal_throttle", "power_cap", "hw_power_brake", "hw_slowdown", "clock_change", "memory_pressure", "foreign_process"];
+    if gpus.is_empty() {
+        let mut out: Vec<Detection> = CAUSES.iter().map(|c| Detection::absent(c, "no GPU telemetry in the run")).collect();
+        // Memory pressure can still show in the server's preemption counter.
+        if let Some(d) = preemptions(server) {
+            out[5] = d;
+        }
+        return out;
+    }
+    let has_reasons = gpus.iter().any(|g| g.reasons.iter().any(Option::is_some));
+    vec![
+        thermal_throttle(gpus, has_reasons),
+        power_cap(gpus, has_reasons),
+        hw_power_brake(gpus, has_reasons),
+        hw_slowdown(gpus, has_reasons),
+        clock_change(gpus),
+        memory_pressure(gpus, server),
+        foreign_process(gpus),
+    ]
 }
 
 /// Memory pressure seen by the server: its preemption counter growing (vLLM recomputes or

@@ -137,72 +137,95 @@ struct CauseInfo {
     action: &'static str,
 }
 
+/// Median TPOT: what GPU-side causes slow down.
+const TPOT_P50: EffectMetric = EffectMetric::Quantile { name: "tpot", p: 0.5 };
+/// Median TTFT: what queueing, network and host causes slow down.
+const TTFT_P50: EffectMetric = EffectMetric::Quantile { name: "ttft", p: 0.5 };
+
+/// Per cause: its title, the metric its effect is measured on, and what to do about it.
+const CAUSE_INFO: [(&str, &str, EffectMetric, &str); 14] = [
+    (
+        "thermal_throttle",
+        "GPU thermal throttling",
+        TPOT_P50,
+        "Improve cooling (airflow, fan, inlet temperature) until the GPU stays below its slowdown temperature under load; lock clocks with `nvidia-smi -lgc` so that throttling is visible; rerun.",
+    ),
+    (
+        "power_cap",
+        "GPU power-limited (SW power cap)",
+        TPOT_P50,
+        "The GPU ran at its power limit, which lowers clocks. This is normal operation, not a fault: compare only with runs at the same enforced power limit, or raise it with `nvidia-smi -pl`; rerun.",
+    ),
+    (
+        "hw_power_brake",
+        "GPU HW power brake (external)",
+        TPOT_P50,
+        "The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.",
+    ),
+    ("hw_slowdown", "GPU HW slowdown without a thermal cause", TPOT_P50, "Check `nvidia-smi -q -d PERFORMANCE` and the board's power delivery; rerun."),
+    (
+        "clock_change",
+        "GPU clock change without a reason bit",
+        TPOT_P50,
+        "Clocks moved under load with no throttle reason: lock clocks with `nvidia-smi -lgc` and check application clocks before rerunning.",
+    ),
+    (
+        "memory_pressure",
+        "GPU memory pressure",
+        TPOT_P50,
+        "GPU memory was nearly full (batches shrink, requests are preempted): lower the engine's memory share or maximum batch, or free the memory another process holds; rerun.",
+    ),
+    (
+        "foreign_process",
+        "Another process on the GPU",
+        TPOT_P50,
+        "Stop the other compute process (`nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv`) or give the server a dedicated GPU; rerun.",
+    ),
+    (
+        "client_saturation",
+        "Load generator saturated",
+        EffectMetric::Quantile { name: "service", p: 0.5 },
+        "The load generator was its own bottleneck: add connections, client processes or hosts, or lower the rate; rerun. Latencies from this episode include client delay.",
+    ),
+    ("network", "Network retransmits or drops", TTFT_P50, "Check the NIC, the network path and the listen backlog (`net.core.somaxconn`); rerun."),
+    (
+        "host",
+        "Host CPU steal or frequency governor",
+        TTFT_P50,
+        "Use a dedicated host and the `performance` governor (`cpupower frequency-set -g performance`); rerun.",
+    ),
+    (
+        "server_queueing",
+        "Requests queued at the server",
+        TTFT_P50,
+        "The offered load exceeded the server's capacity in this episode (waiting queue or full KV cache): lower the rate, or report the result as overload.",
+    ),
+    (
+        "error_burst",
+        "Burst of failed requests",
+        EffectMetric::ErrorRate,
+        "Read the error messages of this episode (timeouts and OOM point at overload or memory); fix and rerun. Latency statistics exclude failed requests, which flatters them.",
+    ),
+    (
+        "drift",
+        "Performance drifted through the run",
+        TPOT_P50,
+        "There is no steady state to report: find the trend's cause (heat soak, memory fragmentation, cache growth) or run longer until it settles; do not quote a single number.",
+    ),
+    (
+        "ramp_down",
+        "Offered load ramped down",
+        TTFT_P50,
+        "The send rate fell at the end of the run; the steady window excludes it. If it was not intended, check the load generator's schedule.",
+    ),
+];
+
+/// The title, effect metric and action of a cause.
 fn info(cause: &str) -> CauseInfo {
-    let tpot = EffectMetric::Quantile { name: "tpot", p: 0.5 };
-    let ttft = EffectMetric::Quantile { name: "ttft", p: 0.5 };
-    let (title, metric, action) = match cause {
-        "thermal_throttle" => (
-            "GPU thermal throttling",
-            tpot,
-            "Improve cooling (airflow, fan, inlet temperature) until the GPU stays below its slowdown temperature under load; lock clocks with `nvidia-smi -lgc` so that throttling is visible; rerun.",
-        ),
-        "power_cap" => (
-            "GPU power-limited (SW power cap)",
-            tpot,
-            "The GPU ran at its power limit, which lowers clocks. This is normal operation, not a fault: compare only with runs at the same enforced power limit, or raise it with `nvidia-smi -pl`; rerun.",
-        ),
-        "hw_power_brake" => {
-            ("GPU HW power brake (external)", tpot, "The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.")
-        }
-        "hw_slowdown" => ("GPU HW slowdown without a thermal cause", tpot, "Check `nvidia-smi -q -d PERFORMANCE` and the board's power delivery; rerun."),
-        "clock_change" => (
-            "GPU clock change without a reason bit",
-            tpot,
-            "Clocks moved under load with no throttle reason: lock clocks with `nvidia-smi -lgc` and check application clocks before rerunning.",
-        ),
-        "memory_pressure" => (
-            "GPU memory pressure",
-            tpot,
-            "GPU memory was nearly full (batches shrink, requests are preempted): lower the engine's memory share or maximum batch, or free the memory another process holds; rerun.",
-        ),
-        "foreign_process" => (
-            "Another process on the GPU",
-            tpot,
-            "Stop the other compute process (`nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv`) or give the server a dedicated GPU; rerun.",
-        ),
-        "client_saturation" => (
-            "Load generator saturated",
-            EffectMetric::Quantile { name: "service", p: 0.5 },
-            "The load generator was its own bottleneck: add connections, client processes or hosts, or lower the rate; rerun. Latencies from this episode include client delay.",
-        ),
-        "network" => ("Network retransmits or drops", ttft, "Check the NIC, the network path and the listen backlog (`net.core.somaxconn`); rerun."),
-        "host" => (
-            "Host CPU steal or frequency governor",
-            ttft,
-            "Use a dedicated host and the `performance` governor (`cpupower frequency-set -g performance`); rerun.",
-        ),
-        "server_queueing" => (
-            "Requests queued at the server",
-            ttft,
-            "The offered load exceeded the server's capacity in this episode (waiting queue or full KV cache): lower the rate, or report the result as overload.",
-        ),
-        "error_burst" => (
-            "Burst of failed requests",
-            EffectMetric::ErrorRate,
-            "Read the error messages of this episode (timeouts and OOM point at overload or memory); fix and rerun. Latency statistics exclude failed requests, which flatters them.",
-        ),
-        "drift" => (
-            "Performance drifted through the run",
-            tpot,
-            "There is no steady state to report: find the trend's cause (heat soak, memory fragmentation, cache growth) or run longer until it settles; do not quote a single number.",
-        ),
-        "ramp_down" => (
-            "Offered load ramped down",
-            ttft,
-            "The send rate fell at the end of the run; the steady window excludes it. If it was not intended, check the load generator's schedule.",
-        ),
-        _ => ("Unknown cause", ttft, "Inspect the timelines."),
-    };
+    let (title, metric, action) = CAUSE_INFO
+        .iter()
+        .find(|c| c.0 == cause)
+        .map_or(("Unknown cause", TTFT_P50, "Inspect the timelines."), |&(_, title, metric, action)| (title, metric, action));
     CauseInfo { title, metric, action }
 }
 
@@ -245,43 +268,77 @@ fn peak_text(key: &str, v: f64) -> Option<String> {
     })
 }
 
-/// Attribution over a run's request view and telemetry. `planned_s` is the planned duration of
-/// the load, when the manifest records it (sends that stop early then show as a ramp-down).
-pub fn attribute(
-    r: &RequestView,
-    steady: &SteadyState,
-    telemetry: &Telemetry<'_>,
-    mean_interarrival_ms: Option<f64>,
-    planned_s: Option<f64>,
+/// The run's telemetry and request-side series, on the request timeline.
+struct Timelines {
+    gpus: Vec<signals::GpuSeries>,
+    hosts: Vec<signals::HostSeries>,
+    server: signals::ServerSeries,
+    windows: Vec<WindowSeries>,
+}
+
+/// What building a finding reads: the run, its request-side series and its anomalies.
+struct FindingContext<'a> {
+    r: &'a RequestView,
+    windows: &'a [WindowSeries],
+    /// The anomaly episodes, merged.
+    anomaly_spans: Vec<Span>,
+    steady: &'a SteadyState,
+    run_end: f64,
     seed: u64,
-) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
-    let gpus = telemetry.gpu.map(|t| gpu_series(t, r.t0_ns)).unwrap_or_default();
-    let hosts = telemetry.host.map(|t| host_series(t, r.t0_ns)).unwrap_or_default();
-    let server = telemetry.server.map(|t| server_series(t, r.t0_ns)).unwrap_or_default();
-    let windows = window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0));
-    let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
-    let found = anomalies(&windows, &steady_span);
+}
+
+/// The end of the run: the last completion, the last send or the planned end, whichever is latest.
+fn run_end(r: &RequestView, planned_s: Option<f64>) -> f64 {
     let last_send = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
-    let run_end = r.end_s.iter().copied().filter(|x| x.is_finite()).fold(last_send.max(planned_s.unwrap_or(0.0)), f64::max);
+    r.end_s.iter().copied().filter(|x| x.is_finite()).fold(last_send.max(planned_s.unwrap_or(0.0)), f64::max)
+}
 
-    let mut detections = detectors::gpu_detectors(&gpus, &server);
-    detections.push(detectors::client_saturation(&hosts, &windows, mean_interarrival_ms));
-    detections.push(detectors::network(&hosts));
-    detections.push(detectors::host(&hosts));
-    detections.push(detectors::server_queueing(&server));
-    detections.push(detectors::error_burst(&windows, &steady_span, |span| {
-        let mut kinds: BTreeMap<String, f64> = BTreeMap::new();
-        for i in 0..r.len() {
-            if !r.ok[i] && span.contains(r.end_s[i]) {
-                *kinds.entry(format!("errors_{}", r.error_kind[i].map_or("other", RequestView::kind_name))).or_default() += 1.0;
-            }
+/// Failed requests that ended inside `span`, by error kind (`errors_<kind>`).
+fn errors_by_kind(r: &RequestView, span: &Span) -> BTreeMap<String, f64> {
+    let mut kinds: BTreeMap<String, f64> = BTreeMap::new();
+    for i in 0..r.len() {
+        if !r.ok[i] && span.contains(r.end_s[i]) {
+            *kinds.entry(format!("errors_{}", r.error_kind[i].map_or("other", RequestView::kind_name))).or_default() += 1.0;
         }
-        kinds
-    }));
-    detections.push(drift(steady, run_end));
-    detections.push(detectors::ramp_down(&windows, &steady_span, run_end));
+    }
+    kinds
+}
 
-    let anomaly_spans = merge(found.iter().map(Anomaly::span).collect(), 0.0);
+/// Runs every cause detector, in `CAUSES` order.
+fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, run_end: f64, mean_interarrival_ms: Option<f64>) -> Vec<Detection> {
+    let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
+    let mut detections = detectors::gpu_detectors(&tl.gpus, &tl.server);
+    detections.push(detectors::client_saturation(&tl.hosts, &tl.windows, mean_interarrival_ms));
+    detections.push(detectors::network(&tl.hosts));
+    detections.push(detectors::host(&tl.hosts));
+    detections.push(detectors::server_queueing(&tl.server));
+    detections.push(detectors::error_burst(&tl.windows, &steady_span, |span| errors_by_kind(r, span)));
+    detections.push(drift(steady, run_end));
+    detections.push(detectors::ramp_down(&tl.windows, &steady_span, run_end));
+    detections
+}
+
+/// Symptoms overlapping a root cause become its evidence; the rest stand on their own.
+fn fold_symptom(d: &Detection, findings: &mut Vec<Finding>, ctx: &FindingContext<'_>) {
+    let mut alone: Vec<CauseEpisode> = Vec::new();
+    for e in &d.episodes {
+        let root =
+            findings.iter_mut().find(|f| f.episodes.iter().any(|x| Span { start_s: x.start_s, end_s: x.end_s }.overlap(&e.span, ALIGN_TOLERANCE_S) > 0.0));
+        match root {
+            Some(f) => {
+                let what: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
+                f.evidence.push(format!("consequence: server queueing from {:.0} s to {:.0} s ({})", e.span.start_s, e.span.end_s, what.join(", ")));
+            }
+            None => alone.push(e.clone()),
+        }
+    }
+    if !alone.is_empty() {
+        findings.push(finding(d, &alone, ctx));
+    }
+}
+
+/// One finding per detected root cause, then the symptoms folded in; strongest first.
+fn findings(detections: &[Detection], ctx: &FindingContext<'_>) -> Vec<Finding> {
     let mut findings: Vec<Finding> = Vec::new();
     let mut symptoms: Vec<&Detection> = Vec::new();
     for d in detections.iter().filter(|d| !d.episodes.is_empty()) {
@@ -289,35 +346,27 @@ pub fn attribute(
             symptoms.push(d);
             continue;
         }
-        findings.push(finding(d, &d.episodes, r, &windows, &anomaly_spans, steady, run_end, seed));
+        findings.push(finding(d, &d.episodes, ctx));
     }
-    // Symptoms overlapping a root cause become its evidence; the rest stand on their own.
     for d in symptoms {
-        let mut alone: Vec<CauseEpisode> = Vec::new();
-        for e in &d.episodes {
-            let root =
-                findings.iter_mut().find(|f| f.episodes.iter().any(|x| Span { start_s: x.start_s, end_s: x.end_s }.overlap(&e.span, ALIGN_TOLERANCE_S) > 0.0));
-            match root {
-                Some(f) => {
-                    let what: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
-                    f.evidence.push(format!("consequence: server queueing from {:.0} s to {:.0} s ({})", e.span.start_s, e.span.end_s, what.join(", ")));
-                }
-                None => alone.push(e.clone()),
-            }
-        }
-        if !alone.is_empty() {
-            findings.push(finding(d, &alone, r, &windows, &anomaly_spans, steady, run_end, seed));
-        }
+        fold_symptom(d, &mut findings, ctx);
     }
     findings.sort_by(|a, b| rank(b).total_cmp(&rank(a)).then_with(|| a.cause.cmp(&b.cause)));
+    findings
+}
 
+/// Anomalies that no finding overlaps and that are not the dropped warmup itself.
+fn unexplained(found: &[Anomaly], findings: &[Finding], steady: &SteadyState) -> Vec<Anomaly> {
     let explained: Vec<Span> = findings.iter().flat_map(|f| f.episodes.iter().map(|e| Span { start_s: e.start_s, end_s: e.end_s })).collect();
     // Anomalies mostly inside the dropped warmup are the warmup itself: explained by the
     // steady-state cut, not by a cause.
     let in_warmup = |a: &Anomaly| a.span().overlap(&Span { start_s: f64::NEG_INFINITY, end_s: steady.start_s }, 0.0) >= 0.5 * a.span().duration();
-    let unexplained: Vec<Anomaly> =
-        found.iter().filter(|a| !in_warmup(a) && !explained.iter().any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)).cloned().collect();
-    let statuses = detections
+    found.iter().filter(|a| !in_warmup(a) && !explained.iter().any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)).cloned().collect()
+}
+
+/// Whether each detector ran, and how many episodes it found.
+fn detector_statuses(detections: &[Detection]) -> Vec<DetectorStatus> {
+    detections
         .iter()
         .map(|d| DetectorStatus {
             cause: d.cause.to_string(),
@@ -328,16 +377,40 @@ pub fn attribute(
                 .clone()
                 .unwrap_or_else(|| if d.episodes.is_empty() { "checked: no episode".into() } else { format!("{} episode(s)", d.episodes.len()) }),
         })
-        .collect();
+        .collect()
+}
+
+/// Attribution over a run's request view and telemetry. `planned_s` is the planned duration of
+/// the load, when the manifest records it (sends that stop early then show as a ramp-down).
+pub fn attribute(
+    r: &RequestView,
+    steady: &SteadyState,
+    telemetry: &Telemetry<'_>,
+    mean_interarrival_ms: Option<f64>,
+    planned_s: Option<f64>,
+    seed: u64,
+) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
+    let tl = Timelines {
+        gpus: telemetry.gpu.map(|t| gpu_series(t, r.t0_ns)).unwrap_or_default(),
+        hosts: telemetry.host.map(|t| host_series(t, r.t0_ns)).unwrap_or_default(),
+        server: telemetry.server.map(|t| server_series(t, r.t0_ns)).unwrap_or_default(),
+        windows: window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0)),
+    };
+    let found = anomalies(&tl.windows, &Span { start_s: steady.start_s, end_s: steady.end_s });
+    let run_end = run_end(r, planned_s);
+    let detections = detect_causes(r, &tl, steady, run_end, mean_interarrival_ms);
+    let ctx = FindingContext { r, windows: &tl.windows, anomaly_spans: merge(found.iter().map(Anomaly::span).collect(), 0.0), steady, run_end, seed };
+    let findings = findings(&detections, &ctx);
+    let unexplained = unexplained(&found, &findings, steady);
     let attribution = Attribution {
         window_s: ANOMALY_WINDOW_S,
         alignment_tolerance_s: ALIGN_TOLERANCE_S,
         alignment: "telemetry joined to the request timeline on epoch ns, per GPU and per host; episodes match anomalies within ±2 s (1 Hz polls drift and host clocks differ)".into(),
-        detectors: statuses,
+        detectors: detector_statuses(&detections),
         anomalies: found,
         unexplained,
     };
-    (findings, attribution, timeline::timeline(&gpus, &hosts))
+    (findings, attribution, timeline::timeline(&tl.gpus, &tl.hosts))
 }
 
 /// Drift: the steady-state detector found no steady state because the level keeps moving.
@@ -372,39 +445,60 @@ fn rank(f: &Finding) -> f64 {
     s * 10.0 + size + if f.in_steady_window { 0.5 } else { 0.0 }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn finding(
-    d: &Detection,
-    episodes: &[CauseEpisode],
-    r: &RequestView,
-    windows: &[WindowSeries],
-    anomaly_spans: &[Span],
-    steady: &SteadyState,
-    run_end: f64,
-    seed: u64,
-) -> Finding {
-    let ci = info(d.cause);
-    let spans = merge(episodes.iter().map(|e| e.span).collect(), 0.0);
+/// How strongly a cause's episodes are tied to the anomalies: overlap, lagged correlation of
+/// its signal with the effect metric, and the effect's significance.
+fn strength(d: &Detection, spans: &[Span], metric: EffectMetric, eff: Option<&Effect>, ctx: &FindingContext<'_>) -> Strength {
     let duration: f64 = spans.iter().map(Span::duration).sum();
-    let overlap: f64 = spans.iter().map(|s| anomaly_spans.iter().map(|a| s.overlap(a, ALIGN_TOLERANCE_S)).sum::<f64>().min(s.duration())).sum();
+    let overlap: f64 = spans.iter().map(|s| ctx.anomaly_spans.iter().map(|a| s.overlap(a, ALIGN_TOLERANCE_S)).sum::<f64>().min(s.duration())).sum();
     let anomaly_overlap = if duration > 0.0 { overlap / duration } else { 0.0 };
-    // Outside = the measured part of the run (after the dropped warmup); drift compares the
-    // last quarter with the rest.
-    let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
-    let effect_spans = if d.cause == "drift" { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
-    let eff = effect(r, ci.metric, &effect_spans, from, run_end + 1.0, seed);
-    let metric_series = match ci.metric {
+    let metric_series = match metric {
         EffectMetric::Quantile { name: "ttft", .. } => "ttft_p50",
         EffectMetric::Quantile { name: "service", .. } => "send_lag_p99",
         EffectMetric::ErrorRate => "error_fraction",
         _ => "tpot_p50",
     };
-    let corr = windows.iter().find(|w| w.name == metric_series).filter(|_| !d.signal.t_s.is_empty()).and_then(|w| {
+    let corr = ctx.windows.iter().find(|w| w.name == metric_series).filter(|_| !d.signal.t_s.is_empty()).and_then(|w| {
         let sig = on_windows(&d.signal.t_s, &d.signal.values, &w.t_s, ANOMALY_WINDOW_S);
         lagged_correlation(&sig, &w.values, 3)
     });
-    let significant = eff.as_ref().is_some_and(|e| e.ci_low.is_some_and(|lo| lo > 0.0));
+    let significant = eff.is_some_and(|e| e.ci_low.is_some_and(|lo| lo > 0.0));
     let score = usize::from(anomaly_overlap >= 0.5) + usize::from(corr.is_some_and(|(c, _)| c.abs() >= 0.5)) + usize::from(significant);
+    Strength {
+        label: match score {
+            3 => "strong",
+            2 => "moderate",
+            _ => "weak",
+        },
+        anomaly_overlap,
+        correlation: corr.map(|c| c.0),
+        lag_s: corr.map(|c| c.1 as f64 * ANOMALY_WINDOW_S),
+        effect_significant: significant,
+    }
+}
+
+/// The effect in words: its change and interval inside the episodes.
+fn effect_evidence(e: &Effect) -> String {
+    let change = if e.kind == "relative" {
+        format!("{:+.1} %", e.change * 100.0)
+    } else if e.metric == "error_rate" {
+        format!("{:+.1} percentage points", e.change * 100.0)
+    } else {
+        format!("{:+.2} {}", e.change, e.unit)
+    };
+    let interval = match (e.ci_low, e.ci_high) {
+        (Some(lo), Some(hi)) if e.kind == "relative" => {
+            format!(" [{:+.1} %, {:+.1} %]", lo * 100.0, hi * 100.0)
+        }
+        (Some(lo), Some(hi)) if e.metric == "error_rate" => {
+            format!(" [{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)
+        }
+        _ => String::new(),
+    };
+    format!("{} {}{} inside the episodes compared with the rest of the measured run", e.metric, change, interval)
+}
+
+/// One line of evidence per episode (source, time, peak values), then the effect.
+fn evidence(episodes: &[CauseEpisode], eff: Option<&Effect>) -> Vec<String> {
     let mut evidence: Vec<String> = episodes
         .iter()
         .map(|e| {
@@ -412,25 +506,20 @@ fn finding(
             format!("{} from {:.0} s to {:.0} s{}{}", e.source, e.span.start_s, e.span.end_s, if parts.is_empty() { "" } else { ": " }, parts.join(", "))
         })
         .collect();
-    if let Some(e) = &eff {
-        let change = if e.kind == "relative" {
-            format!("{:+.1} %", e.change * 100.0)
-        } else if e.metric == "error_rate" {
-            format!("{:+.1} percentage points", e.change * 100.0)
-        } else {
-            format!("{:+.2} {}", e.change, e.unit)
-        };
-        let interval = match (e.ci_low, e.ci_high) {
-            (Some(lo), Some(hi)) if e.kind == "relative" => {
-                format!(" [{:+.1} %, {:+.1} %]", lo * 100.0, hi * 100.0)
-            }
-            (Some(lo), Some(hi)) if e.metric == "error_rate" => {
-                format!(" [{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)
-            }
-            _ => String::new(),
-        };
-        evidence.push(format!("{} {}{} inside the episodes compared with the rest of the measured run", e.metric, change, interval));
-    }
+    evidence.extend(eff.map(effect_evidence));
+    evidence
+}
+
+/// A detected cause as a finding: its episodes, effect, evidence, strength and action.
+fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -> Finding {
+    let ci = info(d.cause);
+    let (steady, run_end) = (ctx.steady, ctx.run_end);
+    let spans = merge(episodes.iter().map(|e| e.span).collect(), 0.0);
+    // Outside = the measured part of the run (after the dropped warmup); drift compares the
+    // last quarter with the rest.
+    let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
+    let effect_spans = if d.cause == "drift" { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
+    let eff = effect(ctx.r, ci.metric, &effect_spans, from, run_end + 1.0, ctx.seed);
     Finding {
         cause: d.cause.to_string(),
         title: ci.title.to_string(),
@@ -443,19 +532,9 @@ fn finding(
                 peak: e.peak.iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k.clone(), *v)).collect(),
             })
             .collect(),
+        strength: strength(d, &spans, ci.metric, eff.as_ref(), ctx),
+        evidence: evidence(episodes, eff.as_ref()),
         effect: eff,
-        evidence,
-        strength: Strength {
-            label: match score {
-                3 => "strong",
-                2 => "moderate",
-                _ => "weak",
-            },
-            anomaly_overlap,
-            correlation: corr.map(|c| c.0),
-            lag_s: corr.map(|c| c.1 as f64 * ANOMALY_WINDOW_S),
-            effect_significant: significant,
-        },
         action: ci.action.to_string(),
         in_steady_window: spans.iter().any(|s| s.overlap(&Span { start_s: steady.start_s, end_s: steady.end_s }, 0.0) > 0.0),
     }

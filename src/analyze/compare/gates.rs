@@ -62,8 +62,8 @@ fn describe_load(w: &crate::run::manifest::Workload) -> String {
     s
 }
 
-/// Gates, the manifest differences, and whether the workloads match.
-pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (Vec<Gate>, Vec<Difference>, bool) {
+/// Same input and output length distributions (two-sample KS); the bool says whether both match.
+fn length_gates(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> (Vec<Gate>, bool) {
     let mut gates = Vec::new();
     let mut workload_ok = true;
     for (output, label) in [(false, "input"), (true, "output")] {
@@ -81,28 +81,37 @@ pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (
             None => gates.push(Gate { name: format!("same_workload.{label}_lengths"), status: "NOT_CHECKED".into(), reason: "no token counts".into() }),
         }
     }
-    let (wb, wc) = (&base[0].manifest.workload, &cand[0].manifest.workload);
+    (gates, workload_ok)
+}
+
+/// Same arrival process, rate (within 5 %), concurrency and streaming; the bool says whether they match.
+fn arrival_gate(wb: &crate::run::manifest::Workload, wc: &crate::run::manifest::Workload) -> (Gate, bool) {
     let rate_close = match (wb.rate_per_s, wc.rate_per_s) {
         (Some(a), Some(b)) => (a / b - 1.0).abs() <= 0.05,
         (None, None) => true,
         _ => false,
     };
     let same = wb.arrival == wc.arrival && rate_close && wb.concurrency == wc.concurrency && wb.streaming == wc.streaming;
-    workload_ok &= same;
-    gates.push(Gate {
+    let gate = Gate {
         name: "same_workload.arrival".into(),
         status: if same { "PASS" } else { "FAIL" }.into(),
         reason: format!("base {}; candidate {}", describe_load(wb), describe_load(wc)),
-    });
-    // What changed: configuration, labels and environment of the first run of each arm.
-    let pick = |m: &crate::run::Manifest| {
-        let mut out = Vec::new();
-        flatten("config", &serde_json::to_value(&m.config).unwrap_or_default(), &mut out);
-        flatten("labels", &serde_json::to_value(&m.labels).unwrap_or_default(), &mut out);
-        flatten("environment", &serde_json::to_value(&m.environment).unwrap_or_default(), &mut out);
-        out.into_iter().filter(|(k, _)| !k.ends_with(".note")).collect::<Vec<_>>()
     };
-    let (pb, pc) = (pick(base[0].manifest), pick(cand[0].manifest));
+    (gate, same)
+}
+
+/// A manifest's configuration, labels and environment as flat `key = value` pairs (notes left out).
+fn comparable_fields(m: &crate::run::Manifest) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    flatten("config", &serde_json::to_value(&m.config).unwrap_or_default(), &mut out);
+    flatten("labels", &serde_json::to_value(&m.labels).unwrap_or_default(), &mut out);
+    flatten("environment", &serde_json::to_value(&m.environment).unwrap_or_default(), &mut out);
+    out.into_iter().filter(|(k, _)| !k.ends_with(".note")).collect::<Vec<_>>()
+}
+
+/// What changed: the fields that differ between two manifests, base keys first.
+fn manifest_differences(base: &crate::run::Manifest, cand: &crate::run::Manifest) -> Vec<Difference> {
+    let (pb, pc) = (comparable_fields(base), comparable_fields(cand));
     let mut diffs = Vec::new();
     for (k, v) in &pb {
         let other = pc.iter().find(|(k2, _)| k2 == k).map_or("(absent)".to_string(), |x| x.1.clone());
@@ -115,7 +124,12 @@ pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (
             diffs.push(Difference { key: k.clone(), base: "(absent)".into(), cand: v.clone() });
         }
     }
-    gates.push(Gate {
+    diffs
+}
+
+/// Whether exactly one switch differs, so the effect can be pinned on it.
+fn what_changed_gate(diffs: &[Difference]) -> Gate {
+    Gate {
         name: "what_changed".into(),
         status: if diffs.len() == 1 { "PASS" } else { "WARN" }.into(),
         reason: match diffs.len() {
@@ -125,26 +139,45 @@ pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (
                 format!("{n} things differ; the effect cannot be pinned on one switch: {}", diffs.iter().map(|d| d.key.as_str()).collect::<Vec<_>>().join(", "))
             }
         },
-    });
-    for r in base.iter().chain(cand) {
-        let c = r.analysis.steady_state.classification;
-        let status = match c {
-            crate::analyze::steady::Classification::NoSteadyState => "FAIL",
-            crate::analyze::steady::Classification::Slowdown => "WARN",
-            _ => "PASS",
-        };
-        gates.push(Gate { name: format!("steady_state.{}", r.name), status: status.into(), reason: format!("{c:?}") });
     }
-    gates.push(Gate {
+}
+
+/// Steady state of one run: FAIL without one, WARN on a slowdown.
+fn steady_gate(r: &ArmRun<'_>) -> Gate {
+    let c = r.analysis.steady_state.classification;
+    let status = match c {
+        crate::analyze::steady::Classification::NoSteadyState => "FAIL",
+        crate::analyze::steady::Classification::Slowdown => "WARN",
+        _ => "PASS",
+    };
+    Gate { name: format!("steady_state.{}", r.name), status: status.into(), reason: format!("{c:?}") }
+}
+
+/// Whether both arms have at least two runs.
+fn replication_gate(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> Gate {
+    let replicated = base.len() >= 2 && cand.len() >= 2;
+    Gate {
         name: "replication".into(),
-        status: if base.len() >= 2 && cand.len() >= 2 { "PASS" } else { "WARN" }.into(),
-        reason: if base.len() >= 2 && cand.len() >= 2 {
+        status: if replicated { "PASS" } else { "WARN" }.into(),
+        reason: if replicated {
             format!("{} and {} runs per arm", base.len(), cand.len())
         } else {
             "single-run: cannot separate the configuration effect from run-to-run noise".into()
         },
-    });
-    (gates, diffs, workload_ok)
+    }
+}
+
+/// Gates, the manifest differences, and whether the workloads match.
+pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (Vec<Gate>, Vec<Difference>, bool) {
+    let (mut gates, lengths_ok) = length_gates(base, cand);
+    let (arrival, same_arrival) = arrival_gate(&base[0].manifest.workload, &cand[0].manifest.workload);
+    gates.push(arrival);
+    // What changed: configuration, labels and environment of the first run of each arm.
+    let diffs = manifest_differences(base[0].manifest, cand[0].manifest);
+    gates.push(what_changed_gate(&diffs));
+    gates.extend(base.iter().chain(cand).map(steady_gate));
+    gates.push(replication_gate(base, cand));
+    (gates, diffs, lengths_ok && same_arrival)
 }
 
 /// With `--order`, the largest relative difference between consecutive base runs.

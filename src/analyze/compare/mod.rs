@@ -16,12 +16,12 @@ use serde::Serialize;
 
 use super::intervals::few_blocks_factor;
 use super::requests::RequestView;
+use super::{Analysis, GROUP_MIN_S};
 use crate::stats::block_length::politis_white;
 use crate::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_lehmann};
 use crate::stats::mann_whitney::{Alternative, p_asymptotic};
 use crate::stats::resample::stat_id;
 use crate::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
-use super::{Analysis, GROUP_MIN_S};
 pub use change::{MoreData, VarianceComponents};
 use change::{RelativeChange, RunStatistic, more_data_plan};
 pub use gates::Gate;
@@ -217,97 +217,136 @@ fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static 
     }
 }
 
-/// Compares two arms of analyzed runs.
-pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> Comparison {
-    let (mut gate_list, what_changed, workload_ok) = gates::check(base, cand, o);
-    let mut metrics = BTreeMap::new();
-    let unsteady = |arm: &[ArmRun<'_>]| arm.iter().any(|r| r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState);
-    let no_steady = unsteady(base) || unsteady(cand);
-    let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(samples).collect(), cand.iter().map(samples).collect());
-    type Stat<'s> = Box<dyn Fn(&ArmRun<'_>, &BTreeMap<&'static str, Sample>, &str) -> Option<RunStatistic> + 's>;
+/// How one run's statistic of a metric is computed from the run and its samples.
+type Stat<'s> = Box<dyn Fn(&ArmRun<'_>, &BTreeMap<&'static str, Sample>, &str) -> Option<RunStatistic> + 's>;
+
+/// Every compared metric except the error rate, in order: name, better direction, statistic.
+fn metric_specs(o: &CompareOptions) -> Vec<(String, Better, Stat<'_>)> {
     let mut specs: Vec<(String, Better, Stat<'_>)> = Vec::new();
     for (name, metric, p) in LATENCY {
         specs.push((name.to_string(), Better::Lower, Box::new(move |r, s, salt| percentile_statistic(r, &s[metric], metric, p, o, salt))));
     }
     specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, true, o, salt))));
     specs.push(("requests_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, false, o, salt))));
-    let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| crate::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
-    let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
-    for (name, better, stat) in &specs {
-        let tol = o
-            .per_metric_tolerance
-            .get(name.as_str())
-            .or_else(|| o.per_metric_tolerance.get(name.split('_').next().unwrap_or("")))
-            .copied()
-            .unwrap_or(o.tolerance);
-        let b: Vec<RunStatistic> = base.iter().zip(&base_samples).filter_map(|(r, s)| stat(r, s, "base")).collect();
-        let c: Vec<RunStatistic> = cand.iter().zip(&cand_samples).filter_map(|(r, s)| stat(r, s, "cand")).collect();
-        if b.len() != base.len() || c.len() != cand.len() {
-            continue;
-        }
-        let Some(rc) = RelativeChange::new(&b, &c, o.resamples, o.seed, stat_id(name)) else {
-            continue;
-        };
-        // A/A noise floor: the largest relative difference between runs of one arm.
-        let floor =
-            [&b, &c].iter().flat_map(|arm| arm.iter().flat_map(move |x| arm.iter().map(move |y| (x.estimate / y.estimate - 1.0).abs()))).fold(0.0, f64::max);
-        let tau = tol.max(floor);
-        let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
-        let mut verdict = decide(ci95, ci90, tau, *better);
+    specs
+}
+
+/// The user's tolerance for a metric: its own, its family's (`ttft`), or the global one.
+fn tolerance_for(o: &CompareOptions, name: &str) -> f64 {
+    o.per_metric_tolerance.get(name).or_else(|| o.per_metric_tolerance.get(name.split('_').next().unwrap_or(""))).copied().unwrap_or(o.tolerance)
+}
+
+/// A/A noise floor: the largest relative difference between runs of one arm.
+fn noise_floor(b: &[RunStatistic], c: &[RunStatistic]) -> f64 {
+    [b, c].iter().flat_map(|arm| arm.iter().flat_map(move |x| arm.iter().map(move |y| (x.estimate / y.estimate - 1.0).abs()))).fold(0.0, f64::max)
+}
+
+/// Both arms with their latency samples, and what overrides every metric's verdict.
+struct Arms<'a, 'r> {
+    base: &'a [ArmRun<'r>],
+    cand: &'a [ArmRun<'r>],
+    base_samples: Vec<BTreeMap<&'static str, Sample>>,
+    cand_samples: Vec<BTreeMap<&'static str, Sample>>,
+    o: &'a CompareOptions,
+    /// Whether a run of either arm has no steady state.
+    no_steady: bool,
+    /// With `--order`, the drift between consecutive base runs.
+    drift: Option<f64>,
+}
+
+impl Arms<'_, '_> {
+    /// The verdict against tolerance `tau`, overridden by missing steady state or drift (judged
+    /// against the user's tolerance `tol`), with the reason.
+    fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tau: f64, tol: f64, better: Better) -> (Verdict, Option<String>) {
+        let mut verdict = decide(ci95, ci90, tau, better);
         let mut reason = None;
-        if no_steady && verdict != Verdict::Inconclusive {
+        if self.no_steady && verdict != Verdict::Inconclusive {
             verdict = Verdict::Inconclusive;
             reason = Some("a run has no steady state".to_string());
         }
         // Drift is judged against the user's tolerance: a drifting base also inflates the A/A
         // floor, which must not hide the drift.
-        if let Some(d) = drift.filter(|d| *d > tol) {
+        if let Some(d) = self.drift.filter(|d| *d > tol) {
             verdict = Verdict::Inconclusive;
             reason = Some(format!("the base runs drifted {:.1} % apart (more than the {:.1} % tolerance)", d * 100.0, tol * 100.0));
         }
-        if base.len() == 1 && cand.len() == 1 && reason.is_none() {
+        if self.base.len() == 1 && self.cand.len() == 1 && reason.is_none() {
             reason = Some("single-run: cannot separate the configuration effect from run-to-run noise".into());
         }
+        (verdict, reason)
+    }
+
+    /// One metric's change, interval and verdict; None when a run lacks the statistic.
+    fn metric(&self, name: &str, better: Better, stat: &Stat<'_>) -> Option<MetricComparison> {
+        let o = self.o;
+        let tol = tolerance_for(o, name);
+        let b: Vec<RunStatistic> = self.base.iter().zip(&self.base_samples).filter_map(|(r, s)| stat(r, s, "base")).collect();
+        let c: Vec<RunStatistic> = self.cand.iter().zip(&self.cand_samples).filter_map(|(r, s)| stat(r, s, "cand")).collect();
+        if b.len() != self.base.len() || c.len() != self.cand.len() {
+            return None;
+        }
+        let rc = RelativeChange::new(&b, &c, o.resamples, o.seed, stat_id(name))?;
+        let tau = tol.max(noise_floor(&b, &c));
+        let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
+        let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better);
         let variance = ArmVariance { base: VarianceComponents::of(&b), cand: VarianceComponents::of(&c) };
-        let secondary = name.split_once('_').filter(|_| *better == Better::Lower).map(|(m, _)| secondary(&base_samples, &cand_samples, m));
+        let secondary = name.split_once('_').filter(|_| better == Better::Lower).map(|(m, _)| secondary(&self.base_samples, &self.cand_samples, m));
         let mean = |v: &[RunStatistic]| v.iter().map(|x| x.estimate).sum::<f64>() / v.len() as f64;
-        metrics.insert(
-            name.clone(),
-            MetricComparison {
-                change: ChangeInterval {
-                    estimate: rc.estimate,
-                    ci_low: ci95.0,
-                    ci_high: ci95.1,
-                    confidence: 0.95,
-                    method: if b.len() > 1 || c.len() > 1 { "hierarchical_bootstrap" } else { "paired_block_bootstrap_log_ratio" },
-                    seed: o.seed,
-                    resamples: o.resamples,
-                },
-                change_90: ci90,
-                tolerance: tau,
-                verdict,
-                better: *better,
-                base: mean(&b),
-                cand: mean(&c),
-                n_base: b.iter().map(|x| x.n).sum(),
-                n_cand: c.iter().map(|x| x.n).sum(),
-                variance,
-                more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
-                    .then(|| more_data_factor(rc.estimate, ci90, tau))
-                    .flatten()
-                    .map(|f| more_data_plan(f, &variance.base, &variance.cand)),
-                reason,
-                secondary,
+        Some(MetricComparison {
+            change: ChangeInterval {
+                estimate: rc.estimate,
+                ci_low: ci95.0,
+                ci_high: ci95.1,
+                confidence: 0.95,
+                method: if b.len() > 1 || c.len() > 1 { "hierarchical_bootstrap" } else { "paired_block_bootstrap_log_ratio" },
+                seed: o.seed,
+                resamples: o.resamples,
             },
-        );
+            change_90: ci90,
+            tolerance: tau,
+            verdict,
+            better,
+            base: mean(&b),
+            cand: mean(&c),
+            n_base: b.iter().map(|x| x.n).sum(),
+            n_cand: c.iter().map(|x| x.n).sum(),
+            variance,
+            more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
+                .then(|| more_data_factor(rc.estimate, ci90, tau))
+                .flatten()
+                .map(|f| more_data_plan(f, &variance.base, &variance.cand)),
+            reason,
+            secondary,
+        })
+    }
+}
+
+/// The drift gate: FAIL when drift made a metric inconclusive.
+fn drift_gate(d: f64, metrics: &BTreeMap<String, MetricComparison>) -> Gate {
+    Gate {
+        name: "drift".into(),
+        status: if metrics.values().any(|m| m.reason.as_deref().is_some_and(|r| r.contains("drifted"))) { "FAIL" } else { "PASS" }.into(),
+        reason: format!("bracketing base runs differ by {:.1} % in P50 TTFT", d * 100.0),
+    }
+}
+
+/// Compares two arms of analyzed runs.
+pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> Comparison {
+    let (mut gate_list, what_changed, workload_ok) = gates::check(base, cand, o);
+    let unsteady = |arm: &[ArmRun<'_>]| arm.iter().any(|r| r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState);
+    let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(samples).collect(), cand.iter().map(samples).collect());
+    let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| crate::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
+    let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
+    let arms = Arms { base, cand, base_samples, cand_samples, o, no_steady: unsteady(base) || unsteady(cand), drift };
+    let mut metrics = BTreeMap::new();
+    for (name, better, stat) in &metric_specs(o) {
+        if let Some(m) = arms.metric(name, *better, stat) {
+            metrics.insert(name.clone(), m);
+        }
     }
     metrics.insert("error_rate".into(), gates::error_rate_change(base, cand, o.tolerance));
     if let Some(d) = drift {
-        gate_list.push(Gate {
-            name: "drift".into(),
-            status: if metrics.values().any(|m| m.reason.as_deref().is_some_and(|r| r.contains("drifted"))) { "FAIL" } else { "PASS" }.into(),
-            reason: format!("bracketing base runs differ by {:.1} % in P50 TTFT", d * 100.0),
-        });
+        gate_list.push(drift_gate(d, &metrics));
     }
     let replication = if base.len() == 1 && cand.len() == 1 {
         "single-run: cannot separate the configuration effect from run-to-run noise".to_string()

@@ -135,155 +135,186 @@ fn not_checked(a: &Analysis, causes: &[&str]) -> Option<String> {
     (!d.is_empty() && d.iter().all(|d| d.status == "not_checked")).then(|| d[0].reason.clone())
 }
 
-/// All checks, in report order.
-pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
-    let mut out = environment(runs);
-    out.push(worst(runs, "steady_state", |a| {
-        let s = &a.steady_state;
-        let kept = format!(
-            "measured {:.0} s to {:.0} s after dropping {:.0} s ({} requests) at the start and {:.0} s ({} requests) at the end",
-            s.start_s, s.end_s, s.dropped_start_s, s.dropped_start_requests, s.dropped_end_s, s.dropped_end_requests
-        );
-        if a.run.timestamps == "absent" {
-            return (NotChecked, "the source has no per-request timestamps: steady state cannot be checked".into());
-        }
-        match s.classification {
-            Classification::NoSteadyState => (Fail, "no steady state: the level keeps moving, so no single number describes the run".into()),
-            Classification::Slowdown => (Warn, format!("the level shifted during the run; {kept}")),
-            _ => (Pass, format!("steady state reached; {kept}")),
-        }
-    }));
-    out.push({
-        let (metric, key, p) = HEADLINE;
-        let beyond: f64 = runs.iter().map(|a| a.metrics[metric][key].n_eff.unwrap_or(0.0) * (1.0 - p)).sum();
-        let per_run_ok = runs.iter().all(|a| a.metrics[metric][key].status == Status::Ok);
-        let name = format!("sample_size.{metric}_{key}");
-        if per_run_ok || (runs.len() > 1 && beyond >= 10.0) {
-            check(&name, Pass, format!("{beyond:.0} effective observations beyond P99 TTFT (at least 10 needed)"))
-        } else {
-            check(
-                &name,
-                Fail,
-                format!("only {beyond:.1} effective observations beyond P99 TTFT (10 needed): P99 TTFT cannot be bounded; run longer or add runs"),
-            )
-        }
-    });
-    out.push(worst(runs, "dependence", |a| {
-        let Some(d) = a.dependence.get("ttft") else { return (NotChecked, "no TTFT values".into()) };
-        let trend = a.steady_state.detectors.iter().any(|x| x.verdict == "trend" && x.name.starts_with("mann_kendall_hamed_rao("));
-        if trend {
-            (Warn, format!("a residual trend remains in the measured window (Mann–Kendall); effective n {:.0} of {}", d.n_eff, a.requests.in_steady_window))
-        } else {
-            (
-                Pass,
-                format!(
-                    "TTFT design effect {:.1}: effective n {:.0} of {}; the intervals account for it",
-                    d.design_effect, d.n_eff, a.requests.in_steady_window
-                ),
-            )
-        }
-    }));
-    out.push(worst(runs, "client_saturation", |a| {
-        let causes = ["client_saturation"];
-        if let Some(t) = has_finding(a, &causes) {
-            (Fail, format!("{t} inside the measured window: latencies include client delay and the offered load was not delivered"))
-        } else if let Some(why) = not_checked(a, &causes) {
-            (NotChecked, why)
-        } else {
-            (Pass, "the load generator kept up with its schedule (CPU, send lag, achieved rate)".into())
-        }
-    }));
-    out.push(worst(runs, "throttling", |a| {
-        let hard = ["thermal_throttle", "hw_power_brake", "hw_slowdown", "clock_change"];
-        if let Some(t) = has_finding(a, &hard) {
-            (Fail, format!("{t} inside the measured window"))
-        } else if let Some(t) = has_finding(a, &["power_cap"]) {
-            (Warn, format!("{t}: compare only with runs at the same power limit"))
-        } else if let Some(why) = not_checked(a, &["thermal_throttle", "power_cap", "clock_change"]) {
-            (NotChecked, why)
-        } else {
-            (Pass, "no throttle reason or clock drop under load in the measured window".into())
-        }
-    }));
-    out.push(worst(runs, "interference", |a| {
-        if let Some(t) = has_finding(a, &["foreign_process"]) {
-            (Fail, format!("{t} inside the measured window"))
-        } else if let Some(t) = has_finding(a, &["memory_pressure", "network", "host", "server_queueing"]) {
-            (Warn, format!("{t} inside the measured window"))
-        } else if let Some(why) = not_checked(a, &["foreign_process", "memory_pressure", "network", "host"]) {
-            (NotChecked, why)
-        } else {
-            (Pass, "no foreign GPU process, memory pressure, network or host trouble in the measured window".into())
-        }
-    }));
-    out.push(worst(runs, "error_rate", |a| {
-        let r = a.errors.rate.estimate.unwrap_or(0.0);
-        let text = format!("{} of {} requests failed ({:.2} %)", a.errors.errors, a.errors.requests, r * 100.0);
-        if r >= ERROR_FAIL {
-            (Fail, text)
-        } else if r >= ERROR_WARN {
-            (Warn, text)
-        } else {
-            (Pass, text)
-        }
-    }));
-    out.push({
-        let wide: Vec<String> = widths
-            .iter()
-            .filter_map(|w| match w.relative {
-                Some(h) if h > WIDE => Some(format!("{} ±{:.1} %", w.label, h * 100.0)),
-                None => Some(format!("{} unbounded", w.label)),
-                _ => None,
-            })
-            .collect();
-        let all: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
-        if wide.is_empty() {
-            check("interval_width", Pass, format!("headline intervals within ±{:.0} %: {}", WIDE * 100.0, all.join(", ")))
-        } else {
-            check("interval_width", Warn, format!("wide or unbounded intervals: {}", wide.join(", ")))
-        }
-    });
-    out.push(worst(runs, "data_quality", |a| {
-        let n = a.requests.in_steady_window.max(1);
-        let missing = a.requests.missing.get("ttft").copied().unwrap_or(0);
-        let ok_missing = missing.saturating_sub(a.errors.errors as usize);
-        if ok_missing * 100 > n {
-            (Warn, format!("{ok_missing} successful requests in the measured window lack a TTFT"))
-        } else {
-            (Pass, format!("{} requests, {} without TTFT (failed requests included)", a.requests.total, missing))
-        }
-    }));
-    out.push(worst(runs, "source_limits", |a| {
-        let mut limits = Vec::new();
-        if a.run.timestamps == "absent" {
-            limits.push("no per-request timestamps (steady state, drift and time-based checks are impossible)");
-        }
-        if !a.run.has_schedule {
-            limits.push("no scheduled send times (coordinated omission cannot be measured)");
-        }
-        if !a.run.has_chunks {
-            limits.push("no per-chunk times (no ITL)");
-        }
-        if limits.is_empty() { (Pass, "the source records every timing credence uses".into()) } else { (NotChecked, limits.join("; ")) }
-    }));
-    out.push(worst(runs, "unexplained_anomalies", |a| {
-        let inside: Vec<String> = a
-            .attribution
-            .unexplained
-            .iter()
-            .filter(|x| x.end_s > a.steady_state.start_s && x.start_s < a.steady_state.end_s)
-            .map(|x| format!("{} {:.0}–{:.0} s", x.series, x.start_s, x.end_s))
-            .collect();
-        if inside.is_empty() {
-            (Pass, "every anomaly in the measured window has a cause, or there is none".into())
-        } else {
-            (Warn, format!("anomalies with no cause found: {}", inside.join(", ")))
-        }
-    }));
-    out.push(match runs.len() {
+/// Steady state of one run: reached, shifted, or absent.
+fn steady_state_of(a: &Analysis) -> (CheckStatus, String) {
+    let s = &a.steady_state;
+    let kept = format!(
+        "measured {:.0} s to {:.0} s after dropping {:.0} s ({} requests) at the start and {:.0} s ({} requests) at the end",
+        s.start_s, s.end_s, s.dropped_start_s, s.dropped_start_requests, s.dropped_end_s, s.dropped_end_requests
+    );
+    if a.run.timestamps == "absent" {
+        return (NotChecked, "the source has no per-request timestamps: steady state cannot be checked".into());
+    }
+    match s.classification {
+        Classification::NoSteadyState => (Fail, "no steady state: the level keeps moving, so no single number describes the run".into()),
+        Classification::Slowdown => (Warn, format!("the level shifted during the run; {kept}")),
+        _ => (Pass, format!("steady state reached; {kept}")),
+    }
+}
+
+/// Whether the headline percentile can be bounded, pooling effective observations over runs.
+fn sample_size(runs: &[&Analysis]) -> Check {
+    let (metric, key, p) = HEADLINE;
+    let beyond: f64 = runs.iter().map(|a| a.metrics[metric][key].n_eff.unwrap_or(0.0) * (1.0 - p)).sum();
+    let per_run_ok = runs.iter().all(|a| a.metrics[metric][key].status == Status::Ok);
+    let name = format!("sample_size.{metric}_{key}");
+    if per_run_ok || (runs.len() > 1 && beyond >= 10.0) {
+        check(&name, Pass, format!("{beyond:.0} effective observations beyond P99 TTFT (at least 10 needed)"))
+    } else {
+        check(&name, Fail, format!("only {beyond:.1} effective observations beyond P99 TTFT (10 needed): P99 TTFT cannot be bounded; run longer or add runs"))
+    }
+}
+
+/// Dependence of one run's TTFT, and whether a residual trend remains.
+fn dependence_of(a: &Analysis) -> (CheckStatus, String) {
+    let Some(d) = a.dependence.get("ttft") else { return (NotChecked, "no TTFT values".into()) };
+    let trend = a.steady_state.detectors.iter().any(|x| x.verdict == "trend" && x.name.starts_with("mann_kendall_hamed_rao("));
+    if trend {
+        (Warn, format!("a residual trend remains in the measured window (Mann–Kendall); effective n {:.0} of {}", d.n_eff, a.requests.in_steady_window))
+    } else {
+        (
+            Pass,
+            format!("TTFT design effect {:.1}: effective n {:.0} of {}; the intervals account for it", d.design_effect, d.n_eff, a.requests.in_steady_window),
+        )
+    }
+}
+
+/// Whether one run's load generator kept up with its schedule.
+fn client_saturation_of(a: &Analysis) -> (CheckStatus, String) {
+    let causes = ["client_saturation"];
+    if let Some(t) = has_finding(a, &causes) {
+        (Fail, format!("{t} inside the measured window: latencies include client delay and the offered load was not delivered"))
+    } else if let Some(why) = not_checked(a, &causes) {
+        (NotChecked, why)
+    } else {
+        (Pass, "the load generator kept up with its schedule (CPU, send lag, achieved rate)".into())
+    }
+}
+
+/// Throttling in one run's measured window: hard throttles fail, a power cap warns.
+fn throttling_of(a: &Analysis) -> (CheckStatus, String) {
+    let hard = ["thermal_throttle", "hw_power_brake", "hw_slowdown", "clock_change"];
+    if let Some(t) = has_finding(a, &hard) {
+        (Fail, format!("{t} inside the measured window"))
+    } else if let Some(t) = has_finding(a, &["power_cap"]) {
+        (Warn, format!("{t}: compare only with runs at the same power limit"))
+    } else if let Some(why) = not_checked(a, &["thermal_throttle", "power_cap", "clock_change"]) {
+        (NotChecked, why)
+    } else {
+        (Pass, "no throttle reason or clock drop under load in the measured window".into())
+    }
+}
+
+/// Interference in one run's measured window: a foreign GPU process fails, the rest warn.
+fn interference_of(a: &Analysis) -> (CheckStatus, String) {
+    if let Some(t) = has_finding(a, &["foreign_process"]) {
+        (Fail, format!("{t} inside the measured window"))
+    } else if let Some(t) = has_finding(a, &["memory_pressure", "network", "host", "server_queueing"]) {
+        (Warn, format!("{t} inside the measured window"))
+    } else if let Some(why) = not_checked(a, &["foreign_process", "memory_pressure", "network", "host"]) {
+        (NotChecked, why)
+    } else {
+        (Pass, "no foreign GPU process, memory pressure, network or host trouble in the measured window".into())
+    }
+}
+
+/// One run's error rate against the warn and fail limits.
+fn error_rate_of(a: &Analysis) -> (CheckStatus, String) {
+    let r = a.errors.rate.estimate.unwrap_or(0.0);
+    let text = format!("{} of {} requests failed ({:.2} %)", a.errors.errors, a.errors.requests, r * 100.0);
+    if r >= ERROR_FAIL {
+        (Fail, text)
+    } else if r >= ERROR_WARN {
+        (Warn, text)
+    } else {
+        (Pass, text)
+    }
+}
+
+/// Whether the pooled headline intervals are narrow enough to quote.
+fn interval_width(widths: &[HalfWidth]) -> Check {
+    let wide: Vec<String> = widths
+        .iter()
+        .filter_map(|w| match w.relative {
+            Some(h) if h > WIDE => Some(format!("{} ±{:.1} %", w.label, h * 100.0)),
+            None => Some(format!("{} unbounded", w.label)),
+            _ => None,
+        })
+        .collect();
+    let all: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
+    if wide.is_empty() {
+        check("interval_width", Pass, format!("headline intervals within ±{:.0} %: {}", WIDE * 100.0, all.join(", ")))
+    } else {
+        check("interval_width", Warn, format!("wide or unbounded intervals: {}", wide.join(", ")))
+    }
+}
+
+/// Successful requests of one run's measured window that lack a TTFT.
+fn data_quality_of(a: &Analysis) -> (CheckStatus, String) {
+    let n = a.requests.in_steady_window.max(1);
+    let missing = a.requests.missing.get("ttft").copied().unwrap_or(0);
+    let ok_missing = missing.saturating_sub(a.errors.errors as usize);
+    if ok_missing * 100 > n {
+        (Warn, format!("{ok_missing} successful requests in the measured window lack a TTFT"))
+    } else {
+        (Pass, format!("{} requests, {} without TTFT (failed requests included)", a.requests.total, missing))
+    }
+}
+
+/// Timings one run's source does not record, and what they rule out.
+fn source_limits_of(a: &Analysis) -> (CheckStatus, String) {
+    let mut limits = Vec::new();
+    if a.run.timestamps == "absent" {
+        limits.push("no per-request timestamps (steady state, drift and time-based checks are impossible)");
+    }
+    if !a.run.has_schedule {
+        limits.push("no scheduled send times (coordinated omission cannot be measured)");
+    }
+    if !a.run.has_chunks {
+        limits.push("no per-chunk times (no ITL)");
+    }
+    if limits.is_empty() { (Pass, "the source records every timing credence uses".into()) } else { (NotChecked, limits.join("; ")) }
+}
+
+/// Anomalies in one run's measured window that no cause explains.
+fn unexplained_anomalies_of(a: &Analysis) -> (CheckStatus, String) {
+    let inside: Vec<String> = a
+        .attribution
+        .unexplained
+        .iter()
+        .filter(|x| x.end_s > a.steady_state.start_s && x.start_s < a.steady_state.end_s)
+        .map(|x| format!("{} {:.0}–{:.0} s", x.series, x.start_s, x.end_s))
+        .collect();
+    if inside.is_empty() {
+        (Pass, "every anomaly in the measured window has a cause, or there is none".into())
+    } else {
+        (Warn, format!("anomalies with no cause found: {}", inside.join(", ")))
+    }
+}
+
+/// Whether there are enough runs to separate the configuration from run-to-run noise.
+fn replication(k: usize) -> Check {
+    match k {
         0 | 1 => check("replication", Warn, "single run: the configuration effect cannot be separated from run-to-run noise; repeat the run at least 3 times"),
         2 => check("replication", Warn, "2 runs: too few to estimate run-to-run noise reliably; 3 or more are needed"),
         k => check("replication", Pass, format!("{k} runs of this configuration")),
-    });
+    }
+}
+
+/// All checks, in report order.
+pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
+    let mut out = environment(runs);
+    out.push(worst(runs, "steady_state", steady_state_of));
+    out.push(sample_size(runs));
+    out.push(worst(runs, "dependence", dependence_of));
+    out.push(worst(runs, "client_saturation", client_saturation_of));
+    out.push(worst(runs, "throttling", throttling_of));
+    out.push(worst(runs, "interference", interference_of));
+    out.push(worst(runs, "error_rate", error_rate_of));
+    out.push(interval_width(widths));
+    out.push(worst(runs, "data_quality", data_quality_of));
+    out.push(worst(runs, "source_limits", source_limits_of));
+    out.push(worst(runs, "unexplained_anomalies", unexplained_anomalies_of));
+    out.push(replication(runs.len()));
     out
 }

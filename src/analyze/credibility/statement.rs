@@ -25,8 +25,8 @@ fn list(items: &[String]) -> String {
     }
 }
 
-pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], grade: Grade) -> String {
-    let mut s = Vec::new();
+/// The opening sentence: grade, requests measured, and what was dropped.
+fn measured_sentence(runs: &[&Analysis], grade: Grade) -> String {
     let k = runs.len();
     let measured: usize = runs.iter().map(|a| a.requests.in_steady_window).sum();
     let seconds: f64 = runs.iter().map(|a| a.steady_state.end_s - a.steady_state.start_s).sum();
@@ -36,10 +36,21 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
     let tail_n: usize = runs.iter().map(|a| a.steady_state.dropped_end_requests).sum();
     let runs_text = if k == 1 { "This single run".to_string() } else { format!("These {k} runs") };
     if runs.iter().any(|a| a.run.timestamps == "absent") {
-        s.push(format!("Credibility {}. {runs_text} measured {measured} requests, but the source records no per-request timestamps: warmup, steady state and drift cannot be checked, and every request counts.", grade.label()));
+        format!(
+            "Credibility {}. {runs_text} measured {measured} requests, but the source records no per-request timestamps: warmup, steady state and drift cannot be checked, and every request counts.",
+            grade.label()
+        )
     } else {
-        s.push(format!("Credibility {}. {runs_text} measured {measured} requests over {seconds:.0} s of steady state, after dropping {warm_s:.0} s ({warm_n} requests) of warmup and {tail_s:.0} s ({tail_n} requests) at the end.", grade.label()));
+        format!(
+            "Credibility {}. {runs_text} measured {measured} requests over {seconds:.0} s of steady state, after dropping {warm_s:.0} s ({warm_n} requests) of warmup and {tail_s:.0} s ({tail_n} requests) at the end.",
+            grade.label()
+        )
     }
+}
+
+/// How wide the headline intervals are, and which cannot be bounded.
+fn width_sentences(widths: &[HalfWidth]) -> Vec<String> {
+    let mut s = Vec::new();
     let bounded: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
     let unbounded: Vec<String> = widths.iter().filter(|w| w.relative.is_none()).map(|w| w.label.clone()).collect();
     if !bounded.is_empty() {
@@ -48,7 +59,11 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
     if !unbounded.is_empty() {
         s.push(format!("{} cannot be bounded with this much data and must not be quoted as a number.", list(&unbounded)));
     }
-    // Other tails: named, not graded (the key metrics table marks them insufficient_data).
+    s
+}
+
+/// Other tails: named, not graded (the key metrics table marks them insufficient_data).
+fn short_tails_sentence(runs: &[&Analysis]) -> Option<String> {
     let mut short: Vec<String> = Vec::new();
     for (metric, label) in [("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e", "E2E")] {
         for (key, p) in [("p99", "P99"), ("p999", "P99.9")] {
@@ -57,9 +72,12 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
             }
         }
     }
-    if !short.is_empty() {
-        s.push(format!("Too few samples to bound {}: these are reported as insufficient data, not as numbers.", list(&short)));
-    }
+    (!short.is_empty()).then(|| format!("Too few samples to bound {}: these are reported as insufficient data, not as numbers.", list(&short)))
+}
+
+/// Environment checks that failed (with their bias) or are unknown, or that all passed.
+fn environment_sentences(checks: &[Check]) -> Vec<String> {
+    let mut s = Vec::new();
     let env_bad: Vec<String> = checks
         .iter()
         .filter(|c| c.name.starts_with("environment.") && matches!(c.status, CheckStatus::Warn | CheckStatus::Fail))
@@ -76,11 +94,18 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
     if env_bad.is_empty() && env_unknown.is_empty() {
         s.push("Every environment check passed.".into());
     }
+    s
+}
+
+/// The other checks that failed, with their reasons.
+fn failed_checks_sentence(checks: &[Check]) -> Option<String> {
     let other_fail: Vec<String> =
         checks.iter().filter(|c| !c.name.starts_with("environment.") && c.status == CheckStatus::Fail).map(|c| format!("{} ({})", c.name, c.reason)).collect();
-    if !other_fail.is_empty() {
-        s.push(format!("Failed checks: {}.", list(&other_fail)));
-    }
+    (!other_fail.is_empty()).then(|| format!("Failed checks: {}.", list(&other_fail)))
+}
+
+/// What to compare with caution: single runs, windows with findings, warned checks.
+fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<String> {
     let findings: Vec<String> = runs
         .iter()
         .flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| f.title.clone()))
@@ -88,7 +113,7 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
         .into_iter()
         .collect();
     let mut caution = Vec::new();
-    if k == 1 {
+    if runs.len() == 1 {
         caution.push("any comparison with another single run (run-to-run noise is unmeasured)".to_string());
     }
     if !findings.is_empty() {
@@ -102,8 +127,16 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
     if !warned.is_empty() {
         caution.push(format!("anything that depends on {}", list(&warned)));
     }
-    if !caution.is_empty() {
-        s.push(format!("Compare with caution: {}.", list(&caution)));
-    }
+    (!caution.is_empty()).then(|| format!("Compare with caution: {}.", list(&caution)))
+}
+
+/// The credibility statement: one paragraph of sentences, each present only when it says something.
+pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], grade: Grade) -> String {
+    let mut s = vec![measured_sentence(runs, grade)];
+    s.extend(width_sentences(widths));
+    s.extend(short_tails_sentence(runs));
+    s.extend(environment_sentences(checks));
+    s.extend(failed_checks_sentence(checks));
+    s.extend(caution_sentence(runs, checks));
     s.join(" ")
 }

@@ -112,36 +112,59 @@ fn snippet(b: &[u8]) -> String {
 pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
     let reused = conn.used > 0;
     conn.used += 1;
+    let mut buf = match send_and_await(conn, request, reused, o) {
+        Ok(buf) => buf,
+        Err(after) => return after,
+    };
+    let status: u32 = String::from_utf8_lossy(&buf).split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    o.http_status = Some(status);
+    let (framing, close) = match read_headers(conn, &mut buf, o) {
+        Ok(h) => h,
+        Err(after) => return after,
+    };
+    let mut body = Body { framing, scratch: Vec::with_capacity(16) };
+    let end = read_body(conn, &mut body, &mut buf, status, o);
+    let now = Instant::now();
+    o.end.get_or_insert(now);
+    judge_end(o, status, &end, &body.framing);
+    if close || !end.complete { After::Close } else { After::Reuse }
+}
+
+/// Writes the request and reads the status line into the returned buffer, stamping the first byte.
+fn send_and_await(conn: &mut Conn, request: &[u8], reused: bool, o: &mut Observed) -> Result<Vec<u8>, After> {
     // One write for head and body: a second small write would wait on the peer's delayed ACK.
     if let Err(e) = conn.reader.get_mut().write_all(request) {
         if reused {
-            return After::Stale;
+            return Err(After::Stale);
         }
         o.error = Some((io_kind(&e, "client"), format!("send failed: {e}")));
-        return After::Close;
+        return Err(After::Close);
     }
     let mut buf = Vec::with_capacity(512);
     match line(&mut conn.reader, &mut buf) {
         Ok(true) => o.first_byte = Some(Instant::now()),
-        Ok(false) if reused => return After::Stale,
+        Ok(false) if reused => return Err(After::Stale),
         Ok(false) => {
             o.error = Some(("disconnected", "the server closed the connection before responding".into()));
-            return After::Close;
+            return Err(After::Close);
         }
-        Err(e) if reused && io_kind(&e, "") == "disconnected" => return After::Stale,
+        Err(e) if reused && io_kind(&e, "") == "disconnected" => return Err(After::Stale),
         Err(e) => {
             o.error = Some((io_kind(&e, "client"), format!("no response: {e}")));
-            return After::Close;
+            return Err(After::Close);
         }
     }
-    let status: u32 = String::from_utf8_lossy(&buf).split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    o.http_status = Some(status);
+    Ok(buf)
+}
+
+/// Reads the response headers: how the body is framed, and whether the connection closes after it.
+fn read_headers(conn: &mut Conn, buf: &mut Vec<u8>, o: &mut Observed) -> Result<(Framing, bool), After> {
     let (mut chunked, mut length, mut close) = (false, None::<usize>, false);
     loop {
-        match line(&mut conn.reader, &mut buf) {
+        match line(&mut conn.reader, buf) {
             Ok(true) if buf.is_empty() => break,
             Ok(true) => {
-                let h = String::from_utf8_lossy(&buf).to_ascii_lowercase();
+                let h = String::from_utf8_lossy(buf).to_ascii_lowercase();
                 if h.starts_with("transfer-encoding:") && h.contains("chunked") {
                     chunked = true;
                 } else if let Some(v) = h.strip_prefix("content-length:") {
@@ -152,11 +175,11 @@ pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
             }
             Ok(false) => {
                 o.error = Some(("disconnected", "the server closed the connection inside the response headers".into()));
-                return After::Close;
+                return Err(After::Close);
             }
             Err(e) => {
                 o.error = Some((io_kind(&e, "client"), format!("response headers: {e}")));
-                return After::Close;
+                return Err(After::Close);
             }
         }
     }
@@ -168,12 +191,26 @@ pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
         close = true;
         Framing::ToEof
     };
-    let mut body = Body { framing, scratch: Vec::with_capacity(16) };
+    Ok((framing, close))
+}
+
+/// How the body read ended.
+struct BodyEnd {
+    /// The body was read to its end (not cut by an error).
+    complete: bool,
+    /// The body ended with an SSE event not yet terminated.
+    inside_event: bool,
+    /// The whole body, kept only for a non-200 response's error message.
+    raw_body: Vec<u8>,
+}
+
+/// Reads the body line by line, stamping each SSE event as it completes.
+fn read_body(conn: &mut Conn, body: &mut Body, buf: &mut Vec<u8>, status: u32, o: &mut Observed) -> BodyEnd {
     let mut event: Vec<u8> = Vec::new();
     let mut raw_body = Vec::new();
     let mut complete = false;
     loop {
-        match body.read_line(&mut conn.reader, &mut buf) {
+        match body.read_line(&mut conn.reader, buf) {
             Ok(true) => {}
             Ok(false) => {
                 complete = true;
@@ -185,7 +222,7 @@ pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
             }
         }
         if status != 200 {
-            raw_body.extend_from_slice(&buf);
+            raw_body.extend_from_slice(buf);
             raw_body.push(b'\n');
             continue;
         }
@@ -194,25 +231,7 @@ pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
             if event.is_empty() {
                 continue;
             }
-            let now = Instant::now();
-            if event == b"[DONE]" {
-                o.end = Some(now);
-            } else if malformed(&event) {
-                if o.error.is_none() {
-                    o.error = Some(("malformed", format!("event {} is not a JSON object: {}", o.chunks.len() + 1, snippet(&event))));
-                }
-            } else {
-                // Chunks that carry text only: the usage chunk and role-only deltas carry no
-                // tokens and would shorten the inter-token gaps.
-                if has_text(&event) {
-                    o.chunks.push(now);
-                    o.first_token.get_or_insert(now);
-                }
-                if let Some((p, c)) = usage(&event) {
-                    o.prompt_tokens = p;
-                    o.completion_tokens = c;
-                }
-            }
+            end_of_event(&event, o);
             event.clear();
         } else if let Some(d) = buf.strip_prefix(b"data:") {
             // Multi-line data joins with a newline (SSE); other fields (event, id, retry,
@@ -223,21 +242,46 @@ pub fn post_stream(conn: &mut Conn, request: &[u8], o: &mut Observed) -> After {
             event.extend_from_slice(d.strip_prefix(b" ").unwrap_or(d));
         }
     }
+    BodyEnd { complete, inside_event: !event.is_empty(), raw_body }
+}
+
+/// Stamps one complete SSE event: the end marker, a malformed payload, a text chunk, or usage.
+fn end_of_event(event: &[u8], o: &mut Observed) {
     let now = Instant::now();
-    o.end.get_or_insert(now);
+    if event == b"[DONE]" {
+        o.end = Some(now);
+    } else if malformed(event) {
+        if o.error.is_none() {
+            o.error = Some(("malformed", format!("event {} is not a JSON object: {}", o.chunks.len() + 1, snippet(event))));
+        }
+    } else {
+        // Chunks that carry text only: the usage chunk and role-only deltas carry no
+        // tokens and would shorten the inter-token gaps.
+        if has_text(event) {
+            o.chunks.push(now);
+            o.first_token.get_or_insert(now);
+        }
+        if let Some((p, c)) = usage(event) {
+            o.prompt_tokens = p;
+            o.completion_tokens = c;
+        }
+    }
+}
+
+/// The request's error, if any, once the body has ended: an HTTP error, a cut stream or a cut event.
+fn judge_end(o: &mut Observed, status: u32, end: &BodyEnd, framing: &Framing) {
     if status != 200 {
         let kind = match status {
             400..=499 => "http_4xx",
             500..=599 => "http_5xx",
             _ => "other",
         };
-        o.error = Some((kind, snippet(&raw_body)));
-    } else if !complete && o.error.is_none() {
+        o.error = Some((kind, snippet(&end.raw_body)));
+    } else if !end.complete && o.error.is_none() {
         o.error = Some(("disconnected", format!("the stream ended after {} chunks without its end", o.chunks.len())));
-    } else if complete && o.error.is_none() && matches!(body.framing, Framing::Chunked { .. }) && !event.is_empty() {
+    } else if end.complete && o.error.is_none() && matches!(framing, Framing::Chunked { .. }) && end.inside_event {
         o.error = Some(("malformed", "the stream ended inside an event".into()));
     }
-    if close || !complete { After::Close } else { After::Reuse }
 }
 
 /// How the response body is delimited.

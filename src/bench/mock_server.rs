@@ -270,81 +270,109 @@ fn prompt_words(v: &serde_json::Value) -> usize {
 /// Writes one streamed response; returns whether the connection stays open.
 fn stream_response(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
     let req: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
-    match fault {
-        Some(Fault::Http500 | Fault::Http429) => {
-            let (code, text) = if fault == Some(Fault::Http500) { (500, "Internal Server Error") } else { (429, "Too Many Requests") };
-            let msg = format!("{{\"error\":{{\"message\":\"injected {code}\",\"code\":{code}}}}}");
-            write!(out, "HTTP/1.1 {code} {text}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{msg}", msg.len())?;
-            return Ok(true);
-        }
-        _ => {}
+    if let Some(f @ (Fault::Http500 | Fault::Http429)) = fault {
+        return http_error(out, f);
     }
-    let asked = c.output_tokens.unwrap_or_else(|| req.get("max_tokens").and_then(|m| m.as_u64()).map_or(16, |m| m.min(1 << 20) as u32));
-    let ignore_eos = req.get("ignore_eos").and_then(|v| v.as_bool()).unwrap_or(false);
-    let tokens = match c.natural_length {
-        Some(n) if !ignore_eos => asked.min(n),
-        _ => asked,
-    }
-    .max(1);
+    let tokens = response_tokens(&req, c);
     // Stream faults strike after the first token (or at it, for one-token responses).
     let fault_at = 1.min(tokens - 1);
     let prompt = prompt_words(&req);
     // With no delays the whole response goes out in one write: a trivial server for
     // measuring the client, not a model of one.
     let batch = c.ttft.is_zero() && c.token_delay.is_zero();
-    let mut pending: Vec<u8> = Vec::with_capacity(if batch { 256 + 64 * tokens as usize } else { 256 });
-    pending.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
-    let event = |pending: &mut Vec<u8>, data: &str| {
-        let ev = format!("data: {data}\n\n");
-        let _ = write!(pending, "{:x}\r\n{ev}\r\n", ev.len());
-    };
-    let flush = |out: &mut TcpStream, pending: &mut Vec<u8>, force: bool| -> std::io::Result<()> {
-        if force || !batch {
-            out.write_all(pending)?;
-            pending.clear();
-        }
-        Ok(())
-    };
+    let mut sse = Sse { out, pending: Vec::with_capacity(if batch { 256 + 64 * tokens as usize } else { 256 }), batch };
+    sse.pending.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
     if chat {
-        event(&mut pending, "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
+        sse.event("{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
     }
-    flush(out, &mut pending, false)?;
+    sse.flush(false)?;
     std::thread::sleep(c.ttft);
     for i in 0..tokens {
         if i > 0 && !c.token_delay.is_zero() {
             std::thread::sleep(c.token_delay);
         }
-        if i == fault_at {
-            match fault {
-                Some(Fault::Drop) => {
-                    flush(out, &mut pending, true)?;
-                    let _ = out.shutdown(std::net::Shutdown::Both);
-                    return Ok(false);
-                }
-                Some(Fault::Stall) => {
-                    flush(out, &mut pending, true)?;
-                    std::thread::sleep(c.stall_for);
-                    return Ok(false);
-                }
-                Some(Fault::Malformed) => event(&mut pending, "{\"choices\":[{\"index\":0,\"text\":\"tr"),
-                _ => {}
-            }
+        if i == fault_at && !sse.stream_fault(fault, c)? {
+            return Ok(false);
         }
         if chat {
-            event(&mut pending, &format!("{{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"tok{i} \"}}}}]}}"));
+            sse.event(&format!("{{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"tok{i} \"}}}}]}}"));
         } else {
-            event(&mut pending, &format!("{{\"object\":\"text_completion\",\"choices\":[{{\"index\":0,\"text\":\"tok{i} \"}}]}}"));
+            sse.event(&format!("{{\"object\":\"text_completion\",\"choices\":[{{\"index\":0,\"text\":\"tok{i} \"}}]}}"));
         }
-        flush(out, &mut pending, false)?;
+        sse.flush(false)?;
     }
-    event(
-        &mut pending,
-        &format!("{{\"choices\":[],\"usage\":{{\"prompt_tokens\":{prompt},\"completion_tokens\":{tokens},\"total_tokens\":{}}}}}", prompt + tokens as usize),
-    );
-    event(&mut pending, "[DONE]");
-    pending.extend_from_slice(b"0\r\n\r\n");
-    flush(out, &mut pending, true)?;
+    sse.event(&format!(
+        "{{\"choices\":[],\"usage\":{{\"prompt_tokens\":{prompt},\"completion_tokens\":{tokens},\"total_tokens\":{}}}}}",
+        prompt + tokens as usize
+    ));
+    sse.event("[DONE]");
+    sse.pending.extend_from_slice(b"0\r\n\r\n");
+    sse.flush(true)?;
     Ok(true)
+}
+
+/// Answers with an injected HTTP error instead of a stream; the connection stays open.
+fn http_error(out: &mut TcpStream, fault: Fault) -> std::io::Result<bool> {
+    let (code, text) = if fault == Fault::Http500 { (500, "Internal Server Error") } else { (429, "Too Many Requests") };
+    let msg = format!("{{\"error\":{{\"message\":\"injected {code}\",\"code\":{code}}}}}");
+    write!(out, "HTTP/1.1 {code} {text}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{msg}", msg.len())?;
+    Ok(true)
+}
+
+/// How many tokens to stream: as configured or asked for, cut at the natural length unless `ignore_eos`.
+fn response_tokens(req: &serde_json::Value, c: &MockConfig) -> u32 {
+    let asked = c.output_tokens.unwrap_or_else(|| req.get("max_tokens").and_then(|m| m.as_u64()).map_or(16, |m| m.min(1 << 20) as u32));
+    let ignore_eos = req.get("ignore_eos").and_then(|v| v.as_bool()).unwrap_or(false);
+    match c.natural_length {
+        Some(n) if !ignore_eos => asked.min(n),
+        _ => asked,
+    }
+    .max(1)
+}
+
+/// A chunked SSE response being written, buffered whole when it is sent in one write.
+struct Sse<'a> {
+    out: &'a mut TcpStream,
+    pending: Vec<u8>,
+    batch: bool,
+}
+
+impl Sse<'_> {
+    /// Appends one SSE event as its own HTTP chunk.
+    fn event(&mut self, data: &str) {
+        let ev = format!("data: {data}\n\n");
+        let _ = write!(self.pending, "{:x}\r\n{ev}\r\n", ev.len());
+    }
+
+    /// Writes what is pending, unless the response is batched and this is not the end.
+    fn flush(&mut self, force: bool) -> std::io::Result<()> {
+        if force || !self.batch {
+            self.out.write_all(&self.pending)?;
+            self.pending.clear();
+        }
+        Ok(())
+    }
+
+    /// Injects a stream fault at its token; false when the response ends there.
+    fn stream_fault(&mut self, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+        match fault {
+            Some(Fault::Drop) => {
+                self.flush(true)?;
+                let _ = self.out.shutdown(std::net::Shutdown::Both);
+                Ok(false)
+            }
+            Some(Fault::Stall) => {
+                self.flush(true)?;
+                std::thread::sleep(c.stall_for);
+                Ok(false)
+            }
+            Some(Fault::Malformed) => {
+                self.event("{\"choices\":[{\"index\":0,\"text\":\"tr");
+                Ok(true)
+            }
+            _ => Ok(true),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -96,13 +96,7 @@ fn sample_beside(mut b: Beside, stop: Arc<AtomicBool>) -> (crate::import::rows::
     let mut deadline = Instant::now();
     loop {
         if let Some(g) = b.gpus.as_mut() {
-            for i in 0..devices {
-                let t = Instant::now();
-                let mut s = g.sample(i, crate::collect::now_ns());
-                s.host = host.clone();
-                s.sample_us = Some(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
-                gpu.rows.push(s);
-            }
+            crate::collect::sample_gpus(g.as_mut(), devices, &host, &mut gpu);
         }
         if let Some(url) = &b.server_metrics {
             server.extend(crate::collect::scrape::scrape(url, crate::collect::now_ns()));
@@ -174,46 +168,13 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
     start.0.wait();
     start.0.wait();
     let Some(&(anchor, _)) = start.1.get() else { return Vec::new() };
-    let limit_n = o.requests.unwrap_or(u64::MAX);
-    let end_at = o.duration_s.map(|d| anchor + Duration::from_secs_f64(d));
+    let limits = RunLimits { n: o.requests.unwrap_or(u64::MAX), end_at: o.duration_s.map(|d| anchor + Duration::from_secs_f64(d)) };
     let mut records = Vec::new();
-    loop {
-        let (k, scheduled) = match &source {
-            NextRequest::Open(schedule) => {
-                if crate::collect::stop_requested() {
-                    break;
-                }
-                let Some((k, due)) = schedule.lock().ok().and_then(|mut s| s.next(o, anchor)) else { break };
-                let now = Instant::now();
-                if now > due + Duration::from_micros(100) {
-                    // Claimed after its time: every connection was busy until now.
-                    live.queued.fetch_add(1, Ordering::Relaxed);
-                }
-                (k, Some(due))
-            }
-            NextRequest::Closed(next_k) => {
-                let k = next_k.fetch_add(1, Ordering::SeqCst);
-                if k >= limit_n || end_at.is_some_and(|e| Instant::now() >= e) || crate::collect::stop_requested() {
-                    break;
-                }
-                (k, None)
-            }
-        };
+    while let Some((k, scheduled)) = claim_next(o, live, anchor, &source, &limits) {
         // Built before the wait: nothing is serialized between the scheduled time and the send.
         let request = request_for(o, k);
         if let Some(due) = scheduled {
-            loop {
-                let now = Instant::now();
-                if now >= due {
-                    break;
-                }
-                if crate::collect::stop_requested() {
-                    break;
-                }
-                // In steps of at most 100 ms, so that a stop is seen at low rates too.
-                std::thread::sleep((due - now).min(Duration::from_millis(100)));
-            }
-            if crate::collect::stop_requested() {
+            if !wait_until_due(due) {
                 // A slot not yet due when the stop came: never sent, so not recorded.
                 break;
             }
@@ -222,36 +183,9 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
             live.second(due.saturating_duration_since(anchor).as_secs() as usize, |x| x.planned += 1);
         }
         let sent = Instant::now();
-        live.sent.fetch_add(1, Ordering::Relaxed);
-        if let Some(s) = scheduled {
-            live.second(sent.saturating_duration_since(anchor).as_secs() as usize, |x| {
-                x.sent += 1;
-                x.lags_ms.push(sent.saturating_duration_since(s).as_secs_f64() * 1e3);
-            });
-        }
+        count_sent(live, anchor, sent, scheduled);
         live.inflight.fetch_add(1, Ordering::Relaxed);
-        let mut obs = http::Observed::default();
-        let mut after = http::After::Close;
-        // A reused connection the server closed while idle is retried once on a new one: the
-        // request never reached the server. The sent time stays that of the first attempt.
-        for _ in 0..2 {
-            if conn.is_none() {
-                match http::Conn::open(&o.hostport, o.timeout) {
-                    Ok(c) => conn = Some(c),
-                    Err(e) => {
-                        obs.error = Some(e);
-                        break;
-                    }
-                }
-            }
-            let Some(c) = conn.as_mut() else { break };
-            after = http::post_stream(c, &request, &mut obs);
-            if after != http::After::Stale {
-                break;
-            }
-            conn = None;
-            obs = http::Observed::default();
-        }
+        let (mut obs, after) = send(o, &mut conn, &request);
         obs.end.get_or_insert_with(Instant::now);
         live.inflight.fetch_sub(1, Ordering::Relaxed);
         if obs.error.is_some() {
@@ -263,6 +197,91 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
         records.push(Record { k, scheduled, sent, obs });
     }
     records
+}
+
+/// When a closed loop stops: after this many requests, or at this time.
+struct RunLimits {
+    n: u64,
+    end_at: Option<Instant>,
+}
+
+/// The next request number and, open loop, its scheduled time; none once the run is over.
+fn claim_next(o: &BenchOptions, live: &Live, anchor: Instant, source: &NextRequest, limits: &RunLimits) -> Option<(u64, Option<Instant>)> {
+    match source {
+        NextRequest::Open(schedule) => {
+            if crate::collect::stop_requested() {
+                return None;
+            }
+            let (k, due) = schedule.lock().ok().and_then(|mut s| s.next(o, anchor))?;
+            let now = Instant::now();
+            if now > due + Duration::from_micros(100) {
+                // Claimed after its time: every connection was busy until now.
+                live.queued.fetch_add(1, Ordering::Relaxed);
+            }
+            Some((k, Some(due)))
+        }
+        NextRequest::Closed(next_k) => {
+            let k = next_k.fetch_add(1, Ordering::SeqCst);
+            if k >= limits.n || limits.end_at.is_some_and(|e| Instant::now() >= e) || crate::collect::stop_requested() {
+                return None;
+            }
+            Some((k, None))
+        }
+    }
+}
+
+/// Sleeps until a request's scheduled time; false when a stop came first.
+fn wait_until_due(due: Instant) -> bool {
+    loop {
+        let now = Instant::now();
+        if now >= due {
+            break;
+        }
+        if crate::collect::stop_requested() {
+            break;
+        }
+        // In steps of at most 100 ms, so that a stop is seen at low rates too.
+        std::thread::sleep((due - now).min(Duration::from_millis(100)));
+    }
+    !crate::collect::stop_requested()
+}
+
+/// Counts a send, and open loop its lag behind the schedule, in the second it went out.
+fn count_sent(live: &Live, anchor: Instant, sent: Instant, scheduled: Option<Instant>) {
+    live.sent.fetch_add(1, Ordering::Relaxed);
+    if let Some(s) = scheduled {
+        live.second(sent.saturating_duration_since(anchor).as_secs() as usize, |x| {
+            x.sent += 1;
+            x.lags_ms.push(sent.saturating_duration_since(s).as_secs_f64() * 1e3);
+        });
+    }
+}
+
+/// Sends one request on the connection (opening one if needed) and reads its response.
+fn send(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8]) -> (http::Observed, http::After) {
+    let mut obs = http::Observed::default();
+    let mut after = http::After::Close;
+    // A reused connection the server closed while idle is retried once on a new one: the
+    // request never reached the server. The sent time stays that of the first attempt.
+    for _ in 0..2 {
+        if conn.is_none() {
+            match http::Conn::open(&o.hostport, o.timeout) {
+                Ok(c) => *conn = Some(c),
+                Err(e) => {
+                    obs.error = Some(e);
+                    break;
+                }
+            }
+        }
+        let Some(c) = conn.as_mut() else { break };
+        after = http::post_stream(c, request, &mut obs);
+        if after != http::After::Stale {
+            break;
+        }
+        *conn = None;
+        obs = http::Observed::default();
+    }
+    (obs, after)
 }
 
 /// Asks the kernel to wake this thread within 1 µs of the time it sleeps until, instead of
@@ -304,16 +323,46 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     let stop = Arc::new(AtomicBool::new(false));
     let gpu_note = beside.gpu_note.clone();
     let mut beside = beside;
-    // The pre-run checklist, taken before the load starts (host memory and page cache after
-    // the run would describe the run, not the machine it started on).
-    let environment = match beside.gpus.as_mut() {
-        Some(g) => crate::collect::env::snapshot(Some(g.as_mut()), false, None).0,
-        None => crate::collect::env::snapshot(None, false, Some("GPUs not sampled: give --collect-gpu auto, or run credence collect beside the benchmark")).0,
-    };
+    let environment = pre_run_checklist(&mut beside);
     let sampling = (beside.gpus.is_some() || beside.server_metrics.is_some()).then(|| {
         let stop = stop.clone();
         std::thread::spawn(move || sample_beside(beside, stop))
     });
+    let load = apply_load(o);
+    stop.store(true, Ordering::SeqCst);
+    let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
+    let anchor_ns = load.anchor.1;
+    let (mut data, limits) = build(o, load.anchor, load.records, load.seconds, load.host_rows, load.queued, environment)?;
+    add_beside_tables(&mut data, gpu_rows, server_rows)?;
+    if let Some(n) = gpu_note {
+        data.manifest.config.extra.insert("gpu".into(), n);
+    }
+    if crate::collect::stop_requested() {
+        note_early_stop(&mut data, anchor_ns);
+    }
+    Ok((data, limits))
+}
+
+/// The pre-run checklist, taken before the load starts (host memory and page cache after
+/// the run would describe the run, not the machine it started on).
+fn pre_run_checklist(beside: &mut Beside) -> crate::run::manifest::Environment {
+    match beside.gpus.as_mut() {
+        Some(g) => crate::collect::env::snapshot(Some(g.as_mut()), false, None).0,
+        None => crate::collect::env::snapshot(None, false, Some("GPUs not sampled: give --collect-gpu auto, or run credence collect beside the benchmark")).0,
+    }
+}
+
+/// What the load itself observed: every request, each second's self-instrumentation and the clock anchor.
+struct Observations {
+    records: Vec<Record>,
+    host_rows: Vec<(HostSample, u32)>,
+    anchor: (Instant, i64),
+    seconds: Vec<Second>,
+    queued: u64,
+}
+
+/// Starts the connection threads and the self-sampler, sets time zero once all are up, and waits for the load to end.
+fn apply_load(o: &BenchOptions) -> Observations {
     let live = Live::default();
     let next_k = AtomicU64::new(0);
     let schedule = Mutex::new(Schedule::new(o.seed));
@@ -326,7 +375,7 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     // requests do not wait for thread start-up and connection setup.
     let ready = std::sync::Barrier::new(workers as usize + 1);
     let start = std::sync::OnceLock::<(Instant, i64)>::new();
-    let (records, host_rows, (anchor, anchor_ns)) = std::thread::scope(|scope| {
+    let (records, host_rows, anchor) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 let source = if matches!(o.load, Load::Closed(_)) { NextRequest::Closed(&next_k) } else { NextRequest::Open(&schedule) };
@@ -345,9 +394,11 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     });
     let seconds = std::mem::take(&mut *live.seconds.lock().expect("seconds"));
     let queued = live.queued.load(Ordering::Relaxed);
-    stop.store(true, Ordering::SeqCst);
-    let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
-    let (mut data, limits) = build(o, (anchor, anchor_ns), records, seconds, host_rows, queued, environment)?;
+    Observations { records, host_rows, anchor, seconds, queued }
+}
+
+/// Adds the GPU and server tables sampled beside the load, when there are any.
+fn add_beside_tables(data: &mut RunData, gpu_rows: crate::import::rows::GpuRows, server_rows: Vec<crate::collect::scrape::ServerSample>) -> Result<(), String> {
     if !gpu_rows.is_empty() {
         data.gpu = Some(gpu_rows.into_table()?);
         data.manifest.tables.push("gpu".into());
@@ -358,18 +409,17 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
         data.manifest.tables.push("server".into());
         data.manifest.clock.tables.insert("server".into(), "collector host CLOCK_REALTIME (epoch ns)".into());
     }
-    if let Some(n) = gpu_note {
-        data.manifest.config.extra.insert("gpu".into(), n);
-    }
-    if crate::collect::stop_requested() {
-        let last_sent = data.requests.timestamps("sent_ns").and_then(|s| s.iter().flatten().max().copied()).unwrap_or(anchor_ns);
-        let note = format!(
-            "stopped by SIGINT/SIGTERM: the last request was sent {:.1} s into the run; requests in flight then were completed and recorded",
-            (last_sent - anchor_ns) as f64 / 1e9
-        );
-        data.manifest.config.extra.insert("stopped_early".into(), note);
-    }
-    Ok((data, limits))
+    Ok(())
+}
+
+/// Records in the manifest that a signal ended the run, and when its last request went out.
+fn note_early_stop(data: &mut RunData, anchor_ns: i64) {
+    let last_sent = data.requests.timestamps("sent_ns").and_then(|s| s.iter().flatten().max().copied()).unwrap_or(anchor_ns);
+    let note = format!(
+        "stopped by SIGINT/SIGTERM: the last request was sent {:.1} s into the run; requests in flight then were completed and recorded",
+        (last_sent - anchor_ns) as f64 / 1e9
+    );
+    data.manifest.config.extra.insert("stopped_early".into(), note);
 }
 
 /// The live status line: elapsed and remaining time (or requests), achieved versus offered

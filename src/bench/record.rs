@@ -6,6 +6,7 @@ use std::time::Instant;
 use crate::collect::host::HostSample;
 use crate::import::rows::{Request, RequestRows};
 use crate::run::manifest::*;
+use crate::run::table::Table;
 use crate::run::write::RunData;
 
 use super::schedule::Load;
@@ -50,6 +51,7 @@ fn fmt_ms(v: f64) -> String {
     }
 }
 
+/// Turns one run's records into its run directory (requests, host, manifest) and its verdict on the generator's own limits.
 pub(crate) fn build(
     o: &BenchOptions,
     anchor: (Instant, i64),
@@ -59,10 +61,26 @@ pub(crate) fn build(
     queued: u64,
     environment: Environment,
 ) -> Result<(RunData, Limits), String> {
-    let at = |t: Instant| anchor.1 + t.saturating_duration_since(anchor.0).as_nanos() as i64;
+    let (requests, warm) = request_table(o, anchor, &records)?;
+    let late_ms = late_threshold_ms(o);
+    let own = self_instrumentation(o, host_rows, &seconds, late_ms);
+    let host = crate::collect::host_table(&own.samples, &crate::collect::host_name())?;
+    let limits = limits(o, &own, &seconds, queued, late_ms);
+    let manifest = manifest(o, anchor, warm, environment);
+    Ok((RunData { manifest, requests, gpu: None, host: Some(host), server: None, extra_files: Vec::new() }, limits))
+}
+
+/// An instant as epoch nanoseconds, through the one anchor taken at start.
+fn epoch_ns(anchor: (Instant, i64), t: Instant) -> i64 {
+    anchor.1 + t.saturating_duration_since(anchor.0).as_nanos() as i64
+}
+
+/// The requests table, and how many of its rows are warmup.
+fn request_table(o: &BenchOptions, anchor: (Instant, i64), records: &[Record]) -> Result<(Table, u64), String> {
+    let at = |t: Instant| epoch_ns(anchor, t);
     let mut rows = RequestRows::default();
     let mut warm = 0u64;
-    for r in &records {
+    for r in records {
         let ok = r.obs.error.is_none();
         let started_s = r.scheduled.unwrap_or(r.sent).saturating_duration_since(anchor.0).as_secs_f64();
         let warmup = r.k < o.warmup_requests || started_s < o.warmup_s;
@@ -86,21 +104,42 @@ pub(crate) fn build(
             ..Default::default()
         });
     }
-    let requests = rows.into_table()?;
-    // Self-instrumentation per second into the host table's load-generator columns.
-    let lag_stats = |v: &[f64]| {
-        let mut s = v.to_vec();
-        s.sort_by(f64::total_cmp);
-        let q = |p: f64| crate::stats::quantile::quantile_sorted(&s, p);
-        (q(0.5), q(0.99), s.last().copied())
-    };
-    let mut all_lags: Vec<f64> = Vec::new();
-    let mut late = 0u64;
-    let interarrival_ms = match o.load {
+    Ok((rows.into_table()?, warm))
+}
+
+/// Median, P99 and maximum of one set of send lags.
+fn lag_stats(v: &[f64]) -> (Option<f64>, Option<f64>, Option<f64>) {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let q = |p: f64| crate::stats::quantile::quantile_sorted(&s, p);
+    (q(0.5), q(0.99), s.last().copied())
+}
+
+/// The mean planned inter-arrival time; none for a closed loop, which plans no send times.
+fn interarrival_ms(o: &BenchOptions) -> Option<f64> {
+    match o.load {
         Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) => Some(1000.0 / r),
         Load::Closed(_) => None,
-    };
-    let late_ms = interarrival_ms.map_or(5.0, |i| (0.1 * i).min(5.0));
+    }
+}
+
+/// The send lag above which a send counts as late: 5 ms or 10 % of the mean inter-arrival time.
+fn late_threshold_ms(o: &BenchOptions) -> f64 {
+    interarrival_ms(o).map_or(5.0, |i| (0.1 * i).min(5.0))
+}
+
+/// The host samples with their load-generator columns filled in, and the run's send lags.
+struct OwnLoad {
+    samples: Vec<HostSample>,
+    all_lags: Vec<f64>,
+    late: u64,
+}
+
+/// Writes the per-second self-instrumentation into the host table's load-generator columns.
+fn self_instrumentation(o: &BenchOptions, host_rows: Vec<(HostSample, u32)>, seconds: &[Second], late_ms: f64) -> OwnLoad {
+    let interarrival_ms = interarrival_ms(o);
+    let mut all_lags: Vec<f64> = Vec::new();
+    let mut late = 0u64;
     let mut samples: Vec<HostSample> = Vec::new();
     for (i, (mut h, inflight)) in host_rows.into_iter().enumerate() {
         if let Some(sec) = seconds.get(i) {
@@ -117,13 +156,18 @@ pub(crate) fn build(
         h.lg_inflight = Some(inflight);
         samples.push(h);
     }
-    let host = crate::collect::host_table(&samples, &crate::collect::host_name())?;
+    OwnLoad { samples, all_lags, late }
+}
+
+/// The generator's own limits, with a warning for each it reached.
+fn limits(o: &BenchOptions, own: &OwnLoad, seconds: &[Second], queued: u64, late_ms: f64) -> Limits {
+    let samples = &own.samples;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut limits = Limits {
         cpu_pct_max: samples.iter().filter_map(|h| h.lg_cpu_pct).reduce(f64::max),
         cores,
-        send_lag_p99_ms: lag_stats(&all_lags).1,
-        late_sends: late,
+        send_lag_p99_ms: lag_stats(&own.all_lags).1,
+        late_sends: own.late,
         queued_sends: queued,
         warnings: Vec::new(),
     };
@@ -136,34 +180,40 @@ pub(crate) fn build(
         limits.warnings.push(format!("its hottest thread reached {t:.0} % of a core: add connections or client processes"));
     }
     if let Some(l) = limits.send_lag_p99_ms.filter(|l| *l > late_ms) {
-        let sends = all_lags.len().max(1) as f64;
-        // Seconds with late sends, and how much CPU the hypervisor took from this VM in them.
-        let late_seconds: Vec<&HostSample> =
-            samples.iter().enumerate().filter(|(i, _)| seconds.get(*i).is_some_and(|s| s.lags_ms.iter().any(|l| *l > late_ms))).map(|(_, h)| h).collect();
-        let steal = late_seconds.iter().filter_map(|h| h.cpu_steal_pct).reduce(f64::max).filter(|s| *s >= 5.0);
-        let cause = if let Some(st) = steal {
-            format!(
-                "the hypervisor took up to {st:.0} % of this machine's CPU (steal) in the seconds with late sends: the machine, not the client, stalled; use a dedicated host or rerun"
-            )
-        } else if queued as f64 >= 0.01 * sends {
-            format!("{queued} requests found every connection busy and waited: add connections (--connections {}) or lower the rate", 2 * o.connections)
-        } else {
-            "connections were free, so the lag is the client's threads waking late: give the client its own cores or host (it competes for CPU), use more client processes, or lower the rate".to_string()
-        };
-        limits.warnings.push(format!(
-            "P99 send lag was {} (limit {}: 5 ms or 10 % of the mean inter-arrival time, whichever is smaller); {late} of {} sends were late. {cause}",
-            fmt_ms(l),
-            fmt_ms(late_ms),
-            all_lags.len()
-        ));
+        limits.warnings.push(late_send_warning(o, own, seconds, queued, l, late_ms));
     }
-    let (arrival, rate, concurrency) = match o.load {
-        Load::Poisson(r) => (Arrival::Poisson, Some(r), None),
-        Load::Constant(r) => (Arrival::Constant, Some(r), None),
-        Load::Gamma(r, _) => (Arrival::Unknown, Some(r), None),
-        Load::Closed(c) => (Arrival::ClosedLoop, None, Some(c)),
+    limits
+}
+
+/// Why sends were late (the hypervisor, busy connections or the client's own threads), with the numbers.
+fn late_send_warning(o: &BenchOptions, own: &OwnLoad, seconds: &[Second], queued: u64, p99_ms: f64, late_ms: f64) -> String {
+    let all_lags = &own.all_lags;
+    let sends = all_lags.len().max(1) as f64;
+    // Seconds with late sends, and how much CPU the hypervisor took from this VM in them.
+    let late_seconds: Vec<&HostSample> =
+        own.samples.iter().enumerate().filter(|(i, _)| seconds.get(*i).is_some_and(|s| s.lags_ms.iter().any(|l| *l > late_ms))).map(|(_, h)| h).collect();
+    let steal = late_seconds.iter().filter_map(|h| h.cpu_steal_pct).reduce(f64::max).filter(|s| *s >= 5.0);
+    let cause = if let Some(st) = steal {
+        format!(
+            "the hypervisor took up to {st:.0} % of this machine's CPU (steal) in the seconds with late sends: the machine, not the client, stalled; use a dedicated host or rerun"
+        )
+    } else if queued as f64 >= 0.01 * sends {
+        format!("{queued} requests found every connection busy and waited: add connections (--connections {}) or lower the rate", 2 * o.connections)
+    } else {
+        "connections were free, so the lag is the client's threads waking late: give the client its own cores or host (it competes for CPU), use more client processes, or lower the rate".to_string()
     };
-    let manifest = Manifest {
+    format!(
+        "P99 send lag was {} (limit {}: 5 ms or 10 % of the mean inter-arrival time, whichever is smaller); {} of {} sends were late. {cause}",
+        fmt_ms(p99_ms),
+        fmt_ms(late_ms),
+        own.late,
+        all_lags.len()
+    )
+}
+
+/// The run's manifest: a collector run of credence bench, its workload, phases and clock.
+fn manifest(o: &BenchOptions, anchor: (Instant, i64), warm: u64, environment: Environment) -> Manifest {
+    Manifest {
         format_version: crate::run::schema::FORMAT_VERSION,
         run_id: format!("bench-{}", anchor.1),
         creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
@@ -177,29 +227,7 @@ pub(crate) fn build(
         },
         labels: Default::default(),
         config: SystemConfig { model: Some(o.model.clone()), ..Default::default() },
-        workload: Workload {
-            arrival,
-            rate_per_s: rate,
-            concurrency,
-            dataset: o.dataset.clone(),
-            input_length: Some(if o.prompts.is_empty() {
-                format!("{} words (synthetic prompts, each opening with its request number)", o.input_len.describe())
-            } else {
-                format!("{} prompts from the dataset, cycled", o.prompts.len())
-            }),
-            output_length: Some(format!(
-                "{} tokens (max_tokens{})",
-                o.output_len.describe(),
-                if o.ignore_eos { ", ignore_eos" } else { "; the model may stop earlier" }
-            )),
-            streaming: Some(true),
-            connection_reuse: Some(!o.new_connection_per_request),
-            connections: Some(match o.load {
-                Load::Closed(c) => c,
-                _ => o.connections,
-            }),
-            duration_s: o.duration_s,
-        },
+        workload: workload(o),
         environment,
         phases: DeclaredPhases {
             warmup_requests: Some(warm),
@@ -219,6 +247,38 @@ pub(crate) fn build(
             conversion: Some("Instant offsets from one anchor taken at start".into()),
         },
         tables: vec!["requests".into(), "host".into()],
+    }
+}
+
+/// The workload as the options declared it: arrival process, lengths, connections.
+fn workload(o: &BenchOptions) -> Workload {
+    let (arrival, rate, concurrency) = match o.load {
+        Load::Poisson(r) => (Arrival::Poisson, Some(r), None),
+        Load::Constant(r) => (Arrival::Constant, Some(r), None),
+        Load::Gamma(r, _) => (Arrival::Unknown, Some(r), None),
+        Load::Closed(c) => (Arrival::ClosedLoop, None, Some(c)),
     };
-    Ok((RunData { manifest, requests, gpu: None, host: Some(host), server: None, extra_files: Vec::new() }, limits))
+    Workload {
+        arrival,
+        rate_per_s: rate,
+        concurrency,
+        dataset: o.dataset.clone(),
+        input_length: Some(if o.prompts.is_empty() {
+            format!("{} words (synthetic prompts, each opening with its request number)", o.input_len.describe())
+        } else {
+            format!("{} prompts from the dataset, cycled", o.prompts.len())
+        }),
+        output_length: Some(format!(
+            "{} tokens (max_tokens{})",
+            o.output_len.describe(),
+            if o.ignore_eos { ", ignore_eos" } else { "; the model may stop earlier" }
+        )),
+        streaming: Some(true),
+        connection_reuse: Some(!o.new_connection_per_request),
+        connections: Some(match o.load {
+            Load::Closed(c) => c,
+            _ => o.connections,
+        }),
+        duration_s: o.duration_s,
+    }
 }

@@ -39,22 +39,41 @@ fn drop_caches(requested: bool) -> Observed<bool> {
 pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_note: Option<&str>) -> (Environment, Vec<String>) {
     let mut problems = Vec::new();
     let no_gpu = gpu_note.unwrap_or("no GPU data").to_string();
+    let mut e = host_snapshot(&no_gpu, drop);
+    if e.cpu_governor.value.as_deref().is_some_and(|g| g != "performance") {
+        problems.push(format!("CPU governor is {:?}: set performance (cpupower frequency-set -g performance)", e.cpu_governor.value.as_deref().unwrap_or("")));
+    }
+    if let Some(g) = gpus {
+        let n = g.devices().len();
+        gpu_heat(&mut e, g, n, &mut problems);
+        e.foreign_gpu_processes = foreign_processes(g, n, &mut problems);
+        e.driver_version = g.driver_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
+        e.nvml_version = g.nvml_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
+        e.cuda_version = g.cuda_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
+        e.persistence_mode = g.persistence_mode().map_or_else(|| Observed::unknown("NVML could not read it"), Observed::known);
+        e.application_clocks_set = g.application_clocks_set().map_or_else(|| Observed::unknown("NVML could not read application clocks"), Observed::known);
+    }
+    (e, problems)
+}
+
+/// The host's items of the checklist; the GPU items stay unknown with `no_gpu` as the reason.
+fn host_snapshot(no_gpu: &str, drop: bool) -> Environment {
     let mut e = Environment {
-        gpu_temp_at_start_c: Observed::unknown(&no_gpu),
-        gpu_cooling_down: Observed::unknown(&no_gpu),
-        foreign_gpu_processes: Observed::unknown(&no_gpu),
+        gpu_temp_at_start_c: Observed::unknown(no_gpu),
+        gpu_cooling_down: Observed::unknown(no_gpu),
+        foreign_gpu_processes: Observed::unknown(no_gpu),
         clocks_locked: Observed::unknown("NVML does not report locked clocks; check `nvidia-smi -q -d CLOCK`"),
         application_clocks_set: Observed::unknown("not read"),
         persistence_mode: Observed::unknown("not read"),
         cpu_governor: governor(),
-        gpu_memory_used_bytes: Observed::unknown(&no_gpu),
+        gpu_memory_used_bytes: Observed::unknown(no_gpu),
         host_memory_used_bytes: Observed::unknown("/proc/meminfo unreadable"),
         page_cache_dropped: drop_caches(drop),
         server_restarted: Observed::unknown("credence cannot tell; record it with --label server_restarted=true"),
         model_path: Observed::unknown("not known to the collector; use --config model=…"),
-        driver_version: Observed::unknown(&no_gpu),
+        driver_version: Observed::unknown(no_gpu),
         cuda_version: Observed::unknown("not read"),
-        nvml_version: Observed::unknown(&no_gpu),
+        nvml_version: Observed::unknown(no_gpu),
         engine_version: Observed::unknown("not known to the collector; use --config engine_version=…"),
         kernel: first_line("/proc/sys/kernel/osrelease").map_or_else(|| Observed::unknown("unreadable"), Observed::known),
         cpu_model: read_to_string("/proc/cpuinfo")
@@ -68,48 +87,41 @@ pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_no
             e.host_memory_used_bytes = Observed::known((t - a) * 1024);
         }
     }
-    if e.cpu_governor.value.as_deref().is_some_and(|g| g != "performance") {
-        problems.push(format!("CPU governor is {:?}: set performance (cpupower frequency-set -g performance)", e.cpu_governor.value.as_deref().unwrap_or("")));
+    e
+}
+
+/// Temperature, cooling and memory in use from two GPU readings one second apart.
+fn gpu_heat(e: &mut Environment, g: &mut (dyn GpuSource + 'static), n: usize, problems: &mut Vec<String>) {
+    let first: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let second: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
+    let t1 = second.iter().filter_map(|s| s.temp_gpu_c).fold(f64::NAN, f64::max);
+    if t1.is_finite() {
+        e.gpu_temp_at_start_c = Observed::known(t1);
+        // Still falling by 2 °C or more within a second on some GPU: heat from an earlier
+        // load. (NVML reports whole degrees, and an idle H200 flickers by 1 °C: seen on a
+        // real one, so a 1 °C drop is not evidence.)
+        let cooling = first.iter().zip(&second).any(|(a, b)| matches!((a.temp_gpu_c, b.temp_gpu_c), (Some(x), Some(y)) if x - y >= 2.0));
+        e.gpu_cooling_down = Observed::known(cooling);
+        if t1 >= 50.0 || cooling {
+            problems.push(format!("the GPU is at {t1:.0} °C{}: let it cool below 50 °C", if cooling { " and still cooling" } else { "" }));
+        }
     }
-    if let Some(g) = gpus {
-        let n = g.devices().len();
-        let first: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
-        std::thread::sleep(std::time::Duration::from_secs(1));
-        let second: Vec<_> = (0..n).map(|i| g.sample(i, super::now_ns())).collect();
-        let t1 = second.iter().filter_map(|s| s.temp_gpu_c).fold(f64::NAN, f64::max);
-        if t1.is_finite() {
-            e.gpu_temp_at_start_c = Observed::known(t1);
-            // Still falling by 2 °C or more within a second on some GPU: heat from an earlier
-            // load. (NVML reports whole degrees, and an idle H200 flickers by 1 °C: seen on a
-            // real one, so a 1 °C drop is not evidence.)
-            let cooling = first.iter().zip(&second).any(|(a, b)| matches!((a.temp_gpu_c, b.temp_gpu_c), (Some(x), Some(y)) if x - y >= 2.0));
-            e.gpu_cooling_down = Observed::known(cooling);
-            if t1 >= 50.0 || cooling {
-                problems.push(format!("the GPU is at {t1:.0} °C{}: let it cool below 50 °C", if cooling { " and still cooling" } else { "" }));
-            }
-        }
-        e.gpu_memory_used_bytes = Observed::known(second.iter().filter_map(|s| s.mem_used_bytes).sum());
-        // Every compute process but the largest on each GPU (taken to be the server under test).
-        let mut foreign = Vec::new();
-        for i in 0..n {
-            let mut procs = g.processes(i);
-            procs.sort_by_key(|p| std::cmp::Reverse(p.used_mem_bytes.unwrap_or(0)));
-            foreign.extend(procs.into_iter().skip(1).map(|p| GpuProcess { gpu_index: i as u32, pid: p.pid, name: p.name, used_mem_bytes: p.used_mem_bytes }));
-        }
-        if !foreign.is_empty() {
-            problems.push(format!("{} other compute process(es) on the GPUs (e.g. pid {} {}): stop them", foreign.len(), foreign[0].pid, foreign[0].name));
-        }
-        e.foreign_gpu_processes = Observed {
-            value: Some(foreign),
-            note: Some("every compute process except the one holding the most memory on each GPU (taken to be the server)".into()),
-        };
-        e.driver_version = g.driver_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
-        e.nvml_version = g.nvml_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
-        e.cuda_version = g.cuda_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
-        e.persistence_mode = g.persistence_mode().map_or_else(|| Observed::unknown("NVML could not read it"), Observed::known);
-        e.application_clocks_set = g.application_clocks_set().map_or_else(|| Observed::unknown("NVML could not read application clocks"), Observed::known);
+    e.gpu_memory_used_bytes = Observed::known(second.iter().filter_map(|s| s.mem_used_bytes).sum());
+}
+
+/// Every compute process but the largest on each GPU (taken to be the server under test).
+fn foreign_processes(g: &(dyn GpuSource + 'static), n: usize, problems: &mut Vec<String>) -> Observed<Vec<GpuProcess>> {
+    let mut foreign = Vec::new();
+    for i in 0..n {
+        let mut procs = g.processes(i);
+        procs.sort_by_key(|p| std::cmp::Reverse(p.used_mem_bytes.unwrap_or(0)));
+        foreign.extend(procs.into_iter().skip(1).map(|p| GpuProcess { gpu_index: i as u32, pid: p.pid, name: p.name, used_mem_bytes: p.used_mem_bytes }));
     }
-    (e, problems)
+    if !foreign.is_empty() {
+        problems.push(format!("{} other compute process(es) on the GPUs (e.g. pid {} {}): stop them", foreign.len(), foreign[0].pid, foreign[0].name));
+    }
+    Observed { value: Some(foreign), note: Some("every compute process except the one holding the most memory on each GPU (taken to be the server)".into()) }
 }
 
 #[cfg(test)]

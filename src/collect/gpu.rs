@@ -168,85 +168,114 @@ fn raw_reasons(nvml: &nvml_wrapper::Nvml, d: &nvml_wrapper::Device<'_>) -> Optio
     (ret == 0).then_some(bits)
 }
 
+/// NVML calls made one at a time, keeping each failure's reason and each call's duration.
+struct Calls {
+    errors: Vec<String>,
+    timings: Vec<(&'static str, u128)>,
+    lap: std::time::Instant,
+}
+
+impl Calls {
+    /// Starts timing from now.
+    fn new() -> Calls {
+        Calls { errors: Vec::new(), timings: Vec::new(), lap: std::time::Instant::now() }
+    }
+
+    /// Records how long the step since the last one took.
+    fn time(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        self.timings.push((name, now.duration_since(self.lap).as_micros()));
+        self.lap = now;
+    }
+
+    /// A call's value, or None with its error kept under `name`.
+    fn read<T, E: std::fmt::Debug>(&mut self, name: &'static str, result: Result<T, E>) -> Option<T> {
+        let r = match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.errors.push(format!("{}:{:?}", name, e));
+                None
+            }
+        };
+        self.time(name);
+        r
+    }
+}
+
+/// SM and memory clocks (current and board maximum) and the clock event reasons.
+fn read_clocks(s: &mut GpuSample, calls: &mut Calls, nvml: &nvml_wrapper::Nvml, d: &nvml_wrapper::Device<'_>, max_clocks: (Option<u32>, Option<u32>)) {
+    use nvml_wrapper::enum_wrappers::device::Clock;
+    s.sm_clock_mhz = calls.read("sm_clock", d.clock_info(Clock::SM));
+    (s.sm_clock_max_mhz, s.mem_clock_max_mhz) = max_clocks;
+    s.mem_clock_mhz = calls.read("mem_clock", d.clock_info(Clock::Memory));
+    // The raw bitmask keeps bits the wrapper does not name (0x200, 0x400); the wrapper's
+    // decoded flags (which drop them) are the fallback on drivers without the symbol.
+    s.clocks_event_reasons = raw_reasons(nvml, d).or_else(|| calls.read("reasons", d.current_throttle_reasons()).map(|r| r.bits()));
+    calls.time("reasons_raw");
+}
+
+/// Compute processes on the GPU: how many, and how many (and how much memory) are foreign.
+fn read_processes(s: &mut GpuSample, d: &nvml_wrapper::Device<'_>) {
+    if let Ok(mut procs) = d.running_compute_processes() {
+        use nvml_wrapper::enums::device::UsedGpuMemory;
+        let mem = |p: &nvml_wrapper::struct_wrappers::device::ProcessInfo| match p.used_gpu_memory {
+            UsedGpuMemory::Used(b) => b,
+            UsedGpuMemory::Unavailable => 0,
+        };
+        procs.sort_by_key(|p| std::cmp::Reverse(mem(p)));
+        // Foreign: every process but the one holding the most memory (the server).
+        s.compute_proc_count = Some(procs.len() as u32);
+        s.foreign_proc_count = Some(procs.len().saturating_sub(1) as u32);
+        s.foreign_mem_bytes = Some(procs.iter().skip(1).map(mem).sum());
+    }
+}
+
+/// Temperature, power and its limits, utilization, memory, violation counters and P-state.
+fn read_power_and_memory(s: &mut GpuSample, calls: &mut Calls, d: &nvml_wrapper::Device<'_>) {
+    use nvml_wrapper::enum_wrappers::device::{PerformancePolicy, PerformanceState, TemperatureSensor};
+    s.temp_gpu_c = calls.read("temp_gpu", d.temperature(TemperatureSensor::Gpu)).map(f64::from);
+    s.power_w = calls.read("power", d.power_usage()).map(|mw| f64::from(mw) / 1000.0);
+    s.power_limit_w = calls.read("power_limit", d.power_management_limit()).map(|mw| f64::from(mw) / 1000.0);
+    s.enforced_power_limit_w = calls.read("enforced_limit", d.enforced_power_limit()).map(|mw| f64::from(mw) / 1000.0);
+    if let Some(u) = calls.read("utilization", d.utilization_rates()) {
+        s.util_gpu_pct = Some(f64::from(u.gpu));
+        s.util_mem_pct = Some(f64::from(u.memory));
+    }
+    if let Some(m) = calls.read("memory", d.memory_info()) {
+        s.mem_used_bytes = Some(m.used);
+        s.mem_total_bytes = Some(m.total);
+    }
+    s.viol_power_ns = calls.read("viol_power", d.violation_status(PerformancePolicy::Power)).map(|v| v.violation_time);
+    s.viol_thermal_ns = calls.read("viol_thermal", d.violation_status(PerformancePolicy::Thermal)).map(|v| v.violation_time);
+    s.pstate = calls.read("pstate", d.performance_state()).and_then(|p| match p {
+        PerformanceState::Unknown => None,
+        p => Some(p as u32),
+    });
+}
+
 impl GpuSource for NvmlGpus {
     fn devices(&self) -> Vec<GpuInfo> {
         self.infos.clone()
     }
 
     fn sample(&mut self, i: usize, ts_ns: i64) -> GpuSample {
-        use nvml_wrapper::enum_wrappers::device::PerformancePolicy;
-        use nvml_wrapper::enum_wrappers::device::{Clock, PerformanceState, TemperatureSensor};
         let info = &self.infos[i];
         let mut s = GpuSample { ts_ns, gpu_index: info.index, gpu_uuid: info.uuid.clone(), source: "nvml", ..Default::default() };
-        let mut errors = Vec::new();
         let Ok(d) = self.nvml.device_by_index(info.index) else {
             s.errors = Some("device:lost".into());
             return s;
         };
-        let mut timings: Vec<(&str, u128)> = Vec::new();
-        let mut lap = std::time::Instant::now();
-        let mut time = |name: &'static str, timings: &mut Vec<(&str, u128)>| {
-            let now = std::time::Instant::now();
-            timings.push((name, now.duration_since(lap).as_micros()));
-            lap = now;
-        };
-        macro_rules! read {
-            ($name:literal, $e:expr) => {{
-                let r = match $e {
-                    Ok(v) => Some(v),
-                    Err(e) => {
-                        errors.push(format!("{}:{:?}", $name, e));
-                        None
-                    }
-                };
-                time($name, &mut timings);
-                r
-            }};
-        }
-        s.sm_clock_mhz = read!("sm_clock", d.clock_info(Clock::SM));
-        (s.sm_clock_max_mhz, s.mem_clock_max_mhz) = self.max_clocks.get(i).copied().unwrap_or((None, None));
-        s.mem_clock_mhz = read!("mem_clock", d.clock_info(Clock::Memory));
-        // The raw bitmask keeps bits the wrapper does not name (0x200, 0x400); the wrapper's
-        // decoded flags (which drop them) are the fallback on drivers without the symbol.
-        s.clocks_event_reasons = raw_reasons(&self.nvml, &d).or_else(|| read!("reasons", d.current_throttle_reasons()).map(|r| r.bits()));
-        time("reasons_raw", &mut timings);
+        let mut calls = Calls::new();
+        read_clocks(&mut s, &mut calls, &self.nvml, &d, self.max_clocks.get(i).copied().unwrap_or((None, None)));
         s.temp_slowdown_c = info.slowdown_c;
-        s.energy_mj = read!("energy", d.total_energy_consumption());
-        if let Ok(mut procs) = d.running_compute_processes() {
-            use nvml_wrapper::enums::device::UsedGpuMemory;
-            let mem = |p: &nvml_wrapper::struct_wrappers::device::ProcessInfo| match p.used_gpu_memory {
-                UsedGpuMemory::Used(b) => b,
-                UsedGpuMemory::Unavailable => 0,
-            };
-            procs.sort_by_key(|p| std::cmp::Reverse(mem(p)));
-            // Foreign: every process but the one holding the most memory (the server).
-            s.compute_proc_count = Some(procs.len() as u32);
-            s.foreign_proc_count = Some(procs.len().saturating_sub(1) as u32);
-            s.foreign_mem_bytes = Some(procs.iter().skip(1).map(mem).sum());
-        }
-        time("processes", &mut timings);
-        s.temp_gpu_c = read!("temp_gpu", d.temperature(TemperatureSensor::Gpu)).map(f64::from);
-        s.power_w = read!("power", d.power_usage()).map(|mw| f64::from(mw) / 1000.0);
-        s.power_limit_w = read!("power_limit", d.power_management_limit()).map(|mw| f64::from(mw) / 1000.0);
-        s.enforced_power_limit_w = read!("enforced_limit", d.enforced_power_limit()).map(|mw| f64::from(mw) / 1000.0);
-        if let Some(u) = read!("utilization", d.utilization_rates()) {
-            s.util_gpu_pct = Some(f64::from(u.gpu));
-            s.util_mem_pct = Some(f64::from(u.memory));
-        }
-        if let Some(m) = read!("memory", d.memory_info()) {
-            s.mem_used_bytes = Some(m.used);
-            s.mem_total_bytes = Some(m.total);
-        }
-        s.viol_power_ns = read!("viol_power", d.violation_status(PerformancePolicy::Power)).map(|v| v.violation_time);
-        s.viol_thermal_ns = read!("viol_thermal", d.violation_status(PerformancePolicy::Thermal)).map(|v| v.violation_time);
-        s.pstate = read!("pstate", d.performance_state()).and_then(|p| match p {
-            PerformanceState::Unknown => None,
-            p => Some(p as u32),
-        });
-        s.errors = (!errors.is_empty()).then(|| errors.join(";"));
+        s.energy_mj = calls.read("energy", d.total_energy_consumption());
+        read_processes(&mut s, &d);
+        calls.time("processes");
+        read_power_and_memory(&mut s, &mut calls, &d);
+        s.errors = (!calls.errors.is_empty()).then(|| calls.errors.join(";"));
         if self.timing_left > 0 {
             self.timing_left -= 1;
-            let parts: Vec<String> = timings.iter().map(|(n, us)| format!("{n} {us} µs")).collect();
+            let parts: Vec<String> = calls.timings.iter().map(|(n, us)| format!("{n} {us} µs")).collect();
             eprintln!("timing: NVML sample of GPU {}: {}", info.index, parts.join(", "));
         }
         s

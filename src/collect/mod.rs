@@ -219,14 +219,64 @@ fn write_manifest(dir: &std::path::Path, m: &Manifest) -> Result<(), String> {
 
 /// Runs the collection until the duration ends, a signal arrives, or the command exits.
 pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: Option<String>) -> Result<Summary, String> {
+    let mut gpus = gpus;
+    let (started, mut sinks) = set_up(o, &mut gpus, gpu_note.as_deref())?;
+    install_signals();
+    let mut child = match o.command.split_first() {
+        Some((prog, args)) => Some(std::process::Command::new(prog).args(args).spawn().map_err(|e| format!("cannot start {prog:?}: {e}"))?),
+        None => None,
+    };
+    let client = match (&child, &o.client) {
+        (Some(c), _) => Some(c.id()),
+        (None, ClientTarget::Pid(p)) => Some(*p),
+        (None, ClientTarget::Name(n)) => pid_by_name(n),
+        (None, ClientTarget::None) => None,
+    };
+    // The scraper runs on its own thread and schedule: a slow server must not delay the GPU
+    // and host samples.
+    let scraper = o.server_metrics.clone().map(|url| spawn_scraper(url, sinks.scraped.clone(), o.interval_s));
+    let mut sampled = sample_loop(o, &mut gpus, client, &mut child, &mut sinks)?;
+    if let Some(c) = child.as_mut()
+        && sampled.command_exit.is_none()
+    {
+        // Stopped before the command finished: stop it too, and record how it ended.
+        let _ = c.kill();
+        sampled.command_exit = c.wait().ok().and_then(|s| s.code());
+    }
+    SCRAPER_DONE.store(true, Ordering::SeqCst);
+    if let Some(t) = scraper {
+        let _ = t.join();
+    }
+    sinks.seal()?;
+    let (overhead_cpu_pct, overhead_rss_bytes) = overhead(&sampled);
+    let extra = final_config(o, &sampled, overhead_cpu_pct, overhead_rss_bytes, gpu_note.as_deref());
+    write_manifest(&o.out, &manifest(o, started.start_ns, started.environment, started.tables, extra))?;
+    Ok(Summary {
+        samples: sampled.samples,
+        segments: sinks.host_seg.sealed + sinks.gpu_seg.map_or(0, |s| s.sealed) + sinks.server_seg.map_or(0, |s| s.sealed),
+        command_exit: sampled.command_exit,
+        overhead_cpu_pct,
+        overhead_rss_bytes,
+        gpu_note,
+    })
+}
+
+/// What the start of a collection fixed: its time, the environment snapshot and the tables it writes.
+struct Started {
+    start_ns: i64,
+    environment: Environment,
+    tables: Vec<String>,
+}
+
+/// Creates the run directory with its empty requests table, first manifest and segment writers, after the environment check.
+fn set_up(o: &CollectOptions, gpus: &mut Option<Box<dyn GpuSource>>, gpu_note: Option<&str>) -> Result<(Started, Sinks), String> {
     if o.out.exists() {
         return Err(format!("{}: already exists; remove it or choose another --out", o.out.display()));
     }
     std::fs::create_dir_all(&o.out).map_err(|e| format!("{}: cannot create the run directory: {e}", o.out.display()))?;
     let start_ns = now_ns();
     let host = host_name();
-    let mut gpus = gpus;
-    let (environment, problems) = env::snapshot(gpus.as_deref_mut(), o.drop_caches, gpu_note.as_deref());
+    let (environment, problems) = env::snapshot(gpus.as_deref_mut(), o.drop_caches, gpu_note);
     if o.strict_env && !problems.is_empty() {
         let _ = std::fs::remove_dir_all(&o.out);
         return Err(format!("--strict-env: the environment is not ready: {}", problems.join("; ")));
@@ -242,170 +292,193 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
         tables.push("server".into());
     }
     write_manifest(&o.out, &manifest(o, start_ns, environment.clone(), tables.clone(), BTreeMap::new()))?;
-    let mut host_seg = SegmentWriter::create(&o.out, TableKind::Host.name()).map_err(|e| e.to_string())?;
-    let mut gpu_seg = gpus.as_ref().map(|_| SegmentWriter::create(&o.out, TableKind::Gpu.name())).transpose().map_err(|e| e.to_string())?;
-    let mut server_seg = o.server_metrics.as_ref().map(|_| SegmentWriter::create(&o.out, TableKind::Server.name())).transpose().map_err(|e| e.to_string())?;
-    install_signals();
-    let mut child = match o.command.split_first() {
-        Some((prog, args)) => Some(std::process::Command::new(prog).args(args).spawn().map_err(|e| format!("cannot start {prog:?}: {e}"))?),
-        None => None,
+    let host_seg = SegmentWriter::create(&o.out, TableKind::Host.name()).map_err(|e| e.to_string())?;
+    let gpu_seg = gpus.as_ref().map(|_| SegmentWriter::create(&o.out, TableKind::Gpu.name())).transpose().map_err(|e| e.to_string())?;
+    let server_seg = o.server_metrics.as_ref().map(|_| SegmentWriter::create(&o.out, TableKind::Server.name())).transpose().map_err(|e| e.to_string())?;
+    let sinks = Sinks {
+        host,
+        host_seg,
+        gpu_seg,
+        server_seg,
+        host_rows: Vec::new(),
+        gpu_rows: GpuRows::default(),
+        server_rows: Vec::new(),
+        scraped: std::sync::Arc::new(std::sync::Mutex::new(Vec::new())),
     };
-    let client = match (&child, &o.client) {
-        (Some(c), _) => Some(c.id()),
-        (None, ClientTarget::Pid(p)) => Some(*p),
-        (None, ClientTarget::Name(n)) => pid_by_name(n),
-        (None, ClientTarget::None) => None,
-    };
-    let devices = gpus.as_ref().map(|g| g.devices()).unwrap_or_default();
-    // The scraper runs on its own thread and schedule: a slow server must not delay the GPU
-    // and host samples.
-    let scraped = std::sync::Arc::new(std::sync::Mutex::new(Vec::<scrape::ServerSample>::new()));
-    let scraper = o.server_metrics.clone().map(|url| {
-        let (sink, interval) = (scraped.clone(), o.interval_s);
-        std::thread::spawn(move || {
-            let mut deadline = Instant::now();
-            while !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
-                let rows = scrape::scrape(&url, now_ns());
-                sink.lock().map(|mut v| v.extend(rows)).ok();
-                deadline += Duration::from_secs_f64(interval);
-                while Instant::now() < deadline && !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
-                    std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(50)));
-                }
-                deadline = deadline.max(Instant::now());
+    Ok((Started { start_ns, environment, tables }, sinks))
+}
+
+/// Scrapes the server's metrics on its own schedule until the collection ends.
+fn spawn_scraper(url: String, sink: std::sync::Arc<std::sync::Mutex<Vec<scrape::ServerSample>>>, interval: f64) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut deadline = Instant::now();
+        while !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
+            let rows = scrape::scrape(&url, now_ns());
+            sink.lock().map(|mut v| v.extend(rows)).ok();
+            deadline += Duration::from_secs_f64(interval);
+            while Instant::now() < deadline && !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
+                std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(50)));
             }
-        })
-    });
+            deadline = deadline.max(Instant::now());
+        }
+    })
+}
+
+/// What the sampling loop did, and the clocks the collector's overhead is measured from.
+struct Sampled {
+    samples: u64,
+    command_exit: Option<i32>,
+    t0: Instant,
+    cpu0: Option<u64>,
+}
+
+/// Samples GPUs and host on absolute deadlines, sealing as it goes, until the duration ends, a signal arrives or the command exits.
+fn sample_loop(
+    o: &CollectOptions,
+    gpus: &mut Option<Box<dyn GpuSource>>,
+    client: Option<u32>,
+    child: &mut Option<std::process::Child>,
+    sinks: &mut Sinks,
+) -> Result<Sampled, String> {
+    let devices = gpus.as_ref().map(|g| g.devices()).unwrap_or_default();
     let mut sampler = HostSampler::new();
-    let (mut host_rows, mut gpu_rows, mut server_rows) = (Vec::new(), GpuRows::default(), Vec::new());
     let t0 = Instant::now();
     let cpu0 = self_cpu_ticks();
     let mut last_seal = Instant::now();
     let mut samples = 0u64;
-    let mut command_exit = None;
     let tty = std::io::stderr().is_terminal();
     let mut deadline = Instant::now();
-    loop {
+    let command_exit = loop {
         let ts = now_ns();
         if let Some(g) = gpus.as_mut() {
-            for i in 0..devices.len() {
-                let t = Instant::now();
-                let mut s = g.sample(i, now_ns());
-                s.host = host.clone();
-                s.sample_us = Some(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
-                gpu_rows.rows.push(s);
-            }
+            sample_gpus(g.as_mut(), devices.len(), &sinks.host, &mut sinks.gpu_rows);
         }
-        host_rows.push(sampler.sample(ts, client));
+        sinks.host_rows.push(sampler.sample(ts, client));
         samples += 1;
         if tty {
-            let last: Option<&GpuSample> = gpu_rows.rows.last();
-            let cpu = host_rows.last().and_then(|h| h.lg_cpu_pct).map_or("n/a".into(), |c| format!("{c:.0} %"));
-            eprint!(
-                "\r{samples} samples · {} · client CPU {cpu} · {} segments sealed · {:.0} s ",
-                last.map_or("no GPU".into(), |g| format!(
-                    "GPU{} {} MHz {} °C reasons {:#x}",
-                    g.gpu_index,
-                    g.sm_clock_mhz.unwrap_or(0),
-                    g.temp_gpu_c.unwrap_or(0.0),
-                    g.clocks_event_reasons.unwrap_or(0)
-                )),
-                host_seg.sealed + gpu_seg.as_ref().map_or(0, |s| s.sealed),
-                t0.elapsed().as_secs_f64()
-            );
+            sinks.status(samples, t0);
         }
         if last_seal.elapsed().as_secs_f64() >= SEAL_EVERY_S {
-            server_rows.extend(scraped.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default());
-            seal(&mut host_seg, &mut gpu_seg, &mut server_seg, &mut host_rows, &mut gpu_rows, &mut server_rows, &host)?;
+            sinks.seal()?;
             last_seal = Instant::now();
         }
         if let Some(c) = child.as_mut()
             && let Ok(Some(status)) = c.try_wait()
         {
-            command_exit = status.code();
-            break;
+            break status.code();
         }
         if STOP.load(Ordering::SeqCst) || o.duration_s.is_some_and(|d| t0.elapsed().as_secs_f64() >= d) {
-            break;
+            break None;
         }
-        deadline += Duration::from_secs_f64(o.interval_s);
-        let now = Instant::now();
-        if deadline > now {
-            // Sleep in short steps so a signal stops the collector promptly.
-            while Instant::now() < deadline && !STOP.load(Ordering::SeqCst) {
-                std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(100)));
-            }
-        } else {
-            // Behind schedule: skip the missed ticks rather than bursting to catch up.
-            deadline = now;
-        }
-    }
+        wait_for_tick(&mut deadline, o.interval_s);
+    };
     if tty {
         eprintln!();
     }
-    if let Some(c) = child.as_mut()
-        && command_exit.is_none()
-    {
-        // Stopped before the command finished: stop it too, and record how it ended.
-        let _ = c.kill();
-        command_exit = c.wait().ok().and_then(|s| s.code());
+    Ok(Sampled { samples, command_exit, t0, cpu0 })
+}
+
+/// One sample of each GPU, stamped with the host and how long the sample took.
+pub(crate) fn sample_gpus(g: &mut dyn GpuSource, devices: usize, host: &str, rows: &mut GpuRows) {
+    for i in 0..devices {
+        let t = Instant::now();
+        let mut s = g.sample(i, now_ns());
+        s.host = host.to_string();
+        s.sample_us = Some(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+        rows.rows.push(s);
     }
-    SCRAPER_DONE.store(true, Ordering::SeqCst);
-    if let Some(t) = scraper {
-        let _ = t.join();
+}
+
+/// Sleeps until the next deadline, one interval after the last.
+fn wait_for_tick(deadline: &mut Instant, interval_s: f64) {
+    *deadline += Duration::from_secs_f64(interval_s);
+    let now = Instant::now();
+    if *deadline > now {
+        // Sleep in short steps so a signal stops the collector promptly.
+        while Instant::now() < *deadline && !STOP.load(Ordering::SeqCst) {
+            std::thread::sleep((*deadline - Instant::now()).min(Duration::from_millis(100)));
+        }
+    } else {
+        // Behind schedule: skip the missed ticks rather than bursting to catch up.
+        *deadline = now;
     }
-    server_rows.extend(scraped.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default());
-    seal(&mut host_seg, &mut gpu_seg, &mut server_seg, &mut host_rows, &mut gpu_rows, &mut server_rows, &host)?;
-    let elapsed = t0.elapsed().as_secs_f64();
-    let overhead_cpu_pct = match (cpu0, self_cpu_ticks()) {
+}
+
+/// The collector's own CPU (percent of one core) and peak memory over the run.
+fn overhead(sampled: &Sampled) -> (Option<f64>, Option<u64>) {
+    let elapsed = sampled.t0.elapsed().as_secs_f64();
+    let overhead_cpu_pct = match (sampled.cpu0, self_cpu_ticks()) {
         (Some(a), Some(b)) if elapsed > 0.0 => Some(100.0 * (b - a) as f64 / host::ticks_per_s() / elapsed),
         _ => None,
     };
-    let overhead_rss_bytes = self_rss_bytes();
+    (overhead_cpu_pct, self_rss_bytes())
+}
+
+/// The configuration the final manifest adds: the collector's overhead, the command and how it ended, the GPU note.
+fn final_config(o: &CollectOptions, sampled: &Sampled, cpu_pct: Option<f64>, rss_bytes: Option<u64>, gpu_note: Option<&str>) -> BTreeMap<String, String> {
     let mut extra = BTreeMap::new();
-    if let Some(c) = overhead_cpu_pct {
+    if let Some(c) = cpu_pct {
         extra.insert("collector_cpu_pct_of_one_core".into(), format!("{c:.3}"));
     }
-    if let Some(r) = overhead_rss_bytes {
+    if let Some(r) = rss_bytes {
         extra.insert("collector_peak_rss_bytes".into(), r.to_string());
     }
-    if let Some(code) = command_exit {
+    if let Some(code) = sampled.command_exit {
         extra.insert("command_exit_code".into(), code.to_string());
     }
     if !o.command.is_empty() {
         extra.insert("command".into(), o.command.join(" "));
     }
-    if let Some(n) = &gpu_note {
-        extra.insert("gpu".into(), n.clone());
+    if let Some(n) = gpu_note {
+        extra.insert("gpu".into(), n.to_string());
     }
-    write_manifest(&o.out, &manifest(o, start_ns, environment, tables, extra))?;
-    Ok(Summary {
-        samples,
-        segments: host_seg.sealed + gpu_seg.map_or(0, |s| s.sealed) + server_seg.map_or(0, |s| s.sealed),
-        command_exit,
-        overhead_cpu_pct,
-        overhead_rss_bytes,
-        gpu_note,
-    })
+    extra
 }
 
-#[allow(clippy::too_many_arguments)]
-fn seal(
-    host_seg: &mut SegmentWriter,
-    gpu_seg: &mut Option<SegmentWriter>,
-    server_seg: &mut Option<SegmentWriter>,
-    host_rows: &mut Vec<HostSample>,
-    gpu_rows: &mut GpuRows,
-    server_rows: &mut Vec<scrape::ServerSample>,
-    host: &str,
-) -> Result<(), String> {
-    host_seg.seal(&host_table(host_rows, host)?)?;
-    host_rows.clear();
-    if let Some(g) = gpu_seg.as_mut() {
-        g.seal(&std::mem::take(gpu_rows).into_table()?)?;
+/// The tables being written: rows not yet sealed and the segment writers they go to.
+struct Sinks {
+    host: String,
+    host_seg: SegmentWriter,
+    gpu_seg: Option<SegmentWriter>,
+    server_seg: Option<SegmentWriter>,
+    host_rows: Vec<HostSample>,
+    gpu_rows: GpuRows,
+    server_rows: Vec<scrape::ServerSample>,
+    /// Where the scraper thread leaves its rows until the next seal.
+    scraped: std::sync::Arc<std::sync::Mutex<Vec<scrape::ServerSample>>>,
+}
+
+impl Sinks {
+    /// Seals the rows gathered since the last seal (the scraper's included) as one segment per table.
+    fn seal(&mut self) -> Result<(), String> {
+        self.server_rows.extend(self.scraped.lock().map(|mut v| std::mem::take(&mut *v)).unwrap_or_default());
+        self.host_seg.seal(&host_table(&self.host_rows, &self.host)?)?;
+        self.host_rows.clear();
+        if let Some(g) = self.gpu_seg.as_mut() {
+            g.seal(&std::mem::take(&mut self.gpu_rows).into_table()?)?;
+        }
+        if let Some(s) = self.server_seg.as_mut() {
+            s.seal(&scrape::table(&self.server_rows)?)?;
+            self.server_rows.clear();
+        }
+        Ok(())
     }
-    if let Some(s) = server_seg.as_mut() {
-        s.seal(&scrape::table(server_rows)?)?;
-        server_rows.clear();
+
+    /// The live status line: samples, the last GPU reading, the client's CPU and segments sealed.
+    fn status(&self, samples: u64, t0: Instant) {
+        let last: Option<&GpuSample> = self.gpu_rows.rows.last();
+        let cpu = self.host_rows.last().and_then(|h| h.lg_cpu_pct).map_or("n/a".into(), |c| format!("{c:.0} %"));
+        eprint!(
+            "\r{samples} samples · {} · client CPU {cpu} · {} segments sealed · {:.0} s ",
+            last.map_or("no GPU".into(), |g| format!(
+                "GPU{} {} MHz {} °C reasons {:#x}",
+                g.gpu_index,
+                g.sm_clock_mhz.unwrap_or(0),
+                g.temp_gpu_c.unwrap_or(0.0),
+                g.clocks_event_reasons.unwrap_or(0)
+            )),
+            self.host_seg.sealed + self.gpu_seg.as_ref().map_or(0, |s| s.sealed),
+            t0.elapsed().as_secs_f64()
+        );
     }
-    Ok(())
 }

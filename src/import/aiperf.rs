@@ -5,7 +5,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::parse_lines;
-use super::rows::{GpuSample, Request, error_kind};
+use super::rows::{GpuSample, Request, chunk_times, error_kind};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Capabilities, TimestampQuality, Workload};
 
@@ -30,39 +30,11 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let (mut raw_ttft, mut raw_e2e) = (Vec::new(), Vec::new());
     let mut warmup = 0u64;
     for (line, v) in parse_lines(path, bytes)? {
-        let md = v.get("metadata").ok_or_else(|| {
-            ImportError::new(path, Some(format!("line {line}, key metadata")), "expected an object with request_start_ns and request_end_ns; it is missing")
-        })?;
-        let get = |k: &str| md.get(k).and_then(Value::as_i64);
-        let start = get("request_start_ns")
-            .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_start_ns")), "expected epoch ns (an integer)"))?;
-        let end = get("request_end_ns")
-            .or(get("cancellation_time_ns"))
-            .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_end_ns")), "expected epoch ns (an integer)"))?;
-        let err = v.get("error").filter(|e| !e.is_null());
-        let cancelled = md.get("was_cancelled").and_then(Value::as_bool).unwrap_or(false);
-        let ok = err.is_none() && !cancelled;
-        let ttft = ms(&v, "time_to_first_token");
-        let first = ttft.filter(|_| ok).map(|t| start + (t * 1e6) as i64);
-        let chunks = first.and_then(|f0| {
-            let gaps = metric(&v, "inter_chunk_latency")?.as_array()?;
-            let mut t = f0;
-            let mut c = vec![t];
-            for g in gaps.iter().filter_map(Value::as_f64) {
-                t += (g * 1e6) as i64;
-                c.push(t);
-            }
-            Some(c)
-        });
-        let phase = match md.get("benchmark_phase").and_then(Value::as_str) {
-            Some("warmup") => {
-                warmup += 1;
-                Some("warmup")
-            }
-            Some(_) => Some("measure"),
-            None => None,
-        };
-        if ok && phase != Some("warmup") {
+        let (request, ttft) = record(path, line, &v)?;
+        if request.phase == Some("warmup") {
+            warmup += 1;
+        }
+        if request.ok && request.phase != Some("warmup") {
             if let Some(t) = ttft {
                 raw_ttft.push(t);
             }
@@ -70,23 +42,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
                 raw_e2e.push(l);
             }
         }
-        let message = err.map(|e| e.get("message").and_then(Value::as_str).unwrap_or("").to_string());
-        let code = err.and_then(|e| e.get("code")).and_then(Value::as_u64).map(|c| c as u32);
-        out.requests.push(Request {
-            id: md.get("x_request_id").and_then(Value::as_str).map_or_else(|| format!("line{line}"), String::from),
-            sent_ns: start,
-            first_token_ns: first,
-            end_ns: end.max(chunks.as_ref().and_then(|c| c.last().copied()).unwrap_or(end)),
-            chunk_ns: chunks,
-            input_tokens: metric(&v, "input_sequence_length").and_then(Value::as_f64).map(|x| x as u32),
-            output_tokens: metric(&v, "output_sequence_length").or(metric(&v, "output_token_count")).and_then(Value::as_f64).map(|x| x as u32),
-            ok,
-            error_kind: (!ok).then(|| if cancelled { "cancelled" } else { error_kind(message.as_deref().unwrap_or(""), code) }),
-            error_message: message,
-            http_status: code,
-            phase,
-            ..Default::default()
-        });
+        out.requests.push(request);
     }
     out.raw.insert("ttft".into(), raw_ttft);
     out.raw.insert("e2e".into(), raw_e2e);
@@ -103,6 +59,48 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         notes: vec!["for reasoning models time_to_first_token counts reasoning tokens".into()],
     });
     Ok(out)
+}
+
+/// One line's request, and its TTFT in ms as AIPerf measured it.
+fn record(path: &Path, line: usize, v: &Value) -> Result<(Request, Option<f64>), ImportError> {
+    let md = v.get("metadata").ok_or_else(|| {
+        ImportError::new(path, Some(format!("line {line}, key metadata")), "expected an object with request_start_ns and request_end_ns; it is missing")
+    })?;
+    let get = |k: &str| md.get(k).and_then(Value::as_i64);
+    let start = get("request_start_ns")
+        .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_start_ns")), "expected epoch ns (an integer)"))?;
+    let end = get("request_end_ns")
+        .or(get("cancellation_time_ns"))
+        .ok_or_else(|| ImportError::new(path, Some(format!("line {line}, key metadata.request_end_ns")), "expected epoch ns (an integer)"))?;
+    let err = v.get("error").filter(|e| !e.is_null());
+    let cancelled = md.get("was_cancelled").and_then(Value::as_bool).unwrap_or(false);
+    let ok = err.is_none() && !cancelled;
+    let ttft = ms(v, "time_to_first_token");
+    let first = ttft.filter(|_| ok).map(|t| start + (t * 1e6) as i64);
+    let chunks = first.and_then(|f0| Some(chunk_times(f0, metric(v, "inter_chunk_latency")?.as_array()?.iter().filter_map(Value::as_f64), 1e6)));
+    let phase = match md.get("benchmark_phase").and_then(Value::as_str) {
+        Some("warmup") => Some("warmup"),
+        Some(_) => Some("measure"),
+        None => None,
+    };
+    let message = err.map(|e| e.get("message").and_then(Value::as_str).unwrap_or("").to_string());
+    let code = err.and_then(|e| e.get("code")).and_then(Value::as_u64).map(|c| c as u32);
+    let request = Request {
+        id: md.get("x_request_id").and_then(Value::as_str).map_or_else(|| format!("line{line}"), String::from),
+        sent_ns: start,
+        first_token_ns: first,
+        end_ns: end.max(chunks.as_ref().and_then(|c| c.last().copied()).unwrap_or(end)),
+        chunk_ns: chunks,
+        input_tokens: metric(v, "input_sequence_length").and_then(Value::as_f64).map(|x| x as u32),
+        output_tokens: metric(v, "output_sequence_length").or(metric(v, "output_token_count")).and_then(Value::as_f64).map(|x| x as u32),
+        ok,
+        error_kind: (!ok).then(|| if cancelled { "cancelled" } else { error_kind(message.as_deref().unwrap_or(""), code) }),
+        error_message: message,
+        http_status: code,
+        phase,
+        ..Default::default()
+    };
+    Ok((request, ttft))
 }
 
 /// AIPerf `gpu_telemetry_export.jsonl`: one record per GPU per scrape of dcgm-exporter

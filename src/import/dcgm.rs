@@ -48,13 +48,7 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();
         if let Some(t) = l.strip_prefix("# scrape_time ") {
-            let t = t.trim();
-            scrape_ts = Some(match t.parse::<f64>() {
-                Ok(s) => (s * 1e9) as i64,
-                Err(_) => parse_datetime(t, o.tz_offset_s.unwrap_or(0)).map(|x| x.0).ok_or_else(|| {
-                    ImportError::new(path, Some(format!("line {}", i + 1)), format!("scrape_time {t:?} is neither epoch seconds nor ISO 8601"))
-                })?,
-            });
+            scrape_ts = Some(scrape_time(path, i, t.trim(), o)?);
             continue;
         }
         if l.is_empty() || l.starts_with('#') {
@@ -76,35 +70,49 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
             source: "dcgm",
             ..Default::default()
         });
-        let v = (!blank(value)).then_some(value);
-        match name.as_str() {
-            "DCGM_FI_DEV_SM_CLOCK" => s.sm_clock_mhz = v.map(|x| x as u32),
-            "DCGM_FI_DEV_MEM_CLOCK" => s.mem_clock_mhz = v.map(|x| x as u32),
-            "DCGM_FI_DEV_MAX_SM_CLOCK" => s.sm_clock_max_mhz = v.map(|x| x as u32),
-            "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS" | "DCGM_FI_DEV_CLOCKS_EVENT_REASONS" => s.clocks_event_reasons = v.map(|x| x as u64),
-            "DCGM_FI_DEV_GPU_TEMP" | "DCGM_FI_DEV_GPU_TEMP_CELSIUS" => s.temp_gpu_c = v,
-            "DCGM_FI_DEV_MEMORY_TEMP" | "DCGM_FI_DEV_MEMORY_TEMP_CELSIUS" => s.temp_mem_c = v,
-            "DCGM_FI_DEV_POWER_USAGE" | "DCGM_FI_DEV_BOARD_POWER_WATTS" => s.power_w = v,
-            "DCGM_FI_DEV_POWER_MGMT_LIMIT" => s.power_limit_w = v,
-            "DCGM_FI_DEV_ENFORCED_POWER_LIMIT" => s.enforced_power_limit_w = v,
-            "DCGM_FI_DEV_GPU_UTIL" | "DCGM_FI_DEV_GPU_UTIL_RATIO" => s.util_gpu_pct = v,
-            "DCGM_FI_DEV_MEM_COPY_UTIL" => s.util_mem_pct = v,
-            "DCGM_FI_DEV_FB_USED" => s.mem_used_bytes = v.map(|m| (m * 1_048_576.0) as u64),
-            "DCGM_FI_DEV_FB_TOTAL" => s.mem_total_bytes = v.map(|m| (m * 1_048_576.0) as u64),
-            "DCGM_FI_DEV_PSTATE" | "DCGM_FI_DEV_GPU_PSTATE" => s.pstate = v.map(|x| x as u32),
-            _ => {}
-        }
-        if v.is_none() {
-            let e = s.errors.get_or_insert_with(String::new);
-            if !e.is_empty() {
-                e.push(';');
-            }
-            e.push_str(&format!("{name}:blank"));
-        }
+        set_field(s, &name, (!blank(value)).then_some(value));
     }
     let mut out = Imported { tool: "dcgm-exporter".into(), ..Default::default() };
     out.gpu.rows = acc.into_values().collect();
     out.conversion.push("dcgm-exporter sample times from the exposition timestamps or the file's scrape_time comments (epoch)".into());
     out.aggregate_only = Some("a DCGM scrape file is GPU telemetry: import it together with a file that has the requests".into());
     Ok(out)
+}
+
+/// The time of the scrape that follows a `# scrape_time` comment (line `i`, 0-based), in epoch ns.
+fn scrape_time(path: &Path, i: usize, t: &str, o: &ImportOptions) -> Result<i64, ImportError> {
+    Ok(match t.parse::<f64>() {
+        Ok(s) => (s * 1e9) as i64,
+        Err(_) => parse_datetime(t, o.tz_offset_s.unwrap_or(0))
+            .map(|x| x.0)
+            .ok_or_else(|| ImportError::new(path, Some(format!("line {}", i + 1)), format!("scrape_time {t:?} is neither epoch seconds nor ISO 8601")))?,
+    })
+}
+
+/// Sets the sample's field for one DCGM metric (old and new names); a blank value is noted in `errors`.
+fn set_field(s: &mut GpuSample, name: &str, v: Option<f64>) {
+    match name {
+        "DCGM_FI_DEV_SM_CLOCK" => s.sm_clock_mhz = v.map(|x| x as u32),
+        "DCGM_FI_DEV_MEM_CLOCK" => s.mem_clock_mhz = v.map(|x| x as u32),
+        "DCGM_FI_DEV_MAX_SM_CLOCK" => s.sm_clock_max_mhz = v.map(|x| x as u32),
+        "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS" | "DCGM_FI_DEV_CLOCKS_EVENT_REASONS" => s.clocks_event_reasons = v.map(|x| x as u64),
+        "DCGM_FI_DEV_GPU_TEMP" | "DCGM_FI_DEV_GPU_TEMP_CELSIUS" => s.temp_gpu_c = v,
+        "DCGM_FI_DEV_MEMORY_TEMP" | "DCGM_FI_DEV_MEMORY_TEMP_CELSIUS" => s.temp_mem_c = v,
+        "DCGM_FI_DEV_POWER_USAGE" | "DCGM_FI_DEV_BOARD_POWER_WATTS" => s.power_w = v,
+        "DCGM_FI_DEV_POWER_MGMT_LIMIT" => s.power_limit_w = v,
+        "DCGM_FI_DEV_ENFORCED_POWER_LIMIT" => s.enforced_power_limit_w = v,
+        "DCGM_FI_DEV_GPU_UTIL" | "DCGM_FI_DEV_GPU_UTIL_RATIO" => s.util_gpu_pct = v,
+        "DCGM_FI_DEV_MEM_COPY_UTIL" => s.util_mem_pct = v,
+        "DCGM_FI_DEV_FB_USED" => s.mem_used_bytes = v.map(|m| (m * 1_048_576.0) as u64),
+        "DCGM_FI_DEV_FB_TOTAL" => s.mem_total_bytes = v.map(|m| (m * 1_048_576.0) as u64),
+        "DCGM_FI_DEV_PSTATE" | "DCGM_FI_DEV_GPU_PSTATE" => s.pstate = v.map(|x| x as u32),
+        _ => {}
+    }
+    if v.is_none() {
+        let e = s.errors.get_or_insert_with(String::new);
+        if !e.is_empty() {
+            e.push(';');
+        }
+        e.push_str(&format!("{name}:blank"));
+    }
 }

@@ -23,6 +23,35 @@ struct Sample {
 }
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
+    let (samples, tracking) = read_events(path, bytes)?;
+    let mut out = Imported { tool: "MLCommons endpoints".into(), ..Default::default() };
+    let mut warm = 0;
+    for (id, s) in samples {
+        let Some(request) = request(id, s, tracking) else { continue };
+        if request.phase == Some("warmup") {
+            warm += 1;
+        }
+        out.requests.push(request);
+    }
+    out.timestamps = Some(TimestampQuality::Relative);
+    out.conversion.push("events.jsonl timestamp_ns is a monotonic clock: times are relative within the run".into());
+    out.phases.warmup_requests = Some(warm);
+    out.phases.warmup_included = Some(warm > 0);
+    out.capabilities = Some(Capabilities {
+        timestamps: "relative".into(),
+        scheduled_times: false,
+        itl: "chunk".into(),
+        warmup: if warm > 0 { "included".into() } else { "unknown".into() },
+        notes: vec!["monotonic clock: telemetry cannot be joined without an anchor".into()],
+    });
+    Ok(out)
+}
+
+/// When performance tracking started and stopped, if the session logged it.
+type Tracking = (Option<i64>, Option<i64>);
+
+/// Gathers every sample's events by sample id, and the tracking window.
+fn read_events(path: &Path, bytes: &[u8]) -> Result<(BTreeMap<String, Sample>, Tracking), ImportError> {
     let mut samples: BTreeMap<String, Sample> = BTreeMap::new();
     let (mut track_start, mut track_stop) = (None, None);
     for (line, v) in parse_lines(path, bytes)? {
@@ -55,45 +84,31 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             _ => {}
         }
     }
-    let mut out = Imported { tool: "MLCommons endpoints".into(), ..Default::default() };
-    let mut warm = 0;
-    for (id, s) in samples {
-        let Some(sent) = s.issued else { continue };
-        let ok = s.error.is_none() && s.complete.is_some();
-        let phase = match (track_start, track_stop) {
-            (Some(a), _) if sent < a => {
-                warm += 1;
-                Some("warmup")
-            }
-            (_, Some(z)) if sent > z => Some("cooldown"),
-            (Some(_), _) => Some("measure"),
-            _ => None,
-        };
-        let mut chunks = s.chunks.clone();
-        chunks.sort_unstable();
-        out.requests.push(Request {
-            id,
-            sent_ns: sent,
-            first_token_ns: s.first.filter(|_| ok),
-            end_ns: s.complete.unwrap_or(sent).max(chunks.last().copied().unwrap_or(sent)),
-            chunk_ns: (ok && !chunks.is_empty()).then_some(chunks),
-            ok,
-            error_kind: (!ok).then_some(if s.error.is_some() { "other" } else { "cancelled" }),
-            error_message: s.error.or_else(|| (!ok).then(|| "no sample.complete event".to_string())),
-            phase,
-            ..Default::default()
-        });
-    }
-    out.timestamps = Some(TimestampQuality::Relative);
-    out.conversion.push("events.jsonl timestamp_ns is a monotonic clock: times are relative within the run".into());
-    out.phases.warmup_requests = Some(warm);
-    out.phases.warmup_included = Some(warm > 0);
-    out.capabilities = Some(Capabilities {
-        timestamps: "relative".into(),
-        scheduled_times: false,
-        itl: "chunk".into(),
-        warmup: if warm > 0 { "included".into() } else { "unknown".into() },
-        notes: vec!["monotonic clock: telemetry cannot be joined without an anchor".into()],
-    });
-    Ok(out)
+    Ok((samples, (track_start, track_stop)))
+}
+
+/// One issued sample as a request, its phase by the tracking window; none if it was never issued.
+fn request(id: String, s: Sample, (track_start, track_stop): Tracking) -> Option<Request> {
+    let sent = s.issued?;
+    let ok = s.error.is_none() && s.complete.is_some();
+    let phase = match (track_start, track_stop) {
+        (Some(a), _) if sent < a => Some("warmup"),
+        (_, Some(z)) if sent > z => Some("cooldown"),
+        (Some(_), _) => Some("measure"),
+        _ => None,
+    };
+    let mut chunks = s.chunks.clone();
+    chunks.sort_unstable();
+    Some(Request {
+        id,
+        sent_ns: sent,
+        first_token_ns: s.first.filter(|_| ok),
+        end_ns: s.complete.unwrap_or(sent).max(chunks.last().copied().unwrap_or(sent)),
+        chunk_ns: (ok && !chunks.is_empty()).then_some(chunks),
+        ok,
+        error_kind: (!ok).then_some(if s.error.is_some() { "other" } else { "cancelled" }),
+        error_message: s.error.or_else(|| (!ok).then(|| "no sample.complete event".to_string())),
+        phase,
+        ..Default::default()
+    })
 }

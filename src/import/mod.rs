@@ -169,8 +169,38 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
 /// Imports `paths` into run data. One file must carry per-request data; others may add GPU
 /// telemetry or the tool's summary (for `audit`).
 pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
+    let (files, mut parts) = parse_all(paths, format, o)?;
+    let formats: Vec<(PathBuf, Format)> = parts.iter().map(|(p, f, _)| (p.clone(), *f)).collect();
+    let main = the_request_source(&parts)?;
+    let claims: Vec<Claim> = parts.iter().flat_map(|p| p.2.claims.iter().cloned()).collect();
+    let mut raw = claims::RawValues::new();
+    for p in &parts {
+        for (k, v) in &p.2.raw {
+            raw.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    let facts: Vec<(String, String)> = parts.iter().flat_map(|p| p.2.facts.iter().cloned()).collect();
+    let Some(main) = main else {
+        let why = parts.iter().find_map(|p| p.2.aggregate_only.clone().map(|w| (p.0.clone(), w)));
+        let (file, why) = why.unwrap_or_else(|| (paths[0].clone(), "none of the files carries per-request data".into()));
+        if allow_aggregate_only {
+            return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats });
+        }
+        return Err(ImportError::new(&file, None, format!("no per-request data: {why}"))
+            .hint("see the hint above for the file that has it; `credence audit` can still check this file's own claims"));
+    };
+    let main = parts.swap_remove(main);
+    let data = run_data(main, &mut parts, files, o)?;
+    Ok(ImportResult { data, claims, raw, facts, formats })
+}
+
+/// One parsed input: its path, its format and what it yielded.
+type Part = (PathBuf, Format, Imported);
+
+/// Reads, detects and parses every input, recording each file's provenance.
+fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Vec<SourceFile>, Vec<Part>), ImportError> {
     let mut files = Vec::new();
-    let mut parts: Vec<(PathBuf, Format, Imported)> = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
     // An MLPerf detail log among the inputs dates the trace.
     let origin_ns = paths
         .iter()
@@ -197,7 +227,11 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         });
         parts.push((p.clone(), f, imported));
     }
-    let formats: Vec<(PathBuf, Format)> = parts.iter().map(|(p, f, _)| (p.clone(), *f)).collect();
+    Ok((files, parts))
+}
+
+/// The one input that carries per-request data, if any; several is an error.
+fn the_request_source(parts: &[Part]) -> Result<Option<usize>, ImportError> {
     let with_requests: Vec<usize> = (0..parts.len()).filter(|&i| !parts[i].2.requests.is_empty()).collect();
     if with_requests.len() > 1 {
         let names: Vec<String> = with_requests.iter().map(|&i| parts[i].0.display().to_string()).collect();
@@ -208,28 +242,16 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         )
         .hint("import each into its own run directory"));
     }
-    let claims: Vec<Claim> = parts.iter().flat_map(|p| p.2.claims.iter().cloned()).collect();
-    let mut raw = claims::RawValues::new();
-    for p in &parts {
-        for (k, v) in &p.2.raw {
-            raw.entry(k.clone()).or_insert_with(|| v.clone());
-        }
-    }
-    let facts: Vec<(String, String)> = parts.iter().flat_map(|p| p.2.facts.iter().cloned()).collect();
-    let Some(&main) = with_requests.first() else {
-        let why = parts.iter().find_map(|p| p.2.aggregate_only.clone().map(|w| (p.0.clone(), w)));
-        let (file, why) = why.unwrap_or_else(|| (paths[0].clone(), "none of the files carries per-request data".into()));
-        if allow_aggregate_only {
-            return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats });
-        }
-        return Err(ImportError::new(&file, None, format!("no per-request data: {why}"))
-            .hint("see the hint above for the file that has it; `credence audit` can still check this file's own claims"));
-    };
-    let (main_path, main_format, mut main_part) = parts.swap_remove(main);
+    Ok(with_requests.first().copied())
+}
+
+/// The run from the request source, joined with the telemetry of every input.
+fn run_data(main: Part, others: &mut [Part], files: Vec<SourceFile>, o: &ImportOptions) -> Result<RunData, ImportError> {
+    let (main_path, main_format, mut main_part) = main;
     // Telemetry from the other files (and the main file's own, e.g. AIPerf's).
     let mut gpu = std::mem::take(&mut main_part.gpu);
     let mut conversions = main_part.conversion.clone();
-    for (_, _, p) in &mut parts {
+    for (_, _, p) in others.iter_mut() {
         gpu.extend(std::mem::take(&mut p.gpu));
         conversions.extend(p.conversion.iter().cloned());
     }
@@ -238,50 +260,61 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         return Err(ImportError::new(&main_path, None, "GPU telemetry cannot be joined: this file's request times are not anchored to wall-clock time")
             .hint("pass --tz with the UTC offset of the machine that wrote the file"));
     }
-    let requests = main_part.requests.into_table().map_err(|e| ImportError::new(&main_path, None, e))?;
+    let requests = std::mem::take(&mut main_part.requests).into_table().map_err(|e| ImportError::new(&main_path, None, e))?;
     let gpu_table = if gpu.is_empty() { None } else { Some(gpu.into_table().map_err(|e| ImportError::new(&main_path, None, e))?) };
     let mut tables = vec!["requests".to_string()];
     if gpu_table.is_some() {
         tables.push("gpu".into());
     }
-    let mut clock_tables = BTreeMap::from([("requests".to_string(), format!("{} ({})", main_part.tool, main_format.name()))]);
-    if gpu_table.is_some() {
+    let clock = import_clock(&main_part, main_format, others, timestamps, gpu_table.is_some(), conversions);
+    let manifest = import_manifest(&main_part, main_format, files, o, clock, tables);
+    Ok(RunData { manifest, requests, gpu: gpu_table, host: None, server: None, extra_files: Vec::new() })
+}
+
+/// The clock of an imported run: whose clock each table used and how times were converted.
+fn import_clock(main: &Imported, format: Format, others: &[Part], timestamps: TimestampQuality, has_gpu: bool, conversions: Vec<String>) -> Clock {
+    let mut clock_tables = BTreeMap::from([("requests".to_string(), format!("{} ({})", main.tool, format.name()))]);
+    if has_gpu {
         clock_tables.insert("gpu".into(), "telemetry tool's clock (converted as stated in conversion)".into());
     }
+    Clock {
+        epoch_origin: "unix_epoch_utc".into(),
+        timestamps,
+        tables: clock_tables,
+        telemetry_interval_s: has_gpu.then_some(1.0),
+        timezone_assumed: main.timezone_assumed.clone().or_else(|| others.iter().find_map(|p| p.2.timezone_assumed.clone())),
+        conversion: Some(conversions.join("; ")),
+    }
+}
+
+/// The manifest of an imported run: its source files, labels and what the tool declared.
+fn import_manifest(main: &Imported, format: Format, files: Vec<SourceFile>, o: &ImportOptions, clock: Clock, tables: Vec<String>) -> Manifest {
     let mut labels = o.labels.clone();
-    labels.entry("imported_from".into()).or_insert_with(|| main_format.name().to_string());
-    let manifest = Manifest {
+    labels.entry("imported_from".into()).or_insert_with(|| format.name().to_string());
+    Manifest {
         format_version: crate::run::schema::FORMAT_VERSION,
         run_id: format!("import-{}", files.first().map_or("run", |f| &f.sha256[..12])),
         creator: Creator { tool: "credence".into(), version: env!("CARGO_PKG_VERSION").into() },
         source: Source {
             kind: SourceKind::Importer,
-            name: main_format.name().into(),
-            tool_version: main_part.tool_version.clone(),
+            name: format.name().into(),
+            tool_version: main.tool_version.clone(),
             files,
             seed: None,
-            capabilities: main_part.capabilities.clone(),
+            capabilities: main.capabilities.clone(),
         },
         labels,
-        config: main_part.config.clone(),
-        workload: main_part.workload.clone().unwrap_or_else(Workload::unknown),
-        environment: unknown_environment(&main_part.tool),
-        phases: main_part.phases.clone(),
-        clock: Clock {
-            epoch_origin: "unix_epoch_utc".into(),
-            timestamps,
-            tables: clock_tables,
-            telemetry_interval_s: gpu_table.as_ref().map(|_| 1.0),
-            timezone_assumed: main_part.timezone_assumed.clone().or_else(|| parts.iter().find_map(|p| p.2.timezone_assumed.clone())),
-            conversion: Some(conversions.join("; ")),
-        },
+        config: main.config.clone(),
+        workload: main.workload.clone().unwrap_or_else(Workload::unknown),
+        environment: unknown_environment(&main.tool),
+        phases: main.phases.clone(),
+        clock,
         tables,
-    };
-    Ok(ImportResult { data: RunData { manifest, requests, gpu: gpu_table, host: None, server: None, extra_files: Vec::new() }, claims, raw, facts, formats })
+    }
 }
 
 /// A run with no requests, for auditing an aggregate-only file.
-fn empty_run(parts: &[(PathBuf, Format, Imported)], files: Vec<SourceFile>, o: &ImportOptions) -> RunData {
+fn empty_run(parts: &[Part], files: Vec<SourceFile>, o: &ImportOptions) -> RunData {
     let first = parts.first();
     let name = first.map_or("unknown", |p| p.1.name());
     let tool = first.map_or("unknown".to_string(), |p| p.2.tool.clone());

@@ -41,8 +41,9 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let (_, header) = lines.next().ok_or_else(|| ImportError::new(path, None, "the file is empty"))?;
     let cols: Vec<String> = header.split(',').map(canonical).collect();
-    let idx = |name: &str| cols.iter().position(|c| c == name);
-    let ts_col = idx("timestamp")
+    let ts_col = cols
+        .iter()
+        .position(|c| c == "timestamp")
         .ok_or_else(|| ImportError::new(path, Some("line 1".into()), "expected a `timestamp` column in the header (query it with --query-gpu=timestamp,…)"))?;
     let Some(offset) = o.tz_offset_s else {
         return Err(ImportError::new(path, None, "nvidia-smi timestamps are local time without a zone")
@@ -63,7 +64,6 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
                 format!("has {} columns but the header has {}: the columns changed mid-file (or an error line was logged)", cells.len(), cols.len()),
             ));
         }
-        let cell = |name: &str| idx(name).map(|j| cells[j].trim());
         let (ts, _) = parse_datetime(cells[ts_col], offset).ok_or_else(|| {
             ImportError::new(
                 path,
@@ -71,46 +71,67 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
                 format!("expected YYYY/MM/DD HH:MM:SS.mmm; found {:?}", cells[ts_col].trim()),
             )
         })?;
-        let mut errors = Vec::new();
-        let mut num = |name: &str| -> Option<f64> {
-            let c = cell(name)?;
-            if sentinel(c) {
-                errors.push(format!("{name}:{c}"));
-                return None;
-            }
-            number(c)
-        };
-        let reasons = cell("clocks_event_reasons.active").and_then(|c| u64::from_str_radix(c.trim_start_matches("0x").trim_start_matches("0X"), 16).ok());
-        let index = num("index").map_or(0, |x| x as u32);
-        let sample = GpuSample {
-            ts_ns: ts,
-            host: host.clone(),
-            gpu_index: index,
-            gpu_uuid: cell("uuid").filter(|u| !sentinel(u)).map_or_else(|| format!("index-{index}"), String::from),
-            source: "nvidia-smi",
-            sm_clock_mhz: num("clocks.current.sm").map(|x| x as u32),
-            sm_clock_max_mhz: num("clocks.max.sm").map(|x| x as u32),
-            mem_clock_mhz: num("clocks.current.memory").map(|x| x as u32),
-            mem_clock_max_mhz: num("clocks.max.memory").map(|x| x as u32),
-            clocks_event_reasons: reasons,
-            temp_gpu_c: num("temperature.gpu"),
-            temp_mem_c: num("temperature.memory"),
-            power_w: num("power.draw").or_else(|| num("power.draw.average")),
-            power_limit_w: num("power.limit"),
-            enforced_power_limit_w: num("enforced.power.limit"),
-            util_gpu_pct: num("utilization.gpu"),
-            util_mem_pct: num("utilization.memory"),
-            mem_used_bytes: num("memory.used").map(|m| (m * 1_048_576.0) as u64),
-            mem_total_bytes: num("memory.total").map(|m| (m * 1_048_576.0) as u64),
-            pstate: cell("pstate").and_then(|p| p.trim_start_matches('P').parse().ok()),
-            viol_power_ns: num("clocks_event_reasons_counters.sw_power_cap").map(|us| (us * 1e3) as u64),
-            viol_thermal_ns: num("clocks_event_reasons_counters.sw_thermal_slowdown").map(|us| (us * 1e3) as u64),
-            errors: None,
-            ..Default::default()
-        };
-        let sample = GpuSample { errors: (!errors.is_empty()).then(|| errors.join(";")), ..sample };
-        out.gpu.rows.push(sample);
+        let mut row = Row { cols: &cols, cells, errors: Vec::new() };
+        out.gpu.rows.push(row.sample(ts, &host));
     }
     out.aggregate_only = Some("an nvidia-smi log is GPU telemetry: import it together with a file that has the requests".into());
     Ok(out)
+}
+
+/// One data row, read by column name; sentinels read as null, noted in `errors`.
+struct Row<'a> {
+    cols: &'a [String],
+    cells: Vec<&'a str>,
+    errors: Vec<String>,
+}
+
+impl Row<'_> {
+    /// The trimmed cell of a column, if the log has that column.
+    fn cell(&self, name: &str) -> Option<&str> {
+        self.cols.iter().position(|c| c == name).map(|j| self.cells[j].trim())
+    }
+
+    /// A numeric cell without its unit; a sentinel is noted and reads as null.
+    fn num(&mut self, name: &str) -> Option<f64> {
+        let c = self.cell(name)?;
+        if sentinel(c) {
+            let e = format!("{name}:{c}");
+            self.errors.push(e);
+            return None;
+        }
+        number(c)
+    }
+
+    /// The row as a GPU sample taken at `ts`.
+    fn sample(&mut self, ts: i64, host: &str) -> GpuSample {
+        let reasons = self.cell("clocks_event_reasons.active").and_then(|c| u64::from_str_radix(c.trim_start_matches("0x").trim_start_matches("0X"), 16).ok());
+        let index = self.num("index").map_or(0, |x| x as u32);
+        let sample = GpuSample {
+            ts_ns: ts,
+            host: host.to_string(),
+            gpu_index: index,
+            gpu_uuid: self.cell("uuid").filter(|u| !sentinel(u)).map_or_else(|| format!("index-{index}"), String::from),
+            source: "nvidia-smi",
+            sm_clock_mhz: self.num("clocks.current.sm").map(|x| x as u32),
+            sm_clock_max_mhz: self.num("clocks.max.sm").map(|x| x as u32),
+            mem_clock_mhz: self.num("clocks.current.memory").map(|x| x as u32),
+            mem_clock_max_mhz: self.num("clocks.max.memory").map(|x| x as u32),
+            clocks_event_reasons: reasons,
+            temp_gpu_c: self.num("temperature.gpu"),
+            temp_mem_c: self.num("temperature.memory"),
+            power_w: self.num("power.draw").or_else(|| self.num("power.draw.average")),
+            power_limit_w: self.num("power.limit"),
+            enforced_power_limit_w: self.num("enforced.power.limit"),
+            util_gpu_pct: self.num("utilization.gpu"),
+            util_mem_pct: self.num("utilization.memory"),
+            mem_used_bytes: self.num("memory.used").map(|m| (m * 1_048_576.0) as u64),
+            mem_total_bytes: self.num("memory.total").map(|m| (m * 1_048_576.0) as u64),
+            pstate: self.cell("pstate").and_then(|p| p.trim_start_matches('P').parse().ok()),
+            viol_power_ns: self.num("clocks_event_reasons_counters.sw_power_cap").map(|us| (us * 1e3) as u64),
+            viol_thermal_ns: self.num("clocks_event_reasons_counters.sw_thermal_slowdown").map(|us| (us * 1e3) as u64),
+            errors: None,
+            ..Default::default()
+        };
+        GpuSample { errors: (!self.errors.is_empty()).then(|| self.errors.join(";")), ..sample }
+    }
 }

@@ -27,6 +27,17 @@ pub struct Request {
     pub phase: Option<&'static str>,
 }
 
+/// Chunk arrival times: the first token, then one more after each inter-chunk gap (gaps in units of `unit_ns` ns).
+pub fn chunk_times(first_ns: i64, gaps: impl IntoIterator<Item = f64>, unit_ns: f64) -> Vec<i64> {
+    let mut t = first_ns;
+    let mut c = vec![t];
+    for g in gaps {
+        t += (g * unit_ns) as i64;
+        c.push(t);
+    }
+    c
+}
+
 #[derive(Debug, Default)]
 pub struct RequestRows {
     pub rows: Vec<Request>,

@@ -9,6 +9,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::{Fields, parse_lines};
+use super::rows::chunk_times;
 use super::vllm::{PerRequest, latency_claims, per_request};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
@@ -49,17 +50,14 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         let ok = errors[i].is_empty();
         let sent = i as i64 * 1_000;
         let first = ok.then(|| sent + (ttfts[i] * 1e9) as i64);
-        let mut t = first.unwrap_or(sent);
-        let mut chunks = vec![t];
-        for g in gaps {
-            t += (g * 1e9) as i64;
-            chunks.push(t);
-        }
+        let chunks = chunk_times(first.unwrap_or(sent), gaps.iter().copied(), 1e9);
+        // The latency is taken at the last chunk read.
+        let end = *chunks.last().expect("the first token is a chunk");
         if ok {
             raw_ttft.push(ttfts[i] * 1e3);
             raw_itl.extend(gaps.iter().map(|g| g * 1e3));
         }
-        out.requests.push(arrays.request(i, sent, first, t, ok.then_some(chunks)));
+        out.requests.push(arrays.request(i, sent, first, end, ok.then_some(chunks)));
     }
     out.raw.insert("ttft".into(), raw_ttft);
     out.raw.insert("itl".into(), raw_itl);

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::claims::{Claim, percentile_stat};
 use super::json::{Fields, parse as parse_json, parse_lines};
-use super::rows::{Request, error_kind};
+use super::rows::{Request, chunk_times, error_kind};
 use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, DeclaredPhases, SystemConfig, TimestampQuality, Workload};
@@ -116,23 +116,7 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         engine: Some(format!("vLLM ({} backend)", f.opt_str("backend").unwrap_or("unknown"))),
         ..Default::default()
     };
-    let rate = match v.get("request_rate") {
-        Some(Value::String(s)) if s == "inf" => None,
-        Some(x) => x.as_f64(),
-        None => None,
-    };
-    out.workload = Some(Workload {
-        arrival: match (rate, v.get("burstiness").and_then(Value::as_f64)) {
-            (Some(_), Some(b)) if (b - 1.0).abs() < 1e-9 => Arrival::Poisson,
-            (Some(_), None) => Arrival::Poisson,
-            _ => Arrival::Unknown,
-        },
-        rate_per_s: rate,
-        concurrency: v.get("max_concurrency").and_then(Value::as_u64).map(|c| c as u32),
-        streaming: Some(true),
-        duration_s: v.get("duration").and_then(Value::as_f64),
-        ..Workload::unknown()
-    });
+    out.workload = Some(workload(&v));
     out.claims = latency_claims(&v, &[("ttft", "ttft"), ("tpot", "tpot"), ("itl", "itl"), ("e2el", "e2e")]);
     for (k, m) in [("request_throughput", "requests_per_s"), ("output_throughput", "output_tokens_per_s")] {
         if let Some(x) = v.get(k).and_then(Value::as_f64) {
@@ -144,18 +128,47 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         return Ok(out);
     }
     let arrays = per_request(&f)?;
-    let PerRequest { ttfts, gaps, outputs, errors, .. } = &arrays;
-    let n = ttfts.len();
+    let n = arrays.ttfts.len();
     let latencies = if f.has("latencies") { Some(f.numbers("latencies")?) } else { None };
     let starts = if f.has("start_times") { Some(f.numbers("start_times")?) } else { None };
-    let e2e: Vec<f64> = (0..n).map(|i| latencies.as_ref().map_or_else(|| ttfts[i] + gaps[i].iter().sum::<f64>(), |l| l[i])).collect();
-    // Anchor: perf_counter start times, shifted so that the last completion is `date`.
+    let e2e: Vec<f64> = (0..n).map(|i| latencies.as_ref().map_or_else(|| arrays.ttfts[i] + arrays.gaps[i].iter().sum::<f64>(), |l| l[i])).collect();
+    let (anchor_ns, quality, conversion) = anchor(&f, o, starts.as_deref(), &e2e, &mut out)?;
+    out.timestamps = Some(quality);
+    out.conversion.push(conversion);
+    requests(&arrays, anchor_ns, starts.as_deref(), &e2e, &mut out);
+    declare(quality, &mut out);
+    Ok(out)
+}
+
+/// The workload the result declares; a rate of "inf" sends everything at once.
+fn workload(v: &Value) -> Workload {
+    let rate = match v.get("request_rate") {
+        Some(Value::String(s)) if s == "inf" => None,
+        Some(x) => x.as_f64(),
+        None => None,
+    };
+    Workload {
+        arrival: match (rate, v.get("burstiness").and_then(Value::as_f64)) {
+            (Some(_), Some(b)) if (b - 1.0).abs() < 1e-9 => Arrival::Poisson,
+            (Some(_), None) => Arrival::Poisson,
+            _ => Arrival::Unknown,
+        },
+        rate_per_s: rate,
+        concurrency: v.get("max_concurrency").and_then(Value::as_u64).map(|c| c as u32),
+        streaming: Some(true),
+        duration_s: v.get("duration").and_then(Value::as_f64),
+        ..Workload::unknown()
+    }
+}
+
+/// Anchor: perf_counter start times, shifted so that the last completion is `date`; with the timestamps' quality and how they were converted.
+fn anchor(f: &Fields<'_>, o: &ImportOptions, starts: Option<&[f64]>, e2e: &[f64], out: &mut Imported) -> Result<(i64, TimestampQuality, String), ImportError> {
     let date = f.opt_str("date");
-    let (anchor_ns, quality, conversion) = match (&starts, date, o.tz_offset_s) {
+    Ok(match (starts, date, o.tz_offset_s) {
         (Some(s), Some(d), Some(off)) => {
-            let end_rel = (0..n).map(|i| s[i] + e2e[i]).fold(f64::NEG_INFINITY, f64::max);
+            let end_rel = (0..e2e.len()).map(|i| s[i] + e2e[i]).fold(f64::NEG_INFINITY, f64::max);
             let (end_ns, _) =
-                parse_datetime(d, off).ok_or_else(|| ImportError::new(path, Some("key date".into()), format!("expected YYYYMMDD-HHMMSS; found {d:?}")))?;
+                parse_datetime(d, off).ok_or_else(|| ImportError::new(f.path, Some("key date".into()), format!("expected YYYYMMDD-HHMMSS; found {d:?}")))?;
             out.timezone_assumed = o.tz_text.clone();
             (
                 end_ns - (end_rel * 1e9) as i64,
@@ -177,27 +190,22 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         (None, _, _) => {
             (0, TimestampQuality::Absent, "the file has no start_times (vLLM before January 2026): requests keep their submission order only".into())
         }
-    };
-    out.timestamps = Some(quality);
-    out.conversion.push(conversion);
+    })
+}
+
+/// Every request on the anchored clock, with the raw TTFT, TPOT, ITL and E2E samples of the successful ones.
+fn requests(arrays: &PerRequest, anchor_ns: i64, starts: Option<&[f64]>, e2e: &[f64], out: &mut Imported) {
+    let PerRequest { ttfts, gaps, outputs, errors, .. } = arrays;
     let mut raw_ttft = Vec::new();
     let mut raw_tpot = Vec::new();
     let mut raw_itl = Vec::new();
     let mut raw_e2e = Vec::new();
-    for i in 0..n {
+    for i in 0..ttfts.len() {
         let ok = errors[i].is_empty();
-        let sent = anchor_ns + starts.as_ref().map_or(i as i64 * 1_000, |s| (s[i] * 1e9) as i64);
+        let sent = anchor_ns + starts.map_or(i as i64 * 1_000, |s| (s[i] * 1e9) as i64);
         let end = sent + (e2e[i].max(0.0) * 1e9) as i64;
         let first = ok.then(|| sent + (ttfts[i] * 1e9) as i64);
-        let chunks = first.map(|f0| {
-            let mut t = f0;
-            let mut c = vec![t];
-            for g in &gaps[i] {
-                t += (g * 1e9) as i64;
-                c.push(t);
-            }
-            c
-        });
+        let chunks = first.map(|f0| chunk_times(f0, gaps[i].iter().copied(), 1e9));
         if ok {
             raw_ttft.push(ttfts[i] * 1e3);
             raw_e2e.push(e2e[i] * 1e3);
@@ -213,6 +221,10 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
     out.raw.insert("tpot".into(), raw_tpot);
     out.raw.insert("itl".into(), raw_itl);
     out.raw.insert("e2e".into(), raw_e2e);
+}
+
+/// What the result file can and cannot tell, and how it treats warmup.
+fn declare(quality: TimestampQuality, out: &mut Imported) {
     let ts = match quality {
         TimestampQuality::Absolute => "absolute",
         TimestampQuality::Relative => "relative",
@@ -235,7 +247,6 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         warmup_included: Some(false),
         note: Some("vLLM's --num-warmups requests are not in the result file".into()),
     };
-    Ok(out)
 }
 
 pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, ImportError> {

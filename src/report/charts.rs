@@ -52,6 +52,16 @@ fn bands(a: &Analysis) -> Bands {
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
+/// The axes' extent (x from 0 or below to the bands' end, y over the plottable points); none when no point can be drawn.
+fn extent(lines: &[Line], bands: Option<&Bands>, log_y: bool) -> Option<(f64, f64, f64, f64)> {
+    let pts = || lines.iter().flat_map(|l| l.points.iter()).filter(|p| p.0.is_finite() && p.1.is_finite() && (!log_y || p.1 > 0.0));
+    let x_max = bands.map_or(0.0, |b| b.x_max).max(pts().map(|p| p.0).fold(1.0, f64::max));
+    let x_min = pts().map(|p| p.0).fold(0.0, f64::min);
+    let y_max = pts().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let y_min = pts().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    y_max.is_finite().then_some((x_min, x_max, y_min, y_max))
+}
+
 fn draw_lines(
     area: &DrawingArea<SVGBackend<'_>, Shift>,
     title: &str,
@@ -62,14 +72,9 @@ fn draw_lines(
     x_desc: &str,
 ) -> Result<()> {
     area.fill(&WHITE)?;
-    let pts = || lines.iter().flat_map(|l| l.points.iter()).filter(|p| p.0.is_finite() && p.1.is_finite() && (!log_y || p.1 > 0.0));
-    let x_max = bands.map_or(0.0, |b| b.x_max).max(pts().map(|p| p.0).fold(1.0, f64::max));
-    let x_min = pts().map(|p| p.0).fold(0.0, f64::min);
-    let y_max = pts().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-    let y_min = pts().map(|p| p.1).fold(f64::INFINITY, f64::min);
-    if !y_max.is_finite() {
+    let Some((x_min, x_max, y_min, y_max)) = extent(lines, bands, log_y) else {
         return Ok(());
-    }
+    };
     // A log axis within one decade gets no tick labels: draw it linear instead.
     let log_y = log_y && y_min > 0.0 && y_max / y_min >= 10.0;
     let mut builder = ChartBuilder::on(area);

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::document::Report;
-use super::view::view;
+use super::view::{AuditView, ComparisonView, View, view};
 use super::{Exporter, ReportError};
 
 pub struct Markdown;
@@ -37,20 +37,7 @@ impl Exporter for Markdown {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
         let v = view(r);
         let mut s = String::new();
-        let _ = writeln!(s, "# {}\n", md(&v.title));
-        let _ = writeln!(s, "{}\n", md(&v.subtitle));
-        let _ = writeln!(s, "**Credibility: {}**\n", v.grade);
-        let _ = writeln!(s, "{}\n", md(&v.statement));
-        let _ = writeln!(s, "| | |\n|---|---|");
-        for h in &v.headline {
-            let _ = writeln!(s, "| {} | {} |", md(&h[0]), md(&h[1]));
-        }
-        for set in &v.check_sets {
-            let _ = writeln!(s, "\n**{}**\n\n| check | status | reason |\n|---|---|---|", md(&set.title));
-            for c in &set.checks {
-                let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
-            }
-        }
+        head(&mut s, &v);
         if let Some(sw) = &v.sweep {
             let _ = writeln!(
                 s,
@@ -65,50 +52,79 @@ impl Exporter for Markdown {
             table_rows(&mut s, &t.rows);
         }
         if let Some(a) = &v.audit {
-            let _ = writeln!(
-                s,
-                "\n## Audit of the source's claims\n\n{}\n\n| claim | tool | recomputed | verdict | credence | reason |\n|---|---|---|---|---|---|",
-                md(&a.summary)
-            );
-            table_rows(&mut s, &a.claims);
-            for f in &a.facts {
-                let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
-            }
+            audit(&mut s, a);
         }
         if let Some(c) = &v.comparison {
-            let _ = writeln!(
-                s,
-                "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|",
-                md(&c.summary)
-            );
-            table_rows(&mut s, &c.verdicts);
-            for n in &c.notes {
-                let _ = writeln!(s, "- {}", md(n));
-            }
-            for g in c.gates.iter().filter(|g| g[1] != "PASS") {
-                let _ = writeln!(s, "- gate {} {}: {}", md(&g[0]), g[1], md(&g[2]));
-            }
+            comparison(&mut s, c);
         }
-        let _ = writeln!(s, "\n## Findings\n");
-        if v.findings.is_empty() {
-            let _ = writeln!(s, "No cause was found.");
-        }
-        for f in &v.findings {
-            let _ = writeln!(
-                s,
-                "- **{}** (`{}`, {}): {}. Effect: {}. Action: {}",
-                md(&f.title),
-                f.cause,
-                md(&f.strength),
-                md(&f.episodes),
-                md(&f.effect),
-                md(&f.action)
-            );
-        }
-        for u in &v.unexplained {
-            let _ = writeln!(s, "- unexplained: {}", md(u));
-        }
-        let _ = writeln!(s, "\n{}", md(&v.not_checked));
+        findings(&mut s, &v);
         Ok(s.into_bytes())
     }
+}
+
+/// Title, grade, statement, headline and the named checks.
+fn head(s: &mut String, v: &View) {
+    let _ = writeln!(s, "# {}\n", md(&v.title));
+    let _ = writeln!(s, "{}\n", md(&v.subtitle));
+    let _ = writeln!(s, "**Credibility: {}**\n", v.grade);
+    let _ = writeln!(s, "{}\n", md(&v.statement));
+    let _ = writeln!(s, "| | |\n|---|---|");
+    for h in &v.headline {
+        let _ = writeln!(s, "| {} | {} |", md(&h[0]), md(&h[1]));
+    }
+    for set in &v.check_sets {
+        let _ = writeln!(s, "\n**{}**\n\n| check | status | reason |\n|---|---|---|", md(&set.title));
+        for c in &set.checks {
+            let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
+        }
+    }
+}
+
+/// The audit of the source's claims, and its run-level facts.
+fn audit(s: &mut String, a: &AuditView) {
+    let _ = writeln!(
+        s,
+        "\n## Audit of the source's claims\n\n{}\n\n| claim | tool | recomputed | verdict | credence | reason |\n|---|---|---|---|---|---|",
+        md(&a.summary)
+    );
+    table_rows(s, &a.claims);
+    for f in &a.facts {
+        let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
+    }
+}
+
+/// The comparison's verdicts, notes and the gates that did not pass.
+fn comparison(s: &mut String, c: &ComparisonView) {
+    let _ = writeln!(s, "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|", md(&c.summary));
+    table_rows(s, &c.verdicts);
+    for n in &c.notes {
+        let _ = writeln!(s, "- {}", md(n));
+    }
+    for g in c.gates.iter().filter(|g| g[1] != "PASS") {
+        let _ = writeln!(s, "- gate {} {}: {}", md(&g[0]), g[1], md(&g[2]));
+    }
+}
+
+/// The findings, the unexplained anomalies and what could not be checked.
+fn findings(s: &mut String, v: &View) {
+    let _ = writeln!(s, "\n## Findings\n");
+    if v.findings.is_empty() {
+        let _ = writeln!(s, "No cause was found.");
+    }
+    for f in &v.findings {
+        let _ = writeln!(
+            s,
+            "- **{}** (`{}`, {}): {}. Effect: {}. Action: {}",
+            md(&f.title),
+            f.cause,
+            md(&f.strength),
+            md(&f.episodes),
+            md(&f.effect),
+            md(&f.action)
+        );
+    }
+    for u in &v.unexplained {
+        let _ = writeln!(s, "- unexplained: {}", md(u));
+    }
+    let _ = writeln!(s, "\n{}", md(&v.not_checked));
 }

@@ -9,33 +9,9 @@ const STATS: [(&str, &str); 5] = [("p50", "P50"), ("p90", "P90"), ("p99", "P99")
 
 pub fn summary(a: &Analysis) -> String {
     let mut s = String::new();
-    let st = &a.steady_state;
     let _ = writeln!(s, "run {} ({} {})", a.run.run_id, a.run.source_kind, a.run.source_name);
-    let _ = writeln!(
-        s,
-        "steady state: {:?}, {:.1} s to {:.1} s: {} of {} requests (dropped {} at the start, {} at the end){}",
-        st.classification,
-        st.start_s,
-        st.end_s,
-        st.requests_in_window,
-        a.requests.total,
-        st.dropped_start_requests,
-        st.dropped_end_requests,
-        if st.overridden { ", window set by --steady-from/--steady-to" } else { "" }
-    );
-    for v in &st.series {
-        let _ = writeln!(s, "  {}: {:?} from {:.1} s: {}", v.series, v.classification, v.start_s, v.reason);
-    }
-    let _ = writeln!(s, "  {}", st.agreement);
-    let _ = writeln!(s);
-    let _ = writeln!(s, "{:<26} {}", "metric", STATS.map(|x| format!("{:<36}", x.1)).join(""));
-    for (name, stats) in &a.metrics {
-        let unit = a.metric_definitions.get(name).map_or("", |d| d.unit);
-        let cells: Vec<String> = STATS.iter().map(|(k, _)| stats.get(*k).map_or("n/a".into(), |e| estimate(e, 1.0))).collect();
-        let n = stats.get("p50").map_or(0, |e| e.n);
-        let label = format!("{name} ({unit})");
-        let _ = writeln!(s, "{:<26} {}  n={n}", label, cells.iter().map(|c| format!("{c:<36}")).collect::<String>());
-    }
+    steady_state(&mut s, a);
+    metrics(&mut s, a);
     let t = &a.throughput;
     let _ = writeln!(s);
     let _ = writeln!(
@@ -67,6 +43,40 @@ pub fn summary(a: &Analysis) -> String {
         }
     }
     s
+}
+
+/// The steady window, how each series classified, and how the detectors agreed.
+fn steady_state(s: &mut String, a: &Analysis) {
+    let st = &a.steady_state;
+    let _ = writeln!(
+        s,
+        "steady state: {:?}, {:.1} s to {:.1} s: {} of {} requests (dropped {} at the start, {} at the end){}",
+        st.classification,
+        st.start_s,
+        st.end_s,
+        st.requests_in_window,
+        a.requests.total,
+        st.dropped_start_requests,
+        st.dropped_end_requests,
+        if st.overridden { ", window set by --steady-from/--steady-to" } else { "" }
+    );
+    for v in &st.series {
+        let _ = writeln!(s, "  {}: {:?} from {:.1} s: {}", v.series, v.classification, v.start_s, v.reason);
+    }
+    let _ = writeln!(s, "  {}", st.agreement);
+    let _ = writeln!(s);
+}
+
+/// One line per metric: its percentile estimates and sample size.
+fn metrics(s: &mut String, a: &Analysis) {
+    let _ = writeln!(s, "{:<26} {}", "metric", STATS.map(|x| format!("{:<36}", x.1)).join(""));
+    for (name, stats) in &a.metrics {
+        let unit = a.metric_definitions.get(name).map_or("", |d| d.unit);
+        let cells: Vec<String> = STATS.iter().map(|(k, _)| stats.get(*k).map_or("n/a".into(), |e| estimate(e, 1.0))).collect();
+        let n = stats.get("p50").map_or(0, |e| e.n);
+        let label = format!("{name} ({unit})");
+        let _ = writeln!(s, "{:<26} {}  n={n}", label, cells.iter().map(|c| format!("{c:<36}")).collect::<String>());
+    }
 }
 
 fn findings(s: &mut String, a: &Analysis) {

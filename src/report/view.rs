@@ -300,7 +300,7 @@ fn audit(r: &Report) -> Option<AuditView> {
 /// up, how the TTFT tail moved, and which steps the client itself limited.
 fn sweep(r: &Report) -> Option<SweepView> {
     let sw = r.sweep.as_ref()?;
-    let steps: Vec<(&crate::report::document::SweepStep, &Analysis)> = sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect();
+    let steps: Vec<SweepPoint> = sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect();
     let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |e| estimate(e, 1.0));
     let rows = steps
         .iter()
@@ -317,6 +317,25 @@ fn sweep(r: &Report) -> Option<SweepView> {
             ]
         })
         .collect();
+    let mut parts = sweep_rate_summary(&steps);
+    let limited: Vec<String> = steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect();
+    if !limited.is_empty() {
+        parts.push(format!(
+            "The load generator was near its own limit at {} requests/s: those points measure the client as well as the server.",
+            limited.join(", ")
+        ));
+    }
+    if sw.stopped_early {
+        parts.push("The sweep was stopped before its last planned step.".into());
+    }
+    Some(SweepView { summary: parts.join(" "), rows })
+}
+
+/// One step of a sweep with the analysis of its run.
+type SweepPoint<'a> = (&'a crate::report::document::SweepStep, &'a Analysis);
+
+/// The sweep's range, up to which rate the achieved rate kept up, and how the TTFT tail moved.
+fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<String> {
     // Kept up: the achieved rate's interval reaches 95 % of the offered rate (a short step's
     // Poisson count alone can put the estimate a few percent low).
     let kept_up: Vec<f64> = steps
@@ -350,23 +369,62 @@ fn sweep(r: &Report) -> Option<SweepView> {
             significant(l.offered_per_s, 3)
         ));
     }
-    let limited: Vec<String> = steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect();
-    if !limited.is_empty() {
-        parts.push(format!(
-            "The load generator was near its own limit at {} requests/s: those points measure the client as well as the server.",
-            limited.join(", ")
-        ));
-    }
-    if sw.stopped_early {
-        parts.push("The sweep was stopped before its last planned step.".into());
-    }
-    Some(SweepView { summary: parts.join(" "), rows })
+    parts
 }
 
 /// The report's content, formatted.
 pub fn view(r: &Report) -> View {
     let first = r.runs.first();
-    let subtitle = first.map_or(String::new(), |a| {
+    let statement = match &r.base_credibility {
+        Some(b) => format!("Candidate: {} Base: {}", r.credibility.statement, b.statement),
+        None => r.credibility.statement.clone(),
+    };
+    let sweep_view = sweep(r);
+    View {
+        title: r.title.clone(),
+        subtitle: subtitle(r),
+        footer: format!("{} · credence {} · {}", r.title, r.credence_version, r.date),
+        grade: r.grade().label().to_string(),
+        grade_rule: r.credibility.grade_rule.to_string(),
+        statement,
+        headline: headline_rows(r, sweep_view.as_ref()),
+        check_sets: check_sets(r),
+        metrics_note: "Estimates with 95 % intervals, in ms, over the steady window. '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.".into(),
+        metric_tables: metric_tables(r),
+        rates: r.runs.iter().flat_map(|a| {
+            [
+                [format!("{}: requests/s", a.run.run_id), estimate(&a.throughput.requests_per_s, 1.0)],
+                [format!("{}: output tokens/s", a.run.run_id), estimate(&a.throughput.output_tokens_per_s, 1.0)],
+                [format!("{}: error rate (%)", a.run.run_id), estimate(&a.errors.rate, 100.0)],
+            ]
+        }).collect(),
+        timeline_note: format!(
+            "{}Seconds from the first send. Grey: dropped warmup and ramp-down. Red: episodes of the findings.",
+            r.sweep.as_ref().and_then(|s| s.steps.last()).map_or(String::new(), |s| format!("The sweep's highest step ({} requests/s). ", significant(s.offered_per_s, 3)))
+        ),
+        timelines: Vec::new(),
+        distributions: Vec::new(),
+        findings: r.runs.iter().flat_map(findings).collect(),
+        findings_none: "Every detector with its evidence present found nothing; see below for those that could not run.".into(),
+        unexplained: r.runs.iter().flat_map(|a| a.attribution.unexplained.iter().map(move |u| format!("{}: {} {:+.0} % from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause", a.run.run_id, u.series, u.peak_relative * 100.0, u.start_s, u.end_s, u.peak_z))).collect(),
+        not_checked: not_checked(r),
+        comparison: comparison(r),
+        audit: audit(r),
+        sweep: sweep_view,
+        environment: r.runs.iter().map(environment).collect(),
+        provenance: provenance(r),
+        files: r
+            .runs
+            .iter()
+            .flat_map(|a| a.run.source_files.iter().map(move |f| [a.run.run_id.clone(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()]))
+            .collect(),
+        methodology: methodology(r, first),
+    }
+}
+
+/// What was tested, when, and what kind of report this is.
+fn subtitle(r: &Report) -> String {
+    r.runs.first().map_or(String::new(), |a| {
         format!(
             "{} · {} · {}",
             sut(a, r.sweep.as_ref()),
@@ -381,7 +439,11 @@ pub fn view(r: &Report) -> View {
                 "replicated runs"
             }
         )
-    });
+    })
+}
+
+/// The named checks: one set per arm of a comparison, else one.
+fn check_sets(r: &Report) -> Vec<CheckSet> {
     let mut check_sets = Vec::new();
     if let Some(b) = &r.base_credibility {
         check_sets.push(checks(format!("Base arm: {}", b.grade.label()), b));
@@ -389,41 +451,65 @@ pub fn view(r: &Report) -> View {
     } else {
         check_sets.push(checks("Named checks".into(), &r.credibility));
     }
-    let statement = match &r.base_credibility {
-        Some(b) => format!("Candidate: {} Base: {}", r.credibility.statement, b.statement),
-        None => r.credibility.statement.clone(),
-    };
-    let mut head = match (&r.comparison, first) {
-        (Some(c), _) => c
-            .metrics
-            .iter()
-            .filter(|(k, _)| matches!(k.as_str(), "ttft_p50" | "ttft_p99" | "tpot_p50" | "output_tokens_per_s" | "error_rate"))
-            .map(|(k, m)| {
-                let pct = k != "error_rate";
-                let f = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
-                [
-                    k.clone(),
-                    format!(
-                        "{}: {} [{}, {}] against ±{}",
-                        format!("{:?}", m.verdict).to_lowercase(),
-                        f(m.change.estimate),
-                        f(m.change.ci_low),
-                        f(m.change.ci_high),
-                        if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) }
-                    ),
-                ]
-            })
-            .collect(),
+    check_sets
+}
+
+/// The headline: a comparison's verdicts, a sweep's summary, or the first run's numbers.
+fn headline_rows(r: &Report, sweep_view: Option<&SweepView>) -> Vec<[String; 2]> {
+    let mut head = match (&r.comparison, r.runs.first()) {
+        (Some(c), _) => comparison_headline(c),
         (None, Some(a)) => headline(a),
         _ => Vec::new(),
     };
-    let sweep_view = sweep(r);
-    if let Some(sv) = &sweep_view {
+    if let Some(sv) = sweep_view {
         head = vec![["Sweep".into(), sv.summary.clone()]];
     }
     if r.kind == "run" && r.runs.len() > 1 {
         head.insert(0, ["Runs".into(), format!("{} runs; headline numbers below are from the first ({})", r.runs.len(), r.runs[0].run.run_id)]);
     }
+    head
+}
+
+/// The verdicts on the headline metrics of a comparison, with their intervals and tolerances.
+fn comparison_headline(c: &crate::analyze::compare::Comparison) -> Vec<[String; 2]> {
+    c.metrics
+        .iter()
+        .filter(|(k, _)| matches!(k.as_str(), "ttft_p50" | "ttft_p99" | "tpot_p50" | "output_tokens_per_s" | "error_rate"))
+        .map(|(k, m)| {
+            let pct = k != "error_rate";
+            let f = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
+            [
+                k.clone(),
+                format!(
+                    "{}: {} [{}, {}] against ±{}",
+                    format!("{:?}", m.verdict).to_lowercase(),
+                    f(m.change.estimate),
+                    f(m.change.ci_low),
+                    f(m.change.ci_high),
+                    if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) }
+                ),
+            ]
+        })
+        .collect()
+}
+
+/// One metric table per run; a sweep's name their step.
+fn metric_tables(r: &Report) -> Vec<MetricTable> {
+    r.runs
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let step = r.sweep.as_ref().and_then(|s| s.steps.iter().find(|x| x.run == i));
+            metric_table(
+                a,
+                step.map_or(format!("run {}", a.run.run_id), |s| format!("step at {} requests/s (run {})", significant(s.offered_per_s, 3), a.run.run_id)),
+            )
+        })
+        .collect()
+}
+
+/// The detectors that could not run in any run, each named once.
+fn not_checked(r: &Report) -> String {
     let mut not_checked: Vec<String> = Vec::new();
     for a in &r.runs {
         for d in a.attribution.detectors.iter().filter(|d| d.status == "not_checked") {
@@ -433,11 +519,11 @@ pub fn view(r: &Report) -> View {
             }
         }
     }
-    let files = r
-        .runs
-        .iter()
-        .flat_map(|a| a.run.source_files.iter().map(move |f| [a.run.run_id.clone(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()]))
-        .collect();
+    if not_checked.is_empty() { "Every detector had its evidence.".into() } else { format!("Not checked (evidence absent): {}.", not_checked.join("; ")) }
+}
+
+/// Where the numbers come from: credence's version, and each run's labels, errors and source.
+fn provenance(r: &Report) -> Vec<[String; 2]> {
     let mut provenance = vec![["credence".to_string(), r.credence_version.clone()]];
     for a in &r.runs {
         for (k, v) in &a.run.labels {
@@ -459,8 +545,13 @@ pub fn view(r: &Report) -> View {
             ),
         ]);
     }
+    provenance
+}
+
+/// How each number is defined and estimated, with the first run's analysis options.
+fn methodology(r: &Report, first: Option<&Analysis>) -> Vec<[String; 2]> {
     let o = first.map(|a| &a.options);
-    let methodology = vec![
+    vec![
         ["TTFT".into(), "Time to first token, measured from the actual send (first token minus sent).".into()],
         ["E2E from scheduled".into(), "End minus the *scheduled* send time: includes the client's own lag, so coordinated omission shows here and not in E2E.".into()],
         ["TPOT".into(), "(end − first token) / (output tokens − 1).".into()],
@@ -470,49 +561,5 @@ pub fn view(r: &Report) -> View {
         ["Steady state".into(), o.map_or(String::new(), |o| format!("PELT ({:?} penalty) on per-window log median TTFT and TPOT with a {:.0} % equivalence delta, cross-checked by MSER-5 and Mann–Kendall/Pettitt inside the window.", o.penalty, o.steady_delta * 100.0))],
         ["Attribution".into(), "Robust z-scores of 5-second windows against the steady window's median and MAD find anomalies; telemetry detectors (NVML reason bits and violation counters, power, memory, foreign processes, load-generator CPU and send lag, network counters, server queue) find causes; episodes match within ±2 s.".into()],
         ["Credibility grade".into(), r.credibility.grade_rule.to_string()],
-    ];
-    View {
-        title: r.title.clone(),
-        subtitle,
-        footer: format!("{} · credence {} · {}", r.title, r.credence_version, r.date),
-        grade: r.grade().label().to_string(),
-        grade_rule: r.credibility.grade_rule.to_string(),
-        statement,
-        headline: head,
-        check_sets,
-        metrics_note: "Estimates with 95 % intervals, in ms, over the steady window. '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.".into(),
-        metric_tables: r
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let step = r.sweep.as_ref().and_then(|s| s.steps.iter().find(|x| x.run == i));
-                metric_table(a, step.map_or(format!("run {}", a.run.run_id), |s| format!("step at {} requests/s (run {})", significant(s.offered_per_s, 3), a.run.run_id)))
-            })
-            .collect(),
-        rates: r.runs.iter().flat_map(|a| {
-            [
-                [format!("{}: requests/s", a.run.run_id), estimate(&a.throughput.requests_per_s, 1.0)],
-                [format!("{}: output tokens/s", a.run.run_id), estimate(&a.throughput.output_tokens_per_s, 1.0)],
-                [format!("{}: error rate (%)", a.run.run_id), estimate(&a.errors.rate, 100.0)],
-            ]
-        }).collect(),
-        timeline_note: format!(
-            "{}Seconds from the first send. Grey: dropped warmup and ramp-down. Red: episodes of the findings.",
-            r.sweep.as_ref().and_then(|s| s.steps.last()).map_or(String::new(), |s| format!("The sweep's highest step ({} requests/s). ", significant(s.offered_per_s, 3)))
-        ),
-        timelines: Vec::new(),
-        distributions: Vec::new(),
-        findings: r.runs.iter().flat_map(findings).collect(),
-        findings_none: "Every detector with its evidence present found nothing; see below for those that could not run.".into(),
-        unexplained: r.runs.iter().flat_map(|a| a.attribution.unexplained.iter().map(move |u| format!("{}: {} {:+.0} % from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause", a.run.run_id, u.series, u.peak_relative * 100.0, u.start_s, u.end_s, u.peak_z))).collect(),
-        not_checked: if not_checked.is_empty() { "Every detector had its evidence.".into() } else { format!("Not checked (evidence absent): {}.", not_checked.join("; ")) },
-        comparison: comparison(r),
-        audit: audit(r),
-        sweep: sweep_view,
-        environment: r.runs.iter().map(environment).collect(),
-        provenance,
-        files,
-        methodology,
-    }
+    ]
 }

@@ -174,88 +174,25 @@ fn push(out: &mut Vec<Problem>, rows: RowCollector, base: Problem) {
     out.push(p);
 }
 
+/// Checks the requests table: per-row timing order, ids, vocabularies, ranges and the clock.
 fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>) {
     let f = TableKind::Requests.file_name();
-    let (Some(ids), Some(sched), Some(sent), Some(first), Some(end), Some(chunks)) = (
-        t.strings("request_id"),
-        t.timestamps("scheduled_ns"),
-        t.timestamps("sent_ns"),
-        t.timestamps("first_token_ns"),
-        t.timestamps("end_ns"),
-        t.timestamp_lists("chunk_ns"),
-    ) else {
+    let Some(c) = RequestColumns::of(t) else {
         return;
     };
-    let first_byte = t.timestamps("first_byte_ns").unwrap_or(&[]);
     let n = t.num_rows();
     if n == 0 {
         out.push(Problem::warning(f, "has no rows: there is nothing to analyze"));
         return;
     }
-    let mut negative = RowCollector::default();
-    let mut ft_before_sent = RowCollector::default();
-    let mut fb_outside = RowCollector::default();
-    let mut end_before_ft = RowCollector::default();
-    let mut sent_early = RowCollector::default();
-    let mut chunk_outside = RowCollector::default();
-    let mut chunk_order = RowCollector::default();
-    let mut seen: HashSet<&str> = HashSet::with_capacity(n);
-    let mut dup = RowCollector::default();
+    let mut rows = RequestRowChecks::with_capacity(n);
     for i in 0..n {
-        let (Some(s), Some(e)) = (sent[i], end[i]) else {
-            continue;
-        };
-        if e < s {
-            negative.push_with(i, || format!("end is {} before sent", ms(s - e)));
-        }
-        if let Some(ft) = first[i] {
-            if ft < s {
-                ft_before_sent.push_with(i, || format!("first token is {} before sent", ms(s - ft)));
-            }
-            if e < ft {
-                end_before_ft.push_with(i, || format!("end is {} before the first token", ms(ft - e)));
-            }
-        }
-        if let Some(fb) = first_byte.get(i).copied().flatten()
-            && (fb < s || fb > e || first[i].is_some_and(|ft| ft < fb))
-        {
-            fb_outside.push_with(i, || format!("first byte {} after sent", ms(fb - s)));
-        }
-        if let Some(sc) = sched[i]
-            && s < sc - 1_000_000
-        {
-            sent_early.push_with(i, || format!("sent {} before its scheduled time", ms(sc - s)));
-        }
-        if let Some(list) = chunks.get(i) {
-            if list.iter().any(|&c| c < s || c > e) {
-                chunk_outside.push(i);
-            }
-            if list.windows(2).any(|w| w[1] < w[0]) {
-                chunk_order.push(i);
-            }
-        }
-        if !ids.is_null(i) && !seen.insert(ids.value(i)) {
-            let id = ids.value(i).to_string();
-            dup.push_with(i, || format!("id {:?}", crate::text::sanitize(&id)));
-        }
+        rows.check(&c, i);
     }
-    push(out, negative, Problem::error(f, "negative duration").column("end_ns").expected("end_ns >= sent_ns"));
-    push(out, ft_before_sent, Problem::error(f, "first token before sent").column("first_token_ns").expected("first_token_ns >= sent_ns"));
-    push(
-        out,
-        fb_outside,
-        Problem::error(f, "first byte outside the request's span or after the first token")
-            .column("first_byte_ns")
-            .expected("sent_ns <= first_byte_ns <= first_token_ns <= end_ns"),
-    );
-    push(out, end_before_ft, Problem::error(f, "end before first token").column("end_ns").expected("end_ns >= first_token_ns"));
-    push(out, sent_early, Problem::warning(f, "request sent more than 1 ms before its scheduled time").column("sent_ns").expected("sent_ns >= scheduled_ns"));
-    push(out, dup, Problem::error(f, "duplicate request id").column("request_id").expected("unique ids"));
-    push(out, chunk_outside, Problem::error(f, "chunk time outside the request's span").column("chunk_ns").expected("sent_ns <= chunk <= end_ns"));
-    push(out, chunk_order, Problem::error(f, "chunk times go backwards").column("chunk_ns").expected("non-decreasing chunk times"));
-    if !chunks.null_items.is_empty() {
+    rows.report(f, out);
+    if !c.chunks.null_items.is_empty() {
         let mut rows = RowCollector::default();
-        chunks.null_items.iter().for_each(|&r| rows.push(r));
+        c.chunks.null_items.iter().for_each(|&r| rows.push(r));
         push(out, rows, Problem::error(f, "null item inside a chunk list").column("chunk_ns").expected("no null chunk times"));
     }
     check_vocabulary(t, "status", &STATUSES, false, out);
@@ -265,13 +202,131 @@ fn check_requests(t: &Table, manifest: Option<&Manifest>, out: &mut Vec<Problem>
     check_range(t, "http_status", 100.0, 599.0, out);
     if let Some(m) = manifest
         && m.clock.timestamps == TimestampQuality::Absolute
-        && sent.iter().flatten().any(|&s| s < YEAR_2000_NS)
+        && c.sent.iter().flatten().any(|&s| s < YEAR_2000_NS)
     {
         out.push(
             Problem::warning(f, "timestamps before the year 2000 in a run whose clock says absolute")
                 .column("sent_ns")
                 .expected("epoch ns UTC; set clock.timestamps to relative if the origin is unknown"),
         );
+    }
+}
+
+/// The requests table's id and time columns.
+struct RequestColumns<'a> {
+    ids: &'a arrow_array::StringArray,
+    sched: &'a [Option<i64>],
+    sent: &'a [Option<i64>],
+    first: &'a [Option<i64>],
+    end: &'a [Option<i64>],
+    first_byte: &'a [Option<i64>],
+    chunks: &'a super::table::TimestampLists,
+}
+
+impl<'a> RequestColumns<'a> {
+    /// The columns, when the table has them all (a schema problem is reported elsewhere).
+    fn of(t: &'a Table) -> Option<RequestColumns<'a>> {
+        Some(RequestColumns {
+            ids: t.strings("request_id")?,
+            sched: t.timestamps("scheduled_ns")?,
+            sent: t.timestamps("sent_ns")?,
+            first: t.timestamps("first_token_ns")?,
+            end: t.timestamps("end_ns")?,
+            chunks: t.timestamp_lists("chunk_ns")?,
+            first_byte: t.timestamps("first_byte_ns").unwrap_or(&[]),
+        })
+    }
+}
+
+/// Rows that fail each per-request check, and the ids seen so far.
+struct RequestRowChecks<'a> {
+    negative: RowCollector,
+    ft_before_sent: RowCollector,
+    fb_outside: RowCollector,
+    end_before_ft: RowCollector,
+    sent_early: RowCollector,
+    chunk_outside: RowCollector,
+    chunk_order: RowCollector,
+    seen: HashSet<&'a str>,
+    dup: RowCollector,
+}
+
+impl<'a> RequestRowChecks<'a> {
+    /// No failures yet, room for `n` ids.
+    fn with_capacity(n: usize) -> RequestRowChecks<'a> {
+        RequestRowChecks {
+            negative: RowCollector::default(),
+            ft_before_sent: RowCollector::default(),
+            fb_outside: RowCollector::default(),
+            end_before_ft: RowCollector::default(),
+            sent_early: RowCollector::default(),
+            chunk_outside: RowCollector::default(),
+            chunk_order: RowCollector::default(),
+            seen: HashSet::with_capacity(n),
+            dup: RowCollector::default(),
+        }
+    }
+
+    /// Checks row `i`: sent ≤ first byte ≤ first token ≤ end, chunks inside and in order, schedule kept, id unique.
+    fn check(&mut self, c: &RequestColumns<'a>, i: usize) {
+        let (Some(s), Some(e)) = (c.sent[i], c.end[i]) else {
+            return;
+        };
+        if e < s {
+            self.negative.push_with(i, || format!("end is {} before sent", ms(s - e)));
+        }
+        if let Some(ft) = c.first[i] {
+            if ft < s {
+                self.ft_before_sent.push_with(i, || format!("first token is {} before sent", ms(s - ft)));
+            }
+            if e < ft {
+                self.end_before_ft.push_with(i, || format!("end is {} before the first token", ms(ft - e)));
+            }
+        }
+        if let Some(fb) = c.first_byte.get(i).copied().flatten()
+            && (fb < s || fb > e || c.first[i].is_some_and(|ft| ft < fb))
+        {
+            self.fb_outside.push_with(i, || format!("first byte {} after sent", ms(fb - s)));
+        }
+        if let Some(sc) = c.sched[i]
+            && s < sc - 1_000_000
+        {
+            self.sent_early.push_with(i, || format!("sent {} before its scheduled time", ms(sc - s)));
+        }
+        if let Some(list) = c.chunks.get(i) {
+            if list.iter().any(|&x| x < s || x > e) {
+                self.chunk_outside.push(i);
+            }
+            if list.windows(2).any(|w| w[1] < w[0]) {
+                self.chunk_order.push(i);
+            }
+        }
+        if !c.ids.is_null(i) && !self.seen.insert(c.ids.value(i)) {
+            let id = c.ids.value(i).to_string();
+            self.dup.push_with(i, || format!("id {:?}", crate::text::sanitize(&id)));
+        }
+    }
+
+    /// One problem per failed check, naming its rows.
+    fn report(self, f: &str, out: &mut Vec<Problem>) {
+        push(out, self.negative, Problem::error(f, "negative duration").column("end_ns").expected("end_ns >= sent_ns"));
+        push(out, self.ft_before_sent, Problem::error(f, "first token before sent").column("first_token_ns").expected("first_token_ns >= sent_ns"));
+        push(
+            out,
+            self.fb_outside,
+            Problem::error(f, "first byte outside the request's span or after the first token")
+                .column("first_byte_ns")
+                .expected("sent_ns <= first_byte_ns <= first_token_ns <= end_ns"),
+        );
+        push(out, self.end_before_ft, Problem::error(f, "end before first token").column("end_ns").expected("end_ns >= first_token_ns"));
+        push(
+            out,
+            self.sent_early,
+            Problem::warning(f, "request sent more than 1 ms before its scheduled time").column("sent_ns").expected("sent_ns >= scheduled_ns"),
+        );
+        push(out, self.dup, Problem::error(f, "duplicate request id").column("request_id").expected("unique ids"));
+        push(out, self.chunk_outside, Problem::error(f, "chunk time outside the request's span").column("chunk_ns").expected("sent_ns <= chunk <= end_ns"));
+        push(out, self.chunk_order, Problem::error(f, "chunk times go backwards").column("chunk_ns").expected("non-decreasing chunk times"));
     }
 }
 
@@ -406,14 +461,23 @@ fn streams(t: &Table) -> Vec<(String, Vec<usize>)> {
     v
 }
 
+/// Checks a telemetry table: physical ranges, memory, and per stream its order, gaps, coverage and counters.
 fn check_telemetry(t: &Table, interval_s: Option<f64>, request_span: Option<(i64, i64)>, out: &mut Vec<Problem>) {
-    let f = t.kind.file_name();
     let Some(ts) = t.timestamps("ts_ns") else {
         return;
     };
     for (name, lo, hi) in RANGES {
         check_range(t, name, *lo, *hi, out);
     }
+    check_memory(t, out);
+    let telemetry = Telemetry { t, f: t.kind.file_name(), ts, interval_s, request_span };
+    for (stream, rows) in streams(t) {
+        telemetry.check_stream(&stream, &rows, out);
+    }
+}
+
+/// Memory used must not exceed memory total.
+fn check_memory(t: &Table, out: &mut Vec<Problem>) {
     if let (Some(used), Some(total)) = (t.u64s("mem_used_bytes"), t.u64s("mem_total_bytes")) {
         let mut bad = RowCollector::default();
         for (i, (u, tot)) in used.iter().zip(total).enumerate() {
@@ -423,9 +487,27 @@ fn check_telemetry(t: &Table, interval_s: Option<f64>, request_span: Option<(i64
                 bad.push(i);
             }
         }
-        push(out, bad, Problem::error(f, "memory used exceeds memory total").column("mem_used_bytes").expected("mem_used_bytes <= mem_total_bytes"));
+        push(
+            out,
+            bad,
+            Problem::error(t.kind.file_name(), "memory used exceeds memory total").column("mem_used_bytes").expected("mem_used_bytes <= mem_total_bytes"),
+        );
     }
-    for (stream, rows) in streams(t) {
+}
+
+/// A telemetry table with what its streams are checked against.
+struct Telemetry<'a> {
+    t: &'a Table,
+    f: &'static str,
+    ts: &'a [Option<i64>],
+    interval_s: Option<f64>,
+    request_span: Option<(i64, i64)>,
+}
+
+impl Telemetry<'_> {
+    /// Checks one stream (a host, or a GPU of a host): increasing times, gaps, coverage of the requests, counters.
+    fn check_stream(&self, stream: &str, rows: &[usize], out: &mut Vec<Problem>) {
+        let (f, ts) = (self.f, self.ts);
         let times: Vec<i64> = rows.iter().filter_map(|&r| ts[r]).collect();
         let mut backwards = RowCollector::default();
         for w in rows.windows(2) {
@@ -440,8 +522,8 @@ fn check_telemetry(t: &Table, interval_s: Option<f64>, request_span: Option<(i64
             backwards,
             Problem::error(f, format!("timestamps of {stream} are not increasing")).column("ts_ns").expected("strictly increasing sample times per stream"),
         );
-        let Some(step) = interval_s.map(|s| (s * 1e9) as i64).or_else(|| median_step(&times)) else {
-            continue;
+        let Some(step) = self.interval_s.map(|s| (s * 1e9) as i64).or_else(|| median_step(&times)) else {
+            return;
         };
         let mut gaps = RowCollector::default();
         for (k, w) in times.windows(2).enumerate() {
@@ -454,13 +536,19 @@ fn check_telemetry(t: &Table, interval_s: Option<f64>, request_span: Option<(i64
             gaps,
             Problem::warning(f, format!("sampling gaps in {stream} longer than {GAP_FACTOR} x the {:.2} s interval", step as f64 / 1e9)).column("ts_ns"),
         );
-        if let (Some((lo, hi)), Some(first), Some(last)) = (request_span, times.first(), times.last()) {
+        self.check_coverage(stream, &times, step, out);
+        self.check_counters(stream, rows, out);
+    }
+
+    /// The stream must cover the requests, give or take one sampling step.
+    fn check_coverage(&self, stream: &str, times: &[i64], step: i64, out: &mut Vec<Problem>) {
+        if let (Some((lo, hi)), Some(first), Some(last)) = (self.request_span, times.first(), times.last()) {
             let before = (first - lo - step).max(0);
             let after = (hi - last - step).max(0);
             if before > 0 || after > 0 {
                 out.push(
                     Problem::warning(
-                        f,
+                        self.f,
                         format!(
                             "telemetry of {stream} does not cover the requests: {:.1} s uncovered at the start, {:.1} s at the end",
                             before as f64 / 1e9,
@@ -472,13 +560,17 @@ fn check_telemetry(t: &Table, interval_s: Option<f64>, request_span: Option<(i64
                 );
             }
         }
+    }
+
+    /// Cumulative counters must not decrease within the stream.
+    fn check_counters(&self, stream: &str, rows: &[usize], out: &mut Vec<Problem>) {
         for counter in COUNTERS {
-            let Some(values) = t.u64s(counter) else {
+            let Some(values) = self.t.u64s(counter) else {
                 continue;
             };
             let mut resets = RowCollector::default();
             let mut prev: Option<u64> = None;
-            for &r in &rows {
+            for &r in rows {
                 if let Some(v) = values[r] {
                     if prev.is_some_and(|p| v < p) {
                         resets.push(r);
@@ -489,7 +581,9 @@ fn check_telemetry(t: &Table, interval_s: Option<f64>, request_span: Option<(i64
             push(
                 out,
                 resets,
-                Problem::warning(f, format!("cumulative counter decreased in {stream} (reset?)")).column(counter).expected("non-decreasing cumulative counter"),
+                Problem::warning(self.f, format!("cumulative counter decreased in {stream} (reset?)"))
+                    .column(counter)
+                    .expected("non-decreasing cumulative counter"),
             );
         }
     }

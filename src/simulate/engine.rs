@@ -18,7 +18,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::rng::{SimRng, Stream};
-use super::scenario::Timeline;
+use super::scenario::{Conditions, Timeline};
 
 /// Nominal engine costs and capacities.
 #[derive(Debug, Clone, Copy)]
@@ -131,76 +131,137 @@ impl EngineTrace {
 
 /// Runs the engine over `jobs` (sorted or not) plus any closed-loop follow-ups.
 pub fn run_engine(params: &EngineParams, timeline: &Timeline, seed: u64, jobs: Vec<Job>, next_job: &mut NextJob<'_>) -> EngineTrace {
-    let mut rng = SimRng::new(seed, Stream::Engine);
-    let mut trace = EngineTrace { admit_iter: vec![u64::MAX; jobs.len()], jobs, ..Default::default() };
-    let mut pending: BinaryHeap<Reverse<(i64, usize)>> = trace.jobs.iter().enumerate().map(|(i, j)| Reverse((j.arrival_ns, i))).collect();
-    let mut waiting: VecDeque<usize> = VecDeque::new();
-    let mut departures: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
-    let mut running: u32 = 0;
-    let mut kv_used: u64 = 0;
-    let mut t: i64 = 0;
-    let mut iter: u64 = 0;
-    let mut noise = 0.0_f64;
-    let innovation_sd = params.noise_sigma * (1.0 - params.noise_phi.powi(2)).sqrt();
-    let need = |j: &Job| (j.input_tokens + j.output_tokens) as u64;
+    let mut e = Engine::new(params, seed, jobs);
     loop {
-        while let Some(Reverse((at, j))) = pending.peek().copied() {
-            if at > t {
-                break;
-            }
-            pending.pop();
-            waiting.push_back(j);
-        }
-        if running == 0 && waiting.is_empty() {
-            match pending.peek() {
+        e.queue_arrivals();
+        if e.running == 0 && e.waiting.is_empty() {
+            match e.pending.peek() {
                 Some(Reverse((at, _))) => {
-                    t = *at;
+                    e.t = *at;
                     continue;
                 }
                 None => break,
             }
         }
-        let cond = timeline.conditions(t as f64 / 1e9);
+        let cond = timeline.conditions(e.t as f64 / 1e9);
         let max_batch = ((params.max_batch as f64 * cond.batch_share) as u32).max(1);
         let kv_cap = (params.kv_tokens as f64 * cond.kv_share) as u64;
+        let prefill_tokens = e.admit(max_batch, kv_cap);
+        let ms = e.iteration_ms(&cond, prefill_tokens);
+        let dur = (ms * 1e6).round() as i64;
+        e.trace.add_second_stats(e.t, dur, e.running, e.kv_used, e.waiting.len());
+        e.t += dur;
+        e.trace.iter_end_ns.push(e.t);
+        e.depart(next_job);
+        e.iter += 1;
+    }
+    e.trace
+}
+
+/// KV tokens a job holds while it runs: its prompt and its whole output.
+fn need(j: &Job) -> u64 {
+    (j.input_tokens + j.output_tokens) as u64
+}
+
+/// The engine's state between iterations: queues, the running batch, the clock and the noise.
+struct Engine<'a> {
+    params: &'a EngineParams,
+    rng: SimRng,
+    trace: EngineTrace,
+    /// Jobs not yet arrived, by arrival time.
+    pending: BinaryHeap<Reverse<(i64, usize)>>,
+    waiting: VecDeque<usize>,
+    /// Admitted jobs by the iteration in which they end.
+    departures: BinaryHeap<Reverse<(u64, usize)>>,
+    running: u32,
+    kv_used: u64,
+    t: i64,
+    iter: u64,
+    noise: f64,
+    innovation_sd: f64,
+}
+
+impl<'a> Engine<'a> {
+    /// An idle engine at time zero with `jobs` still to arrive.
+    fn new(params: &'a EngineParams, seed: u64, jobs: Vec<Job>) -> Engine<'a> {
+        let rng = SimRng::new(seed, Stream::Engine);
+        let trace = EngineTrace { admit_iter: vec![u64::MAX; jobs.len()], jobs, ..Default::default() };
+        let pending = trace.jobs.iter().enumerate().map(|(i, j)| Reverse((j.arrival_ns, i))).collect();
+        Engine {
+            params,
+            rng,
+            trace,
+            pending,
+            waiting: VecDeque::new(),
+            departures: BinaryHeap::new(),
+            running: 0,
+            kv_used: 0,
+            t: 0,
+            iter: 0,
+            noise: 0.0,
+            innovation_sd: params.noise_sigma * (1.0 - params.noise_phi.powi(2)).sqrt(),
+        }
+    }
+
+    /// Moves every job that has arrived by now into the waiting queue.
+    fn queue_arrivals(&mut self) {
+        while let Some(Reverse((at, j))) = self.pending.peek().copied() {
+            if at > self.t {
+                break;
+            }
+            self.pending.pop();
+            self.waiting.push_back(j);
+        }
+    }
+
+    /// Admits waiting jobs in order while the batch and the KV cache have room; returns the prompt tokens to prefill.
+    fn admit(&mut self, max_batch: u32, kv_cap: u64) -> u64 {
         let mut prefill_tokens = 0u64;
-        while let Some(&j) = waiting.front() {
-            let job = trace.jobs[j];
-            let fits = running < max_batch && (kv_used + need(&job) <= kv_cap || running == 0);
+        while let Some(&j) = self.waiting.front() {
+            let job = self.trace.jobs[j];
+            let fits = self.running < max_batch && (self.kv_used + need(&job) <= kv_cap || self.running == 0);
             if !fits {
                 break;
             }
-            waiting.pop_front();
-            trace.admit_iter[j] = iter;
+            self.waiting.pop_front();
+            self.trace.admit_iter[j] = self.iter;
             prefill_tokens += job.input_tokens as u64;
             if job.failure.is_some() {
-                departures.push(Reverse((iter, j)));
+                self.departures.push(Reverse((self.iter, j)));
                 continue;
             }
-            running += 1;
-            kv_used += need(&job);
-            departures.push(Reverse((iter + job.output_tokens.max(1) as u64 - 1, j)));
+            self.running += 1;
+            self.kv_used += need(&job);
+            self.departures.push(Reverse((self.iter + job.output_tokens.max(1) as u64 - 1, j)));
         }
-        noise = params.noise_phi * noise + innovation_sd * rng.student_t_unit(5);
-        let mut ms = params.base_ms + params.per_seq_ms * running as f64 + params.per_prefill_token_ms * prefill_tokens as f64;
-        ms *= cond.slowdown * noise.exp() / params.capacity_scale;
-        if rng.chance(params.stall_probability) {
-            ms += rng.pareto(30.0, 2.5).min(1_000.0);
+        prefill_tokens
+    }
+
+    /// How long this iteration takes: the batch's cost under the conditions, AR(1) noise and rare stalls.
+    fn iteration_ms(&mut self, cond: &Conditions, prefill_tokens: u64) -> f64 {
+        let params = self.params;
+        self.noise = params.noise_phi * self.noise + self.innovation_sd * self.rng.student_t_unit(5);
+        let mut ms = params.base_ms + params.per_seq_ms * self.running as f64 + params.per_prefill_token_ms * prefill_tokens as f64;
+        ms *= cond.slowdown * self.noise.exp() / params.capacity_scale;
+        if self.rng.chance(params.stall_probability) {
+            ms += self.rng.pareto(30.0, 2.5).min(1_000.0);
         }
-        let dur = (ms * 1e6).round() as i64;
-        trace.add_second_stats(t, dur, running, kv_used, waiting.len());
-        t += dur;
-        trace.iter_end_ns.push(t);
-        while let Some(Reverse((done, j))) = departures.peek().copied() {
-            if done > iter {
+        ms
+    }
+
+    /// Retires the jobs that end with this iteration; a closed-loop client then sends its next request.
+    fn depart(&mut self, next_job: &mut NextJob<'_>) {
+        let t = self.t;
+        while let Some(Reverse((done, j))) = self.departures.peek().copied() {
+            if done > self.iter {
                 break;
             }
-            departures.pop();
-            let done_job = trace.jobs[j];
+            self.departures.pop();
+            let done_job = self.trace.jobs[j];
             let free_at = match done_job.failure {
                 None => {
-                    running -= 1;
-                    kv_used -= need(&done_job);
+                    self.running -= 1;
+                    self.kv_used -= need(&done_job);
                     t
                 }
                 Some(Failure::Oom) => t,
@@ -209,12 +270,10 @@ pub fn run_engine(params: &EngineParams, timeline: &Timeline, seed: u64, jobs: V
             if let Some(client) = done_job.client
                 && let Some(job) = next_job(client, free_at)
             {
-                trace.jobs.push(job);
-                trace.admit_iter.push(u64::MAX);
-                pending.push(Reverse((job.arrival_ns, trace.jobs.len() - 1)));
+                self.trace.jobs.push(job);
+                self.trace.admit_iter.push(u64::MAX);
+                self.pending.push(Reverse((job.arrival_ns, self.trace.jobs.len() - 1)));
             }
         }
-        iter += 1;
     }
-    trace
 }

@@ -164,93 +164,120 @@ fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
 
 /// Runs client and engine. `with_chunks` false skips building chunk lists (truth runs).
 fn simulate_requests(opts: &SimOptions, timeline: &Timeline, seed: u64, with_chunks: bool) -> (Vec<Record>, engine::EngineTrace) {
-    let mut len_rng = SimRng::new(seed, Stream::Lengths);
-    let mut err_rng = SimRng::new(seed, Stream::Errors);
-    let mut net_rng = SimRng::new(seed, Stream::Network);
-    let mut client_rng = SimRng::new(seed, Stream::Client);
-    let duration_ns = (timeline.duration_s * 1e9) as i64;
-    let failure_at = |t: i64, rng: &mut SimRng| {
-        let p = timeline.conditions(t as f64 / 1e9).error_probability;
-        if p > 0.0 && rng.chance(p) { Some(if rng.chance(0.5) { Failure::Oom } else { Failure::Timeout }) } else { None }
+    let mut draws = Draws::new(seed);
+    let jobs = match opts.arrival {
+        ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } => open_loop_jobs(opts, timeline, seed, rate, &mut draws),
+        ArrivalProcess::ClosedLoop { clients } => closed_loop_jobs(opts, timeline, clients, &mut draws),
     };
-    // Network plus the server's front end (HTTP, tokenization): usually ~2 ms, sometimes far
-    // more, so TTFT has a heavy right tail even when the engine is calm.
-    let uplink = |rng: &mut SimRng| ((rng.lognormal(0.25, 0.3) + rng.lognormal(2.0, 1.0)) * 1e6) as i64;
-    let mut jobs = Vec::new();
-    match opts.arrival {
-        ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } => {
-            let schedule = workload::open_loop_schedule(opts.arrival, timeline, seed);
-            let mut free_at = i64::MIN;
-            for sched in schedule {
-                let start = sched.max(free_at);
-                let overhead = (client_rng.lognormal(0.12, 0.3) * 1e6) as i64;
-                let sent = start + overhead;
-                let cond = timeline.conditions(start as f64 / 1e9);
-                // A saturated client manages only a share of the offered rate. A healthy one
-                // sends on time, and works off a backlog at twice the offered rate.
-                let gap = match cond.client_capacity_share {
-                    Some(share) => (client_rng.exponential(1.0 / (share * rate)) * 1e9) as i64,
-                    None if start - sched > 5_000_000 => (0.5e9 / rate) as i64,
-                    None => 200_000,
-                };
-                free_at = sent + gap;
-                let (input, output) = opts.lengths.draw(&mut len_rng);
-                jobs.push(Job {
-                    scheduled_ns: Some(sched),
-                    sent_ns: sent,
-                    arrival_ns: sent + uplink(&mut net_rng),
-                    input_tokens: input,
-                    output_tokens: output,
-                    failure: failure_at(sched, &mut err_rng),
-                    client: None,
-                });
-            }
-        }
-        ArrivalProcess::ClosedLoop { clients } => {
-            for c in 0..clients {
-                let sent = c as i64 * 10_000_000 % 1_000_000_000;
-                let (input, output) = opts.lengths.draw(&mut len_rng);
-                jobs.push(Job {
-                    scheduled_ns: None,
-                    sent_ns: sent,
-                    arrival_ns: sent + uplink(&mut net_rng),
-                    input_tokens: input,
-                    output_tokens: output,
-                    failure: failure_at(sent, &mut err_rng),
-                    client: Some(c),
-                });
-            }
-        }
-    }
+    let duration_ns = (timeline.duration_s * 1e9) as i64;
     let lengths = opts.lengths;
     let mut next_job = |client: u32, free_at: i64| -> Option<Job> {
         let sent = free_at + 500_000;
         if sent >= duration_ns || timeline.conditions(sent as f64 / 1e9).rate_share <= 0.0 {
             return None;
         }
-        let (input, output) = lengths.draw(&mut len_rng);
-        Some(Job {
-            scheduled_ns: None,
-            sent_ns: sent,
-            arrival_ns: sent + uplink(&mut net_rng),
-            input_tokens: input,
-            output_tokens: output,
-            failure: failure_at(sent, &mut err_rng),
-            client: Some(client),
-        })
+        Some(Job { client: Some(client), ..draws.job(&lengths, timeline, sent, sent) })
     };
     let trace = run_engine(&opts.engine_params(), timeline, seed, jobs, &mut next_job);
+    let mut records = observe_records(opts, timeline, seed, &trace, with_chunks, &mut draws.network);
+    records.sort_by_key(|r| r.sent);
+    (records, trace)
+}
+
+/// The random streams the client side draws from, one per purpose so that each stays reproducible.
+struct Draws {
+    lengths: SimRng,
+    errors: SimRng,
+    network: SimRng,
+    client: SimRng,
+}
+
+impl Draws {
+    /// The client-side streams of `seed`.
+    fn new(seed: u64) -> Draws {
+        Draws {
+            lengths: SimRng::new(seed, Stream::Lengths),
+            errors: SimRng::new(seed, Stream::Errors),
+            network: SimRng::new(seed, Stream::Network),
+            client: SimRng::new(seed, Stream::Client),
+        }
+    }
+
+    /// Whether a request at `t` fails, at the error probability of the conditions then.
+    fn failure_at(&mut self, timeline: &Timeline, t: i64) -> Option<Failure> {
+        let rng = &mut self.errors;
+        let p = timeline.conditions(t as f64 / 1e9).error_probability;
+        if p > 0.0 && rng.chance(p) { Some(if rng.chance(0.5) { Failure::Oom } else { Failure::Timeout }) } else { None }
+    }
+
+    /// Network plus the server's front end (HTTP, tokenization): usually ~2 ms, sometimes far
+    /// more, so TTFT has a heavy right tail even when the engine is calm.
+    fn uplink(&mut self) -> i64 {
+        let rng = &mut self.network;
+        ((rng.lognormal(0.25, 0.3) + rng.lognormal(2.0, 1.0)) * 1e6) as i64
+    }
+
+    /// A request sent at `sent`, with its lengths, arrival and failure (drawn at `failure_t`); no schedule, no client.
+    fn job(&mut self, lengths: &Lengths, timeline: &Timeline, sent: i64, failure_t: i64) -> Job {
+        let (input, output) = lengths.draw(&mut self.lengths);
+        Job {
+            scheduled_ns: None,
+            sent_ns: sent,
+            arrival_ns: sent + self.uplink(),
+            input_tokens: input,
+            output_tokens: output,
+            failure: self.failure_at(timeline, failure_t),
+            client: None,
+        }
+    }
+}
+
+/// Open loop: the seeded schedule, sent by a client that may lag behind it.
+fn open_loop_jobs(opts: &SimOptions, timeline: &Timeline, seed: u64, rate: f64, draws: &mut Draws) -> Vec<Job> {
+    let schedule = workload::open_loop_schedule(opts.arrival, timeline, seed);
+    let mut jobs = Vec::new();
+    let mut free_at = i64::MIN;
+    for sched in schedule {
+        let start = sched.max(free_at);
+        let overhead = (draws.client.lognormal(0.12, 0.3) * 1e6) as i64;
+        let sent = start + overhead;
+        let cond = timeline.conditions(start as f64 / 1e9);
+        // A saturated client manages only a share of the offered rate. A healthy one
+        // sends on time, and works off a backlog at twice the offered rate.
+        let gap = match cond.client_capacity_share {
+            Some(share) => (draws.client.exponential(1.0 / (share * rate)) * 1e9) as i64,
+            None if start - sched > 5_000_000 => (0.5e9 / rate) as i64,
+            None => 200_000,
+        };
+        free_at = sent + gap;
+        jobs.push(Job { scheduled_ns: Some(sched), ..draws.job(&opts.lengths, timeline, sent, sched) });
+    }
+    jobs
+}
+
+/// Closed loop: each client's first request, staggered by 10 ms; the engine asks for the next ones.
+fn closed_loop_jobs(opts: &SimOptions, timeline: &Timeline, clients: u32, draws: &mut Draws) -> Vec<Job> {
+    (0..clients)
+        .map(|c| {
+            let sent = c as i64 * 10_000_000 % 1_000_000_000;
+            Job { client: Some(c), ..draws.job(&opts.lengths, timeline, sent, sent) }
+        })
+        .collect()
+}
+
+/// What the client records of each served job: downlink delay, a saturated client's late reads, chunks when asked for.
+fn observe_records(opts: &SimOptions, timeline: &Timeline, seed: u64, trace: &engine::EngineTrace, with_chunks: bool, net_rng: &mut SimRng) -> Vec<Record> {
     let mut late_rng = SimRng::new(seed ^ 0x1a7e, Stream::Client);
     let mut late_read =
         |t: i64| -> i64 { if timeline.conditions(t as f64 / 1e9).client_capacity_share.is_some() { (late_rng.exponential(8.0) * 1e6) as i64 } else { 0 } };
-    let mut records: Vec<Record> = (0..trace.jobs.len())
+    (0..trace.jobs.len())
         .map(|j| {
             let job = trace.jobs[j];
-            let down = observe::downlink_ns(&mut net_rng);
+            let down = observe::downlink_ns(net_rng);
             let observed = if with_chunks {
-                observe::observe(&trace, j, down, opts.effect, &mut late_read)
+                observe::observe(trace, j, down, opts.effect, &mut late_read)
             } else {
-                let fe = observe::first_and_end(&trace, j, down, opts.effect);
+                let fe = observe::first_and_end(trace, j, down, opts.effect);
                 observe::ClientTimes { first_token_ns: fe.map(|x| x.0), end_ns: fe.map_or(job.sent_ns, |x| x.1), chunks: Vec::new() }
             };
             let client = match job.client {
@@ -267,9 +294,7 @@ fn simulate_requests(opts: &SimOptions, timeline: &Timeline, seed: u64, with_chu
                 client,
             }
         })
-        .collect();
-    records.sort_by_key(|r| r.sent);
-    (records, trace)
+        .collect()
 }
 
 fn requests_table(records: &[Record]) -> Result<Table, TableError> {
@@ -359,20 +384,8 @@ fn client_seconds(records: &[Record], last_s: i64) -> Vec<ClientSecond> {
     out
 }
 
+/// The manifest of a simulated run: what was simulated, with a clean, fully known environment.
 fn manifest(opts: &SimOptions) -> Manifest {
-    let (arrival, rate, concurrency) = match opts.arrival {
-        ArrivalProcess::Poisson { rate } => (Arrival::Poisson, Some(rate), None),
-        ArrivalProcess::Constant { rate } => (Arrival::Constant, Some(rate), None),
-        ArrivalProcess::ClosedLoop { clients } => (Arrival::ClosedLoop, None, Some(clients)),
-    };
-    let mut labels = BTreeMap::from([("scenario".to_string(), opts.scenario.name().to_string())]);
-    if let Some(e) = opts.effect {
-        let metric = serde_json::to_value(e.metric).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-        labels.insert("effect".into(), format!("{metric}={:+}%", e.relative * 100.0));
-    }
-    let mut extra = BTreeMap::new();
-    extra.insert("max_batch".to_string(), opts.engine.max_batch.to_string());
-    extra.insert("kv_cache_tokens".to_string(), opts.engine.kv_tokens.to_string());
     let clock_tables = TableKind::ALL.iter().map(|t| (t.name().to_string(), "simulator clock (epoch ns, exact)".to_string())).collect();
     Manifest {
         format_version: FORMAT_VERSION,
@@ -386,47 +399,10 @@ fn manifest(opts: &SimOptions) -> Manifest {
             seed: Some(opts.seed),
             capabilities: None,
         },
-        labels,
-        config: SystemConfig {
-            engine: Some("simulated continuous-batching engine".into()),
-            engine_version: Some(env!("CARGO_PKG_VERSION").into()),
-            model: Some("sim-8b".into()),
-            hardware: Some(format!("{}x simulated 80 GB GPU", opts.gpus)),
-            parallelism: Some(format!("tp={}", opts.gpus)),
-            extra,
-        },
-        workload: Workload {
-            arrival,
-            rate_per_s: rate,
-            concurrency,
-            dataset: None,
-            input_length: Some(opts.lengths.describe_input()),
-            output_length: Some(opts.lengths.describe_output()),
-            streaming: Some(true),
-            connection_reuse: Some(true),
-            connections: None,
-            duration_s: Some(opts.duration_s),
-        },
-        environment: Environment {
-            gpu_temp_at_start_c: Observed::known(38.0),
-            gpu_cooling_down: Observed::known(false),
-            foreign_gpu_processes: Observed::known(Vec::<GpuProcess>::new()),
-            clocks_locked: Observed::known(true),
-            application_clocks_set: Observed::known(false),
-            persistence_mode: Observed::known(true),
-            cpu_governor: Observed::known("performance".into()),
-            gpu_memory_used_bytes: Observed::known(0),
-            host_memory_used_bytes: Observed::known(14 << 30),
-            page_cache_dropped: Observed::known(true),
-            server_restarted: Observed::known(true),
-            model_path: Observed::known("/models/sim-8b".into()),
-            driver_version: Observed::known("simulated".into()),
-            cuda_version: Observed::known("simulated".into()),
-            nvml_version: Observed::known("simulated".into()),
-            engine_version: Observed::known(env!("CARGO_PKG_VERSION").into()),
-            kernel: Observed::known("simulated".into()),
-            cpu_model: Observed::known("simulated 16-core CPU".into()),
-        },
+        labels: labels(opts),
+        config: config(opts),
+        workload: workload(opts),
+        environment: environment(),
         phases: DeclaredPhases {
             warmup_requests: Some(0),
             warmup_s: Some(0.0),
@@ -442,5 +418,75 @@ fn manifest(opts: &SimOptions) -> Manifest {
             conversion: None,
         },
         tables: TableKind::ALL.iter().map(|t| t.name().to_string()).collect(),
+    }
+}
+
+/// The scenario, and the injected effect when there is one.
+fn labels(opts: &SimOptions) -> BTreeMap<String, String> {
+    let mut labels = BTreeMap::from([("scenario".to_string(), opts.scenario.name().to_string())]);
+    if let Some(e) = opts.effect {
+        let metric = serde_json::to_value(e.metric).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        labels.insert("effect".into(), format!("{metric}={:+}%", e.relative * 100.0));
+    }
+    labels
+}
+
+/// The simulated system: engine, model, GPUs and the engine's limits.
+fn config(opts: &SimOptions) -> SystemConfig {
+    let mut extra = BTreeMap::new();
+    extra.insert("max_batch".to_string(), opts.engine.max_batch.to_string());
+    extra.insert("kv_cache_tokens".to_string(), opts.engine.kv_tokens.to_string());
+    SystemConfig {
+        engine: Some("simulated continuous-batching engine".into()),
+        engine_version: Some(env!("CARGO_PKG_VERSION").into()),
+        model: Some("sim-8b".into()),
+        hardware: Some(format!("{}x simulated 80 GB GPU", opts.gpus)),
+        parallelism: Some(format!("tp={}", opts.gpus)),
+        extra,
+    }
+}
+
+/// The simulated workload: arrival process, lengths and duration.
+fn workload(opts: &SimOptions) -> Workload {
+    let (arrival, rate, concurrency) = match opts.arrival {
+        ArrivalProcess::Poisson { rate } => (Arrival::Poisson, Some(rate), None),
+        ArrivalProcess::Constant { rate } => (Arrival::Constant, Some(rate), None),
+        ArrivalProcess::ClosedLoop { clients } => (Arrival::ClosedLoop, None, Some(clients)),
+    };
+    Workload {
+        arrival,
+        rate_per_s: rate,
+        concurrency,
+        dataset: None,
+        input_length: Some(opts.lengths.describe_input()),
+        output_length: Some(opts.lengths.describe_output()),
+        streaming: Some(true),
+        connection_reuse: Some(true),
+        connections: None,
+        duration_s: Some(opts.duration_s),
+    }
+}
+
+/// The simulated machine's checklist: every item known and clean.
+fn environment() -> Environment {
+    Environment {
+        gpu_temp_at_start_c: Observed::known(38.0),
+        gpu_cooling_down: Observed::known(false),
+        foreign_gpu_processes: Observed::known(Vec::<GpuProcess>::new()),
+        clocks_locked: Observed::known(true),
+        application_clocks_set: Observed::known(false),
+        persistence_mode: Observed::known(true),
+        cpu_governor: Observed::known("performance".into()),
+        gpu_memory_used_bytes: Observed::known(0),
+        host_memory_used_bytes: Observed::known(14 << 30),
+        page_cache_dropped: Observed::known(true),
+        server_restarted: Observed::known(true),
+        model_path: Observed::known("/models/sim-8b".into()),
+        driver_version: Observed::known("simulated".into()),
+        cuda_version: Observed::known("simulated".into()),
+        nvml_version: Observed::known("simulated".into()),
+        engine_version: Observed::known(env!("CARGO_PKG_VERSION").into()),
+        kernel: Observed::known("simulated".into()),
+        cpu_model: Observed::known("simulated 16-core CPU".into()),
     }
 }

@@ -1,4 +1,5 @@
-//! Safe display of untrusted strings (imported files, error messages from servers).
+//! Text shared by the analysis's sentences and the renderers: untrusted strings made safe to
+//! display (imported files, error messages from servers) and numbers in significant digits.
 
 /// Escapes control characters and Unicode bidi overrides so that a string read from a file
 /// cannot move the terminal cursor, recolour output or reorder what the user sees.
@@ -13,6 +14,16 @@ pub fn sanitize(s: &str) -> String {
         }
     }
     out
+}
+
+/// A value with `digits` significant digits (e.g. 897.079 → `897`, 13.8822 → `13.9`), for
+/// numbers shown without their own interval.
+pub fn significant(x: f64, digits: i32) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    let d = (digits - 1 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{x:.d$}")
 }
 
 #[cfg(test)]

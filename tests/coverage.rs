@@ -3,10 +3,10 @@
 //! The naive i.i.d. order-statistic interval on the same autocorrelated data is computed for
 //! comparison. `coverage_fast` runs in CI; `coverage_full` (ignored) runs 300 seeds.
 
-use credence::stats::order_ci::{Alternative, order_statistic_indices};
 use credence::analyze::{AnalyzeOptions, Status, analyze};
 use credence::run::Run;
 use credence::simulate::{Scenario, SimOptions, simulate};
+use credence::stats::order_ci::{Alternative, order_statistic_indices};
 
 struct Tally {
     runs: usize,

@@ -96,7 +96,13 @@ fn audits() -> Vec<(&'static str, Vec<String>)> {
     let f = |p: &str| fixture(p).display().to_string();
     vec![
         ("audit-llmperf", vec![f("samples/llmperf/leaderboard_individual_groq_70b.json"), f("samples/llmperf/leaderboard_summary_groq_70b.json")]),
-        ("audit-mlperf", vec![f("samples/mlperf_loadgen/llama2-70b-99_Server/mlperf_log_summary.txt"), f("samples/mlperf_loadgen/llama2-70b-99_Server/mlperf_log_detail.txt")]),
+        (
+            "audit-mlperf",
+            vec![
+                f("samples/mlperf_loadgen/llama2-70b-99_Server/mlperf_log_summary.txt"),
+                f("samples/mlperf_loadgen/llama2-70b-99_Server/mlperf_log_detail.txt"),
+            ],
+        ),
     ]
 }
 
@@ -122,4 +128,3 @@ fn reports_are_unchanged() {
     }
     check_bytes("pdf.sha256", hashes.as_bytes());
 }
-

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Scratch, credence, stderr};
+use common::{Scratch, credence, fixture, stderr};
 use serde_json::{Value, json};
 
 fn samples() -> PathBuf {
@@ -410,4 +410,40 @@ fn mlperf_trace_imports_with_the_detail_logs_date() {
     let o = import(&[empty.to_str().unwrap()], &s.path("e"));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("trace is empty") && stderr(&o).contains("credence audit"), "{}", stderr(&o));
+}
+
+/// `import FORMAT FILE` takes FORMAT as the format's name even when a folder of that name
+/// sits in the working directory; a first word that is neither lists every format.
+#[test]
+fn a_format_name_wins_over_a_path_of_that_name() {
+    let s = Scratch::new("imp_fmtname");
+    let f = write(&s, "result.json", &vllm_result(50).to_string());
+    std::fs::create_dir_all(s.path("vllm")).unwrap();
+    let out = s.path("run");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+        .current_dir(&s.0)
+        .args(["import", "vllm", f.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = import(&["sglangg", f.to_str().unwrap()], &s.path("run2"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("neither a file nor a format") && err.contains("inference-perf") && err.contains("dcgm"), "{err}");
+    assert!(!s.path("run2").exists(), "nothing is written on bad input");
+}
+
+/// AIPerf 0.13.0's own files (fixtures/peers): a first line over 8 KB (800-token outputs) is
+/// still detected, and `audit` takes an optional format name first, as `import` does.
+#[test]
+fn aiperf_long_first_line_is_detected() {
+    let s = Scratch::new("imp_aiperf_long");
+    let jsonl = fixture("peers/aiperf-0.13.0/long-output/profile_export.jsonl");
+    let first = std::fs::read_to_string(&jsonl).unwrap();
+    assert!(first.lines().next().unwrap().len() > 8192, "the fixture's point is a long first line");
+    let o = import(&[jsonl.to_str().unwrap()], &s.path("run"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = s.path("audit.md");
+    let o = credence(&["audit", "aiperf", jsonl.to_str().unwrap(), "--format", "md", "-o", md.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{Scratch, credence, dir_bytes, fixture, stderr};
-use credence::stats::quantile::quantile_sorted;
 use credence::run::{Table, TableKind};
 use credence::simulate::{ArrivalProcess, Effect, EffectMetric, Scenario, SimOptions, simulate};
+use credence::stats::quantile::quantile_sorted;
 
 fn short(scenario: Scenario, seed: u64) -> SimOptions {
     let mut o = SimOptions::new(scenario, seed);

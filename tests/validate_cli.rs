@@ -116,16 +116,45 @@ fn wrong_type_and_missing_time_zone() {
     rewrite_arrow(&dir.join("requests.parquet"), |schema, mut cols| {
         let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
         let out = schema.index_of("output_tokens").unwrap();
-        let as_i64: Int64Array = cols[out].as_any().downcast_ref::<arrow_array::UInt32Array>().unwrap().iter().map(|v| v.map(i64::from)).collect();
-        cols[out] = Arc::new(as_i64);
-        fields[out] = Field::new("output_tokens", DataType::Int64, true);
+        let as_f64: arrow_array::Float64Array =
+            cols[out].as_any().downcast_ref::<arrow_array::UInt32Array>().unwrap().iter().map(|v| v.map(f64::from)).collect();
+        cols[out] = Arc::new(as_f64);
+        fields[out] = Field::new("output_tokens", DataType::Float64, true);
         let sent = schema.index_of("sent_ns").unwrap();
         let naive = cols[sent].as_any().downcast_ref::<TimestampNanosecondArray>().unwrap().clone().with_timezone_opt(None::<String>);
         cols[sent] = Arc::new(naive);
         fields[sent] = Field::new("sent_ns", DataType::Timestamp(TimeUnit::Nanosecond, None), false);
         (Schema::new(fields), cols)
     });
-    expect_invalid(&dir, &["column output_tokens: has type Int64 (expected uint32)", "column sent_ns", "UTC time zone"]);
+    expect_invalid(&dir, &["column output_tokens: has type Float64 (expected an unsigned integer", "column sent_ns", "UTC time zone"]);
+}
+
+/// Signed integers are read as the unsigned columns they stand for while their values fit;
+/// a value that does not fit is refused with its row, not wrapped.
+#[test]
+fn signed_integers_read_while_their_values_fit() {
+    let s = Scratch::new("signed");
+    let dir = broken_copy(&s);
+    let to_i64 = |negative_row: Option<usize>| {
+        move |schema: &Schema, mut cols: Vec<ArrayRef>| {
+            let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+            let out = schema.index_of("output_tokens").unwrap();
+            let mut v: Vec<Option<i64>> = cols[out].as_any().downcast_ref::<arrow_array::UInt32Array>().unwrap().iter().map(|v| v.map(i64::from)).collect();
+            if let Some(r) = negative_row {
+                v[r] = Some(-1);
+            }
+            cols[out] = Arc::new(Int64Array::from(v));
+            fields[out] = Field::new("output_tokens", DataType::Int64, true);
+            (Schema::new(fields), cols)
+        }
+    };
+    rewrite_arrow(&dir.join("requests.parquet"), to_i64(None));
+    let (code, text) = validate(&dir);
+    assert_eq!(code, 0, "{text}");
+    let s2 = Scratch::new("signed_bad");
+    let dir = broken_copy(&s2);
+    rewrite_arrow(&dir.join("requests.parquet"), to_i64(Some(7)));
+    expect_invalid(&dir, &["column output_tokens", "row 7", "value -1 does not fit"]);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{Analysis, Status};
-use crate::import::claims::{Claim, RawValues, statistic};
+use crate::run::claims::{Claim, RawValues, statistic};
 
 /// Relative difference under which two numbers count as the same (the tools print ~6
 /// significant digits).
@@ -122,7 +122,8 @@ impl<'a> Facts<'a> {
 fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Option<&'static str>) {
     let from_raw = raw.get(&c.metric).and_then(|v| statistic(v, &c.stat));
     // MLPerf logs have no raw values: cross-check the detail log against the summary file.
-    let from_summary = crate::import::mlperf::summary_line_for(&c.key).and_then(|(line, scale)| facts.number(&format!("summary.{line}")).map(|v| v * scale));
+    let from_summary =
+        crate::run::claims::mlperf_summary_line_for(&c.key).and_then(|(line, scale)| facts.number(&format!("summary.{line}")).map(|v| v * scale));
     match (from_raw, from_summary) {
         (Some(x), _) => (Some(x), Some("raw")),
         (None, Some(x)) => (Some(x), Some("summary")),
@@ -262,5 +263,5 @@ pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, 
 }
 
 fn fmt(x: f64) -> String {
-    crate::report::format::significant(x, 4)
+    crate::text::significant(x, 4)
 }

@@ -89,10 +89,10 @@ pub struct Beside {
 }
 
 /// Samples GPUs and the server's metrics every second until `stop`.
-fn sample_beside(mut b: Beside, stop: Arc<AtomicBool>) -> (crate::import::rows::GpuRows, Vec<crate::collect::scrape::ServerSample>) {
+fn sample_beside(mut b: Beside, stop: Arc<AtomicBool>) -> (crate::run::rows::GpuRows, Vec<crate::collect::scrape::ServerSample>) {
     let host = crate::collect::host_name();
     let devices = b.gpus.as_ref().map(|g| g.devices().len()).unwrap_or(0);
-    let (mut gpu, mut server) = (crate::import::rows::GpuRows::default(), Vec::new());
+    let (mut gpu, mut server) = (crate::run::rows::GpuRows::default(), Vec::new());
     let mut deadline = Instant::now();
     loop {
         if let Some(g) = b.gpus.as_mut() {
@@ -398,7 +398,7 @@ fn apply_load(o: &BenchOptions) -> Observations {
 }
 
 /// Adds the GPU and server tables sampled beside the load, when there are any.
-fn add_beside_tables(data: &mut RunData, gpu_rows: crate::import::rows::GpuRows, server_rows: Vec<crate::collect::scrape::ServerSample>) -> Result<(), String> {
+fn add_beside_tables(data: &mut RunData, gpu_rows: crate::run::rows::GpuRows, server_rows: Vec<crate::collect::scrape::ServerSample>) -> Result<(), String> {
     if !gpu_rows.is_empty() {
         data.gpu = Some(gpu_rows.into_table()?);
         data.manifest.tables.push("gpu".into());

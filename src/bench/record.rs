@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use crate::collect::host::HostSample;
-use crate::import::rows::{Request, RequestRows};
 use crate::run::manifest::*;
+use crate::run::rows::{Request, RequestRows};
 use crate::run::table::Table;
 use crate::run::write::RunData;
 

@@ -86,7 +86,16 @@ fn options(a: &AnalyzeArgs) -> Result<AnalyzeOptions, CliError> {
         PenaltyArg::Mbic => Penalty::Mbic,
         PenaltyArg::Conservative => Penalty::Conservative,
     };
-    Ok(AnalyzeOptions { window_s, confidence: a.confidence, seed: a.seed, resamples: a.resamples, penalty, steady_from, steady_to, ..AnalyzeOptions::default() })
+    Ok(AnalyzeOptions {
+        window_s,
+        confidence: a.confidence,
+        seed: a.seed,
+        resamples: a.resamples,
+        penalty,
+        steady_from,
+        steady_to,
+        ..AnalyzeOptions::default()
+    })
 }
 
 /// Seconds from the first send; `0` is allowed here, unlike a duration.

@@ -96,19 +96,21 @@ pub fn import_options(tz: Option<&str>, labels: &[String]) -> Result<crate::impo
     Ok(crate::import::ImportOptions { tz_offset_s, tz_text: tz.map(String::from), labels: parse_pairs("label", labels)? })
 }
 
-/// `[FORMAT] PATH...`: the first argument is a format when it names one and files follow.
+/// `[FORMAT] PATH...`: the first argument is a format when it names one and files follow,
+/// even where a file of that name exists (name it `./vllm` to mean the file).
 pub fn format_and_paths(args: &[String]) -> Result<(crate::import::Format, Vec<std::path::PathBuf>), CliError> {
     use crate::import::Format;
     use std::path::{Path, PathBuf};
+    let paths = |a: &[String]| a.iter().map(PathBuf::from).collect();
     match args.split_first() {
-        Some((first, rest)) if !rest.is_empty() && !Path::new(first).exists() => {
-            let f = Format::from_name(first).ok_or_else(|| {
-                CliError::bad_input(format!("{first:?} is neither a file nor a format"))
-                    .hint("formats: auto, vllm, sglang, perf-analyzer, aiperf, llmperf, mlperf, nvidia-smi")
-            })?;
-            Ok((f, rest.iter().map(PathBuf::from).collect()))
-        }
-        _ => Ok((Format::Auto, args.iter().map(PathBuf::from).collect())),
+        Some((first, rest)) if !rest.is_empty() => match Format::from_name(first) {
+            Some(f) => Ok((f, paths(rest))),
+            None if !Path::new(first).exists() => {
+                Err(CliError::bad_input(format!("{first:?} is neither a file nor a format")).hint(format!("formats: {}", Format::NAMES.join(", "))))
+            }
+            None => Ok((Format::Auto, paths(args))),
+        },
+        _ => Ok((Format::Auto, paths(args))),
     }
 }
 

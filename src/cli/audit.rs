@@ -8,17 +8,18 @@ use crate::analyze::audit::audit as audit_claims;
 use crate::analyze::credibility::aggregate_only;
 use crate::analyze::requests::RequestView;
 use crate::analyze::{AnalyzeOptions, analyze_view};
-use crate::cli::args::{ReportFormat, import_options};
+use crate::cli::args::{ReportFormat, format_and_paths, import_options};
 use crate::cli::io::{check_writable, write_report};
 use crate::error::{CliError, ExitCode};
-use crate::import::{Format, ImportResult, import};
+use crate::import::{ImportResult, import};
 use crate::report::Report;
 
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
-    /// The tool's output files.
+    /// [FORMAT] PATH...: the tool's output files (per-request and summary files together),
+    /// optionally after the format's name as for `import`.
     #[arg(required = true, num_args = 1..)]
-    paths: Vec<PathBuf>,
+    args: Vec<String>,
     /// Output file.
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
@@ -44,8 +45,9 @@ pub struct AuditArgs {
 
 pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     check_writable(&a.out)?;
+    let (format, paths) = format_and_paths(&a.args)?;
     let opts = import_options(a.tz.as_deref(), &[])?;
-    let result = import(&a.paths, Format::Auto, &opts, true)?;
+    let result = import(&paths, format, &opts, true)?;
     let source = source_names(&result);
     let report = if result.data.requests.num_rows() > 0 { per_request_audit(&a, &result, &source) } else { aggregate_only_audit(&a, &result, &source) };
     let bytes = write_report(&report, a.format, &a.out)?;

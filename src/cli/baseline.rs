@@ -119,7 +119,8 @@ fn read_baseline(folder: &Path) -> Result<BaselineFile, CliError> {
 
 /// Reruns of the baseline's own configuration that changed significantly: the baseline drifted.
 fn drift_warning(cmp: &Comparison) -> String {
-    let changed: Vec<&str> = cmp.metrics.iter().filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement)).map(|(k, _)| k.as_str()).collect();
+    let changed: Vec<&str> =
+        cmp.metrics.iter().filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement)).map(|(k, _)| k.as_str()).collect();
     let same_config = cmp.what_changed.iter().all(|d| !d.key.starts_with("config."));
     if !same_config || changed.is_empty() {
         return String::new();

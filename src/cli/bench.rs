@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::bench::lengths::LengthDist;
-use crate::bench::{Beside, BenchOptions, Load};
+use crate::bench::{BenchOptions, Beside, Load};
 use crate::cli::args::{GpuArg, check_metrics_url, duration_flag};
 use crate::cli::gpu::gpu_source;
 use crate::cli::sweep::{parse_sweep, run_sweep};

@@ -27,7 +27,6 @@ mod simulate;
 mod sweep;
 mod validate;
 
-
 /// credence: trustworthy numbers from LLM inference load tests.
 #[derive(Debug, Parser)]
 #[command(name = "credence", version, about, long_about = None)]

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::analyze::attribute::Telemetry;
 use crate::analyze::requests::RequestView;
 use crate::analyze::{AnalyzeOptions, analyze_view};
-use crate::bench::{Beside, BenchOptions, Load};
+use crate::bench::{BenchOptions, Beside, Load};
 use crate::cli::io::write_json;
 use crate::error::{CliError, ExitCode};
 use crate::report::format::estimate;

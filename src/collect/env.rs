@@ -128,7 +128,7 @@ fn foreign_processes(g: &(dyn GpuSource + 'static), n: usize, problems: &mut Vec
 mod tests {
     use super::*;
     use crate::collect::gpu::{GpuInfo, GpuProcessInfo};
-    use crate::import::rows::GpuSample;
+    use crate::run::rows::GpuSample;
 
     /// One GPU whose temperature readings come from a list, in order.
     struct Temps(Vec<f64>);

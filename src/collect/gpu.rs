@@ -2,7 +2,7 @@
 //! credence builds and tests without a driver), and a fake that scripts a throttle episode for
 //! tests. Every field that cannot be read is None with the reason in `errors`.
 
-use crate::import::rows::GpuSample;
+use crate::run::rows::GpuSample;
 
 /// Static facts about a GPU, read once.
 #[derive(Debug, Clone, Default)]

@@ -18,8 +18,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::import::rows::{GpuRows, GpuSample, RequestRows};
 use crate::run::manifest::*;
+use crate::run::rows::{GpuRows, GpuSample, RequestRows};
 use crate::run::schema::TableKind;
 use crate::run::table::{Column, Table, utf8_column};
 use gpu::GpuSource;

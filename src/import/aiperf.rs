@@ -5,9 +5,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::parse_lines;
-use super::rows::{GpuSample, Request, chunk_times, error_kind};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Capabilities, TimestampQuality, Workload};
+use crate::run::rows::{GpuSample, Request, chunk_times, error_kind};
 
 fn metric<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
     v.get("metrics")?.get(name)?.get("value")

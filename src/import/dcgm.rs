@@ -8,9 +8,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::rows::GpuSample;
 use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
+use crate::run::rows::GpuSample;
 
 fn blank(v: f64) -> bool {
     v >= 9.223_372_036_854_775_792e18 || v == 140_737_488_355_328.0 || v == 2_147_483_632.0 || !v.is_finite()

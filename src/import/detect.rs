@@ -56,6 +56,25 @@ impl Format {
         }
     }
 
+    /// The names `from_name` takes, as the user types them.
+    pub const NAMES: &[&str] = &[
+        "auto",
+        "vllm",
+        "sglang",
+        "perf-analyzer",
+        "genai-perf",
+        "aiperf",
+        "llmperf",
+        "guidellm",
+        "inference-perf",
+        "mlc-endpoints",
+        "mlperf",
+        "mlperf-trace",
+        "nvidia-smi",
+        "nvidia-smi-dmon",
+        "dcgm",
+    ];
+
     /// `--format` values.
     pub fn from_name(s: &str) -> Option<Format> {
         Some(match s {
@@ -112,8 +131,10 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
             f => Ok(f),
         };
     }
-    let first_line = head.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if let Ok(v) = serde_json::from_str::<Value>(first_line) {
+    // The first complete record, whatever its length (an AIPerf line with 800 tokens of
+    // chunk latencies is over 8 KB).
+    let first_line = bytes.split(|&b| b == b'\n').find(|l| !l.trim_ascii().is_empty()).unwrap_or(b"");
+    if let Ok(v) = serde_json::from_slice::<Value>(first_line) {
         if v.get("metadata").is_some() && v.get("metrics").is_some() {
             return Ok(Format::Aiperf);
         }

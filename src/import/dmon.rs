@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::rows::GpuSample;
 use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
+use crate::run::rows::GpuSample;
 
 pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, ImportError> {
     let text = std::str::from_utf8(bytes).map_err(|e| ImportError::new(path, None, format!("not UTF-8 text: {e}")))?;

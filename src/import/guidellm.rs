@@ -9,11 +9,11 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::claims::{Claim, percentile_stat};
 use super::json::parse as parse_json;
-use super::rows::{Request, error_kind};
 use super::{ImportError, ImportOptions, Imported};
+use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
+use crate::run::rows::{Request, error_kind};
 
 fn secs(v: &Value, k: &str) -> Option<f64> {
     v.get(k).and_then(Value::as_f64)

@@ -6,9 +6,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::parse as parse_json;
-use super::rows::{Request, error_kind};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Capabilities, TimestampQuality};
+use crate::run::rows::{Request, error_kind};
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let v = parse_json(path, bytes)?;

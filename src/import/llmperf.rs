@@ -11,11 +11,11 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::claims::{Claim, percentile_stat};
 use super::json::{Fields, parse as parse_json};
-use super::rows::{Request, error_kind};
 use super::{ImportError, ImportOptions, Imported};
+use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
+use crate::run::rows::{Request, error_kind};
 
 /// The individual-responses file.
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {

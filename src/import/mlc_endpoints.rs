@@ -9,9 +9,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::parse_lines;
-use super::rows::Request;
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Capabilities, TimestampQuality};
+use crate::run::rows::Request;
 
 #[derive(Default)]
 struct Sample {

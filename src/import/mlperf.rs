@@ -17,12 +17,12 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::claims::{Claim, percentile_stat};
-use super::rows::Request;
 use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
+use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::SystemConfig;
 use crate::run::manifest::{Capabilities, TimestampQuality};
+use crate::run::rows::Request;
 
 /// Keys of a detail log (the last value of each key wins).
 pub fn detail_keys(path: &Path, text: &str) -> Result<BTreeMap<String, Value>, ImportError> {
@@ -111,30 +111,6 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         "MLPerf detail and summary logs hold no per-request timings (LoadGen writes them only to mlperf_log_trace.json, whose import is not built yet)".into(),
     );
     Ok(out)
-}
-
-/// The summary-file line that states the same number as a detail-log key, and the factor that
-/// converts it to the claim's unit.
-pub fn summary_line_for(detail_key: &str) -> Option<(String, f64)> {
-    let pct = |prefix: &str, suffix: &str| {
-        detail_key.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix)).filter(|p| p.parse::<f64>().is_ok()).map(String::from)
-    };
-    if let Some(p) = pct("result_first_token_", "_percentile_latency_ns") {
-        return Some((format!("{p} percentile first token latency (ns)"), 1e-6));
-    }
-    if let Some(p) = pct("result_time_per_output_token_", "_percentile_ns") {
-        return Some((format!("{p} percentile time to output token (ns)"), 1e-6));
-    }
-    if let Some(p) = pct("result_", "_percentile_latency_ns") {
-        return Some((format!("{p} percentile latency (ns)"), 1e-6));
-    }
-    match detail_key {
-        "result_completed_samples_per_sec" => Some(("Completed samples per second".into(), 1.0)),
-        "result_completed_tokens_per_second" => Some(("Completed tokens per second".into(), 1.0)),
-        "result_samples_per_second" => Some(("Samples per second".into(), 1.0)),
-        "result_tokens_per_second" => Some(("Tokens per second".into(), 1.0)),
-        _ => None,
-    }
 }
 
 /// The trace file: per-sample scheduled, issue and completion times. `origin_ns` is the log

@@ -7,7 +7,6 @@
 //! writes atomically (temporary folder, then rename: no half-written run directory).
 
 pub mod aiperf;
-pub mod claims;
 pub mod dcgm;
 pub mod detect;
 pub mod dmon;
@@ -19,7 +18,6 @@ pub mod mlc_endpoints;
 pub mod mlperf;
 pub mod nvidia_smi;
 pub mod perf_analyzer;
-pub mod rows;
 pub mod sglang;
 pub mod time;
 pub mod vllm;
@@ -29,11 +27,12 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use crate::run::claims;
+pub use crate::run::claims::Claim;
 use crate::run::manifest::*;
+use crate::run::rows::{GpuRows, RequestRows};
 use crate::run::write::RunData;
-pub use claims::Claim;
 pub use detect::Format;
-use rows::{GpuRows, RequestRows};
 
 /// Why an import failed: the file, where in it, and what was expected.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -187,7 +186,7 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
             return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats });
         }
         return Err(ImportError::new(&file, None, format!("no per-request data: {why}"))
-            .hint("see the hint above for the file that has it; `credence audit` can still check this file's own claims"));
+            .hint("import the tool's per-request file with it; `credence audit` can still check this file's own claims"));
     };
     let main = parts.swap_remove(main);
     let data = run_data(main, &mut parts, files, o)?;
@@ -213,7 +212,7 @@ fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Ve
                 if format == Format::Auto {
                     e
                 } else {
-                    e.hint(format!("with several files, each is detected; --format {} applies to none of them", format.name()))
+                    e.hint(format!("with several files, each is detected from its content; the format {} given first applies to none of them", format.name()))
                 }
             })?
         } else {

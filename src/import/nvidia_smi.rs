@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use super::rows::GpuSample;
 use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
+use crate::run::rows::GpuSample;
 
 /// Header name without ` [unit]`, with the older throttle prefix mapped to the event one.
 fn canonical(h: &str) -> String {

@@ -7,9 +7,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::{Fields, parse as parse_json};
-use super::rows::Request;
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, TimestampQuality, Workload};
+use crate::run::rows::Request;
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let v = parse_json(path, bytes)?;

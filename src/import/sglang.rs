@@ -9,10 +9,10 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::{Fields, parse_lines};
-use super::rows::chunk_times;
 use super::vllm::{PerRequest, latency_claims, per_request};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
+use crate::run::rows::chunk_times;
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let lines = parse_lines(path, bytes)?;

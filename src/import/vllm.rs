@@ -10,12 +10,12 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::claims::{Claim, percentile_stat};
 use super::json::{Fields, parse as parse_json, parse_lines};
-use super::rows::{Request, chunk_times, error_kind};
 use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
+use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::{Arrival, Capabilities, DeclaredPhases, SystemConfig, TimestampQuality, Workload};
+use crate::run::rows::{Request, chunk_times, error_kind};
 
 /// One result object (a file may hold several with `--append-result`).
 pub fn one_object(path: &Path, bytes: &[u8]) -> Result<Value, ImportError> {

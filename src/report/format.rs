@@ -3,6 +3,7 @@
 //! bare number.
 
 use crate::analyze::{Estimate, Status};
+pub use crate::text::significant;
 
 /// Decimals that show two significant digits of `half_width` (0 to 6).
 pub fn decimals_for(half_width: f64) -> usize {
@@ -10,16 +11,6 @@ pub fn decimals_for(half_width: f64) -> usize {
         return 2;
     }
     (1.0 - half_width.log10().floor()).clamp(0.0, 6.0) as usize
-}
-
-/// A value with `digits` significant digits (e.g. 897.079 → `897`, 13.8822 → `13.9`), for
-/// numbers shown without their own interval.
-pub fn significant(x: f64, digits: i32) -> String {
-    if !x.is_finite() || x == 0.0 {
-        return format!("{x}");
-    }
-    let d = (digits - 1 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
-    format!("{x:.d$}")
 }
 
 /// `36.1 [35.6, 36.7]`, `≥ 12.3 (insufficient data)`, or `n/a`.

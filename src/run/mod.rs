@@ -4,10 +4,13 @@
 //! `host.parquet` and `server.parquet`. Any table may instead be a folder of the same stem
 //! (`gpu/`) holding `*.parquet` segments, read in name order as one table.
 
+pub mod claims;
 pub mod json_schema;
 pub mod logical;
 pub mod manifest;
 pub mod problem;
+pub mod read;
+pub mod rows;
 pub mod schema;
 pub mod table;
 pub mod validate;

@@ -49,7 +49,7 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>)
 fn describe_load(w: &crate::run::manifest::Workload) -> String {
     let mut s = format!("{:?} arrivals", w.arrival).to_lowercase();
     if let Some(r) = w.rate_per_s {
-        s += &format!(" at {} requests/s", crate::report::format::significant(r, 3));
+        s += &format!(" at {} requests/s", crate::text::significant(r, 3));
     }
     if let Some(c) = w.concurrency {
         s += &format!(", concurrency {c}");

@@ -60,6 +60,30 @@ pub fn percentile_stat(p: &str) -> String {
     }
 }
 
+/// MLPerf: the summary-file line that states the same number as a detail-log key, and the
+/// factor that converts it to the claim's unit (the audit cross-checks the two files).
+pub fn mlperf_summary_line_for(detail_key: &str) -> Option<(String, f64)> {
+    let pct = |prefix: &str, suffix: &str| {
+        detail_key.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix)).filter(|p| p.parse::<f64>().is_ok()).map(String::from)
+    };
+    if let Some(p) = pct("result_first_token_", "_percentile_latency_ns") {
+        return Some((format!("{p} percentile first token latency (ns)"), 1e-6));
+    }
+    if let Some(p) = pct("result_time_per_output_token_", "_percentile_ns") {
+        return Some((format!("{p} percentile time to output token (ns)"), 1e-6));
+    }
+    if let Some(p) = pct("result_", "_percentile_latency_ns") {
+        return Some((format!("{p} percentile latency (ns)"), 1e-6));
+    }
+    match detail_key {
+        "result_completed_samples_per_sec" => Some(("Completed samples per second".into(), 1.0)),
+        "result_completed_tokens_per_second" => Some(("Completed tokens per second".into(), 1.0)),
+        "result_samples_per_second" => Some(("Samples per second".into(), 1.0)),
+        "result_tokens_per_second" => Some(("Tokens per second".into(), 1.0)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
-//! Row builders for imported data: formats push plain rows, these turn them into the tables
-//! `schemas/` defines (so every importer writes exactly the published layout).
+//! Row builders for producers (importers, collectors, the load generator): they push plain rows,
+//! these turn them into the tables `schemas/` defines (so every producer writes the published layout).
 
 use crate::run::schema::TableKind;
 use crate::run::table::{Column, Table, TimestampLists, utf8_column};

@@ -209,18 +209,10 @@ mod tests {
     use arrow_schema::{DataType, Field, TimeUnit};
 
     use super::*;
-    use crate::run::table::TimestampLists;
 
     fn append_one(ty: ColumnType, array: &dyn Array) -> Result<(Column, Vec<StringArray>), BadValue> {
         assert!(accepts(array.data_type(), ty), "{} should be read as {ty:?}", array.data_type());
-        let mut column = match ty {
-            ColumnType::Timestamp => Column::Timestamp(Vec::new()),
-            ColumnType::TimestampList => Column::TimestampList(TimestampLists::new()),
-            ColumnType::Utf8 => Column::Utf8(StringArray::from(Vec::<Option<&str>>::new())),
-            ColumnType::UInt32 => Column::UInt32(Vec::new()),
-            ColumnType::UInt64 => Column::UInt64(Vec::new()),
-            ColumnType::Float64 => Column::Float64(Vec::new()),
-        };
+        let mut column = Column::empty(ty);
         let mut strings = Vec::new();
         append(&mut column, &mut strings, array)?;
         Ok((column, strings))

@@ -447,3 +447,16 @@ fn aiperf_long_first_line_is_detected() {
     let o = credence(&["audit", "aiperf", jsonl.to_str().unwrap(), "--format", "md", "-o", md.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// Python's `json.dump` writes `Infinity` and `NaN` (vLLM's default `request_rate` is inf, and
+/// a statistic of no values is NaN): the file is detected and imported, not refused as
+/// "not valid JSON".
+#[test]
+fn python_nan_and_infinity_are_read() {
+    let s = Scratch::new("imp_python_nan");
+    let text = vllm_result(50).to_string().replace("\"request_rate\":10.0", "\"request_rate\":Infinity").replace("\"p99_ttft_ms\":36.0", "\"p99_ttft_ms\":NaN");
+    assert!(text.contains("Infinity") && text.contains("NaN"));
+    let f = write(&s, "vllm-python.json", &text);
+    let a = round_trip(&[f.to_str().unwrap()], &s, "run");
+    assert_eq!(a["requests"]["errors"], 1);
+}

@@ -124,7 +124,8 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
         return Ok(Format::Dcgm);
     }
     // Whole-file JSON first, then JSON Lines.
-    if let Ok(v) = serde_json::from_slice::<Value>(bytes) {
+    let quoted = super::json::quote_python_floats(bytes);
+    if let Ok(v) = serde_json::from_slice::<Value>(quoted.as_deref().unwrap_or(bytes)) {
         return match classify(&v) {
             Format::Unsupported("unknown JSON") => Err(ImportError::new(path, None, "a JSON file of no known benchmark format")
                 .hint("pass --format if you know it; see `credence import --help` for the formats")),
@@ -134,7 +135,8 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     // The first complete record, whatever its length (an AIPerf line with 800 tokens of
     // chunk latencies is over 8 KB).
     let first_line = bytes.split(|&b| b == b'\n').find(|l| !l.trim_ascii().is_empty()).unwrap_or(b"");
-    if let Ok(v) = serde_json::from_slice::<Value>(first_line) {
+    let quoted = super::json::quote_python_floats(first_line);
+    if let Ok(v) = serde_json::from_slice::<Value>(quoted.as_deref().unwrap_or(first_line)) {
         if v.get("metadata").is_some() && v.get("metrics").is_some() {
             return Ok(Format::Aiperf);
         }

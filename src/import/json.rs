@@ -9,7 +9,44 @@ use super::ImportError;
 
 /// Parses a whole file as JSON; a syntax error (truncated file, wrong token) names its line.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Value, ImportError> {
-    serde_json::from_slice(bytes).map_err(|e| ImportError::new(path, Some(format!("line {}, column {}", e.line(), e.column())), format!("not valid JSON: {e}")))
+    let quoted = quote_python_floats(bytes);
+    serde_json::from_slice(quoted.as_deref().unwrap_or(bytes))
+        .map_err(|e| ImportError::new(path, Some(format!("line {}, column {}", e.line(), e.column())), format!("not valid JSON: {e}")))
+}
+
+/// Python's `json.dump` writes `NaN`, `Infinity` and `-Infinity` for such floats by default,
+/// which is not JSON. Outside strings they become the strings `"NaN"`, `"Infinity"` and
+/// `"-Infinity"`: an optional number reads them as missing, and a required one is refused
+/// with the value named. `None` when the text has none (nothing is copied then).
+pub fn quote_python_floats(bytes: &[u8]) -> Option<Vec<u8>> {
+    const TOKENS: [&[u8]; 3] = [b"-Infinity", b"Infinity", b"NaN"];
+    let mut out: Option<Vec<u8>> = None;
+    let (mut in_string, mut escaped, mut i) = (false, false, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            (escaped, in_string) = (!escaped && b == b'\\', escaped || b != b'"');
+        } else if b == b'"' {
+            in_string = true;
+        } else if let Some(t) = TOKENS.iter().find(|t| bytes[i..].starts_with(t)) {
+            let o = out.get_or_insert_with(|| bytes[..i].to_vec());
+            o.push(b'"');
+            o.extend_from_slice(t);
+            o.push(b'"');
+            i += t.len();
+            continue;
+        }
+        if let Some(o) = out.as_mut() {
+            o.push(b);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A string that `quote_python_floats` made of a non-finite Python float.
+pub fn is_python_nonfinite(v: &Value) -> bool {
+    matches!(v.as_str(), Some("NaN" | "Infinity" | "-Infinity"))
 }
 
 /// Parses JSON Lines (blank lines skipped); each error names its line.
@@ -20,7 +57,9 @@ pub fn parse_lines(path: &Path, bytes: &[u8]) -> Result<Vec<(usize, Value)>, Imp
         if line.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(line).map_err(|e| ImportError::new(path, Some(format!("line {}", i + 1)), format!("not valid JSON: {e}")))?;
+        let quoted = quote_python_floats(line.as_bytes());
+        let v: Value = serde_json::from_slice(quoted.as_deref().unwrap_or(line.as_bytes()))
+            .map_err(|e| ImportError::new(path, Some(format!("line {}", i + 1)), format!("not valid JSON: {e}")))?;
         out.push((i + 1, v));
     }
     Ok(out)
@@ -62,6 +101,7 @@ impl<'a> Fields<'a> {
     pub fn opt_f64(&self, k: &str) -> Result<Option<f64>, ImportError> {
         match self.v.get(k) {
             None | Some(Value::Null) => Ok(None),
+            Some(x) if is_python_nonfinite(x) => Ok(None),
             Some(x) => x.as_f64().map(Some).ok_or_else(|| self.err(k, "a number or null")),
         }
     }
@@ -90,4 +130,30 @@ impl<'a> Fields<'a> {
 pub fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_floats_outside_strings_are_quoted() {
+        let text = br#"{"a": NaN, "b": [Infinity, -Infinity, 1.5], "c": "NaN \" Infinity", "d": null}"#;
+        let quoted = quote_python_floats(text).unwrap();
+        let v: Value = serde_json::from_slice(&quoted).unwrap();
+        assert!(is_python_nonfinite(&v["a"]) && is_python_nonfinite(&v["b"][0]) && v["b"][1] == "-Infinity");
+        assert_eq!(v["b"][2], 1.5);
+        assert_eq!(v["c"], "NaN \" Infinity", "strings are left alone");
+        assert!(quote_python_floats(br#"{"a": 1, "s": "NaN"}"#).is_none(), "valid JSON is not copied");
+    }
+
+    #[test]
+    fn an_optional_nan_is_missing_and_a_required_one_is_named() {
+        let path = Path::new("result.json");
+        let v = parse(path, br#"{"ttft": NaN, "e2e": Infinity}"#).unwrap();
+        let f = Fields::new(path, &v, "requests[3]");
+        assert_eq!(f.opt_f64("ttft").unwrap(), None);
+        let err = f.f64("e2e").unwrap_err().to_string();
+        assert!(err.contains("requests[3], key e2e") && err.contains("Infinity"), "{err}");
+    }
 }

@@ -148,6 +148,7 @@ fn errors_are_classified_as_the_server_injected_them() {
         stall_for: Duration::from_secs(3),
         seed: 7,
         natural_length: None,
+        ..MockConfig::default()
     };
     let srv = spawn(config, 0).unwrap();
     let s = Scratch::new("bench_errors");

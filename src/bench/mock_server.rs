@@ -1,9 +1,11 @@
 //! A small OpenAI-compatible streaming server on loopback, for testing `credence bench` and for
 //! measuring the load generator's own ceiling (`credence mock-server`).
 //!
-//! It answers `POST /v1/completions` and `POST /v1/chat/completions` with an SSE stream: a
-//! scripted time to first token, then one chunk per token a scripted delay apart, a usage chunk
-//! and `[DONE]`, chunked transfer encoding and keep-alive, like vLLM. Faults are injected per
+//! It answers `POST /v1/completions` and `POST /v1/chat/completions` with an SSE stream when
+//! the request asks for one (`"stream": true`): a scripted time to first token (reasoning tokens
+//! first when configured), then one chunk per token a scripted delay apart, a usage chunk and
+//! `[DONE]`, chunked transfer encoding and keep-alive, like vLLM; otherwise with one JSON body.
+//! Its JSON is compact or spaced (Python's `json.dumps` separators), since clients must read both. Faults are injected per
 //! request with seeded probabilities, and `GET /metrics` reports, in Prometheus text, how many
 //! requests it served and how many faults of each kind it injected, so that a test can hold the
 //! client's error classification against the server's own count.
@@ -78,6 +80,12 @@ pub struct MockConfig {
     /// How long a stalled stream waits before the server gives up on it.
     pub stall_for: Duration,
     pub seed: u64,
+    /// The model name `/v1/models` lists.
+    pub model: String,
+    /// Reasoning tokens streamed (as `reasoning_content`) before the content of a chat response.
+    pub reasoning_tokens: u32,
+    /// Write JSON with `": "` and `", "` separators, as Python's `json.dumps` does by default.
+    pub spaced_json: bool,
 }
 
 impl Default for MockConfig {
@@ -90,6 +98,9 @@ impl Default for MockConfig {
             faults: Vec::new(),
             stall_for: Duration::from_secs(30),
             seed: 1,
+            model: "mock".into(),
+            reasoning_tokens: 0,
+            spaced_json: false,
         }
     }
 }
@@ -193,44 +204,44 @@ fn serve_connection(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut out = stream;
     while let Some(req) = read_request(&mut reader)? {
-        if req.method == "GET" && req.path == "/metrics" {
-            let text = metrics(shared);
-            write!(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\n\r\n{text}", text.len())?;
-            if req.close {
-                return Ok(());
-            }
-            continue;
-        }
-        // What clients probe before a run: vLLM's /health and the OpenAI model list.
-        let probe = match (req.method.as_str(), req.path.as_str()) {
-            ("GET", "/health") => Some(String::new()),
-            ("GET", "/v1/models") => Some("{\"object\":\"list\",\"data\":[{\"id\":\"mock\",\"object\":\"model\",\"owned_by\":\"credence\"}]}".to_string()),
-            _ => None,
-        };
-        if let Some(body) = probe {
-            write!(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len())?;
-            if req.close {
-                return Ok(());
-            }
-            continue;
-        }
         let chat = req.path == "/v1/chat/completions";
-        if req.method != "POST" || !(chat || req.path == "/v1/completions") {
-            let msg = b"{\"error\":{\"message\":\"not found\"}}";
-            write!(out, "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", msg.len())?;
-            out.write_all(msg)?;
+        if req.method == "POST" && (chat || req.path == "/v1/completions") {
+            shared.counters.requests.fetch_add(1, Ordering::Relaxed);
+            let fault = draw_fault(shared);
+            if let Some(f) = fault {
+                shared.counters.faults[Fault::ALL.iter().position(|x| *x == f).unwrap_or(0)].fetch_add(1, Ordering::Relaxed);
+            }
+            if !completion(&mut out, &req.body, chat, fault, &shared.config)? || req.close {
+                return Ok(());
+            }
             continue;
         }
-        shared.counters.requests.fetch_add(1, Ordering::Relaxed);
-        let fault = draw_fault(shared);
-        if let Some(f) = fault {
-            shared.counters.faults[Fault::ALL.iter().position(|x| *x == f).unwrap_or(0)].fetch_add(1, Ordering::Relaxed);
+        let (status, content_type, body) = probe(&req, shared);
+        write!(out, "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n", body.len())?;
+        // HEAD gets the head alone: a body there would desynchronise the kept-alive connection.
+        if req.method != "HEAD" {
+            out.write_all(body.as_bytes())?;
         }
-        if !stream_response(&mut out, &req.body, chat, fault, &shared.config)? || req.close {
+        if req.close {
             return Ok(());
         }
     }
     Ok(())
+}
+
+/// What clients ask before or beside a run: `/metrics`, vLLM's `/health`, the OpenAI model
+/// list; anything else is not found.
+fn probe(req: &Incoming, shared: &Shared) -> (&'static str, &'static str, String) {
+    let get = req.method == "GET" || req.method == "HEAD";
+    match req.path.as_str() {
+        "/metrics" if get => ("200 OK", "text/plain; version=0.0.4", metrics(shared)),
+        "/health" if get => ("200 OK", "application/json", String::new()),
+        "/v1/models" if get => {
+            let list = serde_json::json!({"object": "list", "data": [{"id": shared.config.model, "object": "model", "owned_by": "credence"}]});
+            ("200 OK", "application/json", list.to_string())
+        }
+        _ => ("404 Not Found", "application/json", "{\"error\":{\"message\":\"not found\"}}".into()),
+    }
 }
 
 fn draw_fault(shared: &Shared) -> Option<Fault> {
@@ -262,33 +273,115 @@ fn prompt_words(v: &serde_json::Value) -> usize {
     let words = |s: &str| s.split_whitespace().count();
     match (v.get("prompt").and_then(|p| p.as_str()), v.get("messages").and_then(|m| m.as_array())) {
         (Some(p), _) => words(p),
-        (None, Some(ms)) => ms.iter().filter_map(|m| m.get("content").and_then(|c| c.as_str())).map(words).sum(),
+        (None, Some(ms)) => ms.iter().filter_map(|m| m.get("content")).map(|c| content_words(c, &words)).sum(),
         _ => 0,
     }
 }
 
-/// Writes one streamed response; returns whether the connection stays open.
-fn stream_response(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+/// A message's content: a string, or a list of parts whose `text` parts count (guidellm's and
+/// the OpenAI SDK's multimodal shape).
+fn content_words(content: &serde_json::Value, words: &dyn Fn(&str) -> usize) -> usize {
+    match content {
+        serde_json::Value::String(s) => words(s),
+        serde_json::Value::Array(parts) => parts.iter().filter_map(|p| p.get("text").and_then(|t| t.as_str())).map(words).sum(),
+        _ => 0,
+    }
+}
+
+/// Answers one completion request, streamed or as one JSON body; returns whether the
+/// connection stays open.
+fn completion(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
     let req: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
     if let Some(f @ (Fault::Http500 | Fault::Http429)) = fault {
         return http_error(out, f);
     }
-    let tokens = response_tokens(&req, c);
+    if req.get("stream").and_then(|s| s.as_bool()) == Some(true) {
+        stream_response(out, &req, chat, fault, c)
+    } else {
+        json_response(out, &req, chat, fault, c)
+    }
+}
+
+/// The whole response as one JSON body, sent when the last token would have been.
+fn json_response(out: &mut TcpStream, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+    let tokens = response_tokens(req, c);
+    let reasoning = if chat { c.reasoning_tokens } else { 0 };
+    std::thread::sleep(c.ttft + c.token_delay * (tokens + reasoning - 1));
+    let text: String = (0..tokens).map(|i| format!("tok{i} ")).collect();
+    let choice = if chat {
+        let mut message = serde_json::json!({"role": "assistant", "content": text});
+        if reasoning > 0 {
+            message["reasoning_content"] = (0..reasoning).map(|i| format!("think{i} ")).collect::<String>().into();
+        }
+        serde_json::json!({"index": 0, "message": message, "finish_reason": "length"})
+    } else {
+        serde_json::json!({"index": 0, "text": text, "finish_reason": "length"})
+    };
+    let object = if chat { "chat.completion" } else { "text_completion" };
+    let v = serde_json::json!({"object": object, "model": c.model, "choices": [choice], "usage": usage(prompt_words(req), tokens, reasoning)});
+    let mut body = json_text(&v.to_string(), c);
+    match fault {
+        Some(Fault::Drop) => {
+            let _ = out.shutdown(std::net::Shutdown::Both);
+            return Ok(false);
+        }
+        Some(Fault::Stall) => {
+            std::thread::sleep(c.stall_for);
+            return Ok(false);
+        }
+        Some(Fault::Malformed) => body.truncate(body.len() / 2),
+        _ => {}
+    }
+    write!(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len())?;
+    Ok(true)
+}
+
+/// The usage object: reasoning tokens count as completion tokens, as OpenAI reports them.
+fn usage(prompt: usize, tokens: u32, reasoning: u32) -> serde_json::Value {
+    let completion = (tokens + reasoning) as usize;
+    let mut u = serde_json::json!({"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion});
+    if reasoning > 0 {
+        u["completion_tokens_details"] = serde_json::json!({"reasoning_tokens": reasoning});
+    }
+    u
+}
+
+/// Compact JSON as written, or with Python's default separators. Only the server's own JSON
+/// passes here, whose strings hold no `":` or `,"`.
+fn json_text(compact: &str, c: &MockConfig) -> String {
+    if c.spaced_json { compact.replace("\":", "\": ").replace(",\"", ", \"") } else { compact.to_string() }
+}
+
+/// Writes one streamed response; returns whether the connection stays open.
+fn stream_response(out: &mut TcpStream, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+    let tokens = response_tokens(req, c);
     // Stream faults strike after the first token (or at it, for one-token responses).
     let fault_at = 1.min(tokens - 1);
-    let prompt = prompt_words(&req);
+    let prompt = prompt_words(req);
+    let reasoning = if chat { c.reasoning_tokens } else { 0 };
     // With no delays the whole response goes out in one write: a trivial server for
     // measuring the client, not a model of one.
     let batch = c.ttft.is_zero() && c.token_delay.is_zero();
-    let mut sse = Sse { out, pending: Vec::with_capacity(if batch { 256 + 64 * tokens as usize } else { 256 }), batch };
+    let mut sse = Sse { out, pending: Vec::with_capacity(if batch { 256 + 64 * tokens as usize } else { 256 }), batch, spaced: c.spaced_json };
     sse.pending.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
     if chat {
         sse.event("{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
     }
     sse.flush(false)?;
     std::thread::sleep(c.ttft);
+    // A reasoning model thinks first: its reasoning tokens precede the content, whose own
+    // `content` is null meanwhile (as vLLM and SGLang stream them).
+    for i in 0..reasoning {
+        if i > 0 {
+            std::thread::sleep(c.token_delay);
+        }
+        sse.event(&format!(
+            "{{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":null,\"reasoning_content\":\"think{i} \"}}}}]}}"
+        ));
+        sse.flush(false)?;
+    }
     for i in 0..tokens {
-        if i > 0 && !c.token_delay.is_zero() {
+        if (i > 0 || reasoning > 0) && !c.token_delay.is_zero() {
             std::thread::sleep(c.token_delay);
         }
         if i == fault_at && !sse.stream_fault(fault, c)? {
@@ -301,10 +394,7 @@ fn stream_response(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<F
         }
         sse.flush(false)?;
     }
-    sse.event(&format!(
-        "{{\"choices\":[],\"usage\":{{\"prompt_tokens\":{prompt},\"completion_tokens\":{tokens},\"total_tokens\":{}}}}}",
-        prompt + tokens as usize
-    ));
+    sse.event(&format!("{{\"choices\":[],\"usage\":{}}}", usage(prompt, tokens, reasoning)));
     sse.event("[DONE]");
     sse.pending.extend_from_slice(b"0\r\n\r\n");
     sse.flush(true)?;
@@ -321,7 +411,9 @@ fn http_error(out: &mut TcpStream, fault: Fault) -> std::io::Result<bool> {
 
 /// How many tokens to stream: as configured or asked for, cut at the natural length unless `ignore_eos`.
 fn response_tokens(req: &serde_json::Value, c: &MockConfig) -> u32 {
-    let asked = c.output_tokens.unwrap_or_else(|| req.get("max_tokens").and_then(|m| m.as_u64()).map_or(16, |m| m.min(1 << 20) as u32));
+    // Newer OpenAI clients send `max_completion_tokens` in place of `max_tokens`.
+    let limit = req.get("max_tokens").or_else(|| req.get("max_completion_tokens")).and_then(|m| m.as_u64());
+    let asked = c.output_tokens.unwrap_or_else(|| limit.map_or(16, |m| m.min(1 << 20) as u32));
     let ignore_eos = req.get("ignore_eos").and_then(|v| v.as_bool()).unwrap_or(false);
     match c.natural_length {
         Some(n) if !ignore_eos => asked.min(n),
@@ -335,12 +427,14 @@ struct Sse<'a> {
     out: &'a mut TcpStream,
     pending: Vec<u8>,
     batch: bool,
+    /// Python's separators in every event.
+    spaced: bool,
 }
 
 impl Sse<'_> {
     /// Appends one SSE event as its own HTTP chunk.
     fn event(&mut self, data: &str) {
-        let ev = format!("data: {data}\n\n");
+        let ev = if self.spaced { format!("data: {}\n\n", data.replace("\":", "\": ").replace(",\"", ", \"")) } else { format!("data: {data}\n\n") };
         let _ = write!(self.pending, "{:x}\r\n{ev}\r\n", ev.len());
     }
 

@@ -28,6 +28,21 @@ pub struct MockServerArgs {
     /// Seed of the fault draws.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The model name `/v1/models` lists.
+    #[arg(long, default_value = "mock")]
+    model: String,
+    /// Reasoning tokens streamed (`reasoning_content`) before the content of chat responses.
+    #[arg(long, default_value_t = 0)]
+    reasoning_tokens: u32,
+    /// JSON separators: compact (`"a":1,"b"`) or spaced (`"a": 1, "b"`, Python's default).
+    #[arg(long, value_enum, default_value_t = JsonStyle::Compact)]
+    json_style: JsonStyle,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum JsonStyle {
+    Compact,
+    Spaced,
 }
 
 pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
@@ -38,6 +53,9 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         natural_length: a.eos_after.filter(|n| *n > 0),
         faults: faults(&a.fault)?,
         seed: a.seed,
+        model: a.model,
+        reasoning_tokens: a.reasoning_tokens,
+        spaced_json: a.json_style == JsonStyle::Spaced,
         ..MockConfig::default()
     };
     let server = spawn(config, a.port).map_err(|e| CliError::bad_input(format!("cannot listen on 127.0.0.1:{}: {e}", a.port)))?;

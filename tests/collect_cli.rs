@@ -170,3 +170,20 @@ fn bad_input_and_refusals_exit_2() {
     let o = collect(&["--out", s.path("x").to_str().unwrap(), "--interval", "fast"], None);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A busy child under `sh -c` is counted while it runs and not again when the shell reaps it:
+/// no sample shows more than the one core it used (before, the last sample showed 610 % on a
+/// 2-core machine).
+#[test]
+fn a_reaped_child_is_counted_once() {
+    let s = Scratch::new("collect_reaped");
+    let out = s.path("run");
+    let script = "timeout 3 sh -c 'while :; do :; done'; sleep 1.5";
+    let o = collect(&["--out", out.to_str().unwrap(), "--interval", "500ms", "--gpu", "off", "--", "sh", "-c", script], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let cpu: Vec<f64> = run.host.as_ref().unwrap().f64s("lg_cpu_pct").unwrap().iter().flatten().copied().collect();
+    let peak = cpu.iter().copied().fold(0.0, f64::max);
+    assert!(peak > 25.0, "the busy child is counted while it runs: {cpu:?}");
+    assert!(peak < 130.0, "one busy thread, counted once: {cpu:?}");
+}

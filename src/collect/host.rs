@@ -152,6 +152,11 @@ pub struct HostSampler {
     prev_ts: Option<i64>,
     prev_proc_ticks: BTreeMap<u32, u64>,
     prev_thread_ticks: BTreeMap<(u32, u32), u64>,
+    /// The client's cutime + cstime at the last sample.
+    prev_reaped: Option<u64>,
+    /// Ticks of descendants that were counted while alive and have since exited: the root's
+    /// cutime will report them again when it reaps them, and must not count them twice.
+    counted_dead: u64,
     ticks: f64,
 }
 
@@ -216,6 +221,35 @@ impl HostSampler {
         s
     }
 
+    /// CPU ticks of the client and its live descendants since the last sample (a shell
+    /// wrapper's children count), plus what the client reaped that was never seen alive (a
+    /// shell loop forking short commands). A descendant's ticks are counted while it lives; when
+    /// it exits they reach the root's cutime too, and are taken off there, so nothing counts
+    /// twice (a worker that exits would otherwise show as a false CPU spike).
+    fn family_ticks(&mut self, pid: u32) -> (BTreeMap<u32, u64>, u64) {
+        let mut now_ticks = BTreeMap::new();
+        let mut delta = 0u64;
+        let mut reaped = None;
+        for p in family(pid) {
+            let text = read_to_string(format!("/proc/{p}/stat")).ok();
+            if p == pid {
+                reaped = text.as_deref().and_then(reaped_ticks);
+            }
+            if let Some((t, _, _, _)) = text.as_deref().and_then(proc_stat) {
+                delta += t.saturating_sub(*self.prev_proc_ticks.get(&p).unwrap_or(&t));
+                now_ticks.insert(p, t);
+            }
+        }
+        self.counted_dead += self.prev_proc_ticks.iter().filter(|(p, _)| **p != pid && !now_ticks.contains_key(p)).map(|(_, t)| t).sum::<u64>();
+        if let (Some(now), Some(before)) = (reaped, self.prev_reaped) {
+            let newly_reaped = now.saturating_sub(before);
+            delta += newly_reaped.saturating_sub(self.counted_dead);
+            self.counted_dead = self.counted_dead.saturating_sub(newly_reaped);
+        }
+        self.prev_reaped = reaped.or(self.prev_reaped);
+        (now_ticks, delta)
+    }
+
     fn client(&mut self, s: &mut HostSample, pid: u32, dt: Option<f64>) {
         let Some((_, threads, rss_pages, _)) = read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|t| proc_stat(&t)) else { return };
         s.lg_pid = Some(pid);
@@ -225,19 +259,7 @@ impl HostSampler {
             s.lg_vol_ctxsw = field(&st, "voluntary_ctxt_switches:");
             s.lg_invol_ctxsw = field(&st, "nonvoluntary_ctxt_switches:");
         }
-        // Process CPU: the process and its live descendants (a shell wrapper's children count).
-        let mut now_ticks = BTreeMap::new();
-        let mut delta = 0u64;
-        for p in family(pid) {
-            let text = read_to_string(format!("/proc/{p}/stat")).ok();
-            // The root also carries its reaped children (a shell loop forking short commands);
-            // live descendants are counted on their own, so nothing is counted twice.
-            let reaped = if p == pid { text.as_deref().and_then(reaped_ticks).unwrap_or(0) } else { 0 };
-            if let Some((t, _, _, _)) = text.as_deref().and_then(proc_stat).map(|(t, a, b, c)| (t + reaped, a, b, c)) {
-                delta += t.saturating_sub(*self.prev_proc_ticks.get(&p).unwrap_or(&t));
-                now_ticks.insert(p, t);
-            }
-        }
+        let (now_ticks, delta) = self.family_ticks(pid);
         let mut hottest = 0u64;
         let mut now_threads = BTreeMap::new();
         for p in now_ticks.keys() {

@@ -428,3 +428,31 @@ fn ctrl_c_stops_the_load_and_keeps_what_was_measured() {
     assert!(run.requests.strings("status").unwrap().iter().all(|v| v == Some("ok")), "requests in flight were completed, not cut");
     assert!(run.manifest.config.extra.contains_key("stopped_early"));
 }
+
+/// A server that writes Python's spaced JSON and streams reasoning before its content (a
+/// reasoning model on vLLM or SGLang): every request gets its first-token time, taken at the
+/// first reasoning token, the first generated token of any kind.
+#[test]
+fn spaced_json_and_reasoning_first_give_ttfts() {
+    let _serial = serial();
+    let config = MockConfig {
+        ttft: Duration::from_millis(20),
+        token_delay: Duration::from_millis(10),
+        output_tokens: Some(3),
+        reasoning_tokens: 4,
+        spaced_json: true,
+        ..MockConfig::default()
+    };
+    let srv = spawn(config, 0).unwrap();
+    let s = Scratch::new("bench_spaced");
+    let out = s.path("run");
+    let o = bench(&srv, &out, &["--api", "chat", "--rate", "20", "--requests", "30", "--input-len", "8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let r = &run.requests;
+    let (sent, first) = (r.timestamps("sent_ns").unwrap(), r.timestamps("first_token_ns").unwrap());
+    assert!(first.iter().all(Option::is_some), "every request has a TTFT");
+    let ttft: Vec<f64> = (0..r.num_rows()).map(|i| (first[i].unwrap() - sent[i].unwrap()) as f64 / 1e6).collect();
+    let m = median(ttft);
+    assert!((20.0..28.0).contains(&m), "TTFT is the first reasoning token (20 ms scripted), not the first content (60 ms): {m} ms");
+}

@@ -64,16 +64,44 @@ fn io_kind(e: &std::io::Error, other: &'static str) -> &'static str {
     }
 }
 
-/// Whether an SSE `data:` payload carries generated text (a non-empty `text` or `content`).
+/// Keys whose non-empty value is generated output: completion text, chat content, the
+/// reasoning of reasoning models (vLLM and SGLang's `reasoning_content`, others' `reasoning`),
+/// and streamed tool calls.
+const OUTPUT_KEYS: [&[u8]; 5] = [b"\"text\"", b"\"content\"", b"\"reasoning_content\"", b"\"reasoning\"", b"\"tool_calls\""];
+
+/// Whether an SSE `data:` payload carries generated output: one of `OUTPUT_KEYS` with a
+/// non-empty string (or, for tool calls, a non-empty array) as its value. Any valid JSON
+/// spacing and key order is read (Python servers write `"content": "x"`); an empty string or a
+/// null is not output.
 fn has_text(data: &[u8]) -> bool {
-    for key in [&b"\"text\":\""[..], &b"\"content\":\""[..]] {
-        if let Some(i) = find(data, key)
-            && data.get(i + key.len()).is_some_and(|c| *c != b'"')
-        {
-            return true;
+    OUTPUT_KEYS.iter().any(|key| {
+        let mut from = 0;
+        while let Some(i) = find(&data[from..], key) {
+            let at = from + i;
+            // A key, not the same characters escaped inside some string value.
+            if (at == 0 || data[at - 1] != b'\\') && value_is_output(&data[at + key.len()..]) {
+                return true;
+            }
+            from = at + key.len();
         }
+        false
+    })
+}
+
+/// `b` without its leading JSON whitespace.
+fn skip(b: &[u8]) -> &[u8] {
+    b.trim_ascii_start()
+}
+
+/// After a key: optional whitespace, a colon, optional whitespace, then a string with at least
+/// one character or an array with at least one element.
+fn value_is_output(rest: &[u8]) -> bool {
+    let Some(after_colon) = skip(rest).strip_prefix(b":") else { return false };
+    match skip(after_colon) {
+        [b'"', next, ..] => *next != b'"',
+        [b'[', tail @ ..] => skip(tail).first().is_some_and(|c| *c != b']'),
+        _ => false,
     }
-    false
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -477,6 +505,16 @@ mod tests {
         assert!(has_text(br#"{"choices":[{"text":"Hi"}]}"#));
         assert!(!has_text(br#"{"choices":[{"text":""}]}"#));
         assert!(has_text(br#"{"choices":[{"delta":{"content":"x"}}]}"#));
+        // Python's separators, other key orders, reasoning first, tool calls.
+        assert!(has_text(br#"{"choices": [{"index": 0, "delta": {"content": "x"}}]}"#));
+        assert!(has_text(b"{\"choices\":[{\"delta\":{\"content\" :\n \"x\"}}]}"));
+        assert!(has_text(br#"{"choices":[{"delta":{"content":null,"reasoning_content":"think"}}]}"#));
+        assert!(has_text(br#"{"choices":[{"delta":{"reasoning": "think"}}]}"#));
+        assert!(has_text(br#"{"choices":[{"delta":{"content":null,"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}"#));
+        // Not output: null, empty strings, empty arrays, a role-only delta, a key inside a string.
+        assert!(!has_text(br#"{"choices":[{"delta":{"content": null, "reasoning_content": ""}}]}"#));
+        assert!(!has_text(br#"{"choices":[{"delta":{"role":"assistant","content":"","tool_calls":[]}}]}"#));
+        assert!(!has_text(br#"{"model":"m","note":"a \"content\": \"x\" quoted","choices":[{"delta":{}}]}"#));
         assert_eq!(usage(br#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7}}"#), Some((Some(5), Some(7))));
         assert_eq!(usage(br#"{"choices":[{"text":"a"}]}"#), None);
         assert!(malformed(br#"{"choices":[{"text":"tr"#));

@@ -228,7 +228,8 @@ struct BodyEnd {
     complete: bool,
     /// The body ended with an SSE event not yet terminated.
     inside_event: bool,
-    /// The whole body, kept only for a non-200 response's error message.
+    /// The whole body of a non-200 response, or the first line of a 200 one: what the error
+    /// message shows (one copy per request, none per chunk).
     raw_body: Vec<u8>,
 }
 
@@ -253,6 +254,9 @@ fn read_body(conn: &mut Conn, body: &mut Body, buf: &mut Vec<u8>, status: u32, o
             raw_body.extend_from_slice(buf);
             raw_body.push(b'\n');
             continue;
+        }
+        if raw_body.is_empty() && !buf.is_empty() {
+            raw_body.extend_from_slice(buf);
         }
         if buf.is_empty() {
             // End of one SSE event.
@@ -309,6 +313,10 @@ fn judge_end(o: &mut Observed, status: u32, end: &BodyEnd, framing: &Framing) {
         o.error = Some(("disconnected", format!("the stream ended after {} chunks without its end", o.chunks.len())));
     } else if end.complete && o.error.is_none() && matches!(framing, Framing::Chunked { .. }) && end.inside_event {
         o.error = Some(("malformed", "the stream ended inside an event".into()));
+    } else if end.complete && o.error.is_none() && o.first_token.is_none() {
+        // A 200 stream that ended well but carried nothing readable as output: a failure, so
+        // that no success without a TTFT hides a format the client does not understand.
+        o.error = Some(("no_tokens", format!("no event carried generated output; the response began: {}", snippet(&end.raw_body))));
     }
 }
 
@@ -456,6 +464,16 @@ mod tests {
     }
 
     const OK_HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+    #[test]
+    fn a_stream_without_output_is_no_tokens() {
+        let role = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n";
+        let pieces = vec![OK_HEAD.as_bytes().to_vec(), chunk(role), chunk("data: [DONE]\n\n"), b"0\r\n\r\n".to_vec()];
+        let (o, _) = observe(pieces);
+        let (kind, message) = o.error.unwrap();
+        assert_eq!(kind, "no_tokens");
+        assert!(message.contains("\"role\":\"assistant\""), "the event is shown verbatim: {message}");
+    }
 
     #[test]
     fn events_split_across_chunks_and_reads_are_joined() {

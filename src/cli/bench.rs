@@ -105,7 +105,20 @@ fn run_once(o: &BenchOptions, beside: Beside, out: &Path) -> Result<ExitCode, Cl
     if let Some(n) = data.manifest.config.extra.get("stopped_early") {
         eprintln!("note: {n}");
     }
+    if let Some((count, example)) = no_tokens(&data.requests) {
+        eprintln!("warning: {count} responses ended without any output credence could read; the first: {example}");
+    }
     Ok(ExitCode::Success)
+}
+
+/// How many requests failed as `no_tokens`, and the first one's message (it shows the event
+/// verbatim, so that the user sees the format the client did not understand).
+fn no_tokens(requests: &crate::run::Table) -> Option<(usize, String)> {
+    use arrow_array::Array;
+    let (kind, message) = (requests.strings("error_kind")?, requests.strings("error_message")?);
+    let rows: Vec<usize> = (0..kind.len()).filter(|&i| kind.is_valid(i) && kind.value(i) == "no_tokens").collect();
+    let first = *rows.first()?;
+    Some((rows.len(), if message.is_valid(first) { crate::text::sanitize(message.value(first)) } else { String::new() }))
 }
 
 /// The bench options from the arguments, every value checked before a request is sent.

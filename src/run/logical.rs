@@ -13,11 +13,11 @@
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
-use arrow_array::{Array, ArrowPrimitiveType, Int64Array, StringArray};
+use arrow_array::{Array, ArrowPrimitiveType, GenericListArray, Int64Array, OffsetSizeTrait, StringArray};
 use arrow_schema::{DataType, TimeUnit};
 
 use super::schema::ColumnType;
-use super::table::Column;
+use super::table::{Column, TimestampLists};
 
 /// Why a file's column does not hold the logical type, with a hint when the fix is known.
 pub fn type_mismatch(actual: &DataType, ty: ColumnType) -> Option<String> {
@@ -76,29 +76,40 @@ pub fn append(column: &mut Column, strings: &mut Vec<StringArray>, array: &dyn A
                 }
             }
         }
+        // The types credence writes itself are copied straight; others are converted.
+        Column::UInt32(v) if array.data_type() == &DataType::UInt32 => v.extend(array.as_primitive::<UInt32Type>().iter()),
+        Column::UInt64(v) if array.data_type() == &DataType::UInt64 => v.extend(array.as_primitive::<UInt64Type>().iter()),
+        Column::Float64(v) if array.data_type() == &DataType::Float64 => v.extend(array.as_primitive::<Float64Type>().iter()),
         Column::UInt32(v) => v.extend(unsigned(array, u32::MAX as u64)?.into_iter().map(|x| x.map(|x| x as u32))),
         Column::UInt64(v) => v.extend(unsigned(array, u64::MAX)?),
         Column::Float64(v) => v.extend(floats(array)),
         Column::Utf8(_) => strings.push(utf8(array)),
-        Column::TimestampList(l) => {
-            let (offsets, valid) = list_offsets(array);
-            let (values, scale) = raw_timestamps(list_values(array).as_ref());
-            for row in 0..array.len() {
-                if !valid[row] {
-                    l.push(None);
-                    continue;
-                }
-                for i in offsets[row]..offsets[row + 1] {
-                    if values.is_null(i) {
-                        l.null_items.push(l.len());
-                    } else {
-                        l.values.push(to_ns(values.value(i), scale, row)?);
-                    }
-                }
-                l.valid.push(true);
-                l.offsets.push(l.values.len());
+        Column::TimestampList(l) => match array.data_type() {
+            DataType::LargeList(_) => append_list(l, array.as_list::<i64>())?,
+            _ => append_list(l, array.as_list::<i32>())?,
+        },
+    }
+    Ok(())
+}
+
+/// Appends a list of timestamps row by row, reading its offsets in place.
+fn append_list<O: OffsetSizeTrait>(l: &mut TimestampLists, list: &GenericListArray<O>) -> Result<(), BadValue> {
+    let (values, scale) = raw_timestamps(list.values().as_ref());
+    let offsets = list.value_offsets();
+    for row in 0..list.len() {
+        if list.is_null(row) {
+            l.push(None);
+            continue;
+        }
+        for i in offsets[row].as_usize()..offsets[row + 1].as_usize() {
+            if values.is_null(i) {
+                l.null_items.push(l.len());
+            } else {
+                l.values.push(to_ns(values.value(i), scale, row)?);
             }
         }
+        l.valid.push(true);
+        l.offsets.push(l.values.len());
     }
     Ok(())
 }
@@ -160,7 +171,6 @@ fn integers(array: &dyn Array) -> Vec<Option<i128>> {
 /// f64 values from any float or integer array (integers above 2^53 round, as in every tool).
 fn floats(array: &dyn Array) -> Vec<Option<f64>> {
     match array.data_type() {
-        DataType::Float64 => array.as_primitive::<Float64Type>().iter().collect(),
         DataType::Float32 => array.as_primitive::<Float32Type>().iter().map(|v| v.map(f64::from)).collect(),
         DataType::Float16 => array.as_primitive::<Float16Type>().iter().map(|v| v.map(f64::from)).collect(),
         _ => integers(array).into_iter().map(|v| v.map(|x| x as f64)).collect(),
@@ -180,23 +190,6 @@ fn utf8(array: &dyn Array) -> StringArray {
             (0..array.len()).map(|i| (array.is_valid(i) && values.is_valid(keys[i])).then(|| values.value(keys[i]))).collect()
         }
         other => unreachable!("accepts() admits only strings here, not {other}"),
-    }
-}
-
-/// Row offsets into the list's values, and whether each row's list is present.
-fn list_offsets(array: &dyn Array) -> (Vec<usize>, Vec<bool>) {
-    let valid = (0..array.len()).map(|i| array.is_valid(i)).collect();
-    let offsets = match array.data_type() {
-        DataType::LargeList(_) => array.as_list::<i64>().value_offsets().iter().map(|&o| o as usize).collect(),
-        _ => array.as_list::<i32>().value_offsets().iter().map(|&o| o as usize).collect(),
-    };
-    (offsets, valid)
-}
-
-fn list_values(array: &dyn Array) -> arrow_array::ArrayRef {
-    match array.data_type() {
-        DataType::LargeList(_) => array.as_list::<i64>().values().clone(),
-        _ => array.as_list::<i32>().values().clone(),
     }
 }
 

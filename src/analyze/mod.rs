@@ -111,6 +111,9 @@ pub struct RequestCounts {
     pub ok: usize,
     pub errors: usize,
     pub declared_warmup: usize,
+    /// Imported records that broke the requests contract, kept as failed rows of kind
+    /// `invalid_source_row` (anywhere in the run, steady window or not).
+    pub invalid_source: usize,
     pub in_steady_window: usize,
     /// Requests in the steady window lacking what a metric needs, per metric.
     pub missing: BTreeMap<String, usize>,
@@ -378,6 +381,7 @@ fn request_counts(r: &RequestView, in_steady_window: usize, missing: BTreeMap<St
         ok: r.ok.iter().filter(|x| **x).count(),
         errors: r.ok.iter().filter(|x| !**x).count(),
         declared_warmup: r.warmup_declared.iter().filter(|x| **x).count(),
+        invalid_source: r.error_kind.iter().filter(|k| k.is_some_and(|k| RequestView::kind_name(k) == "invalid_source_row")).count(),
         in_steady_window,
         missing,
     }

@@ -29,8 +29,12 @@ pub struct Throughput {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ErrorRates {
+    /// Requests with an outcome: those the load generator cancelled itself are not counted.
     pub requests: u64,
     pub errors: u64,
+    /// Requests the load generator cancelled (in flight when its run ended, or stopped by the
+    /// user): neither a success nor a failure of the server, so outside the rate.
+    pub cancelled: u64,
     /// Share of requests that failed, with a Wilson interval.
     pub rate: Estimate,
     pub by_kind: BTreeMap<String, Estimate>,
@@ -115,21 +119,26 @@ pub fn throughput(r: &RequestView, start_s: f64, end_s: f64, window_s: f64, o: &
     }
 }
 
-/// Error rates among requests sent in `[first, last)` (send order indices).
+/// Error rates among requests sent in `[first, last)` (send order indices), those the load
+/// generator cancelled set aside.
 pub fn error_rates(r: &RequestView, first: usize, last: usize, cl: f64) -> ErrorRates {
-    let n = last.saturating_sub(first) as u64;
     let mut by_kind: BTreeMap<String, u64> = BTreeMap::new();
-    let mut errors = 0u64;
+    let (mut errors, mut cancelled) = (0u64, 0u64);
     for i in first..last {
         if !r.ok[i] {
-            errors += 1;
             let k = r.error_kind[i].map_or("other", RequestView::kind_name);
+            if k == "cancelled" {
+                cancelled += 1;
+                continue;
+            }
+            errors += 1;
             *by_kind.entry(k.to_string()).or_insert(0) += 1;
         }
     }
+    let n = last.saturating_sub(first) as u64 - cancelled;
     let est = |k: u64| match wilson_interval(k, n, cl) {
         Some(ci) => Estimate::two_sided(k as f64 / n as f64, ci, cl, Method::Wilson, n),
         None => Estimate::not_applicable(cl, n, "no requests in the steady window"),
     };
-    ErrorRates { requests: n, errors, rate: est(errors), by_kind: by_kind.into_iter().map(|(k, c)| (k, est(c))).collect(), examples: Vec::new() }
+    ErrorRates { requests: n, errors, cancelled, rate: est(errors), by_kind: by_kind.into_iter().map(|(k, c)| (k, est(c))).collect(), examples: Vec::new() }
 }

@@ -128,6 +128,16 @@ fn source_warnings(a: &Analysis) -> Vec<Warning> {
             &[],
         ));
     }
+    if a.requests.invalid_source > 0 {
+        out.push(warn(
+            "invalid_source",
+            format!(
+                "{} records of the source file break the requests contract (a negative gap, a first token after the end, a time that is not a number); they are kept as failed requests of kind invalid_source_row, with the reason in their error message.",
+                a.requests.invalid_source
+            ),
+            &["ask the tool's authors, or check the capture for clock or unit mistakes"],
+        ));
+    }
     if a.run.timestamps != "absolute" {
         out.push(warn("timestamps", format!("Timestamps are {}: time-based checks are limited.", a.run.timestamps), &[]));
     }

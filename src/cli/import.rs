@@ -32,5 +32,11 @@ pub fn run(a: ImportArgs) -> Result<ExitCode, CliError> {
     crate::run::write::write_run(&a.out, &result.data)?;
     let detected: Vec<String> = result.formats.iter().map(|(p, f)| format!("{} ({})", p.display(), f.name())).collect();
     eprintln!("wrote {} ({} requests) from {}", a.out.display(), result.data.requests.num_rows(), detected.join(", "));
+    if let Some((n, first)) = &result.invalid_rows {
+        eprintln!(
+            "warning: {n} source records break the requests contract; they are kept as failed requests of kind invalid_source_row (first: {})",
+            crate::text::sanitize(first)
+        );
+    }
     Ok(ExitCode::Success)
 }

@@ -98,6 +98,11 @@ impl<'a> Fields<'a> {
         self.v.get(k).and_then(Value::as_f64).ok_or_else(|| self.err(k, "a number"))
     }
 
+    /// A number, or Python's `NaN`/`Infinity` as a non-finite float for the caller to judge.
+    pub fn number(&self, k: &str) -> Result<f64, ImportError> {
+        self.v.get(k).and_then(number).ok_or_else(|| self.err(k, "a number"))
+    }
+
     pub fn opt_f64(&self, k: &str) -> Result<Option<f64>, ImportError> {
         match self.v.get(k) {
             None | Some(Value::Null) => Ok(None),
@@ -114,15 +119,28 @@ impl<'a> Fields<'a> {
         self.v.get(k).and_then(Value::as_array).ok_or_else(|| self.err(k, "an array"))
     }
 
-    /// An array of numbers.
+    /// An array of numbers; Python's `NaN` and `Infinity` read as non-finite floats, for the
+    /// caller to judge where they matter.
     pub fn numbers(&self, k: &str) -> Result<Vec<f64>, ImportError> {
-        let a = self.array(k)?;
-        a.iter()
-            .enumerate()
-            .map(|(i, x)| {
-                x.as_f64().ok_or_else(|| ImportError::new(self.path, Some(self.key(&format!("{k}[{i}]"))), format!("expected a number; found {}", short(x))))
-            })
-            .collect()
+        numbers_at(self.path, self.array(k)?, &self.key(k))
+    }
+}
+
+/// The numbers of array `a` (found at `at`), Python's non-finite floats included.
+pub fn numbers_at(path: &Path, a: &[Value], at: &str) -> Result<Vec<f64>, ImportError> {
+    a.iter()
+        .enumerate()
+        .map(|(i, x)| number(x).ok_or_else(|| ImportError::new(path, Some(format!("{at}[{i}]")), format!("expected a number; found {}", short(x)))))
+        .collect()
+}
+
+/// A JSON number, or Python's `NaN`, `Infinity` and `-Infinity` as floats.
+pub fn number(v: &Value) -> Option<f64> {
+    match v.as_str() {
+        Some("NaN") => Some(f64::NAN),
+        Some("Infinity") => Some(f64::INFINITY),
+        Some("-Infinity") => Some(f64::NEG_INFINITY),
+        _ => v.as_f64(),
     }
 }
 

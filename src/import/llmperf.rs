@@ -30,8 +30,8 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             Some(Value::Null) => None,
             Some(x) => Some(x.as_f64().ok_or_else(|| f.err("error_code", "null or a number"))?),
         };
-        let t = f.f64("ttft_s")?;
-        let l = f.f64("end_to_end_latency_s")?;
+        let t = f.number("ttft_s")?;
+        let l = f.number("end_to_end_latency_s")?;
         let ok = code.is_none();
         let msg = f.opt_str("error_msg").unwrap_or("").to_string();
         let http = code.filter(|c| *c >= 100.0).map(|c| c as u32);
@@ -47,7 +47,11 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             id: format!("{i}"),
             sent_ns: sent,
             first_token_ns: ok.then(|| sent + (t * 1e9) as i64),
-            end_ns: sent + (l.max(t).max(0.0) * 1e9) as i64,
+            end_ns: sent + (if l.is_finite() { l } else { 0.0 } * 1e9) as i64,
+            invalid_source: [("ttft_s", t), ("end_to_end_latency_s", l)]
+                .iter()
+                .find(|(k, x)| !x.is_finite() && (ok || *k == "end_to_end_latency_s"))
+                .map(|(k, x)| format!("record [{i}], key {k} is {x}, not a time")),
             input_tokens: f.opt_f64("number_input_tokens")?.map(|x| x as u32),
             output_tokens: f.opt_f64("number_output_tokens")?.map(|x| x as u32),
             ok,

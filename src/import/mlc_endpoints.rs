@@ -20,6 +20,8 @@ struct Sample {
     chunks: Vec<i64>,
     complete: Option<i64>,
     error: Option<String>,
+    /// The sample's earliest event of any kind.
+    earliest: Option<i64>,
 }
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
@@ -27,7 +29,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let mut out = Imported { tool: "MLCommons endpoints".into(), ..Default::default() };
     let mut warm = 0;
     for (id, s) in samples {
-        let Some(request) = request(id, s, tracking) else { continue };
+        let request = request(id, s, tracking);
         if request.phase == Some("warmup") {
             warm += 1;
         }
@@ -70,6 +72,7 @@ fn read_events(path: &Path, bytes: &[u8]) -> Result<(BTreeMap<String, Sample>, T
         }
         let Some(id) = v.get("sample_uuid").and_then(Value::as_str) else { continue };
         let s = samples.entry(id.to_string()).or_default();
+        s.earliest = Some(s.earliest.map_or(t, |e| e.min(t)));
         match ev {
             "sample.issued" => s.issued = Some(t),
             "sample.recv_first" => {
@@ -87,9 +90,10 @@ fn read_events(path: &Path, bytes: &[u8]) -> Result<(BTreeMap<String, Sample>, T
     Ok((samples, (track_start, track_stop)))
 }
 
-/// One issued sample as a request, its phase by the tracking window; none if it was never issued.
-fn request(id: String, s: Sample, (track_start, track_stop): Tracking) -> Option<Request> {
-    let sent = s.issued?;
+/// One sample as a request, its phase by the tracking window. A sample with events but no
+/// `sample.issued` is kept as an invalid source row at its first event.
+fn request(id: String, s: Sample, (track_start, track_stop): Tracking) -> Request {
+    let sent = s.issued.or(s.earliest).unwrap_or_default();
     let ok = s.error.is_none() && s.complete.is_some();
     let phase = match (track_start, track_stop) {
         (Some(a), _) if sent < a => Some("warmup"),
@@ -99,16 +103,17 @@ fn request(id: String, s: Sample, (track_start, track_stop): Tracking) -> Option
     };
     let mut chunks = s.chunks.clone();
     chunks.sort_unstable();
-    Some(Request {
+    Request {
+        invalid_source: s.issued.is_none().then(|| "the sample has events but no sample.issued event".to_string()),
         id,
         sent_ns: sent,
         first_token_ns: s.first.filter(|_| ok),
-        end_ns: s.complete.unwrap_or(sent).max(chunks.last().copied().unwrap_or(sent)),
+        end_ns: s.complete.unwrap_or_else(|| chunks.last().copied().unwrap_or(sent)),
         chunk_ns: (ok && !chunks.is_empty()).then_some(chunks),
         ok,
         error_kind: (!ok).then_some(if s.error.is_some() { "other" } else { "cancelled" }),
         error_message: s.error.or_else(|| (!ok).then(|| "no sample.complete event".to_string())),
         phase,
         ..Default::default()
-    })
+    }
 }

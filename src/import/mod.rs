@@ -96,6 +96,8 @@ pub struct ImportResult {
     pub raw: claims::RawValues,
     pub facts: Vec<(String, String)>,
     pub formats: Vec<(PathBuf, Format)>,
+    /// Source rows kept as failed `invalid_source_row` rows, and the first one's message.
+    pub invalid_rows: Option<(usize, String)>,
 }
 
 fn sha256_file(bytes: &[u8]) -> String {
@@ -183,14 +185,26 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         let why = parts.iter().find_map(|p| p.2.aggregate_only.clone().map(|w| (p.0.clone(), w)));
         let (file, why) = why.unwrap_or_else(|| (paths[0].clone(), "none of the files carries per-request data".into()));
         if allow_aggregate_only {
-            return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats });
+            return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats, invalid_rows: None });
         }
         return Err(ImportError::new(&file, None, format!("no per-request data: {why}"))
             .hint("import the tool's per-request file with it; `credence audit` can still check this file's own claims"));
     };
-    let main = parts.swap_remove(main);
+    let mut main = parts.swap_remove(main);
+    let invalid_rows = quarantine(&mut main)?;
     let data = run_data(main, &mut parts, files, o)?;
-    Ok(ImportResult { data, claims, raw, facts, formats })
+    Ok(ImportResult { data, claims, raw, facts, formats, invalid_rows })
+}
+
+/// Keeps the request source's rows that break the contract as failed `invalid_source_row`
+/// rows, so an importer never leaves a run that `validate` rejects; returns how many and the
+/// first one's message.
+fn quarantine((path, _, part): &mut Part) -> Result<Option<(usize, String)>, ImportError> {
+    let absolute = part.timestamps.unwrap_or(TimestampQuality::Absolute) == TimestampQuality::Absolute;
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let n = part.requests.quarantine_invalid(&name, absolute).map_err(|why| ImportError::new(path, None, why))?;
+    let first = part.requests.rows.iter().find(|r| r.error_kind == Some("invalid_source_row")).and_then(|r| r.error_message.clone());
+    Ok((n > 0).then(|| (n, first.unwrap_or_default())))
 }
 
 /// One parsed input: its path, its format and what it yielded.

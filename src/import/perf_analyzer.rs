@@ -69,8 +69,9 @@ fn request(path: &Path, i: usize, r: &Value) -> Result<Request, ImportError> {
         .and_then(Value::as_array)
         .ok_or_else(|| ImportError::new(path, at("response_timestamps"), "expected an array of epoch ns"))?
         .iter()
-        .filter_map(Value::as_i64)
-        .collect();
+        .enumerate()
+        .map(|(k, t)| t.as_i64().ok_or_else(|| ImportError::new(path, at(&format!("response_timestamps[{k}]")), "expected epoch ns (an integer)")))
+        .collect::<Result<_, _>>()?;
     let ok = !resp.is_empty();
     Ok(Request {
         id: format!("{i}"),

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::{Fields, parse_lines};
-use super::vllm::{PerRequest, latency_claims, per_request};
+use super::vllm::{PerRequest, latency_claims, non_finite, per_request};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
 use crate::run::rows::chunk_times;
@@ -57,7 +57,9 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             raw_ttft.push(ttfts[i] * 1e3);
             raw_itl.extend(gaps.iter().map(|g| g * 1e3));
         }
-        out.requests.push(arrays.request(i, sent, first, end, ok.then_some(chunks)));
+        let mut row = arrays.request(i, sent, first, end, ok.then_some(chunks));
+        row.invalid_source = non_finite(&arrays, i, None);
+        out.requests.push(row);
     }
     out.raw.insert("ttft".into(), raw_ttft);
     out.raw.insert("itl".into(), raw_itl);

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::json::numbers_at;
 use super::json::{Fields, parse as parse_json, parse_lines};
 use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
@@ -99,9 +100,8 @@ pub fn per_request(f: &Fields<'_>) -> Result<PerRequest, ImportError> {
         .iter()
         .enumerate()
         .map(|(i, a)| {
-            a.as_array()
-                .map(|a| a.iter().filter_map(Value::as_f64).collect())
-                .ok_or_else(|| ImportError::new(f.path, at(&format!("itls[{i}]")), "expected an array of seconds"))
+            let at = at(&format!("itls[{i}]")).unwrap_or_default();
+            a.as_array().ok_or_else(|| ImportError::new(f.path, Some(at.clone()), "expected an array of seconds")).and_then(|a| numbers_at(f.path, a, &at))
         })
         .collect::<Result<_, _>>()?;
     Ok(PerRequest { ttfts, gaps, inputs, outputs, errors })
@@ -131,6 +131,10 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
     let n = arrays.ttfts.len();
     let latencies = if f.has("latencies") { Some(f.numbers("latencies")?) } else { None };
     let starts = if f.has("start_times") { Some(f.numbers("start_times")?) } else { None };
+    if let Some(i) = starts.as_ref().and_then(|s| s.iter().position(|x| !x.is_finite())) {
+        // A request without a send time cannot be placed on the run's clock.
+        return Err(ImportError::new(path, Some(format!("key start_times[{i}]")), "expected a finite send time in seconds; found NaN or Infinity"));
+    }
     let e2e: Vec<f64> = (0..n).map(|i| latencies.as_ref().map_or_else(|| arrays.ttfts[i] + arrays.gaps[i].iter().sum::<f64>(), |l| l[i])).collect();
     let (anchor_ns, quality, conversion) = anchor(&f, o, starts.as_deref(), &e2e, &mut out)?;
     out.timestamps = Some(quality);
@@ -215,12 +219,26 @@ fn requests(arrays: &PerRequest, anchor_ns: i64, starts: Option<&[f64]>, e2e: &[
             }
         }
         let end = end.max(first.unwrap_or(sent)).max(chunks.as_ref().and_then(|c| c.last().copied()).unwrap_or(sent));
-        out.requests.push(arrays.request(i, sent, first, end, chunks));
+        let mut row = arrays.request(i, sent, first, end, chunks);
+        row.invalid_source = non_finite(arrays, i, Some(e2e[i]));
+        out.requests.push(row);
     }
     out.raw.insert("ttft".into(), raw_ttft);
     out.raw.insert("tpot".into(), raw_tpot);
     out.raw.insert("itl".into(), raw_itl);
     out.raw.insert("e2e".into(), raw_e2e);
+}
+
+/// The first value request `i` needs that is not a finite number (Python's `NaN` or
+/// `Infinity`), named by its key; a failed request needs only its latency.
+pub fn non_finite(arrays: &PerRequest, i: usize, latency: Option<f64>) -> Option<String> {
+    let ok = arrays.errors[i].is_empty();
+    let mut values = vec![("latencies", latency)];
+    if ok {
+        values.push(("ttfts", Some(arrays.ttfts[i])));
+        values.extend(arrays.gaps[i].iter().map(|g| ("itls", Some(*g))));
+    }
+    values.iter().find(|(_, x)| x.is_some_and(|x| !x.is_finite())).map(|(k, x)| format!("{k}[{i}] is {}, not a time", x.unwrap_or(f64::NAN)))
 }
 
 /// What the result file can and cannot tell, and how it treats warmup.

@@ -154,7 +154,10 @@ fn headline(a: &Analysis) -> Vec<[String; 2]> {
 /// The error rate, then each kind's share (largest first), e.g. `12 of 120 requests: 10 [6, 17] %
 /// (http_5xx 5.0 %, timeout 5.0 %)`.
 fn errors_line(a: &Analysis) -> String {
-    let total = format!("{} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0));
+    let mut total = format!("{} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0));
+    if a.errors.cancelled > 0 {
+        total += &format!("; {} more cancelled by the load generator, not counted", a.errors.cancelled);
+    }
     let mut kinds: Vec<(&String, f64)> = a.errors.by_kind.iter().filter_map(|(k, e)| Some((k, e.estimate?))).collect();
     if kinds.is_empty() {
         return total;

@@ -25,6 +25,76 @@ pub struct Request {
     pub http_status: Option<u32>,
     /// `warmup`, `measure` or `cooldown`, when the tool declares phases.
     pub phase: Option<&'static str>,
+    /// Set by an importer when the source record breaks the contract in a way the row's times
+    /// cannot show (a non-finite gap, an unparseable time): the field and what was wrong.
+    pub invalid_source: Option<String>,
+}
+
+/// 2000-01-01 in epoch ns: an absolute time before it is a unit or origin mistake.
+pub const YEAR_2000_NS: i64 = 946_684_800_000_000_000;
+/// 2200-01-01 in epoch ns: an absolute time after it is a unit mistake or an overflow.
+const YEAR_2200_NS: i64 = 7_258_118_400_000_000_000;
+/// No request lasts a week: a longer span is an overflow or a unit mistake.
+const WEEK_NS: i64 = 7 * 86_400 * 1_000_000_000;
+
+impl Request {
+    /// Why this row's send time cannot place it on a wall clock (before 2000 or after 2200):
+    /// such a row cannot be kept, as it would stretch the run.
+    pub fn misplaced(&self) -> Option<String> {
+        (!(YEAR_2000_NS..YEAR_2200_NS).contains(&self.sent_ns))
+            .then(|| format!("sent time {} ns since the epoch is not a date between 2000 and 2200 (a unit or clock-origin mistake)", self.sent_ns))
+    }
+
+    /// Why this row breaks the requests contract that `validate` enforces, if it does:
+    /// sent ≤ first byte ≤ first token ≤ end, chunk times inside the span and in order, and
+    /// a span under a week.
+    pub fn contract_violation(&self) -> Option<String> {
+        if let Some(why) = &self.invalid_source {
+            return Some(why.clone());
+        }
+        let (s, e) = (self.sent_ns, self.end_ns);
+        let ms = |ns: i64| format!("{:.3} ms", ns as f64 / 1e6);
+        if e < s {
+            return Some(format!("end is {} before sent", ms(s - e)));
+        }
+        if e - s > WEEK_NS {
+            return Some(format!("the request lasts {:.0} days (an overflow or a unit mistake)", (e - s) as f64 / 86_400e9));
+        }
+        if let Some(ft) = self.first_token_ns
+            && !(s..=e).contains(&ft)
+        {
+            return Some(format!("first token at {} after sent, outside the request's span of {}", ms(ft - s), ms(e - s)));
+        }
+        if let Some(fb) = self.first_byte_ns
+            && (!(s..=e).contains(&fb) || self.first_token_ns.is_some_and(|ft| ft < fb))
+        {
+            return Some(format!("first byte at {} after sent, outside the span or after the first token", ms(fb - s)));
+        }
+        let chunks = self.chunk_ns.as_deref().unwrap_or(&[]);
+        if let Some(k) = chunks.windows(2).position(|w| w[1] < w[0]) {
+            return Some(format!("chunk {} arrives {} before chunk {} (a negative gap)", k + 1, ms(chunks[k] - chunks[k + 1]), k));
+        }
+        if let Some(k) = chunks.iter().position(|&c| !(s..=e).contains(&c)) {
+            return Some(format!("chunk {k} at {} after sent, outside the request's span of {}", ms(chunks[k] - s), ms(e - s)));
+        }
+        None
+    }
+
+    /// The row kept as a failed one of kind `invalid_source_row`: the times that break the
+    /// contract are dropped (the message keeps what was wrong), so the run still validates.
+    fn into_invalid(mut self, why: String, file: &str) -> Request {
+        self.error_message = Some(format!("{file}, request {}: {why}", self.id));
+        self.ok = false;
+        self.error_kind = Some("invalid_source_row");
+        if !(0..=WEEK_NS).contains(&(self.end_ns - self.sent_ns)) {
+            self.end_ns = self.sent_ns;
+        }
+        self.first_byte_ns = None;
+        self.first_token_ns = None;
+        self.chunk_ns = None;
+        self.invalid_source = None;
+        self
+    }
 }
 
 /// Chunk arrival times: the first token, then one more after each inter-chunk gap (gaps in units of `unit_ns` ns).
@@ -50,6 +120,32 @@ impl RequestRows {
 
     pub fn push(&mut self, r: Request) {
         self.rows.push(r);
+    }
+
+    /// Keeps every row that breaks the contract as a failed `invalid_source_row` row (its
+    /// message names `file`, the request and what was wrong) and gives duplicate ids a `#n`
+    /// suffix (marked the same way); returns how many rows were kept so. A row of a
+    /// wall-clock run whose send time is no date cannot be placed, and is an error.
+    pub fn quarantine_invalid(&mut self, file: &str, absolute: bool) -> Result<usize, String> {
+        let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut invalid = 0;
+        for r in &mut self.rows {
+            if let Some(why) = r.misplaced().filter(|_| absolute) {
+                return Err(format!("request {}: {why}", r.id));
+            }
+            let copies = seen.entry(r.id.clone()).or_insert(0);
+            *copies += 1;
+            let mut why = r.contract_violation();
+            if *copies > 1 {
+                why.get_or_insert_with(|| format!("a second record with id {:?}", crate::text::sanitize(&r.id)));
+                r.id = format!("{}#{}", r.id, copies);
+            }
+            if let Some(why) = why {
+                *r = std::mem::take(r).into_invalid(why, file);
+                invalid += 1;
+            }
+        }
+        Ok(invalid)
     }
 
     /// The requests table, rows in send order.
@@ -198,5 +294,51 @@ pub fn error_kind(message: &str, http: Option<u32>) -> &'static str {
         "http_5xx"
     } else {
         "other"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T0: i64 = 1_781_184_000_000_000_000;
+
+    fn ok_row(id: &str, sent: i64) -> Request {
+        Request {
+            id: id.into(),
+            sent_ns: sent,
+            first_token_ns: Some(sent + 10),
+            end_ns: sent + 100,
+            chunk_ns: Some(vec![sent + 10, sent + 50]),
+            ok: true,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn rows_that_break_the_contract_are_kept_as_failed_rows() {
+        let mut rows = RequestRows::default();
+        rows.push(ok_row("a", T0));
+        rows.push(Request { end_ns: T0 + 5, ..ok_row("b", T0) });
+        rows.push(ok_row("a", T0 + 1000));
+        rows.push(Request { end_ns: i64::MAX, ..ok_row("c", T0) });
+        assert_eq!(rows.quarantine_invalid("f.json", true), Ok(3));
+        let r = &rows.rows;
+        assert!(r[0].ok && r[0].error_kind.is_none());
+        assert_eq!(r[1].error_kind, Some("invalid_source_row"));
+        assert_eq!(r[1].error_message.as_deref(), Some("f.json, request b: first token at 0.000 ms after sent, outside the request's span of 0.000 ms"));
+        assert_eq!((r[1].first_token_ns, r[1].chunk_ns.as_ref(), r[1].end_ns), (None, None, T0 + 5));
+        assert_eq!(r[2].id, "a#2", "a duplicate id is made unique");
+        assert!(r[2].error_message.as_deref().unwrap().contains("a second record with id \"a\""));
+        assert_eq!(r[3].end_ns, T0, "an overflowed end is not kept: it would stretch the run");
+        rows.into_table().expect("a quarantined run builds its table");
+    }
+
+    #[test]
+    fn a_wall_clock_row_that_is_no_date_cannot_be_kept() {
+        let mut rows = RequestRows::default();
+        rows.push(ok_row("x", 5_000));
+        assert!(rows.quarantine_invalid("f.json", true).unwrap_err().starts_with("request x: sent time 5000 ns"));
+        assert_eq!(rows.quarantine_invalid("f.json", false), Ok(0), "a relative run starts anywhere");
     }
 }

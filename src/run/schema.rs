@@ -179,8 +179,8 @@ impl TableKind {
 use ColumnType::{Float64 as F64, Timestamp as Ts, TimestampList as TsList, UInt32 as U32, UInt64 as U64, Utf8 as Str};
 
 /// Error kinds a request may fail with (`error_kind`).
-pub const ERROR_KINDS: [&str; 11] =
-    ["timeout", "oom", "refused", "http_4xx", "http_5xx", "cancelled", "disconnected", "malformed", "client", "other", "no_tokens"];
+pub const ERROR_KINDS: [&str; 12] =
+    ["timeout", "oom", "refused", "http_4xx", "http_5xx", "cancelled", "disconnected", "malformed", "client", "other", "no_tokens", "invalid_source_row"];
 /// Phases a capturing tool may declare (`phase`).
 pub const PHASES: [&str; 3] = ["warmup", "measure", "cooldown"];
 /// Request outcomes (`status`).
@@ -205,7 +205,7 @@ pub const REQUESTS: &[ColumnSpec] = &[
         Str,
         true,
         "",
-        "timeout, oom, refused, http_4xx, http_5xx, cancelled, disconnected (the server closed the stream early), malformed (a response that is not valid SSE/JSON), no_tokens (a stream that ended well but carried no readable output), client or other; null when ok.",
+        "timeout, oom, refused, http_4xx, http_5xx, cancelled (stopped by the load generator itself, e.g. in flight when its run ended: not a failure of the server, left out of the error rate), disconnected (the server closed the stream early), malformed (a response that is not valid SSE/JSON), no_tokens (a stream that ended well but carried no readable output), invalid_source_row (an imported record that breaks this table's contract, kept with its times dropped and the reason in error_message), client or other; null when ok.",
     ),
     col("error_message", Str, true, "", "Error text as reported (untrusted)."),
     col("http_status", U32, true, "", "HTTP status code of the response."),

@@ -18,7 +18,7 @@ use super::{MANIFEST_FILE, read_manifest, table_path};
 /// Gaps longer than this many sampling intervals are reported.
 const GAP_FACTOR: f64 = 3.0;
 /// 2000-01-01 in epoch ns: earlier "absolute" times are almost surely relative.
-const YEAR_2000_NS: i64 = 946_684_800_000_000_000;
+use super::rows::YEAR_2000_NS;
 
 /// Result of validating a run directory.
 #[derive(Debug, Clone, Serialize)]

@@ -253,7 +253,7 @@ fn interval_width(widths: &[HalfWidth]) -> Check {
 fn data_quality_of(a: &Analysis) -> (CheckStatus, String) {
     let n = a.requests.in_steady_window.max(1);
     let missing = a.requests.missing.get("ttft").copied().unwrap_or(0);
-    let ok_missing = missing.saturating_sub(a.errors.errors as usize);
+    let ok_missing = missing.saturating_sub((a.errors.errors + a.errors.cancelled) as usize);
     if ok_missing * 100 > n {
         (Warn, format!("{ok_missing} successful requests in the measured window lack a TTFT"))
     } else {

@@ -87,11 +87,11 @@ fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
     if c.stat == "mean" || c.stat.starts_with("std") {
         r.push("means and SDs are pulled by the tail; credence's headline numbers are percentiles".into());
     }
-    if c.metric == "itl" {
-        r.push("ITL here is per streamed chunk, not per token".into());
-    }
-    if c.metric == "tpot" {
-        r.push("TPOT definitions differ between tools (per-request mean versus pooled gaps)".into());
+    match (&c.definition, c.metric.as_str()) {
+        (Some(d), _) => r.push(d.clone()),
+        (None, "itl") => r.push("ITL here is per streamed chunk, not per token".into()),
+        (None, "tpot") => r.push("TPOT definitions differ between tools (per-request mean versus pooled gaps)".into()),
+        _ => {}
     }
     if a.run.timestamps != "absolute" {
         r.push("times are not anchored to wall-clock time".into());

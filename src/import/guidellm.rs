@@ -145,6 +145,7 @@ fn claims(m: &Value, out: &mut Imported) {
                     stat: if stat == "median" { "median_lower".into() } else { stat.into() },
                     value: x,
                     unit: "ms".into(),
+                    definition: None,
                 });
             }
         }
@@ -158,6 +159,7 @@ fn claims(m: &Value, out: &mut Imported) {
                         stat: format!("{}_rank", percentile_stat(&q.to_string())),
                         value: x,
                         unit: "ms".into(),
+                        definition: None,
                     });
                 }
             }

@@ -113,6 +113,7 @@ pub fn parse_summary(path: &Path, bytes: &[u8]) -> Result<Imported, ImportError>
                 stat,
                 value: x * scale,
                 unit: if scale == 1.0 { "tokens/s".into() } else { "ms".into() },
+                definition: None,
             });
         }
     }

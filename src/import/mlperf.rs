@@ -56,7 +56,7 @@ fn claims_from_detail(keys: &BTreeMap<String, Value>) -> Vec<Claim> {
             if let Some(p) = k.strip_prefix(prefix).and_then(|r| r.strip_suffix(suffix))
                 && p.parse::<f64>().is_ok()
             {
-                out.push(Claim { key: k.clone(), metric: metric.into(), stat: percentile_stat(p), value: x / 1e6, unit: "ms".into() });
+                out.push(Claim { key: k.clone(), metric: metric.into(), stat: percentile_stat(p), value: x / 1e6, unit: "ms".into(), definition: None });
                 break;
             }
         }
@@ -67,7 +67,7 @@ fn claims_from_detail(keys: &BTreeMap<String, Value>) -> Vec<Claim> {
             ("result_tokens_per_second", "output_tokens_per_s"),
         ] {
             if k == key {
-                out.push(Claim { key: k.clone(), metric: metric.into(), stat: "value".into(), value: x, unit: "per s".into() });
+                out.push(Claim { key: k.clone(), metric: metric.into(), stat: "value".into(), value: x, unit: "per s".into(), definition: None });
             }
         }
     }

@@ -47,7 +47,7 @@ pub fn latency_claims(v: &Value, names: &[(&str, &str)]) -> Vec<Claim> {
                 p if p.starts_with('p') => percentile_stat(&p[1..]),
                 _ => continue,
             };
-            out.push(Claim { key: key.clone(), metric: metric.to_string(), stat, value: x, unit: "ms".into() });
+            out.push(Claim { key: key.clone(), metric: metric.to_string(), stat, value: x, unit: "ms".into(), definition: None });
         }
     }
     out
@@ -120,7 +120,7 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
     out.claims = latency_claims(&v, &[("ttft", "ttft"), ("tpot", "tpot"), ("itl", "itl"), ("e2el", "e2e")]);
     for (k, m) in [("request_throughput", "requests_per_s"), ("output_throughput", "output_tokens_per_s")] {
         if let Some(x) = v.get(k).and_then(Value::as_f64) {
-            out.claims.push(Claim { key: k.into(), metric: m.into(), stat: "value".into(), value: x, unit: "per s".into() });
+            out.claims.push(Claim { key: k.into(), metric: m.into(), stat: "value".into(), value: x, unit: "per s".into(), definition: None });
         }
     }
     if !f.has("ttfts") {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::stats::quantile::quantile_sorted;
 
 /// One number the tool printed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Claim {
     /// The key as the tool wrote it (`p99_ttft_ms`).
     pub key: String,
@@ -19,6 +19,9 @@ pub struct Claim {
     /// The tool's value, converted to ms for latencies.
     pub value: f64,
     pub unit: String,
+    /// How the tool defines this number where credence defines it otherwise (guidellm's TPOT
+    /// includes the TTFT): the audit gives it as the reason for a difference.
+    pub definition: Option<String>,
 }
 
 /// Raw per-request values by metric (ms), with the tool's own definitions, for recomputation.

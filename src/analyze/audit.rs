@@ -5,8 +5,9 @@
 
 use serde::Serialize;
 
+use super::intervals::percentile_key;
 use super::{Analysis, Status};
-use crate::run::claims::{Claim, RawValues, statistic};
+use crate::run::claims::{Claim, RawValues, percentile_of_stat, statistic};
 
 /// Relative difference under which two numbers count as the same (the tools print ~6
 /// significant digits).
@@ -30,6 +31,8 @@ pub struct ClaimCheck {
     /// credence's estimate over the steady window, where it has the same statistic.
     pub credence: Option<f64>,
     pub credence_ci: Option<(f64, f64)>,
+    /// What credence's value is (descriptive, without an interval) or why there is none.
+    pub credence_note: Option<String>,
     pub reason: String,
 }
 
@@ -54,32 +57,58 @@ fn rel(a: f64, b: f64) -> f64 {
     if a == b { 0.0 } else { (a - b).abs() / a.abs().max(b.abs()).max(1e-12) }
 }
 
-/// credence's estimate for a claim's statistic, when the Analysis has it.
+/// credence's value for a claim's statistic over the steady window: a percentile or mean with
+/// its interval (any percentile the claims state is estimated: see `claimed_percentiles`), a
+/// throughput with its interval, or a descriptive min, max or SD without one.
 fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> {
-    let key = match c.stat.as_str() {
-        "median" | "p50" => "p50",
-        "p90" => "p90",
-        "p99" => "p99",
-        "p99.9" => "p999",
-        "mean" => "mean",
-        "value" => {
-            let e = match c.metric.as_str() {
-                "requests_per_s" => &a.throughput.requests_per_s,
-                "output_tokens_per_s" => &a.throughput.output_tokens_per_s,
-                _ => return None,
-            };
-            return e.estimate.map(|x| (x, e.ci_low.zip(e.ci_high)));
+    if c.stat == "value" {
+        let e = match c.metric.as_str() {
+            "requests_per_s" => &a.throughput.requests_per_s,
+            "output_tokens_per_s" => &a.throughput.output_tokens_per_s,
+            "input_tokens_per_s" => &a.throughput.input_tokens_per_s,
+            _ => return None,
+        };
+        return e.estimate.map(|x| (x, e.ci_low.zip(e.ci_high)));
+    }
+    if let Some(d) = a.distributions.get(c.metric.as_str()) {
+        match c.stat.as_str() {
+            "min" => return Some((d.min, None)),
+            "max" => return Some((d.max, None)),
+            "std" | "std_sample" => return Some((d.std, None)),
+            _ => {}
         }
-        _ => return None,
-    };
-    let e = a.metrics.get(c.metric.as_str())?.get(key)?;
+    }
+    let key = if c.stat == "mean" { "mean".to_string() } else { percentile_key(percentile_of_stat(&c.stat)?) };
+    let e = a.metrics.get(c.metric.as_str())?.get(&key)?;
     let ci = (e.status == Status::Ok).then(|| e.ci_low.zip(e.ci_high)).flatten();
     e.estimate.map(|x| (x, ci))
 }
 
+/// Why credence's value has no interval, or why there is no value.
+fn credence_note(a: &Analysis, c: &Claim, has_value: bool) -> Option<String> {
+    let known = a.metrics.contains_key(c.metric.as_str()) || c.stat == "value";
+    match (has_value, c.stat.as_str()) {
+        (true, "min" | "max" | "std" | "std_sample") => {
+            Some(format!("the steady window's {} (descriptive: credence gives no interval for it)", if c.stat.starts_with("std") { "SD" } else { &c.stat }))
+        }
+        (true, _) => None,
+        (false, _) if !known => Some(format!("credence does not estimate {}", c.metric)),
+        (false, "count" | "sum") => Some("a count or total depends on the window: credence reports rates and percentiles".into()),
+        (false, _) => Some("no steady-state value: too few values in the steady window, or no steady window".into()),
+    }
+}
+
+/// The percentiles (fractions) the claims state, for the analysis to estimate beside its own.
+pub fn claimed_percentiles(claims: &[Claim]) -> Vec<f64> {
+    let mut ps: Vec<f64> = claims.iter().filter_map(|c| percentile_of_stat(&c.stat)).collect();
+    ps.sort_by(f64::total_cmp);
+    ps.dedup();
+    ps
+}
+
 /// Why credence's number may differ from the tool's.
 fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
-    let mut r = Vec::new();
+    let mut r: Vec<String> = c.definition.iter().cloned().collect();
     let s = &a.steady_state;
     if s.dropped_start_requests + s.dropped_end_requests > 0 {
         r.push(format!("credence dropped {} warmup and {} ramp-down requests; the tool used all", s.dropped_start_requests, s.dropped_end_requests));
@@ -88,7 +117,6 @@ fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
         r.push("means and SDs are pulled by the tail; credence's headline numbers are percentiles".into());
     }
     match (&c.definition, c.metric.as_str()) {
-        (Some(d), _) => r.push(d.clone()),
         (None, "itl") => r.push("ITL here is per streamed chunk, not per token".into()),
         (None, "tpot") => r.push("TPOT definitions differ between tools (per-request mean versus pooled gaps)".into()),
         _ => {}
@@ -178,6 +206,7 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         verdict,
         credence: cred.map(|x| x.0),
         credence_ci: cred.and_then(|x| x.1),
+        credence_note: analysis.and_then(|a| credence_note(a, c, cred.is_some())),
         reason,
     }
 }

@@ -18,6 +18,8 @@ pub struct Distribution {
     pub quantiles: Vec<[f64; 2]>,
     pub min: f64,
     pub max: f64,
+    /// Population standard deviation (descriptive: no interval).
+    pub std: f64,
     /// Log-spaced bin edges (`BINS + 1` of them) and counts per bin.
     pub edges: Vec<f64>,
     pub counts: Vec<u64>,
@@ -37,7 +39,9 @@ pub fn distribution(sorted: &[f64]) -> Option<Distribution> {
         let i = if v <= lo { 0 } else { (((v.ln() - a) / (b - a)) * BINS as f64) as usize };
         counts[i.min(BINS - 1)] += 1;
     }
-    Some(Distribution { quantiles, min, max, edges, counts })
+    let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
+    let std = (sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / sorted.len() as f64).sqrt();
+    Some(Distribution { quantiles, min, max, std, edges, counts })
 }
 
 #[cfg(test)]

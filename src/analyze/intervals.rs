@@ -34,11 +34,24 @@ const IID_BUDGET: f64 = 2e8;
 /// The percentiles reported for every latency metric.
 pub const PERCENTILES: [(&str, f64); 4] = [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)];
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct IntervalOptions {
     pub confidence: f64,
     pub seed: u64,
     pub resamples: usize,
+    /// Percentiles (fractions) estimated beside `PERCENTILES`, e.g. those a tool's claims
+    /// state; keyed by `percentile_key`.
+    pub extra_percentiles: Vec<f64>,
+}
+
+/// The key of percentile `p` (a fraction) in a metric's estimates: `p50`, `p99`, `p999` for
+/// 99.9 % (the reported set), else the percent as written: `p95`, `p99.5`, `p0.1`.
+pub fn percentile_key(p: f64) -> String {
+    if let Some((k, _)) = PERCENTILES.iter().find(|(_, q)| (q - p).abs() < 1e-12) {
+        return k.to_string();
+    }
+    let percent = format!("{:.6}", p * 100.0);
+    format!("p{}", percent.trim_end_matches('0').trim_end_matches('.'))
 }
 
 /// Measured dependence of one metric.
@@ -115,7 +128,7 @@ fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, bloc
 
 /// Per percentile: point, dependence, and which method applies.
 struct Plan {
-    key: &'static str,
+    key: String,
     p: f64,
     q: f64,
     tau: f64,
@@ -131,26 +144,40 @@ fn rank_values(pairs: &[(u32, f64)]) -> (Vec<f64>, Vec<u32>) {
 }
 
 /// Estimates for a metric with no values in the steady window.
-fn no_values(name: &str, cl: f64) -> BTreeMap<String, Estimate> {
+fn no_values(name: &str, o: &IntervalOptions) -> BTreeMap<String, Estimate> {
+    let cl = o.confidence;
     let mut out = BTreeMap::new();
-    for (k, _) in PERCENTILES {
-        out.insert(k.to_string(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", name)));
+    for (k, _) in all_percentiles(&o.extra_percentiles) {
+        out.insert(k, Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", name)));
     }
     out.insert("mean".into(), Estimate::not_applicable(cl, 0, format!("no {} values in the steady window", name)));
     out
 }
 
 /// The point and design effect of every reported percentile.
-fn percentile_plans(sorted: &[f64], pairs: &[(u32, f64)], windows: usize) -> Vec<Plan> {
+fn percentile_plans(sorted: &[f64], pairs: &[(u32, f64)], windows: usize, extra: &[f64]) -> Vec<Plan> {
     let n = pairs.len();
-    PERCENTILES
-        .iter()
-        .map(|&(key, p)| {
+    all_percentiles(extra)
+        .into_iter()
+        .map(|(key, p)| {
             let q = quantile_sorted(sorted, p).unwrap_or(f64::NAN);
             let (tau, block) = design_effect(pairs.iter().map(|&(w, v)| (w, f64::from(u8::from(v <= q)) - p)), windows, n, p * (1.0 - p));
             Plan { key, p, q, tau, block }
         })
         .collect()
+}
+
+/// The reported percentiles, then each extra one not among them (p50 first: `median_bca`
+/// reads it), with their keys.
+fn all_percentiles(extra: &[f64]) -> Vec<(String, f64)> {
+    let mut all: Vec<(String, f64)> = PERCENTILES.iter().map(|&(k, p)| (k.to_string(), p)).collect();
+    for &p in extra.iter().filter(|p| **p > 0.0 && **p < 1.0) {
+        let key = percentile_key(p);
+        if !all.iter().any(|(k, _)| *k == key) {
+            all.push((key, p));
+        }
+    }
+    all
 }
 
 /// What every interval of one metric reads.
@@ -292,7 +319,7 @@ pub fn metric_estimates(
     let pairs: Vec<(u32, f64)> = s.values.iter().zip(s.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v)).collect();
     let n = pairs.len();
     if n == 0 {
-        return (no_values(s.name, o.confidence), None, None);
+        return (no_values(s.name, o), None, None);
     }
     let (sorted, group_of_rank) = rank_values(&pairs);
     let mean = sorted.iter().sum::<f64>() / n as f64;
@@ -300,7 +327,7 @@ pub fn metric_estimates(
     let (tau_mean, block_mean) = design_effect(pairs.iter().map(|&(w, v)| (w, v - mean)), s.windows, n, var);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
-    let plans = percentile_plans(&sorted, &pairs, s.windows);
+    let plans = percentile_plans(&sorted, &pairs, s.windows, &o.extra_percentiles);
     let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
     // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
     // of every value would cost n × resamples draws.
@@ -312,7 +339,7 @@ pub fn metric_estimates(
     let boot = need_blocks.then(|| block_bootstrap(&sorted, &group_of_rank, s.windows, &plans, block, o, id)).flatten();
     drop(group_of_rank);
     let m = MetricIntervals { sorted, n, windows: s.windows, o, id, mean, dependence, affordable, block, boot };
-    let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(|(i, pl)| (pl.key.to_string(), m.percentile(i, pl))).collect();
+    let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(|(i, pl)| (pl.key.clone(), m.percentile(i, pl))).collect();
     out.insert("mean".into(), m.mean());
     if let Some(e) = m.median_bca(plans[0].q) {
         out.insert("p50_bca".into(), e);
@@ -335,7 +362,7 @@ mod tests {
     #[test]
     fn large_independent_samples_still_get_a_mean_interval() {
         let (values, window) = sample(30_000, 60);
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999 };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999, extra_percentiles: Vec::new() };
         let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60 }, &o);
         assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
         assert!(!est.contains_key("p50_bca"), "the i.i.d. BCa is skipped above the budget");
@@ -344,12 +371,27 @@ mod tests {
     #[test]
     fn small_samples_report_insufficient_tails() {
         let (values, window) = sample(500, 25);
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999 };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
         let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25 }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok);
         let p999 = &est["p999"];
         assert_eq!(p999.status, super::super::Status::InsufficientData);
         assert!(p999.estimate.is_some() && p999.ci_high.is_none());
         assert!(p999.note.as_deref().unwrap_or("").contains("longer would resolve it"));
+    }
+
+    #[test]
+    fn claimed_percentiles_are_estimated_beside_the_reported_ones() {
+        let (values, window) = sample(2_000, 40);
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: vec![0.95, 0.999, 0.005, 0.25] };
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40 }, &o);
+        let keys: Vec<&str> = est.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["mean", "p0.5", "p25", "p50", "p50_bca", "p90", "p95", "p99", "p999"], "99.9 % keeps its reported key");
+        let mut sorted = values.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(est["p95"].estimate, quantile_sorted(&sorted, 0.95));
+        assert_eq!(est["p95"].status, super::super::Status::Ok);
+        assert_eq!(percentile_key(0.999_000_000_000_000_1), "p999");
+        assert_eq!(percentile_key(0.995), "p99.5");
     }
 }

@@ -38,7 +38,7 @@ use windows::{TimeSeries, time_series};
 pub const GROUP_MIN_S: f64 = 5.0;
 
 /// Options of `credence analyze`, already validated.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct AnalyzeOptions {
     pub window_s: f64,
     pub confidence: f64,
@@ -49,6 +49,9 @@ pub struct AnalyzeOptions {
     pub delta: f64,
     pub steady_from: Option<f64>,
     pub steady_to: Option<f64>,
+    /// Percentiles (fractions) to estimate beside the reported ones (an audit asks for those
+    /// the tool's claims state).
+    pub extra_percentiles: Vec<f64>,
 }
 
 impl Default for AnalyzeOptions {
@@ -62,6 +65,7 @@ impl Default for AnalyzeOptions {
             delta: 0.05,
             steady_from: None,
             steady_to: None,
+            extra_percentiles: Vec::new(),
         }
     }
 }
@@ -177,7 +181,7 @@ pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
 /// free the Arrow table first: on 10-million-request runs that halves peak memory).
 pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attribute::Telemetry<'_>, opts: &AnalyzeOptions) -> Analysis {
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
-    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples };
+    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
     let steady = steady_window(r, opts, override_window, timestamps_absent);
     let (first, last) = (steady.start_request, steady.end_request);

@@ -73,7 +73,8 @@ fn source_names(result: &ImportResult) -> String {
 fn per_request_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> Report {
     let d = &result.data;
     let view = RequestView::from_table(&d.requests);
-    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, ..AnalyzeOptions::default() };
+    let extra_percentiles = crate::analyze::audit::claimed_percentiles(&result.claims);
+    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, extra_percentiles, ..AnalyzeOptions::default() };
     let mut analysis = analyze_view(&d.manifest, &view, &Telemetry { gpu: d.gpu.as_ref(), host: None, server: None }, &opts);
     analysis.errors.examples = crate::analyze::rates::error_examples(&d.requests);
     let checked = audit_claims(source, &result.claims, &result.raw, &result.facts, Some(&analysis));

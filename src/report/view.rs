@@ -285,6 +285,10 @@ fn audit(r: &Report) -> Option<AuditView> {
                     (Some(v), None) => format!("~{} (no interval)", f(v)),
                     _ => "n/a".into(),
                 };
+                let cred = match &c.credence_note {
+                    Some(n) if c.credence.is_none() => format!("n/a: {n}"),
+                    _ => cred,
+                };
                 [
                     format!("{} ({} {})", c.key, c.metric, c.stat),
                     format!("{} {}", f(c.tool_value), c.unit),

@@ -54,6 +54,17 @@ pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
     }
 }
 
+/// The percentile (a fraction) a claim's statistic names, whatever the tool's method:
+/// `median`, `median_lower`, `p99`, `p99.9`, `p95_rank`.
+pub fn percentile_of_stat(stat: &str) -> Option<f64> {
+    if stat == "median" || stat == "median_lower" {
+        return Some(0.5);
+    }
+    let digits = stat.strip_prefix('p')?;
+    let digits = digits.strip_suffix("_rank").unwrap_or(digits);
+    digits.parse::<f64>().ok().filter(|p| *p > 0.0 && *p < 100.0).map(|p| p / 100.0)
+}
+
 /// `p99` from `99`, `p99.9` from `99.9`, `p50` from `50.0`.
 pub fn percentile_stat(p: &str) -> String {
     match p.parse::<f64>() {
@@ -101,5 +112,9 @@ mod tests {
         assert_eq!(statistic(&v, "std"), Some(1.118033988749895));
         assert_eq!(percentile_stat("99.90"), "p99.9");
         assert_eq!(percentile_stat("50"), "p50");
+        assert_eq!(percentile_of_stat("median_lower"), Some(0.5));
+        assert!((percentile_of_stat("p99.9").unwrap() - 0.999).abs() < 1e-15);
+        assert_eq!(percentile_of_stat("p95_rank"), Some(0.95));
+        assert_eq!(percentile_of_stat("std"), None);
     }
 }

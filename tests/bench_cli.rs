@@ -300,7 +300,7 @@ fn closed_loop_new_connections_datasets_and_bad_input() {
     assert!((14..=16).contains(&warm), "{warm} warmup requests in the first 0.5 s at 30/s");
     let bad = s.path("bad");
     let url = srv.url();
-    for args in [vec!["--url", "https://x", "--rate", "1", "--requests", "1"], vec!["--url", &url, "--requests", "1"], vec!["--url", &url, "--rate", "1"]] {
+    for args in [vec!["--url", "ftp://x", "--rate", "1", "--requests", "1"], vec!["--url", &url, "--requests", "1"], vec!["--url", &url, "--rate", "1"]] {
         let mut all = vec!["bench", "--model", "m", "--out", bad.to_str().unwrap()];
         all.extend(args.iter().copied());
         let o = credence(&all);

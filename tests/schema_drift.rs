@@ -105,6 +105,8 @@ fn full_manifest() -> Manifest {
     m.config.extra.insert("k".into(), "v".into());
     m.workload.concurrency = Some(8);
     m.workload.connections = Some(8);
+    m.workload.tls = Some(credence::run::manifest::TlsUse { insecure: false, ca_cert: Some("ca.pem".into()) });
+    m.workload.request_headers = vec!["Authorization".into()];
     m.workload.dataset = Some("sharegpt".into());
     m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
     m.phases.note = Some("n".into());

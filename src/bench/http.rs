@@ -1,4 +1,4 @@
-//! A minimal streaming HTTP/1.1 client for OpenAI-compatible servers (plain HTTP, keep-alive).
+//! A minimal streaming HTTP/1.1 client for OpenAI-compatible servers (HTTP or HTTPS, keep-alive).
 //!
 //! The hot path never parses full JSON: it finds SSE event boundaries, stamps each event's
 //! arrival, checks whether an event carries text by a byte search, and parses only the event
@@ -8,6 +8,8 @@
 use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
+
+use super::tls::{TlsClient, Wire};
 
 /// What one streamed request observed; times are `Instant`s, converted by the caller.
 #[derive(Debug, Default)]
@@ -42,13 +44,15 @@ pub enum After {
 
 /// A connection to `host:port`, reused across requests (keep-alive).
 pub struct Conn {
-    reader: BufReader<TcpStream>,
+    reader: BufReader<Wire>,
     /// Requests this connection has carried.
     pub used: u64,
 }
 
 impl Conn {
-    pub fn open(hostport: &str, timeout: Duration) -> Result<Conn, (&'static str, String)> {
+    /// Connects, and with `tls` completes the TLS handshake: a certificate the client does
+    /// not trust fails here, as `refused`, with the fix in the message.
+    pub fn open(hostport: &str, tls: Option<&TlsClient>, timeout: Duration) -> Result<Conn, (&'static str, String)> {
         let addr = std::net::ToSocketAddrs::to_socket_addrs(hostport)
             .map_err(|e| ("refused", format!("cannot resolve {hostport}: {e}")))?
             .next()
@@ -56,7 +60,8 @@ impl Conn {
         let s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| (io_kind(&e, "refused"), format!("cannot connect to {hostport}: {e}")))?;
         let setup = s.set_nodelay(true).and_then(|()| s.set_read_timeout(Some(timeout))).and_then(|()| s.set_write_timeout(Some(timeout)));
         setup.map_err(|e| ("client", format!("socket setup: {e}")))?;
-        Ok(Conn { reader: BufReader::with_capacity(64 << 10, s), used: 0 })
+        let wire = Wire::over(s, tls, hostport).map_err(|e| ("refused", e))?;
+        Ok(Conn { reader: BufReader::with_capacity(64 << 10, wire), used: 0 })
     }
 }
 
@@ -184,7 +189,7 @@ fn usage(data: &[u8]) -> Option<Usage> {
 }
 
 /// Reads one line (CRLF or LF) into `buf`, without the terminator; false at EOF.
-fn line(r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+fn line(r: &mut BufReader<Wire>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
     buf.clear();
     let n = r.read_until(b'\n', buf)?;
     while buf.last().is_some_and(|c| *c == b'\n' || *c == b'\r') {
@@ -406,7 +411,7 @@ struct Body {
 
 impl Body {
     /// Bytes of body available now (at most `want`), or 0 at the end of the body.
-    fn budget(&mut self, r: &mut BufReader<TcpStream>) -> std::io::Result<usize> {
+    fn budget(&mut self, r: &mut BufReader<Wire>) -> std::io::Result<usize> {
         match &mut self.framing {
             Framing::Chunked { left, done } => {
                 if *done {
@@ -437,7 +442,7 @@ impl Body {
         }
     }
 
-    fn consumed(&mut self, r: &mut BufReader<TcpStream>, n: usize) -> std::io::Result<()> {
+    fn consumed(&mut self, r: &mut BufReader<Wire>, n: usize) -> std::io::Result<()> {
         match &mut self.framing {
             Framing::Chunked { left, .. } => {
                 *left -= n;
@@ -452,7 +457,7 @@ impl Body {
     }
 
     /// The next line of the body (without its terminator); false at the end of the body.
-    fn read_line(&mut self, r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+    fn read_line(&mut self, r: &mut BufReader<Wire>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
         buf.clear();
         loop {
             let budget = self.budget(r)?;
@@ -486,13 +491,12 @@ impl Body {
     }
 }
 
-/// The bytes of one POST request: head and JSON body.
-pub fn request_bytes(hostport: &str, path: &str, body: &[u8]) -> Vec<u8> {
-    let mut r = format!(
-        "POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
+/// The bytes of one POST request: head (with `extra_head`, header lines each ending in CRLF)
+/// and JSON body.
+pub fn request_bytes(hostport: &str, path: &str, extra_head: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut r = format!("POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n").into_bytes();
+    r.extend_from_slice(extra_head);
+    r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
     r.extend_from_slice(body);
     r
 }
@@ -518,9 +522,9 @@ mod tests {
             }
         });
         let hostport = format!("127.0.0.1:{port}");
-        let mut conn = Conn::open(&hostport, Duration::from_secs(2)).unwrap();
+        let mut conn = Conn::open(&hostport, None, Duration::from_secs(2)).unwrap();
         let mut o = Observed::default();
-        let after = post_stream(&mut conn, &request_bytes(&hostport, "/v1/completions", b"{}"), &mut o);
+        let after = post_stream(&mut conn, &request_bytes(&hostport, "/v1/completions", b"", b"{}"), &mut o);
         server.join().unwrap();
         (o, after)
     }

@@ -85,7 +85,8 @@ fn request_table(o: &BenchOptions, anchor: (Instant, i64), records: &[Record]) -
         let started_s = r.scheduled.unwrap_or(r.sent).saturating_duration_since(anchor.0).as_secs_f64();
         let warmup = r.k < o.warmup_requests || started_s < o.warmup_s;
         warm += u64::from(warmup);
-        let (kind, message) = r.obs.error.clone().map_or((None, None), |(k, m)| (Some(k), Some(m)));
+        // A server may echo the API key or a header value in its error body: never store it.
+        let (kind, message) = r.obs.error.as_ref().map_or((None, None), |(k, m)| (Some(*k), Some(o.headers.scrub(m))));
         rows.push(Request {
             id: format!("{}", r.k),
             scheduled_ns: r.scheduled.map(at),
@@ -282,5 +283,7 @@ fn workload(o: &BenchOptions) -> Workload {
             _ => o.connections,
         }),
         duration_s: o.duration_s,
+        tls: o.tls_use.clone(),
+        request_headers: o.headers.names().to_vec(),
     }
 }

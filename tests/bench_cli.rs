@@ -47,6 +47,35 @@ fn validate(dir: &Path) {
     assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
 }
 
+/// `credence mock-server` as its own process, on a free port; killed when dropped.
+struct MockProcess {
+    child: std::process::Child,
+    url: String,
+}
+
+impl MockProcess {
+    fn start(args: &[&str]) -> MockProcess {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+            .args(["mock-server", "--port", "0"])
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("mock-server said {first:?}")).to_string();
+        MockProcess { child, url }
+    }
+}
+
+impl Drop for MockProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -271,7 +300,7 @@ fn closed_loop_new_connections_datasets_and_bad_input() {
     assert!((14..=16).contains(&warm), "{warm} warmup requests in the first 0.5 s at 30/s");
     let bad = s.path("bad");
     let url = srv.url();
-    for args in [vec!["--url", "https://x", "--rate", "1", "--requests", "1"], vec!["--url", &url, "--requests", "1"], vec!["--url", &url, "--rate", "1"]] {
+    for args in [vec!["--url", "ftp://x", "--rate", "1", "--requests", "1"], vec!["--url", &url, "--requests", "1"], vec!["--url", &url, "--rate", "1"]] {
         let mut all = vec!["bench", "--model", "m", "--out", bad.to_str().unwrap()];
         all.extend(args.iter().copied());
         let o = credence(&all);
@@ -455,4 +484,53 @@ fn spaced_json_and_reasoning_first_give_ttfts() {
     let ttft: Vec<f64> = (0..r.num_rows()).map(|i| (first[i].unwrap() - sent[i].unwrap()) as f64 / 1e6).collect();
     let m = median(ttft);
     assert!((20.0..28.0).contains(&m), "TTFT is the first reasoning token (20 ms scripted), not the first content (60 ms): {m} ms");
+}
+
+/// A reasoning model (`mock-server --reasoning-tokens 5`): the first token is the first thought,
+/// the first answer token comes five tokens later and is recorded as `first_content_ns`, the
+/// usage chunk's reasoning count as `reasoning_tokens`; `analyze` and the reports add the time
+/// to first output token beside TTFT.
+#[test]
+fn reasoning_models_get_their_first_answer_token_and_reasoning_count() {
+    let _serial = serial();
+    let srv = MockProcess::start(&["--reasoning-tokens", "5", "--ttft", "10ms", "--token-delay", "5ms", "--output-tokens", "3"]);
+    let s = Scratch::new("bench_reasoning");
+    let out = s.path("run");
+    let o = credence(&["bench", "--url", &srv.url, "--model", "m", "--out", out.to_str().unwrap(), "--api", "chat", "--rate", "20", "--requests", "40"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    validate(&out);
+    let run = credence::run::load(&out).unwrap();
+    let r = &run.requests;
+    let (status, first, content) = (r.strings("status").unwrap(), r.timestamps("first_token_ns").unwrap(), r.timestamps("first_content_ns").unwrap());
+    let ok: Vec<usize> = (0..r.num_rows()).filter(|&i| status.value(i) == "ok").collect();
+    assert_eq!(ok.len(), 40, "every request succeeded");
+    for &i in &ok {
+        let (ft, fc) = (first[i].unwrap(), content[i].unwrap());
+        // Five reasoning tokens 5 ms apart: the answer starts at least 20 ms after the first thought.
+        assert!(fc - ft >= 19_000_000, "row {i}: first content {} ms after the first token", (fc - ft) as f64 / 1e6);
+    }
+    assert!(r.u32s("reasoning_tokens").unwrap().iter().all(|t| *t == Some(5)), "reasoning tokens from the usage chunk");
+    assert!(r.u32s("output_tokens").unwrap().iter().all(|t| *t == Some(8)), "completion tokens include the reasoning");
+    let a = analyze(&out);
+    let p50 = |m: &str| a["metrics"][m]["p50"]["estimate"].as_f64().unwrap();
+    assert!((10.0..16.0).contains(&p50("ttft")), "TTFT {} ms: the first thought, 10 ms scripted", p50("ttft"));
+    assert!((35.0..45.0).contains(&p50("ttfot")), "time to first output token {} ms: 10 + 5 × 5 ms scripted", p50("ttfot"));
+    assert!(a["metric_definitions"]["ttfot"]["definition"].as_str().unwrap().contains("after any reasoning"));
+    for (format, file) in [("md", "r.md"), ("json", "r.json"), ("pdf", "r.pdf")] {
+        let path = s.path(file);
+        let rep = credence(&["report", out.to_str().unwrap(), "-o", path.to_str().unwrap(), "--format", format]);
+        assert!(rep.status.success(), "{}", stderr(&rep));
+        let text = if format == "pdf" {
+            String::from_utf8_lossy(&std::process::Command::new("pdftotext").arg(&path).arg("-").output().expect("pdftotext").stdout).into_owned()
+        } else {
+            std::fs::read_to_string(&path).unwrap()
+        };
+        let needle = if format == "json" { "\"ttfot\"" } else { "Time to first output token" };
+        assert!(text.contains(needle), "{format} report lacks {needle}:\n{text}");
+    }
+    // A run without first_content_ns (simulated) has no such metric and no such row.
+    let md = s.path("demo.md");
+    let rep = credence(&["report", common::fixture("scenarios/steady").to_str().unwrap(), "-o", md.to_str().unwrap(), "--format", "md"]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    assert!(!std::fs::read_to_string(&md).unwrap().contains("first output token"));
 }

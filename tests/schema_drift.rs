@@ -62,7 +62,8 @@ fn table_schemas_match_the_code() {
 fn drift_check_can_fail() {
     let mut file = committed("requests.schema.json");
     file["columns"][4]["type"] = "int64".into();
-    file["columns"][8]["nullable"] = false.into();
+    let chunk_ns = file["columns"].as_array().unwrap().iter().position(|c| c["name"] == "chunk_ns").unwrap();
+    file["columns"][chunk_ns]["nullable"] = false.into();
     assert_eq!(table_drift(&file, TableKind::Requests).len(), 3);
     let mut file = committed("gpu.schema.json");
     file["columns"].as_array_mut().unwrap().pop();
@@ -104,6 +105,8 @@ fn full_manifest() -> Manifest {
     m.config.extra.insert("k".into(), "v".into());
     m.workload.concurrency = Some(8);
     m.workload.connections = Some(8);
+    m.workload.tls = Some(credence::run::manifest::TlsUse { insecure: false, ca_cert: Some("ca.pem".into()) });
+    m.workload.request_headers = vec!["Authorization".into()];
     m.workload.dataset = Some("sharegpt".into());
     m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
     m.phases.note = Some("n".into());

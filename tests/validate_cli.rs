@@ -212,6 +212,33 @@ fn first_token_before_sent_and_end_before_first_token() {
     );
 }
 
+/// `first_content_ns` (an optional column, written by `bench` for reasoning models): a run
+/// with it validates, and a first answer token before the first token or after the end is named.
+#[test]
+fn first_content_between_first_token_and_end() {
+    let s = Scratch::new("fcontent");
+    let dir = broken_copy(&s);
+    let with_first_content = |t: &mut Table| {
+        // Without reasoning, the first token is the first answer token.
+        let fc = t.timestamps("first_token_ns").unwrap().to_vec();
+        t.replace_column("first_content_ns", Column::Timestamp(fc)).unwrap();
+    };
+    edit_table(&dir, TableKind::Requests, with_first_content);
+    let (code, text) = validate(&dir);
+    assert_eq!(code, 0, "first content at the first token is valid:\n{text}");
+    edit_table(&dir, TableKind::Requests, |t| {
+        let (ft, end) = (t.timestamps("first_token_ns").unwrap().to_vec(), t.timestamps("end_ns").unwrap().to_vec());
+        let mut fc = t.timestamps("first_content_ns").unwrap().to_vec();
+        fc[5] = ft[5].map(|x| x - 2_000_000);
+        fc[7] = end[7].map(|x| x + 4_000_000);
+        t.replace_column("first_content_ns", Column::Timestamp(fc)).unwrap();
+    });
+    expect_invalid(
+        &dir,
+        &["column first_content_ns, rows 5, 7", "first content is 2.000 ms before the first token", "expected first_token_ns <= first_content_ns <= end_ns"],
+    );
+}
+
 #[test]
 fn duplicate_request_ids() {
     let s = Scratch::new("dup");

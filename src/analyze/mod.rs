@@ -156,8 +156,13 @@ pub struct Analysis {
     pub warnings: Vec<Warning>,
 }
 
-const DEFINITIONS: [(&str, &str, &str); 7] = [
+const DEFINITIONS: [(&str, &str, &str); 8] = [
     ("ttft", "ms", "Time to first token: first token minus sent."),
+    (
+        "ttfot",
+        "ms",
+        "Time to first output token: the first answer token (text, content or tool calls, after any reasoning) minus sent. Only for runs that record first_content_ns.",
+    ),
     ("tpot", "ms", "Time per output token after the first: (end − first token) / (output tokens − 1)."),
     ("itl", "ms", "Inter-token latency: every gap between consecutive streamed chunks (a chunk may carry several tokens)."),
     ("e2e", "ms", "End-to-end latency from the actual send: end minus sent. Hides any delay of the send itself."),
@@ -169,6 +174,15 @@ const DEFINITIONS: [(&str, &str, &str); 7] = [
     ("send_lag", "ms", "Queue or schedule delay at the client: sent minus scheduled."),
     ("request_tokens_per_s", "tokens/s", "Output tokens per second of one request: output tokens / e2e."),
 ];
+
+/// The definition of every metric the run measures (`ttfot` only where it was recorded).
+fn metric_definitions(r: &RequestView) -> BTreeMap<String, MetricDefinition> {
+    DEFINITIONS
+        .iter()
+        .filter(|(k, _, _)| *k != "ttfot" || !r.ttfot_ms.is_empty())
+        .map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition }))
+        .collect()
+}
 
 /// Analyzes a run. Pure: the same run and options give the same `Analysis`.
 pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
@@ -205,7 +219,7 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
         requests: request_counts(r, last - first, tables.missing),
         steady_state: steady,
         metrics: tables.metrics,
-        metric_definitions: DEFINITIONS.iter().map(|(k, unit, definition)| (k.to_string(), MetricDefinition { unit, definition })).collect(),
+        metric_definitions: metric_definitions(r),
         dependence: tables.dependence,
         distributions: tables.distributions,
         throughput: thr,
@@ -283,7 +297,7 @@ impl MetricTables {
 
     /// The per-request metrics, one value per request.
     fn add_columns(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
-        let columns: [(&str, &Vec<f64>); 6] = [
+        let mut columns: Vec<(&str, &Vec<f64>)> = vec![
             ("ttft", &r.ttft_ms),
             ("tpot", &r.tpot_ms),
             ("e2e", &r.e2e_ms),
@@ -291,6 +305,10 @@ impl MetricTables {
             ("send_lag", &r.send_lag_ms),
             ("request_tokens_per_s", &r.tokens_per_s),
         ];
+        // Reasoning models: the wait for the answer, beside the wait for the first thought.
+        if !r.ttfot_ms.is_empty() {
+            columns.push(("ttfot", &r.ttfot_ms));
+        }
         // Metrics are independent (each resamples from its own seeded streams), so they run in
         // parallel and are collected in a fixed order: the JSON does not depend on scheduling.
         let results: Vec<_> = columns

@@ -26,6 +26,9 @@ pub struct RequestView {
     pub output_tokens: Vec<f64>,
     /// First token minus sent (successful requests with a first token).
     pub ttft_ms: Vec<f64>,
+    /// First answer token (after any reasoning) minus sent. Empty when the run does not record
+    /// `first_content_ns` (most sources): then the metric is absent, not missing.
+    pub ttfot_ms: Vec<f64>,
     /// (end − first token) / (output tokens − 1), for more than one output token.
     pub tpot_ms: Vec<f64>,
     /// End minus sent (successful requests).
@@ -59,6 +62,7 @@ impl RequestView {
             sent: t.timestamps("sent_ns").unwrap_or(&empty_ts),
             end: t.timestamps("end_ns").unwrap_or(&empty_ts),
             first: t.timestamps("first_token_ns").unwrap_or(&empty_ts),
+            first_content: t.timestamps("first_content_ns").filter(|c| c.iter().any(Option::is_some)),
             sched: t.timestamps("scheduled_ns").unwrap_or(&empty_ts),
             status: t.strings("status"),
             kind: t.strings("error_kind"),
@@ -89,6 +93,7 @@ impl RequestView {
             input_tokens: Vec::with_capacity(n),
             output_tokens: Vec::with_capacity(n),
             ttft_ms: Vec::with_capacity(n),
+            ttfot_ms: Vec::new(),
             tpot_ms: Vec::with_capacity(n),
             e2e_ms: Vec::with_capacity(n),
             service_ms: Vec::with_capacity(n),
@@ -119,6 +124,9 @@ impl RequestView {
         let tpot = if ok && out > 1.0 { diff_ms(e, c.first[i]) / (out - 1.0) } else { f64::NAN };
         self.e2e_ms.push(e2e);
         self.ttft_ms.push(ttft);
+        if let Some(fc) = c.first_content {
+            self.ttfot_ms.push(if ok { diff_ms(fc[i], s) } else { f64::NAN });
+        }
         self.tpot_ms.push(tpot);
         self.service_ms.push(if ok { diff_ms(e, c.sched[i]) } else { f64::NAN });
         self.send_lag_ms.push(diff_ms(s, c.sched[i]));
@@ -140,6 +148,8 @@ struct Columns<'t> {
     sent: &'t [Option<i64>],
     end: &'t [Option<i64>],
     first: &'t [Option<i64>],
+    /// Present only when the run recorded at least one first answer token.
+    first_content: Option<&'t [Option<i64>]>,
     sched: &'t [Option<i64>],
     status: Option<&'t arrow_array::StringArray>,
     kind: Option<&'t arrow_array::StringArray>,

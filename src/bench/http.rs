@@ -1,4 +1,4 @@
-//! A minimal streaming HTTP/1.1 client for OpenAI-compatible servers (plain HTTP, keep-alive).
+//! A minimal streaming HTTP/1.1 client for OpenAI-compatible servers (HTTP or HTTPS, keep-alive).
 //!
 //! The hot path never parses full JSON: it finds SSE event boundaries, stamps each event's
 //! arrival, checks whether an event carries text by a byte search, and parses only the event
@@ -9,15 +9,22 @@ use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use super::tls::{TlsClient, Wire};
+
 /// What one streamed request observed; times are `Instant`s, converted by the caller.
 #[derive(Debug, Default)]
 pub struct Observed {
     pub first_byte: Option<Instant>,
+    /// The first token of any kind: a reasoning model's first thought counts.
     pub first_token: Option<Instant>,
+    /// The first answer token (`text`, `content` or `tool_calls`), after any reasoning.
+    pub first_content: Option<Instant>,
     pub chunks: Vec<Instant>,
     pub end: Option<Instant>,
     pub prompt_tokens: Option<u32>,
     pub completion_tokens: Option<u32>,
+    /// The reasoning share of `completion_tokens`, when the usage chunk reports it.
+    pub reasoning_tokens: Option<u32>,
     pub http_status: Option<u32>,
     /// (error kind, message) when the request failed.
     pub error: Option<(&'static str, String)>,
@@ -37,13 +44,15 @@ pub enum After {
 
 /// A connection to `host:port`, reused across requests (keep-alive).
 pub struct Conn {
-    reader: BufReader<TcpStream>,
+    reader: BufReader<Wire>,
     /// Requests this connection has carried.
     pub used: u64,
 }
 
 impl Conn {
-    pub fn open(hostport: &str, timeout: Duration) -> Result<Conn, (&'static str, String)> {
+    /// Connects, and with `tls` completes the TLS handshake: a certificate the client does
+    /// not trust fails here, as `refused`, with the fix in the message.
+    pub fn open(hostport: &str, tls: Option<&TlsClient>, timeout: Duration) -> Result<Conn, (&'static str, String)> {
         let addr = std::net::ToSocketAddrs::to_socket_addrs(hostport)
             .map_err(|e| ("refused", format!("cannot resolve {hostport}: {e}")))?
             .next()
@@ -51,7 +60,8 @@ impl Conn {
         let s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| (io_kind(&e, "refused"), format!("cannot connect to {hostport}: {e}")))?;
         let setup = s.set_nodelay(true).and_then(|()| s.set_read_timeout(Some(timeout))).and_then(|()| s.set_write_timeout(Some(timeout)));
         setup.map_err(|e| ("client", format!("socket setup: {e}")))?;
-        Ok(Conn { reader: BufReader::with_capacity(64 << 10, s), used: 0 })
+        let wire = Wire::over(s, tls, hostport).map_err(|e| ("refused", e))?;
+        Ok(Conn { reader: BufReader::with_capacity(64 << 10, wire), used: 0 })
     }
 }
 
@@ -64,28 +74,77 @@ fn io_kind(e: &std::io::Error, other: &'static str) -> &'static str {
     }
 }
 
-/// Keys whose non-empty value is generated output: completion text, chat content, the
-/// reasoning of reasoning models (vLLM and SGLang's `reasoning_content`, others' `reasoning`),
-/// and streamed tool calls.
-const OUTPUT_KEYS: [&[u8]; 5] = [b"\"text\"", b"\"content\"", b"\"reasoning_content\"", b"\"reasoning\"", b"\"tool_calls\""];
+/// What generated output one SSE payload carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Output {
+    None,
+    /// Only a reasoning model's thinking (`reasoning_content`, `reasoning`).
+    Reasoning,
+    /// Answer output: completion `text`, chat `content` or streamed `tool_calls`.
+    Content,
+}
 
-/// Whether an SSE `data:` payload carries generated output: one of `OUTPUT_KEYS` with a
-/// non-empty string (or, for tool calls, a non-empty array) as its value. Any valid JSON
+/// What one pass over an SSE payload's keys found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Keys {
+    output: Output,
+    /// A `"usage"` key: the payload is worth parsing as JSON for token counts.
+    usage: bool,
+}
+
+/// Keys whose non-empty value is generated output (vLLM and SGLang stream a reasoning model's
+/// thinking as `reasoning_content`, others as `reasoning`), grouped by the letter after the
+/// opening quote so that most quotes are dismissed by one byte comparison.
+fn key_at(rest: &[u8]) -> Option<(usize, Option<Output>)> {
+    const KEYS: [(&[u8], Option<Output>); 6] = [
+        (b"\"text\"", Some(Output::Content)),
+        (b"\"tool_calls\"", Some(Output::Content)),
+        (b"\"content\"", Some(Output::Content)),
+        (b"\"reasoning_content\"", Some(Output::Reasoning)),
+        (b"\"reasoning\"", Some(Output::Reasoning)),
+        (b"\"usage\"", None),
+    ];
+    let candidates: &[(&[u8], Option<Output>)] = match rest.get(1)? {
+        b't' => &KEYS[0..2],
+        b'c' => &KEYS[2..3],
+        b'r' => &KEYS[3..5],
+        b'u' => &KEYS[5..6],
+        _ => return None,
+    };
+    candidates.iter().find(|(key, _)| rest.starts_with(key)).map(|(key, kind)| (key.len(), *kind))
+}
+
+/// Scans an SSE `data:` payload once, quote by quote, for output keys with a non-empty string
+/// (or, for tool calls, a non-empty array) as their value, and for a usage key. Any valid JSON
 /// spacing and key order is read (Python servers write `"content": "x"`); an empty string or a
-/// null is not output.
-fn has_text(data: &[u8]) -> bool {
-    OUTPUT_KEYS.iter().any(|key| {
-        let mut from = 0;
-        while let Some(i) = find(&data[from..], key) {
-            let at = from + i;
-            // A key, not the same characters escaped inside some string value.
-            if (at == 0 || data[at - 1] != b'\\') && value_is_output(&data[at + key.len()..]) {
-                return true;
-            }
-            from = at + key.len();
+/// null is not output. No JSON is parsed: this runs for every event.
+fn scan(data: &[u8]) -> Keys {
+    let mut keys = Keys { output: Output::None, usage: false };
+    let mut from = 0;
+    while let Some(q) = data[from..].iter().position(|c| *c == b'"') {
+        let at = from + q;
+        from = at + 1;
+        // A key, not an escaped quote inside some string value.
+        if at > 0 && data[at - 1] == b'\\' {
+            continue;
         }
-        false
-    })
+        let Some((len, kind)) = key_at(&data[at..]) else { continue };
+        match kind {
+            None => keys.usage = true,
+            Some(kind) if value_is_output(&data[at + len..]) => {
+                keys.output = keys.output.max(kind);
+            }
+            Some(_) => {}
+        }
+        from = at + len;
+    }
+    keys
+}
+
+/// Whether an SSE `data:` payload carries generated output of any kind.
+#[cfg(test)]
+fn has_text(data: &[u8]) -> bool {
+    scan(data).output != Output::None
 }
 
 /// `b` without its leading JSON whitespace.
@@ -104,26 +163,33 @@ fn value_is_output(rest: &[u8]) -> bool {
     }
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
 /// A payload that cannot be one JSON object: the cheap check the hot path can afford.
 fn malformed(data: &[u8]) -> bool {
     let t = data.trim_ascii();
     !(t.first() == Some(&b'{') && t.last() == Some(&b'}'))
 }
 
-fn usage(data: &[u8]) -> Option<(Option<u32>, Option<u32>)> {
-    find(data, b"\"usage\"")?;
+/// Token counts of a usage chunk: prompt, completion and, for reasoning models, the reasoning
+/// share of the completion (`completion_tokens_details.reasoning_tokens`, as OpenAI and vLLM
+/// report it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Usage {
+    prompt: Option<u32>,
+    completion: Option<u32>,
+    reasoning: Option<u32>,
+}
+
+/// The usage object of a payload that has a `"usage"` key; parsed as JSON, once per request.
+fn usage(data: &[u8]) -> Option<Usage> {
     let v: serde_json::Value = serde_json::from_slice(data).ok()?;
     let u = v.get("usage").filter(|u| !u.is_null())?;
-    let g = |k: &str| u.get(k).and_then(serde_json::Value::as_u64).map(|x| x as u32);
-    Some((g("prompt_tokens"), g("completion_tokens")))
+    let count = |x: Option<&serde_json::Value>| x.and_then(serde_json::Value::as_u64).map(|x| x as u32);
+    let reasoning = count(u.get("completion_tokens_details").and_then(|d| d.get("reasoning_tokens")));
+    Some(Usage { prompt: count(u.get("prompt_tokens")), completion: count(u.get("completion_tokens")), reasoning })
 }
 
 /// Reads one line (CRLF or LF) into `buf`, without the terminator; false at EOF.
-fn line(r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+fn line(r: &mut BufReader<Wire>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
     buf.clear();
     let n = r.read_until(b'\n', buf)?;
     while buf.last().is_some_and(|c| *c == b'\n' || *c == b'\r') {
@@ -287,15 +353,20 @@ fn end_of_event(event: &[u8], o: &mut Observed) {
             o.error = Some(("malformed", format!("event {} is not a JSON object: {}", o.chunks.len() + 1, snippet(event))));
         }
     } else {
-        // Chunks that carry text only: the usage chunk and role-only deltas carry no
+        // Chunks that carry output only: the usage chunk and role-only deltas carry no
         // tokens and would shorten the inter-token gaps.
-        if has_text(event) {
+        let keys = scan(event);
+        if keys.output != Output::None {
             o.chunks.push(now);
             o.first_token.get_or_insert(now);
         }
-        if let Some((p, c)) = usage(event) {
-            o.prompt_tokens = p;
-            o.completion_tokens = c;
+        if keys.output == Output::Content {
+            o.first_content.get_or_insert(now);
+        }
+        if let Some(u) = keys.usage.then(|| usage(event)).flatten() {
+            o.prompt_tokens = u.prompt;
+            o.completion_tokens = u.completion;
+            o.reasoning_tokens = u.reasoning;
         }
     }
 }
@@ -340,7 +411,7 @@ struct Body {
 
 impl Body {
     /// Bytes of body available now (at most `want`), or 0 at the end of the body.
-    fn budget(&mut self, r: &mut BufReader<TcpStream>) -> std::io::Result<usize> {
+    fn budget(&mut self, r: &mut BufReader<Wire>) -> std::io::Result<usize> {
         match &mut self.framing {
             Framing::Chunked { left, done } => {
                 if *done {
@@ -371,7 +442,7 @@ impl Body {
         }
     }
 
-    fn consumed(&mut self, r: &mut BufReader<TcpStream>, n: usize) -> std::io::Result<()> {
+    fn consumed(&mut self, r: &mut BufReader<Wire>, n: usize) -> std::io::Result<()> {
         match &mut self.framing {
             Framing::Chunked { left, .. } => {
                 *left -= n;
@@ -386,7 +457,7 @@ impl Body {
     }
 
     /// The next line of the body (without its terminator); false at the end of the body.
-    fn read_line(&mut self, r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+    fn read_line(&mut self, r: &mut BufReader<Wire>, buf: &mut Vec<u8>) -> std::io::Result<bool> {
         buf.clear();
         loop {
             let budget = self.budget(r)?;
@@ -420,13 +491,12 @@ impl Body {
     }
 }
 
-/// The bytes of one POST request: head and JSON body.
-pub fn request_bytes(hostport: &str, path: &str, body: &[u8]) -> Vec<u8> {
-    let mut r = format!(
-        "POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
+/// The bytes of one POST request: head (with `extra_head`, header lines each ending in CRLF)
+/// and JSON body.
+pub fn request_bytes(hostport: &str, path: &str, extra_head: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut r = format!("POST {path} HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n").into_bytes();
+    r.extend_from_slice(extra_head);
+    r.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
     r.extend_from_slice(body);
     r
 }
@@ -452,9 +522,9 @@ mod tests {
             }
         });
         let hostport = format!("127.0.0.1:{port}");
-        let mut conn = Conn::open(&hostport, Duration::from_secs(2)).unwrap();
+        let mut conn = Conn::open(&hostport, None, Duration::from_secs(2)).unwrap();
         let mut o = Observed::default();
-        let after = post_stream(&mut conn, &request_bytes(&hostport, "/v1/completions", b"{}"), &mut o);
+        let after = post_stream(&mut conn, &request_bytes(&hostport, "/v1/completions", b"", b"{}"), &mut o);
         server.join().unwrap();
         (o, after)
     }
@@ -519,6 +589,41 @@ mod tests {
     }
 
     #[test]
+    fn reasoning_and_answer_output_are_told_apart() {
+        let kind = |d: &[u8]| scan(d).output;
+        assert_eq!(kind(br#"{"choices":[{"delta":{"content":null,"reasoning_content":"think"}}]}"#), Output::Reasoning);
+        assert_eq!(kind(br#"{"choices": [{"delta": {"reasoning": "think"}}]}"#), Output::Reasoning);
+        assert_eq!(kind(br#"{"choices":[{"delta":{"reasoning_content":"","content":"x"}}]}"#), Output::Content);
+        assert_eq!(kind(br#"{"choices":[{"delta":{"reasoning_content":"t","content":"x"}}]}"#), Output::Content, "both: the answer has begun");
+        assert_eq!(kind(br#"{"choices":[{"text":"x"}]}"#), Output::Content);
+        assert_eq!(kind(br#"{"choices":[{"delta":{"tool_calls":[{"index":0}]}}]}"#), Output::Content);
+        assert_eq!(kind(br#"{"choices":[{"delta":{"role":"assistant","content":""}}]}"#), Output::None);
+        // Keys only count as keys: the same letters inside a string value do not.
+        assert_eq!(kind(br#"{"note":"\"content\": \"x\"","choices":[{"delta":{"reasoning":"t"}}]}"#), Output::Reasoning);
+    }
+
+    #[test]
+    fn first_content_comes_after_the_reasoning() {
+        let ev = |d: &str| chunk(&format!("data: {d}\n\n"));
+        let pieces = vec![
+            OK_HEAD.as_bytes().to_vec(),
+            ev(r#"{"choices":[{"delta":{"reasoning_content":"a"}}]}"#),
+            ev(r#"{"choices":[{"delta":{"reasoning_content":"b"}}]}"#),
+            ev(r#"{"choices":[{"delta":{"content":"c"}}]}"#),
+            ev(r#"{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":3,"completion_tokens_details":{"reasoning_tokens":2}}}"#),
+            chunk("data: [DONE]\n\n"),
+            b"0\r\n\r\n".to_vec(),
+        ];
+        let (o, _) = observe(pieces);
+        assert_eq!(o.error, None);
+        assert_eq!(o.chunks.len(), 3, "reasoning chunks are tokens too");
+        assert_eq!(o.first_token, Some(o.chunks[0]));
+        assert_eq!(o.first_content, Some(o.chunks[2]), "the first answer token is the third chunk");
+        assert!(o.first_content.unwrap() > o.first_token.unwrap());
+        assert_eq!((o.completion_tokens, o.reasoning_tokens), (Some(3), Some(2)));
+    }
+
+    #[test]
     fn text_and_usage_detection() {
         assert!(has_text(br#"{"choices":[{"text":"Hi"}]}"#));
         assert!(!has_text(br#"{"choices":[{"text":""}]}"#));
@@ -533,7 +638,14 @@ mod tests {
         assert!(!has_text(br#"{"choices":[{"delta":{"content": null, "reasoning_content": ""}}]}"#));
         assert!(!has_text(br#"{"choices":[{"delta":{"role":"assistant","content":"","tool_calls":[]}}]}"#));
         assert!(!has_text(br#"{"model":"m","note":"a \"content\": \"x\" quoted","choices":[{"delta":{}}]}"#));
-        assert_eq!(usage(br#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7}}"#), Some((Some(5), Some(7))));
+        assert_eq!(
+            usage(br#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7}}"#),
+            Some(Usage { prompt: Some(5), completion: Some(7), reasoning: None })
+        );
+        let with_details = br#"{"choices":[], "usage": {"prompt_tokens": 5, "completion_tokens": 7, "completion_tokens_details": {"reasoning_tokens": 4}}}"#;
+        assert_eq!(usage(with_details), Some(Usage { prompt: Some(5), completion: Some(7), reasoning: Some(4) }));
+        assert!(scan(with_details).usage);
+        assert!(!scan(br#"{"choices":[{"text":"a"}]}"#).usage);
         assert_eq!(usage(br#"{"choices":[{"text":"a"}]}"#), None);
         assert!(malformed(br#"{"choices":[{"text":"tr"#));
         assert!(malformed(b"<html>"));

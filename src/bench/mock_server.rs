@@ -19,6 +19,8 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::mock_secure::{ServerWire, authorized, unauthorized};
+
 /// A fault the server can inject into one response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -86,6 +88,10 @@ pub struct MockConfig {
     pub reasoning_tokens: u32,
     /// Write JSON with `": "` and `", "` separators, as Python's `json.dumps` does by default.
     pub spaced_json: bool,
+    /// Serve HTTPS with this configuration (`mock_secure::server_config`).
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Answer `/v1/` requests without `Authorization: Bearer KEY` with 401.
+    pub require_key: Option<String>,
 }
 
 impl Default for MockConfig {
@@ -101,6 +107,8 @@ impl Default for MockConfig {
             model: "mock".into(),
             reasoning_tokens: 0,
             spaced_json: false,
+            tls: None,
+            require_key: None,
         }
     }
 }
@@ -127,7 +135,8 @@ pub struct MockServer {
 
 impl MockServer {
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        let scheme = if self.shared.config.tls.is_some() { "https" } else { "http" };
+        format!("{scheme}://127.0.0.1:{}", self.port)
     }
 
     /// Completion requests served so far.
@@ -167,16 +176,18 @@ struct Incoming {
     body: Vec<u8>,
     /// The client asked for `Connection: close`.
     close: bool,
+    /// The `Authorization` header's value, when one was sent.
+    authorization: Option<String>,
 }
 
-fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Incoming>> {
+fn read_request(reader: &mut BufReader<ServerWire>) -> std::io::Result<Option<Incoming>> {
     let mut line = String::new();
     if reader.read_line(&mut line)? == 0 {
         return Ok(None);
     }
     let mut parts = line.split_whitespace();
     let (method, path) = (parts.next().unwrap_or("").to_string(), parts.next().unwrap_or("").to_string());
-    let (mut length, mut close) = (0usize, false);
+    let (mut length, mut close, mut authorization) = (0usize, false, None);
     loop {
         line.clear();
         if reader.read_line(&mut line)? == 0 {
@@ -191,42 +202,50 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> std::io::Result<Option<Inc
                 length = v.trim().parse().unwrap_or(0);
             } else if k.eq_ignore_ascii_case("connection") && v.trim().eq_ignore_ascii_case("close") {
                 close = true;
+            } else if k.eq_ignore_ascii_case("authorization") {
+                authorization = Some(v.trim().to_string());
             }
         }
     }
     let mut body = vec![0u8; length];
     reader.read_exact(&mut body)?;
-    Ok(Some(Incoming { method, path, body, close }))
+    Ok(Some(Incoming { method, path, body, close, authorization }))
 }
 
+/// Serves one connection's requests in turn (plain or TLS; one stream object reads and writes).
 fn serve_connection(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
-    stream.set_nodelay(true)?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut out = stream;
-    while let Some(req) = read_request(&mut reader)? {
-        let chat = req.path == "/v1/chat/completions";
-        if req.method == "POST" && (chat || req.path == "/v1/completions") {
-            shared.counters.requests.fetch_add(1, Ordering::Relaxed);
-            let fault = draw_fault(shared);
-            if let Some(f) = fault {
-                shared.counters.faults[Fault::ALL.iter().position(|x| *x == f).unwrap_or(0)].fetch_add(1, Ordering::Relaxed);
-            }
-            if !completion(&mut out, &req.body, chat, fault, &shared.config)? || req.close {
-                return Ok(());
-            }
-            continue;
-        }
-        let (status, content_type, body) = probe(&req, shared);
-        write!(out, "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n", body.len())?;
-        // HEAD gets the head alone: a body there would desynchronise the kept-alive connection.
-        if req.method != "HEAD" {
-            out.write_all(body.as_bytes())?;
-        }
-        if req.close {
-            return Ok(());
+    let mut conn = BufReader::new(ServerWire::accept(stream, shared.config.tls.as_ref())?);
+    while let Some(req) = read_request(&mut conn)? {
+        if !answer(conn.get_mut(), &req, shared)? || req.close {
+            break;
         }
     }
+    conn.get_mut().finish();
     Ok(())
+}
+
+/// Answers one request; returns whether the connection stays open.
+fn answer(out: &mut ServerWire, req: &Incoming, shared: &Shared) -> std::io::Result<bool> {
+    if req.path.starts_with("/v1/") && !authorized(shared.config.require_key.as_deref(), req.authorization.as_deref()) {
+        unauthorized(out, req.authorization.as_deref())?;
+        return Ok(true);
+    }
+    let chat = req.path == "/v1/chat/completions";
+    if req.method == "POST" && (chat || req.path == "/v1/completions") {
+        shared.counters.requests.fetch_add(1, Ordering::Relaxed);
+        let fault = draw_fault(shared);
+        if let Some(f) = fault {
+            shared.counters.faults[Fault::ALL.iter().position(|x| *x == f).unwrap_or(0)].fetch_add(1, Ordering::Relaxed);
+        }
+        return completion(out, &req.body, chat, fault, &shared.config);
+    }
+    let (status, content_type, body) = probe(req, shared);
+    write!(out, "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n", body.len())?;
+    // HEAD gets the head alone: a body there would desynchronise the kept-alive connection.
+    if req.method != "HEAD" {
+        out.write_all(body.as_bytes())?;
+    }
+    Ok(true)
 }
 
 /// What clients ask before or beside a run: `/metrics`, vLLM's `/health`, the OpenAI model
@@ -290,7 +309,7 @@ fn content_words(content: &serde_json::Value, words: &dyn Fn(&str) -> usize) -> 
 
 /// Answers one completion request, streamed or as one JSON body; returns whether the
 /// connection stays open.
-fn completion(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+fn completion(out: &mut ServerWire, body: &[u8], chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
     let req: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
     if let Some(f @ (Fault::Http500 | Fault::Http429)) = fault {
         return http_error(out, f);
@@ -303,7 +322,7 @@ fn completion(out: &mut TcpStream, body: &[u8], chat: bool, fault: Option<Fault>
 }
 
 /// The whole response as one JSON body, sent when the last token would have been.
-fn json_response(out: &mut TcpStream, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
     std::thread::sleep(c.ttft + c.token_delay * (tokens + reasoning - 1));
@@ -322,7 +341,7 @@ fn json_response(out: &mut TcpStream, req: &serde_json::Value, chat: bool, fault
     let mut body = json_text(&v.to_string(), c);
     match fault {
         Some(Fault::Drop) => {
-            let _ = out.shutdown(std::net::Shutdown::Both);
+            out.cut();
             return Ok(false);
         }
         Some(Fault::Stall) => {
@@ -353,7 +372,7 @@ fn json_text(compact: &str, c: &MockConfig) -> String {
 }
 
 /// Writes one streamed response; returns whether the connection stays open.
-fn stream_response(out: &mut TcpStream, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     // Stream faults strike after the first token (or at it, for one-token responses).
     let fault_at = 1.min(tokens - 1);
@@ -402,7 +421,7 @@ fn stream_response(out: &mut TcpStream, req: &serde_json::Value, chat: bool, fau
 }
 
 /// Answers with an injected HTTP error instead of a stream; the connection stays open.
-fn http_error(out: &mut TcpStream, fault: Fault) -> std::io::Result<bool> {
+fn http_error(out: &mut ServerWire, fault: Fault) -> std::io::Result<bool> {
     let (code, text) = if fault == Fault::Http500 { (500, "Internal Server Error") } else { (429, "Too Many Requests") };
     let msg = format!("{{\"error\":{{\"message\":\"injected {code}\",\"code\":{code}}}}}");
     write!(out, "HTTP/1.1 {code} {text}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{msg}", msg.len())?;
@@ -424,7 +443,7 @@ fn response_tokens(req: &serde_json::Value, c: &MockConfig) -> u32 {
 
 /// A chunked SSE response being written, buffered whole when it is sent in one write.
 struct Sse<'a> {
-    out: &'a mut TcpStream,
+    out: &'a mut ServerWire,
     pending: Vec<u8>,
     batch: bool,
     /// Python's separators in every event.
@@ -452,7 +471,7 @@ impl Sse<'_> {
         match fault {
             Some(Fault::Drop) => {
                 self.flush(true)?;
-                let _ = self.out.shutdown(std::net::Shutdown::Both);
+                self.out.cut();
                 Ok(false)
             }
             Some(Fault::Stall) => {

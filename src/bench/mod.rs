@@ -8,8 +8,11 @@
 //! Warmup requests are marked, not deleted. `record` turns what was observed into the run
 //! directory and the verdict on the generator's own limits.
 
+pub mod headers;
 pub mod http;
+pub mod mock_secure;
 pub mod mock_server;
+pub mod tls;
 
 pub mod lengths;
 mod record;
@@ -31,6 +34,12 @@ use schedule::Schedule;
 pub struct BenchOptions {
     /// `host:port`.
     pub hostport: String,
+    /// HTTPS: how every connection is opened; `None` for plain HTTP.
+    pub tls: Option<tls::TlsClient>,
+    /// HTTPS as `run.json` records it (whether verification was skipped, the CA file's name).
+    pub tls_use: Option<crate::run::manifest::TlsUse>,
+    /// The API key and `--header`s sent with every request; only their names are recorded.
+    pub headers: headers::RequestHeaders,
     pub chat: bool,
     pub model: String,
     pub load: Load,
@@ -78,7 +87,7 @@ fn request_for(o: &BenchOptions, k: u64) -> Vec<u8> {
     if o.ignore_eos {
         v["ignore_eos"] = true.into();
     }
-    http::request_bytes(&o.hostport, api_path(o), &serde_json::to_vec(&v).expect("a JSON body"))
+    http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &serde_json::to_vec(&v).expect("a JSON body"))
 }
 
 /// Telemetry sampled beside the load, once a second, on its own thread.
@@ -163,7 +172,7 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
     let mut conn: Option<http::Conn> = None;
     if !o.new_connection_per_request {
         // Open the connection before time zero: its setup is not part of a request.
-        conn = http::Conn::open(&o.hostport, o.timeout).ok();
+        conn = http::Conn::open(&o.hostport, o.tls.as_ref(), o.timeout).ok();
     }
     start.0.wait();
     start.0.wait();
@@ -265,7 +274,7 @@ fn send(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8]) -> (htt
     // request never reached the server. The sent time stays that of the first attempt.
     for _ in 0..2 {
         if conn.is_none() {
-            match http::Conn::open(&o.hostport, o.timeout) {
+            match http::Conn::open(&o.hostport, o.tls.as_ref(), o.timeout) {
                 Ok(c) => *conn = Some(c),
                 Err(e) => {
                     obs.error = Some(e);

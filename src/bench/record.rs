@@ -85,17 +85,20 @@ fn request_table(o: &BenchOptions, anchor: (Instant, i64), records: &[Record]) -
         let started_s = r.scheduled.unwrap_or(r.sent).saturating_duration_since(anchor.0).as_secs_f64();
         let warmup = r.k < o.warmup_requests || started_s < o.warmup_s;
         warm += u64::from(warmup);
-        let (kind, message) = r.obs.error.clone().map_or((None, None), |(k, m)| (Some(k), Some(m)));
+        // A server may echo the API key or a header value in its error body: never store it.
+        let (kind, message) = r.obs.error.as_ref().map_or((None, None), |(k, m)| (Some(*k), Some(o.headers.scrub(m))));
         rows.push(Request {
             id: format!("{}", r.k),
             scheduled_ns: r.scheduled.map(at),
             sent_ns: at(r.sent),
             first_byte_ns: r.obs.first_byte.map(at),
             first_token_ns: r.obs.first_token.filter(|_| ok).map(at),
+            first_content_ns: r.obs.first_content.filter(|_| ok).map(at),
             end_ns: at(r.obs.end.unwrap_or(r.sent)).max(at(r.sent)),
             chunk_ns: (ok && !r.obs.chunks.is_empty()).then(|| r.obs.chunks.iter().map(|c| at(*c)).collect()),
             input_tokens: r.obs.prompt_tokens,
             output_tokens: r.obs.completion_tokens,
+            reasoning_tokens: r.obs.reasoning_tokens,
             ok,
             error_kind: kind,
             error_message: message,
@@ -280,5 +283,7 @@ fn workload(o: &BenchOptions) -> Workload {
             _ => o.connections,
         }),
         duration_s: o.duration_s,
+        tls: o.tls_use.clone(),
+        request_headers: o.headers.names().to_vec(),
     }
 }

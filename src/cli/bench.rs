@@ -4,18 +4,34 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::bench::headers::{RequestHeaders, parse_header};
 use crate::bench::lengths::LengthDist;
+use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
 use crate::cli::args::{GpuArg, check_metrics_url, duration_flag};
 use crate::cli::gpu::gpu_source;
 use crate::cli::sweep::{parse_sweep, run_sweep};
 use crate::error::{CliError, ExitCode};
+use crate::run::manifest::TlsUse;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// The server, http://HOST:PORT.
+    /// The server, http://HOST:PORT or https://HOST:PORT.
     #[arg(long)]
     url: String,
+    /// HTTPS: a PEM file of CA certificates to trust besides the system's roots.
+    #[arg(long)]
+    ca_cert: Option<PathBuf>,
+    /// HTTPS: do not verify the server's certificate (self-signed test servers); recorded in run.json.
+    #[arg(long)]
+    insecure: bool,
+    /// API key, sent as `Authorization: Bearer KEY` (default: the OPENAI_API_KEY environment
+    /// variable). It is never written to the run, the report or the terminal.
+    #[arg(long)]
+    api_key: Option<String>,
+    /// An extra request header, 'Name: value' (repeatable). Only names are recorded.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    headers: Vec<String>,
     /// The model name to request.
     #[arg(long)]
     model: String,
@@ -105,25 +121,32 @@ fn run_once(o: &BenchOptions, beside: Beside, out: &Path) -> Result<ExitCode, Cl
     if let Some(n) = data.manifest.config.extra.get("stopped_early") {
         eprintln!("note: {n}");
     }
-    if let Some((count, example)) = no_tokens(&data.requests) {
+    if let Some((count, example)) = failed_as(&data.requests, "no_tokens") {
         eprintln!("warning: {count} responses ended without any output credence could read; the first: {example}");
+    }
+    if let Some((count, example)) = failed_as(&data.requests, "refused") {
+        eprintln!("warning: {count} requests could not connect; the first: {example}");
     }
     Ok(ExitCode::Success)
 }
 
-/// How many requests failed as `no_tokens`, and the first one's message (it shows the event
-/// verbatim, so that the user sees the format the client did not understand).
-fn no_tokens(requests: &crate::run::Table) -> Option<(usize, String)> {
+/// How many requests failed with this error kind, and the first one's message (a `no_tokens`
+/// message shows the event verbatim, so that the user sees the format the client did not
+/// understand; a `refused` one says why, e.g. an untrusted certificate and its fix). Messages
+/// were scrubbed of secrets when recorded.
+fn failed_as(requests: &crate::run::Table, error_kind: &str) -> Option<(usize, String)> {
     use arrow_array::Array;
     let (kind, message) = (requests.strings("error_kind")?, requests.strings("error_message")?);
-    let rows: Vec<usize> = (0..kind.len()).filter(|&i| kind.is_valid(i) && kind.value(i) == "no_tokens").collect();
+    let rows: Vec<usize> = (0..kind.len()).filter(|&i| kind.is_valid(i) && kind.value(i) == error_kind).collect();
     let first = *rows.first()?;
     Some((rows.len(), if message.is_valid(first) { crate::text::sanitize(message.value(first)) } else { String::new() }))
 }
 
 /// The bench options from the arguments, every value checked before a request is sent.
 fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
-    let hostport = host_port(&a.url)?;
+    let endpoint = endpoint(&a.url)?;
+    let (tls, tls_use) = https(a, &endpoint)?;
+    let headers = request_headers(a)?;
     let load = load(a.rate, a.concurrency, &a.arrival)?;
     let duration_s = a.duration.as_deref().map(|d| duration_flag("--duration", d)).transpose()?;
     if duration_s.is_none() && a.requests.is_none() {
@@ -140,7 +163,10 @@ fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
     };
     let (warmup_requests, warmup_s) = warmup(&a.warmup)?;
     Ok(BenchOptions {
-        hostport,
+        hostport: endpoint.hostport,
+        tls,
+        tls_use,
+        headers,
         chat,
         model: a.model.clone(),
         load,
@@ -160,14 +186,65 @@ fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
     })
 }
 
-/// `http://HOST[:PORT][/]` as `HOST:PORT` (port 80 by default).
-fn host_port(url: &str) -> Result<String, CliError> {
-    let hostport = url
-        .strip_prefix("http://")
-        .map(|r| r.trim_end_matches('/').to_string())
-        .filter(|h| !h.is_empty() && !h.contains('/'))
-        .ok_or_else(|| CliError::bad_input(format!("--url {url:?}: expected http://HOST:PORT (HTTPS is not supported yet)")))?;
-    Ok(if hostport.contains(':') { hostport } else { format!("{hostport}:80") })
+/// Where `--url` points.
+struct Endpoint {
+    https: bool,
+    /// The host as written (a name, an IPv4 address or a bracketed IPv6 one).
+    host: String,
+    /// `HOST:PORT`, the port defaulting to 80 or 443.
+    hostport: String,
+}
+
+/// `http://HOST[:PORT][/]` or `https://HOST[:PORT][/]`. Credentials in the URL are refused
+/// (give --api-key), and the error then does not repeat the URL.
+fn endpoint(url: &str) -> Result<Endpoint, CliError> {
+    let expected = || CliError::bad_input(format!("--url {url:?}: expected http://HOST:PORT or https://HOST:PORT"));
+    let (https, rest) = match (url.strip_prefix("http://"), url.strip_prefix("https://")) {
+        (Some(rest), _) => (false, rest),
+        (_, Some(rest)) => (true, rest),
+        _ => return Err(expected()),
+    };
+    let authority = rest.trim_end_matches('/');
+    if authority.contains('@') {
+        return Err(CliError::bad_input("--url: credentials in the URL are not sent; give the key with --api-key or OPENAI_API_KEY"));
+    }
+    if authority.is_empty() || authority.contains('/') {
+        return Err(expected());
+    }
+    // A port follows the last colon, outside an IPv6 literal's brackets.
+    let (host, port) = match authority.rsplit_once(':').filter(|(h, _)| !h.is_empty() && (!h.starts_with('[') || h.ends_with(']'))) {
+        Some((h, p)) => (h, p.parse::<u16>().map_err(|_| expected())?),
+        None => (authority, if https { 443 } else { 80 }),
+    };
+    Ok(Endpoint { https, host: host.to_string(), hostport: format!("{host}:{port}") })
+}
+
+/// The TLS client and what run.json records of it, for an https URL; `--ca-cert` and
+/// `--insecure` are refused for a plain one, and a CA file that cannot be read or is not PEM
+/// is refused by name, before any request.
+fn https(a: &BenchArgs, e: &Endpoint) -> Result<(Option<TlsClient>, Option<TlsUse>), CliError> {
+    if !e.https {
+        if a.ca_cert.is_some() || a.insecure {
+            return Err(CliError::bad_input("--ca-cert and --insecure apply to https:// URLs only"));
+        }
+        return Ok((None, None));
+    }
+    let trust = Trust { ca_cert: a.ca_cert.as_deref(), insecure: a.insecure };
+    let client = TlsClient::new(&e.host, &trust).map_err(CliError::bad_input)?;
+    let ca_cert = a.ca_cert.as_ref().map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()));
+    Ok((Some(client), Some(TlsUse { insecure: a.insecure, ca_cert })))
+}
+
+/// The API key (`--api-key`, else `OPENAI_API_KEY`) and the `--header`s. Errors name the
+/// argument by its position and never repeat a value: it may be a secret.
+fn request_headers(a: &BenchArgs) -> Result<RequestHeaders, CliError> {
+    let key = a.api_key.clone().or_else(|| std::env::var("OPENAI_API_KEY").ok().filter(|k| !k.is_empty()));
+    let mut headers = Vec::with_capacity(a.headers.len());
+    for (i, text) in a.headers.iter().enumerate() {
+        headers.push(parse_header(text).map_err(|why| CliError::bad_input(format!("--header number {} {why}", i + 1)))?);
+    }
+    let source = if a.api_key.is_some() { "--api-key" } else { "OPENAI_API_KEY" };
+    RequestHeaders::new(key.as_deref(), headers).map_err(|why| CliError::bad_input(format!("{source}: {why}")))
 }
 
 /// Open loop (`--rate` with an arrival process) or closed loop (`--concurrency`).

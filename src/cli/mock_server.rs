@@ -1,5 +1,8 @@
 //! `credence mock-server`: a scripted OpenAI-compatible streaming server on 127.0.0.1.
 
+use std::path::PathBuf;
+
+use crate::bench::mock_secure::server_config;
 use crate::bench::mock_server::{Fault, MockConfig, spawn};
 use crate::cli::args::delay_flag;
 use crate::error::{CliError, ExitCode};
@@ -37,6 +40,16 @@ pub struct MockServerArgs {
     /// JSON separators: compact (`"a":1,"b"`) or spaced (`"a": 1, "b"`, Python's default).
     #[arg(long, value_enum, default_value_t = JsonStyle::Compact)]
     json_style: JsonStyle,
+    /// Serve HTTPS with this PEM certificate chain (with --tls-key).
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The PEM private key of --tls-cert.
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Answer /v1/ requests lacking `Authorization: Bearer KEY` with 401 (the body echoes what
+    /// was sent, as some proxies do).
+    #[arg(long)]
+    require_key: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -56,6 +69,11 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         model: a.model,
         reasoning_tokens: a.reasoning_tokens,
         spaced_json: a.json_style == JsonStyle::Spaced,
+        tls: match (&a.tls_cert, &a.tls_key) {
+            (Some(cert), Some(key)) => Some(server_config(cert, key).map_err(CliError::bad_input)?),
+            _ => None,
+        },
+        require_key: a.require_key.filter(|k| !k.is_empty()),
         ..MockConfig::default()
     };
     let server = spawn(config, a.port).map_err(|e| CliError::bad_input(format!("cannot listen on 127.0.0.1:{}: {e}", a.port)))?;

@@ -93,7 +93,9 @@ pub struct View {
     pub methodology: Vec<[String; 2]>,
 }
 
-const METRICS: [(&str, &str); 5] = [("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"), ("service", "E2E from scheduled")];
+/// The key metrics' rows; a metric the analysis lacks (`ttfot` outside reasoning-model runs) has no row.
+const METRICS: [(&str, &str); 6] =
+    [("ttft", "TTFT"), ("ttfot", "Time to first output token"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"), ("service", "E2E from scheduled")];
 
 fn checks(title: String, c: &Credibility) -> CheckSet {
     CheckSet { title, checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), k.reason.clone()]).collect() }
@@ -140,15 +142,21 @@ fn sut(a: &Analysis, sweep: Option<&crate::report::document::Sweep>) -> String {
 
 fn headline(a: &Analysis) -> Vec<[String; 2]> {
     let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate(x, 1.0));
-    vec![
+    let p50_p99 = |m: &str| format!("P50 {} ms · P99 {} ms", e(m, "p50"), e(m, "p99"));
+    let mut rows = vec![
         [
             "Throughput".into(),
             format!("{} requests/s, {} output tokens/s", estimate(&a.throughput.requests_per_s, 1.0), estimate(&a.throughput.output_tokens_per_s, 1.0)),
         ],
-        ["TTFT".into(), format!("P50 {} ms · P99 {} ms", e("ttft", "p50"), e("ttft", "p99"))],
-        ["TPOT".into(), format!("P50 {} ms · P99 {} ms", e("tpot", "p50"), e("tpot", "p99"))],
-        ["Errors".into(), errors_line(a)],
-    ]
+        ["TTFT".into(), p50_p99("ttft")],
+    ];
+    // A reasoning model's first token is a thought; the answer begins later.
+    if a.metrics.contains_key("ttfot") {
+        rows.push(["Time to first output token".into(), p50_p99("ttfot")]);
+    }
+    rows.push(["TPOT".into(), p50_p99("tpot")]);
+    rows.push(["Errors".into(), errors_line(a)]);
+    rows
 }
 
 /// The error rate, then each kind's share (largest first), e.g. `12 of 120 requests: 10 [6, 17] %

@@ -140,6 +140,23 @@ pub struct Workload {
     pub connections: Option<u32>,
     /// Planned duration of the load.
     pub duration_s: Option<f64>,
+    /// HTTPS as the load generator used it; absent for plain HTTP (and for older manifests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<TlsUse>,
+    /// Names of the extra request headers sent (`Authorization` for an API key), never their
+    /// values; absent when there were none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub request_headers: Vec<String>,
+}
+
+/// How HTTPS connections were verified. Holds no secret.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsUse {
+    /// Certificate verification was skipped (`--insecure`).
+    pub insecure: bool,
+    /// File name of the CA certificate trusted besides the system's roots (`--ca-cert`).
+    pub ca_cert: Option<String>,
 }
 
 impl Workload {
@@ -156,6 +173,8 @@ impl Workload {
             connection_reuse: None,
             connections: None,
             duration_s: None,
+            tls: None,
+            request_headers: Vec::new(),
         }
     }
 }

@@ -13,10 +13,14 @@ pub struct Request {
     /// Arrival of the response's first byte, where the source records it.
     pub first_byte_ns: Option<i64>,
     pub first_token_ns: Option<i64>,
+    /// Arrival of the first answer token (not reasoning), where the source tells them apart.
+    pub first_content_ns: Option<i64>,
     pub end_ns: i64,
     pub chunk_ns: Option<Vec<i64>>,
     pub input_tokens: Option<u32>,
     pub output_tokens: Option<u32>,
+    /// The reasoning share of `output_tokens`, where the source reports it.
+    pub reasoning_tokens: Option<u32>,
     pub cached_tokens: Option<u32>,
     pub ok: bool,
     /// One of the schema's error kinds.
@@ -166,10 +170,12 @@ impl RequestRows {
                 ("sent_ns", Column::Timestamp(r.iter().map(|x| Some(x.sent_ns)).collect())),
                 ("first_byte_ns", Column::Timestamp(r.iter().map(|x| x.first_byte_ns).collect())),
                 ("first_token_ns", Column::Timestamp(r.iter().map(|x| x.first_token_ns).collect())),
+                ("first_content_ns", Column::Timestamp(r.iter().map(|x| x.first_content_ns).collect())),
                 ("end_ns", Column::Timestamp(r.iter().map(|x| Some(x.end_ns)).collect())),
                 ("chunk_ns", Column::TimestampList(chunks)),
                 ("input_tokens", Column::UInt32(r.iter().map(|x| x.input_tokens).collect())),
                 ("output_tokens", Column::UInt32(r.iter().map(|x| x.output_tokens).collect())),
+                ("reasoning_tokens", Column::UInt32(r.iter().map(|x| x.reasoning_tokens).collect())),
                 ("cached_tokens", Column::UInt32(r.iter().map(|x| x.cached_tokens).collect())),
                 ("status", utf8_column(r.iter().map(|x| Some(if x.ok { "ok" } else { "error" })))),
                 ("error_kind", utf8_column(r.iter().map(|x| if x.ok { None } else { Some(x.error_kind.unwrap_or("other")) }))),

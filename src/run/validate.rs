@@ -220,6 +220,7 @@ struct RequestColumns<'a> {
     first: &'a [Option<i64>],
     end: &'a [Option<i64>],
     first_byte: &'a [Option<i64>],
+    first_content: &'a [Option<i64>],
     chunks: &'a super::table::TimestampLists,
 }
 
@@ -234,6 +235,7 @@ impl<'a> RequestColumns<'a> {
             end: t.timestamps("end_ns")?,
             chunks: t.timestamp_lists("chunk_ns")?,
             first_byte: t.timestamps("first_byte_ns").unwrap_or(&[]),
+            first_content: t.timestamps("first_content_ns").unwrap_or(&[]),
         })
     }
 }
@@ -243,6 +245,7 @@ struct RequestRowChecks<'a> {
     negative: RowCollector,
     ft_before_sent: RowCollector,
     fb_outside: RowCollector,
+    fc_outside: RowCollector,
     end_before_ft: RowCollector,
     sent_early: RowCollector,
     chunk_outside: RowCollector,
@@ -258,6 +261,7 @@ impl<'a> RequestRowChecks<'a> {
             negative: RowCollector::default(),
             ft_before_sent: RowCollector::default(),
             fb_outside: RowCollector::default(),
+            fc_outside: RowCollector::default(),
             end_before_ft: RowCollector::default(),
             sent_early: RowCollector::default(),
             chunk_outside: RowCollector::default(),
@@ -267,7 +271,7 @@ impl<'a> RequestRowChecks<'a> {
         }
     }
 
-    /// Checks row `i`: sent ≤ first byte ≤ first token ≤ end, chunks inside and in order, schedule kept, id unique.
+    /// Checks row `i`: sent ≤ first byte ≤ first token ≤ first content ≤ end, chunks inside and in order, schedule kept, id unique.
     fn check(&mut self, c: &RequestColumns<'a>, i: usize) {
         let (Some(s), Some(e)) = (c.sent[i], c.end[i]) else {
             return;
@@ -288,6 +292,9 @@ impl<'a> RequestRowChecks<'a> {
         {
             self.fb_outside.push_with(i, || format!("first byte {} after sent", ms(fb - s)));
         }
+        if let Some(fc) = c.first_content.get(i).copied().flatten() {
+            self.check_first_content(i, fc, c.first[i], e);
+        }
         if let Some(sc) = c.sched[i]
             && s < sc - 1_000_000
         {
@@ -307,6 +314,16 @@ impl<'a> RequestRowChecks<'a> {
         }
     }
 
+    /// The first answer token comes at or after the first token of any kind, and by the end.
+    fn check_first_content(&mut self, i: usize, fc: i64, first_token: Option<i64>, e: i64) {
+        match first_token {
+            None => self.fc_outside.push_with(i, || "a first content token but no first token".into()),
+            Some(ft) if fc < ft => self.fc_outside.push_with(i, || format!("first content is {} before the first token", ms(ft - fc))),
+            Some(_) if fc > e => self.fc_outside.push_with(i, || format!("first content is {} after the end", ms(fc - e))),
+            Some(_) => {}
+        }
+    }
+
     /// One problem per failed check, naming its rows.
     fn report(self, f: &str, out: &mut Vec<Problem>) {
         push(out, self.negative, Problem::error(f, "negative duration").column("end_ns").expected("end_ns >= sent_ns"));
@@ -317,6 +334,13 @@ impl<'a> RequestRowChecks<'a> {
             Problem::error(f, "first byte outside the request's span or after the first token")
                 .column("first_byte_ns")
                 .expected("sent_ns <= first_byte_ns <= first_token_ns <= end_ns"),
+        );
+        push(
+            out,
+            self.fc_outside,
+            Problem::error(f, "first content token before the first token or after the end")
+                .column("first_content_ns")
+                .expected("first_token_ns <= first_content_ns <= end_ns"),
         );
         push(out, self.end_before_ft, Problem::error(f, "end before first token").column("end_ns").expected("end_ns >= first_token_ns"));
         push(

@@ -464,6 +464,8 @@ fn workload(opts: &SimOptions) -> Workload {
         connection_reuse: Some(true),
         connections: None,
         duration_s: Some(opts.duration_s),
+        tls: None,
+        request_headers: Vec::new(),
     }
 }
 

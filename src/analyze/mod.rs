@@ -15,6 +15,7 @@ pub mod intervals;
 pub mod rates;
 pub mod requests;
 pub mod steady;
+pub mod telemetry_audit;
 pub mod warnings;
 pub mod windows;
 

@@ -292,3 +292,21 @@ fn bad_captures_are_refused_with_file_line_and_column() {
     let err = refused(&s, &header_only, &["--tz", "+02:00"]);
     assert!(err.contains("header_only.csv") && err.contains("nothing to audit"), "{err}");
 }
+
+#[test]
+fn a_capture_without_clocks_does_not_claim_it_found_no_throttle() {
+    let s = Scratch::new("tel_noclock");
+    let mut csv = String::from("timestamp, index, utilization.gpu [%], power.draw [W]\n");
+    for k in 0..20 {
+        csv += &format!("2026/06/11 15:30:{k:02}.000, 0, 97 %, 400.00 W\n");
+    }
+    let f = s.path("no_clock.csv");
+    std::fs::write(&f, csv).unwrap();
+    let v = audit_json(&s, &[f]);
+    assert_eq!(gpu(&v, "GPU 0")["load"]["state"], "loaded");
+    assert_eq!(check(&v, "throttling")["status"], "NOT_CHECKED");
+    assert_eq!(check(&v, "clock_stability")["status"], "NOT_CHECKED");
+    let statement = v["credibility"]["statement"].as_str().unwrap();
+    assert!(statement.contains("no episode could be looked for") && !statement.contains("No throttle"), "{statement}");
+    assert!(statement.contains("(power, utilization)"), "only what was captured is listed: {statement}");
+}

@@ -113,6 +113,7 @@ pub fn telemetry_view(t: &TelemetryAudit) -> TelemetryView {
     let loaded = t.gpus_in(LoadState::Loaded).count();
     let episodes_note = match (t.episodes.is_empty(), loaded, t.reasons_captured()) {
         (_, 0, _) => "No GPU was under load, so no episode was looked for.".to_string(),
+        (true, _, _) if !t.episodes_looked_for() => "No GPU under load has an SM clock or clock-event reasons, so no episode could be looked for.".to_string(),
         (true, _, true) => "No throttle, power-limited stretch or SM clock fall was found on the GPUs under load (clock-event reason bits and SM clock read).".to_string(),
         (true, _, false) => "No power-limited stretch or SM clock fall was found on the GPUs under load. The capture has no clock-event reason bits, so only falls of the SM clock could be seen.".to_string(),
         (false, _, _) => "Episodes on the GPUs under load: two or more samples where a reason held, one clear sample bridged. A throttle forces clocks down (DCGM's failure reasons: thermal, HW slowdown, power brake); power-limited is a GPU held at its power limit, not a fault. Without reason bits, power within 5 % of its limit while the SM clock is more than 10 % below its highest loaded value is read as power-limited, and a clock fall without either has its cause unknown.".to_string(),

@@ -84,7 +84,7 @@ fn episode_text(e: &ThrottleEpisode) -> String {
 
 /// Throttling under load: DCGM's failure reasons fail; power limits and unexplained clock falls warn.
 fn throttling(t: &TelemetryAudit) -> Check {
-    if t.gpus_in(LoadState::Loaded).all(|g| !g.captured.contains(&"sm_clock") && !g.captured.contains(&"clock_event_reasons")) {
+    if !t.episodes_looked_for() {
         return check("throttling", CheckStatus::NotChecked, "no GPU under load with an SM clock or clock-event reasons");
     }
     let basis = if t.reasons_captured() {
@@ -163,8 +163,14 @@ fn count_was(n: usize, noun: &str) -> String {
 
 /// The plain-language statement: what the capture supports and what it cannot.
 fn statement(t: &TelemetryAudit, grade: &str) -> String {
-    let mut quantities = vec!["SM clock"];
-    for (key, name) in [("power", "power"), ("temperature", "temperature"), ("utilization", "utilization"), ("clock_event_reasons", "clock-event reasons")] {
+    let mut quantities = Vec::new();
+    for (key, name) in [
+        ("sm_clock", "SM clock"),
+        ("power", "power"),
+        ("temperature", "temperature"),
+        ("utilization", "utilization"),
+        ("clock_event_reasons", "clock-event reasons"),
+    ] {
         if t.gpus.iter().any(|g| g.captured.contains(&key)) {
             quantities.push(name);
         }
@@ -181,12 +187,14 @@ fn statement(t: &TelemetryAudit, grade: &str) -> String {
         ),
         format!("{} under load (utilization ≥ {:.0} %); {} set aside.", count_was(loaded, "GPU"), t.load_threshold_pct, count_was(aside, "GPU")),
     ];
-    parts.push(if t.episodes.is_empty() && loaded > 0 {
-        "No throttle, power-limited stretch or clock fall was found under load.".to_string()
-    } else if t.episodes.is_empty() {
-        "With no GPU under load, no episode was looked for.".to_string()
-    } else {
+    parts.push(if !t.episodes.is_empty() {
         format!("Episodes under load: {}.", t.episodes.iter().map(episode_text).collect::<Vec<_>>().join("; "))
+    } else if loaded == 0 {
+        "With no GPU under load, no episode was looked for.".to_string()
+    } else if !t.episodes_looked_for() {
+        "No GPU under load has an SM clock or clock-event reasons, so no episode could be looked for.".to_string()
+    } else {
+        "No throttle, power-limited stretch or clock fall was found under load.".to_string()
     });
     parts.join(" ")
 }

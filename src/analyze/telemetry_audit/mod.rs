@@ -85,6 +85,11 @@ impl TelemetryAudit {
     pub fn reasons_captured(&self) -> bool {
         self.gpus.iter().any(|g| g.captured.contains(&"clock_event_reasons"))
     }
+
+    /// Whether episodes could be looked for: a GPU under load with an SM clock or reason bits.
+    pub fn episodes_looked_for(&self) -> bool {
+        self.gpus_in(LoadState::Loaded).any(|g| g.captured.contains(&"sm_clock") || g.captured.contains(&"clock_event_reasons"))
+    }
 }
 
 /// Audits the GPU table of a capture; None when it has no timed sample.

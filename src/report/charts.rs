@@ -77,6 +77,8 @@ fn draw_lines(
     let Some((x_min, x_max, y_min, y_max)) = extent(lines, bands, log_y) else {
         return Ok(());
     };
+    // Half-width panels get half the x ticks, so long time labels do not overlap.
+    let narrow = area.dim_in_pixel().0 < 600;
     // A log axis within one decade gets no tick labels: draw it linear instead.
     let log_y = log_y && y_min > 0.0 && y_max / y_min >= 10.0;
     let mut builder = ChartBuilder::on(area);
@@ -85,7 +87,12 @@ fn draw_lines(
     // One body for both y-axis kinds (plotters types a chart by its coordinates).
     macro_rules! body {
         ($chart:ident, $lo:expr, $hi:expr, $keep:expr) => {{
-            $chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6).draw()?;
+            let mut mesh = $chart.configure_mesh();
+            mesh.x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6);
+            if narrow {
+                mesh.x_labels(5);
+            }
+            mesh.draw()?;
             if let Some(b) = bands {
                 $chart.draw_series(b.dropped.iter().map(|&(a, z)| Rectangle::new([(a, $lo), (z, $hi)], SHADE.mix(0.35).filled())))?;
                 $chart.draw_series(b.episodes.iter().map(|&(a, z)| Rectangle::new([(a, $lo), (z, $hi)], EPISODE.mix(0.25).filled())))?;

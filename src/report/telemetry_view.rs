@@ -149,7 +149,8 @@ fn summary(t: &TelemetryAudit) -> String {
 
 fn gpu_block(g: &crate::analyze::telemetry_audit::GpuAudit) -> TelemetryGpuView {
     let state = match g.load.state {
-        LoadState::Loaded => format!("Under load: {}.", g.load.reason),
+        // The reason reads "under load in N of M samples (…)".
+        LoadState::Loaded => format!("U{}.", g.load.reason.strip_prefix('u').unwrap_or(&g.load.reason)),
         LoadState::Idle => format!("Idle, set aside: {}.", g.load.reason),
         LoadState::Unknown => format!("Load unknown, set aside: {}.", g.load.reason),
     };

@@ -3,7 +3,8 @@
 //!
 //! `analyze` → per-request metrics (`requests`) → time series (`windows`) → steady window
 //! (`steady`) → intervals inside it (`intervals`, `rates`) → warnings. `crate::stats` is the
-//! statistics library underneath; it knows nothing about requests.
+//! statistics library underneath; it knows nothing about requests. A GPU capture without
+//! requests has its own audit (`telemetry_audit`), outside the `Analysis`.
 
 pub mod attribute;
 pub mod audit;
@@ -15,6 +16,7 @@ pub mod intervals;
 pub mod rates;
 pub mod requests;
 pub mod steady;
+pub mod telemetry_audit;
 pub mod warnings;
 pub mod windows;
 

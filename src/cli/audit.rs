@@ -1,18 +1,23 @@
 //! `credence audit PATH...`: imports another tool's output, analyzes it, checks the tool's own
-//! claims against it and writes the report.
+//! claims against it and writes the report. Three paths, by what the files hold: per-request
+//! data (the full analysis), a GPU capture alone (the telemetry audit) or summary statistics
+//! alone (the claims cross-checked).
 
 use std::path::PathBuf;
 
 use crate::analyze::attribute::Telemetry;
 use crate::analyze::audit::audit as audit_claims;
-use crate::analyze::credibility::aggregate_only;
+use crate::analyze::credibility::{aggregate_only, telemetry_only};
 use crate::analyze::requests::RequestView;
+use crate::analyze::telemetry_audit::load::LoadState;
+use crate::analyze::telemetry_audit::telemetry_audit;
 use crate::analyze::{AnalyzeOptions, analyze_view};
 use crate::cli::args::{ReportFormat, format_and_paths, import_options};
 use crate::cli::io::{check_writable, write_report};
 use crate::error::{CliError, ExitCode};
 use crate::import::{ImportResult, import};
 use crate::report::Report;
+use crate::run::Table;
 
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
@@ -49,18 +54,35 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     let opts = import_options(a.tz.as_deref(), &[])?;
     let result = import(&paths, format, &opts, true)?;
     let source = source_names(&result);
-    let report = if result.data.requests.num_rows() > 0 { per_request_audit(&a, &result, &source) } else { aggregate_only_audit(&a, &result, &source) };
+    let report = if result.data.requests.num_rows() > 0 {
+        per_request_audit(&a, &result, &source)
+    } else if let Some(gpu) = &result.data.gpu {
+        telemetry_only_audit(&a, &result, &source, gpu)?
+    } else {
+        aggregate_only_audit(&a, &result, &source)?
+    };
     let bytes = write_report(&report, a.format, &a.out)?;
-    let au = report.audit.as_ref();
-    eprintln!(
-        "wrote {} ({} bytes): {} claims, {} reproduced, {} differ",
-        a.out.display(),
-        bytes,
-        au.map_or(0, |x| x.claims.len()),
-        au.map_or(0, |x| x.reproduced),
-        au.map_or(0, |x| x.differing)
-    );
+    eprintln!("wrote {} ({} bytes): {}", a.out.display(), bytes, outcome(&report));
     Ok(ExitCode::Success)
+}
+
+/// What the audit found, in one line for the terminal.
+fn outcome(report: &Report) -> String {
+    let claims = report.audit.as_ref().map(|x| format!("{} claims, {} reproduced, {} differ", x.claims.len(), x.reproduced, x.differing));
+    match &report.telemetry {
+        Some(t) => {
+            let loaded = t.gpus_in(LoadState::Loaded).count();
+            let telemetry = format!(
+                "GPU telemetry only: GPUs {}, under load {}, set aside {}; episodes {}; no request-based check could run",
+                t.gpus.len(),
+                loaded,
+                t.gpus.len() - loaded,
+                t.episodes.len()
+            );
+            claims.map_or(telemetry.clone(), |c| format!("{telemetry}; {c}"))
+        }
+        None => claims.unwrap_or_default(),
+    }
 }
 
 /// "file (format), …": how the report names what it audits.
@@ -84,9 +106,24 @@ fn per_request_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> Repo
 }
 
 /// Summary statistics only: the claims and facts can be cross-checked, nothing else.
-fn aggregate_only_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> Report {
+fn aggregate_only_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> Result<Report, CliError> {
+    if result.claims.is_empty() && result.facts.is_empty() {
+        return Err(CliError::bad_input(format!("{source}: nothing to audit: no request, no summary number and no GPU sample was found"))
+            .hint("check that the files are complete (a telemetry capture needs at least one data line after its header)"));
+    }
     let checked = audit_claims(source, &result.claims, &result.raw, &result.facts, None);
     let cred = aggregate_only(source, &checked);
     let title = a.title.clone().unwrap_or_else(|| format!("Audit of {source}"));
-    Report::for_audit_only(cred, checked, title, a.date.clone().unwrap_or_else(|| "undated".into()))
+    Ok(Report::for_audit_only(cred, checked, title, a.date.clone().unwrap_or_else(|| "undated".into())))
+}
+
+/// A GPU capture with no request records: the GPUs' clocks, throttling and load, and any
+/// summary file's claims cross-checked; every request-based check is NOT_CHECKED.
+fn telemetry_only_audit(a: &AuditArgs, result: &ImportResult, source: &str, gpu: &Table) -> Result<Report, CliError> {
+    let files = result.data.manifest.source.files.clone();
+    let t = telemetry_audit(gpu, source, files).ok_or_else(|| CliError::bad_input(format!("{source}: the GPU samples carry no time")))?;
+    let claims = (!result.claims.is_empty() || !result.facts.is_empty()).then(|| audit_claims(source, &result.claims, &result.raw, &result.facts, None));
+    let cred = telemetry_only(&t, claims.as_ref());
+    let title = a.title.clone().unwrap_or_else(|| format!("Audit of {source}"));
+    Ok(Report::for_telemetry(cred, t, claims, title, a.date.clone()))
 }

@@ -1,5 +1,6 @@
 //! `nvidia-smi dmon` logs with a date and time column (`-o DT`): space-aligned, the two `#`
 //! header lines repeat, `-` marks an unsupported field. Times are local without a zone (`--tz`).
+//! Any other cell that is not a number is an error naming its line and column.
 
 use std::path::Path;
 
@@ -30,6 +31,15 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
         let cells: Vec<&str> = l.split_whitespace().collect();
         if cells.len() != cols.len() {
             return Err(ImportError::new(path, Some(format!("line {}", i + 1)), format!("has {} fields but the header has {}", cells.len(), cols.len())));
+        }
+        if let Some((j, cell)) =
+            cells.iter().enumerate().find(|(j, c)| !matches!(cols[*j].as_str(), "date" | "time") && **c != "-" && c.parse::<f64>().is_err())
+        {
+            return Err(ImportError::new(
+                path,
+                Some(format!("line {}, column {}", i + 1, cols[j])),
+                format!("expected a number or `-` (unsupported); found {cell:?}"),
+            ));
         }
         let get = |name: &str| cols.iter().position(|c| c == name).map(|j| cells[j]).filter(|c| *c != "-");
         let (Some(date), Some(time)) = (get("date"), get("time")) else {

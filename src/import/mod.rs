@@ -185,7 +185,7 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
         let why = parts.iter().find_map(|p| p.2.aggregate_only.clone().map(|w| (p.0.clone(), w)));
         let (file, why) = why.unwrap_or_else(|| (paths[0].clone(), "none of the files carries per-request data".into()));
         if allow_aggregate_only {
-            return Ok(ImportResult { data: empty_run(&parts, files, o), claims, raw, facts, formats, invalid_rows: None });
+            return Ok(ImportResult { data: empty_run(&mut parts, files, o)?, claims, raw, facts, formats, invalid_rows: None });
         }
         return Err(ImportError::new(&file, None, format!("no per-request data: {why}"))
             .hint("import the tool's per-request file with it; `credence audit` can still check this file's own claims"));
@@ -326,8 +326,16 @@ fn import_manifest(main: &Imported, format: Format, files: Vec<SourceFile>, o: &
     }
 }
 
-/// A run with no requests, for auditing an aggregate-only file.
-fn empty_run(parts: &[Part], files: Vec<SourceFile>, o: &ImportOptions) -> RunData {
+/// A run with no requests, for auditing an aggregate-only file or a GPU capture alone: it
+/// keeps the telemetry of every input.
+fn empty_run(parts: &mut [Part], files: Vec<SourceFile>, o: &ImportOptions) -> Result<RunData, ImportError> {
+    let mut gpu = GpuRows::default();
+    let mut conversions = Vec::new();
+    for (_, _, p) in parts.iter_mut() {
+        gpu.extend(std::mem::take(&mut p.gpu));
+        conversions.extend(p.conversion.iter().cloned());
+    }
+    let gpu_table = if gpu.is_empty() { None } else { Some(gpu.into_table().map_err(|e| ImportError::new(&parts[0].0, None, e))?) };
     let first = parts.first();
     let name = first.map_or("unknown", |p| p.1.name());
     let tool = first.map_or("unknown".to_string(), |p| p.2.tool.clone());
@@ -351,19 +359,23 @@ fn empty_run(parts: &[Part], files: Vec<SourceFile>, o: &ImportOptions) -> RunDa
         clock: Clock {
             epoch_origin: "unix_epoch_utc".into(),
             timestamps: TimestampQuality::Absent,
-            tables: BTreeMap::new(),
-            telemetry_interval_s: None,
-            timezone_assumed: None,
-            conversion: Some("aggregate-only source: no per-request times".into()),
+            tables: if gpu_table.is_some() {
+                BTreeMap::from([("gpu".into(), "telemetry tool's clock (converted as stated in conversion)".into())])
+            } else {
+                BTreeMap::new()
+            },
+            telemetry_interval_s: gpu_table.is_some().then_some(1.0),
+            timezone_assumed: parts.iter().find_map(|p| p.2.timezone_assumed.clone()),
+            conversion: Some(if conversions.is_empty() { "aggregate-only source: no per-request times".into() } else { conversions.join("; ") }),
         },
-        tables: vec!["requests".into()],
+        tables: if gpu_table.is_some() { vec!["requests".into(), "gpu".into()] } else { vec!["requests".into()] },
     };
-    RunData {
+    Ok(RunData {
         manifest,
         requests: RequestRows::default().into_table().expect("an empty table builds"),
-        gpu: None,
+        gpu: gpu_table,
         host: None,
         server: None,
         extra_files: Vec::new(),
-    }
+    })
 }

@@ -4,7 +4,8 @@
 //! (`281.89 W`); both `clocks_throttle_reasons.*` and `clocks_event_reasons.*` spellings;
 //! `[N/A]`, `[Not Supported]` and other sentinels become null (kept in the `errors` column);
 //! timestamps are local time without a zone, so `--tz` is required; a row whose column count
-//! differs from the header is an error naming its line.
+//! differs from the header, or a cell that is neither a value nor a sentinel, is an error
+//! naming its line (and column).
 
 use std::path::Path;
 
@@ -71,18 +72,25 @@ pub fn parse(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Imported, I
                 format!("expected YYYY/MM/DD HH:MM:SS.mmm; found {:?}", cells[ts_col].trim()),
             )
         })?;
-        let mut row = Row { cols: &cols, cells, errors: Vec::new() };
-        out.gpu.rows.push(row.sample(ts, &host));
+        let mut row = Row { cols: &cols, cells, errors: Vec::new(), unreadable: None };
+        let sample = row.sample(ts, &host);
+        if let Some((column, cell, expected)) = row.unreadable {
+            return Err(ImportError::new(path, Some(format!("line {}, column {column}", i + 1)), format!("expected {expected}; found {cell:?}")));
+        }
+        out.gpu.rows.push(sample);
     }
     out.aggregate_only = Some("an nvidia-smi log is GPU telemetry: import it together with a file that has the requests".into());
     Ok(out)
 }
 
-/// One data row, read by column name; sentinels read as null, noted in `errors`.
+/// One data row, read by column name; sentinels read as null, noted in `errors`. A cell that
+/// is neither a value nor a sentinel is kept in `unreadable` (column, cell, what was expected)
+/// and fails the import, so that nothing is read as missing silently.
 struct Row<'a> {
     cols: &'a [String],
     cells: Vec<&'a str>,
     errors: Vec<String>,
+    unreadable: Option<(String, String, &'static str)>,
 }
 
 impl Row<'_> {
@@ -99,12 +107,31 @@ impl Row<'_> {
             self.errors.push(e);
             return None;
         }
-        number(c)
+        let value = number(c);
+        if value.is_none() && self.unreadable.is_none() {
+            self.unreadable = Some((name.to_string(), c.to_string(), "a number, optionally with its unit (281.89 W), or a sentinel such as [N/A]"));
+        }
+        value
+    }
+
+    /// The active clock-event-reasons bitmask (`0x…` hex); a sentinel is noted and reads as null.
+    fn reasons(&mut self) -> Option<u64> {
+        let name = "clocks_event_reasons.active";
+        let c = self.cell(name)?;
+        if sentinel(c) {
+            self.errors.push(format!("{name}:{c}"));
+            return None;
+        }
+        let value = u64::from_str_radix(c.trim_start_matches("0x").trim_start_matches("0X"), 16).ok();
+        if value.is_none() && self.unreadable.is_none() {
+            self.unreadable = Some((name.to_string(), c.to_string(), "a hexadecimal bitmask such as 0x0000000000000004"));
+        }
+        value
     }
 
     /// The row as a GPU sample taken at `ts`.
     fn sample(&mut self, ts: i64, host: &str) -> GpuSample {
-        let reasons = self.cell("clocks_event_reasons.active").and_then(|c| u64::from_str_radix(c.trim_start_matches("0x").trim_start_matches("0X"), 16).ok());
+        let reasons = self.reasons();
         let index = self.num("index").map_or(0, |x| x as u32);
         let sample = GpuSample {
             ts_ns: ts,

@@ -24,16 +24,18 @@ pub struct Line {
     pub dashed: bool,
 }
 
-fn line(label: impl Into<String>, points: Vec<(f64, f64)>) -> Line {
+pub(super) fn line(label: impl Into<String>, points: Vec<(f64, f64)>) -> Line {
     Line { label: label.into(), points, dashed: false }
 }
 
 /// Time spans drawn behind every timeline: dropped warmup and ramp-down in grey, finding
 /// episodes in red.
-struct Bands {
-    dropped: Vec<(f64, f64)>,
-    episodes: Vec<(f64, f64)>,
-    x_max: f64,
+pub(super) struct Bands {
+    pub(super) dropped: Vec<(f64, f64)>,
+    pub(super) episodes: Vec<(f64, f64)>,
+    /// The x axis spans at least `x_min..x_max` (0 for a run's timelines).
+    pub(super) x_min: f64,
+    pub(super) x_max: f64,
 }
 
 fn bands(a: &Analysis) -> Bands {
@@ -47,7 +49,7 @@ fn bands(a: &Analysis) -> Bands {
         dropped.push((s.end_s, x_max));
     }
     let episodes = a.findings.iter().filter(|f| f.cause != "drift").flat_map(|f| f.episodes.iter().map(|e| (e.start_s, e.end_s))).collect();
-    Bands { dropped, episodes, x_max }
+    Bands { dropped, episodes, x_min: 0.0, x_max }
 }
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -56,7 +58,7 @@ type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 fn extent(lines: &[Line], bands: Option<&Bands>, log_y: bool) -> Option<(f64, f64, f64, f64)> {
     let pts = || lines.iter().flat_map(|l| l.points.iter()).filter(|p| p.0.is_finite() && p.1.is_finite() && (!log_y || p.1 > 0.0));
     let x_max = bands.map_or(0.0, |b| b.x_max).max(pts().map(|p| p.0).fold(1.0, f64::max));
-    let x_min = pts().map(|p| p.0).fold(0.0, f64::min);
+    let x_min = pts().map(|p| p.0).fold(bands.map_or(0.0, |b| b.x_min), f64::min);
     let y_max = pts().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
     let y_min = pts().map(|p| p.1).fold(f64::INFINITY, f64::min);
     y_max.is_finite().then_some((x_min, x_max, y_min, y_max))
@@ -75,6 +77,8 @@ fn draw_lines(
     let Some((x_min, x_max, y_min, y_max)) = extent(lines, bands, log_y) else {
         return Ok(());
     };
+    // Half-width panels get half the x ticks, so long time labels do not overlap.
+    let narrow = area.dim_in_pixel().0 < 600;
     // A log axis within one decade gets no tick labels: draw it linear instead.
     let log_y = log_y && y_min > 0.0 && y_max / y_min >= 10.0;
     let mut builder = ChartBuilder::on(area);
@@ -83,7 +87,12 @@ fn draw_lines(
     // One body for both y-axis kinds (plotters types a chart by its coordinates).
     macro_rules! body {
         ($chart:ident, $lo:expr, $hi:expr, $keep:expr) => {{
-            $chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6).draw()?;
+            let mut mesh = $chart.configure_mesh();
+            mesh.x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6);
+            if narrow {
+                mesh.x_labels(5);
+            }
+            mesh.draw()?;
             if let Some(b) = bands {
                 $chart.draw_series(b.dropped.iter().map(|&(a, z)| Rectangle::new([(a, $lo), (z, $hi)], SHADE.mix(0.35).filled())))?;
                 $chart.draw_series(b.episodes.iter().map(|&(a, z)| Rectangle::new([(a, $lo), (z, $hi)], EPISODE.mix(0.25).filled())))?;
@@ -123,13 +132,26 @@ fn draw_lines(
 
 /// Renders one chart of lines to an SVG string; None when nothing can be drawn.
 fn lines_svg(title: &str, y_desc: &str, lines: Vec<Line>, bands: Option<&Bands>, log_y: bool, x_desc: &str) -> Option<String> {
+    lines_svg_sized(SIZE, title, y_desc, lines, bands, log_y, x_desc)
+}
+
+/// `lines_svg` at a given size in pixels (half-width panels use 440 × 250).
+pub(super) fn lines_svg_sized(
+    size: (u32, u32),
+    title: &str,
+    y_desc: &str,
+    lines: Vec<Line>,
+    bands: Option<&Bands>,
+    log_y: bool,
+    x_desc: &str,
+) -> Option<String> {
     let lines: Vec<Line> = lines.into_iter().filter(|l| l.points.iter().any(|p| p.1.is_finite())).collect();
     if lines.is_empty() {
         return None;
     }
     let mut svg = String::new();
     {
-        let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         draw_lines(&area, title, y_desc, &lines, bands, log_y, x_desc).ok()?;
         area.present().ok()?;
     }

@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::analyze::Analysis;
 use crate::analyze::compare::Comparison;
 use crate::analyze::credibility::{Credibility, Grade, assess};
+use crate::analyze::telemetry_audit::TelemetryAudit;
 
 /// Everything a report shows.
 #[derive(Debug, Clone, Serialize)]
@@ -16,7 +17,8 @@ pub struct Report {
     pub date: String,
     pub lang: String,
     pub credence_version: String,
-    /// `run` (one or more runs of one configuration) or `comparison`.
+    /// `run` (one or more runs of one configuration), `comparison`, `sweep`, `audit` (summary
+    /// statistics only) or `telemetry` (a GPU capture only).
     pub kind: &'static str,
     /// Credibility of the runs (kind `run`) or of the candidate arm (kind `comparison`).
     pub credibility: Credibility,
@@ -29,6 +31,9 @@ pub struct Report {
     pub audit: Option<crate::analyze::audit::Audit>,
     /// A load sweep (`credence bench --sweep`): one run per step, in `runs`.
     pub sweep: Option<Sweep>,
+    /// A GPU capture audited without request records (kind `telemetry`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub telemetry: Option<TelemetryAudit>,
 }
 
 /// A load sweep: the steps in order, each pointing at its run in `Report::runs`.
@@ -66,6 +71,12 @@ pub fn utc_date(epoch_ns: i64) -> String {
     format!("{:04}-{:02}-{:02}", if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// Time of day (UTC) of an epoch-nanosecond time, to the millisecond: `13:30:30.100`.
+pub fn utc_time(epoch_ns: i64) -> String {
+    let ms = epoch_ns.div_euclid(1_000_000).rem_euclid(86_400_000);
+    format!("{:02}:{:02}:{:02}.{:03}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+}
+
 fn default_title(runs: &[Analysis], comparison: bool) -> String {
     let first = runs.first();
     let model = first.and_then(|a| a.run.config.model.clone());
@@ -92,6 +103,7 @@ impl Report {
             comparison: None,
             audit: None,
             sweep: None,
+            telemetry: None,
         }
     }
 
@@ -137,6 +149,32 @@ impl Report {
             comparison: None,
             audit: Some(audit),
             sweep: None,
+            telemetry: None,
+        }
+    }
+
+    /// An audit of a GPU capture with no request records, with the claims of any summary
+    /// file that came with it. Dated by the capture's first sample.
+    pub fn for_telemetry(
+        credibility: Credibility,
+        telemetry: TelemetryAudit,
+        claims: Option<crate::analyze::audit::Audit>,
+        title: String,
+        date: Option<String>,
+    ) -> Report {
+        Report {
+            title,
+            date: date.unwrap_or_else(|| utc_date(telemetry.t0_ns)),
+            lang: "en".into(),
+            credence_version: env!("CARGO_PKG_VERSION").into(),
+            kind: "telemetry",
+            credibility,
+            base_credibility: None,
+            runs: Vec::new(),
+            comparison: None,
+            audit: claims,
+            sweep: None,
+            telemetry: Some(telemetry),
         }
     }
 
@@ -158,6 +196,7 @@ impl Report {
             comparison: Some(comparison),
             audit: None,
             sweep: None,
+            telemetry: None,
         }
     }
 
@@ -181,5 +220,7 @@ mod tests {
         assert_eq!(utc_date(1_780_315_200_000_000_000), "2026-06-01");
         assert_eq!(utc_date(951_782_400_000_000_000), "2000-02-29");
         assert_eq!(utc_date(-86_400_000_000_000), "1969-12-31");
+        assert_eq!(utc_time(1_781_184_630_100_000_000), "13:30:30.100");
+        assert_eq!(utc_time(-1_000_000), "23:59:59.999");
     }
 }

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::document::Report;
+use super::telemetry_view::TelemetryView;
 use super::view::{AuditView, ComparisonView, View, view};
 use super::{Exporter, ReportError};
 
@@ -51,13 +52,19 @@ impl Exporter for Markdown {
                 writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
             table_rows(&mut s, &t.rows);
         }
+        if let Some(t) = &v.telemetry {
+            telemetry(&mut s, t);
+        }
         if let Some(a) = &v.audit {
             audit(&mut s, a);
         }
         if let Some(c) = &v.comparison {
             comparison(&mut s, c);
         }
-        findings(&mut s, &v);
+        // Cause detectors run on a request timeline; without runs there are no findings to state.
+        if !r.runs.is_empty() {
+            findings(&mut s, &v);
+        }
         Ok(s.into_bytes())
     }
 }
@@ -90,6 +97,32 @@ fn audit(s: &mut String, a: &AuditView) {
     table_rows(s, &a.claims);
     for f in &a.facts {
         let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
+    }
+}
+
+/// A GPU capture without requests: episodes, GPUs set aside and clock stability under load.
+fn telemetry(s: &mut String, t: &TelemetryView) {
+    let _ = writeln!(s, "\n## GPU telemetry\n\n{}\n\nUnder load: {}", md(&t.summary), md(&t.load_rule));
+    let _ = writeln!(s, "\n### Episodes\n\n{}", md(&t.episodes_note));
+    if !t.episodes.is_empty() {
+        let _ = writeln!(s, "\n| GPU | what | UTC | seconds | duration | evidence |\n|---|---|---|---|---|---|");
+        table_rows(s, &t.episodes);
+    }
+    let _ = writeln!(s, "\n### GPUs set aside\n");
+    if t.set_aside.is_empty() {
+        let _ = writeln!(s, "None: every GPU was under load.");
+    }
+    for g in &t.set_aside {
+        let _ = writeln!(s, "- {}: {}", md(&g[0]), md(&g[1]));
+    }
+    let _ = writeln!(s, "\n### Clock stability under load\n\n{}", md(&t.stability_note));
+    if !t.stability.is_empty() {
+        let _ =
+            writeln!(s, "\n| GPU | loaded | SM clock median (min–max) | CV | below highest | below 90 % of highest | verdict |\n|---|---|---|---|---|---|---|");
+        table_rows(s, &t.stability);
+    }
+    if !t.unreadable.is_empty() {
+        let _ = writeln!(s, "\n{}", md(&t.unreadable));
     }
 }
 

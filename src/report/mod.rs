@@ -10,6 +10,8 @@ pub mod format;
 pub mod markdown;
 pub mod pdf;
 pub mod summary;
+pub mod telemetry_charts;
+pub mod telemetry_view;
 pub mod view;
 
 pub use document::Report;

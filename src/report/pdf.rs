@@ -7,7 +7,8 @@ use typst_as_lib::TypstEngine;
 
 use super::charts;
 use super::document::Report;
-use super::view::view;
+use super::telemetry_charts;
+use super::view::{View, view};
 use super::{Exporter, ReportError};
 
 /// The template, compiled in (`report-templates/report.typ`).
@@ -62,12 +63,22 @@ fn draw_charts(r: &Report) -> (Vec<(String, String)>, Vec<String>, Vec<[String; 
     (all, timelines, distributions)
 }
 
+/// The per-GPU panels of a telemetry-only audit, each GPU's block naming its own.
+fn add_telemetry_charts(r: &Report, v: &mut View, charts: &mut Vec<(String, String)>) {
+    let (Some(t), Some(tv)) = (&r.telemetry, v.telemetry.as_mut()) else { return };
+    for (block, panels) in tv.gpus.iter_mut().zip(telemetry_charts::gpu_panels(t)) {
+        block.charts = panels.iter().map(|p| p.0.clone()).collect();
+        charts.extend(panels);
+    }
+}
+
 impl Exporter for Pdf {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
-        let (charts, timelines, distributions) = draw_charts(r);
+        let (mut charts, timelines, distributions) = draw_charts(r);
         let mut v = view(r);
         v.timelines = timelines;
         v.distributions = distributions;
+        add_telemetry_charts(r, &mut v, &mut charts);
         let json = serde_json::to_vec(&v).map_err(|e| ReportError::Render(e.to_string()))?;
         let mut chart_dict = Dict::new();
         for (name, svg) in charts {

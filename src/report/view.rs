@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::document::Report;
 use super::format::{estimate, significant};
+use super::telemetry_view::{TelemetryView, telemetry_view};
 use crate::analyze::Analysis;
 use crate::analyze::credibility::Credibility;
 
@@ -87,6 +88,8 @@ pub struct View {
     pub comparison: Option<ComparisonView>,
     pub audit: Option<AuditView>,
     pub sweep: Option<SweepView>,
+    /// A GPU capture audited without request records.
+    pub telemetry: Option<TelemetryView>,
     pub environment: Vec<EnvironmentView>,
     pub provenance: Vec<[String; 2]>,
     pub files: Vec<[String; 4]>,
@@ -426,19 +429,30 @@ pub fn view(r: &Report) -> View {
         comparison: comparison(r),
         audit: audit(r),
         sweep: sweep_view,
+        telemetry: r.telemetry.as_ref().map(telemetry_view),
         environment: r.runs.iter().map(environment).collect(),
         provenance: provenance(r),
-        files: r
-            .runs
-            .iter()
-            .flat_map(|a| a.run.source_files.iter().map(move |f| [a.run.run_id.clone(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()]))
-            .collect(),
-        methodology: methodology(r, first),
+        files: files(r),
+        methodology: match &r.telemetry {
+            Some(t) => super::telemetry_view::methodology(t),
+            None => methodology(r, first),
+        },
     }
+}
+
+/// Each input file with its size and sha256: the runs' sources, or the capture's files.
+fn files(r: &Report) -> Vec<[String; 4]> {
+    let runs =
+        r.runs.iter().flat_map(|a| a.run.source_files.iter().map(move |f| [a.run.run_id.clone(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()]));
+    let capture = r.telemetry.iter().flat_map(|t| t.files.iter().map(|f| ["capture".to_string(), f.name.clone(), f.size_bytes.to_string(), f.sha256.clone()]));
+    runs.chain(capture).collect()
 }
 
 /// What was tested, when, and what kind of report this is.
 fn subtitle(r: &Report) -> String {
+    if r.telemetry.is_some() {
+        return format!("GPU telemetry only · {} · no request records", r.date);
+    }
     r.runs.first().map_or(String::new(), |a| {
         format!(
             "{} · {} · {}",
@@ -471,9 +485,10 @@ fn check_sets(r: &Report) -> Vec<CheckSet> {
 
 /// The headline: a comparison's verdicts, a sweep's summary, or the first run's numbers.
 fn headline_rows(r: &Report, sweep_view: Option<&SweepView>) -> Vec<[String; 2]> {
-    let mut head = match (&r.comparison, r.runs.first()) {
-        (Some(c), _) => comparison_headline(c),
-        (None, Some(a)) => headline(a),
+    let mut head = match (&r.comparison, r.runs.first(), &r.telemetry) {
+        (Some(c), _, _) => comparison_headline(c),
+        (None, Some(a), _) => headline(a),
+        (None, None, Some(t)) => super::telemetry_view::headline(t),
         _ => Vec::new(),
     };
     if let Some(sv) = sweep_view {
@@ -523,8 +538,12 @@ fn metric_tables(r: &Report) -> Vec<MetricTable> {
         .collect()
 }
 
-/// The detectors that could not run in any run, each named once.
+/// The detectors that could not run in any run, each named once. Without runs no detector
+/// ran at all, and the text says so rather than claim they all had their evidence.
 fn not_checked(r: &Report) -> String {
+    if r.runs.is_empty() {
+        return "No cause detector ran: there is no request timeline to attribute.".into();
+    }
     let mut not_checked: Vec<String> = Vec::new();
     for a in &r.runs {
         for d in a.attribution.detectors.iter().filter(|d| d.status == "not_checked") {

@@ -113,16 +113,24 @@ fn groups(t: &Table, key: &str, ts: &[Option<i64>]) -> BTreeMap<String, Vec<usiz
     out
 }
 
-/// Per-GPU series, keyed and labelled by host and GPU uuid.
+/// Per-GPU series, keyed and labelled by host and GPU uuid. The host is part of the key
+/// because captures without uuids (dmon) name GPUs by index, the same on every host.
 pub fn gpu_series(t: &Table, t0_ns: i64) -> Vec<GpuSeries> {
     let Some(ts) = t.timestamps("ts_ns") else {
         return Vec::new();
     };
-    let mut keyed: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut by_host: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
     for (uuid, rows) in groups(t, "gpu_uuid", ts) {
-        let host = rows.first().and_then(|&i| string(t, "host", i)).unwrap_or_default();
-        let index = rows.first().and_then(|&i| t.u32s("gpu_index").and_then(|c| c[i])).unwrap_or(0);
-        keyed.insert(format!("{host} GPU {index} ({uuid})"), rows);
+        for i in rows {
+            by_host.entry(string(t, "host", i).unwrap_or_default()).or_default().entry(uuid.clone()).or_default().push(i);
+        }
+    }
+    let mut keyed: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (host, gpus) in by_host {
+        for (uuid, rows) in gpus {
+            let index = rows.first().and_then(|&i| t.u32s("gpu_index").and_then(|c| c[i])).unwrap_or(0);
+            keyed.insert(format!("{host} GPU {index} ({uuid})"), rows);
+        }
     }
     let enforced = t.f64s("enforced_power_limit_w");
     keyed

@@ -22,7 +22,7 @@ pub fn aggregate_only(source: &str, audit: &Audit) -> Credibility {
     Credibility { grade: Grade::Low, grade_rule: GRADE_RULE, runs: 0, checks, half_widths: Vec::new(), statement }
 }
 
-fn fact_status(status: &str) -> CheckStatus {
+pub(super) fn fact_status(status: &str) -> CheckStatus {
     match status {
         "PASS" => CheckStatus::Pass,
         "WARN" => CheckStatus::Warn,

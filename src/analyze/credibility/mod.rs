@@ -12,11 +12,13 @@
 mod aggregate_only;
 mod checks;
 mod statement;
+mod telemetry_only;
 
 use serde::Serialize;
 
 use super::Analysis;
 pub use aggregate_only::aggregate_only;
+pub use telemetry_only::telemetry_only;
 
 /// Outcome of one check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -5,6 +5,7 @@
 //! (`steady`) → intervals inside it (`intervals`, `rates`) → warnings. `crate::stats` is the
 //! statistics library underneath; it knows nothing about requests.
 
+mod aiperf_facts;
 pub mod attribute;
 pub mod audit;
 pub mod compare;

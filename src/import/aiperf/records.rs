@@ -41,7 +41,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let mut out = Imported { tool: "aiperf".into(), ..Default::default() };
     let (mut profiling, mut warmup) = (PhaseTotals::default(), PhaseTotals::default());
     let mut unknown_phase = 0usize;
-    let mut usage_differs = 0usize;
+    let (mut usage_given, mut usage_differs) = (0usize, 0usize);
     for (line, v) in parse_lines(path, bytes)? {
         let rec = record(path, line, &v)?;
         let metrics = v.get("metrics").unwrap_or(&Value::Null);
@@ -51,19 +51,20 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             Phase::Other => unknown_phase += 1,
         }
         let usage = integer_metric(metrics, "usage_completion_tokens");
+        usage_given += usize::from(usage.is_some());
         usage_differs += usize::from(usage.is_some() && usage != rec.request.output_tokens.map(u64::from));
         out.requests.push(rec.request);
     }
     out.facts.extend(profiling.facts("aiperf.jsonl"));
     out.facts.push(("aiperf.jsonl.warmup_records".into(), warmup.records().to_string()));
-    describe(&mut out, warmup.records(), unknown_phase, usage_differs);
+    describe(&mut out, warmup.records(), unknown_phase, (usage_differs, usage_given));
     profiling.finish("", &mut out.raw);
     warmup.finish("warmup.", &mut out.raw);
     Ok(out)
 }
 
 /// What the run directory says about the source: clock, phases, capabilities.
-fn describe(out: &mut Imported, warmup: u64, unknown_phase: usize, usage_differs: usize) {
+fn describe(out: &mut Imported, warmup: u64, unknown_phase: usize, (usage_differs, usage_given): (usize, usize)) {
     out.timestamps = Some(TimestampQuality::Absolute);
     out.conversion.push(
         "AIPerf's *_ns times are epoch ns: request_start_ns is the worker's time.time_ns(); request_ack_ns, request_end_ns, the first token \
@@ -73,7 +74,7 @@ fn describe(out: &mut Imported, warmup: u64, unknown_phase: usize, usage_differs
     );
     if usage_differs > 0 {
         out.conversion.push(format!(
-            "output tokens are AIPerf's output_sequence_length (its tokenizer's count of the streamed text); the server's usage.completion_tokens differs in {usage_differs} records"
+            "output tokens are AIPerf's output_sequence_length (its tokenizer's count of the streamed text); the server's usage.completion_tokens differs in {usage_differs} of the {usage_given} records that carry it"
         ));
     }
     if unknown_phase > 0 {

@@ -10,15 +10,19 @@ use serde_json::Value;
 use crate::import::json::parse as parse_json;
 use crate::import::{ImportError, ImportOptions, Imported};
 
-/// Why these files alone cannot be imported.
-const NO_REQUESTS: &str = "it holds no per-request data; pass it with profile_export.jsonl and profile_export_aiperf.json";
+/// What to pass these files with.
+const PASS_WITH: &str = "pass it with profile_export.jsonl and profile_export_aiperf.json";
 
 /// `logs/aiperf.log`: the `PhaseRunner` lines `Phase <name> (<kind>) sending complete | sent=…,
 /// completed=…, in_flight=…` and `… complete | completed=…, cancelled=…, errors=…`, and a signal
 /// that stopped the run, as facts `aiperf.log.<kind>.<count>`.
 pub fn parse_log(_path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let text = String::from_utf8_lossy(bytes);
-    let mut out = Imported { tool: "aiperf".into(), aggregate_only: Some(format!("AIPerf's log: {NO_REQUESTS}")), ..Default::default() };
+    let mut out = Imported {
+        tool: "aiperf".into(),
+        aggregate_only: Some(format!("AIPerf's log only counts the requests each phase sent, completed and cancelled; {PASS_WITH}")),
+        ..Default::default()
+    };
     for (i, line) in text.lines().enumerate() {
         if let Some((kind, what, counts)) = phase_line(line) {
             let name = format!("aiperf.log.{kind}");
@@ -59,7 +63,11 @@ fn phase_line(line: &str) -> Option<(&str, &'static str, &str)> {
 pub fn parse_phase_manifest(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let v = parse_json(path, bytes)?;
     let list = v.get("phases").and_then(Value::as_array).ok_or_else(|| ImportError::new(path, Some("key phases".into()), "expected a list of phases"))?;
-    let mut out = Imported { tool: "aiperf".into(), aggregate_only: Some(format!("AIPerf's phase_manifest.json: {NO_REQUESTS}")), ..Default::default() };
+    let mut out = Imported {
+        tool: "aiperf".into(),
+        aggregate_only: Some(format!("AIPerf's phase_manifest.json holds each phase's window and counts only; {PASS_WITH}")),
+        ..Default::default()
+    };
     for (i, p) in list.iter().enumerate() {
         let kind = p
             .get("phase_kind")

@@ -315,9 +315,11 @@ fn a_negative_gap_or_a_nan_time_marks_its_row() {
     let sc = Scratch::new("peers_aiperf_invalid");
     let gap = |l: &str| set(l, "/metrics/inter_chunk_latency/value/2", "-5.0");
     let ttft = |l: &str| set(l, "/metrics/time_to_first_token/value", "NaN");
+    let wrong_type = |l: &str| set(l, "/metrics/http_req_waiting/value", "\"slow\"");
     for (n, edit, says) in [
         (6, &gap as &dyn Fn(&str) -> String, "line 6, key metrics.inter_chunk_latency.value[2] is negative"),
         (7, &ttft, "line 7, key metrics.time_to_first_token.value is \"NaN\""),
+        (8, &wrong_type, "line 8, key metrics.http_req_waiting.value is \"slow\", not a finite number"),
     ] {
         let file = edited(&sc, n, edit);
         let out = sc.path(&format!("run{n}"));

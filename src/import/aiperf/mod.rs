@@ -11,6 +11,7 @@ mod gpu;
 mod records;
 mod side_files;
 mod totals;
+mod values;
 
 pub use aggregate::parse_aggregate;
 pub use gpu::parse_gpu;

@@ -10,7 +10,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::totals::PhaseTotals;
-use crate::import::json::{number, parse_lines, short};
+use super::values::{check_metrics, gaps_ms, integer_metric, metric_value, time_ms, token_count};
+use crate::import::json::{parse_lines, short};
 use crate::import::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Capabilities, TimestampQuality, Workload};
 use crate::run::rows::{Request, chunk_times, error_kind};
@@ -111,7 +112,9 @@ fn record(path: &Path, line: usize, v: &Value) -> Result<Record, ImportError> {
     let mut problems = Vec::new();
     let meta = Meta::read(md, &mut problems);
     let error = v.get("error").filter(|e| !e.is_null());
-    let timing = timing(v.get("metrics").unwrap_or(&Value::Null), start, &mut problems);
+    let metrics = v.get("metrics").unwrap_or(&Value::Null);
+    let timing = timing(metrics, start, &mut problems);
+    check_metrics(metrics, &mut problems);
     let end_ns = meta.end.or(meta.cancel_time).unwrap_or_else(|| {
         problems.push("keys metadata.request_end_ns and cancellation_time_ns are both missing".into());
         start
@@ -219,64 +222,6 @@ fn timing(metrics: &Value, start: i64, problems: &mut Vec<String>) -> Timing {
     let input_tokens = tokens(&["input_sequence_length", "usage_prompt_tokens", "error_isl"]);
     let output_tokens = tokens(&["output_sequence_length", "output_token_count", "usage_completion_tokens"]);
     Timing { first_token_ns, chunk_ns, input_tokens, output_tokens }
-}
-
-/// `metrics.<tag>.value`, when present and not null.
-pub(super) fn metric_value<'a>(metrics: &'a Value, tag: &str) -> Option<&'a Value> {
-    metrics.get(tag)?.get("value").filter(|x| !x.is_null())
-}
-
-/// A time metric in ms (AIPerf records each value's unit beside it): None when absent, an
-/// error naming the key when it is not a finite number.
-fn time_ms(metrics: &Value, tag: &str) -> Result<Option<f64>, String> {
-    let Some(x) = metric_value(metrics, tag) else { return Ok(None) };
-    let scale = ms_per_unit(metrics.get(tag).and_then(|m| m.get("unit")).and_then(Value::as_str));
-    match number(x) {
-        Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t * scale)),
-        _ => Err(format!("key metrics.{tag}.value is {}, not a time ≥ 0", short(x))),
-    }
-}
-
-/// ms per unit of AIPerf's time units (ms when unstated).
-fn ms_per_unit(unit: Option<&str>) -> f64 {
-    match unit {
-        Some("ns") => 1e-6,
-        Some("us") => 1e-3,
-        Some("s" | "sec") => 1e3,
-        _ => 1.0,
-    }
-}
-
-/// `inter_chunk_latency` in ms: None when absent; an error naming the entry when one is not a
-/// finite number ≥ 0 (a negative gap would put a chunk before the one it follows).
-fn gaps_ms(metrics: &Value) -> Result<Option<Vec<f64>>, String> {
-    let tag = "inter_chunk_latency";
-    let Some(x) = metric_value(metrics, tag) else { return Ok(None) };
-    let list = x.as_array().ok_or_else(|| format!("key metrics.{tag}.value is {}, not a list of gaps", short(x)))?;
-    let scale = ms_per_unit(metrics.get(tag).and_then(|m| m.get("unit")).and_then(Value::as_str));
-    let mut gaps = Vec::with_capacity(list.len());
-    for (i, g) in list.iter().enumerate() {
-        match number(g) {
-            Some(t) if t.is_finite() && t >= 0.0 => gaps.push(t * scale),
-            Some(t) if t < 0.0 => return Err(format!("key metrics.{tag}.value[{i}] is negative ({t} ms): a chunk cannot arrive before the one it follows")),
-            _ => return Err(format!("key metrics.{tag}.value[{i}] is {}, not a gap in ms", short(g))),
-        }
-    }
-    Ok(Some(gaps))
-}
-
-/// A token count: None when absent, an error naming the key when it is not a whole number ≥ 0.
-fn token_count(metrics: &Value, tag: &str) -> Result<Option<u64>, String> {
-    let Some(x) = metric_value(metrics, tag) else { return Ok(None) };
-    match number(x) {
-        Some(n) if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Ok(Some(n as u64)),
-        _ => Err(format!("key metrics.{tag}.value is {}, not a token count", short(x))),
-    }
-}
-
-/// A whole-number metric, or None when absent or not one.
-fn integer_metric(metrics: &Value, tag: &str) -> Option<u64> {
-    token_count(metrics, tag).ok().flatten()
 }
 
 /// The row's outcome: ok; `cancelled` when AIPerf stopped it (`was_cancelled`); an HTTP error

@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::metric_name;
-use super::records::{Record, metric_value};
+use super::records::Record;
+use super::values::metric_value;
 use crate::import::json::number;
 use crate::run::claims::RawValues;
 

@@ -105,6 +105,40 @@ fn run_kinds(dir: &Path) -> (usize, usize, usize, i64) {
     (failed - kind("cancelled") - kind("invalid_source_row"), kind("cancelled"), kind("invalid_source_row"), first)
 }
 
+/// Sorted values of one metadata key over the records.
+fn metadata_ns(recs: &[Value], key: &str) -> Vec<i64> {
+    let mut v: Vec<i64> = recs.iter().filter_map(|r| r["metadata"][key].as_i64()).collect();
+    v.sort();
+    v
+}
+
+/// The rows carry the records' own times and outcomes: scheduled = credit_issued_ns, first
+/// byte = request_ack_ns, one chunk per content chunk (inter_chunk_latency + 1), HTTP 500 with
+/// its status, a cut stream as disconnected.
+fn assert_fields_mapped(name: &str, out: &Path, recs: &[Value]) {
+    let run = credence::run::load(out).unwrap();
+    let sorted = |k: &str| {
+        let mut v: Vec<i64> = run.requests.timestamps(k).unwrap().iter().flatten().copied().collect();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted("scheduled_ns"), metadata_ns(recs, "credit_issued_ns"), "{name}");
+    assert_eq!(sorted("first_byte_ns"), metadata_ns(recs, "request_ack_ns"), "{name}");
+    assert_eq!(sorted("end_ns"), metadata_ns(recs, "request_end_ns"), "{name}");
+    let chunks = run.requests.timestamp_lists("chunk_ns").unwrap();
+    let rows: usize = (0..chunks.len()).filter_map(|i| chunks.get(i)).map(<[i64]>::len).sum();
+    let expected: usize = recs.iter().filter_map(|r| r["metrics"]["inter_chunk_latency"]["value"].as_array()).map(|a| a.len() + 1).sum();
+    assert_eq!(rows, expected, "{name}: chunk times");
+    let kinds = run.requests.strings("error_kind").unwrap();
+    let status = run.requests.u32s("http_status").unwrap();
+    let of = |k: &str| (0..kinds.len()).filter(|&i| kinds.is_valid(i) && kinds.value(i) == k).collect::<Vec<_>>();
+    let http_500 = recs.iter().filter(|r| r["error"]["code"] == 500).count();
+    assert_eq!(of("http_5xx").len(), http_500, "{name}");
+    assert!(of("http_5xx").iter().all(|&i| status[i] == Some(500)), "{name}");
+    let cut = recs.iter().filter(|r| r["error"]["type"] == "ClientPayloadError").count();
+    assert_eq!(of("disconnected").len(), cut, "{name}");
+}
+
 /// Imports the jsonl with the summary; checks validation, counts, phases, workload, clock.
 fn import_case(name: &str, sc: &Scratch) -> PathBuf {
     let dir = case(name);
@@ -121,6 +155,7 @@ fn import_case(name: &str, sc: &Scratch) -> PathBuf {
     let was_cancelled = recs.iter().filter(|r| r["metadata"]["was_cancelled"] == true).count();
     assert_eq!(cancelled, was_cancelled, "{name}: AIPerf's cancelled records");
     assert_eq!(invalid, 0, "{name}: AIPerf's own files are valid");
+    assert_fields_mapped(name, &out, &recs);
     let m = json_file(&out.join("run.json"));
     assert_eq!(m["source"]["tool_version"], aggregate["aiperf_version"]);
     assert_workload(name, &m["workload"], &aggregate);

@@ -166,13 +166,24 @@ fn import_case(name: &str, sc: &Scratch) -> PathBuf {
     assert!((y2026..y2027).contains(&first_sent), "{name}: first request sent at {first_sent} ns");
     let warmup = recs.iter().filter(|r| r["metadata"]["benchmark_phase"] == "warmup").count();
     assert_eq!(m["phases"]["warmup_requests"], warmup as u64, "{name}");
+    let planned = phases_of(&aggregate).iter().find(|p| p["kind"] == "profiling").unwrap().clone();
+    let note = m["phases"]["note"].as_str().unwrap();
+    if let Some(n) = planned["requests"].as_u64() {
+        assert!(note.contains(&format!("{n} requests")), "{name}: {note}");
+    }
+    if let Some(d) = planned["duration"].as_f64() {
+        assert!(note.contains(&format!("{d} s")), "{name}: {note}");
+    }
     out
+}
+
+fn phases_of(aggregate: &Value) -> &Vec<Value> {
+    aggregate["input_config"]["phases"].as_array().unwrap()
 }
 
 /// The run's workload is the summary's profiling phase.
 fn assert_workload(name: &str, w: &Value, aggregate: &Value) {
-    let phases = aggregate["input_config"]["phases"].as_array().unwrap();
-    let p = phases.iter().find(|p| p["kind"] == "profiling").unwrap();
+    let p = phases_of(aggregate).iter().find(|p| p["kind"] == "profiling").unwrap();
     let arrival = match p["type"].as_str().unwrap() {
         "concurrency" => "closed_loop",
         other => other,

@@ -162,7 +162,7 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
         }
     }
     // logs/aiperf.log: `2026-11-30 22:05:50.220 - aiperf.cli_runner… - INFO - Starting AIPerf System`.
-    if head.contains(" - aiperf.") || head.contains(" - PhaseRunner - ") {
+    if trimmed.starts_with(|c: char| c.is_ascii_digit()) && (head.contains(" - aiperf.") || head.contains(" - PhaseRunner - ")) {
         return Ok(Format::AiperfLog);
     }
     Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(

@@ -26,6 +26,7 @@ pub fn parse_aggregate(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<
     let phase = profiling_phase(&v);
     out.workload = Some(workload(&v, phase));
     out.config = SystemConfig { model: model(&v), ..SystemConfig::default() };
+    out.phases.note = phases_note(&v);
     out.aggregate_only =
         Some("AIPerf's profile_export_aiperf.json holds summary statistics only; its per-request data is profile_export.jsonl in the same folder".into());
     Ok(out)
@@ -176,6 +177,31 @@ fn workload(v: &Value, phase: Option<&Value>) -> Workload {
         duration_s: get("duration").and_then(Value::as_f64),
         ..Workload::unknown()
     }
+}
+
+/// The phases as configured, in words: `profiling: constant at 5/s, 50 requests`.
+fn phases_note(v: &Value) -> Option<String> {
+    let words: Vec<String> = phases(v)
+        .iter()
+        .map(|p| {
+            let num = |k: &str| p.get(k).and_then(Value::as_f64);
+            let mut w = format!("{}: {}", p.get("name").and_then(Value::as_str).unwrap_or("?"), p.get("type").and_then(Value::as_str).unwrap_or("?"));
+            if let Some(r) = num("rate") {
+                w += &format!(" at {r}/s");
+            }
+            if let Some(c) = num("concurrency") {
+                w += &format!(", concurrency {c}");
+            }
+            if let Some(n) = num("requests") {
+                w += &format!(", {n} requests");
+            }
+            if let Some(d) = num("duration") {
+                w += &format!(", {d} s (grace period {} s)", num("grace_period").map_or("default".into(), |g| g.to_string()));
+            }
+            w
+        })
+        .collect();
+    (!words.is_empty()).then(|| format!("AIPerf's phases as configured: {}", words.join("; ")))
 }
 
 /// The first model of `input_config.models`.

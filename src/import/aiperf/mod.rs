@@ -85,12 +85,13 @@ pub(crate) fn combine(parts: &mut [Part]) {
     let side = |f: Format| parts.iter().find(|p| p.1 == f).map(|p| &p.2);
     let facts: Vec<(String, String)> =
         [Format::AiperfAggregate, Format::AiperfPhaseManifest].into_iter().filter_map(side).flat_map(|p| p.facts.iter().cloned()).collect();
-    let summary = side(Format::AiperfAggregate).map(|a| (a.workload.clone(), a.tool_version.clone(), a.config.clone()));
+    let summary = side(Format::AiperfAggregate).map(|a| (a.workload.clone(), a.tool_version.clone(), a.config.clone(), a.phases.note.clone()));
     let m = &mut parts[main].2;
-    if let Some((workload, version, config)) = summary {
+    if let Some((workload, version, config, phases)) = summary {
         m.workload = workload.or(m.workload.take());
         m.tool_version = version.or(m.tool_version.take());
         m.config = config;
+        m.phases.note = [m.phases.note.take(), phases].into_iter().flatten().reduce(|a, b| format!("{a}; {b}"));
     }
     let fact = |k: &str| facts.iter().find(|f| f.0 == k).and_then(|f| f.1.parse::<f64>().ok());
     let cancelled = facts.iter().any(|f| f.0 == "aiperf.was_cancelled" && f.1 == "true");

@@ -185,6 +185,9 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
     };
     let cred = analysis.and_then(|a| credence_value(a, c));
     let mut reason = recompute_reason(verdict, recomputed_from, recomputed);
+    if let (None, Some(d)) = (recomputed, &c.definition) {
+        reason += &format!(" ({d})");
+    }
     if let (Some(a), Some((v, _))) = (analysis, cred)
         && rel(v, c.value) > 0.02
     {
@@ -265,6 +268,7 @@ fn fact_checks(facts: Facts<'_>) -> Vec<FactCheck> {
             reason: format!("summary says {s}, detail says {d}"),
         });
     }
+    fc.extend(super::aiperf_facts::checks(facts.0));
     if let Some(rate) = facts.number("results_error_rate") {
         fc.push(FactCheck {
             name: "llmperf.error_rate".into(),

@@ -6,6 +6,7 @@
 //! statistics library underneath; it knows nothing about requests. A GPU capture without
 //! requests has its own audit (`telemetry_audit`), outside the `Analysis`.
 
+mod aiperf_facts;
 pub mod attribute;
 pub mod audit;
 pub mod compare;

@@ -27,6 +27,8 @@ pub enum Format {
     MlcEndpoints,
     GenaiPerfAggregate,
     AiperfAggregate,
+    AiperfLog,
+    AiperfPhaseManifest,
     /// Recognised but not yet importable (guidellm, inference-perf, …).
     Unsupported(&'static str),
 }
@@ -52,6 +54,8 @@ impl Format {
             Format::MlcEndpoints => "mlc-endpoints",
             Format::GenaiPerfAggregate => "genai-perf-aggregate",
             Format::AiperfAggregate => "aiperf-aggregate",
+            Format::AiperfLog => "aiperf-log",
+            Format::AiperfPhaseManifest => "aiperf-phase-manifest",
             Format::Unsupported(n) => n,
         }
     }
@@ -140,6 +144,9 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
         if v.get("metadata").is_some() && v.get("metrics").is_some() {
             return Ok(Format::Aiperf);
         }
+        if v.get("metadata").is_some() && v.get("responses").is_some() {
+            return Ok(Format::Unsupported("AIPerf raw export (profile_export_raw.jsonl: every SSE event; import profile_export.jsonl instead)"));
+        }
         if v.get("telemetry_data").is_some() && v.get("gpu_uuid").is_some() {
             return Ok(Format::AiperfGpu);
         }
@@ -153,6 +160,10 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
         if v.get("event_type").is_some() && v.get("timestamp_ns").is_some() {
             return Ok(Format::MlcEndpoints);
         }
+    }
+    // logs/aiperf.log: `2026-11-30 22:05:50.220 - aiperf.cli_runner… - INFO - Starting AIPerf System`.
+    if trimmed.starts_with(|c: char| c.is_ascii_digit()) && (head.contains(" - aiperf.") || head.contains(" - PhaseRunner - ")) {
+        return Ok(Format::AiperfLog);
     }
     Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(
         "pass the format (vllm, sglang, perf-analyzer, aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi, nvidia-smi-dmon, dcgm); a truncated JSON file is also reported this way: check that it is complete",
@@ -173,6 +184,9 @@ fn classify(v: &Value) -> Format {
     }
     if v.get("time_to_first_token").is_some_and(|t| t.get("avg").is_some()) || v.get("request_throughput").is_some_and(|t| t.get("avg").is_some()) {
         return if v.get("benchmark_duration").is_some() || v.get("error_summary").is_some() { Format::AiperfAggregate } else { Format::GenaiPerfAggregate };
+    }
+    if v.get("phases").and_then(Value::as_array).and_then(|a| a.first()).is_some_and(|p| p.get("phase_kind").is_some() && p.get("start_ns").is_some()) {
+        return Format::AiperfPhaseManifest;
     }
     if v.get("benchmarks").is_some() {
         return Format::Guidellm;

@@ -158,10 +158,9 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
             "this is GenAI-Perf's aggregate file (profile_export_genai_perf.json): it holds only summary statistics, no per-request data",
         )
         .hint("import profile_export.json from the same artifacts folder instead (format perf-analyzer)")),
-        Format::AiperfAggregate => {
-            Err(ImportError::new(path, None, "this is AIPerf's aggregate file (profile_export_aiperf.json): it holds only summary statistics")
-                .hint("import profile_export.jsonl from the same artifacts folder instead (format aiperf)"))
-        }
+        Format::AiperfAggregate => aiperf::parse_aggregate(path, bytes, o),
+        Format::AiperfLog => aiperf::parse_log(path, bytes, o),
+        Format::AiperfPhaseManifest => aiperf::parse_phase_manifest(path, bytes, o),
         Format::Unsupported(name) => Err(ImportError::new(path, None, format!("the {name} format is recognised but its importer is not built yet"))),
         Format::Auto => unreachable!("detected before parsing"),
     }
@@ -171,6 +170,7 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
 /// telemetry or the tool's summary (for `audit`).
 pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
     let (files, mut parts) = parse_all(paths, format, o)?;
+    aiperf::combine(&mut parts);
     let formats: Vec<(PathBuf, Format)> = parts.iter().map(|(p, f, _)| (p.clone(), *f)).collect();
     let main = the_request_source(&parts)?;
     let claims: Vec<Claim> = parts.iter().flat_map(|p| p.2.claims.iter().cloned()).collect();
@@ -208,7 +208,7 @@ fn quarantine((path, _, part): &mut Part) -> Result<Option<(usize, String)>, Imp
 }
 
 /// One parsed input: its path, its format and what it yielded.
-type Part = (PathBuf, Format, Imported);
+pub(crate) type Part = (PathBuf, Format, Imported);
 
 /// Reads, detects and parses every input, recording each file's provenance.
 fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Vec<SourceFile>, Vec<Part>), ImportError> {

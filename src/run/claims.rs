@@ -28,7 +28,12 @@ pub struct Claim {
 pub type RawValues = BTreeMap<String, Vec<f64>>;
 
 /// A statistic of `values` the way numpy computes it (type-7 percentiles, population std).
+/// NaN is a missing value; +∞ stands for an unbounded one (a failed request in AIPerf's
+/// error-adjusted latencies) and counts only in `count_all` and the `_nearest` percentiles.
 pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
+    if stat == "count_all" || stat.ends_with("_nearest") {
+        return unbounded_statistic(values, stat);
+    }
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
         return None;
@@ -41,6 +46,10 @@ pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
         "median" => quantile_sorted(&v, 0.5),
         "min" => v.first().copied(),
         "max" => v.last().copied(),
+        "count" => Some(n),
+        "sum" => Some(v.iter().sum()),
+        // A run total the importer computed with the tool's definition (a throughput, a count).
+        "value" if v.len() == 1 => Some(v[0]),
         "std" => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()),
         // pandas' default (ddof = 1).
         "std_sample" if v.len() > 1 => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()),
@@ -55,14 +64,30 @@ pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
 }
 
 /// The percentile (a fraction) a claim's statistic names, whatever the tool's method:
-/// `median`, `median_lower`, `p99`, `p99.9`, `p95_rank`.
+/// `median`, `median_lower`, `p99`, `p99.9`, `p95_rank`, `p50_nearest`.
 pub fn percentile_of_stat(stat: &str) -> Option<f64> {
     if stat == "median" || stat == "median_lower" {
         return Some(0.5);
     }
     let digits = stat.strip_prefix('p')?;
-    let digits = digits.strip_suffix("_rank").unwrap_or(digits);
+    let digits = digits.strip_suffix("_rank").or_else(|| digits.strip_suffix("_nearest")).unwrap_or(digits);
     digits.parse::<f64>().ok().filter(|p| *p > 0.0 && *p < 100.0).map(|p| p / 100.0)
+}
+
+/// `count_all` (every value that is not NaN) and numpy's `method="nearest"` percentiles
+/// (`pN_nearest`: the value at index q/100·(n − 1) rounded half to even), with +∞ kept.
+fn unbounded_statistic(values: &[f64], stat: &str) -> Option<f64> {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan() && *x != f64::NEG_INFINITY).collect();
+    if v.is_empty() {
+        return None;
+    }
+    if stat == "count_all" {
+        return Some(v.len() as f64);
+    }
+    let q = stat.strip_prefix('p')?.strip_suffix("_nearest")?.parse::<f64>().ok().filter(|q| (0.0..=100.0).contains(q))?;
+    v.sort_by(f64::total_cmp);
+    let index = (q / 100.0 * (v.len() - 1) as f64).round_ties_even() as usize;
+    Some(v[index])
 }
 
 /// `p99` from `99`, `p99.9` from `99.9`, `p50` from `50.0`.
@@ -116,5 +141,28 @@ mod tests {
         assert!((percentile_of_stat("p99.9").unwrap() - 0.999).abs() < 1e-15);
         assert_eq!(percentile_of_stat("p95_rank"), Some(0.95));
         assert_eq!(percentile_of_stat("std"), None);
+    }
+
+    #[test]
+    fn counts_sums_and_run_totals() {
+        let v = [1.0, 2.0, f64::NAN, 3.0];
+        assert_eq!(statistic(&v, "count"), Some(3.0), "NaN is missing");
+        assert_eq!(statistic(&v, "sum"), Some(6.0));
+        assert_eq!(statistic(&[16.9], "value"), Some(16.9));
+        assert_eq!(statistic(&v, "value"), None, "a run total is one number");
+    }
+
+    #[test]
+    fn unbounded_values_count_in_nearest_percentiles_only() {
+        // AIPerf's adjusted latency: successes 1..=4 and two failures as +∞ (n = 6).
+        let v = [4.0, 1.0, 3.0, 2.0, f64::INFINITY, f64::INFINITY, f64::NAN];
+        assert_eq!(statistic(&v, "count_all"), Some(6.0));
+        assert_eq!(statistic(&v, "count"), Some(4.0));
+        // numpy.percentile(v, 50, method="nearest"): index 2.5 rounds half to even → 2.
+        assert_eq!(statistic(&v, "p50_nearest"), Some(3.0));
+        // index 0.75·5 = 3.75 → 4: a failure.
+        assert_eq!(statistic(&v, "p75_nearest"), Some(f64::INFINITY));
+        assert_eq!(statistic(&v, "p10_nearest"), Some(1.0));
+        assert_eq!(statistic(&v, "max"), Some(4.0), "other statistics leave +∞ out");
     }
 }

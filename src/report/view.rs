@@ -8,7 +8,9 @@ use super::document::Report;
 use super::format::{estimate, significant};
 use super::telemetry_view::{TelemetryView, telemetry_view};
 use crate::analyze::Analysis;
+use crate::analyze::audit::ClaimCheck;
 use crate::analyze::credibility::Credibility;
+use crate::run::claims::percentile_of_stat;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckSet {
@@ -275,43 +277,65 @@ fn comparison(r: &Report) -> Option<ComparisonView> {
 
 fn audit(r: &Report) -> Option<AuditView> {
     let a = r.audit.as_ref()?;
-    let f = |x: f64| significant(x, 4);
+    let whole = a.claims.len() <= AUDIT_ROWS;
+    let mut shown: Vec<&ClaimCheck> = a.claims.iter().filter(|c| whole || in_audit_table(c)).collect();
+    // Differences first, so that a cut never hides one.
+    shown.sort_by_key(|c| c.verdict != "differs");
+    shown.truncate(AUDIT_ROWS);
+    let mut summary = format!(
+        "{} claims from {}: {} reproduced ({} from the tool's raw per-request data, {} only cross-checked against its summary file), {} differ, {} could not be checked.",
+        a.claims.len(),
+        a.source,
+        a.reproduced,
+        a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("raw")).count(),
+        a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("summary")).count(),
+        a.differing,
+        a.claims.len() - a.reproduced - a.differing
+    );
+    if shown.len() < a.claims.len() {
+        summary += &format!(
+            " The table lists {} of them: every claim that differs, then the headline latencies and rates; the JSON report lists all {}.",
+            shown.len(),
+            a.claims.len()
+        );
+    }
     Some(AuditView {
-        summary: format!(
-            "{} claims from {}: {} reproduced ({} from the tool's raw per-request data, {} only cross-checked against its summary file), {} differ, {} could not be checked.",
-            a.claims.len(),
-            a.source,
-            a.reproduced,
-            a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("raw")).count(),
-            a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("summary")).count(),
-            a.differing,
-            a.claims.len() - a.reproduced - a.differing
-        ),
-        claims: a
-            .claims
-            .iter()
-            .map(|c| {
-                let cred = match (c.credence, c.credence_ci) {
-                    (Some(v), Some((lo, hi))) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
-                    (Some(v), None) => format!("~{} (no interval)", f(v)),
-                    _ => "n/a".into(),
-                };
-                let cred = match &c.credence_note {
-                    Some(n) if c.credence.is_none() => format!("n/a: {n}"),
-                    _ => cred,
-                };
-                [
-                    format!("{} ({} {})", c.key, c.metric, c.stat),
-                    format!("{} {}", f(c.tool_value), c.unit),
-                    c.recomputed.map_or("n/a".into(), |x| format!("{} ({})", f(x), c.recomputed_from.unwrap_or(""))),
-                    c.verdict.to_string(),
-                    cred,
-                    c.reason.clone(),
-                ]
-            })
-            .collect(),
+        summary,
+        claims: shown.into_iter().map(claim_row).collect(),
         facts: a.facts.iter().map(|x| [x.name.clone(), x.status.to_string(), x.reason.clone()]).collect(),
     })
+}
+
+/// At most this many claims are tabled (AIPerf states over a thousand); the JSON has them all.
+const AUDIT_ROWS: usize = 80;
+
+/// Whether a claim belongs in the report's table: every difference, and the headline numbers
+/// (latency means and medians, P90 and P99; throughputs).
+fn in_audit_table(c: &ClaimCheck) -> bool {
+    let headline_metric = matches!(c.metric.as_str(), "ttft" | "tpot" | "itl" | "e2e" | "ttfot" | "requests_per_s" | "output_tokens_per_s");
+    let headline_stat =
+        c.stat == "mean" || c.stat == "value" || matches!(percentile_of_stat(&c.stat), Some(p) if [0.5, 0.9, 0.99].iter().any(|h| (h - p).abs() < 1e-9));
+    c.verdict == "differs" || (headline_metric && headline_stat)
+}
+
+/// One claim's row: the claim, the tool's value, the recomputation, the verdict, credence's
+/// value and the reason.
+fn claim_row(c: &ClaimCheck) -> [String; 6] {
+    let f = |x: f64| significant(x, 4);
+    let cred = match (c.credence, c.credence_ci, &c.credence_note) {
+        (Some(v), Some((lo, hi)), _) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
+        (Some(v), None, _) => format!("~{} (no interval)", f(v)),
+        (None, _, Some(n)) => format!("n/a: {n}"),
+        _ => "n/a".into(),
+    };
+    [
+        format!("{} ({} {})", c.key, c.metric, c.stat),
+        format!("{} {}", f(c.tool_value), c.unit),
+        c.recomputed.map_or("n/a".into(), |x| format!("{} ({})", f(x), c.recomputed_from.unwrap_or(""))),
+        c.verdict.to_string(),
+        cred,
+        c.reason.clone(),
+    ]
 }
 
 /// The sweep's table and a factual summary: up to which offered rate the achieved rate kept

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::{Analysis, Status};
-use crate::run::claims::{Claim, RawValues, statistic};
+use crate::run::claims::{Claim, RawValues};
 
 /// Relative difference under which two numbers count as the same (the tools print ~6
 /// significant digits).
@@ -79,7 +79,8 @@ fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> 
 
 /// Why credence's number may differ from the tool's.
 fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
-    let mut r = Vec::new();
+    // The tool's own definition of the number, where it differs, is the first reason.
+    let mut r: Vec<String> = c.definition.iter().cloned().collect();
     let s = &a.steady_state;
     if s.dropped_start_requests + s.dropped_end_requests > 0 {
         r.push(format!("credence dropped {} warmup and {} ramp-down requests; the tool used all", s.dropped_start_requests, s.dropped_end_requests));
@@ -88,7 +89,6 @@ fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
         r.push("means and SDs are pulled by the tail; credence's headline numbers are percentiles".into());
     }
     match (&c.definition, c.metric.as_str()) {
-        (Some(d), _) => r.push(d.clone()),
         (None, "itl") => r.push("ITL here is per streamed chunk, not per token".into()),
         (None, "tpot") => r.push("TPOT definitions differ between tools (per-request mean versus pooled gaps)".into()),
         _ => {}
@@ -120,7 +120,7 @@ impl<'a> Facts<'a> {
 
 /// The claim recomputed from the tool's raw values, or else from its summary file, and from which.
 fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Option<&'static str>) {
-    let from_raw = raw.get(&c.metric).and_then(|v| statistic(v, &c.stat));
+    let from_raw = crate::run::claims::recompute(raw, &c.metric, &c.stat);
     // MLPerf logs have no raw values: cross-check the detail log against the summary file.
     let from_summary =
         crate::run::claims::mlperf_summary_line_for(&c.key).and_then(|(line, scale)| facts.number(&format!("summary.{line}")).map(|v| v * scale));
@@ -157,6 +157,9 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
     };
     let cred = analysis.and_then(|a| credence_value(a, c));
     let mut reason = recompute_reason(verdict, recomputed_from, recomputed);
+    if let (None, Some(d)) = (recomputed, &c.definition) {
+        reason += &format!(" ({d})");
+    }
     if let (Some(a), Some((v, _))) = (analysis, cred)
         && rel(v, c.value) > 0.02
     {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::families::{FAMILIES, distribution, root_dispatch_delay};
+use super::families::{FAMILIES, RATE_OVER_RUN, Shape, distribution, root_dispatch_delay};
 use super::modalities::{Kind, MODALITIES, Side, distribution as modality_distribution};
 use super::record::{Group, Record};
 use super::scheduler::scheduler_claims;
@@ -156,19 +156,15 @@ pub fn claims(path: &Path, b: &Value, records: &[Record], window: (f64, f64), ou
     request_totals(path, metrics, out)?;
     for f in &FAMILIES {
         let Some(node) = metrics.get(f.key).filter(|n| !n.is_null()) else { continue };
-        for (group, status, suffix) in STATUSES {
-            let metric = format!("{}{suffix}", f.metric);
-            let t = Target {
-                key: format!("metrics.{}.{status}", f.key),
-                metric: metric.clone(),
-                unit: f.unit,
-                scale: f.scale,
-                definition: f.definition,
-                rate: matches!(f.shape, super::families::Shape::Rates(_)),
-            };
-            summary_claims(path, node.get(status).unwrap_or(&Value::Null), &t, confidence, out)?;
-            insert_raw(out, &metric, distribution(f, records, group, window));
-        }
+        let t = Target {
+            key: format!("metrics.{}", f.key),
+            metric: f.metric.into(),
+            unit: f.unit,
+            scale: f.scale,
+            definition: f.definition,
+            rate: matches!(f.shape, Shape::Rates(_)),
+        };
+        breakdown_claims(path, node, &t, confidence, out, |group| distribution(f, records, group, window))?;
     }
     if let Some(root) = metrics.get("root_dispatch_delay").filter(|n| !n.is_null()) {
         let t = Target {
@@ -200,30 +196,50 @@ fn request_totals(path: &Path, metrics: &Value, out: &mut Imported) -> Result<()
     Ok(())
 }
 
+/// The claims of a status breakdown (`t.key` holds `successful`, `incomplete`, `errored` and
+/// `total`), each group's raw values made by `of_group` (None: all groups).
+fn breakdown_claims(
+    path: &Path,
+    node: &Value,
+    t: &Target<'_>,
+    confidence: f64,
+    out: &mut Imported,
+    of_group: impl Fn(Option<Group>) -> Weighted,
+) -> Result<(), ImportError> {
+    for (group, status, suffix) in STATUSES {
+        let target = Target {
+            key: format!("{}.{status}", t.key),
+            metric: format!("{}{suffix}", t.metric),
+            unit: t.unit,
+            scale: t.scale,
+            definition: t.definition,
+            rate: t.rate,
+        };
+        summary_claims(path, node.get(status).unwrap_or(&Value::Null), &target, confidence, out)?;
+        insert_raw(out, &target.metric, of_group(group));
+    }
+    Ok(())
+}
+
 /// `metrics.text`, `image`, `video`, `audio`, `tool_call`: every summary guidellm wrote.
 fn modality_claims(path: &Path, metrics: &Value, records: &[Record], window: (f64, f64), confidence: f64, out: &mut Imported) -> Result<(), ImportError> {
+    let side_and_kind = || Side::ALL.into_iter().flat_map(|side| Kind::ALL.into_iter().map(move |kind| (side, kind)));
     for (section, summaries) in MODALITIES {
         for (name, property) in summaries {
             let Some(summary) = metrics.get(section).and_then(|s| s.get(*name)).filter(|s| !s.is_null()) else { continue };
-            for (side, side_key) in Side::ALL {
-                for (kind, key_suffix, metric_suffix) in Kind::ALL {
-                    let Some(node) = summary.get(format!("{side_key}{key_suffix}")).filter(|n| !n.is_null()) else { continue };
-                    for (group, status, suffix) in STATUSES {
-                        let metric = format!("{section}.{name}.{side_key}{metric_suffix}{suffix}");
-                        let unit = if matches!(kind, Kind::PerSecond) { format!("{name}/s") } else { name.to_string() };
-                        let rate = matches!(kind, Kind::PerSecond);
-                        let t = Target {
-                            key: format!("metrics.{section}.{name}.{side_key}{key_suffix}.{status}"),
-                            metric: metric.clone(),
-                            unit: &unit,
-                            scale: 1.0,
-                            definition: rate.then_some(super::families::RATE_OVER_RUN),
-                            rate,
-                        };
-                        summary_claims(path, node.get(status).unwrap_or(&Value::Null), &t, confidence, out)?;
-                        insert_raw(out, &metric, modality_distribution(records, window, property, side, kind, group));
-                    }
-                }
+            for ((side, side_key), (kind, key_suffix, metric_suffix)) in side_and_kind() {
+                let Some(node) = summary.get(format!("{side_key}{key_suffix}")).filter(|n| !n.is_null()) else { continue };
+                let rate = matches!(kind, Kind::PerSecond);
+                let unit = if rate { format!("{name}/s") } else { name.to_string() };
+                let t = Target {
+                    key: format!("metrics.{section}.{name}.{side_key}{key_suffix}"),
+                    metric: format!("{section}.{name}.{side_key}{metric_suffix}"),
+                    unit: &unit,
+                    scale: 1.0,
+                    definition: rate.then_some(RATE_OVER_RUN),
+                    rate,
+                };
+                breakdown_claims(path, node, &t, confidence, out, |group| modality_distribution(records, window, property, side, kind, group))?;
             }
         }
     }

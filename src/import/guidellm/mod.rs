@@ -18,6 +18,7 @@ mod record;
 mod rows;
 mod scheduler;
 mod series;
+mod window;
 mod workload;
 
 use std::path::Path;

@@ -4,9 +4,9 @@
 //! input, output and total values per request, their rate over time and their concurrency,
 //! the last two over the whole run (guidellm passes no window to them).
 
-use super::families::{Span, counted};
 use super::record::{Group, Record};
 use super::series::{Weighted, concurrency, rates};
+use super::window::{Span, counted};
 
 /// Each modality section and its summaries: (key in the section, usage property).
 pub const MODALITIES: [(&str, &[(&str, &str)]); 5] = [

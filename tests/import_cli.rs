@@ -264,37 +264,42 @@ fn audit_reproduces_the_tools_own_numbers() {
 fn guidellm_inference_perf_and_mlc_endpoints_round_trip() {
     let s = Scratch::new("imp_more");
     let t0 = 1_781_184_000.0f64;
-    // guidellm: warmup and cooldown requests are listed but not counted; nearest-rank claims.
+    // guidellm 0.8.1: warmup and cooldown requests are listed but not counted; TTFT counts the
+    // requests whose [start, first token] overlaps the measure window; nearest-rank claims.
     let reqs: Vec<Value> = (0..40)
         .map(|i| {
             let start = t0 + i as f64 * 0.5;
             let ttft = 30.0 + (i % 9) as f64;
-            json!({"request_id": format!("r{i}"), "request_start_time": start, "request_end_time": start + 0.8, "time_to_first_token_ms": ttft, "time_per_output_token_ms": 12.0, "prompt_tokens": 256, "output_tokens": 64})
+            let timings = json!({"request_start": start, "first_token_iteration": start + ttft / 1000.0, "last_token_iteration": start + 0.79, "request_end": start + 0.8, "resolve_end": start + 0.801, "token_iterations": 64, "request_iterations": 66});
+            json!({"request_id": format!("r{i}"), "info": {"status": "completed", "timings": timings}, "input_metrics": {"total_tokens": 256}, "output_metrics": {"total_tokens": 64}})
         })
         .collect();
-    // Counted: requests overlapping [t0 + 3, t0 + 17].
+    // Counted: requests whose first token comes at or after t0 + 3 and that start by t0 + 17.
     let counted: Vec<f64> = (0..40)
         .filter(|i| {
             let st = t0 + *i as f64 * 0.5;
-            st + 0.8 >= t0 + 3.0 && st <= t0 + 17.0
+            st + (30.0 + (i % 9) as f64) / 1000.0 >= t0 + 3.0 && st <= t0 + 17.0
         })
         .map(|i| 30.0 + (i % 9) as f64)
         .collect();
     let mut sorted = counted.clone();
     sorted.sort_by(f64::total_cmp);
     let p90 = sorted[((0.9 * sorted.len() as f64).ceil() as usize) - 1];
-    let g = json!({"metadata": {"guidellm_version": "0.5.0"}, "benchmarks": [{
-        "config": {"profile": {"type_": "poisson", "rate": 2.0}},
+    let ttft = json!({"count": counted.len(), "mean": counted.iter().sum::<f64>() / counted.len() as f64, "median": sorted[(sorted.len() - 1) / 2], "percentiles": {"p90": p90}});
+    let g = json!({"metadata": {"guidellm_version": "0.8.1"}, "benchmarks": [{
+        "config": {"strategy": {"type_": "poisson", "rate": 2.0}},
         "scheduler_metrics": {"measure_start_time": t0 + 3.0, "measure_end_time": t0 + 17.0},
-        "metrics": {"time_to_first_token_ms": {"successful": {"mean": counted.iter().sum::<f64>() / counted.len() as f64, "median": sorted[(sorted.len() - 1) / 2], "percentiles": {"p90": p90}}}},
+        "metrics": {"time_to_first_token_ms": {"successful": ttft}},
         "requests": {"successful": reqs, "errored": [], "incomplete": []}, "duration": 20.0}]});
     let f = write(&s, "benchmarks.json", &g.to_string());
     let a = round_trip(&[f.to_str().unwrap()], &s, "guidellm");
     assert!(a["requests"]["declared_warmup"].as_u64().unwrap() > 0);
+    assert_eq!(a["run"]["arrival"], "poisson");
     let out = s.path("g_audit.json");
     let o = credence(&["audit", f.to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    assert_eq!(v["audit"]["claims"].as_array().unwrap().len(), 4, "count, mean, median and p90");
     for c in v["audit"]["claims"].as_array().unwrap() {
         assert_eq!(c["verdict"], "reproduced", "nearest-rank and the measurement window reproduce guidellm: {c}");
     }

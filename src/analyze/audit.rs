@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::intervals::percentile_key;
 use super::{Analysis, Status};
-use crate::run::claims::{Claim, RawValues, percentile_of_stat, statistic};
+use crate::run::claims::{Claim, RawValues, percentile_of_stat};
 
 /// Relative difference under which two numbers count as the same (the tools print ~6
 /// significant digits).
@@ -108,6 +108,7 @@ pub fn claimed_percentiles(claims: &[Claim]) -> Vec<f64> {
 
 /// Why credence's number may differ from the tool's.
 fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
+    // The tool's own definition of the number, where it differs, is the first reason.
     let mut r: Vec<String> = c.definition.iter().cloned().collect();
     let s = &a.steady_state;
     if s.dropped_start_requests + s.dropped_end_requests > 0 {
@@ -148,7 +149,7 @@ impl<'a> Facts<'a> {
 
 /// The claim recomputed from the tool's raw values, or else from its summary file, and from which.
 fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Option<&'static str>) {
-    let from_raw = raw.get(&c.metric).and_then(|v| statistic(v, &c.stat));
+    let from_raw = crate::run::claims::recompute(raw, &c.metric, &c.stat);
     // MLPerf logs have no raw values: cross-check the detail log against the summary file.
     let from_summary =
         crate::run::claims::mlperf_summary_line_for(&c.key).and_then(|(line, scale)| facts.number(&format!("summary.{line}")).map(|v| v * scale));

@@ -25,7 +25,28 @@ pub struct Claim {
 }
 
 /// Raw per-request values by metric (ms), with the tool's own definitions, for recomputation.
+/// A tool that weighs its values (guidellm weighs TPOT by output tokens, rates by the time they
+/// held) stores the weights under `metric#weights`, and a count that is not their sum under
+/// `metric#count`: such a metric is summarised by `distribution::statistic`.
 pub type RawValues = BTreeMap<String, Vec<f64>>;
+
+/// Suffix of the raw key holding the weights of a metric's values.
+pub const WEIGHTS_SUFFIX: &str = "#weights";
+/// Suffix of the raw key holding a weighted metric's observation count (one number).
+pub const COUNT_SUFFIX: &str = "#count";
+
+/// The claim's statistic recomputed from the raw values of its metric, weighted when the tool
+/// stored weights for them.
+pub fn recompute(raw: &RawValues, metric: &str, stat: &str) -> Option<f64> {
+    let values = raw.get(metric)?;
+    match raw.get(&format!("{metric}{WEIGHTS_SUFFIX}")) {
+        Some(weights) => {
+            let count = raw.get(&format!("{metric}{COUNT_SUFFIX}")).and_then(|c| c.first().copied());
+            super::distribution::statistic(values, weights, count, stat)
+        }
+        None => statistic(values, stat),
+    }
+}
 
 /// A statistic of `values` the way numpy computes it (type-7 percentiles, population std).
 /// NaN is a missing value; +∞ stands for an unbounded one (a failed request in AIPerf's
@@ -36,7 +57,7 @@ pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
     }
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
-        return None;
+        return (stat == "count").then_some(0.0);
     }
     v.sort_by(f64::total_cmp);
     let n = v.len() as f64;
@@ -51,6 +72,12 @@ pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
         // A run total the importer computed with the tool's definition (a throughput, a count).
         "value" if v.len() == 1 => Some(v[0]),
         "std" => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()),
+        // Population variance, the most frequent value (the smallest on ties), the number of
+        // values and their sum (guidellm's `variance`, `mode`, `count`, `total_sum`).
+        "variance" => Some(v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n),
+        "mode" => super::distribution::statistic(&v, &vec![1.0; v.len()], None, "mode"),
+        "count" => Some(n),
+        "sum" => Some(v.iter().sum()),
         // pandas' default (ddof = 1).
         "std_sample" if v.len() > 1 => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()),
         // guidellm: nearest rank (type 1), x[ceil(p·n) − 1], and the lower median.
@@ -135,6 +162,10 @@ mod tests {
         assert_eq!(statistic(&v, "p75_rank"), Some(3.0), "nearest rank: x[ceil(0.75·4) − 1]");
         assert_eq!(statistic(&v, "median_lower"), Some(2.0));
         assert_eq!(statistic(&v, "std"), Some(1.118033988749895));
+        assert_eq!(statistic(&v, "variance"), Some(1.25));
+        assert_eq!(statistic(&[3.0, 1.0, 3.0, 1.0, 2.0], "mode"), Some(1.0), "the smallest of the most frequent");
+        assert_eq!((statistic(&v, "count"), statistic(&v, "sum")), (Some(4.0), Some(10.0)));
+        assert_eq!((statistic(&[], "count"), statistic(&[], "mean")), (Some(0.0), None), "no values: only a count");
         assert_eq!(percentile_stat("99.90"), "p99.9");
         assert_eq!(percentile_stat("50"), "p50");
         assert_eq!(percentile_of_stat("median_lower"), Some(0.5));
@@ -164,5 +195,17 @@ mod tests {
         assert_eq!(statistic(&v, "p75_nearest"), Some(f64::INFINITY));
         assert_eq!(statistic(&v, "p10_nearest"), Some(1.0));
         assert_eq!(statistic(&v, "max"), Some(4.0), "other statistics leave +∞ out");
+    }
+
+    #[test]
+    fn weighted_metrics_are_recomputed_with_their_weights() {
+        let mut raw = RawValues::new();
+        raw.insert("tpot".into(), vec![10.0, 40.0]);
+        assert_eq!(recompute(&raw, "tpot", "mean"), Some(25.0), "no weights: plain values");
+        raw.insert(format!("tpot{WEIGHTS_SUFFIX}"), vec![3.0, 1.0]);
+        assert_eq!(recompute(&raw, "tpot", "mean"), Some(17.5));
+        raw.insert(format!("tpot{COUNT_SUFFIX}"), vec![9.0]);
+        assert_eq!(recompute(&raw, "tpot", "count"), Some(9.0));
+        assert_eq!(recompute(&raw, "itl", "mean"), None);
     }
 }

@@ -5,6 +5,7 @@
 //! (`gpu/`) holding `*.parquet` segments, read in name order as one table.
 
 pub mod claims;
+pub mod distribution;
 pub mod json_schema;
 pub mod logical;
 pub mod manifest;

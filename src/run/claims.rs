@@ -14,7 +14,7 @@ pub struct Claim {
     pub key: String,
     /// credence's metric name (`ttft`, `tpot`, `itl`, `e2e`, `requests_per_s`, …).
     pub metric: String,
-    /// `mean`, `median`, `min`, `max`, `std`, `p99`, `p99.9`, `value`.
+    /// `mean`, `median`, `min`, `max`, `std`, `p99`, `p99.9`, `value`, `sum`, `count`.
     pub stat: String,
     /// The tool's value, converted to ms for latencies.
     pub value: f64,
@@ -28,8 +28,17 @@ pub struct Claim {
 pub type RawValues = BTreeMap<String, Vec<f64>>;
 
 /// A statistic of `values` the way numpy computes it (type-7 percentiles, population std).
+/// `count` and `sum` are defined on no values too (0: a tool's "0 failures"); `value` is the
+/// one number an importer derived with the tool's formula from its per-request data (a rate
+/// over the tool's own window).
 pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    match stat {
+        "count" => return Some(v.len() as f64),
+        "sum" => return Some(v.iter().sum()),
+        "value" => return (v.len() == 1).then(|| v[0]),
+        _ => {}
+    }
     if v.is_empty() {
         return None;
     }
@@ -101,5 +110,15 @@ mod tests {
         assert_eq!(statistic(&v, "std"), Some(1.118033988749895));
         assert_eq!(percentile_stat("99.90"), "p99.9");
         assert_eq!(percentile_stat("50"), "p50");
+    }
+
+    #[test]
+    fn counts_sums_and_single_values() {
+        assert_eq!(statistic(&[], "count"), Some(0.0), "a tool's 0 failures is recomputable from no rows");
+        assert_eq!(statistic(&[], "sum"), Some(0.0));
+        assert_eq!(statistic(&[1.0, f64::NAN, 1.0], "count"), Some(2.0), "a non-finite value is not counted");
+        assert_eq!(statistic(&[27.0, 25.0], "sum"), Some(52.0));
+        assert_eq!(statistic(&[3.5], "value"), Some(3.5));
+        assert_eq!(statistic(&[3.5, 4.0], "value"), None, "a value is one derived number, not a distribution");
     }
 }

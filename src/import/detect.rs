@@ -169,11 +169,7 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
             return Ok(Format::MlcEndpoints);
         }
     }
-    if super::inference_perf::looks_like_requests(&head) {
-        // Cut short, but recognisably inference-perf's records: its parser names the record.
-        return Ok(Format::InferencePerf);
-    }
-    if let Some(f) = detect_yaml(bytes) {
+    if let Some(f) = detect_inference_perf_text(&head, bytes) {
         return Ok(f);
     }
     Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(
@@ -181,9 +177,13 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     ))
 }
 
-/// inference-perf's YAML files (a stage report, the resolved config); other text is no YAML
-/// credence reads.
-fn detect_yaml(bytes: &[u8]) -> Option<Format> {
+/// inference-perf's files that are not whole JSON: a per-request file cut short (still
+/// recognisably its records, so that its parser names the record) and its YAML files (a stage
+/// report, the resolved config); other text is no YAML credence reads.
+fn detect_inference_perf_text(head: &str, bytes: &[u8]) -> Option<Format> {
+    if super::inference_perf::looks_like_requests(head) {
+        return Some(Format::InferencePerf);
+    }
     let text = std::str::from_utf8(bytes).ok()?;
     if !text.trim_start().starts_with(|c: char| c.is_ascii_alphabetic()) || !text.contains(":\n") && !text.contains(": ") {
         return None;

@@ -70,7 +70,7 @@ fn by_stage_reports(path: &Path, records: &[Record], windows: &[StageWindow], pl
     let origin = if plan.and_then(|p| p.num_workers) == Some(0) { 0 } else { SECOND_NS };
     let first_guess = w[0].start_ns + origin - first;
     let stages = assign(records, &w, first_guess);
-    let lower = w.iter().filter_map(|s| stage_extent(records, &stages, s.id).map(|(send, _, _)| s.start_ns + origin - send)).max().unwrap_or(first_guess);
+    let lower = w.iter().filter_map(|s| stage_extent(records, &stages, s.id).map(|e| s.start_ns + origin - e.first_send)).max().unwrap_or(first_guess);
     let stages = assign(records, &w, lower);
     let upper = upper_bound(records, &stages, &w, plan);
     let precision = match upper {
@@ -103,13 +103,20 @@ fn assign(records: &[Record], w: &[&StageWindow], offset_ns: i64) -> Vec<Option<
         .collect()
 }
 
-/// A stage's first send, last send and last end (perf ns), and how many records it has.
-fn stage_extent(records: &[Record], stages: &[Option<u32>], id: u32) -> Option<(i64, i64, (i64, usize))> {
+/// A stage's records on the perf_counter clock (ns).
+struct Extent {
+    first_send: i64,
+    last_send: i64,
+    last_end: i64,
+    count: usize,
+}
+
+fn stage_extent(records: &[Record], stages: &[Option<u32>], id: u32) -> Option<Extent> {
     let mine: Vec<&Record> = records.iter().zip(stages).filter(|(_, s)| **s == Some(id)).map(|(r, _)| r).collect();
-    let first = mine.iter().map(|r| ns(r.start)).min()?;
+    let first_send = mine.iter().map(|r| ns(r.start)).min()?;
     let last_send = mine.iter().map(|r| ns(r.start)).max()?;
     let last_end = mine.iter().filter(|r| r.end.is_finite()).map(|r| ns(r.end)).max().unwrap_or(last_send);
-    Some((first, last_send, (last_end, mine.len())))
+    Some(Extent { first_send, last_send, last_end, count: mine.len() })
 }
 
 /// The tightest upper bound on the offset: a stage that ran all its planned requests ended
@@ -118,12 +125,12 @@ fn stage_extent(records: &[Record], stages: &[Option<u32>], id: u32) -> Option<(
 fn upper_bound(records: &[Record], stages: &[Option<u32>], w: &[&StageWindow], plan: Option<&Plan>) -> Option<(i64, String)> {
     w.iter()
         .filter_map(|s| {
-            let (_, last_send, (last_end, n)) = stage_extent(records, stages, s.id)?;
-            let complete = plan.and_then(|p| p.planned_requests(s.id as usize)).is_some_and(|planned| planned == n as u64);
+            let e = stage_extent(records, stages, s.id)?;
+            let complete = plan.and_then(|p| p.planned_requests(s.id as usize)).is_some_and(|planned| planned == e.count as u64);
             Some(if complete {
-                (s.end_ns - last_end, format!("stage {} ran its {n} planned requests, which ended by its run.time.end", s.id))
+                (s.end_ns - e.last_end, format!("stage {} ran its {} planned requests, which ended by its run.time.end", s.id, e.count))
             } else {
-                (s.end_ns - last_send, format!("stage {} (not known to have run all its planned requests) sent its last request by its run.time.end", s.id))
+                (s.end_ns - e.last_send, format!("stage {} (not known to have run all its planned requests) sent its last request by its run.time.end", s.id))
             })
         })
         .min_by_key(|(u, _)| *u)

@@ -112,7 +112,7 @@ pub fn parse_set(inputs: &[(&Path, &[u8])], o: &ImportOptions) -> Result<Vec<Imp
 
 fn parse_one(path: &Path, bytes: &[u8]) -> Result<Parsed, ImportError> {
     if matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'[' | b'{')) {
-        let v = parse_json_located(path, bytes)?;
+        let v = records::parse_json_located(path, bytes)?;
         return match json_kind(&v) {
             Some(Kind::Summary) => Ok(Parsed::Summary(numbers_of(&v))),
             _ if v.is_array() => Ok(Parsed::Requests(records::parse(path, &v)?)),
@@ -137,41 +137,6 @@ fn numbers_of(v: &Value) -> Vec<(Vec<String>, f64)> {
     let mut out = Vec::new();
     claims::numbers(v, &mut Vec::new(), &mut out);
     out
-}
-
-/// Parses JSON; a syntax error (a file cut short) names the record it is in.
-fn parse_json_located(path: &Path, bytes: &[u8]) -> Result<Value, ImportError> {
-    super::json::parse(path, bytes).map_err(|mut e| {
-        if let Some(k) = record_at_error(bytes, &e.at) {
-            e.at = Some(format!("record [{k}], {}", e.at.unwrap_or_default()));
-        }
-        e
-    })
-}
-
-/// The index of the top-level array element an error at `line L, column C` falls in.
-fn record_at_error(bytes: &[u8], at: &Option<String>) -> Option<usize> {
-    let nums: Vec<usize> = at.as_deref()?.split(|c: char| !c.is_ascii_digit()).filter_map(|x| x.parse().ok()).collect();
-    let (line, col) = (*nums.first()?, *nums.get(1)?);
-    let line_start = bytes.split_inclusive(|&b| b == b'\n').take(line.saturating_sub(1)).map(<[u8]>::len).sum::<usize>();
-    let end = (line_start + col).min(bytes.len());
-    let (mut depth, mut in_string, mut escaped, mut started) = (0usize, false, false, 0usize);
-    for &b in &bytes[..end] {
-        if in_string {
-            (escaped, in_string) = (!escaped && b == b'\\', escaped || b != b'"');
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                started += usize::from(depth == 2);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    started.checked_sub(1)
 }
 
 /// What every file's `Imported` is built from.

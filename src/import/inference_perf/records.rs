@@ -170,6 +170,41 @@ fn usage(path: &Path, at: &str, u: &Value) -> Result<Usage, ImportError> {
     })
 }
 
+/// Parses JSON; a syntax error (a file cut short) names the record it is in.
+pub fn parse_json_located(path: &Path, bytes: &[u8]) -> Result<Value, ImportError> {
+    crate::import::json::parse(path, bytes).map_err(|mut e| {
+        if let Some(k) = record_at_error(bytes, &e.at) {
+            e.at = Some(format!("record [{k}], {}", e.at.unwrap_or_default()));
+        }
+        e
+    })
+}
+
+/// The index of the top-level array element an error at `line L, column C` falls in.
+fn record_at_error(bytes: &[u8], at: &Option<String>) -> Option<usize> {
+    let nums: Vec<usize> = at.as_deref()?.split(|c: char| !c.is_ascii_digit()).filter_map(|x| x.parse().ok()).collect();
+    let (line, col) = (*nums.first()?, *nums.get(1)?);
+    let line_start = bytes.split_inclusive(|&b| b == b'\n').take(line.saturating_sub(1)).map(<[u8]>::len).sum::<usize>();
+    let end = (line_start + col).min(bytes.len());
+    let (mut depth, mut in_string, mut escaped, mut started) = (0usize, false, false, 0usize);
+    for &b in &bytes[..end] {
+        if in_string {
+            (escaped, in_string) = (!escaped && b == b'\\', escaped || b != b'"');
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                started += usize::from(depth == 2);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    started.checked_sub(1)
+}
+
 /// Seconds to ns, on the same origin.
 pub fn ns(s: f64) -> i64 {
     (s * 1e9).round() as i64

@@ -158,6 +158,16 @@ fn every_case_imports_validates_analyzes_and_reproduces_the_tools_claims() {
         let m = credence::run::load(&out).unwrap().manifest;
         assert_eq!(m.workload.duration_s, w[3].as_f64(), "{case}");
         assert_eq!(m.workload.streaming, Some(true), "{case}");
+        assert_eq!(m.config.model.as_deref(), Some("mock"), "{case}: the model from config.yaml");
+        assert_eq!(
+            m.workload.output_length.as_deref(),
+            Some(match case {
+                "long-output" => "fixed(800)",
+                "sigint" => "fixed(48)",
+                _ => "fixed(16)",
+            }),
+            "{case}"
+        );
         check_clock(case, &out);
         check_errors(case, &out, &analysis);
         assert!(analysis["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap() > 20.0, "{case}: the mock's TTFT is 20 ms; none lost");

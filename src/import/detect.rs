@@ -197,10 +197,8 @@ fn detect_inference_perf_text(head: &str, bytes: &[u8]) -> Option<Format> {
 }
 
 fn classify(v: &Value) -> Format {
-    if let Some(a) = v.as_array() {
-        if a.first().is_some_and(|r| r.get("ttft_s").is_some() && r.get("end_to_end_latency_s").is_some()) {
-            return Format::Llmperf;
-        }
+    if v.as_array().and_then(|a| a.first()).is_some_and(|r| r.get("ttft_s").is_some() && r.get("end_to_end_latency_s").is_some()) {
+        return Format::Llmperf;
     }
     match super::inference_perf::json_kind(v) {
         Some(super::inference_perf::Kind::Requests) => return Format::InferencePerf,

@@ -123,7 +123,7 @@ fn parse_one(path: &Path, bytes: &[u8]) -> Result<Parsed, ImportError> {
     match yaml_kind(&y) {
         Some(Kind::StageReport) => {
             let results = side::at(&y, "results")
-                .map(|r| serde_json::to_value(r))
+                .map(serde_json::to_value)
                 .transpose()
                 .map_err(|e| ImportError::new(path, Some("key results".into()), format!("not readable as numbers by key: {e}")))?;
             Ok(Parsed::Stage(side::stage_window(path, &y)?, results.as_ref().map(numbers_of).unwrap_or_default()))
@@ -213,6 +213,7 @@ impl Context<'_> {
                 .map(side::workload)
                 .unwrap_or_else(|| Workload { streaming: Some(records.iter().any(|r| !r.chunk_times.is_empty())), ..Workload::unknown() }),
         );
+        out.config = self.plan.map(side::system).unwrap_or_default();
         out.phases.warmup_requests = Some(0);
         out.phases.warmup_included = Some(false);
         out.phases.note = Some(self.stages_note(anchor));

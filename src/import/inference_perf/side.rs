@@ -8,7 +8,7 @@ use serde_yaml::Value as Yaml;
 
 use crate::import::ImportError;
 use crate::import::time::parse_datetime;
-use crate::run::manifest::{Arrival, Workload};
+use crate::run::manifest::{Arrival, SystemConfig, Workload};
 
 /// Parses a YAML file; a syntax error names its line.
 pub fn parse_yaml(path: &Path, bytes: &[u8]) -> Result<Yaml, ImportError> {
@@ -50,6 +50,11 @@ pub struct Plan {
     pub dataset: Option<String>,
     pub input_length: Option<String>,
     pub output_length: Option<String>,
+    /// `server.type` (the engine kind the user declared) and `server.model_name`.
+    pub engine: Option<String>,
+    pub model: Option<String>,
+    /// `server.base_url`.
+    pub url: Option<String>,
 }
 
 impl Plan {
@@ -106,6 +111,9 @@ pub fn plan(path: &Path, v: &Yaml) -> Result<Plan, ImportError> {
         dataset: data_type.map(|t| data_path.map_or(t.to_string(), |p| format!("{t} ({p})"))),
         input_length: at(v, "data.input_distribution").map(distribution),
         output_length: at(v, "data.output_distribution").map(distribution),
+        engine: at(v, "server.type").and_then(Yaml::as_str).map(String::from),
+        model: at(v, "server.model_name").and_then(Yaml::as_str).map(String::from),
+        url: at(v, "server.base_url").and_then(Yaml::as_str).map(String::from),
     })
 }
 
@@ -152,6 +160,19 @@ pub fn workload(p: &Plan) -> Workload {
         duration_s: if concurrent || p.stages.is_empty() { None } else { p.stages.iter().map(|s| s.duration).sum() },
         ..Workload::unknown()
     }
+}
+
+/// The system as the config names it: the model requested, and in `extra` the server type the
+/// user declared (it picks inference-perf's client flavour; nothing checks it is that engine)
+/// and the URL.
+pub fn system(p: &Plan) -> SystemConfig {
+    let mut extra = std::collections::BTreeMap::new();
+    for (k, v) in [("declared_server_type", &p.engine), ("base_url", &p.url)] {
+        if let Some(v) = v {
+            extra.insert(k.to_string(), v.clone());
+        }
+    }
+    SystemConfig { model: p.model.clone(), extra, ..SystemConfig::default() }
 }
 
 /// One stage's report: its id and wall-clock window.

@@ -330,7 +330,11 @@ fn bad_records_are_refused_naming_the_file_and_the_record() {
     // A wrong type in a key.
     let k = ok_record(3);
     let inputs = edited(&s, |v| v[k]["info"]["response_metrics"]["chunk_times"] = json!("soon"));
-    refused(&inputs, &s.path("type"), &["per_request_lifecycle_metrics.json", &format!("record [{k}]"), "chunk_times", "an array"]);
+    refused(
+        &inputs,
+        &s.path("type"),
+        &["per_request_lifecycle_metrics.json", &format!("record [{k}], key info.response_metrics.chunk_times"), "expected an array", "\"soon\""],
+    );
     // NaN where the send time must be.
     let inputs = edited(&s, |v| v[5]["start_time"] = json!("NaN!"));
     refused(&inputs, &s.path("nan"), &["per_request_lifecycle_metrics.json", "record [5], key start_time", "finite number", "NaN"]);
@@ -363,4 +367,17 @@ fn a_nan_chunk_time_and_a_negative_chunk_gap_are_kept_as_invalid_rows() {
     assert_eq!(message(a), format!("per_request_lifecycle_metrics.json, request {a}: key info.response_metrics.chunk_times[4] is NaN"));
     let gap = message(b);
     assert!(gap.starts_with(&format!("per_request_lifecycle_metrics.json, request {b}: chunk 4 arrives")) && gap.contains("negative gap"), "{gap}");
+}
+
+#[test]
+fn stage_reports_of_another_run_are_refused() {
+    let s = Scratch::new("peers_ip_mixed");
+    let file = |case: &str, name: &str| dir(case).join(name).to_str().unwrap().to_string();
+    let records = file("faults", "per_request_lifecycle_metrics.json");
+    // Another run's report: its request count does not match the records in its window.
+    let other = [records.clone(), file("concurrency", "inference-perf.partial.stage_0.yaml")];
+    refused(&other, &s.path("a"), &["concurrency", "inference-perf.partial.stage_0.yaml", "stage 0 counts 40 requests", "not the same run"]);
+    // Reports of two runs together.
+    let mixed = [records, file("faults", "inference-perf.partial.stage_0.yaml"), file("constant-two-stages", "inference-perf.partial.stage_1.yaml")];
+    refused(&mixed, &s.path("b"), &["are of different runs (run.eid)"]);
 }

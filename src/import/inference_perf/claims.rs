@@ -1,7 +1,8 @@
 //! Every number of inference-perf's summaries as a claim: `summary_lifecycle_metrics.json`,
 //! `stage_N_lifecycle_metrics.json` (and per-adapter files), and the statistics of the stage
 //! reports `inference-perf.partial.stage_N.yaml` (BR 0.2.1). Each claim names the series of
-//! the tool's own definitions it is recomputed from (see `recompute`).
+//! the tool's own definitions it is recomputed from (see `recompute`). Keys are
+//! `{file}:{key path}`, a stage report's from `results.request_performance.aggregate`.
 
 use super::recompute::{Defs, derived, series};
 use super::records::Record;
@@ -250,11 +251,16 @@ pub fn claims(file: &str, numbers: &[(Vec<String>, f64)], layout: Layout, pop: R
     let (mut claims, mut raw) = (Vec::new(), Vec::new());
     const LACKING: &str = "the per-request records lack what this number is computed from";
     for (segs, value) in numbers {
-        let (t, prefix) = match layout {
-            Layout::Lifecycle => (json_target(segs), ""),
-            Layout::StageReport => (br_target(segs, d), "results."),
+        let path = segs.join(".");
+        // A stage report's statistics are keyed from `results.request_performance.aggregate`
+        // (short enough to read in a report's table); anything else from `results`.
+        let (t, shown) = match layout {
+            Layout::Lifecycle => (json_target(segs), path),
+            Layout::StageReport => {
+                (br_target(segs, d), path.strip_prefix("request_performance.aggregate.").map_or_else(|| format!("results.{path}"), String::from))
+            }
         };
-        let key = format!("{file}:{prefix}{}", segs.join("."));
+        let key = format!("{file}:{shown}");
         let (values, why) = match (&t.source, pop) {
             (Source::Not(why), _) => (None, Some(why.to_string())),
             (_, Err(why)) => (None, Some(why.to_string())),

@@ -58,6 +58,10 @@ pub fn anchor(path: &Path, records: &[Record], windows: &[StageWindow], plan: Op
 fn by_stage_reports(path: &Path, records: &[Record], windows: &[StageWindow], plan: Option<&Plan>, first: i64) -> Result<Anchor, ImportError> {
     let mut w: Vec<&StageWindow> = windows.iter().collect();
     w.sort_by_key(|x| x.start_ns);
+    if let Some(other) = w.iter().find(|x| x.experiment != w[0].experiment) {
+        return Err(ImportError::new(path, None, format!("the stage reports {} and {} are of different runs (run.eid)", w[0].file, other.file))
+            .hint("give the stage reports from this run's output folder"));
+    }
     if w[0].id != 0 {
         return Err(ImportError::new(
             path,
@@ -77,8 +81,19 @@ fn by_stage_reports(path: &Path, records: &[Record], windows: &[StageWindow], pl
         Some((u, why)) if u >= lower => {
             format!("true − stored ∈ [{:+.3} s, {:+.3} s] (the upper bound: {why})", -(EARLY_SEND_NS as f64) / 1e9, (u - lower) as f64 / 1e9)
         }
-        Some((u, why)) => format!("unknown: the bounds cross by {:.3} s ({why}); the stage reports and the records disagree", (lower - u) as f64 / 1e9),
-        None => "unknown: no stage report has requests".into(),
+        Some((u, why)) => {
+            // The records do not fit between the reports' starts and ends: other files, or a
+            // run the assumptions do not cover. A clock of unknown error is not written.
+            return Err(ImportError::new(path, None, format!(
+                "the records do not fit the stage reports' windows: the earliest anchor their starts allow is {:.3} s after the latest their ends allow ({why})",
+                (lower - u) as f64 / 1e9
+            ))
+            .hint("give the stage reports and config.yaml of this run's output folder (num_workers 0 starts the schedule at run.time.start), or --start TIME instead"));
+        }
+        None => {
+            return Err(ImportError::new(path, None, format!("no request falls in the window of {} (run.time.start + 1 s to run.time.end)", w[0].file))
+                .hint("give the stage reports of this run's output folder, or --start TIME instead"));
+        }
     };
     let note = format!(
         "inference-perf times are time.perf_counter() seconds (no date); anchored to run.time.start of {} ({}): each stage's schedule starts {} s after its run.time.start, so each stage's first request is placed no earlier than that (the latest such anchor over {} stage report(s)); anchor precision: {precision}",

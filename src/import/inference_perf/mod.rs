@@ -105,9 +105,32 @@ pub fn parse_set(inputs: &[(&Path, &[u8])], o: &ImportOptions) -> Result<Vec<Imp
         }
         _ => None,
     };
+    if let Some(a) = &anchor {
+        same_run(inputs, &parsed, a)?;
+    }
     let defs = plan.as_ref().map_or(Defs::default(), |p| Defs { use_server_output_tokens: p.use_server_output_tokens, tokenizer: p.tokenizer });
     let ctx = Context { records, anchor: anchor.as_ref(), plan: plan.as_ref(), windows: &windows, defs };
     Ok(inputs.iter().zip(&parsed).map(|((path, _), p)| ctx.imported(path, p)).collect())
+}
+
+/// A stage report counts the requests of its stage (`requests.total`): the per-request file
+/// must hold as many in its window, or the files are not of one run.
+fn same_run(inputs: &[(&Path, &[u8])], parsed: &[Parsed], anchor: &Anchor) -> Result<(), ImportError> {
+    let total = ["request_performance", "aggregate", "requests", "total"];
+    for ((path, _), p) in inputs.iter().zip(parsed) {
+        let Parsed::Stage(w, numbers) = p else { continue };
+        let Some((_, n)) = numbers.iter().find(|(k, _)| k.iter().map(String::as_str).eq(total)) else { continue };
+        let mine = anchor.stages.iter().filter(|s| **s == Some(w.id)).count();
+        if *n != mine as f64 {
+            return Err(ImportError::new(
+                path,
+                Some("key results.request_performance.aggregate.requests.total".into()),
+                format!("stage {} counts {n} requests, but {mine} records of the per-request file fall in its window (run.time): not the same run", w.id),
+            )
+            .hint("give the files of one output folder"));
+        }
+    }
+    Ok(())
 }
 
 fn parse_one(path: &Path, bytes: &[u8]) -> Result<Parsed, ImportError> {

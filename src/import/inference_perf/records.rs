@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::import::ImportError;
-use crate::import::json::{Fields, number, numbers_at, short};
+use crate::import::json::{number, numbers_at, short};
 use crate::run::rows::{Request, error_kind};
 
 /// The server's `usage` of one response, under either API's key names.
@@ -63,111 +63,128 @@ impl Record {
 /// Parses the whole array; a record that cannot be read is an error naming it.
 pub fn parse(path: &Path, v: &Value) -> Result<Vec<Record>, ImportError> {
     let list = v.as_array().ok_or_else(|| ImportError::new(path, None, "expected a JSON array of request records"))?;
-    list.iter().enumerate().map(|(i, r)| record(path, i, r)).collect()
+    list.iter().enumerate().map(|(i, r)| record(Obj { path, record: i, prefix: String::new(), v: r })).collect()
 }
 
-fn record(path: &Path, i: usize, r: &Value) -> Result<Record, ImportError> {
-    let at = format!("record [{i}]");
-    if !r.is_object() {
-        return Err(ImportError::new(path, Some(at), format!("expected an object; found {}", short(r))));
+/// One JSON object of record `record`, at key path `prefix` (`info.response_metrics.`), whose
+/// errors name the file, the record and the whole key.
+struct Obj<'a> {
+    path: &'a Path,
+    record: usize,
+    prefix: String,
+    v: &'a Value,
+}
+
+impl<'a> Obj<'a> {
+    fn at(&self, k: &str) -> String {
+        format!("record [{}], key {}{k}", self.record, self.prefix)
     }
-    let f = Fields::new(path, r, at.clone());
-    let start = f.number("start_time")?;
+
+    fn err(&self, k: &str, expected: &str) -> ImportError {
+        let got = self.v.get(k).map_or_else(|| "it is missing".to_string(), |x| format!("found {}", short(x)));
+        ImportError::new(self.path, Some(self.at(k)), format!("expected {expected}; {got}"))
+    }
+
+    /// The value at `k`; None when missing or null.
+    fn get(&self, k: &str) -> Option<&'a Value> {
+        self.v.get(k).filter(|x| !x.is_null())
+    }
+
+    /// A number (Python's NaN and Infinity included, for the caller to judge), or None.
+    fn opt_number(&self, k: &str, expected: &str) -> Result<Option<f64>, ImportError> {
+        self.get(k).map(|x| number(x).ok_or_else(|| self.err(k, expected))).transpose()
+    }
+
+    fn number(&self, k: &str, expected: &str) -> Result<f64, ImportError> {
+        self.opt_number(k, expected)?.ok_or_else(|| self.err(k, expected))
+    }
+
+    fn opt_str(&self, k: &str, expected: &str) -> Result<Option<&'a str>, ImportError> {
+        self.get(k).map(|x| x.as_str().ok_or_else(|| self.err(k, expected))).transpose()
+    }
+
+    fn opt_object(&self, k: &str) -> Result<Option<Obj<'a>>, ImportError> {
+        match self.get(k) {
+            None => Ok(None),
+            Some(v) if v.is_object() => Ok(Some(Obj { path: self.path, record: self.record, prefix: format!("{}{k}.", self.prefix), v })),
+            Some(_) => Err(self.err(k, "an object or null")),
+        }
+    }
+
+    /// An array of perf_counter seconds; empty when missing or null.
+    fn times(&self, k: &str) -> Result<Vec<f64>, ImportError> {
+        match self.get(k) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(a)) => numbers_at(self.path, a, &self.at(k)),
+            Some(_) => Err(self.err(k, "an array of perf_counter seconds")),
+        }
+    }
+}
+
+fn record(o: Obj<'_>) -> Result<Record, ImportError> {
+    if !o.v.is_object() {
+        return Err(ImportError::new(o.path, Some(format!("record [{}]", o.record)), format!("expected an object; found {}", short(o.v))));
+    }
+    const SECONDS: &str = "the send time in perf_counter seconds (a finite number)";
+    let start = o.number("start_time", SECONDS)?;
     if !start.is_finite() {
-        return Err(f.err("start_time", "the send time in perf_counter seconds (a finite number)"));
+        return Err(o.err("start_time", SECONDS));
     }
-    let mut rec = Record { index: i, start, end: f.number("end_time")?, error: error(&f)?, ..Default::default() };
-    if let Some(b) = r.get("request") {
-        let text = b.as_str().ok_or_else(|| f.err("request", "the request body as a string"))?;
-        rec.request_bytes = Some(text.len() as f64);
-    }
-    match r.get("info") {
-        None | Some(Value::Null) => {}
-        Some(info) if info.is_object() => read_info(path, &format!("{at}, key info"), info, &mut rec)?,
-        Some(_) => return Err(f.err("info", "an object or null")),
+    let end = o.number("end_time", "the end time in perf_counter seconds")?;
+    let mut rec = Record { index: o.record, start, end, error: error(&o)?, ..Default::default() };
+    rec.request_bytes = o.opt_str("request", "the request body as a string")?.map(|t| t.len() as f64);
+    if let Some(info) = o.opt_object("info")? {
+        read_info(&info, &mut rec)?;
     }
     Ok(rec)
 }
 
 /// `error`: null, or `{error_type, error_msg}`.
-fn error(f: &Fields<'_>) -> Result<Option<(String, String)>, ImportError> {
-    match f.v.get("error") {
-        None | Some(Value::Null) => Ok(None),
-        Some(e) => {
-            let ef = Fields::new(f.path, e, format!("{}, key error", f.at));
-            let kind = ef.opt_str("error_type").ok_or_else(|| ef.err("error_type", "a string"))?;
-            let msg = ef.opt_str("error_msg").unwrap_or_default();
-            Ok(Some((kind.to_string(), msg.to_string())))
-        }
-    }
+fn error(o: &Obj<'_>) -> Result<Option<(String, String)>, ImportError> {
+    let Some(e) = o.opt_object("error")? else { return Ok(None) };
+    let kind = e.opt_str("error_type", "a string")?.ok_or_else(|| e.err("error_type", "a string"))?;
+    let msg = e.opt_str("error_msg", "a string")?.unwrap_or_default();
+    Ok(Some((kind.to_string(), msg.to_string())))
 }
 
-fn read_info(path: &Path, at: &str, info: &Value, rec: &mut Record) -> Result<(), ImportError> {
-    let f = Fields::new(path, info, at);
-    let count = |v: &Value, k: &str, at: String| -> Result<f64, ImportError> {
-        match v.get(k) {
-            None | Some(Value::Null) => Ok(0.0),
-            Some(x) => number(x).ok_or_else(|| Fields::new(path, v, at).err(k, "a token count")),
+fn read_info(info: &Obj<'_>, rec: &mut Record) -> Result<(), ImportError> {
+    // The tool reads a missing count as 0 (`safe_float`).
+    rec.info_input_tokens = info.opt_number("input_tokens", "a token count")?.unwrap_or(0.0);
+    if let Some(rm) = info.opt_object("request_metrics")? {
+        if let Some(text) = rm.opt_object("text")? {
+            rec.input_tokens = text.opt_number("input_tokens", "a token count")?.unwrap_or(0.0);
         }
-    };
-    rec.info_input_tokens = count(info, "input_tokens", at.to_string())?;
-    let rm = info.get("request_metrics").filter(|x| !x.is_null());
-    if let Some(rm) = rm {
-        let text = rm.get("text").filter(|x| !x.is_null());
-        rec.input_tokens = text.map_or(Ok(0.0), |t| count(t, "input_tokens", format!("{at}.request_metrics.text")))?;
         for (slot, k) in ["image", "video", "audio"].iter().enumerate() {
-            rec.media[slot] = rm.get(*k).filter(|x| !x.is_null()).cloned();
+            rec.media[slot] = rm.get(k).cloned();
         }
     }
-    rec.lora_adapter = f.opt_str("lora_adapter").map(String::from);
-    match info.get("response_metrics") {
-        None | Some(Value::Null) => Ok(()),
-        Some(m) if m.is_object() => response_metrics(path, &format!("{at}.response_metrics"), m, rec),
-        Some(_) => Err(f.err("response_metrics", "an object or null")),
+    rec.lora_adapter = info.opt_str("lora_adapter", "a string or null")?.map(String::from);
+    if let Some(m) = info.opt_object("response_metrics")? {
+        response_metrics(&m, rec)?;
     }
-}
-
-fn response_metrics(path: &Path, at: &str, m: &Value, rec: &mut Record) -> Result<(), ImportError> {
-    let f = Fields::new(path, m, at);
-    rec.has_response_metrics = true;
-    let times = |k: &str| match m.get(k) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(a)) => numbers_at(path, a, &format!("{at}, key {k}")),
-        Some(_) => Err(f.err(k, "an array of perf_counter seconds")),
-    };
-    rec.chunk_times = times("chunk_times")?;
-    rec.token_times = times("output_token_times")?;
-    rec.response_chunks = m.get("response_chunks").and_then(Value::as_array).map_or(0, Vec::len);
-    rec.client_output_tokens = match m.get("output_tokens") {
-        None | Some(Value::Null) => None,
-        Some(x) => Some(number(x).ok_or_else(|| f.err("output_tokens", "a token count or null"))?),
-    };
-    rec.usage = match m.get("server_usage") {
-        None | Some(Value::Null) => None,
-        Some(u) if u.is_object() => Some(usage(path, &format!("{at}.server_usage"), u)?),
-        Some(_) => return Err(f.err("server_usage", "an object or null")),
-    };
     Ok(())
 }
 
-fn usage(path: &Path, at: &str, u: &Value) -> Result<Usage, ImportError> {
-    let f = Fields::new(path, u, at);
-    let get = |k: &str| -> Result<Option<f64>, ImportError> {
-        match u.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(x) => number(x).map(Some).ok_or_else(|| f.err(k, "a token count or null")),
-        }
-    };
-    let cached = match u.get("prompt_tokens_details").and_then(|d| d.get("cached_tokens")) {
-        None | Some(Value::Null) => None,
-        Some(x) => Some(number(x).ok_or_else(|| f.err("prompt_tokens_details", "cached_tokens as a token count"))?),
-    };
-    Ok(Usage {
-        prompt: get("prompt_tokens")?.or(get("input_tokens")?),
-        output: get("completion_tokens")?.or(get("output_tokens")?),
-        completion_tokens: get("completion_tokens")?,
-        cached,
-    })
+fn response_metrics(m: &Obj<'_>, rec: &mut Record) -> Result<(), ImportError> {
+    rec.has_response_metrics = true;
+    rec.chunk_times = m.times("chunk_times")?;
+    rec.token_times = m.times("output_token_times")?;
+    rec.response_chunks = m.get("response_chunks").and_then(Value::as_array).map_or(0, Vec::len);
+    rec.client_output_tokens = m.opt_number("output_tokens", "a token count or null")?;
+    if let Some(u) = m.opt_object("server_usage")? {
+        let count = |k: &str| u.opt_number(k, "a token count or null");
+        let cached = match u.opt_object("prompt_tokens_details")? {
+            Some(d) => d.opt_number("cached_tokens", "a token count or null")?,
+            None => None,
+        };
+        rec.usage = Some(Usage {
+            prompt: count("prompt_tokens")?.or(count("input_tokens")?),
+            output: count("completion_tokens")?.or(count("output_tokens")?),
+            completion_tokens: count("completion_tokens")?,
+            cached,
+        });
+    }
+    Ok(())
 }
 
 /// Parses JSON; a syntax error (a file cut short) names the record it is in.

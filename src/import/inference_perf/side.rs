@@ -183,6 +183,8 @@ pub struct StageWindow {
     pub end_ns: i64,
     pub start_text: String,
     pub file: String,
+    /// `run.eid`: the experiment the stage belongs to (one per inference-perf run).
+    pub experiment: Option<String>,
 }
 
 /// Reads the window of `inference-perf.partial.stage_N.yaml`: `run.time.start`/`end` (ISO UTC)
@@ -204,7 +206,8 @@ pub fn stage_window(path: &Path, v: &Yaml) -> Result<StageWindow, ImportError> {
     let id = from_uid.or_else(|| stage_number(&name, "stage_")).ok_or_else(|| {
         ImportError::new(path, Some("key run.uid".into()), "expected inference-perf-stage-N-… (or a file name with stage_N) to tell the stage")
     })?;
-    Ok(StageWindow { id, start_ns, end_ns, start_text, file: name })
+    let experiment = at(v, "run.eid").and_then(Yaml::as_str).map(String::from);
+    Ok(StageWindow { id, start_ns, end_ns, start_text, file: name, experiment })
 }
 
 /// N of `…{marker}N…` (`stage_3_lifecycle_metrics.json`, `inference-perf-stage-3-ab12`).

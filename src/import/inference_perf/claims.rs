@@ -276,3 +276,22 @@ pub fn claims(file: &str, numbers: &[(Vec<String>, f64)], layout: Layout, pop: R
     }
     (claims, raw)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_give_the_scope_and_keys_the_statistic() {
+        assert_eq!(scope_of("summary_lifecycle_metrics.json"), Scope::All);
+        assert_eq!(scope_of("run7-stage_12_lifecycle_metrics.json"), Scope::Stage(12));
+        assert_eq!(scope_of("adapter_sql-lora_lifecycle_metrics.json"), Scope::Adapter("sql-lora".into()));
+        assert_eq!(scope_of("adapter_sql-lora_stage_1_lifecycle_metrics.json"), Scope::AdapterStage("sql-lora".into(), 1));
+        assert_eq!(scope_of("renamed.json"), Scope::Unknown);
+        assert_eq!(stat_of("p0.1").as_deref(), Some("p0.1"));
+        assert_eq!(stat_of("p0p1").as_deref(), Some("p0.1"), "BR writes p0p1");
+        assert_eq!(stat_of("p99p9").as_deref(), Some("p99.9"));
+        assert_eq!(stat_of("stddev").as_deref(), Some("std_sample"), "BR's stddev is numpy's ddof 1");
+        assert_eq!(stat_of("units"), None);
+    }
+}

@@ -204,3 +204,19 @@ pub fn derived(name: &str, pop: &[&Record], d: Defs) -> Option<f64> {
         m => per_span(series(&format!("media_count:{}", m.strip_suffix("_per_s")?), pop, d)?.iter().sum()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_make_concise_labels() {
+        assert_eq!(label("HTTP Error 500", r#"{"error":{"message":"injected 500","code":500}}"#), "500 - Internal Server Error");
+        assert_eq!(label("HTTP Error 400", r#"{"error":{"message":"This model's maximum context length is 4096"}}"#), "400 - Context Window");
+        assert_eq!(label("HTTP Error 404", "The model-not-found here"), "404 - Model Not Found", "model.?not.?found");
+        assert_eq!(label("HTTP Error 418", "teapot"), "418 - other");
+        assert_eq!(label("ClientPayloadError", "Response payload is not completed: <TransferEncodingError: 400>"), "clientpayloaderror");
+        assert_eq!(label("ClientConnectorError", "Cannot connect to host 127.0.0.1:8123"), "Connection Error");
+        assert_eq!(label("TimeoutError", "Request timed-out"), "Timeout", "timed.?out");
+    }
+}

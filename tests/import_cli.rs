@@ -303,11 +303,20 @@ fn guidellm_inference_perf_and_mlc_endpoints_round_trip() {
     for c in v["audit"]["claims"].as_array().unwrap() {
         assert_eq!(c["verdict"], "reproduced", "nearest-rank and the measurement window reproduce guidellm: {c}");
     }
-    // inference-perf: per-token times.
-    let list: Vec<Value> = (0..50).map(|i| { let st = t0 + i as f64 * 0.2; json!({"start_time": st, "end_time": st + 0.5, "info": {"input_tokens": 100, "output_tokens": 10, "output_token_times": (0..10).map(|k| st + 0.04 + k as f64 * 0.045).collect::<Vec<_>>()}, "error": null}) }).collect();
+    // inference-perf: records as 0.7.0 writes them (perf_counter seconds, chunk times under
+    // info.response_metrics), anchored with --start as no stage report is given.
+    let list: Vec<Value> = (0..50)
+        .map(|i| {
+            let st = 5000.0 + i as f64 * 0.2;
+            let chunks: Vec<f64> = (0..10).map(|k| st + 0.04 + k as f64 * 0.045).collect();
+            let metrics = json!({"output_tokens": 11, "server_usage": {"prompt_tokens": 100, "completion_tokens": 10}, "chunk_times": chunks, "output_token_times": chunks});
+            json!({"start_time": st, "end_time": st + 0.5, "info": {"input_tokens": 100, "request_metrics": {"text": {"input_tokens": 100}}, "response_metrics": metrics}, "error": null})
+        })
+        .collect();
     let f = write(&s, "per_request_lifecycle_metrics.json", &Value::Array(list).to_string());
-    let a = round_trip(&["inference-perf", f.to_str().unwrap()], &s, "ip");
+    let a = round_trip(&["inference-perf", f.to_str().unwrap(), "--start", "2026-06-11T12:00:00Z"], &s, "ip");
     assert!((a["metrics"]["itl"]["p50"]["estimate"].as_f64().unwrap() - 45.0).abs() < 0.01);
+    assert!((a["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap() - 40.0).abs() < 0.01, "the first chunk is the first token");
     // MLCommons endpoints events.jsonl: monotonic, warmup before tracking starts.
     let mut ev = String::new();
     ev += &json!({"event_type": "session.started", "timestamp_ns": 0}).to_string();

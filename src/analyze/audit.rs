@@ -149,7 +149,10 @@ impl<'a> Facts<'a> {
 
 /// The claim recomputed from the tool's raw values, or else from its summary file, and from which.
 fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Option<&'static str>) {
-    let from_raw = crate::run::claims::recompute(raw, &c.metric, &c.stat);
+    // Raw values filed under the claim's own key (one population per summary file, e.g. one
+    // inference-perf stage) win over those of its metric.
+    let population = if raw.contains_key(&c.key) { &c.key } else { &c.metric };
+    let from_raw = crate::run::claims::recompute(raw, population, &c.stat);
     // MLPerf logs have no raw values: cross-check the detail log against the summary file.
     let from_summary =
         crate::run::claims::mlperf_summary_line_for(&c.key).and_then(|(line, scale)| facts.number(&format!("summary.{line}")).map(|v| v * scale));
@@ -161,7 +164,7 @@ fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Opti
 }
 
 /// Why the recomputed number agrees with the claim or not.
-fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Option<f64>) -> String {
+fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Option<f64>, definition: Option<&str>) -> String {
     match (verdict, recomputed_from, recomputed) {
         ("reproduced", Some("summary"), _) => {
             "the summary file states the same number as the detail log; no per-request data exists to recompute it from".to_string()
@@ -172,7 +175,10 @@ fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Op
             "the summary does not match the tool's raw data (recomputed {}): another percentile definition, or rows filtered before summarising",
             fmt(x)
         ),
-        _ => "the raw values behind this number are not in the files".to_string(),
+        _ => match definition {
+            Some(d) => format!("the raw values behind this number are not in the files: {d}"),
+            None => "the raw values behind this number are not in the files".to_string(),
+        },
     }
 }
 
@@ -185,10 +191,7 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         None => "not_recomputable",
     };
     let cred = analysis.and_then(|a| credence_value(a, c));
-    let mut reason = recompute_reason(verdict, recomputed_from, recomputed);
-    if let (None, Some(d)) = (recomputed, &c.definition) {
-        reason += &format!(" ({d})");
-    }
+    let mut reason = recompute_reason(verdict, recomputed_from, recomputed, c.definition.as_deref());
     if let (Some(a), Some((v, _))) = (analysis, cred)
         && rel(v, c.value) > 0.02
     {

@@ -90,10 +90,17 @@ pub fn parse_pairs(flag: &str, items: &[String]) -> Result<BTreeMap<String, Stri
         .collect()
 }
 
-/// Import options from `--tz` and `--label k=v` (import and audit).
-pub fn import_options(tz: Option<&str>, labels: &[String]) -> Result<crate::import::ImportOptions, CliError> {
+/// Import options from `--tz`, `--start` and `--label k=v` (import and audit).
+pub fn import_options(tz: Option<&str>, start: Option<&str>, labels: &[String]) -> Result<crate::import::ImportOptions, CliError> {
     let tz_offset_s = tz.map(crate::import::time::parse_offset).transpose().map_err(CliError::bad_input)?;
-    Ok(crate::import::ImportOptions { tz_offset_s, tz_text: tz.map(String::from), labels: parse_pairs("label", labels)? })
+    let start_ns = start.map(crate::import::time::parse_start).transpose().map_err(CliError::bad_input)?;
+    Ok(crate::import::ImportOptions {
+        tz_offset_s,
+        tz_text: tz.map(String::from),
+        start_ns,
+        start_text: start.map(String::from),
+        labels: parse_pairs("label", labels)?,
+    })
 }
 
 /// `[FORMAT] PATH...`: the first argument is a format when it names one and files follow,

@@ -34,6 +34,11 @@ pub struct AuditArgs {
     /// UTC offset for zone-less local times, e.g. +02:00.
     #[arg(long)]
     tz: Option<String>,
+    /// When the first request was sent (RFC 3339, e.g. 2026-11-30T22:27:52.5Z): anchors files
+    /// whose times carry no date when nothing else does (inference-perf without its
+    /// inference-perf.partial.stage_0.yaml). Marked as assumed in the run.
+    #[arg(long)]
+    start: Option<String>,
     /// Title (default: from the system under test).
     #[arg(long)]
     title: Option<String>,
@@ -51,7 +56,7 @@ pub struct AuditArgs {
 pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     check_writable(&a.out)?;
     let (format, paths) = format_and_paths(&a.args)?;
-    let opts = import_options(a.tz.as_deref(), &[])?;
+    let opts = import_options(a.tz.as_deref(), a.start.as_deref(), &[])?;
     let result = import(&paths, format, &opts, true)?;
     let source = source_names(&result);
     let report = if result.data.requests.num_rows() > 0 {

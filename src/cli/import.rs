@@ -17,6 +17,11 @@ pub struct ImportArgs {
     /// UTC offset of the machine that wrote zone-less local times, e.g. +02:00.
     #[arg(long)]
     tz: Option<String>,
+    /// When the first request was sent (RFC 3339, e.g. 2026-11-30T22:27:52.5Z): anchors files
+    /// whose times carry no date when nothing else does (inference-perf without its
+    /// inference-perf.partial.stage_0.yaml). Marked as assumed in the run.
+    #[arg(long)]
+    start: Option<String>,
     /// A label for the run, k=v (repeatable).
     #[arg(long)]
     label: Vec<String>,
@@ -24,7 +29,7 @@ pub struct ImportArgs {
 
 pub fn run(a: ImportArgs) -> Result<ExitCode, CliError> {
     let (format, paths) = format_and_paths(&a.args)?;
-    let opts = import_options(a.tz.as_deref(), &a.label)?;
+    let opts = import_options(a.tz.as_deref(), a.start.as_deref(), &a.label)?;
     if a.out.exists() {
         return Err(CliError::bad_input(format!("{}: already exists; remove it or choose another --out", a.out.display())));
     }

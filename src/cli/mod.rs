@@ -64,7 +64,11 @@ pub enum Command {
     /// FORMAT is auto (detect from the content; the default), vllm, sglang, perf-analyzer,
     /// aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi,
     /// nvidia-smi-dmon or dcgm. Several files may go into one run (requests plus
-    /// an nvidia-smi log). Exit 0 imported, 2 bad input (nothing is written then).
+    /// an nvidia-smi log). inference-perf's files are read together: its
+    /// per_request_lifecycle_metrics.json with inference-perf.partial.stage_N.yaml (whose
+    /// run.time anchors the perf_counter clock; else give --start), config.yaml (the workload)
+    /// and, for audit, summary_lifecycle_metrics.json and stage_N_lifecycle_metrics.json.
+    /// Exit 0 imported, 2 bad input (nothing is written then).
     Import(import::ImportArgs),
     /// Audit someone else's benchmark: import, analyze, check the tool's own claims, report.
     Audit(audit::AuditArgs),

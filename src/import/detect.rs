@@ -23,7 +23,14 @@ pub enum Format {
     AiperfGpu,
     MlperfTrace,
     Guidellm,
+    /// inference-perf's `per_request_lifecycle_metrics.json`.
     InferencePerf,
+    /// inference-perf's `summary_lifecycle_metrics.json` / `stage_N_lifecycle_metrics.json`.
+    InferencePerfSummary,
+    /// inference-perf's `inference-perf.partial.stage_N.yaml`.
+    InferencePerfStage,
+    /// inference-perf's `config.yaml`.
+    InferencePerfConfig,
     MlcEndpoints,
     GenaiPerfAggregate,
     AiperfAggregate,
@@ -51,6 +58,9 @@ impl Format {
             Format::MlperfTrace => "mlperf-trace",
             Format::Guidellm => "guidellm",
             Format::InferencePerf => "inference-perf",
+            Format::InferencePerfSummary => "inference-perf-summary",
+            Format::InferencePerfStage => "inference-perf-stage-report",
+            Format::InferencePerfConfig => "inference-perf-config",
             Format::MlcEndpoints => "mlc-endpoints",
             Format::GenaiPerfAggregate => "genai-perf-aggregate",
             Format::AiperfAggregate => "aiperf-aggregate",
@@ -98,6 +108,11 @@ impl Format {
             "mlc-endpoints" => Format::MlcEndpoints,
             _ => return None,
         })
+    }
+
+    /// One of inference-perf's files (read together: see `inference_perf::parse_set`).
+    pub fn is_inference_perf(self) -> bool {
+        matches!(self, Format::InferencePerf | Format::InferencePerfSummary | Format::InferencePerfStage | Format::InferencePerfConfig)
     }
 }
 
@@ -165,19 +180,41 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     if trimmed.starts_with(|c: char| c.is_ascii_digit()) && (head.contains(" - aiperf.") || head.contains(" - PhaseRunner - ")) {
         return Ok(Format::AiperfLog);
     }
+    if let Some(f) = detect_inference_perf_text(&head, bytes) {
+        return Ok(f);
+    }
     Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(
         "pass the format (vllm, sglang, perf-analyzer, aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi, nvidia-smi-dmon, dcgm); a truncated JSON file is also reported this way: check that it is complete",
     ))
 }
 
+/// inference-perf's files that are not whole JSON: a per-request file cut short (still
+/// recognisably its records, so that its parser names the record) and its YAML files (a stage
+/// report, the resolved config); other text is no YAML credence reads.
+fn detect_inference_perf_text(head: &str, bytes: &[u8]) -> Option<Format> {
+    if super::inference_perf::looks_like_requests(head) {
+        return Some(Format::InferencePerf);
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    if !text.trim_start().starts_with(|c: char| c.is_ascii_alphabetic()) || !text.contains(":\n") && !text.contains(": ") {
+        return None;
+    }
+    let v: serde_yaml::Value = serde_yaml::from_str(text).ok()?;
+    match super::inference_perf::yaml_kind(&v)? {
+        super::inference_perf::Kind::StageReport => Some(Format::InferencePerfStage),
+        super::inference_perf::Kind::Config => Some(Format::InferencePerfConfig),
+        _ => None,
+    }
+}
+
 fn classify(v: &Value) -> Format {
-    if let Some(a) = v.as_array() {
-        if a.first().is_some_and(|r| r.get("ttft_s").is_some() && r.get("end_to_end_latency_s").is_some()) {
-            return Format::Llmperf;
-        }
-        if a.first().is_some_and(|r| r.get("lifecycle").is_some() || r.get("output_token_times").is_some()) {
-            return Format::InferencePerf;
-        }
+    if v.as_array().and_then(|a| a.first()).is_some_and(|r| r.get("ttft_s").is_some() && r.get("end_to_end_latency_s").is_some()) {
+        return Format::Llmperf;
+    }
+    match super::inference_perf::json_kind(v) {
+        Some(super::inference_perf::Kind::Requests) => return Format::InferencePerf,
+        Some(super::inference_perf::Kind::Summary) => return Format::InferencePerfSummary,
+        _ => {}
     }
     if v.get("experiments").is_some() && (v.get("service_kind").is_some() || v.get("version").is_some()) {
         return Format::PerfAnalyzer;

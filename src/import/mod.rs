@@ -62,6 +62,10 @@ pub struct ImportOptions {
     /// UTC offset in seconds for zone-less local times (`--tz`); None when not given.
     pub tz_offset_s: Option<i64>,
     pub tz_text: Option<String>,
+    /// `--start`: the wall-clock time (epoch ns) of the first request's send, for files whose
+    /// times carry no date and nothing else anchors them (inference-perf); None when not given.
+    pub start_ns: Option<i64>,
+    pub start_text: Option<String>,
     pub labels: BTreeMap<String, String>,
 }
 
@@ -150,7 +154,9 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
         Format::Dcgm => dcgm::parse(path, bytes, o),
         Format::AiperfGpu => aiperf::parse_gpu(path, bytes, o),
         Format::Guidellm => guidellm::parse(path, bytes, o),
-        Format::InferencePerf => inference_perf::parse(path, bytes, o),
+        Format::InferencePerf | Format::InferencePerfSummary | Format::InferencePerfStage | Format::InferencePerfConfig => {
+            inference_perf::parse_set(&[(path, bytes)], o)?.into_iter().next().ok_or_else(|| ImportError::new(path, None, "nothing was read"))
+        }
         Format::MlcEndpoints => mlc_endpoints::parse(path, bytes, o),
         Format::GenaiPerfAggregate => Err(ImportError::new(
             path,
@@ -212,13 +218,7 @@ pub(crate) type Part = (PathBuf, Format, Imported);
 
 /// Reads, detects and parses every input, recording each file's provenance.
 fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Vec<SourceFile>, Vec<Part>), ImportError> {
-    let mut files = Vec::new();
-    let mut parts: Vec<Part> = Vec::new();
-    // An MLPerf detail log among the inputs dates the trace.
-    let origin_ns = paths
-        .iter()
-        .filter_map(|p| std::fs::read(p).ok())
-        .find_map(|b| std::str::from_utf8(&b).ok().filter(|t| t.contains(":::MLLOG")).and_then(mlperf::origin_of));
+    let mut inputs: Vec<(&PathBuf, Vec<u8>, Format)> = Vec::new();
     for p in paths {
         let bytes = read(p)?;
         let f = if format == Format::Auto || paths.len() > 1 {
@@ -232,13 +232,35 @@ fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Ve
         } else {
             format
         };
-        let imported = parse(p, &bytes, f, o, origin_ns)?;
+        inputs.push((p, bytes, f));
+    }
+    // An MLPerf detail log among the inputs dates the trace.
+    let origin_ns = inputs.iter().find_map(|(_, b, _)| std::str::from_utf8(b).ok().filter(|t| t.contains(":::MLLOG")).and_then(mlperf::origin_of));
+    // inference-perf's files are read together: its stage reports date the per-request file.
+    let set: Vec<(&Path, &[u8])> = inputs.iter().filter(|x| x.2.is_inference_perf()).map(|(p, b, _)| (p.as_path(), b.as_slice())).collect();
+    let mut together = if set.is_empty() { Vec::new() } else { inference_perf::parse_set(&set, o)? }.into_iter();
+    if o.start_ns.is_some() && set.is_empty() {
+        return Err(ImportError::new(
+            &paths[0],
+            None,
+            "--start anchors files whose times carry no date (inference-perf's per_request_lifecycle_metrics.json); none of these needs it",
+        )
+        .hint("leave --start out"));
+    }
+    let mut files = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
+    for (p, bytes, f) in &inputs {
+        let read_together = if f.is_inference_perf() { together.next() } else { None };
+        let imported = match read_together {
+            Some(x) => x,
+            None => parse(p, bytes, *f, o, origin_ns)?,
+        };
         files.push(SourceFile {
             name: p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
             size_bytes: bytes.len() as u64,
-            sha256: sha256_file(&bytes),
+            sha256: sha256_file(bytes),
         });
-        parts.push((p.clone(), f, imported));
+        parts.push(((*p).clone(), *f, imported));
     }
     Ok((files, parts))
 }

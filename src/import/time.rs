@@ -89,6 +89,15 @@ pub fn parse_datetime(text: &str, offset_s: i64) -> Option<(i64, bool)> {
     Some((local - off * 1_000_000_000, own))
 }
 
+/// `--start`: an RFC 3339 time with its zone (`2026-11-30T22:27:52.5Z`, `…+01:00`), as epoch ns.
+pub fn parse_start(text: &str) -> Result<i64, String> {
+    match parse_datetime(text, 0) {
+        Some((ns, true)) => Ok(ns),
+        Some((_, false)) => Err(format!("--start {text:?}: give the zone too (…Z for UTC, or an offset such as +01:00)")),
+        None => Err(format!("--start {text:?}: expected an RFC 3339 time such as 2026-11-30T22:27:52.5Z")),
+    }
+}
+
 /// Splits a trailing `Z` or `±HH:MM` zone off an ISO time.
 fn split_zone(t: &str) -> (&str, Option<i64>) {
     if let Some(b) = t.strip_suffix('Z') {
@@ -125,5 +134,7 @@ mod tests {
         assert_eq!(parse_datetime("2026-06-01T14:00:00+02:00", 0), Some((1_780_315_200_000_000_000, true)));
         assert_eq!(parse_datetime("20260601 12:00:00", 0), Some((1_780_315_200_000_000_000, false)));
         assert_eq!(parse_datetime("not a date", 0), None);
+        assert_eq!(parse_start("2026-06-01T12:00:00.25Z"), Ok(1_780_315_200_250_000_000));
+        assert!(parse_start("2026-06-01 12:00:00").unwrap_err().contains("zone"), "a zone-less --start is refused");
     }
 }

@@ -14,7 +14,7 @@ pub struct Claim {
     pub key: String,
     /// credence's metric name (`ttft`, `tpot`, `itl`, `e2e`, `requests_per_s`, …).
     pub metric: String,
-    /// `mean`, `median`, `min`, `max`, `std`, `p99`, `p99.9`, `value`.
+    /// `mean`, `median`, `min`, `max`, `std`, `p99`, `p99.9`, `value`, `sum`, `count`.
     pub stat: String,
     /// The tool's value, converted to ms for latencies.
     pub value: f64,
@@ -51,13 +51,22 @@ pub fn recompute(raw: &RawValues, metric: &str, stat: &str) -> Option<f64> {
 /// A statistic of `values` the way numpy computes it (type-7 percentiles, population std).
 /// NaN is a missing value; +∞ stands for an unbounded one (a failed request in AIPerf's
 /// error-adjusted latencies) and counts only in `count_all` and the `_nearest` percentiles.
+/// `count` and `sum` are defined on no values too (0: a tool's "0 failures"); `value` is the
+/// one number an importer derived with the tool's formula from its per-request data (a rate
+/// over the tool's own window).
 pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
     if stat == "count_all" || stat.ends_with("_nearest") {
         return unbounded_statistic(values, stat);
     }
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    match stat {
+        "count" => return Some(v.len() as f64),
+        "sum" => return Some(v.iter().sum()),
+        "value" => return (v.len() == 1).then(|| v[0]),
+        _ => {}
+    }
     if v.is_empty() {
-        return (stat == "count").then_some(0.0);
+        return None;
     }
     v.sort_by(f64::total_cmp);
     let n = v.len() as f64;
@@ -67,17 +76,11 @@ pub fn statistic(values: &[f64], stat: &str) -> Option<f64> {
         "median" => quantile_sorted(&v, 0.5),
         "min" => v.first().copied(),
         "max" => v.last().copied(),
-        "count" => Some(n),
-        "sum" => Some(v.iter().sum()),
-        // A run total the importer computed with the tool's definition (a throughput, a count).
-        "value" if v.len() == 1 => Some(v[0]),
         "std" => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()),
-        // Population variance, the most frequent value (the smallest on ties), the number of
-        // values and their sum (guidellm's `variance`, `mode`, `count`, `total_sum`).
+        // Population variance and the most frequent value, the smallest on ties (guidellm's
+        // `variance` and `mode`; its `count` and `total_sum` are `count` and `sum` above).
         "variance" => Some(v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n),
         "mode" => super::distribution::statistic(&v, &vec![1.0; v.len()], None, "mode"),
-        "count" => Some(n),
-        "sum" => Some(v.iter().sum()),
         // pandas' default (ddof = 1).
         "std_sample" if v.len() > 1 => Some((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()),
         // guidellm: nearest rank (type 1), x[ceil(p·n) − 1], and the lower median.
@@ -175,15 +178,6 @@ mod tests {
     }
 
     #[test]
-    fn counts_sums_and_run_totals() {
-        let v = [1.0, 2.0, f64::NAN, 3.0];
-        assert_eq!(statistic(&v, "count"), Some(3.0), "NaN is missing");
-        assert_eq!(statistic(&v, "sum"), Some(6.0));
-        assert_eq!(statistic(&[16.9], "value"), Some(16.9));
-        assert_eq!(statistic(&v, "value"), None, "a run total is one number");
-    }
-
-    #[test]
     fn unbounded_values_count_in_nearest_percentiles_only() {
         // AIPerf's adjusted latency: successes 1..=4 and two failures as +∞ (n = 6).
         let v = [4.0, 1.0, 3.0, 2.0, f64::INFINITY, f64::INFINITY, f64::NAN];
@@ -207,5 +201,15 @@ mod tests {
         raw.insert(format!("tpot{COUNT_SUFFIX}"), vec![9.0]);
         assert_eq!(recompute(&raw, "tpot", "count"), Some(9.0));
         assert_eq!(recompute(&raw, "itl", "mean"), None);
+    }
+
+    #[test]
+    fn counts_sums_and_single_values() {
+        assert_eq!(statistic(&[], "count"), Some(0.0), "a tool's 0 failures is recomputable from no rows");
+        assert_eq!(statistic(&[], "sum"), Some(0.0));
+        assert_eq!(statistic(&[1.0, f64::NAN, 1.0], "count"), Some(2.0), "a non-finite value is not counted");
+        assert_eq!(statistic(&[27.0, 25.0], "sum"), Some(52.0));
+        assert_eq!(statistic(&[3.5], "value"), Some(3.5));
+        assert_eq!(statistic(&[3.5, 4.0], "value"), None, "a value is one derived number, not a distribution");
     }
 }

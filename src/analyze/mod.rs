@@ -116,7 +116,10 @@ pub struct OptionsUsed {
 pub struct RequestCounts {
     pub total: usize,
     pub ok: usize,
+    /// Failed requests, those the load generator cancelled itself not among them.
     pub errors: usize,
+    /// Requests the load generator cancelled (in flight when its run ended, or stopped by the user).
+    pub cancelled: usize,
     pub declared_warmup: usize,
     /// Imported records that broke the requests contract, kept as failed rows of kind
     /// `invalid_source_row` (anywhere in the run, steady window or not).
@@ -399,12 +402,18 @@ fn options_used(opts: &AnalyzeOptions, steady_override: Option<(Option<f64>, Opt
     }
 }
 
+/// Whether request `i` failed as cancelled by the load generator.
+fn is_cancelled(r: &RequestView, i: usize) -> bool {
+    r.error_kind[i].is_some_and(|k| RequestView::kind_name(k) == "cancelled")
+}
+
 /// Request counts over the run, with `in_steady_window` and the per-metric missing counts.
 fn request_counts(r: &RequestView, in_steady_window: usize, missing: BTreeMap<String, usize>) -> RequestCounts {
     RequestCounts {
         total: r.len(),
         ok: r.ok.iter().filter(|x| **x).count(),
-        errors: r.ok.iter().filter(|x| !**x).count(),
+        errors: (0..r.len()).filter(|&i| !r.ok[i] && !is_cancelled(r, i)).count(),
+        cancelled: (0..r.len()).filter(|&i| !r.ok[i] && is_cancelled(r, i)).count(),
         declared_warmup: r.warmup_declared.iter().filter(|x| **x).count(),
         invalid_source: r.error_kind.iter().filter(|k| k.is_some_and(|k| RequestView::kind_name(k) == "invalid_source_row")).count(),
         in_steady_window,

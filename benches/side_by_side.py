@@ -150,22 +150,24 @@ def pct(x, q):
 
 def read_credence(d):
     import pyarrow.parquet as pq
-    t = pq.read_table(os.path.join(d, "requests.parquet"), columns=["sent_ns", "first_token_ns", "status"])
+    t = pq.read_table(os.path.join(d, "requests.parquet"), columns=["scheduled_ns", "sent_ns", "first_token_ns", "status"])
     # Timestamp columns: read as integer nanoseconds.
     sent = t.column("sent_ns").cast("int64").to_pylist()
     first = t.column("first_token_ns").cast("int64").to_pylist()
+    sched = t.column("scheduled_ns").cast("int64").to_pylist()
     status = t.column("status").to_pylist()
     sends = np.array([s for s in sent if s is not None], dtype=np.float64) / 1e9
     ok = [i for i, st in enumerate(status) if st == "ok"]
     ttft = np.array([(first[i] - sent[i]) / 1e6 for i in ok if first[i] is not None and sent[i] is not None])
-    return sends, len(ok), len(status) - len(ok), ttft
+    lag = np.array([(a - b) / 1e6 for a, b in zip(sent, sched) if a is not None and b is not None])
+    return sends, len(ok), len(status) - len(ok), ttft, lag
 
 
 def read_aiperf(d):
-    sends, ttft, ok, bad = [], [], 0, 0
+    sends, ttft, lag, ok, bad = [], [], [], 0, 0
     path = os.path.join(d, "profile_export.jsonl")
     if not os.path.exists(path):
-        return np.array([]), 0, 0, np.array([])
+        return np.array([]), 0, 0, np.array([]), np.array([])
     for line in open(path):
         r = json.loads(line)
         md = r.get("metadata", {})
@@ -173,6 +175,10 @@ def read_aiperf(d):
             continue
         if md.get("request_start_ns"):
             sends.append(md["request_start_ns"] / 1e9)
+            # The timing manager issues a credit at the request's scheduled time; a worker
+            # that is behind sends it later.
+            if md.get("credit_issued_ns"):
+                lag.append((md["request_start_ns"] - md["credit_issued_ns"]) / 1e6)
         if r.get("error"):
             bad += 1
             continue
@@ -180,24 +186,28 @@ def read_aiperf(d):
         t = r.get("metrics", {}).get("time_to_first_token")
         if t:
             ttft.append(t["value"] * {"ms": 1, "ns": 1e-6, "us": 1e-3, "s": 1e3}[t.get("unit", "ms")])
-    return np.array(sends), ok, bad, np.array(ttft)
+    return np.array(sends), ok, bad, np.array(ttft), np.array(lag)
 
 
 def read_guidellm(d):
     path = os.path.join(d, "benchmarks.json")
     if not os.path.exists(path):
-        return np.array([]), 0, 0, np.array([])
+        return np.array([]), 0, 0, np.array([]), np.array([])
     b = json.load(open(path))["benchmarks"][0]["requests"]
     every = b["successful"] + b["errored"] + b["incomplete"]
     sends = np.array([r["request_start_time"] for r in every if r.get("request_start_time")])
     ttft = np.array([r["time_to_first_token_ms"] for r in b["successful"] if r.get("time_to_first_token_ms") is not None])
-    return sends, len(b["successful"]), len(b["errored"]) + len(b["incomplete"]), ttft
+    # Constant profile: targeted_start is the scheduled epoch time (see fixtures/peers/README.md
+    # for the Poisson start-up bug that makes it unusable there).
+    lag = np.array([(r["info"]["timings"]["request_start"] - r["info"]["timings"]["targeted_start"]) * 1e3 for r in every
+                    if r["info"]["timings"].get("request_start") and (r["info"]["timings"].get("targeted_start") or 0) > 1e9])
+    return sends, len(b["successful"]), len(b["errored"]) + len(b["incomplete"]), ttft, lag
 
 
 def row(argv):
     tool, rate, d, samples, scripted = argv[0], float(argv[1]), argv[2], argv[3], float(argv[4])
     w = json.load(open(samples))
-    sends, ok, bad, ttft = {"credence": read_credence, "aiperf": read_aiperf, "guidellm": read_guidellm}[tool](d)
+    sends, ok, bad, ttft, lag = {"credence": read_credence, "aiperf": read_aiperf, "guidellm": read_guidellm}[tool](d)
     sends.sort()
     span = sends[-1] - sends[0] if len(sends) > 1 else 0
     win = load_window(w)
@@ -213,6 +223,8 @@ def row(argv):
         "cores": win and win["cpu_s"] / win["seconds"],
         "cpu_us_per_req": win and win["cpu_s"] / win["served"] * 1e6,
         "ttft_err_p50_ms": pct(err, 50), "ttft_err_p99_ms": pct(err, 99), "ttft_n": int(len(err)),
+        # Send lag: actual send − scheduled send, as each tool records them.
+        "lag_p50_ms": pct(lag, 50), "lag_p99_ms": pct(lag, 99),
         "server_cores": win and win["server_cores"], "others_cores": win and win["others_cores"],
         "load_before": w.get("load_before"), "load_after": w.get("load_after"),
     }))
@@ -226,7 +238,7 @@ def table(argv):
     rows = [json.loads(l) for l in open(argv[0]) if l.strip()]
     base = {r["offered"]: r for r in rows if r["tool"] == "credence"}
     head = ["tool", "offered/s", "achieved/s", "ok", "not ok", "CPU cores (load)", "CPU µs/req (load)",
-            "CPU s (whole run)", "TTFT err P50 ms", "TTFT err P99 ms", "vs credence: rate", "CPU/req", "err P50", "err P99",
+            "CPU s (whole run)", "TTFT err P50 ms", "TTFT err P99 ms", "send lag P50 ms", "send lag P99 ms", "vs credence: rate", "CPU/req", "err P50", "err P99",
             "server cores", "other cores", "load avg (1 min)"]
     lines = []
     for r in rows:
@@ -240,6 +252,7 @@ def table(argv):
         lines.append([r["tool"] + note, fmt(r["offered"], ".0f"), fmt(r["achieved"], ".0f"), str(r["ok"]), str(r["failed"]),
                       fmt(r["cores"], ".2f"), fmt(r["cpu_us_per_req"], ".0f"), fmt(r["cpu_total_s"], ".1f"),
                       fmt(r["ttft_err_p50_ms"], ".2f"), fmt(r["ttft_err_p99_ms"], ".2f"),
+                      fmt(r.get("lag_p50_ms"), ".2f"), fmt(r.get("lag_p99_ms"), ".2f"),
                       ratio("achieved"), ratio("cpu_us_per_req"), ratio("ttft_err_p50_ms"), ratio("ttft_err_p99_ms"),
                       fmt(r["server_cores"], ".2f"), fmt(r["others_cores"], ".2f"),
                       f"{r['load_before']:.1f} → {r['load_after']:.1f}"])

@@ -20,6 +20,7 @@
 # $PEERS_VENVS (default /work/peers/venvs). Offline: the tokenizer is fixtures/peers/tokenizer.
 #
 # Usage: benches/side_by_side.sh [RATES...]          (default: 100 500 2000 5000)
+#        benches/side_by_side.sh --table OUT          (recompute the rows and the table of a run kept in OUT)
 # Environment: DURATION (s per step, default 12), TTFT (default 50ms), TOKEN_DELAY (5ms),
 #   OUTPUT_TOKENS (3), STARTUP_LIMIT (180), TOOLS (default "credence aiperf guidellm"), OUT (default
 #   target/side_by_side/<date>: every tool's run output is kept there), PEERS_VENVS.
@@ -27,6 +28,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+PY=${PEERS_VENVS:-/work/peers/venvs}/aiperf/bin/python   # numpy + pyarrow
+HELPER=$ROOT/benches/side_by_side.py
+if [ "${1:-}" = --table ]; then
+  OUT=$(readlink -f "$2")
+  SCRIPTED_MS=$(cat "$OUT/scripted_ttft_ms")
+  "$PY" -c 'import json, sys; [print(r["tool"], int(r["offered"])) for r in map(json.loads, open(sys.argv[1]))]' "$OUT/rows.jsonl" > "$OUT/steps"
+  : > "$OUT/rows.jsonl"
+echo "$SCRIPTED_MS" > "$OUT/scripted_ttft_ms"
+  while read -r tool rate; do
+    "$PY" "$HELPER" row "$tool" "$rate" "$OUT/$tool-$rate" "$OUT/$tool-$rate.samples.json" "$SCRIPTED_MS" >> "$OUT/rows.jsonl"
+  done < "$OUT/steps"
+  "$PY" "$HELPER" table "$OUT/rows.jsonl" "$OUT/table.md" "$OUT/header.md"
+  exit
+fi
 RATES=${*:-100 500 2000 5000}
 DURATION=${DURATION:-12}
 TTFT=${TTFT:-50ms}
@@ -40,8 +55,6 @@ STARTUP_LIMIT=${STARTUP_LIMIT:-180}
 VENVS=${PEERS_VENVS:-/work/peers/venvs}
 OUT=$(readlink -m "${OUT:-target/side_by_side/$(date -u +%Y%m%dT%H%M%SZ)}")
 TOK=$ROOT/fixtures/peers/tokenizer
-PY=$VENVS/aiperf/bin/python   # numpy + pyarrow
-HELPER=$ROOT/benches/side_by_side.py
 INPUT_TOKENS=32
 case $TTFT in *ms) SCRIPTED_MS=${TTFT%ms} ;; *) echo "TTFT in ms, e.g. 50ms" >&2; exit 2 ;; esac
 
@@ -57,6 +70,7 @@ cargo build --release --locked -q
 BIN=$ROOT/target/release/credence
 mkdir -p "$OUT"
 : > "$OUT/rows.jsonl"
+echo "$SCRIPTED_MS" > "$OUT/scripted_ttft_ms"
 
 SERVER=""
 trap '[ -n "$SERVER" ] && kill $SERVER 2>/dev/null' EXIT

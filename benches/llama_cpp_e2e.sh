@@ -10,8 +10,8 @@
 # Measured here (2-core shared VM, 2026-12-01): llama-cpp-python 0.3.36 built from its sdist
 # (pip pulls cmake and ninja wheels; no system cmake needed), 193 ninja steps, with one job
 # (CMAKE_BUILD_PARALLEL_LEVEL=1) while other sessions compiled Rust (load 4-14): 53.6 min wall,
-# of which ~23 min paused on purpose (SIGSTOP during measurements), ~31 min compiling (nice 19
-# for the first ~13 min, then nice 0). That install was run by hand with the same pip command;
+# of which ~23 min paused on purpose (SIGSTOP during measurements), ~31 min compiling (~16 min
+# at nice 19, then ~15 min at nice 0). That install was run by hand with the same pip command;
 # the script's own install path runs it with $JOBS jobs. gguf 0.19.0 is pure Python.
 #
 # Seen in the first runs (RATE=4, 20 s, 32 output tokens, 78 requests):

@@ -11,7 +11,7 @@ use std::process::Output;
 use std::time::Duration;
 
 use arrow_array::Array;
-use common::{Scratch, credence, stderr};
+use common::{MockProcess, Scratch, credence, stderr};
 use credence::bench::mock_server::{Fault, MockConfig, MockServer, spawn};
 use serde_json::Value;
 
@@ -45,35 +45,6 @@ fn analyze(dir: &Path) -> Value {
 fn validate(dir: &Path) {
     let v = credence(&["validate", dir.to_str().unwrap(), "--json"]);
     assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
-}
-
-/// `credence mock-server` as its own process, on a free port; killed when dropped.
-struct MockProcess {
-    child: std::process::Child,
-    url: String,
-}
-
-impl MockProcess {
-    fn start(args: &[&str]) -> MockProcess {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
-            .args(["mock-server", "--port", "0"])
-            .args(args)
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
-        let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("mock-server said {first:?}")).to_string();
-        MockProcess { child, url }
-    }
-}
-
-impl Drop for MockProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -11,7 +11,7 @@ use std::process::Output;
 use std::time::Duration;
 
 use arrow_array::Array;
-use common::{Scratch, credence, stderr};
+use common::{MockProcess, Scratch, credence, stderr};
 use credence::bench::mock_secure::server_config;
 use credence::bench::mock_server::{MockConfig, spawn};
 
@@ -39,35 +39,6 @@ fn make_certificates(dir: &Path) {
         .output()
         .expect("the openssl command line is needed to make test certificates; .ci/run installs it");
     assert!(o.status.success(), "openssl failed: {}", String::from_utf8_lossy(&o.stderr));
-}
-
-/// `credence mock-server` as its own process on a free port; killed when dropped.
-struct MockProcess {
-    child: std::process::Child,
-    url: String,
-}
-
-impl MockProcess {
-    fn start(args: &[&str]) -> MockProcess {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
-            .args(["mock-server", "--port", "0", "--ttft", "20ms", "--token-delay", "2ms", "--output-tokens", "4"])
-            .args(args)
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut first = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
-        let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("mock-server said {first:?}")).to_string();
-        MockProcess { child, url }
-    }
-}
-
-impl Drop for MockProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// `credence bench` with `extra` arguments and environment; OPENAI_API_KEY is cleared unless given.
@@ -151,7 +122,18 @@ fn https_with_a_ca_verifies_and_times_like_http() {
     let s = Scratch::new("https_ca");
     make_certificates(&s.0);
     let (cert, key, ca) = (s.path("server.pem"), s.path("server.key"), s.path("ca.pem"));
-    let srv = MockProcess::start(&["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap()]);
+    let srv = MockProcess::start(&[
+        "--ttft",
+        "20ms",
+        "--token-delay",
+        "2ms",
+        "--output-tokens",
+        "4",
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+    ]);
     assert!(srv.url.starts_with("https://127.0.0.1:"), "{}", srv.url);
 
     let trusted = s.path("trusted");
@@ -195,7 +177,20 @@ fn api_keys_are_sent_and_never_kept() {
     let s = Scratch::new("https_key");
     make_certificates(&s.0);
     let (cert, key, ca) = (s.path("server.pem"), s.path("server.key"), s.path("ca.pem"));
-    let srv = MockProcess::start(&["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap(), "--require-key", KEY]);
+    let srv = MockProcess::start(&[
+        "--ttft",
+        "20ms",
+        "--token-delay",
+        "2ms",
+        "--output-tokens",
+        "4",
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+        "--require-key",
+        KEY,
+    ]);
     let ca_arg = ["--ca-cert", ca.to_str().unwrap()];
 
     let without = s.path("without");

@@ -90,10 +90,26 @@ fn rate(name: &str, per_window: &[f64], window_s: f64, o: &IntervalOptions) -> E
     }
 }
 
+/// A token rate, honest about missing counts: none when no completion carries one (a server
+/// that sends no usage), a lower bound when only some do.
+fn token_rate(name: &str, per_window: &[f64], (known, counted): (usize, usize), window_s: f64, o: &IntervalOptions) -> Estimate {
+    if known == 0 && counted > 0 {
+        return Estimate::not_applicable(o.confidence, 0, "no completed request carries a token count (the server sent no usage)");
+    }
+    let est = rate(name, per_window, window_s, o);
+    if known < counted {
+        let why = format!("{} of {counted} completed requests lack a token count: this rate counts only the others (a lower bound)", counted - known);
+        return Estimate::insufficient(est.estimate.unwrap_or(f64::NAN), est.ci_low, None, o.confidence, est.method, est.n, why);
+    }
+    est
+}
+
 /// Throughput over `[start_s, end_s)`, by completion time, in whole windows.
 pub fn throughput(r: &RequestView, start_s: f64, end_s: f64, window_s: f64, o: &IntervalOptions) -> Throughput {
     let k = ((end_s - start_s) / window_s).floor().max(0.0) as usize;
     let (mut req, mut out_tok, mut in_tok) = (vec![0.0; k], vec![0.0; k], vec![0.0; k]);
+    // Completions counted, and how many of them carry each token count.
+    let (mut counted, mut out_known, mut in_known) = (0usize, 0usize, 0usize);
     for i in 0..r.len() {
         let e = r.end_s[i];
         if !r.ok[i] || !(e >= start_s) {
@@ -102,18 +118,21 @@ pub fn throughput(r: &RequestView, start_s: f64, end_s: f64, window_s: f64, o: &
         let w = ((e - start_s) / window_s).floor() as usize;
         if w < k {
             req[w] += 1.0;
+            counted += 1;
             if r.output_tokens[i].is_finite() {
                 out_tok[w] += r.output_tokens[i];
+                out_known += 1;
             }
             if r.input_tokens[i].is_finite() {
                 in_tok[w] += r.input_tokens[i];
+                in_known += 1;
             }
         }
     }
     Throughput {
         requests_per_s: rate("throughput.requests", &req, window_s, o),
-        output_tokens_per_s: rate("throughput.output_tokens", &out_tok, window_s, o),
-        input_tokens_per_s: rate("throughput.input_tokens", &in_tok, window_s, o),
+        output_tokens_per_s: token_rate("throughput.output_tokens", &out_tok, (out_known, counted), window_s, o),
+        input_tokens_per_s: token_rate("throughput.input_tokens", &in_tok, (in_known, counted), window_s, o),
         windows: k,
         window_s,
     }
@@ -141,4 +160,23 @@ pub fn error_rates(r: &RequestView, first: usize, last: usize, cl: f64) -> Error
         None => Estimate::not_applicable(cl, n, "no requests in the steady window"),
     };
     ErrorRates { requests: n, errors, cancelled, rate: est(errors), by_kind: by_kind.into_iter().map(|(k, c)| (k, est(c))).collect(), examples: Vec::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::Status;
+
+    #[test]
+    fn token_rates_say_when_counts_are_missing() {
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
+        let per_window = [40.0, 44.0, 38.0, 41.0, 43.0, 39.0];
+        let none = token_rate("t", &[0.0; 6], (0, 60), 1.0, &o);
+        assert_eq!((none.status, none.estimate), (Status::NotApplicable, None), "a server without usage is not 0 tokens/s");
+        let some = token_rate("t", &per_window, (50, 60), 1.0, &o);
+        assert_eq!(some.status, Status::InsufficientData);
+        assert!(some.ci_high.is_none() && some.note.as_deref().unwrap().starts_with("10 of 60 completed requests lack a token count"));
+        let all = token_rate("t", &per_window, (60, 60), 1.0, &o);
+        assert_eq!((all.status, all.estimate), (Status::Ok, Some(245.0 / 6.0)));
+    }
 }

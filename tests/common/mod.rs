@@ -80,3 +80,32 @@ pub fn dir_bytes(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// `credence mock-server` as its own process, on a free port; killed when dropped.
+pub struct MockProcess {
+    child: std::process::Child,
+    pub url: String,
+}
+
+impl MockProcess {
+    pub fn start(args: &[&str]) -> MockProcess {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+            .args(["mock-server", "--port", "0"])
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("mock-server said {first:?}")).to_string();
+        MockProcess { child, url }
+    }
+}
+
+impl Drop for MockProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -200,21 +200,28 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
+    let timing = crate::timing::Timing::new();
     let steady = steady_window(r, opts, override_window, timestamps_absent);
+    timing.mark("steady state");
     let (first, last) = (steady.start_request, steady.end_request);
     let groups = ResamplingGroups::of(r, &steady, opts.window_s);
     let mut tables = MetricTables::default();
     tables.add_columns(r, &groups, &iopts);
+    timing.mark("per-request metrics and intervals");
     tables.add_itl(r, &groups, &iopts);
+    timing.mark("inter-token latency");
     let thr = measured_throughput(r, &steady, opts, &iopts, timestamps_absent);
     let errors = error_rates(&r, first, last, opts.confidence);
+    timing.mark("throughput and error rates");
     let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
     let (findings, attribution, telemetry_timeline) = if timestamps_absent {
         (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
     } else {
         attribute::attribute(r, &steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
     };
+    timing.mark("attribution");
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
+    timing.mark("time series");
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
         run: run_info(m, r),
@@ -236,6 +243,7 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);
+    timing.mark("credibility and warnings");
     analysis
 }
 

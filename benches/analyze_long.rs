@@ -30,9 +30,33 @@ fn peak_mb(pid: u32) -> Option<u64> {
     Some(kb / 1024)
 }
 
+#[repr(C)]
+struct Rusage {
+    ru_utime: [i64; 2],
+    ru_stime: [i64; 2],
+    rest: [i64; 14],
+}
+
+unsafe extern "C" {
+    fn getrusage(who: i32, usage: *mut Rusage) -> i32;
+}
+
+/// CPU seconds (user + system) of all waited-for children so far: on a shared machine, wall
+/// time also counts other people's work.
+fn children_cpu_s() -> f64 {
+    let mut u = std::mem::MaybeUninit::<Rusage>::zeroed();
+    // RUSAGE_CHILDREN = -1.
+    let Some(u) = (unsafe { (getrusage(-1, u.as_mut_ptr()) == 0).then(|| u.assume_init()) }) else {
+        return f64::NAN;
+    };
+    let secs = |t: [i64; 2]| t[0] as f64 + t[1] as f64 * 1e-6;
+    secs(u.ru_utime) + secs(u.ru_stime)
+}
+
 /// What one analysis took.
 struct Outcome {
     wall_s: f64,
+    cpu_s: f64,
     peak_mb: u64,
     finished: bool,
     stages: Vec<String>,
@@ -40,7 +64,7 @@ struct Outcome {
 
 /// Runs `credence analyze` with stage timings on, killing it after `limit`.
 fn analyze(bin: &Path, dir: &Path, out: &Path, limit: Duration) -> Outcome {
-    let start = Instant::now();
+    let (start, cpu0) = (Instant::now(), children_cpu_s());
     let mut child = Command::new(bin)
         .args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"])
         .env("CREDENCE_TIMING", "1")
@@ -68,7 +92,7 @@ fn analyze(bin: &Path, dir: &Path, out: &Path, limit: Duration) -> Outcome {
     let wall_s = start.elapsed().as_secs_f64();
     let stages = reader.join().unwrap();
     let peak_mb = stages.iter().filter_map(|l| l.rsplit("peak ").next()?.split(' ').next()?.parse().ok()).fold(peak, u64::max);
-    Outcome { wall_s, peak_mb, finished, stages }
+    Outcome { wall_s, cpu_s: children_cpu_s() - cpu0, peak_mb, finished, stages }
 }
 
 /// The detected steady start and classification, from the analysis JSON.
@@ -91,12 +115,12 @@ fn one_shape(bin: &Path, base: &Path, hours: f64, rate: f64, warmup_s: f64, limi
         println!("   {line}");
     }
     if o.finished {
-        println!("analyze {hours} h ({n} requests): {:.2} s wall, peak RSS {} MB", o.wall_s, o.peak_mb);
+        println!("analyze {hours} h ({n} requests): {:.2} s wall, {:.2} s CPU, peak RSS {} MB", o.wall_s, o.cpu_s, o.peak_mb);
         if let Some((start, class)) = detected(&out) {
             println!("   steady state: {class} from {start:.1} s (warmup truth {warmup_s} s)");
         }
     } else {
-        println!("analyze {hours} h ({n} requests): did not finish in {:.0} s (peak RSS so far {} MB)", limit.as_secs_f64(), o.peak_mb);
+        println!("analyze {hours} h ({n} requests): did not finish in {:.0} s ({:.0} s CPU, peak RSS so far {} MB)", limit.as_secs_f64(), o.cpu_s, o.peak_mb);
     }
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&out);

@@ -7,7 +7,8 @@
 //!   finished;
 //! - `WARMUP_S` (default 0): a warmup of that length (the simulator's shape) at the start,
 //!   whose detected end is printed beside the truth;
-//! - `CREDENCE_BIN`: the binary to time (default `target/release/credence`).
+//! - `CREDENCE_BIN`: the binary to time (default `target/release/credence`);
+//! - `KEEP`: keep the generated runs and analyses (their folder is printed).
 //!
 //! Prints, per shape, each stage's seconds and the peak RSS when it ended (the child's
 //! `CREDENCE_TIMING` lines), then the total wall time and peak RSS.
@@ -122,8 +123,10 @@ fn one_shape(bin: &Path, base: &Path, hours: f64, rate: f64, warmup_s: f64, limi
     } else {
         println!("analyze {hours} h ({n} requests): did not finish in {:.0} s ({:.0} s CPU, peak RSS so far {} MB)", limit.as_secs_f64(), o.cpu_s, o.peak_mb);
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_file(&out);
+    if std::env::var_os("KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_file(&out);
+    }
 }
 
 fn main() {
@@ -136,5 +139,9 @@ fn main() {
     for h in hours {
         one_shape(&bin, &base, h, rate, warmup_s, limit);
     }
-    let _ = std::fs::remove_dir_all(&base);
+    if std::env::var_os("KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&base);
+    } else {
+        eprintln!("kept {}", base.display());
+    }
 }

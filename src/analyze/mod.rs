@@ -40,6 +40,21 @@ use windows::{TimeSeries, time_series};
 /// Shortest time group used for dependence estimates and block resampling.
 pub const GROUP_MIN_S: f64 = 5.0;
 
+/// Most resampling groups of a steady window: an hour of 5-second groups. A block bootstrap
+/// resample costs the number of blocks, and its rank bins hold a count per group and bin, so
+/// a 93-hour soak run at 5-second groups (67 000 of them) took minutes and gigabytes per
+/// metric; longer windows widen their groups instead, and cost what an hour costs.
+pub const MAX_RESAMPLING_GROUPS: usize = 720;
+
+/// Width of the resampling groups of a steady window `span_s` long: the analysis window, at
+/// least `GROUP_MIN_S`, times the smallest whole factor that leaves at most
+/// `MAX_RESAMPLING_GROUPS` groups.
+pub fn resampling_group_s(window_s: f64, span_s: f64) -> f64 {
+    let base = window_s.max(GROUP_MIN_S);
+    let factor = (span_s / (base * MAX_RESAMPLING_GROUPS as f64)).ceil().max(1.0);
+    base * factor
+}
+
 /// Options of `credence analyze`, already validated.
 #[derive(Debug, Clone)]
 pub struct AnalyzeOptions {
@@ -273,9 +288,10 @@ struct ResamplingGroups {
 
 impl ResamplingGroups {
     /// Groups of the analysis window, widened to at least `GROUP_MIN_S` so each group holds
-    /// enough requests for its correlation with neighbours to be measurable.
+    /// enough requests for its correlation with neighbours to be measurable, and on windows
+    /// over an hour until there are at most `MAX_RESAMPLING_GROUPS`.
     fn of(r: &RequestView, steady: &SteadyState, window_s: f64) -> ResamplingGroups {
-        let group_s = window_s.max(GROUP_MIN_S);
+        let group_s = resampling_group_s(window_s, steady.end_s - steady.start_s);
         let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
         let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
         let idx: Vec<usize> = (steady.start_request..steady.end_request).collect();

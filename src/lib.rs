@@ -10,11 +10,14 @@
 //! - `stats`: statistics over slices, knowing nothing of requests.
 //! - `analyze`: pure functions from a loaded run to one serializable `Analysis` (steady state,
 //!   metrics with intervals, comparison, attribution, credibility, audit).
+//! - `timing`: stage timings on stderr under `CREDENCE_TIMING` (a diagnostic, the one
+//!   printer outside `cli`).
 //! - `report`: renderers of the `Analysis` (PDF, Markdown, JSON); they compute no statistics.
 
 pub mod cli;
 pub mod error;
 pub mod text;
+pub mod timing;
 
 pub mod bench;
 pub mod collect;

@@ -40,6 +40,21 @@ use windows::{TimeSeries, time_series};
 /// Shortest time group used for dependence estimates and block resampling.
 pub const GROUP_MIN_S: f64 = 5.0;
 
+/// Most resampling groups of a steady window: an hour of 5-second groups. A block bootstrap
+/// resample costs the number of blocks, and its rank bins hold a count per group and bin, so
+/// a 93-hour soak run at 5-second groups (67 000 of them) took minutes and gigabytes per
+/// metric; longer windows widen their groups instead, and cost what an hour costs.
+pub const MAX_RESAMPLING_GROUPS: usize = 720;
+
+/// Width of the resampling groups of a steady window `span_s` long: the analysis window, at
+/// least `GROUP_MIN_S`, times the smallest whole factor that leaves at most
+/// `MAX_RESAMPLING_GROUPS` groups.
+pub fn resampling_group_s(window_s: f64, span_s: f64) -> f64 {
+    let base = window_s.max(GROUP_MIN_S);
+    let factor = (span_s / (base * MAX_RESAMPLING_GROUPS as f64)).ceil().max(1.0);
+    base * factor
+}
+
 /// Options of `credence analyze`, already validated.
 #[derive(Debug, Clone)]
 pub struct AnalyzeOptions {
@@ -203,21 +218,28 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
+    let timing = crate::timing::Timing::new();
     let steady = steady_window(r, opts, override_window, timestamps_absent);
+    timing.mark("steady state");
     let (first, last) = (steady.start_request, steady.end_request);
     let groups = ResamplingGroups::of(r, &steady, opts.window_s);
     let mut tables = MetricTables::default();
     tables.add_columns(r, &groups, &iopts);
+    timing.mark("per-request metrics and intervals");
     tables.add_itl(r, &groups, &iopts);
+    timing.mark("inter-token latency");
     let thr = measured_throughput(r, &steady, opts, &iopts, timestamps_absent);
     let errors = error_rates(&r, first, last, opts.confidence);
+    timing.mark("throughput and error rates");
     let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
     let (findings, attribution, telemetry_timeline) = if timestamps_absent {
         (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
     } else {
         attribute::attribute(r, &steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
     };
+    timing.mark("attribution");
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
+    timing.mark("time series");
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
         run: run_info(m, r),
@@ -239,6 +261,7 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);
+    timing.mark("credibility and warnings");
     analysis
 }
 
@@ -268,9 +291,10 @@ struct ResamplingGroups {
 
 impl ResamplingGroups {
     /// Groups of the analysis window, widened to at least `GROUP_MIN_S` so each group holds
-    /// enough requests for its correlation with neighbours to be measurable.
+    /// enough requests for its correlation with neighbours to be measurable, and on windows
+    /// over an hour until there are at most `MAX_RESAMPLING_GROUPS`.
     fn of(r: &RequestView, steady: &SteadyState, window_s: f64) -> ResamplingGroups {
-        let group_s = window_s.max(GROUP_MIN_S);
+        let group_s = resampling_group_s(window_s, steady.end_s - steady.start_s);
         let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
         let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
         let idx: Vec<usize> = (steady.start_request..steady.end_request).collect();

@@ -1,7 +1,8 @@
 //! Steady-state detection: where the run settled, whether it stayed settled, and what was cut.
 //!
-//! 1. Per detection bucket (the analysis window, widened until it holds ~10 requests), take the
-//!    log of the median TTFT and of the median TPOT by start time.
+//! 1. Per detection window (the analysis window, widened until it holds ~10 requests, and on
+//!    long runs until there are at most 2000), take the log of the median TTFT and of the
+//!    median TPOT by start time.
 //! 2. PELT (normal mean+variance, MBIC or Barrett's `15 ln n`) segments each series.
 //! 3. Classify with Barrett et al.'s rule, relative to the last segment L, using a relative
 //!    delta and the segments' sampling error (an SD, not a variance): leading segments not
@@ -16,6 +17,19 @@
 //! 5. Ramp-down: trailing buckets whose send rate falls below 85 % of the main level are cut,
 //!    and so is everything after the last send. The ramp-up while the server fills (in-flight
 //!    concurrency below 90 % of its median) is cut at the start.
+//!
+//! Cost. PELT with the mean+variance cost prunes almost nothing when a series has few change
+//! points, so it is quadratic in the windows; so are the Sen slope (every pair), Mann–Kendall's
+//! S and the Hamed–Rao autocorrelations. A 24-hour soak run has 86 400 one-second buckets.
+//! Rather than a bounded PELT (which gives up the exact optimum on every run) or FPOP (exact
+//! and fast, but for a mean change with known variance, not this cost), the windows adapt:
+//! past `MAX_DETECTION_WINDOWS` buckets, detection windows merge consecutive buckets so PELT
+//! and the trend and shift tests see at most 2000 points, and a transient's end found there
+//! is placed at bucket resolution by the best single mean shift within one merged window of
+//! it (`refine_boundary`). Shorter runs (every test and fixture) are unchanged. The linear
+//! steps stay on buckets: the ramp-up, MSER-5 and the perf_analyzer and practitioners' rules.
+//! Segments, breaks and the ramp-down cut are reported at detection-window resolution
+//! (`detection_window_s`).
 
 use serde::Serialize;
 
@@ -103,12 +117,13 @@ pub struct SteadyState {
     pub agreement: String,
 }
 
-/// Forward-filled per-bucket medians (log scale) of `values` by start bucket.
-fn log_median_series(values: &[f64], buckets: &[Vec<u32>]) -> Option<Vec<f64>> {
+/// Forward-filled medians (log scale) of `values` by start bucket, over runs of `merge`
+/// buckets (a detection window; the last may be shorter).
+fn log_median_series(values: &[f64], buckets: &[Vec<u32>], merge: usize) -> Option<Vec<f64>> {
     let mut out: Vec<f64> = buckets
-        .iter()
-        .map(|b| {
-            let v: Vec<f64> = b.iter().map(|&i| values[i as usize]).filter(|x| x.is_finite() && *x > 0.0).collect();
+        .chunks(merge)
+        .map(|c| {
+            let v: Vec<f64> = c.iter().flatten().map(|&i| values[i as usize]).filter(|x| x.is_finite() && *x > 0.0).collect();
             quantile_unsorted(&v, 0.5).map_or(f64::NAN, f64::ln)
         })
         .collect();
@@ -274,13 +289,60 @@ impl Levels {
     }
 }
 
-/// Classifies one detection series (log medians per bucket) with Barrett's rule.
-fn classify_series(name: &str, y_fine: &[f64], bucket_fine: f64, fill_s: f64, opts: &SteadyOptions) -> SeriesVerdict {
-    let f = independence_factor(y_fine);
-    let y = &aggregate(y_fine, f);
+/// One detection series: log medians per detection window, and per bucket when windows merge
+/// several buckets (to place the start at bucket resolution).
+struct DetectionSeries {
+    windows: Vec<f64>,
+    /// Per bucket; None when a window is one bucket.
+    buckets: Option<Vec<f64>>,
+    /// Buckets per window.
+    merge: usize,
+    bucket_s: f64,
+}
+
+impl DetectionSeries {
+    /// The series of `values` over the first `end_bucket` buckets of `grid`.
+    fn of(values: &[f64], grid: &Grid, end_bucket: usize) -> Option<DetectionSeries> {
+        let by_start = &grid.by_start[..end_bucket];
+        let windows = log_median_series(values, by_start, grid.merge)?;
+        let buckets = if grid.merge > 1 { Some(log_median_series(values, by_start, 1)?) } else { None };
+        Some(DetectionSeries { windows, buckets, merge: grid.merge, bucket_s: grid.bucket_s })
+    }
+
+    /// The per-bucket series (the windows when they are buckets).
+    fn fine(&self) -> &[f64] {
+        self.buckets.as_deref().unwrap_or(&self.windows)
+    }
+}
+
+/// The bucket in `at ± half` where one least-squares mean shift splits `y` best: a transient's
+/// end found on merged windows, placed at bucket resolution. Linear in `half`.
+fn refine_boundary(y: &[f64], at: usize, half: usize) -> usize {
+    let (lo, hi) = (at.saturating_sub(half), (at + half).min(y.len()));
+    let w = &y[lo..hi];
+    // At least two buckets each side, so one noisy median cannot be a level.
+    if w.len() < 4 {
+        return at;
+    }
+    let (mut s1, mut s2) = (vec![0.0; w.len() + 1], vec![0.0; w.len() + 1]);
+    for (i, v) in w.iter().enumerate() {
+        s1[i + 1] = s1[i] + v;
+        s2[i + 1] = s2[i] + v * v;
+    }
+    let sse = |a: usize, b: usize| (s2[b] - s2[a]) - (s1[b] - s1[a]).powi(2) / (b - a) as f64;
+    let n = w.len();
+    let best = (2..=n - 2).min_by(|&a, &b| (sse(0, a) + sse(a, n)).total_cmp(&(sse(0, b) + sse(b, n))));
+    lo + best.unwrap_or(at - lo)
+}
+
+/// Classifies one detection series with Barrett's rule; the start of a transient found on
+/// merged windows is refined to a bucket.
+fn classify_series(name: &str, d: &DetectionSeries, fill_s: f64, opts: &SteadyOptions) -> SeriesVerdict {
+    let f = independence_factor(&d.windows);
+    let y = &aggregate(&d.windows, f);
     let mut segs = segments(y, opts.penalty);
     set_level_errors(y, &mut segs);
-    let levels = Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: bucket_fine * f as f64 };
+    let levels = Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: d.bucket_s * (d.merge * f) as f64 };
     let i = levels.first_final();
     let (mut classification, mut reason) = levels.leading_verdict(i, fill_s);
     if let Some((c, r)) = levels.late_verdict(i, y.len()) {
@@ -290,8 +352,15 @@ fn classify_series(name: &str, y_fine: &[f64], bucket_fine: f64, fill_s: f64, op
     if f > 1 {
         reason.push_str(&format!(" (windows merged ×{f} for independence)"));
     }
+    let mut start_s = levels.seconds(levels.segs[i].a);
+    if let Some(fine) = d.buckets.as_deref().filter(|_| i > 0) {
+        // Within one merged window either side of the boundary PELT found.
+        let unit = d.merge * f;
+        start_s = refine_boundary(fine, levels.segs[i].a * unit, unit) as f64 * d.bucket_s;
+        reason.push_str(&format!(" (start placed at {:.0} s windows: {start_s:.0} s)", d.bucket_s));
+    }
     let segments = levels.segs.iter().map(|s| levels.to_segment(s)).collect();
-    SeriesVerdict { series: name.to_string(), classification, start_s: levels.seconds(levels.segs[i].a), segments, reason }
+    SeriesVerdict { series: name.to_string(), classification, start_s, segments, reason }
 }
 
 /// First index of a 3-window block of 5-bucket windows whose throughput and mean latency each
@@ -324,11 +393,20 @@ fn practitioners_rule(throughput: &[f64], p99: &[f64], group: usize) -> Option<u
     (0..t.len().saturating_sub(3)).find(|&i| (i..i + 3).all(|j| close(t[j + 1], t[j], 0.02) && close(p[j + 1], p[j], 0.05))).map(|i| i * group)
 }
 
-/// The detection buckets of a run: the analysis window, widened until it holds ~10 requests.
+/// Most detection windows PELT and the other window-level statistics see. A soak run of 24 h
+/// at one-second buckets has 86 400 of them, and PELT with few change points, the Sen slope,
+/// Mann–Kendall and the Hamed–Rao autocorrelation all cost the square of that; 2000 windows
+/// keep them to a fraction of a second. Runs up to 33 minutes at 1-s buckets are not merged.
+pub const MAX_DETECTION_WINDOWS: usize = 2000;
+
+/// The buckets of a run: the analysis window, widened until it holds ~10 requests. Detection
+/// windows are `merge` consecutive buckets, so that there are at most `MAX_DETECTION_WINDOWS`.
 struct Grid {
     last_sent: f64,
     bucket_s: f64,
     n_buckets: usize,
+    /// Buckets per detection window (1 unless the run has more than `MAX_DETECTION_WINDOWS`).
+    merge: usize,
     /// Requests by the bucket of their send.
     by_start: Vec<Vec<u32>>,
     /// Sends per bucket.
@@ -348,13 +426,25 @@ impl Grid {
         let by_end = bucket(&r.end_s, bucket_s, n_buckets);
         let sends: Vec<f64> = by_start.iter().map(|b| b.len() as f64).collect();
         let completions: Vec<f64> = by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64).collect();
-        Grid { last_sent, bucket_s, n_buckets, by_start, sends, completions }
+        let merge = n_buckets.div_ceil(MAX_DETECTION_WINDOWS).max(1);
+        Grid { last_sent, bucket_s, n_buckets, merge, by_start, sends, completions }
     }
 
     /// Seconds from the first send at the start of bucket `b`.
     fn seconds(&self, b: usize) -> f64 {
         b as f64 * self.bucket_s
     }
+
+    /// Width of a detection window, seconds.
+    fn detection_s(&self) -> f64 {
+        self.bucket_s * self.merge as f64
+    }
+}
+
+/// Means of runs of `merge` values (the last run may be shorter): a per-bucket rate as a
+/// per-bucket rate over detection windows.
+fn chunk_means(v: &[f64], merge: usize) -> Vec<f64> {
+    v.chunks(merge).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
 }
 
 /// Ramp-down: the bucket where measurement ends, cutting trailing buckets that send clearly
@@ -364,9 +454,11 @@ fn ramp_down_end(grid: &Grid, detectors: &mut Vec<Detector>) -> usize {
     if grid.sends.len() < 10 {
         return end_bucket;
     }
-    let segs = segments(&grid.sends[..end_bucket], Penalty::Mbic);
+    // On detection windows (sends per bucket, averaged); the cut is a window boundary.
+    let sends = chunk_means(&grid.sends[..end_bucket], grid.merge);
+    let segs = segments(&sends, Penalty::Mbic);
     if let Some(main) = segs.iter().max_by_key(|s| s.b - s.a) {
-        let mut cut = end_bucket;
+        let mut cut = sends.len();
         for s in segs.iter().rev() {
             if s.mean < 0.85 * main.mean && s.b == cut {
                 cut = s.a;
@@ -374,7 +466,8 @@ fn ramp_down_end(grid: &Grid, detectors: &mut Vec<Detector>) -> usize {
                 break;
             }
         }
-        if cut < end_bucket {
+        if cut < sends.len() {
+            let cut = cut * grid.merge;
             detectors.push(Detector {
                 name: "ramp_down".into(),
                 verdict: "cut".into(),
@@ -430,7 +523,7 @@ fn whole_run_trend(name: &str, y: &[f64], fill: usize, classification: Classific
 struct SeriesPass {
     series: Vec<SeriesVerdict>,
     /// The detection series that were classified, for the residual checks.
-    retained: Vec<(String, Vec<f64>)>,
+    retained: Vec<(String, DetectionSeries)>,
     start_bucket: usize,
     classification: Classification,
     ttft_warmup: bool,
@@ -464,15 +557,15 @@ impl SeriesPass {
 fn classify_run(r: &RequestView, grid: &Grid, end_bucket: usize, fill: usize, opts: &SteadyOptions, detectors: &mut Vec<Detector>) -> SeriesPass {
     let mut pass = SeriesPass { series: Vec::new(), retained: Vec::new(), start_bucket: fill, classification: Classification::Flat, ttft_warmup: false };
     for (name, values) in [("ttft", &r.ttft_ms), ("tpot", &r.tpot_ms)] {
-        let Some(y) = log_median_series(values, &grid.by_start[..end_bucket]) else {
+        let Some(y) = DetectionSeries::of(values, grid, end_bucket) else {
             continue;
         };
-        if y.len() < 12 {
+        if y.windows.len() < 12 {
             continue;
         }
-        let v = classify_series(name, &y, grid.bucket_s, grid.seconds(fill), opts);
+        let v = classify_series(name, &y, grid.seconds(fill), opts);
         pass.merge(name, &v, grid.bucket_s, detectors);
-        if let Some(d) = whole_run_trend(name, &y, fill, v.classification, opts) {
+        if let Some(d) = whole_run_trend(name, &y.windows, fill / grid.merge, v.classification, opts) {
             pass.classification = Classification::NoSteadyState;
             detectors.push(d);
         }
@@ -535,17 +628,20 @@ fn level_shift(name: &str, w: &[f64], f: usize, from_s: f64, bucket_s: f64, delt
 /// trend remains.
 fn residual_checks(pass: &SeriesPass, grid: &Grid, end_bucket: usize, opts: &SteadyOptions, detectors: &mut Vec<Detector>) -> bool {
     let mut trend = false;
+    // On detection windows: the first that starts at or after the steady start.
+    let (a, b) = (pass.start_bucket.div_ceil(grid.merge), end_bucket.div_ceil(grid.merge));
     for (name, y) in &pass.retained {
-        let f = independence_factor(&y[pass.start_bucket..end_bucket]);
-        let w = aggregate(&y[pass.start_bucket..end_bucket], f);
+        let y = &y.windows[a.min(b)..b];
+        let f = independence_factor(y);
+        let w = aggregate(y, f);
         if w.len() < 10 {
             continue;
         }
-        if let Some((d, t)) = residual_trend(name, &w, f, grid.bucket_s, opts) {
+        if let Some((d, t)) = residual_trend(name, &w, f, grid.detection_s(), opts) {
             trend |= t;
             detectors.push(d);
         }
-        detectors.extend(level_shift(name, &w, f, grid.seconds(pass.start_bucket), grid.bucket_s, opts.delta));
+        detectors.extend(level_shift(name, &w, f, grid.seconds(a * grid.merge), grid.detection_s(), opts.delta));
     }
     trend
 }
@@ -649,7 +745,7 @@ fn cross_checks(r: &RequestView, grid: &Grid, pass: &SeriesPass, end_bucket: usi
     let pelt_start = grid.seconds(pass.start_bucket);
     let mut agreement = Agreement { pelt_start, tolerance: (5.0f64).max(0.1 * pelt_start), agree: Vec::new(), disagree: Vec::new() };
     if let Some((_, y)) = pass.retained.first() {
-        detectors.push(mser_check(&y[..end_bucket], grid, &mut agreement));
+        detectors.push(mser_check(&y.fine()[..end_bucket], grid, &mut agreement));
     }
     let buckets = &grid.by_start[..end_bucket];
     let ttft_mean = ttft_per_bucket(r, buckets, |v| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 });
@@ -703,7 +799,7 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
         dropped_end_s: (grid.last_sent - end_s).max(0.0),
         dropped_end_requests: r.len() - end_request,
         ramp_up_s: grid.seconds(fill),
-        detection_window_s: grid.bucket_s,
+        detection_window_s: grid.detection_s(),
         overridden,
         penalty: opts.penalty,
         delta: opts.delta,

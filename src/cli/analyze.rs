@@ -62,6 +62,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         write_atomic(path, text.as_bytes())?;
     }
+    crate::timing::Timing::new().mark("JSON written");
     progress.done();
     print_stdout(&if a.json { text } else { crate::report::summary::summary(&analysis) })?;
     Ok(ExitCode::Success)

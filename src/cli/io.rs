@@ -94,20 +94,4 @@ impl Progress {
     }
 }
 
-/// With `CREDENCE_TIMING` set, prints how long each stage took since `start` on stderr.
-pub struct Timing {
-    on: bool,
-    start: std::time::Instant,
-}
-
-impl Timing {
-    pub fn new() -> Timing {
-        Timing { on: std::env::var_os("CREDENCE_TIMING").is_some(), start: std::time::Instant::now() }
-    }
-
-    pub fn mark(&self, what: &str) {
-        if self.on {
-            eprintln!("[{:>6.2} s] {what}", self.start.elapsed().as_secs_f64());
-        }
-    }
-}
+pub use crate::timing::Timing;

@@ -606,16 +606,24 @@ fn provenance(r: &Report) -> Vec<[String; 2]> {
     provenance
 }
 
+/// The resampling groups of a run's steady window in words, e.g. `5-second`.
+fn group_words(a: &Analysis) -> String {
+    let s = &a.steady_state;
+    let g = crate::analyze::resampling_group_s(a.options.window_s, s.end_s - s.start_s);
+    if g.fract() == 0.0 { format!("{g:.0}-second") } else { format!("{g:.1}-second") }
+}
+
 /// How each number is defined and estimated, with the first run's analysis options.
 fn methodology(r: &Report, first: Option<&Analysis>) -> Vec<[String; 2]> {
     let o = first.map(|a| &a.options);
+    let groups = first.map_or("5-second".to_string(), group_words);
     vec![
         ["TTFT".into(), "Time to first token, measured from the actual send (first token minus sent).".into()],
         ["E2E from scheduled".into(), "End minus the *scheduled* send time: includes the client's own lag, so coordinated omission shows here and not in E2E.".into()],
         ["TPOT".into(), "(end − first token) / (output tokens − 1).".into()],
         ["ITL".into(), "Every gap between consecutive streamed chunks; a chunk may carry several tokens.".into()],
         ["Percentiles".into(), o.map_or(String::new(), |o| o.quantile_definition.to_string())],
-        ["Intervals".into(), o.map_or(String::new(), |o| format!("{:.0} % confidence. Exact order-statistic intervals for independent requests (at the effective n when mildly dependent); a grouped stationary block bootstrap over 5-second groups when requests are correlated, widened by t/z for few blocks; Wilson for error rates. Seed {}, {} resamples.", o.confidence * 100.0, o.seed, o.resamples))],
+        ["Intervals".into(), o.map_or(String::new(), |o| format!("{:.0} % confidence. Exact order-statistic intervals for independent requests (at the effective n when mildly dependent); a grouped stationary block bootstrap over {groups} groups when requests are correlated, widened by t/z for few blocks; Wilson for error rates. Seed {}, {} resamples.", o.confidence * 100.0, o.seed, o.resamples))],
         ["Steady state".into(), o.map_or(String::new(), |o| format!("PELT ({:?} penalty) on per-window log median TTFT and TPOT with a {:.0} % equivalence delta, cross-checked by MSER-5 and Mann–Kendall/Pettitt inside the window.", o.penalty, o.steady_delta * 100.0))],
         ["Attribution".into(), "Robust z-scores of 5-second windows against the steady window's median and MAD find anomalies; telemetry detectors (NVML reason bits and violation counters, power, memory, foreign processes, load-generator CPU and send lag, network counters, server queue) find causes; episodes match within ±2 s.".into()],
         ["Credibility grade".into(), r.credibility.grade_rule.to_string()],

@@ -3,7 +3,7 @@
 //! Batch means `Z_j` of 5 observations (remainder dropped), `k` batches;
 //! `MSER(d) = Σ_{j>d} (Z_j − Z̄_d)² / (k − d)²` for `0 ≤ d < k/2`; truncate `5·d*` observations
 //! where `d*` minimises it. This variant divides by `(k − d)²` and searches the first half; a
-//! minimum at the last allowed `d` means the series did not settle.
+//! minimum at the last allowed `d` means the series did not settle. Linear in `k`.
 
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Mser {
@@ -21,12 +21,19 @@ pub fn mser5(x: &[f64]) -> Option<Mser> {
     }
     let z: Vec<f64> = (0..k).map(|j| x[j * BATCH..(j + 1) * BATCH].iter().sum::<f64>() / BATCH as f64).collect();
     let limit = k.div_ceil(2);
+    // The spread of every tail z[d..], accumulated from the end (Welford), so the search is
+    // linear in the batches: a day-long run has tens of thousands of them.
+    let mut ss_tail = vec![0.0; k];
+    let (mut mean, mut m2) = (0.0, 0.0);
+    for d in (0..k).rev() {
+        let delta = z[d] - mean;
+        mean += delta / (k - d) as f64;
+        m2 += delta * (z[d] - mean);
+        ss_tail[d] = m2;
+    }
     let mut best = (f64::INFINITY, 0usize);
-    for d in 0..limit {
-        let tail = &z[d..];
-        let m = tail.iter().sum::<f64>() / tail.len() as f64;
-        let ss: f64 = tail.iter().map(|v| (v - m).powi(2)).sum();
-        let stat = ss / (tail.len() as f64).powi(2);
+    for (d, ss) in ss_tail.iter().enumerate().take(limit) {
+        let stat = ss / ((k - d) as f64).powi(2);
         if stat < best.0 {
             best = (stat, d);
         }

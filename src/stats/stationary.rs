@@ -123,30 +123,56 @@ impl RankBins {
             .sum()
     }
 
-    /// The original rank standing for the resample's order statistic `k` (0-based), and
-    /// whether it had to be clamped to the range.
-    fn rank_of_order(&self, blocks: &[(usize, usize)], groups: usize, k: u64) -> (usize, bool) {
+    /// The bin of the resample's order statistic `k` (0-based): the smallest j in 1..=bins+2
+    /// with count(bin < j) > k, found by bisection. The counts at j - 1 and j come from the
+    /// bisection's own steps when it took them: each costs a pass over the blocks.
+    fn find_bin(&self, blocks: &[(usize, usize)], groups: usize, k: u64) -> Bin {
         let bins = self.edges.len() - 1;
-        // Smallest j in 1..=bins+2 with count(bin < j) > k.
+        // At most ⌈log2(MAX_BINS + 2)⌉ = 12 steps.
+        let (mut seen, mut steps) = ([(0usize, 0u64); 16], 0);
         let (mut lo, mut hi) = (1usize, bins + 2);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if self.count_blocks(blocks, groups, mid) > k { hi = mid } else { lo = mid + 1 }
+            let c = self.count_blocks(blocks, groups, mid);
+            seen[steps] = (mid, c);
+            steps += 1;
+            if c > k { hi = mid } else { lo = mid + 1 }
         }
-        let j = lo; // the value lies in bin index j - 1
-        if j == 1 {
+        let j = lo;
+        let count = |j: usize| seen[..steps].iter().find(|s| s.0 == j).map_or_else(|| self.count_blocks(blocks, groups, j), |s| s.1);
+        if j == 1 || j == bins + 2 {
+            // Clamped: the value lies outside the binned range; no counts are needed.
+            return Bin { j, before: 0, through: if j == 1 { count(1) } else { u64::MAX } };
+        }
+        Bin { j, before: count(j - 1), through: count(j) }
+    }
+
+    /// The original rank standing for order statistic `k` of a resample, given its bin, and
+    /// whether it had to be clamped to the range.
+    fn rank_in_bin(&self, bin: &Bin, k: u64) -> (usize, bool) {
+        let bins = self.edges.len() - 1;
+        if bin.j == 1 {
             return (self.edges[0], true);
         }
-        if j == bins + 2 {
+        if bin.j == bins + 2 {
             return (self.edges[bins] - 1, true);
         }
-        let before = self.count_blocks(blocks, groups, j - 1);
-        let in_bin = self.count_blocks(blocks, groups, j) - before;
-        let (e0, e1) = (self.edges[j - 2], self.edges[j - 1]);
+        let in_bin = bin.through - bin.before;
+        let (e0, e1) = (self.edges[bin.j - 2], self.edges[bin.j - 1]);
         // Exact for single-rank bins; for wider bins, spread the resample's values evenly.
-        let offset = if in_bin > 0 { ((k - before) as usize * (e1 - e0)) / in_bin as usize } else { 0 };
+        let offset = if in_bin > 0 { ((k - bin.before) as usize * (e1 - e0)) / in_bin as usize } else { 0 };
         (e0 + offset.min(e1 - e0 - 1), false)
     }
+}
+
+/// Where a resample's order statistic lies: bin index j of `RankBins::find_bin`, and the
+/// resample's counts below bin j - 1 and below bin j (so order statistics `before..through`
+/// share it).
+#[derive(Clone, Copy)]
+struct Bin {
+    j: usize,
+    before: u64,
+    through: u64,
 }
 
 /// Sums `pre` (a prefix sum over `k` groups) over the circular block of `l` groups from `s`.
@@ -227,9 +253,12 @@ impl GroupedResampler<'_> {
         let k = self.groups;
         let h = p * (total - 1) as f64;
         let k0 = h.floor() as u64;
-        let (r0, c0) = b.rank_of_order(blocks, k, k0);
+        let bin0 = b.find_bin(blocks, k, k0);
+        let (r0, c0) = b.rank_in_bin(&bin0, k0);
         let value = if k0 + 1 < total && h > k0 as f64 {
-            let (r1, c1) = b.rank_of_order(blocks, k, k0 + 1);
+            // The next order statistic nearly always shares the bin: no second bisection.
+            let bin1 = if k0 + 1 < bin0.through { bin0 } else { b.find_bin(blocks, k, k0 + 1) };
+            let (r1, c1) = b.rank_in_bin(&bin1, k0 + 1);
             if c1 {
                 self.clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }

@@ -91,17 +91,19 @@ fn per_gpu(
     signal: impl Fn(&GpuSeries, usize, f64) -> f64,
 ) -> Detection {
     let mut d = Detection::checked(cause);
+    // The baseline is a median over the whole trace: once per GPU, not once per sample.
+    let mut flagged = Vec::with_capacity(gpus.len());
     for g in gpus {
         let base = baseline_clock(g);
         let flags: Vec<bool> = (0..g.t_s.len()).map(|i| rule(g, i, base)).collect();
         for (span, idx) in flagged_spans(&g.t_s, &flags, 2, 1) {
             d.episodes.push(CauseEpisode { span, source: g.label.clone(), peak: peak(g, &idx, base) });
         }
+        flagged.push((flags.iter().filter(|f| **f).count(), base));
     }
     // The signal of the GPU that showed the cause most (or the first GPU).
-    let busiest = gpus.iter().max_by_key(|g| (0..g.t_s.len()).filter(|&i| rule(g, i, baseline_clock(g))).count());
-    if let Some(g) = busiest {
-        let base = baseline_clock(g);
+    let busiest = gpus.iter().zip(&flagged).max_by_key(|(_, (n, _))| *n);
+    if let Some((g, &(_, base))) = busiest {
         d.signal = Signal { t_s: g.t_s.clone(), values: (0..g.t_s.len()).map(|i| signal(g, i, base)).collect() };
     }
     d

@@ -1,7 +1,7 @@
 //! The relative change of one metric between two arms, with its bootstrap distribution.
 //!
 //! Each run's statistic gets a stationary block bootstrap over 5-second groups of its steady
-//! window (the same resampler as `analyze`). One run per arm: resample r of the candidate is
+//! window (wider past an hour; the same resampler and groups as `analyze`). One run per arm: resample r of the candidate is
 //! paired with resample r of the base and the change is taken on the log scale. Several runs
 //! per arm: a hierarchical bootstrap draws runs with replacement, then one within-run
 //! replicate for each drawn run, and averages (the Kalibera–Jones ratio of means).

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::intervals::few_blocks_factor;
 use super::requests::RequestView;
-use super::{Analysis, GROUP_MIN_S};
+use super::{Analysis, resampling_group_s};
 use crate::stats::block_length::politis_white;
 use crate::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_lehmann};
 use crate::stats::mann_whitney::{Alternative, p_asymptotic};
@@ -121,7 +121,8 @@ fn column<'v>(v: &'v RequestView, metric: &str) -> &'v [f64] {
     }
 }
 
-/// Steady-window values of one latency metric, sorted, with their 5-second groups.
+/// Steady-window values of one latency metric, sorted, with their resampling groups (5 s, wider
+/// on windows over an hour).
 struct Sample {
     sorted: Vec<f64>,
     group_of_rank: Vec<u32>,
@@ -131,7 +132,8 @@ struct Sample {
 /// Builds each latency metric's sample of a run once; every statistic reads from it.
 fn samples(run: &ArmRun<'_>) -> BTreeMap<&'static str, Sample> {
     let s = &run.analysis.steady_state;
-    let group_s = run.analysis.options.window_s.max(GROUP_MIN_S);
+    // The groups `analyze` resampled, so the change's interval agrees with each run's own.
+    let group_s = resampling_group_s(run.analysis.options.window_s, s.end_s - s.start_s);
     let k = (((s.end_s - s.start_s) / group_s).ceil() as usize).max(1);
     ["ttft", "tpot", "e2e"]
         .into_iter()

@@ -116,24 +116,21 @@ fn assert_nowhere(secret: &str, paths: &[PathBuf], texts: &[&str]) {
     }
 }
 
+/// A mock server over TLS with the scripted timing (20 ms TTFT, 2 ms per token, 4 tokens).
+fn tls_server(cert: &Path, key: &Path, extra: &[&str]) -> MockProcess {
+    let mut args =
+        vec!["--ttft", "20ms", "--token-delay", "2ms", "--output-tokens", "4", "--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    MockProcess::start(&args)
+}
+
 #[test]
 fn https_with_a_ca_verifies_and_times_like_http() {
     let _serial = serial();
     let s = Scratch::new("https_ca");
     make_certificates(&s.0);
     let (cert, key, ca) = (s.path("server.pem"), s.path("server.key"), s.path("ca.pem"));
-    let srv = MockProcess::start(&[
-        "--ttft",
-        "20ms",
-        "--token-delay",
-        "2ms",
-        "--output-tokens",
-        "4",
-        "--tls-cert",
-        cert.to_str().unwrap(),
-        "--tls-key",
-        key.to_str().unwrap(),
-    ]);
+    let srv = tls_server(&cert, &key, &[]);
     assert!(srv.url.starts_with("https://127.0.0.1:"), "{}", srv.url);
 
     let trusted = s.path("trusted");
@@ -177,20 +174,7 @@ fn api_keys_are_sent_and_never_kept() {
     let s = Scratch::new("https_key");
     make_certificates(&s.0);
     let (cert, key, ca) = (s.path("server.pem"), s.path("server.key"), s.path("ca.pem"));
-    let srv = MockProcess::start(&[
-        "--ttft",
-        "20ms",
-        "--token-delay",
-        "2ms",
-        "--output-tokens",
-        "4",
-        "--tls-cert",
-        cert.to_str().unwrap(),
-        "--tls-key",
-        key.to_str().unwrap(),
-        "--require-key",
-        KEY,
-    ]);
+    let srv = tls_server(&cert, &key, &["--require-key", KEY]);
     let ca_arg = ["--ca-cert", ca.to_str().unwrap()];
 
     let without = s.path("without");

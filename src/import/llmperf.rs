@@ -17,6 +17,15 @@ use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
 use crate::run::rows::{Request, error_kind};
 
+/// A record's `error_code`: null on success, else a number (HTTP status, or -100 for a client error).
+fn error_code(r: &Value, f: &Fields<'_>) -> Result<Option<f64>, ImportError> {
+    match r.get("error_code") {
+        None => Err(f.err("error_code", "null or an error code")),
+        Some(Value::Null) => Ok(None),
+        Some(x) => Ok(Some(x.as_f64().ok_or_else(|| f.err("error_code", "null or a number"))?)),
+    }
+}
+
 /// The individual-responses file.
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let v = parse_json(path, bytes)?;
@@ -25,11 +34,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
     let (mut ttft, mut e2e, mut itl, mut thr) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, r) in rows.iter().enumerate() {
         let f = Fields::new(path, r, format!("[{i}]"));
-        let code = match r.get("error_code") {
-            None => return Err(f.err("error_code", "null or an error code")),
-            Some(Value::Null) => None,
-            Some(x) => Some(x.as_f64().ok_or_else(|| f.err("error_code", "null or a number"))?),
-        };
+        let code = error_code(r, &f)?;
         let t = f.number("ttft_s")?;
         let l = f.number("end_to_end_latency_s")?;
         let ok = code.is_none();

@@ -24,9 +24,9 @@
 //! Rather than a bounded PELT (which gives up the exact optimum on every run) or FPOP (exact
 //! and fast, but for a mean change with known variance, not this cost), the windows adapt:
 //! past `MAX_DETECTION_WINDOWS` buckets, detection windows merge consecutive buckets so PELT
-//! and the trend and shift tests see at most 2000 points, and a transient's end found there
-//! is placed at bucket resolution by the best single mean shift within one merged window of
-//! it (`refine_boundary`). Shorter runs (every test and fixture) are unchanged. The linear
+//! and the trend and shift tests see at most 2000 points; a transient's end found there is
+//! placed at bucket resolution by PELT and Barrett's rule again on the buckets around it (at
+//! most 1000: `refine_boundary`). Shorter runs (every test and fixture) are unchanged. The linear
 //! steps stay on buckets: the ramp-up, MSER-5 and the perf_analyzer and practitioners' rules.
 //! Segments, breaks and the ramp-down cut are reported at detection-window resolution
 //! (`detection_window_s`).
@@ -315,37 +315,54 @@ impl DetectionSeries {
     }
 }
 
-/// The bucket in `at ± half` where one least-squares mean shift splits `y` best: a transient's
-/// end found on merged windows, placed at bucket resolution. Linear in `half`.
-fn refine_boundary(y: &[f64], at: usize, half: usize) -> usize {
-    let (lo, hi) = (at.saturating_sub(half), (at + half).min(y.len()));
-    let w = &y[lo..hi];
-    // At least two buckets each side, so one noisy median cannot be a level.
-    if w.len() < 4 {
+/// Longest run of buckets a transient's end is segmented again over (PELT costs its square).
+const REFINE_MAX_BUCKETS: usize = 1000;
+
+/// The PELT levels of `y` merged for independence, and the merge factor.
+fn levels_of(y: &[f64], bucket_s: f64, opts: &SteadyOptions) -> (Levels, usize) {
+    let f = independence_factor(y);
+    let y = &aggregate(y, f);
+    let mut segs = segments(y, opts.penalty);
+    set_level_errors(y, &mut segs);
+    (Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: bucket_s * f as f64 }, f)
+}
+
+/// The start of the final level at bucket resolution, for a transient found on merged windows
+/// from bucket `from` to bucket `at`: PELT and Barrett's rule again, on the buckets from the
+/// transient (its last `REFINE_MAX_BUCKETS`) to a little past its end. A short transient
+/// matters most here: PELT's minimum of 5 merged windows per segment can stretch it.
+fn refine_boundary(fine: &[f64], from: usize, at: usize, unit: usize, opts: &SteadyOptions) -> usize {
+    let hi = (at + (2 * unit).max(50)).min(fine.len());
+    let lo = from.max(hi.saturating_sub(REFINE_MAX_BUCKETS));
+    if hi - lo < 24 || lo >= at {
         return at;
     }
-    let (mut s1, mut s2) = (vec![0.0; w.len() + 1], vec![0.0; w.len() + 1]);
-    for (i, v) in w.iter().enumerate() {
-        s1[i + 1] = s1[i] + v;
-        s2[i + 1] = s2[i] + v * v;
+    // Independence and noise are measured on the final level past the boundary: the window
+    // itself is mostly transient, whose misfit would swamp them.
+    let tail_from = if fine.len() >= at + unit + 50 { at + unit } else { at };
+    let tail = &fine[tail_from..(tail_from + REFINE_MAX_BUCKETS).min(fine.len())];
+    let f = independence_factor(tail);
+    let y = aggregate(&fine[lo..hi], f);
+    let mut segs = segments(&y, opts.penalty);
+    let tail = aggregate(tail, f);
+    let mean = tail.iter().sum::<f64>() / tail.len() as f64;
+    let resid: Vec<f64> = tail.iter().map(|v| v - mean).collect();
+    if let Some(lrv) = crate::stats::block_length::long_run_variance(&resid) {
+        for s in segs.iter_mut() {
+            s.se = s.se.max((lrv / (s.b - s.a) as f64).sqrt());
+        }
     }
-    let sse = |a: usize, b: usize| (s2[b] - s2[a]) - (s1[b] - s1[a]).powi(2) / (b - a) as f64;
-    let n = w.len();
-    let best = (2..=n - 2).min_by(|&a, &b| (sse(0, a) + sse(a, n)).total_cmp(&(sse(0, b) + sse(b, n))));
-    lo + best.unwrap_or(at - lo)
+    let levels = Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: f as f64 };
+    lo + levels.segs[levels.first_final()].a * f
 }
 
 /// Classifies one detection series with Barrett's rule; the start of a transient found on
 /// merged windows is refined to a bucket.
 fn classify_series(name: &str, d: &DetectionSeries, fill_s: f64, opts: &SteadyOptions) -> SeriesVerdict {
-    let f = independence_factor(&d.windows);
-    let y = &aggregate(&d.windows, f);
-    let mut segs = segments(y, opts.penalty);
-    set_level_errors(y, &mut segs);
-    let levels = Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: d.bucket_s * (d.merge * f) as f64 };
+    let (levels, f) = levels_of(&d.windows, d.bucket_s * d.merge as f64, opts);
     let i = levels.first_final();
     let (mut classification, mut reason) = levels.leading_verdict(i, fill_s);
-    if let Some((c, r)) = levels.late_verdict(i, y.len()) {
+    if let Some((c, r)) = levels.late_verdict(i, d.windows.len().div_ceil(f)) {
         classification = c;
         reason = r;
     }
@@ -354,9 +371,8 @@ fn classify_series(name: &str, d: &DetectionSeries, fill_s: f64, opts: &SteadyOp
     }
     let mut start_s = levels.seconds(levels.segs[i].a);
     if let Some(fine) = d.buckets.as_deref().filter(|_| i > 0) {
-        // Within one merged window either side of the boundary PELT found.
         let unit = d.merge * f;
-        start_s = refine_boundary(fine, levels.segs[i].a * unit, unit) as f64 * d.bucket_s;
+        start_s = refine_boundary(fine, levels.segs[i - 1].a * unit, levels.segs[i].a * unit, unit, opts) as f64 * d.bucket_s;
         reason.push_str(&format!(" (start placed at {:.0} s windows: {start_s:.0} s)", d.bucket_s));
     }
     let segments = levels.segs.iter().map(|s| levels.to_segment(s)).collect();

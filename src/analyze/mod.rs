@@ -10,6 +10,7 @@ mod aiperf_facts;
 pub mod attribute;
 pub mod audit;
 pub mod compare;
+pub mod conditions;
 pub mod credibility;
 pub mod distribution;
 pub mod estimate;
@@ -33,7 +34,7 @@ pub use estimate::{Estimate, Method, Status};
 use intervals::{Dependence, IntervalOptions, MetricSample, metric_estimates};
 use rates::{ErrorRates, Throughput, error_rates, throughput};
 use requests::RequestView;
-use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state};
+use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state_excluding};
 pub use warnings::Warning;
 use windows::{TimeSeries, time_series};
 
@@ -166,6 +167,9 @@ pub struct Analysis {
     /// Steady-window distributions of TTFT, TPOT, E2E and ITL (for the CDF and histograms).
     pub distributions: BTreeMap<String, distribution::Distribution>,
     pub throughput: Throughput,
+    /// The numbers in clean windows and inside each environmental cause's episodes; empty when
+    /// no such episode touches the steady window.
+    pub conditions: Vec<conditions::Condition>,
     pub errors: ErrorRates,
     pub timeseries: TimeSeries,
     /// Causes tied to anomalies, ranked; see `attribution` for what was checked.
@@ -219,8 +223,7 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
     let timing = crate::timing::Timing::new();
-    let steady = steady_window(r, opts, override_window, timestamps_absent);
-    timing.mark("steady state");
+    let (steady, findings, attribution, telemetry_timeline) = steady_and_attribution(m, r, telemetry, opts, &timing);
     let (first, last) = (steady.start_request, steady.end_request);
     let groups = ResamplingGroups::of(r, &steady, opts.window_s);
     let mut tables = MetricTables::default();
@@ -231,13 +234,8 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let thr = measured_throughput(r, &steady, opts, &iopts, timestamps_absent);
     let errors = error_rates(&r, first, last, opts.confidence);
     timing.mark("throughput and error rates");
-    let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
-    let (findings, attribution, telemetry_timeline) = if timestamps_absent {
-        (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
-    } else {
-        attribute::attribute(r, &steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
-    };
-    timing.mark("attribution");
+    let conditions = conditions::conditions(r, &steady, &findings, opts.window_s, &iopts);
+    timing.mark("conditions");
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
     timing.mark("time series");
     let mut analysis = Analysis {
@@ -251,6 +249,7 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
         dependence: tables.dependence,
         distributions: tables.distributions,
         throughput: thr,
+        conditions,
         errors,
         timeseries: series,
         findings,
@@ -265,9 +264,53 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     analysis
 }
 
-/// The steady window; a source without timestamps cannot have one.
-fn steady_window(r: &RequestView, opts: &AnalyzeOptions, override_window: Option<(Option<f64>, Option<f64>)>, timestamps_absent: bool) -> SteadyState {
-    let mut steady = steady_state(&r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window });
+/// What attribution returns: findings, what was checked, and the telemetry timeline.
+type Attributed = (Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline);
+
+/// The steady window and attribution against it. Steady state is judged on the clean series:
+/// when attribution finds episodes with an environmental cause, they are cut out of the
+/// detection series and attribution runs again against the window found there.
+fn steady_and_attribution(
+    m: &crate::run::Manifest,
+    r: &RequestView,
+    telemetry: &attribute::Telemetry<'_>,
+    opts: &AnalyzeOptions,
+    timing: &crate::timing::Timing,
+) -> (SteadyState, Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline) {
+    let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
+    let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
+    let steady = steady_window(r, opts, override_window, timestamps_absent, &[]);
+    timing.mark("steady state");
+    let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
+    let attribute_in = |steady: &SteadyState| -> Attributed {
+        if timestamps_absent {
+            (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
+        } else {
+            attribute::attribute(r, steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
+        }
+    };
+    let (findings, attribution, timeline) = attribute_in(&steady);
+    timing.mark("attribution");
+    let excluded = conditions::excluded_spans(&findings, opts.window_s);
+    if excluded.is_empty() || override_window.is_some() || timestamps_absent {
+        return (steady, findings, attribution, timeline);
+    }
+    let clean = steady_window(r, opts, override_window, timestamps_absent, &excluded);
+    let (findings, attribution, timeline) = attribute_in(&clean);
+    timing.mark("steady state and attribution on the clean series");
+    (clean, findings, attribution, timeline)
+}
+
+/// The steady window, judged without the `excluded` episodes; a source without timestamps cannot
+/// have one.
+fn steady_window(
+    r: &RequestView,
+    opts: &AnalyzeOptions,
+    override_window: Option<(Option<f64>, Option<f64>)>,
+    timestamps_absent: bool,
+    excluded: &[attribute::episodes::Span],
+) -> SteadyState {
+    let mut steady = steady_state_excluding(r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window }, excluded);
     if timestamps_absent {
         steady.classification = Classification::NoSteadyState;
         steady.detectors.push(Detector {
@@ -300,6 +343,26 @@ impl ResamplingGroups {
         let idx: Vec<usize> = (steady.start_request..steady.end_request).collect();
         let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
         ResamplingGroups { idx, win, groups: k }
+    }
+
+    /// The requests for which `keep` holds, their groups renumbered in time order: the block
+    /// bootstrap of a condition runs over that condition's groups only.
+    fn filtered(&self, keep: impl Fn(usize) -> bool) -> ResamplingGroups {
+        let mut renumbered = vec![u32::MAX; self.groups];
+        let mut next = 0u32;
+        let (mut idx, mut win) = (Vec::new(), Vec::new());
+        for (&i, &w) in self.idx.iter().zip(&self.win) {
+            if keep(i) {
+                let g = &mut renumbered[w as usize];
+                if *g == u32::MAX {
+                    *g = next;
+                    next += 1;
+                }
+                idx.push(i);
+                win.push(*g);
+            }
+        }
+        ResamplingGroups { idx, win, groups: (next as usize).max(1) }
     }
 }
 

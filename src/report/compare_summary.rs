@@ -31,6 +31,7 @@ pub fn summary(c: &Comparison) -> String {
             m.more_data.as_ref().map_or(String::new(), |d| format!(" (to decide: {})", d.advice)),
         );
     }
+    s.push_str(&super::conditions_view::compare_text(c));
     if !c.what_changed.is_empty() {
         let _ = writeln!(s, "\nwhat changed:");
         for d in &c.what_changed {

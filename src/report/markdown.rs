@@ -52,6 +52,9 @@ impl Exporter for Markdown {
                 writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
             table_rows(&mut s, &t.rows);
         }
+        for c in &v.conditions {
+            conditions(&mut s, c);
+        }
         if let Some(t) = &v.telemetry {
             telemetry(&mut s, t);
         }
@@ -85,6 +88,17 @@ fn head(s: &mut String, v: &View) {
             let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
         }
     }
+}
+
+/// A run's conditions: a table per condition, then each metric inside against outside each episode.
+fn conditions(s: &mut String, c: &super::conditions_view::ConditionsView) {
+    let _ = writeln!(s, "\n## Conditions, {}\n\n{}", md(&c.title), md(&c.note));
+    for t in &c.tables {
+        let _ = writeln!(s, "\n**{}**: {}\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title), md(&t.note));
+        table_rows(s, &t.rows);
+    }
+    let _ = writeln!(s, "\n| cause | metric | inside | outside (clean) | inside / outside |\n|---|---|---|---|---|");
+    table_rows(s, &c.contrast);
 }
 
 /// The audit of the source's claims, and its run-level facts.

@@ -5,6 +5,7 @@
 
 pub mod charts;
 pub mod compare_summary;
+pub mod conditions_view;
 pub mod document;
 pub mod format;
 pub mod markdown;

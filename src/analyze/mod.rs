@@ -282,8 +282,8 @@ fn steady_window(r: &RequestView, opts: &AnalyzeOptions, override_window: Option
 
 /// The requests of the steady window and the resampling group of each.
 struct ResamplingGroups {
-    /// Request indices in the steady window.
-    idx: Vec<usize>,
+    /// Request indices in the steady window (requests are in send order, so a range).
+    idx: std::ops::Range<usize>,
     /// Group of each of them.
     win: Vec<u32>,
     groups: usize,
@@ -297,8 +297,8 @@ impl ResamplingGroups {
         let group_s = resampling_group_s(window_s, steady.end_s - steady.start_s);
         let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
         let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
-        let idx: Vec<usize> = (steady.start_request..steady.end_request).collect();
-        let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
+        let idx = steady.start_request..steady.end_request;
+        let win: Vec<u32> = idx.clone().map(window_of).collect();
         ResamplingGroups { idx, win, groups: k }
     }
 }
@@ -344,9 +344,9 @@ impl MetricTables {
         let results: Vec<_> = columns
             .par_iter()
             .map(|(name, col)| {
-                let values: Vec<f64> = g.idx.iter().map(|&i| col[i]).collect();
+                let values = &col[g.idx.clone()];
                 let missing = values.iter().filter(|v| !v.is_finite()).count();
-                let result = metric_estimates(&MetricSample { name, values: &values, window: &g.win, windows: g.groups }, iopts);
+                let result = metric_estimates(&MetricSample { name, values, window: &g.win, windows: g.groups }, iopts);
                 (name.to_string(), result, missing)
             })
             .collect();
@@ -361,7 +361,7 @@ impl MetricTables {
     fn add_itl(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
         let (mut itl, mut itl_win) = (Vec::new(), Vec::new());
         let mut no_chunks = 0;
-        for (&i, &w) in g.idx.iter().zip(&g.win) {
+        for (i, &w) in g.idx.clone().zip(&g.win) {
             let gaps = &r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]];
             if gaps.is_empty() && r.ok[i] {
                 no_chunks += 1;

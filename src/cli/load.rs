@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use crate::analyze::attribute::Telemetry;
 use crate::analyze::compare::ArmRun;
-use crate::analyze::rates::error_examples;
-use crate::analyze::requests::RequestView;
+use crate::analyze::rates::ErrorExampleCounter;
+use crate::analyze::requests::{RequestView, RequestViewBuilder, VIEW_COLUMNS};
 use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
 use crate::cli::io::{Progress, Timing};
 use crate::error::CliError;
@@ -27,19 +27,22 @@ pub fn analyze_dir(dir: &Path, opts: &AnalyzeOptions, progress: Option<&Progress
     if let Some(p) = progress {
         p.stage("loading the run");
     }
-    let crate::run::Run { manifest, requests, gpu, host, server, .. } = crate::run::load(dir)?;
+    // The requests are read in batches of the columns the analysis uses, straight into the
+    // view: a large run is never held twice (as a table and as the view).
+    let (mut builder, mut examples) = (RequestViewBuilder::default(), ErrorExampleCounter::default());
+    let crate::run::Run { manifest, gpu, host, server, .. } = crate::run::load_in_batches(dir, &VIEW_COLUMNS, |batch| {
+        builder.push(&batch);
+        examples.push(&batch);
+    })?;
     timing.mark("loaded");
-    let view = RequestView::from_table(&requests);
+    let view = builder.finish();
     timing.mark("request view built");
-    let examples = error_examples(&requests);
-    // The view holds what the analysis needs; the table's memory goes back before it runs.
-    drop(requests);
     if let Some(p) = progress {
         p.stage("steady state and intervals");
     }
     let telemetry = Telemetry { gpu: gpu.as_ref(), host: host.as_ref(), server: server.as_ref() };
     let mut analysis = analyze_view(&manifest, &view, &telemetry, opts);
-    analysis.errors.examples = examples;
+    analysis.errors.examples = examples.finish();
     let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into());
     Ok(AnalyzedRun { name, manifest, view, analysis })
 }

@@ -139,12 +139,11 @@ fn samples(run: &ArmRun<'_>) -> BTreeMap<&'static str, Sample> {
         .into_iter()
         .map(|metric| {
             let col = column(run.view, metric);
-            let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
+            let pairs = (s.start_request..s.end_request)
                 .filter(|&i| col[i].is_finite())
-                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
-                .collect();
-            crate::stats::radix::sort_pairs(&mut pairs);
-            (metric, Sample { sorted: pairs.iter().map(|p| p.0).collect(), group_of_rank: pairs.iter().map(|p| p.1).collect(), groups: k })
+                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32));
+            let (sorted, group_of_rank) = crate::stats::radix::sort_by_value(pairs);
+            (metric, Sample { sorted, group_of_rank, groups: k })
         })
         .collect()
 }

@@ -357,20 +357,21 @@ impl MetricTables {
         }
     }
 
-    /// ITL: every chunk gap of the requests in the window, in the request's window.
+    /// ITL: every chunk gap of the requests in the window, in the request's window. Requests
+    /// are in send order, so the window's gaps are one slice of the view's.
     fn add_itl(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
-        let (mut itl, mut itl_win) = (Vec::new(), Vec::new());
+        let mut itl_win = Vec::new();
         let mut no_chunks = 0;
         for (i, &w) in g.idx.clone().zip(&g.win) {
-            let gaps = &r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]];
-            if gaps.is_empty() && r.ok[i] {
+            let gaps = r.itl_offsets[i + 1] - r.itl_offsets[i];
+            if gaps == 0 && r.ok[i] {
                 no_chunks += 1;
             }
-            itl.extend_from_slice(gaps);
-            itl_win.extend(std::iter::repeat_n(w, gaps.len()));
+            itl_win.extend(std::iter::repeat_n(w, gaps));
         }
         self.missing.insert("itl".to_string(), no_chunks);
-        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups }, iopts);
+        let itl = &r.itl_ms[r.itl_offsets[g.idx.start]..r.itl_offsets[g.idx.end]];
+        let result = metric_estimates(&MetricSample { name: "itl", values: itl, window: &itl_win, windows: g.groups }, iopts);
         self.insert("itl".to_string(), result, true);
     }
 }

@@ -42,6 +42,23 @@ pub fn read_batches(path: &Path, kind: TableKind, only: Option<&[&str]>, mut eac
     Ok(warnings)
 }
 
+/// How large the table at `path` is, from the Parquet footers alone: rows, and values in its
+/// list columns (e.g. chunk times). For sizing memory before a load.
+pub fn table_extent(path: &Path) -> Result<(u64, u64), TableError> {
+    let (mut rows, mut items) = (0u64, 0u64);
+    for file in segment_files(path)? {
+        let label = file_label(&file);
+        let f = File::open(&file).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| TableError::NotParquet { file: label, message: e.to_string() })?;
+        let meta = builder.metadata();
+        rows += meta.file_metadata().num_rows().max(0) as u64;
+        for rg in meta.row_groups() {
+            items += rg.columns().iter().filter(|c| c.column_path().parts().len() > 1).map(|c| c.num_values().max(0) as u64).sum::<u64>();
+        }
+    }
+    Ok((rows, items))
+}
+
 /// Columns being gathered: a batch's, or a whole table's from its batches. String parts are
 /// kept as Arrow arrays and concatenated once at the end, so many batches do not copy the
 /// strings again and again.

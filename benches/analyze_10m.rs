@@ -2,7 +2,8 @@
 //! 10 million requests with a 1-hour GPU and host telemetry trace, at the default 9999
 //! resamples. Run with `cargo bench --bench analyze_10m` (REQUESTS=N to change the size).
 //! Prints wall time and the child's peak RSS; also the time at 1/10 the size, to show scaling.
-//! Then times `credence report` (PDF) on the same run.
+//! Then times `credence report` (PDF) on the same run, and DuckDB's percentile query on the same
+//! file when Python can import `duckdb` (`PYTHON=...` to choose the interpreter).
 //!
 //! The generator (`benches/synth`) writes plain columns fast (no engine simulation): Poisson
 //! arrivals over an hour, log-normal TTFT / TPOT with a slow autocorrelated level, no chunk
@@ -42,6 +43,28 @@ unsafe extern "C" {
     fn getrusage(who: i32, usage: *mut libc_rusage) -> i32;
 }
 
+/// The side-by-side yardstick: DuckDB's TTFT, TPOT and end-to-end percentiles (P50, P90, P99,
+/// P99.9) of the same `requests.parquet`, when Python can import `duckdb`. Its wall time, or
+/// None when DuckDB is not available.
+fn duckdb_percentiles(dir: &Path) -> Option<f64> {
+    const QUERY: &str = "import duckdb, sys\n\
+        q = [0.5, 0.9, 0.99, 0.999]\n\
+        duckdb.sql(f\"\"\"SELECT quantile_cont(epoch_ns(first_token_ns) - epoch_ns(sent_ns), {q}) AS ttft,\n\
+          quantile_cont((epoch_ns(end_ns) - epoch_ns(first_token_ns)) / (output_tokens - 1), {q}) FILTER (WHERE output_tokens > 1) AS tpot,\n\
+          quantile_cont(epoch_ns(end_ns) - epoch_ns(sent_ns), {q}) AS e2e\n\
+          FROM read_parquet('{sys.argv[1]}') WHERE status = 'ok'\"\"\").fetchall()\n";
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let importable = Command::new(&python).args(["-c", "import duckdb"]).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success());
+    if !importable {
+        eprintln!("duckdb is not importable by {python}: no side-by-side ratio (pip install duckdb)");
+        return None;
+    }
+    let file = dir.join("requests.parquet");
+    let start = Instant::now();
+    let ok = Command::new(&python).args(["-c", QUERY, file.to_str()?]).status().is_ok_and(|s| s.success());
+    ok.then(|| start.elapsed().as_secs_f64())
+}
+
 fn main() {
     let n: usize = std::env::var("REQUESTS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000);
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/credence");
@@ -57,6 +80,9 @@ fn main() {
             Command::new(&bin).args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]).stdout(std::process::Stdio::null()),
         );
         println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB (children so far)", rss.map_or("?".into(), |k| (k / 1024).to_string()));
+        if let Some(duck) = duckdb_percentiles(&dir) {
+            println!("duckdb percentiles of the same file: {duck:.2} s wall; credence / duckdb = {:.1}", wall / duck);
+        }
         // The whole report: analysis, charts, typst layout and PDF export.
         let pdf = base.join(format!("report-{size}.pdf"));
         let (wall, _) =

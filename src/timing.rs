@@ -2,6 +2,7 @@
 //! was made, the stage's own seconds, and the process's peak resident memory so far (VmHWM).
 //! A diagnostic for finding slow or memory-hungry stages on large runs (`benches/analyze_long.rs`
 //! reads these lines); it is the one place outside `cli` that prints, and only when asked to.
+//! The same marks drive `analyze`'s progress bar (`observe_stages`).
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
@@ -10,7 +11,15 @@ use std::time::Instant;
 /// the stages marked in `cli` and in `analyze` read on the same scale.
 static CLOCK: OnceLock<(Instant, Mutex<Instant>)> = OnceLock::new();
 
-/// Marks stage ends when `CREDENCE_TIMING` is set.
+/// Who else hears of each stage end: a command's progress bar (see `cli::io::Progress`).
+static OBSERVER: OnceLock<Box<dyn Fn(&str) + Send + Sync>> = OnceLock::new();
+
+/// Sends every later stage end to `observer` (the first caller's, once per process).
+pub fn observe_stages(observer: impl Fn(&str) + Send + Sync + 'static) {
+    let _ = OBSERVER.set(Box::new(observer));
+}
+
+/// Marks stage ends: to the stage observer, and on stderr when `CREDENCE_TIMING` is set.
 pub struct Timing {
     on: bool,
 }
@@ -32,6 +41,9 @@ impl Timing {
 
     /// Prints `[total] what (+stage, peak MB)`.
     pub fn mark(&self, what: &str) {
+        if let Some(observe) = OBSERVER.get() {
+            observe(what);
+        }
         let Some((start, last)) = CLOCK.get().filter(|_| self.on) else {
             return;
         };

@@ -157,7 +157,7 @@ pub(super) fn conditions(r: &RequestView, steady: &SteadyState, findings: &[Find
 /// One condition's numbers over the requests sent inside its windows.
 fn condition(r: &RequestView, steady: &SteadyState, groups: &ResamplingGroups, p: Plan, window_s: f64, iopts: &IntervalOptions) -> Condition {
     let g = groups.filtered(|i| inside(&p.windows, r.sent_s[i]));
-    let excluded_requests = groups.idx.iter().filter(|&&i| inside(&p.excluded, r.sent_s[i])).count();
+    let excluded_requests = groups.idx.iter().filter(|&i| inside(&p.excluded, r.sent_s[i])).count();
     let mut tables = MetricTables::default();
     tables.add_columns(r, &g, iopts);
     tables.add_itl(r, &g, iopts);

@@ -135,12 +135,17 @@ struct Plan {
     block: f64,
 }
 
+impl MetricSample<'_> {
+    /// The finite values with their windows, in time order.
+    fn pairs(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        self.values.iter().zip(self.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v))
+    }
+}
+
 /// One metric's values ranked once: one stable radix sort of (value, group) pairs serves every
 /// percentile and the bootstrap.
-fn rank_values(pairs: &[(u32, f64)]) -> (Vec<f64>, Vec<u32>) {
-    let mut by_value: Vec<(f64, u32)> = pairs.iter().map(|&(w, v)| (v, w)).collect();
-    crate::stats::radix::sort_pairs(&mut by_value);
-    (by_value.iter().map(|p| p.0).collect(), by_value.iter().map(|p| p.1).collect())
+fn rank_values(s: &MetricSample<'_>) -> (Vec<f64>, Vec<u32>) {
+    crate::stats::radix::sort_by_value(s.pairs().map(|(w, v)| (v, w)))
 }
 
 /// Estimates for a metric with no values in the steady window.
@@ -155,13 +160,13 @@ fn no_values(name: &str, o: &IntervalOptions) -> BTreeMap<String, Estimate> {
 }
 
 /// The point and design effect of every reported percentile.
-fn percentile_plans(sorted: &[f64], pairs: &[(u32, f64)], windows: usize, extra: &[f64]) -> Vec<Plan> {
-    let n = pairs.len();
+fn percentile_plans(sorted: &[f64], s: &MetricSample<'_>, extra: &[f64]) -> Vec<Plan> {
+    let n = sorted.len();
     all_percentiles(extra)
         .into_iter()
         .map(|(key, p)| {
             let q = quantile_sorted(sorted, p).unwrap_or(f64::NAN);
-            let (tau, block) = design_effect(pairs.iter().map(|&(w, v)| (w, f64::from(u8::from(v <= q)) - p)), windows, n, p * (1.0 - p));
+            let (tau, block) = design_effect(s.pairs().map(|(w, v)| (w, f64::from(u8::from(v <= q)) - p)), s.windows, n, p * (1.0 - p));
             Plan { key, p, q, tau, block }
         })
         .collect()
@@ -316,18 +321,17 @@ pub fn metric_estimates(
     s: &MetricSample<'_>,
     o: &IntervalOptions,
 ) -> (BTreeMap<String, Estimate>, Option<Dependence>, Option<super::distribution::Distribution>) {
-    let pairs: Vec<(u32, f64)> = s.values.iter().zip(s.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v)).collect();
-    let n = pairs.len();
+    let (sorted, group_of_rank) = rank_values(s);
+    let n = sorted.len();
     if n == 0 {
         return (no_values(s.name, o), None, None);
     }
-    let (sorted, group_of_rank) = rank_values(&pairs);
     let mean = sorted.iter().sum::<f64>() / n as f64;
     let var = sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
-    let (tau_mean, block_mean) = design_effect(pairs.iter().map(|&(w, v)| (w, v - mean)), s.windows, n, var);
+    let (tau_mean, block_mean) = design_effect(s.pairs().map(|(w, v)| (w, v - mean)), s.windows, n, var);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
-    let plans = percentile_plans(&sorted, &pairs, s.windows, &o.extra_percentiles);
+    let plans = percentile_plans(&sorted, s, &o.extra_percentiles);
     let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
     // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
     // of every value would cost n × resamples draws.

@@ -22,6 +22,7 @@ pub mod telemetry_audit;
 pub mod warnings;
 pub mod windows;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -325,8 +326,8 @@ fn steady_window(
 
 /// The requests of the steady window and the resampling group of each.
 struct ResamplingGroups {
-    /// Request indices in the steady window.
-    idx: Vec<usize>,
+    /// Request indices in the steady window, or in a condition's windows.
+    idx: RequestSet,
     /// Group of each of them.
     win: Vec<u32>,
     groups: usize,
@@ -340,9 +341,9 @@ impl ResamplingGroups {
         let group_s = resampling_group_s(window_s, steady.end_s - steady.start_s);
         let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
         let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
-        let idx: Vec<usize> = (steady.start_request..steady.end_request).collect();
-        let win: Vec<u32> = idx.iter().map(|&i| window_of(i)).collect();
-        ResamplingGroups { idx, win, groups: k }
+        let idx = steady.start_request..steady.end_request;
+        let win: Vec<u32> = idx.clone().map(window_of).collect();
+        ResamplingGroups { idx: RequestSet::Range(idx), win, groups: k }
     }
 
     /// The requests for which `keep` holds, their groups renumbered in time order: the block
@@ -351,7 +352,7 @@ impl ResamplingGroups {
         let mut renumbered = vec![u32::MAX; self.groups];
         let mut next = 0u32;
         let (mut idx, mut win) = (Vec::new(), Vec::new());
-        for (&i, &w) in self.idx.iter().zip(&self.win) {
+        for (i, w) in self.idx.iter().zip(self.win.iter().copied()) {
             if keep(i) {
                 let g = &mut renumbered[w as usize];
                 if *g == u32::MAX {
@@ -362,7 +363,47 @@ impl ResamplingGroups {
                 win.push(*g);
             }
         }
-        ResamplingGroups { idx, win, groups: (next as usize).max(1) }
+        ResamplingGroups { idx: RequestSet::List(idx), win, groups: (next as usize).max(1) }
+    }
+}
+
+/// A set of requests in send order: the steady window is one range of the view, a condition's
+/// windows a list. The range is read in place, which matters on runs of millions of requests.
+enum RequestSet {
+    Range(std::ops::Range<usize>),
+    List(Vec<usize>),
+}
+
+impl RequestSet {
+    fn len(&self) -> usize {
+        match self {
+            RequestSet::Range(r) => r.len(),
+            RequestSet::List(v) => v.len(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let (range, list) = match self {
+            RequestSet::Range(r) => (Some(r.clone()), None),
+            RequestSet::List(v) => (None, Some(v.iter().copied())),
+        };
+        range.into_iter().flatten().chain(list.into_iter().flatten())
+    }
+
+    /// The set's values of a per-request column.
+    fn gather<'a>(&self, col: &'a [f64]) -> Cow<'a, [f64]> {
+        match self {
+            RequestSet::Range(r) => Cow::Borrowed(&col[r.clone()]),
+            RequestSet::List(v) => Cow::Owned(v.iter().map(|&i| col[i]).collect()),
+        }
+    }
+
+    /// The set's chunk gaps, request after request.
+    fn itl<'a>(&self, r: &'a RequestView) -> Cow<'a, [f64]> {
+        match self {
+            RequestSet::Range(x) => Cow::Borrowed(&r.itl_ms[r.itl_offsets[x.start]..r.itl_offsets[x.end]]),
+            RequestSet::List(v) => Cow::Owned(v.iter().flat_map(|&i| r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]].iter().copied()).collect()),
+        }
     }
 }
 
@@ -407,7 +448,7 @@ impl MetricTables {
         let results: Vec<_> = columns
             .par_iter()
             .map(|(name, col)| {
-                let values: Vec<f64> = g.idx.iter().map(|&i| col[i]).collect();
+                let values = g.idx.gather(col);
                 let missing = values.iter().filter(|v| !v.is_finite()).count();
                 let result = metric_estimates(&MetricSample { name, values: &values, window: &g.win, windows: g.groups }, iopts);
                 (name.to_string(), result, missing)
@@ -422,17 +463,17 @@ impl MetricTables {
 
     /// ITL: every chunk gap of the requests in the window, in the request's window.
     fn add_itl(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
-        let (mut itl, mut itl_win) = (Vec::new(), Vec::new());
+        let mut itl_win = Vec::new();
         let mut no_chunks = 0;
-        for (&i, &w) in g.idx.iter().zip(&g.win) {
-            let gaps = &r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]];
-            if gaps.is_empty() && r.ok[i] {
+        for (i, &w) in g.idx.iter().zip(&g.win) {
+            let gaps = r.itl_offsets[i + 1] - r.itl_offsets[i];
+            if gaps == 0 && r.ok[i] {
                 no_chunks += 1;
             }
-            itl.extend_from_slice(gaps);
-            itl_win.extend(std::iter::repeat_n(w, gaps.len()));
+            itl_win.extend(std::iter::repeat_n(w, gaps));
         }
         self.missing.insert("itl".to_string(), no_chunks);
+        let itl = g.idx.itl(r);
         let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups }, iopts);
         self.insert("itl".to_string(), result, true);
     }

@@ -53,22 +53,39 @@ pub struct ErrorExample {
 
 /// The five most frequent (kind, message) pairs of the failed requests in the table.
 pub fn error_examples(t: &crate::run::Table) -> Vec<ErrorExample> {
-    use arrow_array::Array;
-    let (Some(msg), Some(status)) = (t.strings("error_message"), t.strings("status")) else { return Vec::new() };
-    let kind = t.strings("error_kind");
-    let mut counts: BTreeMap<(String, String), u64> = BTreeMap::new();
-    for i in 0..t.num_rows() {
-        if status.is_null(i) || status.value(i) != "error" || msg.is_null(i) {
-            continue;
+    let mut counter = ErrorExampleCounter::default();
+    counter.push(t);
+    counter.finish()
+}
+
+/// Counts (kind, message) pairs of failed requests over a table read in batches.
+#[derive(Default)]
+pub struct ErrorExampleCounter {
+    counts: BTreeMap<(String, String), u64>,
+}
+
+impl ErrorExampleCounter {
+    pub fn push(&mut self, t: &crate::run::Table) {
+        use arrow_array::Array;
+        let (Some(msg), Some(status)) = (t.strings("error_message"), t.strings("status")) else { return };
+        let kind = t.strings("error_kind");
+        for i in 0..t.num_rows() {
+            if status.is_null(i) || status.value(i) != "error" || msg.is_null(i) {
+                continue;
+            }
+            let k = kind.filter(|k| !k.is_null(i)).map_or("other", |k| k.value(i)).to_string();
+            let m: String = crate::text::sanitize(msg.value(i)).chars().take(200).collect();
+            *self.counts.entry((k, m)).or_default() += 1;
         }
-        let k = kind.filter(|k| !k.is_null(i)).map_or("other", |k| k.value(i)).to_string();
-        let m: String = crate::text::sanitize(msg.value(i)).chars().take(200).collect();
-        *counts.entry((k, m)).or_default() += 1;
     }
-    let mut v: Vec<ErrorExample> = counts.into_iter().map(|((kind, message), count)| ErrorExample { kind, message, count }).collect();
-    v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.kind.cmp(&b.kind)).then_with(|| a.message.cmp(&b.message)));
-    v.truncate(5);
-    v
+
+    /// The five most frequent pairs, most frequent first.
+    pub fn finish(self) -> Vec<ErrorExample> {
+        let mut v: Vec<ErrorExample> = self.counts.into_iter().map(|((kind, message), count)| ErrorExample { kind, message, count }).collect();
+        v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.kind.cmp(&b.kind)).then_with(|| a.message.cmp(&b.message)));
+        v.truncate(5);
+        v
+    }
 }
 
 /// Most windows a rate's bootstrap resamples: an hour of 1-second windows. The Politis–White

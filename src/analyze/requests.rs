@@ -10,7 +10,7 @@ use crate::run::schema::ERROR_KINDS;
 const MS: f64 = 1e6;
 
 /// Per-request columns, in send order (request index = position in this order).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RequestView {
     /// Epoch ns of the first send: every `_s` time is seconds from here.
     pub t0_ns: i64,
@@ -53,67 +53,18 @@ impl RequestView {
         self.sent_s.is_empty()
     }
 
-    /// Builds the view from a validated requests table.
+    /// Builds the view from a requests table.
     pub fn from_table(t: &Table) -> RequestView {
-        let n = t.num_rows();
-        let empty_ts: Vec<Option<i64>> = vec![None; n];
-        let empty_u32: Vec<Option<u32>> = vec![None; n];
-        let c = Columns {
-            sent: t.timestamps("sent_ns").unwrap_or(&empty_ts),
-            end: t.timestamps("end_ns").unwrap_or(&empty_ts),
-            first: t.timestamps("first_token_ns").unwrap_or(&empty_ts),
-            first_content: t.timestamps("first_content_ns").filter(|c| c.iter().any(Option::is_some)),
-            sched: t.timestamps("scheduled_ns").unwrap_or(&empty_ts),
-            status: t.strings("status"),
-            kind: t.strings("error_kind"),
-            phase: t.strings("phase"),
-            out_tok: t.u32s("output_tokens").unwrap_or(&empty_u32),
-            in_tok: t.u32s("input_tokens").unwrap_or(&empty_u32),
-            chunks: t.timestamp_lists("chunk_ns"),
-        };
-        let order = send_order(c.sent, n);
-        let t0 = order.first().and_then(|&i| c.sent[i]).unwrap_or(0);
-        let mut v = RequestView::with_capacity(t0, n);
-        for &i in &order {
-            v.push_request(&c, i);
-        }
-        v
+        let mut b = RequestViewBuilder::default();
+        b.push(t);
+        b.finish()
     }
 
-    /// An empty view with room for `n` requests.
-    fn with_capacity(t0_ns: i64, n: usize) -> RequestView {
-        RequestView {
-            t0_ns,
-            sent_s: Vec::with_capacity(n),
-            end_s: Vec::with_capacity(n),
-            scheduled_s: Vec::with_capacity(n),
-            ok: Vec::with_capacity(n),
-            error_kind: Vec::with_capacity(n),
-            warmup_declared: Vec::with_capacity(n),
-            input_tokens: Vec::with_capacity(n),
-            output_tokens: Vec::with_capacity(n),
-            ttft_ms: Vec::with_capacity(n),
-            ttfot_ms: Vec::new(),
-            tpot_ms: Vec::with_capacity(n),
-            e2e_ms: Vec::with_capacity(n),
-            service_ms: Vec::with_capacity(n),
-            send_lag_ms: Vec::with_capacity(n),
-            tokens_per_s: Vec::with_capacity(n),
-            itl_offsets: vec![0],
-            itl_ms: Vec::new(),
-        }
-    }
-
-    /// Appends row `i` of the table: its times, status, tokens and derived latencies.
+    /// Appends row `i` of the table, except its times since the first send (see `finish`).
     fn push_request(&mut self, c: &Columns<'_>, i: usize) {
-        let t0 = self.t0_ns;
-        let secs = |v: Option<i64>| v.map_or(f64::NAN, |x| (x - t0) as f64 / 1e9);
         let ok = str_at(c.status, i) == Some("ok");
         let (s, e) = (c.sent[i], c.end[i]);
         let out = c.out_tok[i].map_or(f64::NAN, f64::from);
-        self.sent_s.push(secs(s));
-        self.end_s.push(secs(e));
-        self.scheduled_s.push(secs(c.sched[i]));
         self.ok.push(ok);
         self.error_kind.push(str_at(c.kind, i).and_then(|k| ERROR_KINDS.iter().position(|x| *x == k)).map(|p| p as u8));
         self.warmup_declared.push(str_at(c.phase, i) == Some("warmup"));
@@ -124,9 +75,7 @@ impl RequestView {
         let tpot = if ok && out > 1.0 { diff_ms(e, c.first[i]) / (out - 1.0) } else { f64::NAN };
         self.e2e_ms.push(e2e);
         self.ttft_ms.push(ttft);
-        if let Some(fc) = c.first_content {
-            self.ttfot_ms.push(if ok { diff_ms(fc[i], s) } else { f64::NAN });
-        }
+        self.ttfot_ms.push(if ok { diff_ms(c.first_content[i], s) } else { f64::NAN });
         self.tpot_ms.push(tpot);
         self.service_ms.push(if ok { diff_ms(e, c.sched[i]) } else { f64::NAN });
         self.send_lag_ms.push(diff_ms(s, c.sched[i]));
@@ -137,9 +86,127 @@ impl RequestView {
         self.itl_offsets.push(self.itl_ms.len());
     }
 
+    /// Puts the requests in `order` (indices into the current order), one column at a time so
+    /// that a large view is never held twice.
+    fn reorder(&mut self, order: &[usize]) {
+        fn permuted<T: Copy>(v: &mut Vec<T>, order: &[usize]) {
+            if !v.is_empty() {
+                let old = std::mem::take(v);
+                *v = order.iter().map(|&i| old[i]).collect();
+            }
+        }
+        for column in [&mut self.input_tokens, &mut self.output_tokens, &mut self.ttft_ms, &mut self.ttfot_ms, &mut self.tpot_ms] {
+            permuted(column, order);
+        }
+        for column in [&mut self.e2e_ms, &mut self.service_ms, &mut self.send_lag_ms, &mut self.tokens_per_s] {
+            permuted(column, order);
+        }
+        permuted(&mut self.ok, order);
+        permuted(&mut self.warmup_declared, order);
+        permuted(&mut self.error_kind, order);
+        let (offsets, gaps) = (std::mem::take(&mut self.itl_offsets), std::mem::take(&mut self.itl_ms));
+        self.itl_offsets = Vec::with_capacity(order.len() + 1);
+        self.itl_offsets.push(0);
+        self.itl_ms = Vec::with_capacity(gaps.len());
+        for &i in order {
+            self.itl_ms.extend_from_slice(&gaps[offsets[i]..offsets[i + 1]]);
+            self.itl_offsets.push(self.itl_ms.len());
+        }
+    }
+
     /// Error kind names, for display.
     pub fn kind_name(k: u8) -> &'static str {
         ERROR_KINDS.get(k as usize).copied().unwrap_or("other")
+    }
+}
+
+/// The columns of `requests.parquet` that the view and the error examples read: a large run is
+/// loaded with only these (`run::read::read_batches`).
+pub const VIEW_COLUMNS: [&str; 12] = [
+    "sent_ns",
+    "end_ns",
+    "first_token_ns",
+    "first_content_ns",
+    "scheduled_ns",
+    "status",
+    "error_kind",
+    "error_message",
+    "phase",
+    "output_tokens",
+    "input_tokens",
+    "chunk_ns",
+];
+
+/// A view built batch by batch from a requests table read in file order. Times since the first
+/// send wait for `finish`, which knows the first send and the send order.
+#[derive(Default)]
+pub struct RequestViewBuilder {
+    rows: RequestView,
+    /// Raw epoch-ns times, `NO_TIME` when missing.
+    sent_ns: Vec<i64>,
+    end_ns: Vec<i64>,
+    scheduled_ns: Vec<i64>,
+    /// Whether any request recorded its first answer token (else TTFOT is absent, not missing).
+    any_first_content: bool,
+}
+
+/// A missing time in the builder's raw columns.
+const NO_TIME: i64 = i64::MIN;
+
+impl RequestViewBuilder {
+    /// Appends every row of a requests table (a whole table, or one batch of it).
+    pub fn push(&mut self, t: &Table) {
+        let n = t.num_rows();
+        let empty_ts: Vec<Option<i64>> = vec![None; n];
+        let empty_u32: Vec<Option<u32>> = vec![None; n];
+        let c = Columns {
+            sent: t.timestamps("sent_ns").unwrap_or(&empty_ts),
+            end: t.timestamps("end_ns").unwrap_or(&empty_ts),
+            first: t.timestamps("first_token_ns").unwrap_or(&empty_ts),
+            first_content: t.timestamps("first_content_ns").unwrap_or(&empty_ts),
+            sched: t.timestamps("scheduled_ns").unwrap_or(&empty_ts),
+            status: t.strings("status"),
+            kind: t.strings("error_kind"),
+            phase: t.strings("phase"),
+            out_tok: t.u32s("output_tokens").unwrap_or(&empty_u32),
+            in_tok: t.u32s("input_tokens").unwrap_or(&empty_u32),
+            chunks: t.timestamp_lists("chunk_ns"),
+        };
+        self.any_first_content |= c.first_content.iter().any(Option::is_some);
+        if self.rows.itl_offsets.is_empty() {
+            self.rows.itl_offsets.push(0);
+        }
+        for i in 0..n {
+            self.rows.push_request(&c, i);
+            self.sent_ns.push(c.sent[i].unwrap_or(NO_TIME));
+            self.end_ns.push(c.end[i].unwrap_or(NO_TIME));
+            self.scheduled_ns.push(c.sched[i].unwrap_or(NO_TIME));
+        }
+    }
+
+    /// The view in send order, with times in seconds since the first send.
+    pub fn finish(self) -> RequestView {
+        let RequestViewBuilder { mut rows, mut sent_ns, mut end_ns, mut scheduled_ns, any_first_content } = self;
+        if rows.itl_offsets.is_empty() {
+            rows.itl_offsets.push(0);
+        }
+        if !any_first_content {
+            rows.ttfot_ms = Vec::new();
+        }
+        if let Some(order) = send_order(&sent_ns) {
+            rows.reorder(&order);
+            for raw in [&mut sent_ns, &mut end_ns, &mut scheduled_ns] {
+                let old = std::mem::take(raw);
+                *raw = order.iter().map(|&i| old[i]).collect();
+            }
+        }
+        let t0 = sent_ns.first().copied().filter(|&t| t != NO_TIME).unwrap_or(0);
+        rows.t0_ns = t0;
+        let secs = |raw: Vec<i64>| raw.into_iter().map(|x| if x == NO_TIME { f64::NAN } else { (x - t0) as f64 / 1e9 }).collect();
+        rows.sent_s = secs(sent_ns);
+        rows.end_s = secs(end_ns);
+        rows.scheduled_s = secs(scheduled_ns);
+        rows
     }
 }
 
@@ -148,8 +215,7 @@ struct Columns<'t> {
     sent: &'t [Option<i64>],
     end: &'t [Option<i64>],
     first: &'t [Option<i64>],
-    /// Present only when the run recorded at least one first answer token.
-    first_content: Option<&'t [Option<i64>]>,
+    first_content: &'t [Option<i64>],
     sched: &'t [Option<i64>],
     status: Option<&'t arrow_array::StringArray>,
     kind: Option<&'t arrow_array::StringArray>,
@@ -159,13 +225,16 @@ struct Columns<'t> {
     chunks: Option<&'t crate::run::TimestampLists>,
 }
 
-/// Row indices in send order. Most tools write requests in send order; sort only when they did not.
-fn send_order(sent: &[Option<i64>], n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    if !sent.windows(2).all(|w| w[0].unwrap_or(i64::MAX) <= w[1].unwrap_or(i64::MAX)) {
-        order.sort_by_key(|&i| (sent[i].unwrap_or(i64::MAX), i));
+/// The send order, when the rows are not in it already. Most tools write requests in send
+/// order; sort only when they did not (missing send times last, ties in row order).
+fn send_order(sent: &[i64]) -> Option<Vec<usize>> {
+    let key = |t: i64| if t == NO_TIME { i64::MAX } else { t };
+    if sent.windows(2).all(|w| key(w[0]) <= key(w[1])) {
+        return None;
     }
-    order
+    let mut order: Vec<usize> = (0..sent.len()).collect();
+    order.sort_by_key(|&i| (key(sent[i]), i));
+    Some(order)
 }
 
 /// The string at row `i`, when the column exists and the value is not null.

@@ -55,9 +55,8 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
-    let progress = Progress::new(3);
-    let analysis = analyze_dir(&a.run, &opts, Some(&progress))?.analysis;
-    progress.stage("writing the analysis");
+    let progress = Progress::for_analysis();
+    let analysis = analyze_dir(&a.run, &opts)?.analysis;
     let text = json_text(&analysis);
     if let Some(path) = &a.out {
         write_atomic(path, text.as_bytes())?;

@@ -57,41 +57,99 @@ pub fn write_report(report: &Report, format: ReportFormat, out: &Path) -> Result
     Ok(bytes.len())
 }
 
-/// A progress bar over a command's stages on stderr, only when stderr is a terminal.
+/// A progress bar for `analyze` on stderr, only when stderr is a terminal: the stage running,
+/// the share done and an estimate of the time left. The analysis marks its stage ends through
+/// `timing::observe_stages`; each stage's share is its typical share of the time on the
+/// 10-million-request bench (`benches/analyze_10m.rs`), so the estimate is rough but steady.
 pub struct Progress {
-    on: bool,
-    stages: usize,
+    bar: Option<std::sync::Arc<std::sync::Mutex<Bar>>>,
+}
+
+/// What `analyze` does, in order: the `timing` mark that ends a stage, what the bar says while
+/// it runs, and its share of the whole.
+const ANALYZE_STAGES: [(&str, &str, f64); 10] = [
+    ("loaded", "reading the requests", 0.13),
+    ("request view built", "ordering the requests", 0.01),
+    ("steady state", "finding the steady state", 0.05),
+    ("per-request metrics and intervals", "latency percentiles and intervals", 0.66),
+    ("inter-token latency", "inter-token latency", 0.01),
+    ("throughput and error rates", "throughput and error rates", 0.01),
+    ("attribution", "tying anomalies to causes", 0.05),
+    ("time series", "time series", 0.06),
+    ("credibility and warnings", "credibility", 0.01),
+    ("JSON written", "writing the analysis", 0.01),
+];
+
+struct Bar {
     start: std::time::Instant,
-    done_stages: std::cell::Cell<usize>,
+    /// Stages ended so far.
+    ended: usize,
+}
+
+impl Bar {
+    fn draw(&self) {
+        eprint!("\r\x1b[2K{}", Bar::line(self.ended, self.start.elapsed().as_secs_f64()));
+    }
+
+    /// The bar after `ended` stages and `elapsed` seconds; the time left once a tenth is done.
+    fn line(ended: usize, elapsed: f64) -> String {
+        let done: f64 = ANALYZE_STAGES[..ended.min(ANALYZE_STAGES.len())].iter().map(|s| s.2).sum::<f64>().min(1.0);
+        let running = ANALYZE_STAGES.get(ended).map_or("done", |s| s.1);
+        let filled = (20.0 * done).round() as usize;
+        let left = if (0.1..1.0).contains(&done) { format!(", about {:.0} s left", elapsed * (1.0 - done) / done) } else { String::new() };
+        format!("[{}{}] {:>3.0} % {running} ({elapsed:.1} s{left})", "#".repeat(filled), "-".repeat(20 - filled), done * 100.0)
+    }
 }
 
 impl Progress {
-    pub fn new(stages: usize) -> Progress {
+    /// A bar over `analyze`'s stages (inert when stderr is not a terminal).
+    pub fn for_analysis() -> Progress {
         use std::io::IsTerminal;
-        Progress { on: std::io::stderr().is_terminal(), stages, start: std::time::Instant::now(), done_stages: std::cell::Cell::new(0) }
-    }
-
-    fn draw(&self, what: &str) {
-        if self.on {
-            let k = self.done_stages.get();
-            let filled = 20 * k / self.stages;
-            let bar: String = "#".repeat(filled) + &"-".repeat(20 - filled);
-            eprint!("\r\x1b[2K[{bar}] {k}/{} {what} ({:.1} s)", self.stages, self.start.elapsed().as_secs_f64());
+        if !std::io::stderr().is_terminal() {
+            return Progress { bar: None };
         }
+        let bar = std::sync::Arc::new(std::sync::Mutex::new(Bar { start: std::time::Instant::now(), ended: 0 }));
+        let observer = bar.clone();
+        crate::timing::observe_stages(move |stage| {
+            if let Ok(mut b) = observer.lock()
+                && let Some(i) = ANALYZE_STAGES.iter().position(|s| s.0 == stage)
+            {
+                b.ended = b.ended.max(i + 1);
+                b.draw();
+            }
+        });
+        if let Ok(b) = bar.lock() {
+            b.draw();
+        }
+        Progress { bar: Some(bar) }
     }
 
-    pub fn stage(&self, what: &str) {
-        self.draw(what);
-        self.done_stages.set(self.done_stages.get() + 1);
-    }
-
+    /// Ends the bar's line.
     pub fn done(&self) {
-        self.done_stages.set(self.stages);
-        self.draw("done");
-        if self.on {
+        if let Some(b) = &self.bar
+            && let Ok(mut b) = b.lock()
+        {
+            b.ended = ANALYZE_STAGES.len();
+            b.draw();
             eprintln!();
         }
     }
 }
 
 pub use crate::timing::Timing;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_names_the_stage_and_estimates_the_time_left() {
+        assert_eq!(Bar::line(0, 0.5), "[--------------------]   0 % reading the requests (0.5 s)");
+        // Loading, ordering and steady state done: 19 % of the work in 3.8 s.
+        let line = Bar::line(3, 3.8);
+        assert!(line.starts_with("[####----------------]  19 % latency percentiles and intervals (3.8 s, about 16 s left)"), "{line}");
+        assert!(Bar::line(ANALYZE_STAGES.len(), 20.0).contains("100 % done (20.0 s)"));
+        let total: f64 = ANALYZE_STAGES.iter().map(|s| s.2).sum();
+        assert!((total - 1.0).abs() < 1e-9, "the shares add up to the whole: {total}");
+    }
+}

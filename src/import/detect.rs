@@ -116,6 +116,34 @@ impl Format {
     }
 }
 
+/// A JSON Lines format, known by the keys of its first complete record (whatever its length:
+/// an AIPerf line with 800 tokens of chunk latencies is over 8 KB).
+fn detect_json_lines(bytes: &[u8]) -> Option<Format> {
+    let first_line = bytes.split(|&b| b == b'\n').find(|l| !l.trim_ascii().is_empty()).unwrap_or(b"");
+    let quoted = super::json::quote_python_floats(first_line);
+    let v = serde_json::from_slice::<Value>(quoted.as_deref().unwrap_or(first_line)).ok()?;
+    if v.get("metadata").is_some() && v.get("metrics").is_some() {
+        return Some(Format::Aiperf);
+    }
+    if v.get("metadata").is_some() && v.get("responses").is_some() {
+        return Some(Format::Unsupported("AIPerf raw export (profile_export_raw.jsonl: every SSE event; import profile_export.jsonl instead)"));
+    }
+    if v.get("telemetry_data").is_some() && v.get("gpu_uuid").is_some() {
+        return Some(Format::AiperfGpu);
+    }
+    if has_all(&v, &["ttfts", "itls"])
+        || (v.get("server_info").is_some() && v.get("backend").is_some())
+        || has_all(&v, &["backend", "request_rate", "completed"])
+    {
+        // vLLM's --append-result also writes object lines; SGLang writes no start_times.
+        return Some(if v.get("start_times").is_some() { Format::Vllm } else { Format::Sglang });
+    }
+    if v.get("event_type").is_some() && v.get("timestamp_ns").is_some() {
+        return Some(Format::MlcEndpoints);
+    }
+    None
+}
+
 fn has_all(v: &Value, keys: &[&str]) -> bool {
     keys.iter().all(|k| v.get(*k).is_some())
 }
@@ -151,30 +179,8 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
             f => Ok(f),
         };
     }
-    // The first complete record, whatever its length (an AIPerf line with 800 tokens of
-    // chunk latencies is over 8 KB).
-    let first_line = bytes.split(|&b| b == b'\n').find(|l| !l.trim_ascii().is_empty()).unwrap_or(b"");
-    let quoted = super::json::quote_python_floats(first_line);
-    if let Ok(v) = serde_json::from_slice::<Value>(quoted.as_deref().unwrap_or(first_line)) {
-        if v.get("metadata").is_some() && v.get("metrics").is_some() {
-            return Ok(Format::Aiperf);
-        }
-        if v.get("metadata").is_some() && v.get("responses").is_some() {
-            return Ok(Format::Unsupported("AIPerf raw export (profile_export_raw.jsonl: every SSE event; import profile_export.jsonl instead)"));
-        }
-        if v.get("telemetry_data").is_some() && v.get("gpu_uuid").is_some() {
-            return Ok(Format::AiperfGpu);
-        }
-        if has_all(&v, &["ttfts", "itls"])
-            || (v.get("server_info").is_some() && v.get("backend").is_some())
-            || has_all(&v, &["backend", "request_rate", "completed"])
-        {
-            // vLLM's --append-result also writes object lines; SGLang writes no start_times.
-            return Ok(if v.get("start_times").is_some() { Format::Vllm } else { Format::Sglang });
-        }
-        if v.get("event_type").is_some() && v.get("timestamp_ns").is_some() {
-            return Ok(Format::MlcEndpoints);
-        }
+    if let Some(f) = detect_json_lines(bytes) {
+        return Ok(f);
     }
     // logs/aiperf.log: `2026-11-30 22:05:50.220 - aiperf.cli_runner… - INFO - Starting AIPerf System`.
     if trimmed.starts_with(|c: char| c.is_ascii_digit()) && (head.contains(" - aiperf.") || head.contains(" - PhaseRunner - ")) {

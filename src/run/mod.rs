@@ -79,21 +79,32 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, LoadError> {
 /// Loads a run directory. Schema errors fail the load; use `validate` for a full report.
 pub fn load(dir: &Path) -> Result<Run, LoadError> {
     let manifest = read_manifest(dir)?;
-    let mut warnings = Vec::new();
+    let (requests, warnings) = Table::read(&requests_path(dir)?, TableKind::Requests)?;
+    Ok(Run { requests, ..with_telemetry(dir, manifest, warnings)? })
+}
+
+/// Loads a run directory but hands `requests.parquet` to `each` in batches holding only the
+/// columns `only` (`read::read_batches`); the returned `Run`'s `requests` is empty. For runs
+/// too large to hold both as a table and as the analysis's columns.
+pub fn load_in_batches(dir: &Path, only: &[&str], each: impl FnMut(Table)) -> Result<Run, LoadError> {
+    let manifest = read_manifest(dir)?;
+    let warnings = read::read_batches(&requests_path(dir)?, TableKind::Requests, Some(only), each)?;
+    with_telemetry(dir, manifest, warnings)
+}
+
+fn requests_path(dir: &Path) -> Result<PathBuf, LoadError> {
+    table_path(dir, TableKind::Requests)
+        .ok_or_else(|| LoadError::NotARun { dir: dir.display().to_string(), reason: format!("{} is missing", TableKind::Requests.file_name()) })
+}
+
+/// A run with its telemetry tables read and no requests yet.
+fn with_telemetry(dir: &Path, manifest: Manifest, mut warnings: Vec<Problem>) -> Result<Run, LoadError> {
     let mut read = |kind: TableKind| -> Result<Option<Table>, LoadError> {
-        match table_path(dir, kind) {
-            Some(path) => {
-                let (table, w) = Table::read(&path, kind)?;
-                warnings.extend(w);
-                Ok(Some(table))
-            }
-            None => Ok(None),
-        }
+        let Some(path) = table_path(dir, kind) else { return Ok(None) };
+        let (table, w) = Table::read(&path, kind)?;
+        warnings.extend(w);
+        Ok(Some(table))
     };
-    let requests = read(TableKind::Requests)?
-        .ok_or_else(|| LoadError::NotARun { dir: dir.display().to_string(), reason: format!("{} is missing", TableKind::Requests.file_name()) })?;
-    let gpu = read(TableKind::Gpu)?;
-    let host = read(TableKind::Host)?;
-    let server = read(TableKind::Server)?;
-    Ok(Run { dir: dir.to_path_buf(), manifest, requests, gpu, host, server, warnings })
+    let (gpu, host, server) = (read(TableKind::Gpu)?, read(TableKind::Host)?, read(TableKind::Server)?);
+    Ok(Run { dir: dir.to_path_buf(), manifest, requests: Table::empty(TableKind::Requests), gpu, host, server, warnings })
 }

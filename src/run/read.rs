@@ -1,49 +1,96 @@
 //! Reading run-directory tables from Parquet: one file or a folder of segments, the schema
 //! checked against the spec by logical type (`logical`), values converted as they are read.
+//!
+//! `Table::read` holds a whole table; `read_batches` hands it over in batches of at most
+//! `BATCH_ROWS` rows with only the columns a caller names, so a 10-million-request run is never
+//! held twice (once as a table, once as the analysis's columns).
 
 use std::fs::File;
 use std::path::Path;
 
-use arrow_array::{Array, StringArray};
+use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::Schema;
+use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use super::problem::Problem;
-use super::schema::TableKind;
+use super::problem::{Problem, RowRef};
+use super::schema::{ColumnSpec, TableKind};
 use super::table::{Column, Table, TableError};
+
+/// Rows per batch handed to `read_batches`' callback.
+pub const BATCH_ROWS: usize = 64 * 1024;
 
 impl Table {
     /// Reads a table from one Parquet file, or from a folder of `*.parquet` segments read in
     /// name order. Fails with every schema problem when the layout differs from the spec.
     pub fn read(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), TableError> {
-        let mut acc = Accumulator::new(kind);
-        let mut warnings = Vec::new();
-        for file in segment_files(path)? {
-            warnings.extend(read_into(&file, &mut acc)?);
-        }
-        Ok((acc.finish(), warnings))
+        let mut whole = Accumulator::new(kind);
+        let warnings = read_batches(path, kind, None, |batch| whole.append(batch))?;
+        Ok((whole.finish(), warnings))
     }
 }
 
-/// Columns being read from one or more segment files. String parts are kept as Arrow arrays
-/// and concatenated once at the end, so many segments do not copy the strings again and again.
+/// Reads the table at `path` (a file or a segment folder) batch by batch, in row order. With
+/// `only`, a batch holds just those columns (the others are all null); every column's schema
+/// is still checked. Returns the schema warnings; fails on the first file with an error.
+pub fn read_batches(path: &Path, kind: TableKind, only: Option<&[&str]>, mut each: impl FnMut(Table)) -> Result<Vec<Problem>, TableError> {
+    let mut warnings = Vec::new();
+    let mut rows_before = 0;
+    for file in segment_files(path)? {
+        warnings.extend(read_file(&file, kind, only, &mut rows_before, &mut each)?);
+    }
+    Ok(warnings)
+}
+
+/// How large the table at `path` is, from the Parquet footers alone: rows, and values in its
+/// list columns (e.g. chunk times). For sizing memory before a load.
+pub fn table_extent(path: &Path) -> Result<(u64, u64), TableError> {
+    let (mut rows, mut items) = (0u64, 0u64);
+    for file in segment_files(path)? {
+        let label = file_label(&file);
+        let f = File::open(&file).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| TableError::NotParquet { file: label, message: e.to_string() })?;
+        let meta = builder.metadata();
+        rows += meta.file_metadata().num_rows().max(0) as u64;
+        for rg in meta.row_groups() {
+            items += rg.columns().iter().filter(|c| c.column_path().parts().len() > 1).map(|c| c.num_values().max(0) as u64).sum::<u64>();
+        }
+    }
+    Ok((rows, items))
+}
+
+/// Columns being gathered: a batch's, or a whole table's from its batches. String parts are
+/// kept as Arrow arrays and concatenated once at the end, so many batches do not copy the
+/// strings again and again.
 struct Accumulator {
     kind: TableKind,
     columns: Vec<Column>,
     strings: Vec<Vec<StringArray>>,
-    rows: usize,
 }
 
 impl Accumulator {
     fn new(kind: TableKind) -> Accumulator {
         let columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
-        Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns, rows: 0 }
+        Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns }
+    }
+
+    /// Moves a batch's columns onto the end of these.
+    fn append(&mut self, batch: Table) {
+        for (ci, column) in batch.into_columns().into_iter().enumerate() {
+            match column {
+                Column::Utf8(s) => self.strings[ci].push(s),
+                other => self.columns[ci].extend(other),
+            }
+        }
     }
 
     fn finish(mut self) -> Table {
         for (ci, parts) in self.strings.into_iter().enumerate() {
             if let Column::Utf8(s) = &mut self.columns[ci] {
-                *s = parts.iter().flat_map(|p| p.iter()).collect();
+                *s = match parts.len() {
+                    1 => parts.into_iter().next().unwrap_or_else(|| StringArray::from(Vec::<Option<&str>>::new())),
+                    _ => parts.iter().flat_map(|p| p.iter()).collect(),
+                };
             }
         }
         Table::from_parts(self.kind, self.columns)
@@ -96,9 +143,9 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
     problems
 }
 
-/// Appends one Parquet file to the accumulator; returns its schema warnings.
-fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableError> {
-    let kind = acc.kind;
+/// Reads one Parquet file batch by batch into `each`; returns its schema warnings.
+/// `rows_before` counts the rows of earlier segments, so errors name the table's row.
+fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &mut usize, each: &mut impl FnMut(Table)) -> Result<Vec<Problem>, TableError> {
     let label = file_label(path);
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
@@ -107,46 +154,54 @@ fn read_into(path: &Path, acc: &mut Accumulator) -> Result<Vec<Problem>, TableEr
     if problems.iter().any(Problem::is_error) {
         return Err(TableError::Schema(problems));
     }
-    let schema = builder.schema().clone();
-    let reader = builder.with_batch_size(64 * 1024).build().map_err(|e| not_parquet(&e))?;
-    let mut nulls_in_required: Vec<(usize, usize)> = Vec::new();
+    let roots: Vec<usize> =
+        (0..builder.schema().fields().len()).filter(|&i| only.is_none_or(|o| o.contains(&builder.schema().field(i).name().as_str()))).collect();
+    let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
+    let reader = builder.with_projection(mask).with_batch_size(BATCH_ROWS).build().map_err(|e| not_parquet(&e))?;
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
-        for (ci, spec) in kind.columns().iter().enumerate() {
-            let Ok(idx) = schema.index_of(spec.name) else {
-                // An optional column this file predates (check_schema let only those through).
-                if let Column::Utf8(_) = acc.columns[ci] {
-                    acc.strings[ci].push(StringArray::new_null(batch.num_rows()));
-                } else {
-                    acc.columns[ci].push_nulls(batch.num_rows());
-                }
-                continue;
-            };
-            let array = batch.column(idx);
-            if !spec.nullable && array.null_count() > 0 {
-                nulls_in_required.push((ci, acc.rows + first_null(array.as_ref())));
-            }
-            super::logical::append(&mut acc.columns[ci], &mut acc.strings[ci], array.as_ref()).map_err(|bad| {
-                let row = super::problem::RowRef { first: vec![(acc.rows + bad.row) as u64], count: 1 };
-                TableError::Schema(vec![Problem::error(&label, bad.message).column(spec.name).rows(row).expected(spec.ty.logical_name())])
-            })?;
-        }
-        acc.rows += batch.num_rows();
-    }
-    if !nulls_in_required.is_empty() {
-        let problems = nulls_in_required
-            .into_iter()
-            .map(|(ci, row)| {
-                let spec = &kind.columns()[ci];
-                Problem::error(&label, "holds a null in a required column")
-                    .column(spec.name)
-                    .rows(super::problem::RowRef { first: vec![row as u64], count: 1 })
-                    .expected("a value in every row")
-            })
-            .collect();
-        return Err(TableError::Schema(problems));
+        let rows = batch.num_rows();
+        each(convert_batch(&label, kind, &batch, *rows_before)?);
+        *rows_before += rows;
     }
     Ok(problems)
+}
+
+/// One record batch as a table in the spec's columns and types; columns it lacks are null.
+fn convert_batch(label: &str, kind: TableKind, batch: &RecordBatch, rows_before: usize) -> Result<Table, TableError> {
+    let mut acc = Accumulator::new(kind);
+    let schema = batch.schema();
+    let mut nulls_in_required = Vec::new();
+    for (ci, spec) in kind.columns().iter().enumerate() {
+        let Ok(idx) = schema.index_of(spec.name) else {
+            // An optional column this file predates, or one the caller did not ask for.
+            if let Column::Utf8(_) = acc.columns[ci] {
+                acc.strings[ci].push(StringArray::new_null(batch.num_rows()));
+            } else {
+                acc.columns[ci].push_nulls(batch.num_rows());
+            }
+            continue;
+        };
+        let array = batch.column(idx);
+        if !spec.nullable && array.null_count() > 0 {
+            nulls_in_required.push(null_in_required(label, spec, rows_before + first_null(array.as_ref())));
+        }
+        super::logical::append(&mut acc.columns[ci], &mut acc.strings[ci], array.as_ref()).map_err(|bad| {
+            let row = RowRef { first: vec![(rows_before + bad.row) as u64], count: 1 };
+            TableError::Schema(vec![Problem::error(label, bad.message).column(spec.name).rows(row).expected(spec.ty.logical_name())])
+        })?;
+    }
+    if !nulls_in_required.is_empty() {
+        return Err(TableError::Schema(nulls_in_required));
+    }
+    Ok(acc.finish())
+}
+
+fn null_in_required(label: &str, spec: &ColumnSpec, row: usize) -> Problem {
+    Problem::error(label, "holds a null in a required column")
+        .column(spec.name)
+        .rows(RowRef { first: vec![row as u64], count: 1 })
+        .expected("a value in every row")
 }
 
 fn first_null(array: &dyn Array) -> usize {

@@ -8,21 +8,35 @@ fn key(x: f64) -> u64 {
     if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
-/// Sorts `(value, payload)` pairs ascending by value (NaN last), stably.
-pub fn sort_pairs(items: &mut Vec<(f64, u32)>) {
-    let n = items.len();
-    if n < 2048 {
-        items.sort_by(|a, b| a.0.total_cmp(&b.0));
-        return;
+/// Sorts `(value, payload)` pairs ascending by value (NaN last), stably, and returns the sorted
+/// values and the payload of each rank. Takes the pairs as an iterator so the caller never
+/// holds them as a vector beside the sort's own two buffers.
+pub fn sort_by_value(items: impl Iterator<Item = (f64, u32)>) -> (Vec<f64>, Vec<u32>) {
+    let mut keys: Vec<(u64, u32)> = items.map(|(v, p)| (key(v), p)).collect();
+    if keys.len() < 2048 {
+        keys.sort_by_key(|k| k.0);
+    } else {
+        radix_passes(&mut keys);
     }
-    let mut keys: Vec<(u64, u32)> = items.iter().map(|&(v, p)| (key(v), p)).collect();
-    let mut buf: Vec<(u64, u32)> = vec![(0, 0); n];
+    let values = keys.iter().map(|&(k, _)| value(k)).collect();
+    (values, keys.into_iter().map(|(_, p)| p).collect())
+}
+
+/// The f64 whose order key is `k` (`key`'s inverse).
+fn value(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
+/// Stable LSD passes over the keys' four 16-bit digits.
+fn radix_passes(keys: &mut Vec<(u64, u32)>) {
+    let n = keys.len();
     let mut counts = vec![[0usize; 1 << 16]; 4];
-    for &(k, _) in &keys {
+    for &(k, _) in keys.iter() {
         for (pass, c) in counts.iter_mut().enumerate() {
             c[((k >> (16 * pass)) & 0xFFFF) as usize] += 1;
         }
     }
+    let mut buf: Vec<(u64, u32)> = vec![(0, 0); n];
     for (pass, c) in counts.iter_mut().enumerate() {
         // A pass where every key has the same digit changes nothing.
         if c.iter().any(|&x| x == n) {
@@ -34,20 +48,12 @@ pub fn sort_pairs(items: &mut Vec<(f64, u32)>) {
             *slot = offset;
             offset += here;
         }
-        for &(k, p) in &keys {
+        for &(k, p) in keys.iter() {
             let d = ((k >> (16 * pass)) & 0xFFFF) as usize;
             buf[c[d]] = (k, p);
             c[d] += 1;
         }
-        std::mem::swap(&mut keys, &mut buf);
-    }
-    for (dst, (_, p)) in items.iter_mut().zip(&keys) {
-        dst.1 = *p;
-    }
-    // Values back from the (now sorted) keys.
-    for (dst, (k, _)) in items.iter_mut().zip(&keys) {
-        let b = if k >> 63 == 1 { k & !(1 << 63) } else { !k };
-        dst.0 = f64::from_bits(b);
+        std::mem::swap(keys, &mut buf);
     }
 }
 
@@ -74,11 +80,11 @@ mod tests {
             .collect();
         let mut expect = x.clone();
         expect.sort_by(|a, b| a.0.total_cmp(&b.0));
-        sort_pairs(&mut x);
-        assert_eq!(x.len(), expect.len());
-        for (a, b) in x.iter().zip(&expect) {
-            assert_eq!(a.0.to_bits(), b.0.to_bits());
-            assert_eq!(a.1, b.1);
+        let (values, payload) = sort_by_value(x.drain(..));
+        assert_eq!(values.len(), expect.len());
+        for ((v, p), b) in values.iter().zip(&payload).zip(&expect) {
+            assert_eq!(v.to_bits(), b.0.to_bits());
+            assert_eq!(*p, b.1);
         }
     }
 }

@@ -152,8 +152,8 @@ fn samples(run: &ArmRun<'_>, clean: bool) -> BTreeMap<&'static str, Sample> {
                 .collect();
             // The clean blocks are that condition's only; the whole window keeps its groups.
             let groups = if clean { clean::renumber_groups(&mut pairs, k) } else { k };
-            crate::stats::radix::sort_pairs(&mut pairs);
-            (metric, Sample { sorted: pairs.iter().map(|p| p.0).collect(), group_of_rank: pairs.iter().map(|p| p.1).collect(), groups })
+            let (sorted, group_of_rank) = crate::stats::radix::sort_by_value(pairs.into_iter());
+            (metric, Sample { sorted, group_of_rank, groups })
         })
         .collect()
 }

@@ -114,7 +114,12 @@ fn grades_follow_the_rule() {
     let single = &steady[0].credibility;
     assert_eq!(single.grade, Grade::Medium, "{:#?}", single.checks);
     let three = assess(&steady.iter().collect::<Vec<_>>());
-    assert_eq!(three.grade, Grade::High, "{:#?}", three.checks.iter().filter(|c| c.status != CheckStatus::Pass).collect::<Vec<_>>());
+    // Three undisturbed runs: HIGH when every check passes. The simulator's engine noise is
+    // correlated, and a run whose TTFT design effect exceeds 10 makes `dependence` warn (issue
+    // 18's rule), which leaves MEDIUM; nothing else may fall short.
+    let short: Vec<_> = three.checks.iter().filter(|c| c.status != CheckStatus::Pass).collect();
+    assert!(short.iter().all(|c| c.name == "dependence" && c.status == CheckStatus::Warn), "{short:#?}");
+    assert_eq!(three.grade, if short.is_empty() { Grade::High } else { Grade::Medium }, "{short:#?}");
 
     let (a, _) = run(Scenario::ClientSaturation, 401, false);
     assert_eq!(a.credibility.grade, Grade::Low);

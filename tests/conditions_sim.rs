@@ -7,27 +7,34 @@
 //! - A/B: a true +10 % TTFT effect with a throttle episode in the candidate: is the clean
 //!   verdict "regression"? For reference, the same pairs with an undisturbed candidate.
 //! - A/A: an episode in one arm only: is the clean verdict never a change?
-//! - warmup: a slowly decaying warmup with a randomly placed throttle episode: is the warmup's
-//!   end found where the same run without the episode has it (within max(5 s, 10 %)), or,
-//!   when that point falls inside the excluded episode, at the episode's end? The distance to
+//! - warmup: a slowly decaying warmup with a randomly placed throttle episode. When the episode
+//!   lies clear of the warmup's end, is the cut where the same run without the episode has it,
+//!   within max(5 s, 10 %) (the episode does not move it)? When that point falls inside the
+//!   excluded episode, it cannot be placed; then the window must not start before it or before
+//!   the episode's excluded end (the episode does not hide the warmup); a later start (the
+//!   backlog an episode leaves can take a while to drain) is printed, not failed. The distance to
 //!   the simulator's end of the warmup is printed beside it.
 //!
-//! `conditions_fast` runs a few seeds in CI; `conditions_full` (ignored) is the study whose
-//! numbers the README quotes. `CONDITIONS_SEEDS` sets the full study's seeds per part.
+//! `conditions_fast` runs a few seeds in CI; the three `conditions_full_*` (ignored) are the
+//! study whose numbers the README quotes. `CONDITIONS_SEEDS` sets their seeds per part.
 
 use credence::analyze::compare::verdict::Verdict;
 use credence::analyze::compare::{ArmRun, CompareOptions, compare};
 use credence::analyze::conditions::{clean, excluded_spans};
 use credence::analyze::requests::RequestView;
+use credence::analyze::steady::Classification;
 use credence::analyze::{Analysis, AnalyzeOptions, Status, analyze};
 use credence::run::Run;
 use credence::simulate::{Effect, EffectMetric, Scenario, SimOptions, Truth, simulate};
 
 /// Coverage and warmup runs: the simulator's default 5 minutes at 20 requests/s.
 const DURATION_S: f64 = 300.0;
-/// A/B and A/A runs: 8 minutes, long enough for the undisturbed pairs to detect +10 % at
-/// τ = 5 % nearly always (the reference measured beside the clean verdicts).
-const PAIR_DURATION_S: f64 = 480.0;
+/// A/B and A/A runs: 12 minutes. The test is about the clean verdict, not about power, so the
+/// runs must be long enough for an undisturbed pair to decide +10 % at τ = 5 % nearly always:
+/// at 8 minutes (20 requests/s) the undisturbed candidate was called a regression in 35 of 40
+/// pairs and the clean verdict in 29 (its change unbiased, +10.3 % ± 1.9 %, but from the 75 %
+/// of the candidate left after the episode).
+const PAIR_DURATION_S: f64 = 720.0;
 const COVERAGE_SCENARIOS: [Scenario; 4] = [Scenario::ThermalThrottle, Scenario::PowerCap, Scenario::ForeignProcess, Scenario::ClientSaturation];
 
 /// One simulated run, analyzed: the run (for compare's request view), its analysis and truth.
@@ -194,15 +201,25 @@ fn pairs(seeds: &[u64], resamples: usize) -> Pairs {
 #[derive(Default, Debug)]
 struct Warmups {
     runs: usize,
-    /// Cut where expected: as without the episode, or at the end of the episode hiding it.
+    /// Cut where expected: as without the episode, or not before the episode hiding it ended.
     as_expected: usize,
-    /// Runs whose reference cut falls inside the excluded episode.
+    /// Runs whose reference cut falls inside the excluded episode, and of those the seconds the
+    /// window starts after the episode's excluded end.
     hidden: usize,
+    hidden_delay_s: Vec<f64>,
     /// Within max(5 s, 10 %) of the simulator's end of the warmup, with and without the episode.
     near_truth: usize,
     reference_near_truth: usize,
     /// Runs where the thermal episode was attributed.
     throttle_found: usize,
+    /// Runs clear of the episode whose cut moved by at most one detection step.
+    within_step: usize,
+}
+
+/// The TTFT series' merge factor for independence, from its verdict's reason (1 when unmerged).
+fn merge_factor(a: &Analysis) -> f64 {
+    let reason = a.steady_state.series.iter().find(|s| s.series == "ttft").map_or("", |s| s.reason.as_str());
+    reason.split("merged ×").nth(1).and_then(|r| r.split_whitespace().next()).and_then(|f| f.parse().ok()).unwrap_or(1.0)
 }
 
 /// Warmup ends with an episode present, against the same runs without it.
@@ -218,7 +235,19 @@ fn warmups(seeds: &[u64], resamples: usize) -> Warmups {
         let spans = excluded_spans(&with.analysis.findings, with.analysis.options.window_s);
         let hiding = spans.iter().find(|s| s.start_s <= reference && reference < s.end_s);
         let expected = hiding.map_or(reference, |s| s.end_s);
-        let ok = (found - expected).abs() <= tolerance;
+        let steady_lost =
+            with.analysis.steady_state.classification == Classification::NoSteadyState && without.steady_state.classification != Classification::NoSteadyState;
+        let ok = !steady_lost
+            && match hiding {
+                None => (found - reference).abs() <= tolerance,
+                Some(_) => found >= expected - tolerance,
+            };
+        // The detector places a transient's end on windows merged for independence (often 8 s).
+        let step = with.analysis.steady_state.detection_window_s * merge_factor(&with.analysis);
+        w.within_step += usize::from(!steady_lost && hiding.is_none() && (found - reference).abs() <= tolerance.max(step));
+        if hiding.is_some() {
+            w.hidden_delay_s.push(found - expected);
+        }
         let truth_end = with.truth.warmup_end_s;
         let truth_tolerance = (5.0f64).max(0.1 * truth_end);
         let episode = with.truth.anomalies.first().map(|a| (a.start_s, a.end_s)).unwrap_or_default();
@@ -263,43 +292,77 @@ fn conditions_fast() {
     assert!(w.as_expected >= 2, "warmup cuts: {w:?}");
 }
 
+/// The full study's seeds: `CONDITIONS_SEEDS` of them (default 25), from 100.
+fn study_seeds() -> Vec<u64> {
+    let n: u64 = std::env::var("CONDITIONS_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(25);
+    (100..100 + n).collect()
+}
+
 #[test]
 #[ignore = "the full study takes many minutes; run with --ignored"]
-fn conditions_full() {
-    let n: u64 = std::env::var("CONDITIONS_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(25);
-    let seeds: Vec<u64> = (100..100 + n).collect();
+fn conditions_full_coverage() {
+    let seeds = study_seeds();
     let c = coverage(&seeds, 999, true);
-    let p = pairs(&seeds, 999);
-    let w = warmups(&seeds, 999);
     let (p50, p99) = (share(c.covered[0], c.two_sided[0]), share(c.covered[1], c.two_sided[1]));
-    let (ab, aa) = (share(p.ab_clean_regression, p.pairs), share(p.aa_clean_no_change, p.pairs));
-    let warm = share(w.as_expected, w.runs);
     eprintln!(
-        "STUDY ({n} seeds per part): clean coverage P50 {p50:.3} ({}/{}), P99 {p99:.3} ({}/{}) over {} runs; undisturbed as measured P50 {:.3}, P99 {:.3}; \
-         A/B clean regression {ab:.3} ({}/{}), as measured {:.3}, undisturbed {:.3}; A/A clean no change {aa:.3} ({}/{}), as measured {:.3}; \
-         warmup cut as expected {warm:.3} ({}/{}, {} inside the episode), near the simulator's end {:.3} (without the episode {:.3}); throttle attributed {}/{}",
+        "STUDY coverage ({} seeds per scenario, {} runs): clean P50 {p50:.3} ({}/{}), P99 {p99:.3} ({}/{}); undisturbed as measured P50 {:.3} ({}/{}), P99 {:.3} ({}/{})",
+        seeds.len(),
+        c.runs,
         c.covered[0],
         c.two_sided[0],
         c.covered[1],
         c.two_sided[1],
-        c.runs,
         share(c.steady_covered[0], c.steady_two_sided[0]),
+        c.steady_covered[0],
+        c.steady_two_sided[0],
         share(c.steady_covered[1], c.steady_two_sided[1]),
+        c.steady_covered[1],
+        c.steady_two_sided[1]
+    );
+    assert!((0.92..=0.98).contains(&p50) && (0.92..=0.98).contains(&p99), "clean coverage outside 92–98 %");
+}
+
+#[test]
+#[ignore = "the full study takes many minutes; run with --ignored"]
+fn conditions_full_pairs() {
+    let seeds = study_seeds();
+    let p = pairs(&seeds, 999);
+    let (ab, aa) = (share(p.ab_clean_regression, p.pairs), share(p.aa_clean_no_change, p.pairs));
+    eprintln!(
+        "STUDY pairs ({} pairs of {PAIR_DURATION_S} s runs): A/B clean regression {ab:.3} ({}/{}), as measured {:.3}, undisturbed candidate {:.3}; A/A clean no change {aa:.3} ({}/{}), as measured {:.3}",
+        p.pairs,
         p.ab_clean_regression,
         p.pairs,
         share(p.ab_measured_regression, p.pairs),
         share(p.reference_regression, p.pairs),
         p.aa_clean_no_change,
         p.pairs,
-        share(p.aa_measured_no_change, p.pairs),
+        share(p.aa_measured_no_change, p.pairs)
+    );
+    assert!(ab >= 0.90 && aa >= 0.95, "see the numbers above");
+}
+
+#[test]
+#[ignore = "the full study takes many minutes; run with --ignored"]
+fn conditions_full_warmup() {
+    let seeds = study_seeds();
+    let w = warmups(&seeds, 999);
+    let warm = share(w.as_expected, w.runs);
+    let mut delays = w.hidden_delay_s.clone();
+    delays.sort_by(f64::total_cmp);
+    eprintln!(
+        "STUDY warmup ({} runs): cut as expected {warm:.3} ({}/{}; {} with the warmup's end inside the episode, window starting {:?} s after its excluded end; clear of it, moved by at most one detection step {}/{}); within max(5 s, 10 %) of the simulator's end of the warmup {:.3}, without the episode {:.3}; throttle attributed {}/{}",
+        w.runs,
         w.as_expected,
         w.runs,
         w.hidden,
+        delays.iter().map(|d| d.round()).collect::<Vec<_>>(),
+        w.within_step,
+        w.runs - w.hidden,
         share(w.near_truth, w.runs),
         share(w.reference_near_truth, w.runs),
         w.throttle_found,
         w.runs
     );
-    assert!((0.92..=0.98).contains(&p50) && (0.92..=0.98).contains(&p99), "clean coverage outside 92–98 %");
-    assert!(ab >= 0.90 && aa >= 0.95 && warm >= 0.90, "see the numbers above");
+    assert!(warm >= 0.90, "see the numbers above");
 }

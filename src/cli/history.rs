@@ -11,7 +11,7 @@ use crate::analyze::AnalyzeOptions;
 use crate::analyze::history::{HistoryMetric, HistoryOptions, Order, RunPoint, history, run_point, series};
 use crate::cli::args::{ReportFormat, check_resamples, parse_tolerances};
 use crate::cli::history_store as store;
-use crate::cli::io::{check_writable, print_stdout, write_atomic, write_json};
+use crate::cli::io::{Timing, check_writable, print_stdout, write_atomic, write_json};
 use crate::cli::load::analyze_dir;
 use crate::error::{CliError, ExitCode};
 use crate::stats::edivisive::EDivisiveOptions;
@@ -43,7 +43,7 @@ pub struct HistoryArgs {
     /// Write the history document here (PDF, or Markdown with --format md or a .md name).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
-    /// Format of -o.
+    /// Format of -o; without -o, `--format json` prints the JSON instead of the Markdown.
     #[arg(long, value_enum)]
     format: Option<ReportFormat>,
     /// Significance level of the change-point permutation test.
@@ -83,13 +83,16 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
     if a.inputs.is_empty() && a.dir.is_none() {
         return Err(CliError::bad_input("no runs: give RUN_OR_ANALYSIS... or --dir STORE"));
     }
+    let timing = Timing::new();
     let given = load_points(&a.inputs, a.resamples, a.seed)?;
+    timing.mark("inputs read and analyzed");
     let points = match &a.dir {
-        Some(dir) => with_store(dir, given)?,
+        Some(dir) => with_store(dir, given, &timing)?,
         None => unique(given),
     };
     let points = series::order(points, opts.order).map_err(|e| CliError::bad_input(e).hint("use --order given to keep the order of the inputs"))?;
     let h = history(&points, &opts);
+    timing.mark("change points, sizes and drift");
     if let Some(path) = &a.out {
         write_json(path, &h)?;
     }
@@ -102,7 +105,11 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
         };
         write_atomic(path, &bytes)?;
     }
-    print_stdout(&markdown)?;
+    if a.output.is_none() && a.format == Some(ReportFormat::Json) {
+        print_stdout(&crate::cli::io::json_text(&h))?;
+    } else {
+        print_stdout(&markdown)?;
+    }
     let regressed = h.newest.as_ref().is_some_and(|n| !n.regressions.is_empty());
     Ok(if a.fail_on.is_some() && regressed { ExitCode::ConditionMet } else { ExitCode::Success })
 }
@@ -144,7 +151,9 @@ fn options(a: &HistoryArgs) -> Result<HistoryOptions, CliError> {
 /// The format of `-o`: `--format`, else `.md` names Markdown and anything else PDF.
 fn document_format(a: &HistoryArgs) -> Result<Option<ReportFormat>, CliError> {
     match (&a.output, a.format) {
-        (None, Some(_)) => Err(CliError::bad_input("--format applies to -o FILE; give -o too")),
+        (None, Some(ReportFormat::Pdf)) => Err(CliError::bad_input("--format pdf needs -o FILE")),
+        // Without -o, Markdown already goes to stdout; JSON replaces it there.
+        (None, Some(_)) => Ok(None),
         (None, None) => Ok(None),
         (Some(_), Some(f)) => Ok(Some(f)),
         (Some(p), None) => Ok(Some(if p.extension().is_some_and(|x| x == "md") { ReportFormat::Md } else { ReportFormat::Pdf })),
@@ -173,14 +182,16 @@ fn load_point(path: &Path, opts: &AnalyzeOptions) -> Result<RunPoint, CliError> 
 }
 
 /// The store's runs followed by the new ones, after appending those it lacked.
-fn with_store(dir: &Path, given: Vec<RunPoint>) -> Result<Vec<RunPoint>, CliError> {
+fn with_store(dir: &Path, given: Vec<RunPoint>, timing: &Timing) -> Result<Vec<RunPoint>, CliError> {
     if dir.exists() && !dir.is_dir() {
         return Err(CliError::bad_input(format!("--dir {}: not a folder", dir.display())));
     }
     let stored = store::read(dir)?;
+    timing.mark("store read");
     let added = store::append(dir, &stored, &given)?;
+    timing.mark("store appended");
     if !given.is_empty() {
-        eprintln!("store {}: {added} run(s) added, {} already there", dir.display(), given.len() - added);
+        eprintln!("history store {}: {added} run(s) added, {} already there", dir.display(), given.len() - added);
     }
     Ok(unique(stored.into_iter().chain(given).collect()))
 }

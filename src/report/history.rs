@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::history::detect::{Drift, DriftVerdict};
 use crate::analyze::history::size::ChangePointReport;
-use crate::analyze::history::{History, HistoryMetric, Newest};
+use crate::analyze::history::{History, HistoryMetric, HistoryRun, Newest};
 use crate::report::markdown::{md, table_rows};
 use crate::text::significant;
 
@@ -153,6 +153,13 @@ fn breaks(s: &mut String, h: &History) {
     let _ = writeln!(s);
 }
 
+/// One run's cells: position, id, start, fingerprint, grade, then each metric's estimate.
+pub fn run_row(h: &History, r: &HistoryRun) -> Vec<String> {
+    let mut row = vec![r.index.to_string(), r.run_id.clone(), r.start_time.clone().unwrap_or_else(|| "unknown".into()), r.fingerprint.clone(), r.grade.clone()];
+    row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate))));
+    row
+}
+
 fn runs(s: &mut String, h: &History) {
     let _ = write!(s, "## Runs\n\n| # | run | start | configuration | grade |");
     for m in &h.metrics {
@@ -160,9 +167,7 @@ fn runs(s: &mut String, h: &History) {
     }
     let _ = writeln!(s, "\n|{}", "---|".repeat(5 + h.metrics.len()));
     for r in &h.runs {
-        let mut row =
-            vec![r.index.to_string(), r.run_id.clone(), r.start_time.clone().unwrap_or_else(|| "unknown".into()), r.fingerprint.clone(), r.grade.clone()];
-        row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate))));
+        let row = run_row(h, r);
         let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
     }
 }

@@ -7,7 +7,7 @@ use typst::foundations::{Bytes, Dict, IntoValue};
 use typst_as_lib::TypstEngine;
 
 use super::ReportError;
-use super::history::{change_text, slope_text, value_text, verdict_text};
+use super::history::{change_text, run_row, slope_text, value_text, verdict_text};
 use super::history_chart::trend;
 use crate::analyze::history::History;
 use crate::analyze::history::detect::DriftVerdict;
@@ -58,56 +58,54 @@ fn view(h: &History, charts: Vec<String>) -> HistoryView {
         regression: h.newest.as_ref().is_some_and(|n| !n.regressions.is_empty()),
         newest,
         charts,
-        change_points: h
-            .change_points
-            .iter()
-            .map(|c| {
-                [
-                    c.metric.to_string(),
-                    format!("{} (#{})", c.run_id, c.index),
-                    value_text(c.metric, c.before.estimate),
-                    value_text(c.metric, c.after.estimate),
-                    change_text(c),
-                    format!("±{:.1} %", c.tolerance * 100.0),
-                    verdict_text(c.verdict).into(),
-                    format!("{:.3}", c.p_value),
-                ]
-            })
-            .collect(),
-        drift: h
-            .drift
-            .iter()
-            .filter(|d| d.verdict == DriftVerdict::Drift)
-            .map(|d| {
-                [
-                    d.metric.to_string(),
-                    d.fingerprint.clone(),
-                    d.runs.to_string(),
-                    slope_text(d),
-                    d.direction.unwrap_or("").into(),
-                    d.mann_kendall.map_or("n/a".into(), |mk| format!("{:.2e}", mk.p)),
-                ]
-            })
-            .collect(),
+        change_points: change_point_rows(h),
+        drift: drift_rows(h),
         breaks: h.breaks.iter().map(|b| [format!("{} (#{})", b.run_id, b.index), b.from.clone(), b.to.clone(), b.to_fingerprint.clone()]).collect(),
         runs_note: if skipped > 0 { format!("The newest {MAX_RUN_ROWS} runs; {skipped} older runs are in the JSON.") } else { String::new() },
-        runs: h.runs[skipped..]
-            .iter()
-            .map(|r| {
-                let mut row = vec![
-                    r.index.to_string(),
-                    r.run_id.clone(),
-                    r.start_time.clone().unwrap_or_else(|| "unknown".into()),
-                    r.fingerprint.clone(),
-                    r.grade.clone(),
-                ];
-                row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate))));
-                row
-            })
-            .collect(),
+        runs: run_rows(h, skipped),
         run_header,
         footer: format!("credence {} · history", h.credence_version),
     }
+}
+
+fn change_point_rows(h: &History) -> Vec<[String; 8]> {
+    h.change_points
+        .iter()
+        .map(|c| {
+            [
+                c.metric.to_string(),
+                format!("{} (#{})", c.run_id, c.index),
+                value_text(c.metric, c.before.estimate),
+                value_text(c.metric, c.after.estimate),
+                change_text(c),
+                format!("±{:.1} %", c.tolerance * 100.0),
+                verdict_text(c.verdict).into(),
+                format!("{:.3}", c.p_value),
+            ]
+        })
+        .collect()
+}
+
+fn drift_rows(h: &History) -> Vec<[String; 6]> {
+    h.drift
+        .iter()
+        .filter(|d| d.verdict == DriftVerdict::Drift)
+        .map(|d| {
+            [
+                d.metric.to_string(),
+                d.fingerprint.clone(),
+                d.runs.to_string(),
+                slope_text(d),
+                d.direction.unwrap_or("").into(),
+                d.mann_kendall.map_or("n/a".into(), |mk| format!("{:.2e}", mk.p)),
+            ]
+        })
+        .collect()
+}
+
+/// The runs from position `skipped` on, one row each.
+fn run_rows(h: &History, skipped: usize) -> Vec<Vec<String>> {
+    h.runs[skipped..].iter().map(|r| run_row(h, r)).collect()
 }
 
 /// Renders the history as PDF bytes.

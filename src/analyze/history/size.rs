@@ -70,6 +70,9 @@ pub struct ChangePointReport {
 
 /// The reports of the change points `found` in one configuration's series of `m`.
 pub fn change_points(points: &[RunPoint], found: &Found, m: HistoryMetric, o: &HistoryOptions) -> Vec<ChangePointReport> {
+    if found.change_points.is_empty() {
+        return Vec::new();
+    }
     let n = found.trusted.len();
     let bounds: Vec<usize> = std::iter::once(0).chain(found.change_points.iter().map(|c| c.index)).chain(std::iter::once(n)).collect();
     let stats: Vec<RunStatistic> = found.trusted.iter().map(|&i| run_statistic(&points[i], m, o.seed)).collect();
@@ -137,11 +140,12 @@ fn segment(stats: &[RunStatistic], trusted: &[usize], range: std::ops::Range<usi
 fn run_statistic(p: &RunPoint, m: HistoryMetric, seed: u64) -> RunStatistic {
     let v = p.values[&m];
     let mut rng = resample_rng(seed, stat_id(&format!("{}{m}", p.run_id)), 0);
-    let normal = Normal::standard();
     let (lo_spread, hi_spread, log) = spreads(&v);
     let replicates = (0..RUN_REPLICATES)
         .map(|_| {
-            let z = normal.inverse_cdf(rng.random_range(1e-9..1.0 - 1e-9));
+            // Box–Muller: a standard normal draw from two uniforms.
+            let (u1, u2) = (1.0 - rng.random::<f64>(), rng.random::<f64>());
+            let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
             let s = if z < 0.0 { lo_spread } else { hi_spread };
             if log { v.estimate * (s * z).exp() } else { v.estimate + s * z }
         })

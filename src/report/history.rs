@@ -33,6 +33,7 @@ pub fn markdown(h: &History) -> String {
     change_points(&mut s, &h.change_points);
     drift(&mut s, &h.drift);
     breaks(&mut s, h);
+    configurations(&mut s, h);
     runs(&mut s, h);
     s
 }
@@ -160,8 +161,19 @@ pub fn run_row(h: &History, r: &HistoryRun) -> Vec<String> {
     row
 }
 
+fn configurations(s: &mut String, h: &History) {
+    let _ = writeln!(s, "## Configurations\n\n| fingerprint | configuration | runs | from # | to # |\n|---|---|---|---|---|");
+    let rows: Vec<[String; 5]> = h
+        .configurations
+        .iter()
+        .map(|c| [c.fingerprint.clone(), c.configuration.clone(), c.runs.to_string(), c.first_index.to_string(), c.last_index.to_string()])
+        .collect();
+    table_rows(s, &rows);
+    let _ = writeln!(s);
+}
+
 fn runs(s: &mut String, h: &History) {
-    let _ = write!(s, "## Runs\n\n| # | run | start | configuration | grade |");
+    let _ = write!(s, "## Runs\n\n| # | run | start | fingerprint | grade |");
     for m in &h.metrics {
         let _ = write!(s, " {m} |");
     }

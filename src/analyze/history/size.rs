@@ -15,6 +15,7 @@ use super::HistoryOptions;
 use super::detect::Found;
 use super::metric::{HistoryMetric, RunPoint, RunValue};
 use super::series::utc_text;
+use crate::analyze::compare::ChangeInterval;
 use crate::analyze::compare::change::{RelativeChange, RunStatistic, arm_replicate};
 use crate::analyze::compare::verdict::{Verdict, decide};
 use crate::stats::quantile::quantile_sorted;
@@ -35,18 +36,6 @@ pub struct SegmentEstimate {
     pub last_index: usize,
 }
 
-/// The relative change `after / before − 1` with its interval.
-#[derive(Debug, Clone, Serialize)]
-pub struct ChangeEstimate {
-    pub estimate: f64,
-    pub ci_low: f64,
-    pub ci_high: f64,
-    pub confidence: f64,
-    pub method: &'static str,
-    pub seed: u64,
-    pub resamples: usize,
-}
-
 /// One change point, as `history.json` reports it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ChangePointReport {
@@ -58,8 +47,9 @@ pub struct ChangePointReport {
     pub start_time: Option<String>,
     pub before: SegmentEstimate,
     pub after: SegmentEstimate,
-    /// Null when a segment's level is zero, so that no relative change exists.
-    pub change: Option<ChangeEstimate>,
+    /// `after / before − 1` with its interval (as `compare` reports a change); null when a
+    /// segment's level is zero, so that no relative change exists.
+    pub change: Option<ChangeInterval>,
     pub tolerance: f64,
     pub verdict: Verdict,
     /// Permutation p-value of the split.
@@ -88,7 +78,7 @@ pub fn change_points(points: &[RunPoint], found: &Found, m: HistoryMetric, o: &H
             let (verdict, reason, change) = match change {
                 Some(c) => {
                     let (ci95, ci90) = (c.interval(0.95), c.interval(0.90));
-                    let est = ChangeEstimate {
+                    let est = ChangeInterval {
                         estimate: c.estimate,
                         ci_low: ci95.0,
                         ci_high: ci95.1,

@@ -13,6 +13,7 @@ pub mod compare;
 pub mod credibility;
 pub mod distribution;
 pub mod estimate;
+pub mod history;
 pub mod intervals;
 pub mod rates;
 pub mod requests;

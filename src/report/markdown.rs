@@ -12,7 +12,7 @@ use super::{Exporter, ReportError};
 pub struct Markdown;
 
 /// Escapes Markdown and HTML metacharacters and flattens newlines.
-fn md(s: &str) -> String {
+pub(crate) fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -28,7 +28,7 @@ fn md(s: &str) -> String {
 }
 
 /// Table rows, every cell escaped.
-fn table_rows<const N: usize>(s: &mut String, rows: &[[String; N]]) {
+pub(crate) fn table_rows<const N: usize>(s: &mut String, rows: &[[String; N]]) {
     for row in rows {
         let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
     }

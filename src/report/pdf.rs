@@ -100,7 +100,7 @@ impl Exporter for Pdf {
 }
 
 /// typst's source errors print as a debug dump: show their messages and hints instead.
-fn typst_error(e: &typst_as_lib::TypstAsLibError) -> String {
+pub(super) fn typst_error(e: &typst_as_lib::TypstAsLibError) -> String {
     match e {
         typst_as_lib::TypstAsLibError::TypstSource(diags) => diags
             .iter()

@@ -20,7 +20,7 @@ pub struct RunStatistic {
 }
 
 /// An arm's replicate `r`: the statistic averaged over runs drawn with replacement.
-fn arm_replicate(runs: &[RunStatistic], r: usize, seed: u64, id: u64) -> f64 {
+pub fn arm_replicate(runs: &[RunStatistic], r: usize, seed: u64, id: u64) -> f64 {
     if runs.len() == 1 {
         return runs[0].replicates[r % runs[0].replicates.len()];
     }

@@ -170,7 +170,7 @@ fn load_points(inputs: &[PathBuf], resamples: usize, seed: u64) -> Result<Vec<Ru
 fn load_point(path: &Path, opts: &AnalyzeOptions) -> Result<RunPoint, CliError> {
     let saved = path.join("analysis.json");
     let (value, label) = if path.is_dir() && !saved.is_file() {
-        let run = analyze_dir(path, opts, None)?;
+        let run = analyze_dir(path, opts)?;
         (serde_json::to_value(&run.analysis).map_err(|e| CliError::failure(e.to_string()))?, path.display().to_string())
     } else {
         let file = if path.is_dir() { saved } else { path.to_path_buf() };

@@ -5,6 +5,8 @@
 
 pub mod charts;
 pub mod compare_summary;
+pub mod comparison_view;
+pub mod comparison_words;
 pub mod document;
 pub mod format;
 pub mod history;

@@ -8,6 +8,7 @@ pub mod compare_summary;
 pub mod comparison_view;
 pub mod comparison_words;
 pub mod document;
+pub mod fonts;
 pub mod format;
 pub mod history;
 pub mod history_chart;

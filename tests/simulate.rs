@@ -31,7 +31,7 @@ fn every_scenario_simulates_and_validates_clean() {
             Scenario::Steady | Scenario::Warmup => assert!(causes.is_empty()),
             _ => assert_eq!(causes.len(), 1, "{s}"),
         }
-        assert_eq!(sim.truth.warmup_end_s > 0.0, s == Scenario::Warmup);
+        assert_eq!(sim.truth.warmup_end_s > 0.0, matches!(s, Scenario::Warmup | Scenario::WarmupThrottle));
     }
 }
 

@@ -10,6 +10,7 @@ mod aiperf_facts;
 pub mod attribute;
 pub mod audit;
 pub mod compare;
+pub mod conditions;
 pub mod credibility;
 pub mod distribution;
 pub mod estimate;
@@ -22,6 +23,7 @@ pub mod telemetry_audit;
 pub mod warnings;
 pub mod windows;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -34,7 +36,7 @@ pub use estimate::{Estimate, Method, Status};
 use intervals::{Dependence, IntervalOptions, MetricSample, metric_estimates};
 use rates::{ErrorRates, Throughput, error_rates, throughput};
 use requests::RequestView;
-use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state};
+use steady::{Classification, Detector, SteadyOptions, SteadyState, steady_state_excluding};
 pub use warnings::Warning;
 use windows::{TimeSeries, time_series};
 
@@ -167,6 +169,9 @@ pub struct Analysis {
     /// Steady-window distributions of TTFT, TPOT, E2E and ITL (for the CDF and histograms).
     pub distributions: BTreeMap<String, distribution::Distribution>,
     pub throughput: Throughput,
+    /// The numbers in clean windows and inside each environmental cause's episodes; empty when
+    /// no such episode touches the steady window.
+    pub conditions: Vec<conditions::Condition>,
     pub errors: ErrorRates,
     pub timeseries: TimeSeries,
     /// Causes tied to anomalies, ranked; see `attribution` for what was checked.
@@ -220,8 +225,7 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
     let timing = crate::timing::Timing::new();
-    let steady = steady_window(r, opts, override_window, timestamps_absent);
-    timing.mark("steady state");
+    let (steady, findings, attribution, telemetry_timeline) = steady_and_attribution(m, r, telemetry, opts, &timing);
     let (first, last) = (steady.start_request, steady.end_request);
     let groups = ResamplingGroups::of(r, &steady, opts.window_s);
     let mut tables = MetricTables::default();
@@ -232,13 +236,8 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     let thr = measured_throughput(r, &steady, opts, &iopts, timestamps_absent);
     let errors = error_rates(&r, first, last, opts.confidence);
     timing.mark("throughput and error rates");
-    let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
-    let (findings, attribution, telemetry_timeline) = if timestamps_absent {
-        (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
-    } else {
-        attribute::attribute(r, &steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
-    };
-    timing.mark("attribution");
+    let conditions = conditions::conditions(r, &steady, &findings, opts.window_s, &iopts);
+    timing.mark("conditions");
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
     timing.mark("time series");
     let mut analysis = Analysis {
@@ -252,6 +251,7 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
         dependence: tables.dependence,
         distributions: tables.distributions,
         throughput: thr,
+        conditions,
         errors,
         timeseries: series,
         findings,
@@ -266,9 +266,53 @@ pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attri
     analysis
 }
 
-/// The steady window; a source without timestamps cannot have one.
-fn steady_window(r: &RequestView, opts: &AnalyzeOptions, override_window: Option<(Option<f64>, Option<f64>)>, timestamps_absent: bool) -> SteadyState {
-    let mut steady = steady_state(&r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window });
+/// What attribution returns: findings, what was checked, and the telemetry timeline.
+type Attributed = (Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline);
+
+/// The steady window and attribution against it. Steady state is judged on the clean series:
+/// when attribution finds episodes with an environmental cause, they are cut out of the
+/// detection series and attribution runs again against the window found there.
+fn steady_and_attribution(
+    m: &crate::run::Manifest,
+    r: &RequestView,
+    telemetry: &attribute::Telemetry<'_>,
+    opts: &AnalyzeOptions,
+    timing: &crate::timing::Timing,
+) -> (SteadyState, Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline) {
+    let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
+    let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
+    let steady = steady_window(r, opts, override_window, timestamps_absent, &[]);
+    timing.mark("steady state");
+    let mean_interarrival_ms = m.workload.rate_per_s.filter(|r| *r > 0.0).map(|r| 1000.0 / r);
+    let attribute_in = |steady: &SteadyState| -> Attributed {
+        if timestamps_absent {
+            (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
+        } else {
+            attribute::attribute(r, steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
+        }
+    };
+    let (findings, attribution, timeline) = attribute_in(&steady);
+    timing.mark("attribution");
+    let excluded = conditions::excluded_spans(&findings, opts.window_s);
+    if excluded.is_empty() || override_window.is_some() || timestamps_absent {
+        return (steady, findings, attribution, timeline);
+    }
+    let clean = steady_window(r, opts, override_window, timestamps_absent, &excluded);
+    let (findings, attribution, timeline) = attribute_in(&clean);
+    timing.mark("steady state and attribution on the clean series");
+    (clean, findings, attribution, timeline)
+}
+
+/// The steady window, judged without the `excluded` episodes; a source without timestamps cannot
+/// have one.
+fn steady_window(
+    r: &RequestView,
+    opts: &AnalyzeOptions,
+    override_window: Option<(Option<f64>, Option<f64>)>,
+    timestamps_absent: bool,
+    excluded: &[attribute::episodes::Span],
+) -> SteadyState {
+    let mut steady = steady_state_excluding(r, &SteadyOptions { window_s: opts.window_s, penalty: opts.penalty, delta: opts.delta, override_window }, excluded);
     if timestamps_absent {
         steady.classification = Classification::NoSteadyState;
         steady.detectors.push(Detector {
@@ -283,8 +327,8 @@ fn steady_window(r: &RequestView, opts: &AnalyzeOptions, override_window: Option
 
 /// The requests of the steady window and the resampling group of each.
 struct ResamplingGroups {
-    /// Request indices in the steady window (requests are in send order, so a range).
-    idx: std::ops::Range<usize>,
+    /// Request indices in the steady window, or in a condition's windows.
+    idx: RequestSet,
     /// Group of each of them.
     win: Vec<u32>,
     groups: usize,
@@ -300,7 +344,67 @@ impl ResamplingGroups {
         let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32 };
         let idx = steady.start_request..steady.end_request;
         let win: Vec<u32> = idx.clone().map(window_of).collect();
-        ResamplingGroups { idx, win, groups: k }
+        ResamplingGroups { idx: RequestSet::Range(idx), win, groups: k }
+    }
+
+    /// The requests for which `keep` holds, their groups renumbered in time order: the block
+    /// bootstrap of a condition runs over that condition's groups only.
+    fn filtered(&self, keep: impl Fn(usize) -> bool) -> ResamplingGroups {
+        let mut renumbered = vec![u32::MAX; self.groups];
+        let mut next = 0u32;
+        let (mut idx, mut win) = (Vec::new(), Vec::new());
+        for (i, w) in self.idx.iter().zip(self.win.iter().copied()) {
+            if keep(i) {
+                let g = &mut renumbered[w as usize];
+                if *g == u32::MAX {
+                    *g = next;
+                    next += 1;
+                }
+                idx.push(i);
+                win.push(*g);
+            }
+        }
+        ResamplingGroups { idx: RequestSet::List(idx), win, groups: (next as usize).max(1) }
+    }
+}
+
+/// A set of requests in send order: the steady window is one range of the view, a condition's
+/// windows a list. The range is read in place, which matters on runs of millions of requests.
+enum RequestSet {
+    Range(std::ops::Range<usize>),
+    List(Vec<usize>),
+}
+
+impl RequestSet {
+    fn len(&self) -> usize {
+        match self {
+            RequestSet::Range(r) => r.len(),
+            RequestSet::List(v) => v.len(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let (range, list) = match self {
+            RequestSet::Range(r) => (Some(r.clone()), None),
+            RequestSet::List(v) => (None, Some(v.iter().copied())),
+        };
+        range.into_iter().flatten().chain(list.into_iter().flatten())
+    }
+
+    /// The set's values of a per-request column.
+    fn gather<'a>(&self, col: &'a [f64]) -> Cow<'a, [f64]> {
+        match self {
+            RequestSet::Range(r) => Cow::Borrowed(&col[r.clone()]),
+            RequestSet::List(v) => Cow::Owned(v.iter().map(|&i| col[i]).collect()),
+        }
+    }
+
+    /// The set's chunk gaps, request after request.
+    fn itl<'a>(&self, r: &'a RequestView) -> Cow<'a, [f64]> {
+        match self {
+            RequestSet::Range(x) => Cow::Borrowed(&r.itl_ms[r.itl_offsets[x.start]..r.itl_offsets[x.end]]),
+            RequestSet::List(v) => Cow::Owned(v.iter().flat_map(|&i| r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]].iter().copied()).collect()),
+        }
     }
 }
 
@@ -345,9 +449,9 @@ impl MetricTables {
         let results: Vec<_> = columns
             .par_iter()
             .map(|(name, col)| {
-                let values = &col[g.idx.clone()];
+                let values = g.idx.gather(col);
                 let missing = values.iter().filter(|v| !v.is_finite()).count();
-                let result = metric_estimates(&MetricSample { name, values, window: &g.win, windows: g.groups }, iopts);
+                let result = metric_estimates(&MetricSample { name, values: &values, window: &g.win, windows: g.groups }, iopts);
                 (name.to_string(), result, missing)
             })
             .collect();
@@ -358,12 +462,11 @@ impl MetricTables {
         }
     }
 
-    /// ITL: every chunk gap of the requests in the window, in the request's window. Requests
-    /// are in send order, so the window's gaps are one slice of the view's.
+    /// ITL: every chunk gap of the requests in the window, in the request's window.
     fn add_itl(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
         let mut itl_win = Vec::new();
         let mut no_chunks = 0;
-        for (i, &w) in g.idx.clone().zip(&g.win) {
+        for (i, &w) in g.idx.iter().zip(&g.win) {
             let gaps = r.itl_offsets[i + 1] - r.itl_offsets[i];
             if gaps == 0 && r.ok[i] {
                 no_chunks += 1;
@@ -371,8 +474,8 @@ impl MetricTables {
             itl_win.extend(std::iter::repeat_n(w, gaps));
         }
         self.missing.insert("itl".to_string(), no_chunks);
-        let itl = &r.itl_ms[r.itl_offsets[g.idx.start]..r.itl_offsets[g.idx.end]];
-        let result = metric_estimates(&MetricSample { name: "itl", values: itl, window: &itl_win, windows: g.groups }, iopts);
+        let itl = g.idx.itl(r);
+        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups }, iopts);
         self.insert("itl".to_string(), result, true);
     }
 }

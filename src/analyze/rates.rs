@@ -137,17 +137,35 @@ fn token_rate(name: &str, per_window: &[f64], (known, counted): (usize, usize), 
 
 /// Throughput over `[start_s, end_s)`, by completion time, in whole windows.
 pub fn throughput(r: &RequestView, start_s: f64, end_s: f64, window_s: f64, o: &IntervalOptions) -> Throughput {
-    let k = ((end_s - start_s) / window_s).floor().max(0.0) as usize;
+    throughput_over(r, &[(start_s, end_s)], window_s, o)
+}
+
+/// Throughput over the whole windows of several spans (a condition's windows, in time order),
+/// their per-window counts joined into one series for the block bootstrap.
+pub fn throughput_over(r: &RequestView, spans: &[(f64, f64)], window_s: f64, o: &IntervalOptions) -> Throughput {
+    // Each span's whole windows, and where they start in the joined series.
+    let whole: Vec<usize> = spans.iter().map(|(a, b)| ((b - a) / window_s).floor().max(0.0) as usize).collect();
+    let offsets: Vec<usize> = whole
+        .iter()
+        .scan(0, |acc, k| {
+            let at = *acc;
+            *acc += k;
+            Some(at)
+        })
+        .collect();
+    let k: usize = whole.iter().sum();
     let (mut req, mut out_tok, mut in_tok) = (vec![0.0; k], vec![0.0; k], vec![0.0; k]);
     // Completions counted, and how many of them carry each token count.
     let (mut counted, mut out_known, mut in_known) = (0usize, 0usize, 0usize);
     for i in 0..r.len() {
         let e = r.end_s[i];
-        if !r.ok[i] || !(e >= start_s) {
+        if !r.ok[i] || !e.is_finite() {
             continue;
         }
-        let w = ((e - start_s) / window_s).floor() as usize;
-        if w < k {
+        let Some(j) = spans.iter().position(|(a, b)| e >= *a && e < *b) else { continue };
+        let w = ((e - spans[j].0) / window_s).floor() as usize;
+        if w < whole[j] {
+            let w = offsets[j] + w;
             req[w] += 1.0;
             counted += 1;
             if r.output_tokens[i].is_finite() {

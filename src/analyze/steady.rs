@@ -31,8 +31,11 @@
 //! Segments, breaks and the ramp-down cut are reported at detection-window resolution
 //! (`detection_window_s`).
 
+mod clean;
+
 use serde::Serialize;
 
+use super::attribute::episodes::Span;
 use super::requests::RequestView;
 use super::windows::bucket;
 use crate::stats::mann_kendall::{hamed_rao, sen_slope};
@@ -40,6 +43,7 @@ use crate::stats::mser::mser5;
 use crate::stats::pelt::{Penalty, pelt};
 use crate::stats::pettitt::pettitt;
 use crate::stats::quantile::quantile_unsorted;
+use clean::{Clock, Cut};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -432,14 +436,15 @@ struct Grid {
 }
 
 impl Grid {
-    /// Buckets the run's sends and completions.
-    fn new(r: &RequestView, window_s: f64) -> Grid {
-        let last_sent = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
-        let per_window = r.len() as f64 / (last_sent / window_s).max(1.0);
+    /// Buckets the run's sends and completions on `clock`.
+    fn new(r: &RequestView, clock: &Clock<'_>, window_s: f64) -> Grid {
+        let last_sent = clock.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+        let kept = clock.sent_s.iter().filter(|x| x.is_finite()).count();
+        let per_window = kept as f64 / (last_sent / window_s).max(1.0);
         let bucket_s = window_s * (10.0 / per_window.max(1e-9)).ceil().max(1.0);
         let n_buckets = ((last_sent / bucket_s).floor() as usize + 1).max(1);
-        let by_start = bucket(&r.sent_s, bucket_s, n_buckets);
-        let by_end = bucket(&r.end_s, bucket_s, n_buckets);
+        let by_start = bucket(&clock.sent_s, bucket_s, n_buckets);
+        let by_end = bucket(&clock.end_s, bucket_s, n_buckets);
         let sends: Vec<f64> = by_start.iter().map(|b| b.len() as f64).collect();
         let completions: Vec<f64> = by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64).collect();
         let merge = n_buckets.div_ceil(MAX_DETECTION_WINDOWS).max(1);
@@ -497,9 +502,9 @@ fn ramp_down_end(grid: &Grid, detectors: &mut Vec<Detector>) -> usize {
 }
 
 /// Ramp-up: the first bucket whose in-flight concurrency reaches 90 % of its median.
-fn ramp_up_fill(r: &RequestView, grid: &Grid, end_bucket: usize) -> usize {
+fn ramp_up_fill(clock: &Clock<'_>, grid: &Grid, end_bucket: usize) -> usize {
     let mut conc = vec![0.0; grid.n_buckets];
-    for (s, e) in r.sent_s.iter().zip(&r.end_s) {
+    for (s, e) in clock.sent_s.iter().zip(clock.end_s.iter()) {
         if s.is_finite() && e.is_finite() {
             let (a, b) = ((s / grid.bucket_s) as usize, ((e / grid.bucket_s) as usize).min(grid.n_buckets - 1));
             for c in conc.iter_mut().take(b + 1).skip(a) {
@@ -790,19 +795,42 @@ fn measured_window(grid: &Grid, start_bucket: usize, end_bucket: usize, opts: &S
 
 /// Detects the steady window of a run.
 pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
-    let grid = Grid::new(r, opts.window_s);
+    steady_state_excluding(r, opts, &[])
+}
+
+/// Detects the steady window of a run on its clean series: the `excluded` spans (episodes with
+/// an environmental cause) are cut out of the timeline before detection, so that an explained
+/// episode neither moves the warmup cut nor hides a warmup it overlaps. Times in the result are
+/// the run's own. A window the user set (`--steady-from/--steady-to`) excludes nothing.
+pub fn steady_state_excluding(r: &RequestView, opts: &SteadyOptions, excluded: &[Span]) -> SteadyState {
+    let cut = if opts.override_window.is_some() { Cut::new(&[]) } else { Cut::new(excluded) };
+    let clock = cut.clock(r);
+    let grid = Grid::new(r, &clock, opts.window_s);
     let mut detectors = Vec::new();
     let end_bucket = ramp_down_end(&grid, &mut detectors);
-    let fill = ramp_up_fill(r, &grid, end_bucket);
+    let fill = ramp_up_fill(&clock, &grid, end_bucket);
     let mut pass = classify_run(r, &grid, end_bucket, fill, opts, &mut detectors);
     if residual_checks(&pass, &grid, end_bucket, opts, &mut detectors) {
         pass.classification = Classification::NoSteadyState;
     }
     let agreement = cross_checks(r, &grid, &pass, end_bucket, &mut detectors);
-    let (start_s, end_s, overridden) = measured_window(&grid, pass.start_bucket, end_bucket, opts);
+    let (start_c, end_c, overridden) = measured_window(&grid, pass.start_bucket, end_bucket, opts);
+    let last_sent = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+    let start_s = if overridden { start_c } else { cut.real(start_c) };
+    // The window that runs to the last send ends at the run's last send, excluded or not.
+    let end_s = if overridden {
+        end_c
+    } else if end_c >= grid.last_sent {
+        last_sent + 1e-9
+    } else {
+        cut.real(end_c)
+    };
     let start_request = r.sent_s.partition_point(|&t| t < start_s);
     let end_request = r.sent_s.partition_point(|&t| t < end_s);
-    let breaks = pass.series.iter().flat_map(|v| v.segments.iter().filter(|s| !s.equivalent_to_last && s.start_s >= start_s).cloned()).collect();
+    let mut series = pass.series;
+    cut.restore_series(&mut series, &mut detectors);
+    detectors.extend(cut.detector());
+    let breaks = series.iter().flat_map(|v| v.segments.iter().filter(|s| !s.equivalent_to_last && s.start_s >= start_s).cloned()).collect();
     SteadyState {
         classification: pass.classification,
         start_s,
@@ -812,14 +840,14 @@ pub fn steady_state(r: &RequestView, opts: &SteadyOptions) -> SteadyState {
         requests_in_window: end_request.saturating_sub(start_request),
         dropped_start_s: start_s,
         dropped_start_requests: start_request,
-        dropped_end_s: (grid.last_sent - end_s).max(0.0),
+        dropped_end_s: (last_sent - end_s).max(0.0),
         dropped_end_requests: r.len() - end_request,
-        ramp_up_s: grid.seconds(fill),
+        ramp_up_s: cut.real(grid.seconds(fill)),
         detection_window_s: grid.detection_s(),
         overridden,
         penalty: opts.penalty,
         delta: opts.delta,
-        series: pass.series,
+        series,
         breaks,
         detectors,
         agreement,

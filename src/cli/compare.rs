@@ -28,6 +28,10 @@ pub struct CompareArgs {
     /// Exit with 3 on a regression, or on any significant change.
     #[arg(long, value_enum)]
     fail_on: Option<FailOnArg>,
+    /// Which verdicts `--fail-on` reads: as measured (default), or on clean windows (each run's
+    /// steady window minus its episodes with an environmental cause).
+    #[arg(long, value_enum, default_value_t = ConditionArg::AsMeasured)]
+    condition: ConditionArg,
     /// Compare even when the workloads differ.
     #[arg(long)]
     allow_workload_mismatch: bool,
@@ -59,6 +63,12 @@ enum FailOnArg {
     AnyChange,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConditionArg {
+    AsMeasured,
+    Clean,
+}
+
 impl FailOnArg {
     fn hit(self, verdict: Verdict) -> bool {
         match self {
@@ -87,7 +97,12 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         write_json(path, &cmp)?;
     }
-    let failed = a.fail_on.is_some_and(|f| !cmp.valid || cmp.metrics.values().any(|m| f.hit(m.verdict)));
+    // Without episodes in either arm the clean verdicts are the measured ones.
+    let verdicts: Vec<Verdict> = match (&cmp.clean, a.condition) {
+        (Some(c), ConditionArg::Clean) => c.metrics.values().map(|m| m.verdict).collect(),
+        _ => cmp.metrics.values().map(|m| m.verdict).collect(),
+    };
+    let failed = a.fail_on.is_some_and(|f| !cmp.valid || verdicts.iter().any(|v| f.hit(*v)));
     let report = comparison_report(base, cand, cmp, None, None);
     print_stdout(&match a.format {
         PrintFormat::Text => crate::report::compare_summary::summary(&report),

@@ -12,7 +12,8 @@ use crate::simulate::{ArrivalProcess, Effect, Scenario, SimOptions, simulate};
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
     /// Scenario: steady, warmup, thermal-throttle, power-cap, client-saturation,
-    /// memory-pressure, foreign-process, no-steady-state, error-burst or ramp-down.
+    /// memory-pressure, foreign-process, no-steady-state, error-burst, ramp-down or
+    /// warmup-throttle.
     #[arg(long)]
     scenario: String,
     /// Output run directory (must not exist).

@@ -25,6 +25,9 @@ pub fn summary(r: &Report) -> String {
     for n in &c.notes {
         let _ = writeln!(s, "{n}");
     }
+    if let Some(cmp) = &r.comparison {
+        s.push_str(&super::conditions_view::compare_text(cmp));
+    }
     if !c.what_changed.is_empty() {
         let _ = writeln!(s, "\nwhat changed:");
         for d in &c.what_changed {

@@ -31,6 +31,9 @@ pub struct ComparisonView {
     pub table: Vec<VerdictRow>,
     pub table_note: String,
     pub gates_line: String,
+    /// With episodes in either arm: the change in clean conditions beside the change as
+    /// measured, in one sentence.
+    pub clean_sentence: Option<String>,
     /// The comparison's credibility: grade, gates, replication, what changed.
     pub credibility: String,
     /// One line per arm: its grade and the checks that did not pass.
@@ -71,6 +74,7 @@ pub fn comparison(r: &Report) -> Option<ComparisonView> {
         table,
         table_note: words::table_note(c),
         gates_line: words::gates_line(c),
+        clean_sentence: c.clean.as_ref().and_then(|cl| cl.sentence.clone()),
         credibility: words::credibility_summary(c, r.grade()),
         arms: vec![words::arm_line(base_name, &c.base_runs, base), words::arm_line(cand_name, &c.cand_runs, &r.credibility)],
         summary: format!(

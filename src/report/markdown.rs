@@ -50,6 +50,9 @@ impl Exporter for Markdown {
         }
         head(&mut s, &v);
         metric_tables(&mut s, &v);
+        for c in &v.conditions {
+            conditions(&mut s, c);
+        }
         if let Some(t) = &v.telemetry {
             telemetry(&mut s, t);
         }
@@ -120,6 +123,9 @@ fn verdict_first(s: &mut String, v: &View) {
         details(s, "Comparison details: method, every gate, what would decide, what changed", |s| comparison(s, c));
     }
     details(s, "Key metrics of each run", |s| metric_tables(s, v));
+    if !v.conditions.is_empty() {
+        details(s, "Conditions of each run", |s| v.conditions.iter().for_each(|c| conditions(s, c)));
+    }
     details(s, "Findings", |s| findings(s, v));
     for set in &v.check_sets {
         details(s, &format!("Checks, {}", set.title), |s| check_table(s, set));
@@ -129,6 +135,9 @@ fn verdict_first(s: &mut String, v: &View) {
 /// Title, headline, verdict table, gates, and the credibility with one line per arm.
 fn comparison_lead(s: &mut String, v: &View, c: &ComparisonView) {
     let _ = writeln!(s, "# {}\n\n{}\n", md(&v.title), md(&c.headline));
+    if let Some(clean) = &c.clean_sentence {
+        let _ = writeln!(s, "{}\n", md(clean));
+    }
     let _ = writeln!(s, "| {} |\n|---|---|---|---|---|---|", c.table_header.iter().map(|h| md(h)).collect::<Vec<_>>().join(" | "));
     for row in &c.table {
         let word = md(&row.verdict_word);
@@ -158,6 +167,17 @@ fn metric_tables(s: &mut String, v: &View) {
         let _ = writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
         table_rows(s, &t.rows);
     }
+}
+
+/// A run's conditions: a table per condition, then each metric inside against outside each episode.
+fn conditions(s: &mut String, c: &super::conditions_view::ConditionsView) {
+    let _ = writeln!(s, "\n## Conditions, {}\n\n{}", md(&c.title), md(&c.note));
+    for t in &c.tables {
+        let _ = writeln!(s, "\n**{}**: {}\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title), md(&t.note));
+        table_rows(s, &t.rows);
+    }
+    let _ = writeln!(s, "\n| cause | metric | inside | outside (clean) | inside / outside |\n|---|---|---|---|---|");
+    table_rows(s, &c.contrast);
 }
 
 /// The audit of the source's claims, and its run-level facts.

@@ -7,6 +7,7 @@ pub mod charts;
 pub mod compare_summary;
 pub mod comparison_view;
 pub mod comparison_words;
+pub mod conditions_view;
 pub mod document;
 pub mod fonts;
 pub mod format;

@@ -72,6 +72,8 @@ pub struct View {
     pub check_sets: Vec<CheckSet>,
     pub metrics_note: String,
     pub metric_tables: Vec<MetricTable>,
+    /// Runs with episodes of an environmental cause: clean and per-cause numbers.
+    pub conditions: Vec<super::conditions_view::ConditionsView>,
     pub rates: Vec<[String; 2]>,
     pub timeline_note: String,
     /// Chart names, in order; filled in by the PDF exporter from the charts it drew.
@@ -157,7 +159,7 @@ fn headline(a: &Analysis) -> Vec<[String; 2]> {
     }
     rows.push(["TPOT".into(), p50_p99("tpot")]);
     rows.push(["Errors".into(), errors_line(a)]);
-    rows
+    super::conditions_view::headline(a, rows)
 }
 
 /// The error rate, then each kind's share (largest first), e.g. `12 of 120 requests: 10 [6, 17] %
@@ -390,6 +392,7 @@ pub fn view(r: &Report) -> View {
         check_sets: check_sets(r),
         metrics_note: "Estimates with 95 % intervals, in ms, over the steady window. '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.".into(),
         metric_tables: metric_tables(r),
+        conditions: r.runs.iter().filter_map(super::conditions_view::conditions_view).collect(),
         rates: r.runs.iter().flat_map(|a| {
             [
                 [format!("{}: requests/s", a.run.run_id), estimate(&a.throughput.requests_per_s, 1.0)],

@@ -50,6 +50,10 @@ pub struct SimOptions {
     pub gpus: u32,
     /// Compute `truth.json`'s true percentiles (long runs; skip in studies that reuse them).
     pub compute_truth: bool,
+    /// Whether the scenario's episode happens. Without it the run is the same run (same seed,
+    /// same draws) minus the episode: the reference of studies that measure what an episode
+    /// changes, such as the warmup cut.
+    pub episode: bool,
 }
 
 impl SimOptions {
@@ -64,6 +68,7 @@ impl SimOptions {
             engine: EngineParams::default(),
             gpus: 2,
             compute_truth: true,
+            episode: true,
         }
     }
 
@@ -111,7 +116,7 @@ struct Record {
 /// Simulates a run: requests, GPU, host and server telemetry, manifest and truth.
 pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
     validate_options(opts)?;
-    let timeline = Timeline { scenario: opts.scenario, duration_s: opts.duration_s };
+    let timeline = Timeline { scenario: opts.scenario, duration_s: opts.duration_s, seed: opts.seed, with_episode: opts.episode };
     let (records, trace) = simulate_requests(opts, &timeline, opts.seed, true);
     let last_end = records.iter().map(|r| r.observed.end_ns).max().unwrap_or(0);
     let grid = SampleGrid { first_s: -3, last_s: last_end / 1_000_000_000 + 3, epoch_ns: RUN_START_EPOCH_NS };

@@ -17,6 +17,8 @@ pub enum Stream {
     Errors = 5,
     Client = 6,
     Telemetry = 7,
+    /// Where a randomly placed episode falls.
+    Episodes = 8,
 }
 
 pub struct SimRng(ChaCha8Rng);

@@ -107,13 +107,12 @@ struct GpuSecond {
 impl GpuSim<'_> {
     /// Samples GPU `g` at second `s`, advancing its temperature, energy and violation counters.
     fn second(&self, g: u32, s: i64, state: &mut GpuState, rng: &mut SimRng) -> GpuSecond {
-        let (ep_start, ep_end) = self.episode;
         let scenario = self.timeline.scenario;
         let t = s as f64;
         let busy = (at(&self.trace.busy_s, s)).clamp(0.0, 1.0);
         let batch = if busy > 0.0 { at(&self.trace.batch_time, s) / busy } else { 0.0 };
-        let in_ep = t >= ep_start && t < ep_end;
-        let thermal = scenario == Scenario::ThermalThrottle && g == self.gpus - 1 && in_ep;
+        let in_ep = self.timeline.in_episode(t);
+        let thermal = scenario.throttles() && g == self.gpus - 1 && in_ep;
         let capped = scenario == Scenario::PowerCap && in_ep;
         let foreign = scenario == Scenario::ForeignProcess && in_ep;
         let mut reasons = 0u64;
@@ -154,7 +153,7 @@ impl GpuSim<'_> {
     /// heat load that builds up before the episode and fades after it.
     fn ambient(&self, g: u32, t: f64) -> f64 {
         let (ep_start, ep_end) = self.episode;
-        if !(self.timeline.scenario == Scenario::ThermalThrottle && g == self.gpus - 1) {
+        if !(self.timeline.with_episode && self.timeline.scenario.throttles() && g == self.gpus - 1) {
             return 0.0;
         }
         let ramp_start = ep_start - 0.2 * self.timeline.duration_s;

@@ -78,7 +78,7 @@ pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
 /// True percentiles of the undisturbed model (depends on the options, not on the seed).
 pub fn true_percentiles(opts: &SimOptions) -> (TruePercentiles, usize) {
     let run_s = opts.duration_s * TRUTH_FACTOR / TRUTH_RUNS as f64;
-    let timeline = Timeline { scenario: Scenario::Steady, duration_s: run_s };
+    let timeline = Timeline { scenario: Scenario::Steady, duration_s: run_s, seed: 0, with_episode: false };
     let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
     let (lo, hi) = (60e9 as i64, ((run_s - 30.0) * 1e9) as i64);
     for k in 0..TRUTH_RUNS {

@@ -7,6 +7,7 @@
 //! (same workload, what changed, steady state, replication, drift) are checked first.
 
 pub mod change;
+pub mod clean;
 pub mod gates;
 pub mod verdict;
 
@@ -106,6 +107,9 @@ pub struct Comparison {
     pub metrics: BTreeMap<String, MetricComparison>,
     pub what_changed: Vec<gates::Difference>,
     pub replication: String,
+    /// The verdicts on clean windows, when either arm has episodes with an environmental
+    /// cause (see `analyze::conditions`); null otherwise.
+    pub clean: Option<clean::CleanComparison>,
 }
 
 const LATENCY: [(&str, &str, f64); 6] = [
@@ -133,9 +137,12 @@ struct Sample {
     groups: usize,
 }
 
-/// Builds each latency metric's sample of a run once; every statistic reads from it.
-fn samples(run: &ArmRun<'_>) -> BTreeMap<&'static str, Sample> {
+/// Builds each latency metric's sample of a run once; every statistic reads from it. With
+/// `clean`, only the requests sent in the run's clean windows, their groups renumbered in time
+/// order (the blocks of the clean condition only).
+fn samples(run: &ArmRun<'_>, clean: bool) -> BTreeMap<&'static str, Sample> {
     let s = &run.analysis.steady_state;
+    let keep = clean::sent_filter(run, clean);
     // The groups `analyze` resampled, so the change's interval agrees with each run's own.
     let group_s = resampling_group_s(run.analysis.options.window_s, s.end_s - s.start_s);
     let k = (((s.end_s - s.start_s) / group_s).ceil() as usize).max(1);
@@ -143,16 +150,19 @@ fn samples(run: &ArmRun<'_>) -> BTreeMap<&'static str, Sample> {
         .into_iter()
         .map(|metric| {
             let col = column(run.view, metric);
-            let pairs = (s.start_request..s.end_request)
-                .filter(|&i| col[i].is_finite())
-                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32));
-            let (sorted, group_of_rank) = crate::stats::radix::sort_by_value(pairs);
-            (metric, Sample { sorted, group_of_rank, groups: k })
+            let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
+                .filter(|&i| col[i].is_finite() && keep(run.view.sent_s[i]))
+                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
+                .collect();
+            // The clean blocks are that condition's only; the whole window keeps its groups.
+            let groups = if clean { clean::renumber_groups(&mut pairs, k) } else { k };
+            let (sorted, group_of_rank) = crate::stats::radix::sort_by_value(pairs.into_iter());
+            (metric, Sample { sorted, group_of_rank, groups })
         })
         .collect()
 }
 
-fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
+fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64, o: &CompareOptions, salt: &str, clean: bool) -> Option<RunStatistic> {
     let sorted = &sample.sorted;
     if sorted.len() < 20 {
         return None;
@@ -162,13 +172,12 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
     // The block length `analyze` chose for this run's intervals, so that the change's interval
     // agrees with the intervals each run's own report shows.
     let key = if p == 0.5 { "p50" } else { "p99" };
-    let block = run
-        .analysis
-        .metrics
+    let (metrics, dependence) = clean::estimates(run, clean);
+    let block = metrics
         .get(metric)
         .and_then(|m| m.get(key))
         .and_then(|e| e.block_length)
-        .unwrap_or_else(|| 2.0 * run.analysis.dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0)));
+        .unwrap_or_else(|| 2.0 * dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0)));
     let data = Grouped { sorted, group_of_rank: &sample.group_of_rank, groups: sample.groups };
     let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
     let widen = few_blocks_factor(sample.groups, block, 0.95);
@@ -185,7 +194,7 @@ fn widened(estimate: f64, replicates: Vec<f64>, factor: f64) -> Vec<f64> {
     replicates.into_iter().map(|x| if x > 0.0 { estimate * (x / estimate).powf(factor) } else { x }).collect()
 }
 
-fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt: &str) -> Option<RunStatistic> {
+fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt: &str, clean: bool) -> Option<RunStatistic> {
     let s = &run.analysis.steady_state;
     let w = run.analysis.options.window_s;
     let k = ((s.end_s - s.start_s) / w).floor() as usize;
@@ -201,6 +210,11 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
                 per[b] += if tokens { run.view.output_tokens[i].max(0.0) } else { 1.0 };
             }
         }
+    }
+    let per = clean::clean_windows(run, per, clean);
+    let k = per.len();
+    if k < 4 {
+        return None;
     }
     let block = politis_white(&per).map_or(1.0, |b| b.stationary);
     let reps = series_mean_bootstrap(&per, block, o.resamples, o.seed, stat_id(&format!("{salt}{}{tokens}", run.name)));
@@ -225,14 +239,15 @@ fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static 
 /// How one run's statistic of a metric is computed from the run and its samples.
 type Stat<'s> = Box<dyn Fn(&ArmRun<'_>, &BTreeMap<&'static str, Sample>, &str) -> Option<RunStatistic> + 's>;
 
-/// Every compared metric except the error rate, in order: name, better direction, statistic.
-fn metric_specs(o: &CompareOptions) -> Vec<(String, Better, Stat<'_>)> {
+/// Every compared metric except the error rate, in order: name, better direction, statistic
+/// (on the clean windows with `clean`).
+fn metric_specs(o: &CompareOptions, clean: bool) -> Vec<(String, Better, Stat<'_>)> {
     let mut specs: Vec<(String, Better, Stat<'_>)> = Vec::new();
     for (name, metric, p) in LATENCY {
-        specs.push((name.to_string(), Better::Lower, Box::new(move |r, s, salt| percentile_statistic(r, &s[metric], metric, p, o, salt))));
+        specs.push((name.to_string(), Better::Lower, Box::new(move |r, s, salt| percentile_statistic(r, &s[metric], metric, p, o, salt, clean))));
     }
-    specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, true, o, salt))));
-    specs.push(("requests_per_s".into(), Better::Higher, Box::new(|r, _, salt| throughput_statistic(r, false, o, salt))));
+    specs.push(("output_tokens_per_s".into(), Better::Higher, Box::new(move |r, _, salt| throughput_statistic(r, true, o, salt, clean))));
+    specs.push(("requests_per_s".into(), Better::Higher, Box::new(move |r, _, salt| throughput_statistic(r, false, o, salt, clean))));
     specs
 }
 
@@ -257,6 +272,8 @@ struct Arms<'a, 'r> {
     no_steady: bool,
     /// With `--order`, the drift between consecutive base runs.
     drift: Option<f64>,
+    /// Whether to add the rank statistics (not for the clean verdicts, which only need the change).
+    secondary: bool,
 }
 
 impl Arms<'_, '_> {
@@ -296,7 +313,8 @@ impl Arms<'_, '_> {
         let (base_ci, cand_ci) = rc.arm_intervals(0.95);
         let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better);
         let variance = ArmVariance { base: VarianceComponents::of(&b), cand: VarianceComponents::of(&c) };
-        let secondary = name.split_once('_').filter(|_| better == Better::Lower).map(|(m, _)| secondary(&self.base_samples, &self.cand_samples, m));
+        let secondary =
+            name.split_once('_').filter(|_| better == Better::Lower && self.secondary).map(|(m, _)| secondary(&self.base_samples, &self.cand_samples, m));
         let mean = |v: &[RunStatistic]| v.iter().map(|x| x.estimate).sum::<f64>() / v.len() as f64;
         Some(MetricComparison {
             change: ChangeInterval {
@@ -342,12 +360,13 @@ fn drift_gate(d: f64, metrics: &BTreeMap<String, MetricComparison>) -> Gate {
 pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> Comparison {
     let (mut gate_list, what_changed, workload_ok) = gates::check(base, cand, o);
     let unsteady = |arm: &[ArmRun<'_>]| arm.iter().any(|r| r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState);
-    let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(samples).collect(), cand.iter().map(samples).collect());
+    let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(|r| samples(r, false)).collect(), cand.iter().map(|r| samples(r, false)).collect());
     let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| crate::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
     let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
-    let arms = Arms { base, cand, base_samples, cand_samples, o, no_steady: unsteady(base) || unsteady(cand), drift };
+    let no_steady = unsteady(base) || unsteady(cand);
+    let arms = Arms { base, cand, base_samples, cand_samples, o, no_steady, drift, secondary: true };
     let mut metrics = BTreeMap::new();
-    for (name, better, stat) in &metric_specs(o) {
+    for (name, better, stat) in &metric_specs(o, false) {
         if let Some(m) = arms.metric(name, *better, stat) {
             metrics.insert(name.clone(), m);
         }
@@ -362,6 +381,7 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
         format!("{} base and {} candidate runs", base.len(), cand.len())
     };
     let valid = workload_ok || o.allow_workload_mismatch;
+    let clean = clean::clean_comparison(base, cand, o, valid, (no_steady, drift), &metrics);
     Comparison {
         valid,
         gates: gate_list,
@@ -370,5 +390,6 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
         metrics,
         what_changed,
         replication,
+        clean,
     }
 }

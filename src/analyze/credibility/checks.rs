@@ -165,17 +165,31 @@ fn sample_size(runs: &[&Analysis]) -> Check {
     }
 }
 
-/// Dependence of one run's TTFT, and whether a residual trend remains.
+/// Design effect above which, and effective n below which, the dependence check warns: the
+/// intervals account for the dependence, but rest on few independent observations.
+const DESIGN_EFFECT_WARN: f64 = 10.0;
+const N_EFF_WARN: f64 = 100.0;
+
+/// Dependence of one run's TTFT, judged on the clean windows when episodes were excluded (an
+/// explained episode is a level shift, not dependence), and whether a residual trend remains.
 fn dependence_of(a: &Analysis) -> (CheckStatus, String) {
-    let Some(d) = a.dependence.get("ttft") else { return (NotChecked, "no TTFT values".into()) };
+    let clean = crate::analyze::conditions::clean(&a.conditions).and_then(|c| Some((c.dependence.get("ttft")?, c.requests, " in clean windows")));
+    let Some((d, n, basis)) = clean.or_else(|| Some((a.dependence.get("ttft")?, a.requests.in_steady_window, ""))) else {
+        return (NotChecked, "no TTFT values".into());
+    };
     let trend = a.steady_state.detectors.iter().any(|x| x.verdict == "trend" && x.name.starts_with("mann_kendall_hamed_rao("));
+    let measured = format!("TTFT design effect {:.1}{basis}: effective n {:.0} of {n}", d.design_effect, d.n_eff);
     if trend {
-        (Warn, format!("a residual trend remains in the measured window (Mann–Kendall); effective n {:.0} of {}", d.n_eff, a.requests.in_steady_window))
-    } else {
+        (Warn, format!("a residual trend remains in the measured window (Mann–Kendall); {measured}"))
+    } else if d.n_eff < N_EFF_WARN || d.design_effect > DESIGN_EFFECT_WARN {
         (
-            Pass,
-            format!("TTFT design effect {:.1}: effective n {:.0} of {}; the intervals account for it", d.design_effect, d.n_eff, a.requests.in_steady_window),
+            Warn,
+            format!(
+                "{measured}: the intervals account for it, but rest on few independent observations (warns below {N_EFF_WARN:.0} or above a design effect of {DESIGN_EFFECT_WARN:.0}); run longer, or find what correlates the requests"
+            ),
         )
+    } else {
+        (Pass, format!("{measured}; the intervals account for it"))
     }
 }
 

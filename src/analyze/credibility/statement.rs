@@ -130,9 +130,52 @@ fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<String> {
     (!caution.is_empty()).then(|| format!("Compare with caution: {}.", list(&caution)))
 }
 
+/// An estimate in ms, one decimal, as a reader should quote it: `38.2 [37.5, 39.0]`, or
+/// `~42.0 (>= 33.0, insufficient data)` when only one side is bounded.
+fn quoted(e: &crate::analyze::Estimate) -> String {
+    match (e.status, e.estimate, e.ci_low, e.ci_high) {
+        (crate::analyze::Status::Ok, Some(x), Some(lo), Some(hi)) => format!("{x:.1} [{lo:.1}, {hi:.1}] ms"),
+        (_, Some(x), Some(lo), None) => format!("~{x:.1} ms (>= {lo:.1}, insufficient data)"),
+        (_, Some(x), _, _) => format!("~{x:.1} ms (insufficient data)"),
+        _ => "not measurable".into(),
+    }
+}
+
+/// When episodes with an environmental cause were excluded: the clean TTFT first, the
+/// as-measured one beside it, and what was excluded (nothing is left out silently).
+fn conditions_sentences(runs: &[&Analysis]) -> Vec<String> {
+    let mut s = Vec::new();
+    for a in runs {
+        let Some(clean) = crate::analyze::conditions::clean(&a.conditions) else { continue };
+        let who = if runs.len() > 1 { format!("Run {}: i", a.run.run_id) } else { "I".to_string() };
+        let ttft = |m: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, crate::analyze::Estimate>>, k: &str| {
+            m.get("ttft").and_then(|x| x.get(k)).map_or("not measurable".into(), quoted)
+        };
+        let caused: Vec<&crate::analyze::conditions::Condition> = a.conditions.iter().filter(|c| c.cause.is_some()).collect();
+        // Several causes may overlap: each with its own seconds.
+        let causes: Vec<String> =
+            caused.iter().map(|c| if caused.len() > 1 { format!("{} ({:.0} s)", c.title, c.excluded_s) } else { c.title.clone() }).collect();
+        s.push(format!(
+            "{who}n clean windows ({:.0} s, {} requests), P50 TTFT is {} and P99 TTFT {}; as measured, P50 TTFT {} and P99 TTFT {}. Excluded {:.0} s ({} requests, {:.0} % of the window): {}.",
+            clean.duration_s,
+            clean.requests,
+            ttft(&clean.metrics, "p50"),
+            ttft(&clean.metrics, "p99"),
+            ttft(&a.metrics, "p50"),
+            ttft(&a.metrics, "p99"),
+            clean.excluded_s,
+            clean.excluded_requests,
+            clean.excluded_share * 100.0,
+            list(&causes)
+        ));
+    }
+    s
+}
+
 /// The credibility statement: one paragraph of sentences, each present only when it says something.
 pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], grade: Grade) -> String {
     let mut s = vec![measured_sentence(runs, grade)];
+    s.extend(conditions_sentences(runs));
     s.extend(width_sentences(widths));
     s.extend(short_tails_sentence(runs));
     s.extend(environment_sentences(checks));

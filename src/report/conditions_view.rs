@@ -1,0 +1,173 @@
+//! The conditions as display strings: page 1's clean-beside-measured headline, the
+//! "Conditions" section (a table per condition, and each metric inside against outside each
+//! episode), and the clean verdicts of a comparison. Every number is a field of the
+//! `Analysis` or `Comparison`; nothing is excluded without saying how much.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::format::estimate;
+use crate::analyze::conditions::{Condition, clean};
+use crate::analyze::{Analysis, Estimate};
+
+/// One condition's estimates, as a key-metrics table.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionTable {
+    pub title: String,
+    /// Where it held and what it covers, in words.
+    pub note: String,
+    /// metric, P50, P90, P99, P99.9, n.
+    pub rows: Vec<[String; 6]>,
+}
+
+/// The "Conditions" section of one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionsView {
+    pub title: String,
+    pub note: String,
+    pub tables: Vec<ConditionTable>,
+    /// cause, metric, inside the episodes, outside (clean), inside / outside.
+    pub contrast: Vec<[String; 5]>,
+}
+
+const METRICS: [(&str, &str); 4] = [("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E")];
+
+fn cell(c: &Condition, metric: &str, stat: &str) -> String {
+    c.metrics.get(metric).and_then(|m| m.get(stat)).map_or("n/a".to_string(), |e| estimate(e, 1.0))
+}
+
+/// The windows of a condition, e.g. `11–115 s, 200–300 s`.
+fn windows(c: &Condition) -> String {
+    c.windows.iter().map(|w| format!("{:.0}–{:.0} s", w.start_s, w.end_s)).collect::<Vec<_>>().join(", ")
+}
+
+fn table(c: &Condition) -> ConditionTable {
+    let rows = METRICS
+        .iter()
+        .filter_map(|(key, label)| {
+            let n = c.metrics.get(*key)?.get("p50").map_or(0, |e| e.n);
+            Some([format!("{label} (ms)"), cell(c, key, "p50"), cell(c, key, "p90"), cell(c, key, "p99"), cell(c, key, "p999"), n.to_string()])
+        })
+        .chain(std::iter::once([
+            "throughput (requests/s)".to_string(),
+            estimate(&c.throughput.requests_per_s, 1.0),
+            String::new(),
+            String::new(),
+            String::new(),
+            format!("{} windows", c.throughput.windows),
+        ]))
+        .collect();
+    let note = match &c.cause {
+        None => format!(
+            "{:.0} s and {} requests ({}); excluded {:.0} s and {} requests ({:.0} % of the steady window).",
+            c.duration_s,
+            c.requests,
+            windows(c),
+            c.excluded_s,
+            c.excluded_requests,
+            c.excluded_share * 100.0
+        ),
+        Some(_) => format!("{:.0} s and {} requests inside the episodes: {}.", c.duration_s, c.requests, windows(c)),
+    };
+    ConditionTable { title: if c.cause.is_none() { "Clean windows".to_string() } else { c.title.clone() }, note, rows }
+}
+
+/// A point ratio, e.g. `+84 %`.
+fn ratio(inside: &Estimate, outside: &Estimate) -> String {
+    match (inside.estimate, outside.estimate) {
+        (Some(i), Some(o)) if o > 0.0 => format!("{:+.0} %", (i / o - 1.0) * 100.0),
+        _ => "n/a".into(),
+    }
+}
+
+/// Each metric inside each cause's episodes against the clean windows.
+fn contrast(a: &Analysis, clean_c: &Condition) -> Vec<[String; 5]> {
+    let mut rows = Vec::new();
+    for c in a.conditions.iter().filter(|c| c.cause.is_some()) {
+        for (key, label) in METRICS {
+            for stat in ["p50", "p99"] {
+                let (Some(i), Some(o)) = (c.metrics.get(key).and_then(|m| m.get(stat)), clean_c.metrics.get(key).and_then(|m| m.get(stat))) else { continue };
+                rows.push([c.title.clone(), format!("{} {label}", stat.to_uppercase()), estimate(i, 1.0), estimate(o, 1.0), ratio(i, o)]);
+            }
+        }
+        rows.push([
+            c.title.clone(),
+            "throughput".into(),
+            estimate(&c.throughput.requests_per_s, 1.0),
+            estimate(&clean_c.throughput.requests_per_s, 1.0),
+            ratio(&c.throughput.requests_per_s, &clean_c.throughput.requests_per_s),
+        ]);
+    }
+    rows
+}
+
+/// The "Conditions" section of a run with episodes; None without.
+pub fn conditions_view(a: &Analysis) -> Option<ConditionsView> {
+    let clean_c = clean(&a.conditions)?;
+    Some(ConditionsView {
+        title: format!("run {}", a.run.run_id),
+        note: "Episodes with an environmental cause, widened by the lag found and one 5-s attribution window on each side, are set apart from the steady window. Intervals come from a block bootstrap over each condition's own time groups. The contrast table gives point ratios; the findings give the effect's interval.".into(),
+        tables: a.conditions.iter().map(table).collect(),
+        contrast: contrast(a, clean_c),
+    })
+}
+
+/// Page 1's rows with the clean estimates first and the as-measured ones beside them, and a
+/// row saying what was excluded; `rows` unchanged when the run has no episodes.
+pub fn headline(a: &Analysis, rows: Vec<[String; 2]>) -> Vec<[String; 2]> {
+    let Some(c) = clean(&a.conditions) else { return rows };
+    let e = |m: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, Estimate>>, k: &str, p: &str| {
+        m.get(k).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate(x, 1.0))
+    };
+    let mut out: Vec<[String; 2]> = rows
+        .into_iter()
+        .map(|[label, value]| {
+            let key = match label.as_str() {
+                "TTFT" => "ttft",
+                "TPOT" => "tpot",
+                _ => return [label, value],
+            };
+            let text = format!(
+                "P50 {} ms · P99 {} ms in clean windows ({:.0} s); as measured P50 {} ms · P99 {} ms",
+                e(&c.metrics, key, "p50"),
+                e(&c.metrics, key, "p99"),
+                c.duration_s,
+                e(&a.metrics, key, "p50"),
+                e(&a.metrics, key, "p99")
+            );
+            [label, text]
+        })
+        .collect();
+    let causes: Vec<String> = a.conditions.iter().filter(|x| x.cause.is_some()).map(|x| format!("{} ({})", x.title, windows(x))).collect();
+    out.insert(
+        1,
+        [
+            "Excluded".into(),
+            format!("{:.0} s, {} requests ({:.0} % of the steady window): {}", c.excluded_s, c.excluded_requests, c.excluded_share * 100.0, causes.join("; ")),
+        ],
+    );
+    out
+}
+
+/// The clean verdicts of a comparison, for the text summary; empty without episodes.
+pub fn compare_text(c: &crate::analyze::compare::Comparison) -> String {
+    let mut s = String::new();
+    let Some(cl) = &c.clean else { return s };
+    let _ = writeln!(
+        s,
+        "\non clean windows (excluded {:.0} s of the base, {:.0} % of its window; {:.0} s of the candidate, {:.0} %):",
+        cl.excluded.base_s,
+        cl.excluded.base_share * 100.0,
+        cl.excluded.cand_s,
+        cl.excluded.cand_share * 100.0
+    );
+    for (name, m) in &cl.metrics {
+        let f = |x: f64| if name == "error_rate" { format!("{:+.2} pp", x * 100.0) } else { format!("{:+.1} %", x * 100.0) };
+        let _ = writeln!(s, "  {:<22} {:>28}  {:?}", name, format!("{} [{}, {}]", f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high)), m.verdict);
+    }
+    if let Some(t) = &cl.sentence {
+        let _ = writeln!(s, "{t}");
+    }
+    s
+}

@@ -292,6 +292,7 @@ mod tests {
             metrics: metrics.into_iter().map(|(k, m)| (k.to_string(), m)).collect(),
             what_changed: Vec::new(),
             replication: "single-run".into(),
+            clean: None,
         }
     }
 

@@ -20,27 +20,16 @@ fn generate(dir: &Path, n: usize) {
     synth::generate(dir, &synth::Shape { requests: n, duration_s: 3600.0, level_rate_per_s: n as f64 / 3600.0, warmup_s: 0.0 });
 }
 
+/// Runs `cmd` to its end: wall seconds and that child's own peak RSS in kB (`wait4`'s rusage,
+/// not the largest of all children so far).
 fn peak_rss_kb_of(cmd: &mut Command) -> (f64, Option<u64>) {
     let start = Instant::now();
-    let status = cmd.status().expect("credence runs");
+    let child = cmd.spawn().expect("credence runs");
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
     let wall = start.elapsed().as_secs_f64();
-    assert!(status.success());
-    // ru_maxrss of the largest waited-for child (Linux: kilobytes).
-    let mut usage = std::mem::MaybeUninit::<libc_rusage>::zeroed();
-    let rss = unsafe { (getrusage(-1, usage.as_mut_ptr()) == 0).then(|| usage.assume_init().ru_maxrss as u64) };
-    (wall, rss)
-}
-
-#[repr(C)]
-struct libc_rusage {
-    ru_utime: [i64; 2],
-    ru_stime: [i64; 2],
-    ru_maxrss: i64,
-    rest: [i64; 13],
-}
-
-unsafe extern "C" {
-    fn getrusage(who: i32, usage: *mut libc_rusage) -> i32;
+    assert!(waited > 0 && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "credence failed: status {status}");
+    (wall, Some(usage.ru_maxrss as u64))
 }
 
 /// The side-by-side yardstick: DuckDB's TTFT, TPOT and end-to-end percentiles (P50, P90, P99,
@@ -65,7 +54,21 @@ fn duckdb_percentiles(dir: &Path) -> Option<f64> {
     ok.then(|| start.elapsed().as_secs_f64())
 }
 
+/// Generates `n` requests into `dir` in a child process (this bench re-run with
+/// `SYNTH_INTO`): `ru_maxrss` survives fork and exec, so a bench that had generated in-process
+/// would report its own footprint as the next child's peak.
+fn generate_in_child(dir: &Path, n: usize) {
+    let me = std::env::current_exe().expect("the bench knows its path");
+    let ok = Command::new(me).env("SYNTH_INTO", dir).env("REQUESTS", n.to_string()).status().is_ok_and(|s| s.success());
+    assert!(ok, "generating {n} requests into {} failed", dir.display());
+}
+
 fn main() {
+    if let Some(dir) = std::env::var_os("SYNTH_INTO") {
+        let n: usize = std::env::var("REQUESTS").ok().and_then(|v| v.parse().ok()).expect("REQUESTS is set with SYNTH_INTO");
+        generate(Path::new(&dir), n);
+        return;
+    }
     let n: usize = std::env::var("REQUESTS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000);
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/credence");
     let bin = std::env::var("CREDENCE_BIN").map(Into::into).unwrap_or(bin);
@@ -73,13 +76,13 @@ fn main() {
     for size in [n / 10, n] {
         let dir = base.join(format!("run-{size}"));
         let t = Instant::now();
-        generate(&dir, size);
+        generate_in_child(&dir, size);
         eprintln!("generated {size} requests in {:.1} s", t.elapsed().as_secs_f64());
         let out = base.join(format!("analysis-{size}.json"));
         let (wall, rss) = peak_rss_kb_of(
             Command::new(&bin).args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]).stdout(std::process::Stdio::null()),
         );
-        println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB (children so far)", rss.map_or("?".into(), |k| (k / 1024).to_string()));
+        println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB", rss.map_or("?".into(), |k| (k / 1024).to_string()));
         if let Some(duck) = duckdb_percentiles(&dir) {
             println!("duckdb percentiles of the same file: {duck:.2} s wall; credence / duckdb = {:.1}", wall / duck);
         }

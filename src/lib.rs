@@ -9,7 +9,8 @@
 //!   load, validate, write.
 //! - `stats`: statistics over slices, knowing nothing of requests.
 //! - `analyze`: pure functions from a loaded run to one serializable `Analysis` (steady state,
-//!   metrics with intervals, comparison, attribution, credibility, audit).
+//!   metrics with intervals, comparison, change points across a history of runs, attribution,
+//!   credibility, audit).
 //! - `timing`: stage timings on stderr under `CREDENCE_TIMING` (a diagnostic, the one
 //!   printer outside `cli`).
 //! - `report`: renderers of the `Analysis` (PDF, Markdown, JSON); they compute no statistics.

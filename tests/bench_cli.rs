@@ -357,12 +357,16 @@ fn a_sweep_writes_one_run_per_step_and_links_them() {
         assert!(s["credibility"].is_string());
     }
     assert!(stderr(&o).contains("achieved req/s"), "{}", stderr(&o));
-    // `report` on the sweep folder: one section with a row per step, and the curve.
+    // `report` on the sweep folder, verdict first (issue 23): the sweep's summary right under
+    // the title, then a row per step; the checks follow, folded.
     let md = s.path("sweep.md");
     let rep = credence(&["report", out.to_str().unwrap(), "-o", md.to_str().unwrap(), "--format", "md"]);
     assert!(rep.status.success(), "{}", stderr(&rep));
     let text = std::fs::read_to_string(&md).unwrap();
-    assert!(text.contains("## Load sweep") && text.contains("load sweep") && text.contains("swept from 20.0 to 40.0 requests/s"), "{text}");
+    assert!(text.lines().nth(2).is_some_and(|l| l.starts_with("2 steps, 20.0 to 40.0 requests/s offered.")), "{text}");
+    assert!(text.contains("load sweep") && text.contains("swept from 20.0 to 40.0 requests/s"), "{text}");
+    let (table_at, checks_at) = (text.find("| offered req/s").unwrap(), text.find("| check | status | reason |").unwrap());
+    assert!(table_at < checks_at && text[..checks_at].contains("<details>"), "{text}");
     let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("| offered req/s")).skip(2).take_while(|l| l.starts_with('|')).collect();
     assert_eq!(rows.len(), 2, "{text}");
     assert!(rows[0].starts_with("| 20.0 |") && rows[1].starts_with("| 40.0 |"), "{rows:?}");

@@ -36,7 +36,14 @@ fn json_contract_on_the_fixture_pair() {
         assert!(x["change"]["estimate"].is_number() && x["change"]["ci_low"].is_number() && x["change"]["ci_high"].is_number(), "{m}");
         assert!(x["tolerance"].is_number(), "{m}");
         assert!(["regression", "improvement", "equivalent", "inconclusive"].contains(&x["verdict"].as_str().unwrap()), "{m}");
+        // Each arm's value sits inside its own interval.
+        for arm in ["base", "cand"] {
+            let (value, ci) = (x[arm].as_f64().unwrap(), &x[format!("{arm}_ci")]);
+            assert!(ci[0].as_f64().unwrap() <= value && value <= ci[1].as_f64().unwrap(), "{m} {arm}: {value} outside {ci}");
+        }
     }
+    // The printed summary leads with the verdict (issue 23).
+    assert!(text.starts_with("Regression: P50 TTFT +9."), "{text}");
     // The known +10 % TTFT effect: detected as a regression at the default 5 % tolerance (the
     // pair runs 8 minutes so that a single run per arm has the power; tests/compare_study.rs).
     assert_eq!(v["metrics"]["ttft_p50"]["verdict"], "regression", "{text}");
@@ -133,9 +140,11 @@ fn baseline_save_and_check() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     // A +10 % TTFT candidate is a regression: exit 3, and with the same configuration the
     // baseline is reported as drifted.
+    // The verdict comes first (issue 23).
     let o = credence(&["baseline", "check", "main", fixture("ab/cand").to_str().unwrap(), "--dir", dir]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
     assert!(stdout(&o).contains("the baseline itself has drifted"));
+    assert!(stdout(&o).starts_with("Regression: P50 TTFT +"), "{}", stdout(&o));
     // Saving over an existing baseline, a bad name, and a missing baseline are bad input.
     let o = credence(&["baseline", "save", "main", fixture("aa/a1").to_str().unwrap(), "--dir", dir]);
     assert_eq!(o.status.code(), Some(2));

@@ -22,6 +22,14 @@ fn pdftotext(pdf: &Path) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The text of one page.
+fn pdftotext_page(pdf: &Path, page: u32) -> String {
+    let p = page.to_string();
+    let o = Command::new("pdftotext").args(["-f", &p, "-l", &p]).arg(pdf).arg("-").output().expect("pdftotext (poppler-utils) is needed");
+    assert!(o.status.success(), "pdftotext failed on {}", pdf.display());
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// Whitespace collapsed (the PDF wraps lines wherever it likes).
 fn flat(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -85,26 +93,154 @@ fn pdfs_carry_the_statement_and_the_json_numbers() {
     }
 }
 
-#[test]
-fn comparison_report() {
-    let s = Scratch::new("report_cmp");
-    let pdf = s.path("cmp.pdf");
-    let (b, c) = (fixture("ab/base"), fixture("ab/cand"));
-    report(&["--base", b.to_str().unwrap(), "--cand", c.to_str().unwrap()], &pdf);
-    let text = flat(&pdftotext(&pdf));
-    for needle in ["Comparison", "Verdicts", "ttft_p50", "regression", "labels.effect", "Validity gates", "Base arm", "Candidate arm"] {
-        assert!(text.contains(needle), "{needle} missing from the comparison PDF");
+/// How the report names a compared metric (the compare JSON's key).
+fn metric_label(key: &str) -> &'static str {
+    match key {
+        "ttft_p50" => "P50 TTFT",
+        "ttft_p99" => "P99 TTFT",
+        "tpot_p50" => "P50 TPOT",
+        "tpot_p99" => "P99 TPOT",
+        "e2e_p50" => "P50 E2E",
+        "e2e_p99" => "P99 E2E",
+        "output_tokens_per_s" => "output tokens/s",
+        "requests_per_s" => "requests/s",
+        "error_rate" => "error rate",
+        other => panic!("unexpected metric {other}"),
     }
-    let v = json(&["--base", b.to_str().unwrap(), "--cand", c.to_str().unwrap()], &s, "cmp.json");
+}
+
+fn is_latency(key: &str) -> bool {
+    matches!(key.split('_').next(), Some("ttft" | "tpot" | "e2e"))
+}
+
+/// A relative change and its interval as the report writes it, from the compare JSON.
+fn change_text(m: &Value) -> String {
+    let p = |k: &str| format!("{:+.1} %", m["change"][k].as_f64().unwrap() * 100.0);
+    format!("{} [{}, {}]", p("estimate"), p("ci_low"), p("ci_high"))
+}
+
+/// An arm's value and interval as the report writes it (digits from the narrower interval).
+fn arm_text(m: &Value, arm: &str, unit: &str) -> String {
+    let half = |k: &str| (m[k][1].as_f64().unwrap() - m[k][0].as_f64().unwrap()) / 2.0;
+    let d = credence::report::format::decimals_for(half("base_ci").min(half("cand_ci")));
+    let ci = &m[format!("{arm}_ci")];
+    format!("{:.d$} [{:.d$}, {:.d$}] {unit}", m[arm].as_f64().unwrap(), ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap())
+}
+
+/// The Markdown and JSON reports of a comparison; checks the headline and the verdict table
+/// against the compare JSON (issue 23) and returns (Markdown, report JSON).
+fn comparison_md_agrees_with_json(s: &Scratch, base: &str, cand: &str) -> (String, Value) {
+    let v = json(&["--base", base, "--cand", cand], s, "cmp.json");
+    let md_path = s.path("cmp.md");
+    report(&["--format", "md", "--base", base, "--cand", cand], &md_path);
+    let md = std::fs::read_to_string(md_path).unwrap();
+    let lines: Vec<&str> = md.lines().collect();
+    assert!(lines[0].starts_with("# Comparison report"), "{md}");
+    let headline = lines[2].replace('\\', "");
+    let metrics = v["comparison"]["metrics"].as_object().unwrap();
+    let mut decided = 0;
+    for (key, m) in metrics {
+        let (label, verdict) = (metric_label(key), m["verdict"].as_str().unwrap());
+        if key != "error_rate" && matches!(verdict, "regression" | "improvement") {
+            decided += 1;
+            let base_to_cand = {
+                let half = |k: &str| (m[k][1].as_f64().unwrap() - m[k][0].as_f64().unwrap()) / 2.0;
+                let d = credence::report::format::decimals_for(half("base_ci").min(half("cand_ci")));
+                format!("({:.d$} → {:.d$} ms)", m["base"].as_f64().unwrap(), m["cand"].as_f64().unwrap())
+            };
+            let tol = format!("±{:.1} %", m["tolerance"].as_f64().unwrap() * 100.0);
+            let item = format!("{label} {} beyond {tol}", change_text(m));
+            assert!(headline.contains(&item), "headline lacks {item}: {headline}");
+            if is_latency(key) {
+                assert!(headline.contains(&base_to_cand), "headline lacks {base_to_cand}: {headline}");
+            }
+        }
+        // The verdict table: a row per metric with both arms' values and intervals.
+        let at = lines.iter().position(|l| l.starts_with(&format!("| {label} |"))).unwrap_or_else(|| panic!("no row for {label}:\n{md}"));
+        assert!(at < 30, "{label}'s row is line {}, beyond the first 30:\n{md}", at + 1);
+        let row = lines[at].replace('\\', "");
+        let unit = match key.as_str() {
+            "output_tokens_per_s" => "tokens/s",
+            "requests_per_s" => "requests/s",
+            "error_rate" => "%",
+            _ => "ms",
+        };
+        if key != "error_rate" {
+            for arm in ["base", "cand"] {
+                let want = arm_text(m, arm, unit);
+                assert!(row.contains(&want), "{label}: the row lacks the {arm} value {want}: {row}");
+            }
+            assert!(row.contains(&change_text(m)), "{label}: {row}");
+        }
+        assert!(row.contains(verdict), "{label}: {row}");
+    }
+    let counts = |w: &str| metrics.values().filter(|m| m["verdict"] == w).count();
+    assert!(headline.contains(&format!("{} inconclusive", counts("inconclusive"))), "{headline}");
+    assert!(decided > 0, "the fixture pair should decide at least one metric");
+    // The first 30 lines hold the headline and the whole table; the checks come later, folded.
+    let top = lines[..30.min(lines.len())].join("\n");
+    assert!(top.contains("| metric | base \\[95 % CI\\] | candidate \\[95 % CI\\] |"), "{top}");
+    assert!(top.contains("Validity gates:"), "{top}");
+    let checks_at = md.find("| check | status | reason |").unwrap();
+    assert!(md[..checks_at].contains("<details>") && md[..checks_at].contains("| P50 TTFT |"), "{md}");
+    (md, v)
+}
+
+#[test]
+fn comparison_report_leads_with_the_verdict() {
+    let s = Scratch::new("report_cmp");
+    let (b, c) = (fixture("ab/base"), fixture("ab/cand"));
+    let (b, c) = (b.to_str().unwrap(), c.to_str().unwrap());
+    let (md, v) = comparison_md_agrees_with_json(&s, b, c);
     assert_eq!(v["kind"], "comparison");
     assert_eq!(v["comparison"]["metrics"]["ttft_p50"]["verdict"], "regression");
-    let md = s.path("cmp.md");
-    report(&["--format", "md", "--base", b.to_str().unwrap(), "--cand", c.to_str().unwrap()], &md);
-    let md = std::fs::read_to_string(md).unwrap();
-    assert!(md.contains("**Credibility:") && md.contains("| ttft\\_p50 |") && md.contains("regression"), "{md}");
+    assert!(md.lines().nth(2).unwrap().starts_with("Regression: P50 TTFT +9."), "{md}");
+    // `compare --format md` prints the report's top part, for a CI job to post.
+    let o = credence(&["compare", "--base", b, "--cand", c, "--resamples", "499", "--format", "md"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let top = String::from_utf8(o.stdout).unwrap();
+    assert!(top.lines().count() <= 25 && md.starts_with(&top), "compare --format md:\n{top}\n---\nreport:\n{md}");
+    // The PDF: page 1 carries the headline, the named table header, the verdicts and the
+    // gates; the arms' checks come after the metrics.
+    let pdf = s.path("cmp.pdf");
+    report(&["--base", b, "--cand", c], &pdf);
+    let text = flat(&pdftotext(&pdf));
+    let page1 = flat(&pdftotext_page(&pdf, 1));
+    let headline = flat(&md.lines().nth(2).unwrap().replace('\\', ""));
+    assert!(page1.contains(&headline), "page 1 lacks the headline:\n{headline}\n---\n{page1}");
+    // (pdftotext reads a table's columns in its own order: each header on its own.)
+    for needle in [
+        "base [95 % CI]",
+        "candidate [95 % CI]",
+        "change [95 % CI]",
+        "tolerance",
+        "verdict",
+        "P50 TTFT",
+        "output tokens/s",
+        "regression",
+        "equivalent",
+        "Validity gates:",
+        "Credibility: MEDIUM",
+    ] {
+        assert!(page1.contains(needle), "{needle} missing from page 1: {page1}");
+    }
+    assert!(!page1.contains("environment.clocks_locked"), "the arms' checks belong after the metrics: {page1}");
+    for needle in ["Comparison details", "labels.effect", "Validity gates", "Credibility checks", "Base arm", "Candidate arm", "environment.clocks_locked"] {
+        assert!(text.contains(needle), "{needle} missing from the comparison PDF");
+    }
+    assert!(text.find("Key metrics").unwrap() < text.find("Credibility checks").unwrap());
     let pages = s.path("pages");
     std::fs::create_dir_all(&pages).unwrap();
     assert!(render_pages(&pdf, &pages) >= 4);
+}
+
+#[test]
+fn an_improvement_leads_the_headline_of_the_swapped_pair() {
+    let s = Scratch::new("report_cmp_swapped");
+    let (b, c) = (fixture("ab/cand"), fixture("ab/base"));
+    let (md, v) = comparison_md_agrees_with_json(&s, b.to_str().unwrap(), c.to_str().unwrap());
+    assert_eq!(v["comparison"]["metrics"]["ttft_p50"]["verdict"], "improvement");
+    assert!(md.lines().nth(2).unwrap().starts_with("Improvement: P50 TTFT -"), "{md}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::requests::RequestView;
@@ -124,9 +125,21 @@ fn basis() -> BTreeMap<String, String> {
     ])
 }
 
+/// The series holds at most this many windows: past two hours of one-second windows, they
+/// widen by a whole factor, so that the JSON and the charts stay bounded however long the run.
+pub const MAX_SERIES_WINDOWS: usize = 7200;
+
+/// The series' window: `window_s`, widened by the smallest whole factor that fits a run
+/// ending at `last_s` into `MAX_SERIES_WINDOWS`.
+fn series_window_s(window_s: f64, last_s: f64) -> f64 {
+    let n_windows = (last_s / window_s).floor() as usize + 1;
+    window_s * n_windows.div_ceil(MAX_SERIES_WINDOWS) as f64
+}
+
 /// Builds the series over the whole run.
 pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
     let last = r.end_s.iter().chain(&r.sent_s).copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+    let window_s = series_window_s(window_s, last);
     let n_windows = (last / window_s).floor() as usize + 1;
     let by_start = bucket(&r.sent_s, window_s, n_windows);
     let by_end = bucket(&r.end_s, window_s, n_windows);
@@ -134,6 +147,7 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
     let by_sched = bucket(&r.scheduled_s, window_s, n_windows);
     let busy = busy_seconds(r, window_s, n_windows);
     let windows = (0..n_windows)
+        .into_par_iter()
         .map(|w| {
             let starts = &by_start[w];
             let c = completions(r, &by_end[w]);
@@ -156,4 +170,21 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
         })
         .collect();
     TimeSeries { window_s, t0_ns: r.t0_ns, basis: basis(), windows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_series_widens_its_windows_only_past_the_cap() {
+        assert_eq!(series_window_s(1.0, 3599.5), 1.0, "an hour keeps one-second windows");
+        assert_eq!(series_window_s(1.0, 7199.0), 1.0, "7200 windows fit");
+        assert_eq!(series_window_s(1.0, 7200.0), 2.0, "7201 windows do not");
+        let long = 93.0 * 3600.0;
+        let w = series_window_s(1.0, long);
+        assert_eq!(w, 47.0);
+        assert!((long / w).floor() as usize + 1 <= MAX_SERIES_WINDOWS);
+        assert_eq!(series_window_s(5.0, long), 5.0 * 10.0, "a wider analysis window widens by its own factor");
+    }
 }

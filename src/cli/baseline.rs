@@ -11,7 +11,7 @@ use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{CompareOptions, Comparison, compare};
 use crate::cli::args::parse_tolerances;
 use crate::cli::io::{print_stdout, write_json};
-use crate::cli::load::{analyze_arm, arm_runs};
+use crate::cli::load::{analyze_arm, arm_runs, comparison_report};
 use crate::error::{CliError, ExitCode};
 
 #[derive(Debug, clap::Args)]
@@ -105,8 +105,9 @@ fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resampl
     let (b, c) = (analyze_arm(&base_dirs, resamples, 1)?, analyze_arm(runs, resamples, 1)?);
     let opts = CompareOptions { tolerance: global, per_metric_tolerance: per, resamples, seed: 1, allow_workload_mismatch: false, order: None };
     let cmp = compare(&arm_runs(&b), &arm_runs(&c), &opts);
-    print_stdout(&(crate::report::compare_summary::summary(&cmp) + &drift_warning(&cmp)))?;
     let regression = cmp.metrics.values().any(|m| m.verdict == Verdict::Regression) || !cmp.valid;
+    let drift = drift_warning(&cmp);
+    print_stdout(&(crate::report::compare_summary::summary(&comparison_report(b, c, cmp, None, None)) + &drift))?;
     Ok(if regression { ExitCode::ConditionMet } else { ExitCode::Success })
 }
 

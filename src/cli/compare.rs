@@ -8,7 +8,7 @@ use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{CompareOptions, compare};
 use crate::cli::args::{check_resamples, parse_order, parse_tolerances};
 use crate::cli::io::{check_writable, print_stdout, write_json};
-use crate::cli::load::{analyze_arm, arm_runs};
+use crate::cli::load::{analyze_arm, arm_runs, comparison_report};
 use crate::error::{CliError, ExitCode};
 
 #[derive(Debug, clap::Args)]
@@ -44,6 +44,17 @@ pub struct CompareArgs {
     /// Seed of every resampling.
     #[arg(long, default_value_t = 0x00C0_FFEE)]
     seed: u64,
+    /// What to print: a plain-text summary, or Markdown for a pull-request comment (the
+    /// headline, the verdict table, the gates and the credibility; the same top part as
+    /// `report --format md`).
+    #[arg(long, value_enum, default_value_t = PrintFormat::Text)]
+    format: PrintFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PrintFormat {
+    Text,
+    Md,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -86,12 +97,16 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         write_json(path, &cmp)?;
     }
-    print_stdout(&crate::report::compare_summary::summary(&cmp))?;
     // Without episodes in either arm the clean verdicts are the measured ones.
     let verdicts: Vec<Verdict> = match (&cmp.clean, a.condition) {
         (Some(c), ConditionArg::Clean) => c.metrics.values().map(|m| m.verdict).collect(),
         _ => cmp.metrics.values().map(|m| m.verdict).collect(),
     };
     let failed = a.fail_on.is_some_and(|f| !cmp.valid || verdicts.iter().any(|v| f.hit(*v)));
+    let report = comparison_report(base, cand, cmp, None, None);
+    print_stdout(&match a.format {
+        PrintFormat::Text => crate::report::compare_summary::summary(&report),
+        PrintFormat::Md => crate::report::markdown::comparison_top(&report),
+    })?;
     Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
 }

@@ -93,7 +93,8 @@ impl Bar {
 
     /// The bar after `ended` stages and `elapsed` seconds; the time left once a tenth is done.
     fn line(ended: usize, elapsed: f64) -> String {
-        let done: f64 = ANALYZE_STAGES[..ended.min(ANALYZE_STAGES.len())].iter().map(|s| s.2).sum::<f64>().min(1.0);
+        // A fold from +0.0, not `sum`: an empty float sum is −0.0, printed "-0 %".
+        let done = ANALYZE_STAGES[..ended.min(ANALYZE_STAGES.len())].iter().fold(0.0, |sum, s| sum + s.2).min(1.0);
         let running = ANALYZE_STAGES.get(ended).map_or("done", |s| s.1);
         let filled = (20.0 * done).round() as usize;
         let left = if (0.1..1.0).contains(&done) { format!(", about {:.0} s left", elapsed * (1.0 - done) / done) } else { String::new() };

@@ -4,12 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use crate::analyze::attribute::Telemetry;
-use crate::analyze::compare::ArmRun;
+use crate::analyze::compare::{ArmRun, Comparison};
 use crate::analyze::rates::ErrorExampleCounter;
 use crate::analyze::requests::{RequestView, RequestViewBuilder, VIEW_COLUMNS};
 use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
 use crate::cli::io::Timing;
 use crate::error::CliError;
+use crate::report::Report;
 use crate::run::Manifest;
 
 /// One run folder, loaded and analyzed; the request view is kept for comparisons.
@@ -95,6 +96,13 @@ pub fn analyze_arm(dirs: &[PathBuf], resamples: usize, seed: u64) -> Result<Vec<
 /// The runs of an arm as the comparison reads them.
 pub fn arm_runs(runs: &[AnalyzedRun]) -> Vec<ArmRun<'_>> {
     runs.iter().map(|r| ArmRun { name: r.name.clone(), manifest: &r.manifest, view: &r.view, analysis: &r.analysis }).collect()
+}
+
+/// The report on a comparison of two analyzed arms (`compare` and `baseline check` print its
+/// top part; `report --base --cand` renders all of it).
+pub fn comparison_report(base: Vec<AnalyzedRun>, cand: Vec<AnalyzedRun>, cmp: Comparison, title: Option<String>, date: Option<String>) -> Report {
+    let analyses = |runs: Vec<AnalyzedRun>| runs.into_iter().map(|r| r.analysis).collect();
+    Report::for_comparison(analyses(base), analyses(cand), cmp, title, date)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use crate::error::{CliError, ExitCode};
 
 mod args;
 mod gpu;
+mod history_store;
 mod io;
 mod load;
 
@@ -19,6 +20,7 @@ mod baseline;
 mod bench;
 mod collect;
 mod compare;
+mod history;
 mod import;
 mod mock_server;
 mod report;
@@ -92,6 +94,13 @@ pub enum Command {
     MockServer(mock_server::MockServerArgs),
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline(baseline::BaselineArgs),
+    /// Change points, drift and configuration breaks across a series of runs (nightly CI).
+    ///
+    /// RUN_OR_ANALYSIS... are run folders or analysis JSON files; --dir keeps a Parquet store
+    /// that each call appends to. Exit code 0: the series was read (and, with --fail-on
+    /// regression, no metric's newest segment is a regression); 3: --fail-on regression and
+    /// a regression; 2: bad input.
+    History(history::HistoryArgs),
     /// Print the schema of a run-directory table (requests, gpu, host, server) as JSON.
     Schema(schema::SchemaArgs),
 }
@@ -110,6 +119,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Bench(a) => bench::run(a),
         Command::MockServer(a) => mock_server::run(a),
         Command::Baseline(a) => baseline::run(a),
+        Command::History(a) => history::run(a),
         Command::Schema(a) => schema::run(a),
     }
 }

@@ -63,7 +63,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     let report = if a.demo {
         Report::for_runs(vec![demo(&opts)?], a.title, a.date)
     } else if !a.base.is_empty() {
-        comparison_report(&a)?
+        comparison(&a)?
     } else if let [dir] = a.runs.as_slice()
         && dir.join("sweep.json").is_file()
     {
@@ -115,7 +115,7 @@ fn analyze_all(dirs: &[PathBuf], opts: &AnalyzeOptions) -> Result<Vec<Analysis>,
     dirs.iter().map(|d| analyze_dir(d, opts).map(|r| r.analysis)).collect()
 }
 
-fn comparison_report(a: &ReportArgs) -> Result<Report, CliError> {
+fn comparison(a: &ReportArgs) -> Result<Report, CliError> {
     let (tolerance, per_metric_tolerance) = parse_tolerances(&a.tolerance)?;
     let opts = CompareOptions {
         tolerance,
@@ -127,8 +127,7 @@ fn comparison_report(a: &ReportArgs) -> Result<Report, CliError> {
     };
     let (base, cand) = (analyze_arm(&a.base, a.resamples, a.seed)?, analyze_arm(&a.cand, a.resamples, a.seed)?);
     let cmp = compare(&arm_runs(&base), &arm_runs(&cand), &opts);
-    let analyses = |runs: Vec<crate::cli::load::AnalyzedRun>| runs.into_iter().map(|r| r.analysis).collect();
-    Ok(Report::for_comparison(analyses(base), analyses(cand), cmp, a.title.clone(), a.date.clone()))
+    Ok(crate::cli::load::comparison_report(base, cand, cmp, a.title.clone(), a.date.clone()))
 }
 
 /// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be

@@ -1,42 +1,42 @@
-//! The plain-text table `credence compare` prints.
+//! The plain text `credence compare` and `credence baseline check` print, verdict first: the
+//! headline, the verdict table, the gates, what would decide, what changed, the credibility.
 
 use std::fmt::Write;
 
-use super::format::significant;
-use crate::analyze::compare::Comparison;
+use super::comparison_view::comparison;
+use super::document::Report;
 
-pub fn summary(c: &Comparison) -> String {
+pub fn summary(r: &Report) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "base: {}   candidate: {}", c.base_runs.join(", "), c.cand_runs.join(", "));
-    let _ = writeln!(s, "{}{}", if c.valid { "" } else { "INVALID COMPARISON: " }, c.replication);
+    let Some(c) = comparison(r) else { return s };
+    let _ = writeln!(s, "{}\n", c.headline);
+    let [metric, base, cand, change, tolerance, verdict] = &c.table_header;
+    let _ = writeln!(s, "{metric:<16} {base:>30} {cand:>30} {change:>30} {tolerance:>10}  {verdict}");
+    for row in &c.table {
+        let _ = writeln!(s, "{:<16} {:>30} {:>30} {:>30} {:>10}  {}", row.metric, row.base, row.cand, row.change, row.tolerance, row.verdict_word);
+    }
+    let _ = writeln!(s, "\n{}", c.gates_line);
     for g in &c.gates {
-        let _ = writeln!(s, "  [{}] {}: {}", g.status, g.name, g.reason);
+        let _ = writeln!(s, "  [{}] {}: {}", g[1], g[0], g[2]);
     }
-    let _ = writeln!(s);
-    let _ = writeln!(s, "{:<22} {:>12} {:>12} {:>28} {:>8}  verdict", "metric", "base", "cand", "change [95 % CI]", "tol");
-    for (name, m) in &c.metrics {
-        let pct = name != "error_rate";
-        let fmt = |x: f64| {
-            if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) }
-        };
-        let _ = writeln!(
-            s,
-            "{:<22} {:>12} {:>12} {:>28} {:>8}  {:?}{}",
-            name,
-            if pct { significant(m.base, 3) } else { format!("{:.2} %", m.base * 100.0) },
-            if pct { significant(m.cand, 3) } else { format!("{:.2} %", m.cand * 100.0) },
-            format!("{} [{}, {}]", fmt(m.change.estimate), fmt(m.change.ci_low), fmt(m.change.ci_high)),
-            if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) },
-            m.verdict,
-            m.more_data.as_ref().map_or(String::new(), |d| format!(" (to decide: {})", d.advice)),
-        );
+    if !c.notes.is_empty() {
+        let _ = writeln!(s);
     }
-    s.push_str(&super::conditions_view::compare_text(c));
+    for n in &c.notes {
+        let _ = writeln!(s, "{n}");
+    }
+    if let Some(cmp) = &r.comparison {
+        s.push_str(&super::conditions_view::compare_text(cmp));
+    }
     if !c.what_changed.is_empty() {
         let _ = writeln!(s, "\nwhat changed:");
         for d in &c.what_changed {
-            let _ = writeln!(s, "  {}: {} -> {}", d.key, d.base, d.cand);
+            let _ = writeln!(s, "  {}: {} -> {}", d[0], d[1], d[2]);
         }
+    }
+    let _ = writeln!(s, "\ncredibility {}: {}", r.grade().label(), c.credibility);
+    for arm in &c.arms {
+        let _ = writeln!(s, "  {arm}");
     }
     s
 }

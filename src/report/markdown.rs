@@ -1,18 +1,24 @@
 //! The Markdown exporter: a concise summary for pull-request comments and CI logs (grade,
 //! statement, key numbers, verdicts, findings). Untrusted strings are escaped so that a model
 //! name cannot break the table or inject links.
+//!
+//! A comparison or a sweep leads with its verdict: title, headline, table and gates fit in
+//! about 25 lines, and everything else follows in `<details>` blocks, which GitHub and GitLab
+//! show folded.
 
 use std::fmt::Write;
 
+use super::comparison_view::ComparisonView;
 use super::document::Report;
 use super::telemetry_view::TelemetryView;
-use super::view::{AuditView, ComparisonView, View, view};
+use super::view::{AuditView, CheckSet, View, view};
 use super::{Exporter, ReportError};
+use crate::analyze::compare::verdict::Verdict;
 
 pub struct Markdown;
 
 /// Escapes Markdown and HTML metacharacters and flattens newlines.
-fn md(s: &str) -> String {
+pub(crate) fn md(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -28,7 +34,7 @@ fn md(s: &str) -> String {
 }
 
 /// Table rows, every cell escaped.
-fn table_rows<const N: usize>(s: &mut String, rows: &[[String; N]]) {
+pub(crate) fn table_rows<const N: usize>(s: &mut String, rows: &[[String; N]]) {
     for row in rows {
         let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
     }
@@ -38,20 +44,12 @@ impl Exporter for Markdown {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
         let v = view(r);
         let mut s = String::new();
+        if v.verdict_first {
+            verdict_first(&mut s, &v);
+            return Ok(s.into_bytes());
+        }
         head(&mut s, &v);
-        if let Some(sw) = &v.sweep {
-            let _ = writeln!(
-                s,
-                "\n## Load sweep\n\n{}\n\n| offered req/s | achieved req/s | TTFT P50 ms | TTFT P99 ms | TPOT P50 ms | E2E P99 ms | errors % | grade |\n|---|---|---|---|---|---|---|---|",
-                md(&sw.summary)
-            );
-            table_rows(&mut s, &sw.rows);
-        }
-        for t in &v.metric_tables {
-            let _ =
-                writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
-            table_rows(&mut s, &t.rows);
-        }
+        metric_tables(&mut s, &v);
         for c in &v.conditions {
             conditions(&mut s, c);
         }
@@ -60,9 +58,6 @@ impl Exporter for Markdown {
         }
         if let Some(a) = &v.audit {
             audit(&mut s, a);
-        }
-        if let Some(c) = &v.comparison {
-            comparison(&mut s, c);
         }
         // Cause detectors run on a request timeline; without runs there are no findings to state.
         if !r.runs.is_empty() {
@@ -83,10 +78,94 @@ fn head(s: &mut String, v: &View) {
         let _ = writeln!(s, "| {} | {} |", md(&h[0]), md(&h[1]));
     }
     for set in &v.check_sets {
-        let _ = writeln!(s, "\n**{}**\n\n| check | status | reason |\n|---|---|---|", md(&set.title));
-        for c in &set.checks {
-            let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
-        }
+        let _ = writeln!(s, "\n**{}**\n", md(&set.title));
+        check_table(s, set);
+    }
+}
+
+/// One set of named checks as a table, after its statement when it has one.
+fn check_table(s: &mut String, set: &CheckSet) {
+    if !set.statement.is_empty() {
+        let _ = writeln!(s, "{}\n", md(&set.statement));
+    }
+    let _ = writeln!(s, "| check | status | reason |\n|---|---|---|");
+    for c in &set.checks {
+        let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
+    }
+}
+
+/// The top part of a comparison: title, headline, verdict table, gates, credibility. This is
+/// what `credence compare --format md` prints for a CI job to post.
+pub fn comparison_top(r: &Report) -> String {
+    let v = view(r);
+    let mut s = String::new();
+    if let Some(c) = &v.comparison {
+        comparison_lead(&mut s, &v, c);
+    }
+    s
+}
+
+/// A comparison or a sweep: the verdict and its table, the credibility in brief, then the
+/// details folded.
+fn verdict_first(s: &mut String, v: &View) {
+    if let Some(c) = &v.comparison {
+        comparison_lead(s, v, c);
+    } else if let Some(sw) = &v.sweep {
+        let _ = writeln!(s, "# {}\n\n{}\n", md(&v.title), md(&sw.summary));
+        let _ = writeln!(
+            s,
+            "| offered req/s | achieved req/s | TTFT P50 ms | TTFT P99 ms | TPOT P50 ms | E2E P99 ms | errors % | grade |\n|---|---|---|---|---|---|---|---|"
+        );
+        table_rows(s, &sw.rows);
+        let _ = writeln!(s, "\n**Credibility: {}** {}\n\n_{}_", v.grade, md(&v.statement), md(&v.subtitle));
+    }
+    if let Some(c) = &v.comparison {
+        details(s, "Comparison details: method, every gate, what would decide, what changed", |s| comparison(s, c));
+    }
+    details(s, "Key metrics of each run", |s| metric_tables(s, v));
+    if !v.conditions.is_empty() {
+        details(s, "Conditions of each run", |s| v.conditions.iter().for_each(|c| conditions(s, c)));
+    }
+    details(s, "Findings", |s| findings(s, v));
+    for set in &v.check_sets {
+        details(s, &format!("Checks, {}", set.title), |s| check_table(s, set));
+    }
+}
+
+/// Title, headline, verdict table, gates, and the credibility with one line per arm.
+fn comparison_lead(s: &mut String, v: &View, c: &ComparisonView) {
+    let _ = writeln!(s, "# {}\n\n{}\n", md(&v.title), md(&c.headline));
+    if let Some(clean) = &c.clean_sentence {
+        let _ = writeln!(s, "{}\n", md(clean));
+    }
+    let _ = writeln!(s, "| {} |\n|---|---|---|---|---|---|", c.table_header.iter().map(|h| md(h)).collect::<Vec<_>>().join(" | "));
+    for row in &c.table {
+        let word = md(&row.verdict_word);
+        let decided = matches!(row.verdict, Verdict::Regression | Verdict::Improvement);
+        let verdict = if decided { format!("**{word}**") } else { word };
+        let cells = [&row.metric, &row.base, &row.cand, &row.change, &row.tolerance].map(|c| md(c));
+        let _ = writeln!(s, "| {} | {verdict} |", cells.join(" | "));
+    }
+    let _ = writeln!(s, "\n{}\n", md(&c.gates_line));
+    let _ = writeln!(s, "**Credibility: {}** {}\n", v.grade, md(&c.credibility));
+    for arm in &c.arms {
+        let _ = writeln!(s, "- {}", md(arm));
+    }
+    let _ = writeln!(s, "\n_{}_", md(&v.subtitle));
+}
+
+/// A block GitHub and GitLab show folded; the blank lines let Markdown render inside it.
+fn details(s: &mut String, summary: &str, body: impl FnOnce(&mut String)) {
+    let _ = writeln!(s, "\n<details>\n<summary>{}</summary>\n", md(summary));
+    body(s);
+    let _ = writeln!(s, "\n</details>");
+}
+
+/// One table of key metrics per run.
+fn metric_tables(s: &mut String, v: &View) {
+    for t in &v.metric_tables {
+        let _ = writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
+        table_rows(s, &t.rows);
     }
 }
 
@@ -140,15 +219,20 @@ fn telemetry(s: &mut String, t: &TelemetryView) {
     }
 }
 
-/// The comparison's verdicts, notes and the gates that did not pass.
+/// The comparison's method, what would decide each inconclusive metric, every gate and what
+/// changed between the manifests.
 fn comparison(s: &mut String, c: &ComparisonView) {
-    let _ = writeln!(s, "\n## Comparison\n\n{}\n\n| metric | base | candidate | change [95 % CI] | τ | verdict |\n|---|---|---|---|---|---|", md(&c.summary));
-    table_rows(s, &c.verdicts);
+    let _ = writeln!(s, "{}\n\n{}\n", md(&c.summary), md(&c.table_note));
     for n in &c.notes {
         let _ = writeln!(s, "- {}", md(n));
     }
-    for g in c.gates.iter().filter(|g| g[1] != "PASS") {
-        let _ = writeln!(s, "- gate {} {}: {}", md(&g[0]), g[1], md(&g[2]));
+    let _ = writeln!(s, "\n| gate | status | reason |\n|---|---|---|");
+    table_rows(s, &c.gates);
+    if c.what_changed.is_empty() {
+        let _ = writeln!(s, "\nNothing differs between the manifests.");
+    } else {
+        let _ = writeln!(s, "\n| changed | base | candidate |\n|---|---|---|");
+        table_rows(s, &c.what_changed);
     }
 }
 

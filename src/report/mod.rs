@@ -5,9 +5,15 @@
 
 pub mod charts;
 pub mod compare_summary;
+pub mod comparison_view;
+pub mod comparison_words;
 pub mod conditions_view;
 pub mod document;
+pub mod fonts;
 pub mod format;
+pub mod history;
+pub mod history_chart;
+pub mod history_pdf;
 pub mod markdown;
 pub mod pdf;
 pub mod summary;

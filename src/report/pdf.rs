@@ -87,7 +87,7 @@ impl Exporter for Pdf {
         let mut inputs = Dict::new();
         inputs.insert("view".into(), Bytes::new(json).into_value());
         inputs.insert("charts".into(), chart_dict.into_value());
-        let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(typst_assets::fonts().map(Bytes::new)).build();
+        let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(super::fonts::embedded()).build();
         let compiled = engine.compile_with_input(inputs);
         let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.message.to_string()).collect();
         let doc: typst_layout::PagedDocument = compiled.output.map_err(|e| ReportError::Render(typst_error(&e)))?;
@@ -100,7 +100,7 @@ impl Exporter for Pdf {
 }
 
 /// typst's source errors print as a debug dump: show their messages and hints instead.
-fn typst_error(e: &typst_as_lib::TypstAsLibError) -> String {
+pub(super) fn typst_error(e: &typst_as_lib::TypstAsLibError) -> String {
     match e {
         typst_as_lib::TypstAsLibError::TypstSource(diags) => diags
             .iter()

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::comparison_view::{ComparisonView, comparison};
 use super::document::Report;
 use super::format::{estimate, significant};
 use super::telemetry_view::{TelemetryView, telemetry_view};
@@ -15,6 +16,8 @@ use crate::run::claims::percentile_of_stat;
 #[derive(Debug, Clone, Serialize)]
 pub struct CheckSet {
     pub title: String,
+    /// The arm's own statement (a comparison's arms); empty when the report's statement covers it.
+    pub statement: String,
     pub checks: Vec<[String; 3]>,
 }
 
@@ -33,15 +36,6 @@ pub struct FindingView {
     pub effect: String,
     pub evidence: Vec<String>,
     pub action: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ComparisonView {
-    pub summary: String,
-    pub verdicts: Vec<[String; 6]>,
-    pub notes: Vec<String>,
-    pub gates: Vec<[String; 3]>,
-    pub what_changed: Vec<[String; 3]>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -89,6 +83,8 @@ pub struct View {
     pub findings_none: String,
     pub unexplained: Vec<String>,
     pub not_checked: String,
+    /// A comparison or a sweep: its verdict and table lead, the credibility checks follow the metrics.
+    pub verdict_first: bool,
     pub comparison: Option<ComparisonView>,
     pub audit: Option<AuditView>,
     pub sweep: Option<SweepView>,
@@ -104,8 +100,8 @@ pub struct View {
 const METRICS: [(&str, &str); 6] =
     [("ttft", "TTFT"), ("ttfot", "Time to first output token"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"), ("service", "E2E from scheduled")];
 
-fn checks(title: String, c: &Credibility) -> CheckSet {
-    CheckSet { title, checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), k.reason.clone()]).collect() }
+fn checks(title: String, statement: String, c: &Credibility) -> CheckSet {
+    CheckSet { title, statement, checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), k.reason.clone()]).collect() }
 }
 
 fn metric_table(a: &Analysis, title: String) -> MetricTable {
@@ -237,44 +233,6 @@ fn environment(a: &Analysis) -> EnvironmentView {
         })
         .unwrap_or_default();
     EnvironmentView { title: format!("run {}", a.run.run_id), rows }
-}
-
-fn comparison(r: &Report) -> Option<ComparisonView> {
-    let c = r.comparison.as_ref()?;
-    let verdicts = c
-        .metrics
-        .iter()
-        .map(|(name, m)| {
-            let pct = name != "error_rate";
-            let f = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
-            let v = |x: f64| if pct { significant(x, 3) } else { format!("{:.2} %", x * 100.0) };
-            [
-                name.clone(),
-                v(m.base),
-                v(m.cand),
-                format!("{} [{}, {}]", f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high)),
-                if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) },
-                format!("{:?}", m.verdict).to_lowercase(),
-            ]
-        })
-        .collect();
-    let notes = c.metrics.iter().filter_map(|(name, m)| m.more_data.as_ref().map(|d| format!("{name}: to decide, {}", d.advice))).collect();
-    Some(ComparisonView {
-        summary: format!(
-            "{}Base: {}. Candidate: {}. {}. Method: {} with {} resamples, seed {}.",
-            if c.valid { "" } else { "INVALID COMPARISON. " },
-            c.base_runs.join(", "),
-            c.cand_runs.join(", "),
-            c.replication,
-            c.metrics.values().next().map_or("", |m| m.change.method),
-            c.metrics.values().next().map_or(0, |m| m.change.resamples),
-            c.metrics.values().next().map_or(0, |m| m.change.seed)
-        ),
-        verdicts,
-        notes,
-        gates: c.gates.iter().map(|g| [g.name.clone(), g.status.clone(), g.reason.clone()]).collect(),
-        what_changed: c.what_changed.iter().map(|d| [d.key.clone(), d.base.clone(), d.cand.clone()]).collect(),
-    })
 }
 
 fn audit(r: &Report) -> Option<AuditView> {
@@ -419,10 +377,9 @@ fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<String> {
 /// The report's content, formatted.
 pub fn view(r: &Report) -> View {
     let first = r.runs.first();
-    let statement = match &r.base_credibility {
-        Some(b) => format!("Candidate: {} Base: {}", r.credibility.statement, b.statement),
-        None => r.credibility.statement.clone(),
-    };
+    let comparison_view = comparison(r);
+    // A comparison states its own credibility briefly; each arm's statement goes with its checks.
+    let statement = comparison_view.as_ref().map_or_else(|| r.credibility.statement.clone(), |c| c.credibility.clone());
     let sweep_view = sweep(r);
     View {
         title: r.title.clone(),
@@ -453,7 +410,8 @@ pub fn view(r: &Report) -> View {
         findings_none: "Every detector with its evidence present found nothing; see below for those that could not run.".into(),
         unexplained: r.runs.iter().flat_map(|a| a.attribution.unexplained.iter().map(move |u| format!("{}: {} {:+.0} % from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause", a.run.run_id, u.series, u.peak_relative * 100.0, u.start_s, u.end_s, u.peak_z))).collect(),
         not_checked: not_checked(r),
-        comparison: comparison(r),
+        verdict_first: r.comparison.is_some() || r.sweep.is_some(),
+        comparison: comparison_view,
         audit: audit(r),
         sweep: sweep_view,
         telemetry: r.telemetry.as_ref().map(telemetry_view),
@@ -502,18 +460,20 @@ fn subtitle(r: &Report) -> String {
 fn check_sets(r: &Report) -> Vec<CheckSet> {
     let mut check_sets = Vec::new();
     if let Some(b) = &r.base_credibility {
-        check_sets.push(checks(format!("Base arm: {}", b.grade.label()), b));
-        check_sets.push(checks(format!("Candidate arm: {}", r.credibility.grade.label()), &r.credibility));
+        let (base, cand) = super::comparison_words::arm_names();
+        check_sets.push(checks(format!("{base} arm: {}", b.grade.label()), b.statement.clone(), b));
+        check_sets.push(checks(format!("{cand} arm: {}", r.credibility.grade.label()), r.credibility.statement.clone(), &r.credibility));
     } else {
-        check_sets.push(checks("Named checks".into(), &r.credibility));
+        check_sets.push(checks("Named checks".into(), String::new(), &r.credibility));
     }
     check_sets
 }
 
 /// The headline: a comparison's verdicts, a sweep's summary, or the first run's numbers.
 fn headline_rows(r: &Report, sweep_view: Option<&SweepView>) -> Vec<[String; 2]> {
+    // A comparison's headline is a sentence (`ComparisonView::headline`), not rows.
     let mut head = match (&r.comparison, r.runs.first(), &r.telemetry) {
-        (Some(c), _, _) => comparison_headline(c),
+        (Some(_), _, _) => Vec::new(),
         (None, Some(a), _) => headline(a),
         (None, None, Some(t)) => super::telemetry_view::headline(t),
         _ => Vec::new(),
@@ -525,29 +485,6 @@ fn headline_rows(r: &Report, sweep_view: Option<&SweepView>) -> Vec<[String; 2]>
         head.insert(0, ["Runs".into(), format!("{} runs; headline numbers below are from the first ({})", r.runs.len(), r.runs[0].run.run_id)]);
     }
     head
-}
-
-/// The verdicts on the headline metrics of a comparison, with their intervals and tolerances.
-fn comparison_headline(c: &crate::analyze::compare::Comparison) -> Vec<[String; 2]> {
-    c.metrics
-        .iter()
-        .filter(|(k, _)| matches!(k.as_str(), "ttft_p50" | "ttft_p99" | "tpot_p50" | "output_tokens_per_s" | "error_rate"))
-        .map(|(k, m)| {
-            let pct = k != "error_rate";
-            let f = |x: f64| if pct { format!("{:+.1} %", x * 100.0) } else { format!("{:+.2} pp", x * 100.0) };
-            [
-                k.clone(),
-                format!(
-                    "{}: {} [{}, {}] against ±{}",
-                    format!("{:?}", m.verdict).to_lowercase(),
-                    f(m.change.estimate),
-                    f(m.change.ci_low),
-                    f(m.change.ci_high),
-                    if pct { format!("{:.1} %", m.tolerance * 100.0) } else { format!("{:.1} pp", m.tolerance * 100.0) }
-                ),
-            ]
-        })
-        .collect()
 }
 
 /// One metric table per run; a sweep's name their step.

@@ -5,6 +5,7 @@
 pub mod acf;
 pub mod block_length;
 pub mod bootstrap;
+pub mod edivisive;
 pub mod effect_size;
 pub mod ks;
 pub mod mann_kendall;

@@ -20,7 +20,7 @@ pub struct RunStatistic {
 }
 
 /// An arm's replicate `r`: the statistic averaged over runs drawn with replacement.
-fn arm_replicate(runs: &[RunStatistic], r: usize, seed: u64, id: u64) -> f64 {
+pub fn arm_replicate(runs: &[RunStatistic], r: usize, seed: u64, id: u64) -> f64 {
     if runs.len() == 1 {
         return runs[0].replicates[r % runs[0].replicates.len()];
     }
@@ -38,10 +38,13 @@ fn arm_estimate(runs: &[RunStatistic]) -> f64 {
     runs.iter().map(|r| r.estimate).sum::<f64>() / runs.len() as f64
 }
 
-/// Relative change `cand/base − 1`: the estimate and the bootstrap distribution of log ratios.
+/// Relative change `cand/base − 1`: the estimate and the bootstrap distribution of log ratios,
+/// with each arm's own replicates (sorted) for the arms' intervals.
 pub struct RelativeChange {
     pub estimate: f64,
     log_ratios: Vec<f64>,
+    base_replicates: Vec<f64>,
+    cand_replicates: Vec<f64>,
 }
 
 impl RelativeChange {
@@ -53,15 +56,28 @@ impl RelativeChange {
         if !(b > 0.0 && c > 0.0) {
             return None;
         }
-        let mut log_ratios: Vec<f64> = (0..resamples)
-            .map(|r| {
-                let (rb, rc) = (arm_replicate(base, r, seed, id ^ 0xB), arm_replicate(cand, r, seed, id ^ 0xC));
-                (rc / rb).ln()
-            })
-            .filter(|x| x.is_finite())
-            .collect();
-        log_ratios.sort_by(f64::total_cmp);
-        (!log_ratios.is_empty()).then_some(RelativeChange { estimate: c / b - 1.0, log_ratios })
+        let (mut log_ratios, mut base_replicates, mut cand_replicates) = (Vec::new(), Vec::new(), Vec::new());
+        for r in 0..resamples {
+            let (rb, rc) = (arm_replicate(base, r, seed, id ^ 0xB), arm_replicate(cand, r, seed, id ^ 0xC));
+            let log_ratio = (rc / rb).ln();
+            if log_ratio.is_finite() {
+                log_ratios.push(log_ratio);
+                base_replicates.push(rb);
+                cand_replicates.push(rc);
+            }
+        }
+        for v in [&mut log_ratios, &mut base_replicates, &mut cand_replicates] {
+            v.sort_by(f64::total_cmp);
+        }
+        (!log_ratios.is_empty()).then_some(RelativeChange { estimate: c / b - 1.0, log_ratios, base_replicates, cand_replicates })
+    }
+
+    /// Percentile intervals at `cl` of the base arm's and the candidate arm's statistic, from
+    /// the same resamples as the change, so that the three intervals of a row agree.
+    pub fn arm_intervals(&self, cl: f64) -> ((f64, f64), (f64, f64)) {
+        let a = (1.0 - cl) / 2.0;
+        let interval = |sorted: &[f64]| (quantile_sorted(sorted, a).unwrap_or(f64::NAN), quantile_sorted(sorted, 1.0 - a).unwrap_or(f64::NAN));
+        (interval(&self.base_replicates), interval(&self.cand_replicates))
     }
 
     /// Percentile interval of the relative change at `cl`.
@@ -168,6 +184,9 @@ mod tests {
         assert!((change.estimate - 0.10).abs() < 1e-12);
         let (lo, hi) = change.interval(0.95);
         assert!(lo < 0.10 && hi > 0.10 && lo > 0.05 && hi < 0.15, "({lo}, {hi})");
+        let ((bl, bh), (cl, ch)) = change.arm_intervals(0.95);
+        assert!(bl < 100.0 && bh > 100.0 && bh - bl < 2.0, "base ({bl}, {bh})");
+        assert!(cl < 110.0 && ch > 110.0 && ch - cl < 2.2, "candidate ({cl}, {ch})");
     }
 
     #[test]

@@ -227,6 +227,8 @@ pub fn error_rate_change(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], tolerance: f6
         better: Better::Lower,
         base: pb,
         cand: pc,
+        base_ci: wilson_interval(eb, nb.max(1), 0.95).unwrap_or((0.0, 1.0)),
+        cand_ci: wilson_interval(ec, nc.max(1), 0.95).unwrap_or((0.0, 1.0)),
         n_base: nb,
         n_cand: nc,
         variance,

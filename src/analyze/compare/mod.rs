@@ -83,6 +83,10 @@ pub struct MetricComparison {
     pub better: Better,
     pub base: f64,
     pub cand: f64,
+    /// 95 % intervals of `base` and `cand` (percentile intervals of the resamples behind the
+    /// change; Wilson intervals for the error rate).
+    pub base_ci: (f64, f64),
+    pub cand_ci: (f64, f64),
     /// Observations per arm (requests for latency and error rate, windows for throughput).
     pub n_base: u64,
     pub n_cand: u64,
@@ -306,6 +310,7 @@ impl Arms<'_, '_> {
         let rc = RelativeChange::new(&b, &c, o.resamples, o.seed, stat_id(name))?;
         let tau = tol.max(noise_floor(&b, &c));
         let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
+        let (base_ci, cand_ci) = rc.arm_intervals(0.95);
         let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better);
         let variance = ArmVariance { base: VarianceComponents::of(&b), cand: VarianceComponents::of(&c) };
         let secondary =
@@ -327,6 +332,8 @@ impl Arms<'_, '_> {
             better,
             base: mean(&b),
             cand: mean(&c),
+            base_ci,
+            cand_ci,
             n_base: b.iter().map(|x| x.n).sum(),
             n_cand: c.iter().map(|x| x.n).sum(),
             variance,

@@ -1,0 +1,203 @@
+//! `credence history RUN_OR_ANALYSIS... [--dir STORE]`: change points, drift and configuration
+//! breaks across a series of runs; exit 3 with `--fail-on regression` when the newest segment
+//! is a regression against the one before it.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use crate::analyze::AnalyzeOptions;
+use crate::analyze::history::{HistoryMetric, HistoryOptions, Order, RunPoint, history, run_point, series};
+use crate::cli::args::{ReportFormat, check_resamples, parse_tolerances};
+use crate::cli::history_store as store;
+use crate::cli::io::{Timing, check_writable, print_stdout, write_atomic, write_json};
+use crate::cli::load::analyze_dir;
+use crate::error::{CliError, ExitCode};
+use crate::stats::edivisive::EDivisiveOptions;
+
+#[derive(Debug, clap::Args)]
+pub struct HistoryArgs {
+    /// Run folders (analyzed here unless they hold analysis.json) or analysis JSON files.
+    inputs: Vec<PathBuf>,
+    /// Store: a folder of Parquet files with one row per run and metric. The inputs are
+    /// appended (runs it already holds, by run id, are skipped) and the history covers all
+    /// of its runs.
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Metrics to follow, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "ttft_p50,ttft_p99,tpot_p50,e2e_p99,output_tokens_per_s,error_rate")]
+    metric: Vec<String>,
+    /// Order of the series: by each run's start time, or as given (store first).
+    #[arg(long, value_enum, default_value_t = OrderArg::Time)]
+    order: OrderArg,
+    /// Tolerance of a change: `5%` for every metric, or `ttft_p99=10%,throughput=2%` per metric.
+    #[arg(long)]
+    tolerance: Vec<String>,
+    /// Exit with 3 when the newest segment of a metric is a regression against the one before.
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOnArg>,
+    /// Write the history JSON here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Write the history document here (PDF, or Markdown with --format md or a .md name).
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Format of -o; without -o, `--format json` prints the JSON instead of the Markdown.
+    #[arg(long, value_enum)]
+    format: Option<ReportFormat>,
+    /// Significance level of the change-point permutation test.
+    #[arg(long, default_value_t = 0.01)]
+    significance: f64,
+    /// Permutations per change-point test.
+    #[arg(long, default_value_t = 999)]
+    permutations: usize,
+    /// Fewest runs on either side of a change point (a single odd night never makes one).
+    #[arg(long, default_value_t = 3)]
+    min_segment: usize,
+    /// Bootstrap resamples of each change's interval, and of each run analyzed here.
+    #[arg(long, default_value_t = 1999)]
+    resamples: usize,
+    /// Seed of the permutations and of every resampling.
+    #[arg(long, default_value_t = 0x00C0_FFEE)]
+    seed: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum OrderArg {
+    Time,
+    Given,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FailOnArg {
+    Regression,
+}
+
+pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
+    let opts = options(&a)?;
+    let format = document_format(&a)?;
+    for path in a.out.iter().chain(&a.output) {
+        check_writable(path)?;
+    }
+    if a.inputs.is_empty() && a.dir.is_none() {
+        return Err(CliError::bad_input("no runs: give RUN_OR_ANALYSIS... or --dir STORE"));
+    }
+    let timing = Timing::new();
+    let given = load_points(&a.inputs, a.resamples, a.seed)?;
+    timing.mark("inputs read and analyzed");
+    let points = match &a.dir {
+        Some(dir) => with_store(dir, given, &timing)?,
+        None => unique(given),
+    };
+    let points = series::order(points, opts.order).map_err(|e| CliError::bad_input(e).hint("use --order given to keep the order of the inputs"))?;
+    let h = history(&points, &opts);
+    timing.mark("change points, sizes and drift");
+    if let Some(path) = &a.out {
+        write_json(path, &h)?;
+    }
+    let markdown = crate::report::history::markdown(&h);
+    if let (Some(path), Some(format)) = (&a.output, format) {
+        let bytes = match format {
+            ReportFormat::Md => markdown.clone().into_bytes(),
+            ReportFormat::Json => crate::cli::io::json_text(&h).into_bytes(),
+            ReportFormat::Pdf => crate::report::history_pdf::pdf(&h).map_err(|e| CliError::failure(e.to_string()))?,
+        };
+        write_atomic(path, &bytes)?;
+    }
+    if a.output.is_none() && a.format == Some(ReportFormat::Json) {
+        print_stdout(&crate::cli::io::json_text(&h))?;
+    } else {
+        print_stdout(&markdown)?;
+    }
+    let regressed = h.newest.as_ref().is_some_and(|n| !n.regressions.is_empty());
+    Ok(if a.fail_on.is_some() && regressed { ExitCode::ConditionMet } else { ExitCode::Success })
+}
+
+fn options(a: &HistoryArgs) -> Result<HistoryOptions, CliError> {
+    let (tolerance, per_metric_tolerance) = parse_tolerances(&a.tolerance)?;
+    check_resamples(a.resamples)?;
+    let metrics = a
+        .metric
+        .iter()
+        .map(|m| {
+            HistoryMetric::from_name(m.trim()).ok_or_else(|| {
+                let names: Vec<&str> = HistoryMetric::ALL.iter().map(|m| m.name()).collect();
+                CliError::bad_input(format!("--metric {m:?} is not a metric a history follows")).hint(format!("choose from: {}", names.join(", ")))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if !(a.significance > 0.0 && a.significance < 0.5) {
+        return Err(CliError::bad_input("--significance lies between 0 and 0.5 (e.g. 0.01)"));
+    }
+    if a.permutations < 99 || ((a.permutations + 1) as f64 * a.significance) < 1.0 {
+        return Err(CliError::bad_input(format!("--permutations {}: at least 99, and enough that 1/(permutations+1) ≤ --significance", a.permutations)));
+    }
+    if a.min_segment < 2 {
+        return Err(CliError::bad_input("--min-segment: at least 2 runs on either side of a change point"));
+    }
+    Ok(HistoryOptions {
+        metrics,
+        order: if a.order == OrderArg::Time { Order::Time } else { Order::Given },
+        tolerance,
+        per_metric_tolerance,
+        change_points: EDivisiveOptions { significance: a.significance, permutations: a.permutations, min_size: a.min_segment, seed: a.seed },
+        resamples: a.resamples,
+        seed: a.seed,
+        ..HistoryOptions::default()
+    })
+}
+
+/// The format of `-o`: `--format`, else `.md` names Markdown and anything else PDF.
+fn document_format(a: &HistoryArgs) -> Result<Option<ReportFormat>, CliError> {
+    match (&a.output, a.format) {
+        (None, Some(ReportFormat::Pdf)) => Err(CliError::bad_input("--format pdf needs -o FILE")),
+        // Without -o, Markdown already goes to stdout; JSON replaces it there.
+        (None, Some(_)) => Ok(None),
+        (None, None) => Ok(None),
+        (Some(_), Some(f)) => Ok(Some(f)),
+        (Some(p), None) => Ok(Some(if p.extension().is_some_and(|x| x == "md") { ReportFormat::Md } else { ReportFormat::Pdf })),
+    }
+}
+
+/// Each input's summary, in the order given; run folders without an analysis are analyzed
+/// in parallel.
+fn load_points(inputs: &[PathBuf], resamples: usize, seed: u64) -> Result<Vec<RunPoint>, CliError> {
+    let opts = AnalyzeOptions { resamples: resamples.min(1999), seed, ..Default::default() };
+    inputs.par_iter().map(|p| load_point(p, &opts)).collect()
+}
+
+fn load_point(path: &Path, opts: &AnalyzeOptions) -> Result<RunPoint, CliError> {
+    let saved = path.join("analysis.json");
+    let (value, label) = if path.is_dir() && !saved.is_file() {
+        let run = analyze_dir(path, opts)?;
+        (serde_json::to_value(&run.analysis).map_err(|e| CliError::failure(e.to_string()))?, path.display().to_string())
+    } else {
+        let file = if path.is_dir() { saved } else { path.to_path_buf() };
+        let text = std::fs::read_to_string(&file).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", file.display())))?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| CliError::bad_input(format!("{}: not JSON: {e}", file.display())))?;
+        (value, file.display().to_string())
+    };
+    run_point(&value).map_err(|e| CliError::bad_input(format!("{label}: {e}")).hint("give run folders, or analysis JSON written by `credence analyze --out`"))
+}
+
+/// The store's runs followed by the new ones, after appending those it lacked.
+fn with_store(dir: &Path, given: Vec<RunPoint>, timing: &Timing) -> Result<Vec<RunPoint>, CliError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::bad_input(format!("--dir {}: not a folder", dir.display())));
+    }
+    let stored = store::read(dir)?;
+    timing.mark("store read");
+    let added = store::append(dir, &stored, &given)?;
+    timing.mark("store appended");
+    if !given.is_empty() {
+        eprintln!("history store {}: {added} run(s) added, {} already there", dir.display(), given.len() - added);
+    }
+    Ok(unique(stored.into_iter().chain(given).collect()))
+}
+
+/// The first run of each run id.
+fn unique(points: Vec<RunPoint>) -> Vec<RunPoint> {
+    let mut seen = std::collections::BTreeSet::new();
+    points.into_iter().filter(|p| seen.insert(p.run_id.clone())).collect()
+}

@@ -242,7 +242,7 @@ fn warmups(seeds: &[u64], resamples: usize) -> Warmups {
                 None => (found - reference).abs() <= tolerance,
                 Some(_) => found >= expected - tolerance,
             };
-        // The detector places a transient's end on windows merged for independence (often 8 s).
+        // The detector places a transient's end on windows merged for independence (4–8 s here).
         let step = with.analysis.steady_state.detection_window_s * merge_factor(&with.analysis);
         w.within_step += usize::from(!steady_lost && hiding.is_none() && (found - reference).abs() <= tolerance.max(step));
         if hiding.is_some() {

@@ -73,8 +73,11 @@ pub(super) fn renumber_groups(pairs: &mut [(f64, u32)], groups: usize) -> usize 
     (next as usize).max(1)
 }
 
+/// `metrics.<metric>.<stat>` as `Analysis` keys its estimates.
+type MetricEstimates = BTreeMap<String, BTreeMap<String, Estimate>>;
+
 /// The run's estimates and dependence: its clean condition's with `clean` (when it has one).
-pub(super) fn estimates<'a>(run: &'a ArmRun<'_>, clean_only: bool) -> (&'a BTreeMap<String, BTreeMap<String, Estimate>>, &'a BTreeMap<String, Dependence>) {
+pub(super) fn estimates<'a>(run: &'a ArmRun<'_>, clean_only: bool) -> (&'a MetricEstimates, &'a BTreeMap<String, Dependence>) {
     match clean(&run.analysis.conditions).filter(|_| clean_only) {
         Some(c) => (&c.metrics, &c.dependence),
         None => (&run.analysis.metrics, &run.analysis.dependence),

@@ -14,6 +14,7 @@ pub mod credibility;
 pub mod distribution;
 pub mod estimate;
 pub mod intervals;
+pub mod plan;
 pub mod rates;
 pub mod requests;
 pub mod steady;

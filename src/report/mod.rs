@@ -9,6 +9,7 @@ pub mod document;
 pub mod format;
 pub mod markdown;
 pub mod pdf;
+pub mod plan_summary;
 pub mod summary;
 pub mod telemetry_charts;
 pub mod telemetry_view;

@@ -24,6 +24,7 @@ mod mock_server;
 mod plan;
 mod report;
 mod schema;
+mod series;
 mod simulate;
 mod sweep;
 mod validate;

@@ -30,7 +30,7 @@ fn designs_reach_the_power_and_one_run_fewer_does_not() {
     let o = options(0.10);
     let plan = plan(&p, &o);
     assert!(!plan.designs.is_empty() && plan.cannot_tell.is_none());
-    let ranges: Vec<Vec<f64>> = (0..=MAX_RUNS_PER_ARM).map(power::range_draws).collect();
+    let ranges: Vec<Vec<power::SpreadDraw>> = (0..=MAX_RUNS_PER_ARM).map(power::range_draws).collect();
     for d in &plan.designs {
         assert!(d.power >= 0.9 && d.between_run == "measured", "{d:?}");
         let scale = (d.duration_s - 20.0) / 100.0;
@@ -67,9 +67,9 @@ fn one_pilot_run_plans_under_the_assumed_between_run_cv_and_says_so() {
 
 #[test]
 fn a_pilot_too_small_to_tell_gets_a_pilot_size_not_a_design() {
-    // Runs of 20 requests with a 20 % CV each: every design that reaches the power needs
+    // Runs of 20 requests with a 14 % CV each: every design that reaches the power needs
     // more than 100x the pilot's 40 requests per arm.
-    let mut p = pilot(2, 0.04, Some(0.0));
+    let mut p = pilot(2, 0.02, Some(0.0));
     p.steady_requests = 40;
     let plan = plan(&p, &options(0.10));
     assert!(plan.designs.is_empty() && plan.recommended.is_none());

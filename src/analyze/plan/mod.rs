@@ -99,7 +99,7 @@ pub fn check_options(o: &PlanOptions) -> Result<(), String> {
     if !(o.tolerance >= 0.0 && o.tolerance < 1.0) {
         return Err(format!("--tolerance {:.1} %: must lie between 0 % and 100 %", o.tolerance * 100.0));
     }
-    if !(o.effect > o.tolerance) {
+    if o.effect.is_nan() || o.effect <= o.tolerance {
         return Err(format!(
             "--effect {:.1} % is not above --tolerance {:.1} %: compare calls a regression only when the whole interval lies beyond the tolerance, so an effect at or below it can never be detected",
             o.effect * 100.0,

@@ -73,7 +73,7 @@ pub fn power(effect: f64, tolerance: f64, k: usize, between: f64, within: f64, d
     let se = (2.0 * run_variance / kf).sqrt();
     let signal = (1.0 + effect.abs()).ln();
     let tau = (1.0 + tolerance).ln();
-    if !(se > 0.0) {
+    if se.is_nan() || se <= 0.0 {
         return if signal > tau { 1.0 } else { 0.0 };
     }
     let sigma = run_variance.sqrt();

@@ -16,6 +16,7 @@ pub mod distribution;
 pub mod estimate;
 pub mod history;
 pub mod intervals;
+pub mod plan;
 pub mod rates;
 pub mod requests;
 pub mod steady;

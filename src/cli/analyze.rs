@@ -55,6 +55,10 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
+    if let Some(runs) = crate::cli::load::series_runs(&a.run)? {
+        return Err(CliError::bad_input(format!("{}: a series of {} runs (bench --repeat), not one run", a.run.display(), runs.len()))
+            .hint(format!("analyze one of them ({}), or read them together as replicated runs with report, compare or plan", runs[0].display())));
+    }
     let progress = Progress::for_analysis();
     let analysis = analyze_dir(&a.run, &opts)?.analysis;
     let text = json_text(&analysis);

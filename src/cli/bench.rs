@@ -8,8 +8,9 @@ use crate::bench::headers::{RequestHeaders, parse_header};
 use crate::bench::lengths::LengthDist;
 use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
-use crate::cli::args::{GpuArg, check_metrics_url, duration_flag};
+use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag};
 use crate::cli::gpu::gpu_source;
+use crate::cli::series::{SeriesPlan, run_series};
 use crate::cli::sweep::{parse_sweep, run_sweep};
 use crate::error::{CliError, ExitCode};
 use crate::run::manifest::TlsUse;
@@ -94,18 +95,49 @@ pub struct BenchArgs {
     /// A sweep, e.g. rate=5,10,20: one run per step under --out, linked by sweep.json.
     #[arg(long)]
     sweep: Option<String>,
+    /// Run the same load N times into OUT/run-1…N, linked by OUT/series.json (compare, plan
+    /// and report read the folder as replicated runs).
+    #[arg(long)]
+    repeat: Option<u32>,
+    /// With --repeat: wait this long between runs, e.g. 60s.
+    #[arg(long)]
+    cooldown: Option<String>,
+    /// With --repeat: a shell command run before each run (a server restart, a cache drop);
+    /// its exit code and duration go to series.json, and a failure stops the series (exit 2).
+    #[arg(long)]
+    before_each: Option<String>,
+}
+
+/// `--repeat N [--cooldown D] [--before-each CMD]` as a series plan, checked.
+fn series_plan(a: &BenchArgs) -> Result<Option<SeriesPlan<'_>>, CliError> {
+    let Some(repeat) = a.repeat else {
+        if a.cooldown.is_some() || a.before_each.is_some() {
+            return Err(CliError::bad_input("--cooldown and --before-each apply to --repeat N only"));
+        }
+        return Ok(None);
+    };
+    if repeat == 0 {
+        return Err(CliError::bad_input("--repeat 0: a series needs at least 1 run (3 or more let compare measure run-to-run noise)"));
+    }
+    if a.sweep.is_some() {
+        return Err(CliError::bad_input("--repeat and --sweep cannot be combined: repeat each step of a sweep as its own series"));
+    }
+    let cooldown = a.cooldown.as_deref().map_or(Ok(Duration::ZERO), |c| delay_flag("--cooldown", c))?;
+    Ok(Some(SeriesPlan { repeat, cooldown, before_each: a.before_each.as_deref() }))
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
+    let series = series_plan(&a)?;
     let o = options(&a)?;
     let (gpus, gpu_note) = gpu_source(a.collect_gpu.mode(), "--collect-gpu")?;
     check_metrics_url(a.server_metrics.as_deref())?;
     // Ctrl-C stops the load and still writes what was measured; a second Ctrl-C abandons it.
     crate::collect::install_signals();
     let beside = Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note };
-    match &a.sweep {
-        None => run_once(&o, beside, &a.out),
-        Some(sweep) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out),
+    match (&a.sweep, series) {
+        (_, Some(plan)) => run_series(&o, &plan, beside, &a.out),
+        (None, None) => run_once(&o, beside, &a.out),
+        (Some(sweep), None) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out),
     }
 }
 

@@ -86,11 +86,41 @@ fn available_memory() -> Option<u64> {
     Some(cgroup_left.map_or(kb * 1024, |left| left.min(kb * 1024)))
 }
 
+/// The run folders of a series folder (those `series.json` lists, in order), or None when
+/// `dir` holds no series.json.
+pub fn series_runs(dir: &Path) -> Result<Option<Vec<PathBuf>>, CliError> {
+    let path = dir.join("series.json");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let bad = |why: String| CliError::bad_input(format!("{}: {why}", path.display()));
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let runs = v["runs"].as_array().ok_or_else(|| bad("expected a \"runs\" array".into()))?;
+    let dirs: Vec<_> = runs.iter().filter_map(|r| r["run"].as_str()).map(|name| dir.join(name)).collect();
+    if dirs.is_empty() {
+        return Err(bad("lists no completed runs".into()));
+    }
+    Ok(Some(dirs))
+}
+
+/// The run folders named, a series folder (`bench --repeat`) standing for its runs.
+pub fn expand_series(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut out = Vec::new();
+    for d in dirs {
+        match series_runs(d)? {
+            Some(runs) => out.extend(runs),
+            None => out.push(d.clone()),
+        }
+    }
+    Ok(out)
+}
+
 /// Loads and analyzes the runs of one arm of a comparison (at most 999 resamples per run:
-/// the comparison does its own resampling).
+/// the comparison does its own resampling); a series folder stands for its runs.
 pub fn analyze_arm(dirs: &[PathBuf], resamples: usize, seed: u64) -> Result<Vec<AnalyzedRun>, CliError> {
     let opts = AnalyzeOptions { resamples: resamples.min(999), seed, ..Default::default() };
-    dirs.iter().map(|d| analyze_dir(d, &opts)).collect()
+    expand_series(dirs)?.iter().map(|d| analyze_dir(d, &opts)).collect()
 }
 
 /// The runs of an arm as the comparison reads them.

@@ -23,8 +23,10 @@ mod compare;
 mod history;
 mod import;
 mod mock_server;
+mod plan;
 mod report;
 mod schema;
+mod series;
 mod simulate;
 mod sweep;
 mod validate;
@@ -92,6 +94,12 @@ pub enum Command {
     ///
     /// GET /metrics reports the requests served and the faults injected, in Prometheus text.
     MockServer(mock_server::MockServerArgs),
+    /// Plan an experiment from pilot runs: runs per arm × run length that detect --effect
+    /// against --tolerance with --power, and the cheapest of them.
+    ///
+    /// Exit code 0 planned (perhaps "this pilot cannot tell"), 2 bad input: a pilot with no
+    /// steady state or no successful requests, or an --effect not above the tolerance.
+    Plan(plan::PlanArgs),
     /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
     Baseline(baseline::BaselineArgs),
     /// Change points, drift and configuration breaks across a series of runs (nightly CI).
@@ -118,6 +126,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Collect(a) => collect::run(a),
         Command::Bench(a) => bench::run(a),
         Command::MockServer(a) => mock_server::run(a),
+        Command::Plan(a) => plan::run(a),
         Command::Baseline(a) => baseline::run(a),
         Command::History(a) => history::run(a),
         Command::Schema(a) => schema::run(a),

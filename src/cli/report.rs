@@ -112,7 +112,7 @@ fn demo(opts: &AnalyzeOptions) -> Result<Analysis, CliError> {
 }
 
 fn analyze_all(dirs: &[PathBuf], opts: &AnalyzeOptions) -> Result<Vec<Analysis>, CliError> {
-    dirs.iter().map(|d| analyze_dir(d, opts).map(|r| r.analysis)).collect()
+    crate::cli::load::expand_series(dirs)?.iter().map(|d| analyze_dir(d, opts).map(|r| r.analysis)).collect()
 }
 
 fn comparison(a: &ReportArgs) -> Result<Report, CliError> {

@@ -16,6 +16,7 @@ pub mod history_chart;
 pub mod history_pdf;
 pub mod markdown;
 pub mod pdf;
+pub mod plan_summary;
 pub mod summary;
 pub mod telemetry_charts;
 pub mod telemetry_view;

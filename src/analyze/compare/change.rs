@@ -110,46 +110,6 @@ impl VarianceComponents {
     }
 }
 
-/// How to resolve an inconclusive verdict.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct MoreData {
-    /// How many times less variance the change's interval needs.
-    pub factor: f64,
-    /// Runs per arm that would decide at today's run length.
-    pub runs_per_arm: usize,
-    /// Or: how many times more requests per run at today's run count; null when run-to-run
-    /// noise alone is too large for longer runs to help.
-    pub requests_per_run_factor: Option<f64>,
-    pub advice: String,
-}
-
-/// Plans the extra data for an inconclusive verdict, from the variance components: the change's
-/// variance is `Σ_arm (between + within) / runs`, and only `within` shrinks with longer runs.
-pub fn more_data_plan(factor: f64, base: &VarianceComponents, cand: &VarianceComponents) -> MoreData {
-    let runs = base.runs.min(cand.runs).max(1);
-    let runs_per_arm = ((runs as f64 * factor).ceil() as usize).max(runs + 1);
-    let (b, w) = match (base.between, cand.between) {
-        (Some(x), Some(y)) => ((x + y) / 2.0, (base.within + cand.within) / 2.0),
-        (Some(x), None) | (None, Some(x)) => (x, (base.within + cand.within) / 2.0),
-        (None, None) => (0.0, (base.within + cand.within) / 2.0),
-    };
-    let target = (b + w) / factor;
-    let requests = (target > b && w > 0.0).then(|| (w / (target - b)).max(1.0));
-    let advice = match (runs, requests) {
-        (1, Some(m)) => format!(
-            "about {m:.1}x more requests per run, or {runs_per_arm} runs per arm; with one run per arm run-to-run noise stays unmeasured, so prefer more runs"
-        ),
-        (_, Some(m)) => {
-            format!("{runs_per_arm} runs per arm, or about {m:.1}x more requests per run")
-        }
-        (_, None) => format!(
-            "{runs_per_arm} runs per arm; longer runs cannot help because run-to-run variance is {:.0} % of the total",
-            100.0 * b / (b + w).max(f64::MIN_POSITIVE)
-        ),
-    };
-    MoreData { factor, runs_per_arm, requests_per_run_factor: requests, advice }
-}
-
 /// Between-run and within-run variance of an arm's statistic (relative to its mean).
 pub fn variance_components(runs: &[RunStatistic]) -> (Option<f64>, f64) {
     let m = arm_estimate(runs);
@@ -200,22 +160,5 @@ mod tests {
         assert!(w(&loose) > 3.0 * w(&tight));
         let (between, _) = variance_components(&[run(90.0, 0.02), run(110.0, 0.02)]);
         assert!(between.unwrap() > 0.01);
-    }
-
-    #[test]
-    fn more_data_plans_follow_the_variance_components() {
-        let vc = |runs, between, within| VarianceComponents { runs, between, within, between_share: None };
-        // Within-run noise only: 4x less variance needs 4x the requests or 4x the runs.
-        let p = more_data_plan(4.0, &vc(2, Some(0.0), 1e-4), &vc(2, Some(0.0), 1e-4));
-        assert_eq!(p.runs_per_arm, 8);
-        assert!((p.requests_per_run_factor.unwrap() - 4.0).abs() < 1e-9);
-        // Run-to-run noise dominates: longer runs cannot reach the target.
-        let p = more_data_plan(4.0, &vc(3, Some(9e-4), 1e-4), &vc(3, Some(9e-4), 1e-4));
-        assert_eq!(p.runs_per_arm, 12);
-        assert!(p.requests_per_run_factor.is_none() && p.advice.contains("cannot help"));
-        // Single runs: both options, with the caveat.
-        let p = more_data_plan(2.5, &vc(1, None, 1e-4), &vc(1, None, 1e-4));
-        assert_eq!(p.runs_per_arm, 3);
-        assert!(p.advice.contains("prefer more runs"));
     }
 }

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
-use super::change::{VarianceComponents, more_data_plan};
+use super::change::VarianceComponents;
 use super::verdict::{Better, Verdict, decide, more_data_factor};
 use super::{ArmRun, ArmVariance, ChangeInterval, CompareOptions, MetricComparison};
+use crate::analyze::plan::advice::more_requests_plan;
 use crate::stats::ks::ks_2samp;
 use crate::stats::wilson::wilson_interval;
 
@@ -232,10 +233,7 @@ pub fn error_rate_change(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], tolerance: f6
         n_base: nb,
         n_cand: nc,
         variance,
-        more_data: (verdict == Verdict::Inconclusive)
-            .then(|| more_data_factor(pc - pb, ci90, tau))
-            .flatten()
-            .map(|f| more_data_plan(f, &variance.base, &variance.cand)),
+        more_data: (verdict == Verdict::Inconclusive).then(|| more_data_factor(pc - pb, ci90, tau)).flatten().map(|f| more_requests_plan(f, nb.min(nc))),
         reason: Some("error rate change is absolute (candidate − base), not relative".into()),
         secondary: None,
     }

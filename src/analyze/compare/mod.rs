@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::intervals::few_blocks_factor;
+pub use super::plan::advice::MoreData;
+use super::plan::advice::more_data_plan;
 use super::requests::RequestView;
 use super::{Analysis, resampling_group_s};
 use crate::stats::block_length::politis_white;
@@ -23,8 +25,9 @@ use crate::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_
 use crate::stats::mann_whitney::{Alternative, p_asymptotic};
 use crate::stats::resample::stat_id;
 use crate::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
-pub use change::{MoreData, VarianceComponents};
-use change::{RelativeChange, RunStatistic, more_data_plan};
+use change::RelativeChange;
+pub use change::RunStatistic;
+pub use change::VarianceComponents;
 pub use gates::Gate;
 use verdict::{Better, Verdict, decide, more_data_factor};
 
@@ -251,6 +254,18 @@ fn metric_specs(o: &CompareOptions, clean: bool) -> Vec<(String, Better, Stat<'_
     specs
 }
 
+/// The names of the relative metrics compare computes, in order (the error rate aside).
+pub fn metric_names() -> Vec<String> {
+    LATENCY.iter().map(|(name, _, _)| name.to_string()).chain(["output_tokens_per_s".to_string(), "requests_per_s".to_string()]).collect()
+}
+
+/// Each metric's statistic of every run of one arm, in run order (None where a run lacks it),
+/// computed as `compare` computes them as measured: the planner reads its variance from these.
+pub fn run_statistics(runs: &[ArmRun<'_>], o: &CompareOptions) -> BTreeMap<String, Vec<Option<RunStatistic>>> {
+    let run_samples: Vec<_> = runs.iter().map(|r| samples(r, false)).collect();
+    metric_specs(o, false).iter().map(|(name, _, stat)| (name.clone(), runs.iter().zip(&run_samples).map(|(r, s)| stat(r, s, "base")).collect())).collect()
+}
+
 /// The user's tolerance for a metric: its own, its family's (`ttft`), or the global one.
 fn tolerance_for(o: &CompareOptions, name: &str) -> f64 {
     o.per_metric_tolerance.get(name).or_else(|| o.per_metric_tolerance.get(name.split('_').next().unwrap_or(""))).copied().unwrap_or(o.tolerance)
@@ -340,11 +355,16 @@ impl Arms<'_, '_> {
             more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
                 .then(|| more_data_factor(rc.estimate, ci90, tau))
                 .flatten()
-                .map(|f| more_data_plan(f, &variance.base, &variance.cand)),
+                .map(|f| more_data_plan(f, &variance.base, &variance.cand, steady_requests(self.base).min(steady_requests(self.cand)))),
             reason,
             secondary,
         })
     }
+}
+
+/// Requests in the steady windows of an arm's runs.
+fn steady_requests(arm: &[ArmRun<'_>]) -> u64 {
+    arm.iter().map(|r| r.analysis.steady_state.requests_in_window as u64).sum()
 }
 
 /// The drift gate: FAIL when drift made a metric inconclusive.

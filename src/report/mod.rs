@@ -13,6 +13,7 @@ pub mod format;
 pub mod history;
 pub mod history_chart;
 pub mod history_pdf;
+pub mod i18n;
 pub mod markdown;
 pub mod pdf;
 pub mod summary;

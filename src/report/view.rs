@@ -2,6 +2,8 @@
 //! template lays these out and the Markdown exporter prints them, so both show the same
 //! numbers, formatted once (`format.rs`).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::comparison_view::{ComparisonView, comparison};
@@ -62,6 +64,9 @@ pub struct EnvironmentView {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
+    /// The report's language (`en`, `zh`) and the template's fixed words in it (`i18n`).
+    pub lang: &'static str,
+    pub words: BTreeMap<&'static str, &'static str>,
     pub title: String,
     pub subtitle: String,
     pub footer: String,
@@ -380,6 +385,8 @@ pub fn view(r: &Report) -> View {
     let statement = comparison_view.as_ref().map_or_else(|| r.credibility.statement.clone(), |c| c.credibility.clone());
     let sweep_view = sweep(r);
     View {
+        lang: "en",
+        words: super::i18n::localize::template_words(super::i18n::Lang::En),
         title: r.title.clone(),
         subtitle: subtitle(r),
         footer: format!("{} · credence {} · {}", r.title, r.credence_version, r.date),

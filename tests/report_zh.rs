@@ -175,3 +175,41 @@ fn a_model_named_in_chinese_renders_in_the_pdf_and_the_markdown() {
     assert!(md.starts_with("# 压测报告：通义千问-7B-对话版"), "{}", md.lines().next().unwrap_or(""));
     assert!(md.contains("模型 通义千问-7B-对话版"), "{md}");
 }
+
+#[test]
+fn a_chinese_comparison_leads_with_its_verdict_and_the_compare_jsons_numbers() {
+    let s = Scratch::new("zh_compare");
+    let (base, cand) = (common::fixture("ab/base"), common::fixture("ab/cand"));
+    let (md, json) = (s.path("c.md"), s.path("c.json"));
+    for (out, format) in [(&md, "md"), (&json, "json")] {
+        run_ok(&[
+            "report",
+            "--base",
+            base.to_str().unwrap(),
+            "--cand",
+            cand.to_str().unwrap(),
+            "--lang",
+            "zh",
+            "--format",
+            format,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+    }
+    let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
+    let top: Vec<&str> = md.lines().take(30).collect();
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let headline = top[2];
+    let mut decided = 0;
+    for (name, m) in j["comparison"]["metrics"].as_object().unwrap() {
+        let pct = |x: &serde_json::Value| format!("{:+.1} %", x.as_f64().unwrap() * 100.0);
+        let change = format!("{} [{}, {}]", pct(&m["change"]["estimate"]), pct(&m["change"]["ci_low"]), pct(&m["change"]["ci_high"]));
+        if m["verdict"] == "regression" || m["verdict"] == "improvement" {
+            decided += 1;
+            assert!(headline.contains(&change), "{name}: the headline lacks {change}: {headline}");
+        }
+    }
+    assert!(decided > 0 && headline.starts_with("退化：") && headline.ends_with('。'), "{headline}");
+    assert!(top.iter().any(|l| l.starts_with("| 指标 | 基线 [95 % 置信区间] | 候选 [95 % 置信区间] | 变化 [95 % 置信区间] | 容差 | 结论 |")), "{top:#?}");
+    assert!(top.iter().any(|l| l.starts_with("有效性门槛：")), "{top:#?}");
+}

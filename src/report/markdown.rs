@@ -134,7 +134,7 @@ fn verdict_first(s: &mut String, v: &View) {
         let _ = writeln!(s, "\n{} {}\n\n_{}_", grade_line(v), md(&v.statement), md(&v.subtitle));
     }
     if let Some(c) = &v.comparison {
-        details(s, w(v, "tpl.md_details_comparison"), |s| comparison(s, c));
+        details(s, w(v, "tpl.md_details_comparison"), |s| comparison(s, v, c));
     }
     details(s, w(v, "tpl.md_details_metrics"), |s| metric_tables(s, v));
     details(s, w(v, "tpl.h_findings"), |s| findings(s, v));
@@ -224,17 +224,19 @@ fn telemetry(s: &mut String, t: &TelemetryView) {
 
 /// The comparison's method, what would decide each inconclusive metric, every gate and what
 /// changed between the manifests.
-fn comparison(s: &mut String, c: &ComparisonView) {
+fn comparison(s: &mut String, v: &View, c: &ComparisonView) {
     let _ = writeln!(s, "{}\n\n{}\n", md(&c.summary), md(&c.table_note));
     for n in &c.notes {
         let _ = writeln!(s, "- {}", md(n));
     }
-    let _ = writeln!(s, "\n| gate | status | reason |\n|---|---|---|");
-    table_rows(s, &c.gates);
+    let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.col_gate"), w(v, "tpl.col_status"), w(v, "tpl.col_reason"));
+    for g in &c.gates {
+        let _ = writeln!(s, "| {} | {} | {} |", md(&g[0]), w(v, &format!("tpl.status_{}", g[1])), md(&g[2]));
+    }
     if c.what_changed.is_empty() {
-        let _ = writeln!(s, "\nNothing differs between the manifests.");
+        let _ = writeln!(s, "\n{}", w(v, "tpl.nothing_differs"));
     } else {
-        let _ = writeln!(s, "\n| changed | base | candidate |\n|---|---|---|");
+        let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.md_col_changed"), w(v, "tpl.col_base"), w(v, "tpl.col_candidate"));
         table_rows(s, &c.what_changed);
     }
 }

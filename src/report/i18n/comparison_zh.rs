@@ -114,7 +114,12 @@ pub fn gates_line(c: &Comparison) -> String {
         .filter(|s| count(s) > 0)
         .map(|s| format!("{} {}", tr(ZH, &format!("tpl.status_{s}")), count(s)))
         .collect();
-    let not_passed: Vec<String> = c.gates.iter().filter(|g| g.status != "PASS").map(|g| format!("{} {}：{}", g.name, g.status, g.reason)).collect();
+    let not_passed: Vec<String> = c
+        .gates
+        .iter()
+        .filter(|g| g.status != "PASS")
+        .map(|g| format!("{} {}：{}", g.name, tr(ZH, &format!("tpl.status_{}", g.status)), super::localize::by_english("replication.", &g.reason)))
+        .collect();
     let tally = if tally.is_empty() { tr(ZH, "cmp.no_gates").to_string() } else { tally.join("，") };
     if not_passed.is_empty() {
         fill(ZH, "cmp.gates", &[("tally", &tally)])
@@ -169,10 +174,39 @@ pub fn summary(c: &Comparison) -> String {
             ("invalid", invalid),
             ("base", &c.base_runs.join(", ")),
             ("cand", &c.cand_runs.join(", ")),
-            ("replication", &c.replication),
+            ("replication", &super::localize::by_english("replication.", &c.replication)),
             ("method", first.map_or("", |m| m.change.method)),
             ("resamples", &first.map_or(0, |m| m.change.resamples).to_string()),
             ("seed", &first.map_or(0, |m| m.change.seed).to_string()),
         ],
     )
+}
+
+/// What more data would decide each inconclusive metric, rebuilt from the plan's numbers
+/// (`compare::change::more_data_plan`).
+pub fn notes(c: &Comparison) -> Vec<String> {
+    words::ordered(c)
+        .into_iter()
+        .filter_map(|(name, m)| m.more_data.as_ref().map(|d| fill(ZH, "cmp.note", &[("metric", &metric_label(name)), ("advice", &advice(m, d))])))
+        .collect()
+}
+
+fn advice(m: &MetricComparison, d: &crate::analyze::compare::MoreData) -> String {
+    let (base, cand) = (&m.variance.base, &m.variance.cand);
+    let runs = base.runs.min(cand.runs).max(1);
+    let per_arm = d.runs_per_arm.to_string();
+    match (runs, d.requests_per_run_factor) {
+        (1, Some(f)) => fill(ZH, "cmp.advice_single", &[("factor", &format!("{f:.1}")), ("runs", &per_arm)]),
+        (_, Some(f)) => fill(ZH, "cmp.advice_runs", &[("factor", &format!("{f:.1}")), ("runs", &per_arm)]),
+        (_, None) => {
+            let between = match (base.between, cand.between) {
+                (Some(x), Some(y)) => (x + y) / 2.0,
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => 0.0,
+            };
+            let within = (base.within + cand.within) / 2.0;
+            let share = format!("{:.0}", 100.0 * between / (between + within).max(f64::MIN_POSITIVE));
+            fill(ZH, "cmp.advice_between", &[("runs", &per_arm), ("share", &share)])
+        }
+    }
 }

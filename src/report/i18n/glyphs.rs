@@ -28,7 +28,7 @@ fn embedded() -> &'static [Font] {
 }
 
 fn has(fonts: &[Font], c: char) -> bool {
-    fonts.iter().any(|f| f.ttf().glyph_index(c).is_some())
+    fonts.iter().any(|f| f.info().coverage.contains(c as u32))
 }
 
 /// Whether an embedded font has a glyph for `c` (white space and controls need none).

@@ -299,7 +299,7 @@ pub fn detector_reason(reason: &str) -> String {
 
 /// A fixed English string the analysis writes (a detector's note, the quantile definition),
 /// in Chinese when an entry under `prefix` has it as its English; else as written.
-fn by_english(prefix: &str, english: &str) -> String {
+pub(super) fn by_english(prefix: &str, english: &str) -> String {
     CATALOG.iter().find(|e| e.0.starts_with(prefix) && e.1 == english).map_or_else(|| english.to_string(), |e| e.2.to_string())
 }
 
@@ -386,4 +386,8 @@ fn comparison(cv: &mut crate::report::comparison_view::ComparisonView, c: &crate
         comparison_zh::arm_line(tr(ZH, "cmp.arm_cand_title"), &c.cand_runs, &r.credibility),
     ];
     cv.summary = comparison_zh::summary(c);
+    cv.notes = comparison_zh::notes(c);
+    for g in &mut cv.gates {
+        g[2] = by_english("replication.", &g[2]);
+    }
 }

@@ -31,7 +31,8 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     }
     let runs: Vec<&Analysis> = r.runs.iter().collect();
     v.title = title(r);
-    v.footer = format!("{} · credence {} · {}", v.title, r.credence_version, r.date);
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    v.footer = format!("{} · credence {} · {}", v.title, r.credence_version, date);
     v.subtitle = subtitle(r);
     v.grade_rule = tr(ZH, "view.grade_rule").to_string();
     if !runs.is_empty() && r.comparison.is_none() && r.sweep.is_none() {
@@ -68,6 +69,10 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
 /// The default title in Chinese; a title the user gave stays as given.
 fn title(r: &Report) -> String {
     let comparing = r.comparison.is_some();
+    // `audit`'s default title names the source files.
+    if let Some(source) = r.title.strip_prefix("Audit of ").filter(|_| r.audit.is_some()) {
+        return format!("{}：{source}", tr(ZH, "view.title_audit"));
+    }
     if r.title != crate::report::document::default_title(&r.runs, comparing) {
         return r.title.clone();
     }
@@ -106,7 +111,8 @@ fn subtitle(r: &Report) -> String {
         (_, 1) => "view.kind_single",
         _ => "view.kind_replicated",
     };
-    format!("{sut} · {load} · {} · {}", r.date, tr(ZH, kind))
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    format!("{sut} · {load} · {date} · {}", tr(ZH, kind))
 }
 
 /// `36.1 [35.6, 36.7]`, `~80.0（≥ 70.0，数据不足）` or `n/a`: `format::estimate` in Chinese.

@@ -187,3 +187,8 @@ mod tests {
         assert!(parse_duration("abc").is_err());
     }
 }
+
+/// `--lang`: the report languages credence has.
+pub fn parse_lang(code: &str) -> Result<crate::report::i18n::Lang, CliError> {
+    crate::report::i18n::Lang::parse(code).ok_or_else(|| CliError::bad_input(format!("--lang {code:?}: expected en or zh")))
+}

@@ -12,8 +12,8 @@ use crate::analyze::requests::RequestView;
 use crate::analyze::telemetry_audit::load::LoadState;
 use crate::analyze::telemetry_audit::telemetry_audit;
 use crate::analyze::{AnalyzeOptions, analyze_view};
-use crate::cli::args::{ReportFormat, format_and_paths, import_options};
-use crate::cli::io::{check_writable, write_report};
+use crate::cli::args::{ReportFormat, format_and_paths, import_options, parse_lang};
+use crate::cli::io::{check_writable, write_report_in};
 use crate::error::{CliError, ExitCode};
 use crate::import::{ImportResult, import};
 use crate::report::Report;
@@ -45,6 +45,9 @@ pub struct AuditArgs {
     /// Report date, YYYY-MM-DD.
     #[arg(long)]
     date: Option<String>,
+    /// Report language of the PDF and Markdown: en or zh (the JSON is the same in both).
+    #[arg(long, default_value = "en")]
+    lang: String,
     /// Bootstrap resamples.
     #[arg(long, default_value_t = 9999)]
     resamples: usize,
@@ -54,6 +57,7 @@ pub struct AuditArgs {
 }
 
 pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
+    let lang = parse_lang(&a.lang)?;
     check_writable(&a.out)?;
     let (format, paths) = format_and_paths(&a.args)?;
     let opts = import_options(a.tz.as_deref(), a.start.as_deref(), &[])?;
@@ -66,7 +70,7 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     } else {
         aggregate_only_audit(&a, &result, &source)?
     };
-    let bytes = write_report(&report, a.format, &a.out)?;
+    let bytes = write_report_in(&report, a.format, lang, &a.out)?;
     eprintln!("wrote {} ({} bytes): {}", a.out.display(), bytes, outcome(&report));
     Ok(ExitCode::Success)
 }

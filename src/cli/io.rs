@@ -6,7 +6,8 @@ use std::path::Path;
 
 use crate::cli::args::ReportFormat;
 use crate::error::CliError;
-use crate::report::{Exporter, Json, Report, markdown::Markdown, pdf::Pdf};
+use crate::report::i18n::Lang;
+use crate::report::{Exporter, Json, Report};
 
 /// Fails early when the output's folder does not exist, before any long work.
 pub fn check_writable(path: &Path) -> Result<(), CliError> {
@@ -46,13 +47,15 @@ pub fn print_stdout(text: &str) -> Result<(), CliError> {
 }
 
 /// Renders `report` in `format` and writes it atomically; returns the size written.
-pub fn write_report(report: &Report, format: ReportFormat, out: &Path) -> Result<usize, CliError> {
-    let exporter: &dyn Exporter = match format {
-        ReportFormat::Pdf => &Pdf,
-        ReportFormat::Md => &Markdown,
-        ReportFormat::Json => &Json,
+
+/// Writes the report in `format` and `lang` to `out`; the JSON is the same in every language.
+pub fn write_report_in(report: &Report, format: ReportFormat, lang: Lang, out: &Path) -> Result<usize, CliError> {
+    let bytes = match format {
+        ReportFormat::Pdf => crate::report::pdf::render(report, lang),
+        ReportFormat::Md => crate::report::markdown::render(report, lang),
+        ReportFormat::Json => Json.export(report),
     };
-    let bytes = exporter.export(report).map_err(|e| CliError::bad_input(e.to_string()))?;
+    let bytes = bytes.map_err(|e| CliError::bad_input(e.to_string()))?;
     write_atomic(out, &bytes)?;
     Ok(bytes.len())
 }

@@ -7,8 +7,8 @@ use crate::analyze::attribute::Telemetry;
 use crate::analyze::compare::{CompareOptions, compare};
 use crate::analyze::requests::RequestView;
 use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
-use crate::cli::args::{ReportFormat, check_resamples, parse_order, parse_tolerances};
-use crate::cli::io::{check_writable, write_report};
+use crate::cli::args::{ReportFormat, check_resamples, parse_lang, parse_order, parse_tolerances};
+use crate::cli::io::{check_writable, write_report_in};
 use crate::cli::load::{analyze_arm, analyze_dir, arm_runs};
 use crate::error::{CliError, ExitCode};
 use crate::report::Report;
@@ -33,7 +33,7 @@ pub struct ReportArgs {
     /// Title (default: from the system under test).
     #[arg(long)]
     title: Option<String>,
-    /// Report language (only `en` so far).
+    /// Report language of the PDF and Markdown: en or zh (the JSON is the same in both).
     #[arg(long, default_value = "en")]
     lang: String,
     /// Report date, YYYY-MM-DD (default: the day of the first request, never today).
@@ -58,6 +58,7 @@ pub struct ReportArgs {
 
 pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     check_args(&a)?;
+    let lang = parse_lang(&a.lang)?;
     check_writable(&a.out)?;
     let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, ..AnalyzeOptions::default() };
     let report = if a.demo {
@@ -72,16 +73,13 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     } else {
         Report::for_runs(analyze_all(&a.runs, &opts)?, a.title, a.date)
     };
-    let bytes = write_report(&report, a.format, &a.out)?;
+    let bytes = write_report_in(&report, a.format, lang, &a.out)?;
     eprintln!("wrote {} ({} bytes, credibility {})", a.out.display(), bytes, report.grade().label());
     Ok(ExitCode::Success)
 }
 
 /// Refuses contradictory or malformed arguments before any work.
 fn check_args(a: &ReportArgs) -> Result<(), CliError> {
-    if a.lang != "en" {
-        return Err(CliError::bad_input(format!("--lang {:?}: only en is available", a.lang)));
-    }
     if let Some(d) = &a.date
         && !valid_date(d)
     {

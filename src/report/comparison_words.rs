@@ -49,7 +49,7 @@ fn percentile_label(digits: &str) -> String {
 }
 
 /// The unit a metric's values are shown in.
-fn unit(metric: &str) -> &'static str {
+pub(crate) fn unit(metric: &str) -> &'static str {
     match metric {
         "output_tokens_per_s" => "tokens/s",
         "requests_per_s" => "requests/s",
@@ -85,12 +85,12 @@ pub fn table_note(c: &Comparison) -> String {
 }
 
 /// The digits a pair of arm intervals supports: those of the narrower half-width.
-fn arm_decimals(m: &MetricComparison, scale: f64) -> usize {
+pub(crate) fn arm_decimals(m: &MetricComparison, scale: f64) -> usize {
     let half = |ci: (f64, f64)| (ci.1 - ci.0) * scale / 2.0;
     decimals_for(half(m.base_ci).min(half(m.cand_ci)))
 }
 
-fn scale(metric: &str) -> f64 {
+pub(crate) fn scale(metric: &str) -> f64 {
     if is_absolute(metric) { 100.0 } else { 1.0 }
 }
 

@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::format::estimate;
+use super::i18n::{Lang, fill, tr};
 use crate::analyze::conditions::{Condition, clean};
 use crate::analyze::{Analysis, Estimate};
 
@@ -42,7 +43,7 @@ fn windows(c: &Condition) -> String {
     c.windows.iter().map(|w| format!("{:.0}–{:.0} s", w.start_s, w.end_s)).collect::<Vec<_>>().join(", ")
 }
 
-fn table(c: &Condition) -> ConditionTable {
+fn table(c: &Condition, lang: Lang) -> ConditionTable {
     let rows = METRICS
         .iter()
         .filter_map(|(key, label)| {
@@ -55,22 +56,37 @@ fn table(c: &Condition) -> ConditionTable {
             String::new(),
             String::new(),
             String::new(),
-            format!("{} windows", c.throughput.windows),
+            fill(lang, "cond.windows", &[("n", &c.throughput.windows.to_string())]),
         ]))
         .collect();
     let note = match &c.cause {
-        None => format!(
-            "{:.0} s and {} requests ({}); excluded {:.0} s and {} requests ({:.0} % of the steady window).",
-            c.duration_s,
-            c.requests,
-            windows(c),
-            c.excluded_s,
-            c.excluded_requests,
-            c.excluded_share * 100.0
+        None => fill(
+            lang,
+            "cond.clean_note",
+            &[
+                ("s", &format!("{:.0}", c.duration_s)),
+                ("n", &c.requests.to_string()),
+                ("windows", &windows(c)),
+                ("ex", &format!("{:.0}", c.excluded_s)),
+                ("exn", &c.excluded_requests.to_string()),
+                ("share", &format!("{:.0}", c.excluded_share * 100.0)),
+            ],
         ),
-        Some(_) => format!("{:.0} s and {} requests inside the episodes: {}.", c.duration_s, c.requests, windows(c)),
+        Some(_) => fill(lang, "cond.episode_note", &[("s", &format!("{:.0}", c.duration_s)), ("n", &c.requests.to_string()), ("windows", &windows(c))]),
     };
-    ConditionTable { title: if c.cause.is_none() { "Clean windows".to_string() } else { c.title.clone() }, note, rows }
+    ConditionTable { title: title(c, lang), note, rows }
+}
+
+/// A condition's name: "Clean windows", or its cause's title (the analysis' own in English).
+fn title(c: &Condition, lang: Lang) -> String {
+    match (&c.cause, lang) {
+        (None, _) => tr(lang, "cond.clean_title").to_string(),
+        (Some(cause), Lang::Zh) => match tr(lang, &format!("cause.{cause}.title")) {
+            "?" => c.title.clone(),
+            t => t.to_string(),
+        },
+        (Some(_), Lang::En) => c.title.clone(),
+    }
 }
 
 /// A point ratio, e.g. `+84 %`.
@@ -82,18 +98,18 @@ fn ratio(inside: &Estimate, outside: &Estimate) -> String {
 }
 
 /// Each metric inside each cause's episodes against the clean windows.
-fn contrast(a: &Analysis, clean_c: &Condition) -> Vec<[String; 5]> {
+fn contrast(a: &Analysis, clean_c: &Condition, lang: Lang) -> Vec<[String; 5]> {
     let mut rows = Vec::new();
     for c in a.conditions.iter().filter(|c| c.cause.is_some()) {
         for (key, label) in METRICS {
             for stat in ["p50", "p99"] {
                 let (Some(i), Some(o)) = (c.metrics.get(key).and_then(|m| m.get(stat)), clean_c.metrics.get(key).and_then(|m| m.get(stat))) else { continue };
-                rows.push([c.title.clone(), format!("{} {label}", stat.to_uppercase()), estimate(i, 1.0), estimate(o, 1.0), ratio(i, o)]);
+                rows.push([title(c, lang), format!("{} {label}", stat.to_uppercase()), estimate(i, 1.0), estimate(o, 1.0), ratio(i, o)]);
             }
         }
         rows.push([
-            c.title.clone(),
-            "throughput".into(),
+            title(c, lang),
+            tr(lang, "cond.throughput").to_string(),
             estimate(&c.throughput.requests_per_s, 1.0),
             estimate(&clean_c.throughput.requests_per_s, 1.0),
             ratio(&c.throughput.requests_per_s, &clean_c.throughput.requests_per_s),
@@ -103,19 +119,19 @@ fn contrast(a: &Analysis, clean_c: &Condition) -> Vec<[String; 5]> {
 }
 
 /// The "Conditions" section of a run with episodes; None without.
-pub fn conditions_view(a: &Analysis) -> Option<ConditionsView> {
+pub fn conditions_view(a: &Analysis, lang: Lang) -> Option<ConditionsView> {
     let clean_c = clean(&a.conditions)?;
     Some(ConditionsView {
-        title: format!("run {}", a.run.run_id),
-        note: "Episodes with an environmental cause, widened by the lag found and one 5-s attribution window on each side, are set apart from the steady window. Intervals come from a block bootstrap over each condition's own time groups. The contrast table gives point ratios; the findings give the effect's interval.".into(),
-        tables: a.conditions.iter().map(table).collect(),
-        contrast: contrast(a, clean_c),
+        title: fill(lang, "cond.run_title", &[("run", &a.run.run_id)]),
+        note: tr(lang, "cond.note").to_string(),
+        tables: a.conditions.iter().map(|c| table(c, lang)).collect(),
+        contrast: contrast(a, clean_c, lang),
     })
 }
 
 /// Page 1's rows with the clean estimates first and the as-measured ones beside them, and a
 /// row saying what was excluded; `rows` unchanged when the run has no episodes.
-pub fn headline(a: &Analysis, rows: Vec<[String; 2]>) -> Vec<[String; 2]> {
+pub fn headline(a: &Analysis, rows: Vec<[String; 2]>, lang: Lang) -> Vec<[String; 2]> {
     let Some(c) = clean(&a.conditions) else { return rows };
     let e = |m: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, Estimate>>, k: &str, p: &str| {
         m.get(k).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate(x, 1.0))
@@ -123,28 +139,46 @@ pub fn headline(a: &Analysis, rows: Vec<[String; 2]>) -> Vec<[String; 2]> {
     let mut out: Vec<[String; 2]> = rows
         .into_iter()
         .map(|[label, value]| {
+            // Labels are "TTFT" in English and end in "(TTFT)" in Chinese.
             let key = match label.as_str() {
-                "TTFT" => "ttft",
-                "TPOT" => "tpot",
+                l if l == "TTFT" || l.ends_with("(TTFT)") => "ttft",
+                l if l == "TPOT" || l.ends_with("(TPOT)") => "tpot",
                 _ => return [label, value],
             };
-            let text = format!(
-                "P50 {} ms · P99 {} ms in clean windows ({:.0} s); as measured P50 {} ms · P99 {} ms",
-                e(&c.metrics, key, "p50"),
-                e(&c.metrics, key, "p99"),
-                c.duration_s,
-                e(&a.metrics, key, "p50"),
-                e(&a.metrics, key, "p99")
+            let text = fill(
+                lang,
+                "cond.headline",
+                &[
+                    ("p50", &e(&c.metrics, key, "p50")),
+                    ("p99", &e(&c.metrics, key, "p99")),
+                    ("s", &format!("{:.0}", c.duration_s)),
+                    ("mp50", &e(&a.metrics, key, "p50")),
+                    ("mp99", &e(&a.metrics, key, "p99")),
+                ],
             );
             [label, text]
         })
         .collect();
-    let causes: Vec<String> = a.conditions.iter().filter(|x| x.cause.is_some()).map(|x| format!("{} ({})", x.title, windows(x))).collect();
+    let causes: Vec<String> = a
+        .conditions
+        .iter()
+        .filter(|x| x.cause.is_some())
+        .map(|x| fill(lang, "cond.cause_windows", &[("cause", &title(x, lang)), ("windows", &windows(x))]))
+        .collect();
     out.insert(
         1,
         [
-            "Excluded".into(),
-            format!("{:.0} s, {} requests ({:.0} % of the steady window): {}", c.excluded_s, c.excluded_requests, c.excluded_share * 100.0, causes.join("; ")),
+            tr(lang, "cond.excluded_label").to_string(),
+            fill(
+                lang,
+                "cond.excluded",
+                &[
+                    ("ex", &format!("{:.0}", c.excluded_s)),
+                    ("exn", &c.excluded_requests.to_string()),
+                    ("share", &format!("{:.0}", c.excluded_share * 100.0)),
+                    ("causes", &causes.join(tr(lang, "cond.cause_separator"))),
+                ],
+            ),
         ],
     );
     out

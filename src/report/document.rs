@@ -77,7 +77,7 @@ pub fn utc_time(epoch_ns: i64) -> String {
     format!("{:02}:{:02}:{:02}.{:03}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
 }
 
-fn default_title(runs: &[Analysis], comparison: bool) -> String {
+pub(crate) fn default_title(runs: &[Analysis], comparison: bool) -> String {
     let first = runs.first();
     let model = first.and_then(|a| a.run.config.model.clone());
     let engine = first.and_then(|a| a.run.config.engine.clone());

@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 use super::comparison_view::ComparisonView;
 use super::document::Report;
+use super::i18n::{Lang, localize::localize};
 use super::telemetry_view::TelemetryView;
 use super::view::{AuditView, CheckSet, View, view};
 use super::{Exporter, ReportError};
@@ -42,36 +43,52 @@ pub(crate) fn table_rows<const N: usize>(s: &mut String, rows: &[[String; N]]) {
 
 impl Exporter for Markdown {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
-        let v = view(r);
-        let mut s = String::new();
-        if v.verdict_first {
-            verdict_first(&mut s, &v);
-            return Ok(s.into_bytes());
-        }
-        head(&mut s, &v);
-        metric_tables(&mut s, &v);
-        for c in &v.conditions {
-            conditions(&mut s, c);
-        }
-        if let Some(t) = &v.telemetry {
-            telemetry(&mut s, t);
-        }
-        if let Some(a) = &v.audit {
-            audit(&mut s, a);
-        }
-        // Cause detectors run on a request timeline; without runs there are no findings to state.
-        if !r.runs.is_empty() {
-            findings(&mut s, &v);
-        }
-        Ok(s.into_bytes())
+        render(r, Lang::En)
     }
+}
+
+/// The Markdown in `lang`.
+pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
+    let mut v = view(r);
+    localize(&mut v, r, lang);
+    let mut s = String::new();
+    if v.verdict_first {
+        verdict_first(&mut s, &v);
+        return Ok(s.into_bytes());
+    }
+    head(&mut s, &v);
+    metric_tables(&mut s, &v);
+    for c in &v.conditions {
+        conditions(&mut s, c);
+    }
+    if let Some(t) = &v.telemetry {
+        telemetry(&mut s, t);
+    }
+    if let Some(a) = &v.audit {
+        audit(&mut s, a);
+    }
+    // Cause detectors run on a request timeline; without runs there are no findings to state.
+    if !r.runs.is_empty() {
+        findings(&mut s, &v);
+    }
+    Ok(s.into_bytes())
+}
+
+/// A fixed word of the report in its language (the template's `words`).
+fn w<'a>(v: &'a View, key: &'a str) -> &'a str {
+    v.words.get(key).copied().unwrap_or(key)
+}
+
+/// `**Credibility: LOW**`, in the report's language.
+fn grade_line(v: &View) -> String {
+    format!("**{}{}**", w(v, "tpl.credibility_badge"), w(v, &format!("tpl.grade_{}", v.grade)))
 }
 
 /// Title, grade, statement, headline and the named checks.
 fn head(s: &mut String, v: &View) {
     let _ = writeln!(s, "# {}\n", md(&v.title));
     let _ = writeln!(s, "{}\n", md(&v.subtitle));
-    let _ = writeln!(s, "**Credibility: {}**\n", v.grade);
+    let _ = writeln!(s, "{}\n", grade_line(v));
     let _ = writeln!(s, "{}\n", md(&v.statement));
     let _ = writeln!(s, "| | |\n|---|---|");
     for h in &v.headline {
@@ -79,18 +96,18 @@ fn head(s: &mut String, v: &View) {
     }
     for set in &v.check_sets {
         let _ = writeln!(s, "\n**{}**\n", md(&set.title));
-        check_table(s, set);
+        check_table(s, v, set);
     }
 }
 
 /// One set of named checks as a table, after its statement when it has one.
-fn check_table(s: &mut String, set: &CheckSet) {
+fn check_table(s: &mut String, v: &View, set: &CheckSet) {
     if !set.statement.is_empty() {
         let _ = writeln!(s, "{}\n", md(&set.statement));
     }
-    let _ = writeln!(s, "| check | status | reason |\n|---|---|---|");
+    let _ = writeln!(s, "| {} | {} | {} |\n|---|---|---|", w(v, "tpl.col_check"), w(v, "tpl.col_status"), w(v, "tpl.col_reason"));
     for c in &set.checks {
-        let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), c[1], md(&c[2]));
+        let _ = writeln!(s, "| {} | {} | {} |", md(&c[0]), w(v, &format!("tpl.status_{}", c[1])), md(&c[2]));
     }
 }
 
@@ -117,18 +134,18 @@ fn verdict_first(s: &mut String, v: &View) {
             "| offered req/s | achieved req/s | TTFT P50 ms | TTFT P99 ms | TPOT P50 ms | E2E P99 ms | errors % | grade |\n|---|---|---|---|---|---|---|---|"
         );
         table_rows(s, &sw.rows);
-        let _ = writeln!(s, "\n**Credibility: {}** {}\n\n_{}_", v.grade, md(&v.statement), md(&v.subtitle));
+        let _ = writeln!(s, "\n{} {}\n\n_{}_", grade_line(v), md(&v.statement), md(&v.subtitle));
     }
     if let Some(c) = &v.comparison {
-        details(s, "Comparison details: method, every gate, what would decide, what changed", |s| comparison(s, c));
+        details(s, w(v, "tpl.md_details_comparison"), |s| comparison(s, v, c));
     }
-    details(s, "Key metrics of each run", |s| metric_tables(s, v));
+    details(s, w(v, "tpl.md_details_metrics"), |s| metric_tables(s, v));
     if !v.conditions.is_empty() {
-        details(s, "Conditions of each run", |s| v.conditions.iter().for_each(|c| conditions(s, c)));
+        details(s, w(v, "tpl.md_details_conditions"), |s| v.conditions.iter().for_each(|c| conditions(s, c)));
     }
-    details(s, "Findings", |s| findings(s, v));
+    details(s, w(v, "tpl.h_findings"), |s| findings(s, v));
     for set in &v.check_sets {
-        details(s, &format!("Checks, {}", set.title), |s| check_table(s, set));
+        details(s, &w(v, "tpl.md_details_checks").replace("{title}", &set.title), |s| check_table(s, v, set));
     }
 }
 
@@ -147,7 +164,7 @@ fn comparison_lead(s: &mut String, v: &View, c: &ComparisonView) {
         let _ = writeln!(s, "| {} | {verdict} |", cells.join(" | "));
     }
     let _ = writeln!(s, "\n{}\n", md(&c.gates_line));
-    let _ = writeln!(s, "**Credibility: {}** {}\n", v.grade, md(&c.credibility));
+    let _ = writeln!(s, "{} {}\n", grade_line(v), md(&c.credibility));
     for arm in &c.arms {
         let _ = writeln!(s, "- {}", md(arm));
     }
@@ -164,7 +181,13 @@ fn details(s: &mut String, summary: &str, body: impl FnOnce(&mut String)) {
 /// One table of key metrics per run.
 fn metric_tables(s: &mut String, v: &View) {
     for t in &v.metric_tables {
-        let _ = writeln!(s, "\n**Key metrics, {}** (ms, 95 % intervals)\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title));
+        let title = w(v, "tpl.md_key_metrics").replace("{title}", &md(&t.title));
+        let _ = writeln!(
+            s,
+            "\n**{title}** {}\n\n| {} | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|",
+            w(v, "tpl.md_ms_intervals"),
+            w(v, "tpl.col_metric")
+        );
         table_rows(s, &t.rows);
     }
 }
@@ -221,41 +244,37 @@ fn telemetry(s: &mut String, t: &TelemetryView) {
 
 /// The comparison's method, what would decide each inconclusive metric, every gate and what
 /// changed between the manifests.
-fn comparison(s: &mut String, c: &ComparisonView) {
+fn comparison(s: &mut String, v: &View, c: &ComparisonView) {
     let _ = writeln!(s, "{}\n\n{}\n", md(&c.summary), md(&c.table_note));
     for n in &c.notes {
         let _ = writeln!(s, "- {}", md(n));
     }
-    let _ = writeln!(s, "\n| gate | status | reason |\n|---|---|---|");
-    table_rows(s, &c.gates);
+    let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.col_gate"), w(v, "tpl.col_status"), w(v, "tpl.col_reason"));
+    for g in &c.gates {
+        let _ = writeln!(s, "| {} | {} | {} |", md(&g[0]), w(v, &format!("tpl.status_{}", g[1])), md(&g[2]));
+    }
     if c.what_changed.is_empty() {
-        let _ = writeln!(s, "\nNothing differs between the manifests.");
+        let _ = writeln!(s, "\n{}", w(v, "tpl.nothing_differs"));
     } else {
-        let _ = writeln!(s, "\n| changed | base | candidate |\n|---|---|---|");
+        let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.md_col_changed"), w(v, "tpl.col_base"), w(v, "tpl.col_candidate"));
         table_rows(s, &c.what_changed);
     }
 }
 
 /// The findings, the unexplained anomalies and what could not be checked.
 fn findings(s: &mut String, v: &View) {
-    let _ = writeln!(s, "\n## Findings\n");
+    let _ = writeln!(s, "\n## {}\n", w(v, "tpl.h_findings"));
     if v.findings.is_empty() {
-        let _ = writeln!(s, "No cause was found.");
+        let _ = writeln!(s, "{}", w(v, "tpl.no_cause"));
     }
     for f in &v.findings {
-        let _ = writeln!(
-            s,
-            "- **{}** (`{}`, {}): {}. Effect: {}. Action: {}",
-            md(&f.title),
-            f.cause,
-            md(&f.strength),
-            md(&f.episodes),
-            md(&f.effect),
-            md(&f.action)
-        );
+        let fields = [("title", md(&f.title)), ("cause", f.cause.clone()), ("strength", md(&f.strength)), ("episodes", md(&f.episodes))];
+        let fields = fields.into_iter().chain([("effect", md(&f.effect)), ("action", md(&f.action))]);
+        let line = fields.fold(w(v, "tpl.md_finding").to_string(), |line, (name, value)| line.replace(&format!("{{{name}}}"), &value));
+        let _ = writeln!(s, "{line}");
     }
     for u in &v.unexplained {
-        let _ = writeln!(s, "- unexplained: {}", md(u));
+        let _ = writeln!(s, "- {}{}", w(v, "tpl.md_unexplained"), md(u));
     }
     let _ = writeln!(s, "\n{}", md(&v.not_checked));
 }

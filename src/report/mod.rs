@@ -14,6 +14,7 @@ pub mod format;
 pub mod history;
 pub mod history_chart;
 pub mod history_pdf;
+pub mod i18n;
 pub mod markdown;
 pub mod pdf;
 pub mod plan_summary;

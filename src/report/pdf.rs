@@ -1,12 +1,13 @@
-//! The PDF exporter: typst with the template compiled into the binary, the fonts typst-assets
-//! embeds (no system fonts), the content as JSON bytes and the charts as SVG bytes in
-//! `sys.inputs`. Nothing from a run is spliced into typst source.
+//! The PDF exporter: typst with the template compiled into the binary, the embedded fonts (no
+//! system fonts), the content as JSON bytes and the charts as SVG bytes in `sys.inputs`.
+//! Nothing from a run is spliced into typst source.
 
 use typst::foundations::{Bytes, Dict, IntoValue};
 use typst_as_lib::TypstEngine;
 
 use super::charts;
 use super::document::Report;
+use super::i18n::{Lang, charts_zh, localize::localize};
 use super::telemetry_charts;
 use super::view::{View, view};
 use super::{Exporter, ReportError};
@@ -74,29 +75,38 @@ fn add_telemetry_charts(r: &Report, v: &mut View, charts: &mut Vec<(String, Stri
 
 impl Exporter for Pdf {
     fn export(&self, r: &Report) -> Result<Vec<u8>, ReportError> {
-        let (mut charts, timelines, distributions) = draw_charts(r);
-        let mut v = view(r);
-        v.timelines = timelines;
-        v.distributions = distributions;
-        add_telemetry_charts(r, &mut v, &mut charts);
-        let json = serde_json::to_vec(&v).map_err(|e| ReportError::Render(e.to_string()))?;
-        let mut chart_dict = Dict::new();
-        for (name, svg) in charts {
-            chart_dict.insert(name.into(), Bytes::new(svg.into_bytes()).into_value());
-        }
-        let mut inputs = Dict::new();
-        inputs.insert("view".into(), Bytes::new(json).into_value());
-        inputs.insert("charts".into(), chart_dict.into_value());
-        let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(super::fonts::embedded()).build();
-        let compiled = engine.compile_with_input(inputs);
-        let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.message.to_string()).collect();
-        let doc: typst_layout::PagedDocument = compiled.output.map_err(|e| ReportError::Render(typst_error(&e)))?;
-        if !warnings.is_empty() && std::env::var_os("CREDENCE_TYPST_WARNINGS").is_some() {
-            eprintln!("typst warnings: {}", warnings.join("; "));
-        }
-        typst_pdf::pdf(&doc, &typst_pdf::PdfOptions::default())
-            .map_err(|e| ReportError::Render(e.iter().map(|d| d.message.to_string()).collect::<Vec<_>>().join("; ")))
+        render(r, Lang::En)
     }
+}
+
+/// The PDF in `lang`: the view and the charts' words in that language, the numbers the same.
+pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
+    let (mut charts, timelines, distributions) = draw_charts(r);
+    let mut v = view(r);
+    localize(&mut v, r, lang);
+    v.timelines = timelines;
+    v.distributions = distributions;
+    add_telemetry_charts(r, &mut v, &mut charts);
+    if lang == Lang::Zh {
+        charts.iter_mut().for_each(|(_, svg)| *svg = charts_zh::localize_svg(svg));
+    }
+    let json = serde_json::to_vec(&v).map_err(|e| ReportError::Render(e.to_string()))?;
+    let mut chart_dict = Dict::new();
+    for (name, svg) in charts {
+        chart_dict.insert(name.into(), Bytes::new(svg.into_bytes()).into_value());
+    }
+    let mut inputs = Dict::new();
+    inputs.insert("view".into(), Bytes::new(json).into_value());
+    inputs.insert("charts".into(), chart_dict.into_value());
+    let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(super::fonts::embedded()).build();
+    let compiled = engine.compile_with_input(inputs);
+    let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.message.to_string()).collect();
+    let doc: typst_layout::PagedDocument = compiled.output.map_err(|e| ReportError::Render(typst_error(&e)))?;
+    if !warnings.is_empty() && std::env::var_os("CREDENCE_TYPST_WARNINGS").is_some() {
+        eprintln!("typst warnings: {}", warnings.join("; "));
+    }
+    typst_pdf::pdf(&doc, &typst_pdf::PdfOptions::default())
+        .map_err(|e| ReportError::Render(e.iter().map(|d| d.message.to_string()).collect::<Vec<_>>().join("; ")))
 }
 
 /// typst's source errors print as a debug dump: show their messages and hints instead.

@@ -2,6 +2,8 @@
 //! template lays these out and the Markdown exporter prints them, so both show the same
 //! numbers, formatted once (`format.rs`).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::comparison_view::{ComparisonView, comparison};
@@ -62,6 +64,9 @@ pub struct EnvironmentView {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
+    /// The report's language (`en`, `zh`) and the template's fixed words in it (`i18n`).
+    pub lang: &'static str,
+    pub words: BTreeMap<&'static str, &'static str>,
     pub title: String,
     pub subtitle: String,
     pub footer: String,
@@ -159,7 +164,7 @@ fn headline(a: &Analysis) -> Vec<[String; 2]> {
     }
     rows.push(["TPOT".into(), p50_p99("tpot")]);
     rows.push(["Errors".into(), errors_line(a)]);
-    super::conditions_view::headline(a, rows)
+    super::conditions_view::headline(a, rows, super::i18n::Lang::En)
 }
 
 /// The error rate, then each kind's share (largest first), e.g. `12 of 120 requests: 10 [6, 17] %
@@ -382,6 +387,8 @@ pub fn view(r: &Report) -> View {
     let statement = comparison_view.as_ref().map_or_else(|| r.credibility.statement.clone(), |c| c.credibility.clone());
     let sweep_view = sweep(r);
     View {
+        lang: "en",
+        words: super::i18n::localize::template_words(super::i18n::Lang::En),
         title: r.title.clone(),
         subtitle: subtitle(r),
         footer: format!("{} · credence {} · {}", r.title, r.credence_version, r.date),
@@ -392,7 +399,7 @@ pub fn view(r: &Report) -> View {
         check_sets: check_sets(r),
         metrics_note: "Estimates with 95 % intervals, in ms, over the steady window. '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.".into(),
         metric_tables: metric_tables(r),
-        conditions: r.runs.iter().filter_map(super::conditions_view::conditions_view).collect(),
+        conditions: r.runs.iter().filter_map(|a| super::conditions_view::conditions_view(a, super::i18n::Lang::En)).collect(),
         rates: r.runs.iter().flat_map(|a| {
             [
                 [format!("{}: requests/s", a.run.run_id), estimate(&a.throughput.requests_per_s, 1.0)],

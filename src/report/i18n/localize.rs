@@ -1,0 +1,400 @@
+//! Puts a `View` into the report's language. English is the view as `view.rs` builds it; for
+//! Chinese, each field a person reads is rebuilt from the `Report` (the analyses, their
+//! credibility and the comparison), with the words from the catalog and the numbers formatted
+//! as in English. Fields not rebuilt here keep their English text (listed in the README).
+
+use std::collections::BTreeMap;
+
+use super::checks_zh::{check_reason, finding_title};
+use super::statement_zh;
+use super::{CATALOG, Lang, comparison_zh, fill, tr};
+use crate::analyze::credibility::Credibility;
+use crate::analyze::{Analysis, Estimate, Status};
+use crate::report::comparison_words as words;
+use crate::report::document::Report;
+use crate::report::format::{decimals_for, estimate, significant};
+use crate::report::view::{CheckSet, FindingView, MetricTable, View};
+
+const ZH: Lang = Lang::Zh;
+
+/// The template's fixed words (`tpl.*` keys, without the prefix's dot) in `lang`.
+pub fn template_words(lang: Lang) -> BTreeMap<&'static str, &'static str> {
+    CATALOG.iter().filter(|e| e.0.starts_with("tpl.")).map(|e| (e.0, if lang == Lang::Zh { e.2 } else { e.1 })).collect()
+}
+
+/// Sets the view's language and, for Chinese, rebuilds its sentences from the report.
+pub fn localize(v: &mut View, r: &Report, lang: Lang) {
+    v.lang = lang.code();
+    v.words = template_words(lang);
+    if lang == Lang::En {
+        return;
+    }
+    let runs: Vec<&Analysis> = r.runs.iter().collect();
+    v.title = title(r);
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    v.footer = format!("{} · credence {} · {}", v.title, r.credence_version, date);
+    v.subtitle = subtitle(r);
+    v.grade_rule = tr(ZH, "view.grade_rule").to_string();
+    if !runs.is_empty() && r.comparison.is_none() && r.sweep.is_none() {
+        v.statement = statement_zh::statement(&runs, &r.credibility);
+        v.headline = crate::report::conditions_view::headline(runs[0], headline(runs[0]), lang);
+    }
+    v.check_sets = check_sets(r);
+    v.metrics_note = tr(ZH, "view.metrics_note").to_string();
+    v.metric_tables = r.runs.iter().map(metric_table).collect();
+    v.conditions = r.runs.iter().filter_map(|a| crate::report::conditions_view::conditions_view(a, lang)).collect();
+    v.rates = r.runs.iter().flat_map(rates).collect();
+    v.timeline_note = tr(ZH, "view.timeline_note").to_string();
+    v.findings = r.runs.iter().flat_map(|a| a.findings.iter().map(move |f| finding(a, f))).collect();
+    v.findings_none = tr(ZH, "view.findings_none").to_string();
+    v.unexplained = r.runs.iter().flat_map(unexplained).collect();
+    v.not_checked = not_checked(r);
+    for e in &mut v.environment {
+        e.title = e.title.replacen("run ", tr(ZH, "view.run_prefix"), 1);
+        for row in &mut e.rows {
+            if let Some(note) = row[1].strip_prefix("unknown: ") {
+                row[1] = fill(ZH, "view.unknown_note", &[("note", note)]);
+            } else if row[1] == "unknown" {
+                row[1] = tr(ZH, "view.unknown").to_string();
+            }
+        }
+    }
+    v.provenance = provenance(r);
+    v.methodology = methodology(r);
+    if let (Some(c), Some(cv)) = (&r.comparison, v.comparison.as_mut()) {
+        comparison(cv, c, r);
+        v.statement = cv.credibility.clone();
+    }
+}
+
+/// The default title in Chinese; a title the user gave stays as given.
+fn title(r: &Report) -> String {
+    let comparing = r.comparison.is_some();
+    // `audit`'s default title names the source files.
+    if let Some(source) = r.title.strip_prefix("Audit of ").filter(|_| r.audit.is_some()) {
+        return format!("{}：{source}", tr(ZH, "view.title_audit"));
+    }
+    if r.title != crate::report::document::default_title(&r.runs, comparing) {
+        return r.title.clone();
+    }
+    let first = r.runs.first();
+    let sut: Vec<String> = [first.and_then(|a| a.run.config.model.clone()), first.and_then(|a| a.run.config.engine.clone())].into_iter().flatten().collect();
+    let what = tr(ZH, if comparing { "view.title_comparison" } else { "view.title_benchmark" });
+    match sut.as_slice() {
+        [] => what.to_string(),
+        [one] => format!("{what}：{one}"),
+        [model, engine, ..] => format!("{what}：{model}（{engine}）"),
+    }
+}
+
+/// The system under test, the load, the date and the kind of report.
+fn subtitle(r: &Report) -> String {
+    let Some(a) = r.runs.first() else { return format!("{} · {}", tr(ZH, "view.telemetry_only"), r.date) };
+    let c = &a.run.config;
+    let parts: Vec<String> = [
+        c.model.as_ref().map(|m| fill(ZH, "view.sut_model", &[("model", m)])),
+        c.engine.as_ref().map(|e| format!("{e} {}", c.engine_version.clone().unwrap_or_default()).trim().to_string()),
+        c.hardware.clone(),
+        c.parallelism.as_ref().map(|p| fill(ZH, "view.sut_parallelism", &[("p", p)])),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let sut = if parts.is_empty() { tr(ZH, "view.sut_unknown").to_string() } else { parts.join("，") };
+    let load = match (a.run.rate_per_s, a.run.concurrency) {
+        (Some(rate), _) => fill(ZH, "view.load_rate", &[("arrival", &a.run.arrival), ("rate", &significant(rate, 3))]),
+        (None, Some(n)) => fill(ZH, "view.load_concurrency", &[("n", &n.to_string())]),
+        _ => a.run.arrival.clone(),
+    };
+    let kind = match (r.kind, r.runs.len()) {
+        ("comparison", _) => "view.kind_comparison",
+        ("sweep", _) => "view.kind_sweep",
+        (_, 1) => "view.kind_single",
+        _ => "view.kind_replicated",
+    };
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    format!("{sut} · {load} · {date} · {}", tr(ZH, kind))
+}
+
+/// `36.1 [35.6, 36.7]`, `~80.0（≥ 70.0，数据不足）` or `n/a`: `format::estimate` in Chinese.
+pub fn estimate_zh(e: &Estimate, scale: f64) -> String {
+    match (e.status, e.estimate) {
+        (Status::InsufficientData, Some(v)) => {
+            let d = decimals_for(v.abs() * scale * 0.05);
+            match e.ci_low {
+                Some(lo) => fill(ZH, "view.insufficient_bound", &[("v", &format!("{:.d$}", v * scale)), ("lo", &format!("{:.d$}", lo * scale))]),
+                None => fill(ZH, "view.insufficient", &[("v", &format!("{:.d$}", v * scale))]),
+            }
+        }
+        _ => estimate(e, scale),
+    }
+}
+
+fn headline(a: &Analysis) -> Vec<[String; 2]> {
+    let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate_zh(x, 1.0));
+    let p50_p99 = |m: &str| format!("P50 {} ms · P99 {} ms", e(m, "p50"), e(m, "p99"));
+    let throughput = fill(
+        ZH,
+        "view.throughput_line",
+        &[("requests", &estimate_zh(&a.throughput.requests_per_s, 1.0)), ("tokens", &estimate_zh(&a.throughput.output_tokens_per_s, 1.0))],
+    );
+    let mut rows = vec![[tr(ZH, "view.row_throughput").to_string(), throughput], [tr(ZH, "view.row_ttft").to_string(), p50_p99("ttft")]];
+    if a.metrics.contains_key("ttfot") {
+        rows.push([tr(ZH, "view.row_ttfot").to_string(), p50_p99("ttfot")]);
+    }
+    rows.push([tr(ZH, "view.row_tpot").to_string(), p50_p99("tpot")]);
+    rows.push([tr(ZH, "view.row_errors").to_string(), errors_line(a)]);
+    rows
+}
+
+fn errors_line(a: &Analysis) -> String {
+    let mut total = fill(
+        ZH,
+        "view.errors_line",
+        &[("errors", &a.errors.errors.to_string()), ("requests", &a.errors.requests.to_string()), ("rate", &estimate_zh(&a.errors.rate, 100.0))],
+    );
+    if a.errors.cancelled > 0 {
+        total += &fill(ZH, "view.errors_cancelled", &[("n", &a.errors.cancelled.to_string())]);
+    }
+    let mut kinds: Vec<(&String, f64)> = a.errors.by_kind.iter().filter_map(|(k, e)| Some((k, e.estimate?))).collect();
+    if kinds.is_empty() {
+        return total;
+    }
+    kinds.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(y.0)));
+    let parts: Vec<String> = kinds.iter().map(|(k, r)| format!("{k} {:.1} %", r * 100.0)).collect();
+    format!("{total}（{}）", parts.join("，"))
+}
+
+/// One set of checks per arm of a comparison, else one; reasons in Chinese.
+fn check_sets(r: &Report) -> Vec<CheckSet> {
+    let runs: Vec<&Analysis> = r.runs.iter().collect();
+    let set = |title: String, statement: String, c: &Credibility, arm: &[&Analysis]| CheckSet {
+        title,
+        statement,
+        checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), check_reason(k, arm, &c.half_widths)]).collect(),
+    };
+    match (&r.base_credibility, &r.comparison) {
+        (Some(b), Some(cmp)) => {
+            let (base_runs, cand_runs) = runs.split_at(cmp.base_runs.len().min(runs.len()));
+            let arm_title = |key: &str, c: &Credibility| format!("{}：{}", tr(ZH, key), comparison_zh::grade_word(c.grade));
+            vec![
+                set(arm_title("cmp.arm_base_title", b), statement_zh::statement(base_runs, b), b, base_runs),
+                set(arm_title("cmp.arm_cand_title", &r.credibility), statement_zh::statement(cand_runs, &r.credibility), &r.credibility, cand_runs),
+            ]
+        }
+        _ => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &runs)],
+    }
+}
+
+const METRICS: [(&str, &str); 6] =
+    [("ttft", "TTFT"), ("ttfot", "view.metric_ttfot"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"), ("service", "view.metric_service")];
+
+fn metric_table(a: &Analysis) -> MetricTable {
+    let rows = METRICS
+        .iter()
+        .filter_map(|(key, label)| {
+            let m = a.metrics.get(*key)?;
+            let cell = |p: &str| m.get(p).map_or("n/a".to_string(), |e| estimate_zh(e, 1.0));
+            let n = m.get("p50").map_or(0, |e| e.n);
+            let label = if label.starts_with("view.") { tr(ZH, label) } else { label };
+            Some([format!("{label} (ms)"), cell("p50"), cell("p90"), cell("p99"), cell("p999"), n.to_string()])
+        })
+        .collect();
+    MetricTable { title: format!("{}{}", tr(ZH, "view.run_prefix"), a.run.run_id), rows }
+}
+
+fn rates(a: &Analysis) -> [[String; 2]; 3] {
+    let id = &a.run.run_id;
+    [
+        [fill(ZH, "view.rate_requests", &[("id", id)]), estimate_zh(&a.throughput.requests_per_s, 1.0)],
+        [fill(ZH, "view.rate_tokens", &[("id", id)]), estimate_zh(&a.throughput.output_tokens_per_s, 1.0)],
+        [fill(ZH, "view.rate_errors", &[("id", id)]), estimate_zh(&a.errors.rate, 100.0)],
+    ]
+}
+
+fn finding(a: &Analysis, f: &crate::analyze::attribute::Finding) -> FindingView {
+    let _ = a;
+    let strength = fill(
+        ZH,
+        "view.strength",
+        &[
+            ("label", tr(ZH, &format!("view.strength_{}", f.strength.label))),
+            ("overlap", &format!("{:.0}", f.strength.anomaly_overlap * 100.0)),
+            ("corr", &f.strength.correlation.map_or("n/a".into(), |c| format!("{c:.2}"))),
+        ],
+    ) + &f.strength.lag_s.map_or(String::new(), |l| fill(ZH, "view.strength_lag", &[("lag", &format!("{l:+.0}"))]));
+    let action = match tr(ZH, &format!("cause.{}.action", f.cause)) {
+        "?" => f.action.clone(),
+        zh => zh.to_string(),
+    };
+    FindingView {
+        title: finding_title(&f.cause, &f.title),
+        cause: f.cause.clone(),
+        strength,
+        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, e.source)).collect::<Vec<_>>().join("；"),
+        effect: f.effect.as_ref().map_or(tr(ZH, "view.effect_none").to_string(), effect),
+        evidence: f.evidence.clone(),
+        action,
+    }
+}
+
+fn effect(e: &crate::analyze::attribute::effect::Effect) -> String {
+    let fmt = |x: f64| {
+        if e.kind == "relative" {
+            format!("{:+.1} %", x * 100.0)
+        } else if e.metric == "error_rate" {
+            format!("{:+.1} pp", x * 100.0)
+        } else {
+            format!("{x:+.2} {}", e.unit)
+        }
+    };
+    let ci = match (e.ci_low, e.ci_high) {
+        (Some(lo), Some(hi)) => fill(
+            ZH,
+            "view.effect_ci",
+            &[("lo", &fmt(lo)), ("hi", &fmt(hi)), ("method", e.method), ("seed", &e.seed.to_string()), ("resamples", &e.resamples.to_string())],
+        ),
+        _ => format!("（{}）", e.note.clone().unwrap_or_else(|| tr(ZH, "view.no_interval").to_string())),
+    };
+    fill(
+        ZH,
+        "view.effect",
+        &[("metric", &e.metric), ("change", &fmt(e.change)), ("ci", &ci), ("inside", &e.n_inside.to_string()), ("outside", &e.n_outside.to_string())],
+    )
+}
+
+fn unexplained(a: &Analysis) -> Vec<String> {
+    a.attribution
+        .unexplained
+        .iter()
+        .map(|u| {
+            fill(
+                ZH,
+                "view.unexplained",
+                &[
+                    ("id", &a.run.run_id),
+                    ("series", &u.series),
+                    ("peak", &format!("{:+.0}", u.peak_relative * 100.0)),
+                    ("start", &format!("{:.0}", u.start_s)),
+                    ("end", &format!("{:.0}", u.end_s)),
+                    ("z", &format!("{:.1}", u.peak_z)),
+                ],
+            )
+        })
+        .collect()
+}
+
+/// The detectors that could not run, each named once.
+fn not_checked(r: &Report) -> String {
+    if r.runs.is_empty() {
+        return tr(ZH, "view.no_detector").to_string();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for d in r.runs.iter().flat_map(|a| a.attribution.detectors.iter().filter(|d| d.status == "not_checked")) {
+        let s = format!("{}（{}）", d.cause, detector_reason(&d.reason));
+        if !names.contains(&s) {
+            names.push(s);
+        }
+    }
+    if names.is_empty() { tr(ZH, "view.every_detector").to_string() } else { fill(ZH, "view.not_checked", &[("items", &names.join("；"))]) }
+}
+
+/// A detector's "not checked" reason in Chinese when the catalog has it, else as written.
+pub fn detector_reason(reason: &str) -> String {
+    by_english("detector.", reason)
+}
+
+/// A fixed English string the analysis writes (a detector's note, the quantile definition),
+/// in Chinese when an entry under `prefix` has it as its English; else as written.
+pub(super) fn by_english(prefix: &str, english: &str) -> String {
+    CATALOG.iter().find(|e| e.0.starts_with(prefix) && e.1 == english).map_or_else(|| english.to_string(), |e| e.2.to_string())
+}
+
+/// Where the numbers come from: credence's version, and each run's labels, errors and source.
+fn provenance(r: &Report) -> Vec<[String; 2]> {
+    let mut rows = vec![["credence".to_string(), r.credence_version.clone()]];
+    for a in &r.runs {
+        for (k, v) in &a.run.labels {
+            rows.push([fill(ZH, "view.prov_label", &[("key", k)]), v.clone()]);
+        }
+        for e in &a.errors.examples {
+            rows.push([fill(ZH, "view.prov_error", &[("kind", &e.kind), ("n", &e.count.to_string())]), e.message.clone()]);
+        }
+        let version = a.run.source_tool_version.as_ref().map_or(String::new(), |v| fill(ZH, "view.prov_version", &[("v", v)]));
+        let source = fill(
+            ZH,
+            "view.prov_source",
+            &[
+                ("tool", &a.run.creator.tool),
+                ("tool_version", &a.run.creator.version),
+                ("format", &a.run.format_version.to_string()),
+                ("kind", &a.run.source_kind),
+                ("name", &a.run.source_name),
+                ("version", &version),
+            ],
+        );
+        rows.push([format!("{}{}", tr(ZH, "view.run_prefix"), a.run.run_id), source]);
+    }
+    rows
+}
+
+fn methodology(r: &Report) -> Vec<[String; 2]> {
+    let first = r.runs.first();
+    let o = first.map(|a| &a.options);
+    let groups = first.map_or(5.0, |a| crate::analyze::resampling_group_s(a.options.window_s, a.steady_state.end_s - a.steady_state.start_s));
+    let row = |term: &str, key: &str, args: &[(&str, &str)]| [term.to_string(), fill(ZH, key, args)];
+    let mut rows = vec![
+        row("TTFT", "method.ttft", &[]),
+        row(tr(ZH, "view.metric_service"), "method.service", &[]),
+        row("TPOT", "method.tpot", &[]),
+        row("ITL", "method.itl", &[]),
+        [tr(ZH, "method.percentiles_term").to_string(), o.map_or(String::new(), |o| by_english("quantile.", o.quantile_definition))],
+    ];
+    if let Some(o) = o {
+        let groups = if groups.fract() == 0.0 { format!("{groups:.0}") } else { format!("{groups:.1}") };
+        rows.push(row(
+            tr(ZH, "method.intervals_term"),
+            "method.intervals",
+            &[
+                ("confidence", &format!("{:.0}", o.confidence * 100.0)),
+                ("groups", &groups),
+                ("seed", &o.seed.to_string()),
+                ("resamples", &o.resamples.to_string()),
+            ],
+        ));
+        rows.push(row(
+            tr(ZH, "method.steady_term"),
+            "method.steady",
+            &[("penalty", &format!("{:?}", o.penalty)), ("delta", &format!("{:.0}", o.steady_delta * 100.0))],
+        ));
+    } else {
+        rows.push([tr(ZH, "method.intervals_term").to_string(), String::new()]);
+        rows.push([tr(ZH, "method.steady_term").to_string(), String::new()]);
+    }
+    rows.push(row(tr(ZH, "method.attribution_term"), "method.attribution", &[]));
+    rows.push([tr(ZH, "method.grade_term").to_string(), tr(ZH, "view.grade_rule").to_string()]);
+    rows
+}
+
+/// The comparison's top part and details in Chinese.
+fn comparison(cv: &mut crate::report::comparison_view::ComparisonView, c: &crate::analyze::compare::Comparison, r: &Report) {
+    let base = r.base_credibility.as_ref().unwrap_or(&r.credibility);
+    cv.headline = comparison_zh::headline(c, r.grade(), (base, &r.credibility));
+    cv.table_header = comparison_zh::table_header();
+    for (row, (name, m)) in cv.table.iter_mut().zip(words::ordered(c)) {
+        row.metric = comparison_zh::metric_label(name);
+        row.verdict_word = comparison_zh::verdict_word(m.verdict).to_string();
+    }
+    cv.table_note = comparison_zh::table_note(c);
+    cv.gates_line = comparison_zh::gates_line(c);
+    cv.credibility = comparison_zh::credibility_summary(c, r.grade());
+    cv.arms = vec![
+        comparison_zh::arm_line(tr(ZH, "cmp.arm_base_title"), &c.base_runs, base),
+        comparison_zh::arm_line(tr(ZH, "cmp.arm_cand_title"), &c.cand_runs, &r.credibility),
+    ];
+    cv.summary = comparison_zh::summary(c);
+    cv.notes = comparison_zh::notes(c);
+    for g in &mut cv.gates {
+        g[2] = by_english("replication.", &g[2]);
+    }
+}

@@ -1,0 +1,215 @@
+//! `--lang zh`: the Chinese PDF and Markdown of the demo carry the same numbers as the JSON,
+//! render on every page, leave no English prose outside identifiers, units and run strings,
+//! and are byte-identical across runs; the JSON does not depend on the language.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{Scratch, credence, stderr};
+
+fn run_ok(args: &[&str]) {
+    let o = credence(args);
+    assert!(o.status.success(), "credence {args:?} failed: {}", stderr(&o));
+}
+
+fn pdftotext(pdf: &Path) -> String {
+    let o = Command::new("pdftotext").arg(pdf).arg("-").output().expect("pdftotext (poppler-utils) is needed; .ci/run installs it");
+    assert!(o.status.success(), "pdftotext failed on {}", pdf.display());
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Text without any whitespace: the PDF wraps lines anywhere, and typst spaces Latin from CJK.
+fn squeezed(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The demo as JSON (the Analysis), Chinese Markdown and Chinese PDF.
+struct Demo {
+    _dir: Scratch,
+    json: serde_json::Value,
+    markdown: String,
+    pdf: std::path::PathBuf,
+}
+
+fn demo() -> Demo {
+    let s = Scratch::new("zh_demo");
+    let (json, md, pdf) = (s.path("demo.json"), s.path("demo.md"), s.path("demo.pdf"));
+    run_ok(&["report", "--demo", "--lang", "zh", "--format", "json", "-o", json.to_str().unwrap()]);
+    run_ok(&["report", "--demo", "--lang", "zh", "--format", "md", "-o", md.to_str().unwrap()]);
+    run_ok(&["report", "--demo", "--lang", "zh", "-o", pdf.to_str().unwrap()]);
+    Demo { json: serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap(), markdown: std::fs::read_to_string(&md).unwrap(), pdf, _dir: s }
+}
+
+/// `x [lo, hi]` with the digits the interval's half-width supports (as `format::estimate`).
+fn interval(e: &serde_json::Value) -> String {
+    let (x, lo, hi) = (e["estimate"].as_f64().unwrap(), e["ci_low"].as_f64().unwrap(), e["ci_high"].as_f64().unwrap());
+    let d = (1.0 - ((hi - lo) / 2.0).log10().floor()).clamp(0.0, 6.0) as usize;
+    format!("{x:.d$} [{lo:.d$}, {hi:.d$}]")
+}
+
+#[test]
+fn the_chinese_pdf_states_the_markdowns_statement_with_the_jsons_numbers() {
+    let d = demo();
+    let text = squeezed(&pdftotext(&d.pdf));
+    // The statement is the paragraph after the grade line, Markdown-escaped.
+    let md_lines: Vec<&str> = d.markdown.lines().collect();
+    let grade = md_lines.iter().position(|l| l.starts_with("**可信度：")).expect("a grade line");
+    let statement = md_lines[grade + 2].replace('\\', "");
+    assert!(statement.starts_with("可信度：低。本次为单次运行："), "{statement}");
+    assert!(text.contains(&squeezed(&statement)), "the PDF lacks the statement:\n{statement}");
+    let j = &d.json;
+    let steady = &j["steady_state"];
+    let numbers = [
+        format!(
+            "在{:.0}s的稳态窗口内测量了{}个请求",
+            steady["end_s"].as_f64().unwrap() - steady["start_s"].as_f64().unwrap(),
+            j["requests"]["in_steady_window"]
+        ),
+        format!("舍弃开头{:.0}s的预热（{}个请求）", steady["dropped_start_s"].as_f64().unwrap(), steady["dropped_start_requests"]),
+        squeezed(&interval(&j["throughput"]["requests_per_s"])),
+        squeezed(&interval(&j["throughput"]["output_tokens_per_s"])),
+        format!("{}个请求中{}个失败", j["errors"]["requests"], j["errors"]["errors"]),
+    ];
+    for n in numbers {
+        assert!(text.contains(&n), "the PDF lacks {n:?}");
+    }
+    let throughput = j["credibility"]["half_widths"].as_array().unwrap().iter().find(|w| w["metric"] == "throughput").unwrap();
+    let half = format!("吞吐量±{:.1}%", throughput["relative"].as_f64().unwrap() * 100.0);
+    assert!(text.contains(&half), "the PDF lacks {half}");
+}
+
+#[test]
+fn every_chinese_page_renders_without_warnings_and_without_missing_glyphs() {
+    let d = demo();
+    let prefix = d.pdf.with_file_name("page");
+    let o = Command::new("pdftoppm").args(["-r", "30", "-png"]).arg(&d.pdf).arg(&prefix).output().expect("pdftoppm (poppler-utils) is needed");
+    assert!(o.status.success() && o.stderr.is_empty(), "pdftoppm: {}", String::from_utf8_lossy(&o.stderr));
+    let pages = std::fs::read_dir(d.pdf.parent().unwrap()).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("page")).count();
+    assert!(pages >= 6, "{pages} pages rendered");
+    let fonts = Command::new("pdffonts").arg(&d.pdf).output().expect("pdffonts (poppler-utils)");
+    let fonts = String::from_utf8_lossy(&fonts.stdout).into_owned();
+    assert!(fonts.contains("NotoSansCJK"), "the CJK font is not embedded:\n{fonts}");
+    let text = pdftotext(&d.pdf);
+    assert!(!text.contains('\u{fffd}'), "a replacement mark in the text");
+}
+
+/// Runs of three or more English words, one per match, from whitespace-collapsed lines.
+fn english_runs(text: &str) -> Vec<String> {
+    let mut runs = Vec::new();
+    for line in text.lines() {
+        let mut run: Vec<&str> = Vec::new();
+        for word in line.split_whitespace().chain([""]) {
+            let english = word.len() > 1 && word.trim_end_matches([',', ';', ':', '.']).chars().all(|c| c.is_ascii_alphabetic() || c == '\'' || c == '-');
+            if english {
+                run.push(word);
+            } else {
+                if run.len() >= 3 {
+                    runs.push(run.join(" "));
+                }
+                run.clear();
+            }
+        }
+    }
+    runs
+}
+
+#[test]
+fn no_english_prose_is_left_outside_run_strings_and_finding_evidence() {
+    let d = demo();
+    let j = &d.json;
+    // Strings of the run itself, and the one family still in English: the findings' evidence,
+    // which the analysis writes as sentences (see README, "Languages").
+    let config = &j["run"]["config"];
+    let mut allowed: Vec<String> = ["engine", "hardware", "model"].iter().filter_map(|k| config[k].as_str().map(String::from)).collect();
+    allowed.extend(j["findings"].as_array().unwrap().iter().flat_map(|f| f["evidence"].as_array().unwrap().iter().map(|e| e.as_str().unwrap().to_string())));
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let allowed: Vec<String> = allowed.iter().map(|a| flat(a)).collect();
+    for (what, text) in [("PDF", pdftotext(&d.pdf)), ("Markdown", d.markdown.replace('\\', ""))] {
+        let left: Vec<String> = english_runs(&text).into_iter().filter(|r| !allowed.iter().any(|a| a.contains(r.as_str()))).collect();
+        assert!(left.is_empty(), "English prose left in the {what}: {left:#?}");
+    }
+}
+
+#[test]
+fn the_chinese_pdf_is_byte_identical_across_runs_and_the_json_does_not_depend_on_the_language() {
+    let s = Scratch::new("zh_repro");
+    let out = |name: &str| s.path(name).to_str().unwrap().to_string();
+    run_ok(&["report", "--demo", "--lang", "zh", "-o", &out("a.pdf")]);
+    run_ok(&["report", "--demo", "--lang", "zh", "-o", &out("b.pdf")]);
+    assert!(std::fs::read(out("a.pdf")).unwrap() == std::fs::read(out("b.pdf")).unwrap(), "two zh PDFs differ");
+    run_ok(&["report", "--demo", "--lang", "zh", "--format", "json", "-o", &out("zh.json")]);
+    run_ok(&["report", "--demo", "--format", "json", "-o", &out("en.json")]);
+    assert!(std::fs::read(out("zh.json")).unwrap() == std::fs::read(out("en.json")).unwrap(), "--lang changed the JSON");
+}
+
+#[test]
+fn an_unknown_language_is_refused_with_exit_2() {
+    let s = Scratch::new("zh_refuse");
+    let out = s.path("x.pdf");
+    for command in [vec!["report", "--demo"], vec!["audit", "x.json"]] {
+        let mut args = command.clone();
+        args.extend(["--lang", "fr", "-o", out.to_str().unwrap()]);
+        let o = credence(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--lang \"fr\""), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_model_named_in_chinese_renders_in_the_pdf_and_the_markdown() {
+    let s = Scratch::new("zh_model");
+    let run = s.path("run");
+    run_ok(&["simulate", "--scenario", "steady", "--duration", "60s", "--out", run.to_str().unwrap()]);
+    let manifest = run.join("run.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    m["config"]["model"] = "通义千问-7B-对话版".into();
+    std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let (pdf, md) = (s.path("r.pdf"), s.path("r.md"));
+    run_ok(&["report", run.to_str().unwrap(), "--lang", "zh", "-o", pdf.to_str().unwrap()]);
+    run_ok(&["report", run.to_str().unwrap(), "--lang", "zh", "--format", "md", "-o", md.to_str().unwrap()]);
+    let title = squeezed(pdftotext(&pdf).lines().next().unwrap_or(""));
+    assert!(title.starts_with("压测报告：通义千问-7B-对话版"), "{title}");
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.starts_with("# 压测报告：通义千问-7B-对话版"), "{}", md.lines().next().unwrap_or(""));
+    assert!(md.contains("模型 通义千问-7B-对话版"), "{md}");
+}
+
+#[test]
+fn a_chinese_comparison_leads_with_its_verdict_and_the_compare_jsons_numbers() {
+    let s = Scratch::new("zh_compare");
+    let (base, cand) = (common::fixture("ab/base"), common::fixture("ab/cand"));
+    let (md, json) = (s.path("c.md"), s.path("c.json"));
+    for (out, format) in [(&md, "md"), (&json, "json")] {
+        run_ok(&[
+            "report",
+            "--base",
+            base.to_str().unwrap(),
+            "--cand",
+            cand.to_str().unwrap(),
+            "--lang",
+            "zh",
+            "--format",
+            format,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+    }
+    let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
+    let top: Vec<&str> = md.lines().take(30).collect();
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let headline = top[2];
+    let mut decided = 0;
+    for (name, m) in j["comparison"]["metrics"].as_object().unwrap() {
+        let pct = |x: &serde_json::Value| format!("{:+.1} %", x.as_f64().unwrap() * 100.0);
+        let change = format!("{} [{}, {}]", pct(&m["change"]["estimate"]), pct(&m["change"]["ci_low"]), pct(&m["change"]["ci_high"]));
+        if m["verdict"] == "regression" || m["verdict"] == "improvement" {
+            decided += 1;
+            assert!(headline.contains(&change), "{name}: the headline lacks {change}: {headline}");
+        }
+    }
+    assert!(decided > 0 && headline.starts_with("退化：") && headline.ends_with('。'), "{headline}");
+    assert!(top.iter().any(|l| l.starts_with("| 指标 | 基线 [95 % 置信区间] | 候选 [95 % 置信区间] | 变化 [95 % 置信区间] | 容差 | 结论 |")), "{top:#?}");
+    assert!(top.iter().any(|l| l.starts_with("有效性门槛：")), "{top:#?}");
+}

@@ -89,6 +89,14 @@ fn title(c: &Condition, lang: Lang) -> String {
     }
 }
 
+/// An estimate with its interval, in the report's language.
+fn estimate_in(e: &Estimate, lang: Lang) -> String {
+    match lang {
+        Lang::En => estimate(e, 1.0),
+        Lang::Zh => super::i18n::localize::estimate_zh(e, 1.0),
+    }
+}
+
 /// A point ratio, e.g. `+84 %`.
 fn ratio(inside: &Estimate, outside: &Estimate) -> String {
     match (inside.estimate, outside.estimate) {
@@ -134,7 +142,7 @@ pub fn conditions_view(a: &Analysis, lang: Lang) -> Option<ConditionsView> {
 pub fn headline(a: &Analysis, rows: Vec<[String; 2]>, lang: Lang) -> Vec<[String; 2]> {
     let Some(c) = clean(&a.conditions) else { return rows };
     let e = |m: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, Estimate>>, k: &str, p: &str| {
-        m.get(k).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate(x, 1.0))
+        m.get(k).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate_in(x, lang))
     };
     let mut out: Vec<[String; 2]> = rows
         .into_iter()

@@ -174,13 +174,18 @@ fn errors_line(a: &Analysis) -> String {
     if a.errors.cancelled > 0 {
         total += &format!("; {} more cancelled by the load generator, not counted", a.errors.cancelled);
     }
-    let mut kinds: Vec<(&String, f64)> = a.errors.by_kind.iter().filter_map(|(k, e)| Some((k, e.estimate?))).collect();
-    if kinds.is_empty() {
+    let parts = error_kind_shares(a);
+    if parts.is_empty() {
         return total;
     }
-    kinds.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(y.0)));
-    let parts: Vec<String> = kinds.iter().map(|(k, r)| format!("{k} {:.1} %", r * 100.0)).collect();
     format!("{total} ({})", parts.join(", "))
+}
+
+/// Each error kind's share of the requests, largest first (`timeout 1.2 %`).
+pub(crate) fn error_kind_shares(a: &Analysis) -> Vec<String> {
+    let mut kinds: Vec<(&String, f64)> = a.errors.by_kind.iter().filter_map(|(k, e)| Some((k, e.estimate?))).collect();
+    kinds.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(y.0)));
+    kinds.iter().map(|(k, r)| format!("{k} {:.1} %", r * 100.0)).collect()
 }
 
 fn findings(a: &Analysis) -> Vec<FindingView> {

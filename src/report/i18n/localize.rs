@@ -156,12 +156,10 @@ fn errors_line(a: &Analysis) -> String {
     if a.errors.cancelled > 0 {
         total += &fill(ZH, "view.errors_cancelled", &[("n", &a.errors.cancelled.to_string())]);
     }
-    let mut kinds: Vec<(&String, f64)> = a.errors.by_kind.iter().filter_map(|(k, e)| Some((k, e.estimate?))).collect();
-    if kinds.is_empty() {
+    let parts = crate::report::view::error_kind_shares(a);
+    if parts.is_empty() {
         return total;
     }
-    kinds.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(y.0)));
-    let parts: Vec<String> = kinds.iter().map(|(k, r)| format!("{k} {:.1} %", r * 100.0)).collect();
     format!("{total}（{}）", parts.join("，"))
 }
 

@@ -181,6 +181,18 @@ fn errors_line(a: &Analysis) -> String {
     format!("{total} ({})", parts.join(", "))
 }
 
+/// An attribution effect's value in its own terms: a relative change in %, the error rate in
+/// percentage points, else the metric's unit.
+pub(crate) fn effect_value(e: &crate::analyze::attribute::effect::Effect, x: f64) -> String {
+    if e.kind == "relative" {
+        format!("{:+.1} %", x * 100.0)
+    } else if e.metric == "error_rate" {
+        format!("{:+.1} pp", x * 100.0)
+    } else {
+        format!("{x:+.2} {}", e.unit)
+    }
+}
+
 /// Each error kind's share of the requests, largest first (`timeout 1.2 %`).
 pub(crate) fn error_kind_shares(a: &Analysis) -> Vec<String> {
     let mut kinds: Vec<(&String, f64)> = a.errors.by_kind.iter().filter_map(|(k, e)| Some((k, e.estimate?))).collect();
@@ -203,15 +215,7 @@ fn findings(a: &Analysis) -> Vec<FindingView> {
             ),
             episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s ({})", e.start_s, e.end_s, e.source)).collect::<Vec<_>>().join("; "),
             effect: f.effect.as_ref().map_or("not measurable".into(), |e| {
-                let fmt = |x: f64| {
-                    if e.kind == "relative" {
-                        format!("{:+.1} %", x * 100.0)
-                    } else if e.metric == "error_rate" {
-                        format!("{:+.1} pp", x * 100.0)
-                    } else {
-                        format!("{x:+.2} {}", e.unit)
-                    }
-                };
+                let fmt = |x: f64| effect_value(e, x);
                 let ci = match (e.ci_low, e.ci_high) {
                     (Some(lo), Some(hi)) => format!(" [{}, {}] (95 %, {}, seed {}, {} resamples)", fmt(lo), fmt(hi), e.method, e.seed, e.resamples),
                     _ => format!(" ({})", e.note.clone().unwrap_or_else(|| "no interval".into())),

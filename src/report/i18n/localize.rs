@@ -237,15 +237,7 @@ fn finding(a: &Analysis, f: &crate::analyze::attribute::Finding) -> FindingView 
 }
 
 fn effect(e: &crate::analyze::attribute::effect::Effect) -> String {
-    let fmt = |x: f64| {
-        if e.kind == "relative" {
-            format!("{:+.1} %", x * 100.0)
-        } else if e.metric == "error_rate" {
-            format!("{:+.1} pp", x * 100.0)
-        } else {
-            format!("{x:+.2} {}", e.unit)
-        }
-    };
+    let fmt = |x: f64| crate::report::view::effect_value(e, x);
     let ci = match (e.ci_low, e.ci_high) {
         (Some(lo), Some(hi)) => fill(
             ZH,

@@ -128,3 +128,39 @@ fn reports_are_unchanged() {
     }
     check_bytes("pdf.sha256", hashes.as_bytes());
 }
+
+/// `report` renders a saved analysis (`analyze --out`) without analyzing again: every committed
+/// analysis reads back to the same JSON, and the reports rendered from saved analyses are the
+/// committed reports of their runs, byte for byte.
+#[test]
+fn saved_analyses_render_the_reports_of_their_runs() {
+    if bless() {
+        return;
+    }
+    let saved = |run: &str| expected(&format!("analysis/{}.json", run.replace('/', "-")));
+    for run in RUNS {
+        let text = std::fs::read_to_string(saved(run)).unwrap();
+        let analysis = credence::analyze::saved::read(&saved(run)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(serde_json::to_string_pretty(&analysis).unwrap() + "\n", text, "{run}: the analysis does not round-trip");
+    }
+    let hashes = std::fs::read_to_string(expected("pdf.sha256")).unwrap();
+    let s = Scratch::new("golden_saved");
+    let cases = [("demo", vec!["demo"]), ("thermal-throttle", vec!["scenarios/thermal-throttle"]), ("aa", vec!["aa/a1", "aa/a2", "aa/a3"])];
+    for (name, runs) in cases {
+        let inputs: Vec<String> = runs.iter().map(|r| saved(r).display().to_string()).collect();
+        for (format, ext) in [("pdf", "pdf"), ("md", "md")] {
+            let out = s.path(&format!("{name}.{ext}"));
+            let mut args: Vec<&str> = vec!["report"];
+            args.extend(inputs.iter().map(String::as_str));
+            args.extend(["--format", format, "-o", out.to_str().unwrap()]);
+            run_ok(&args);
+            let bytes = std::fs::read(&out).unwrap();
+            if ext == "pdf" {
+                let line = format!("{}  {name}.pdf", sha256_hex(&bytes));
+                assert!(hashes.lines().any(|l| l == line), "{name}.pdf from saved analyses differs from the run's");
+            } else {
+                check_bytes(&format!("reports/{name}.md"), &bytes);
+            }
+        }
+    }
+}

@@ -301,6 +301,11 @@ fn untrusted_text_is_shown_literally() {
 fn bad_input_exits_2() {
     let s = Scratch::new("report_bad");
     let out = s.path("x.pdf");
+    let not_analysis = s.path("bench-summary.json");
+    std::fs::write(&not_analysis, br#"{"ttft_p50_ms": 41.2}"#).unwrap();
+    let o = credence(&["report", not_analysis.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bench-summary.json: not an analysis saved by `credence analyze --out`"), "{}", stderr(&o));
     for args in [
         vec![s.path("missing").to_str().unwrap().to_string()],
         vec!["--demo".into(), "--date".into(), "yesterday".into()],

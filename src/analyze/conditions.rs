@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::attribute::episodes::{Span, merge};
 use super::attribute::{ANOMALY_WINDOW_S, Finding};
@@ -48,7 +48,7 @@ pub const ENVIRONMENTAL_CAUSES: [&str; 10] = [
 pub const CLEAN: &str = "clean";
 
 /// One condition of a run: where it held, what it left out, and the numbers inside it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Condition {
     /// `clean`, or the cause (`thermal_throttle`, …).
     pub name: String,

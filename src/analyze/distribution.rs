@@ -1,7 +1,7 @@
 //! A compact picture of a metric's distribution in the steady window: quantiles on a fixed
 //! grid (for the CDF chart) and a log-spaced histogram. Built from the already sorted values.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::stats::quantile::quantile_sorted;
 
@@ -12,7 +12,7 @@ const GRID: [f64; 27] = [
 ];
 const BINS: usize = 40;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Distribution {
     /// `[p, value]` pairs (type-7 quantiles), p ascending.
     pub quantiles: Vec<[f64; 2]>,

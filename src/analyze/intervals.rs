@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::estimate::{Estimate, Method};
 use crate::stats::block_length::{long_run_variance, politis_white};
@@ -55,7 +55,7 @@ pub fn percentile_key(p: f64) -> String {
 }
 
 /// Measured dependence of one metric.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Dependence {
     /// Design effect of the mean (variance inflation from correlated requests).
     pub design_effect: f64,

@@ -19,6 +19,7 @@ pub mod intervals;
 pub mod plan;
 pub mod rates;
 pub mod requests;
+pub mod saved;
 pub mod steady;
 pub mod telemetry_audit;
 pub mod warnings;
@@ -28,7 +29,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::run::Run;
 use crate::run::manifest::{SystemConfig, TimestampQuality};
@@ -93,7 +94,7 @@ impl Default for AnalyzeOptions {
 }
 
 /// What was analyzed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunInfo {
     pub run_id: String,
     pub source_kind: String,
@@ -118,7 +119,7 @@ pub struct RunInfo {
 }
 
 /// The options in force, recorded next to the results.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OptionsUsed {
     pub window_s: f64,
     pub confidence: f64,
@@ -126,12 +127,13 @@ pub struct OptionsUsed {
     pub resamples: usize,
     pub penalty: Penalty,
     pub steady_delta: f64,
-    pub quantile_definition: &'static str,
+    #[serde(deserialize_with = "saved::leak_str")]
+    pub quantile_definition: saved::StaticText,
     pub steady_override: Option<(Option<f64>, Option<f64>)>,
 }
 
 /// Request counts, over the run and in the steady window.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RequestCounts {
     pub total: usize,
     pub ok: usize,
@@ -149,14 +151,16 @@ pub struct RequestCounts {
 }
 
 /// What a metric measures, in words.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MetricDefinition {
-    pub unit: &'static str,
-    pub definition: &'static str,
+    #[serde(deserialize_with = "saved::leak_str")]
+    pub unit: saved::StaticText,
+    #[serde(deserialize_with = "saved::leak_str")]
+    pub definition: saved::StaticText,
 }
 
 /// The complete result of analyzing one run. Documented in `schemas/analysis.schema.json`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Analysis {
     pub credence_version: String,
     pub run: RunInfo,

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::estimate::{Estimate, Method};
 use super::intervals::IntervalOptions;
@@ -17,7 +17,7 @@ use crate::stats::resample::stat_id;
 use crate::stats::stationary::{percentile_of, series_mean_bootstrap};
 use crate::stats::wilson::wilson_interval;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Throughput {
     pub requests_per_s: Estimate,
     pub output_tokens_per_s: Estimate,
@@ -27,7 +27,7 @@ pub struct Throughput {
     pub window_s: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ErrorRates {
     /// Requests with an outcome: those the load generator cancelled itself are not counted.
     pub requests: u64,
@@ -43,7 +43,7 @@ pub struct ErrorRates {
 }
 
 /// An error message as the server or tool reported it, with how often it occurred.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ErrorExample {
     pub kind: String,
     /// Control characters escaped, cut to 200 characters.

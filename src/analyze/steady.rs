@@ -33,7 +33,7 @@
 
 mod clean;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::attribute::episodes::Span;
 use super::requests::RequestView;
@@ -45,7 +45,7 @@ use crate::stats::pettitt::pettitt;
 use crate::stats::quantile::quantile_unsorted;
 use clean::{Clock, Cut};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Classification {
     Flat,
@@ -65,7 +65,7 @@ pub struct SteadyOptions {
 }
 
 /// A segment of a detection series.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Segment {
     pub start_s: f64,
     pub end_s: f64,
@@ -75,7 +75,7 @@ pub struct Segment {
 }
 
 /// One series' verdict.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SeriesVerdict {
     pub series: String,
     pub classification: Classification,
@@ -85,7 +85,7 @@ pub struct SeriesVerdict {
 }
 
 /// One detector or cross-check.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Detector {
     pub name: String,
     /// `steady_from`, `never_stable`, `no_trend`, `trend`, `shift`, `no_shift`, `cut`, `not_run`.
@@ -95,7 +95,7 @@ pub struct Detector {
 }
 
 /// The steady window and how it was found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SteadyState {
     pub classification: Classification,
     pub start_s: f64,

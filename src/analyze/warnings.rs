@@ -1,15 +1,16 @@
 //! Warnings are values in `Analysis`: what was seen (with numbers), why it matters, and what to
 //! do. Renderers print them; nothing here prints.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Analysis;
 use super::estimate::Status;
 use super::steady::{Classification, SteadyState};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Warning {
-    pub kind: &'static str,
+    #[serde(deserialize_with = "crate::analyze::saved::leak_str")]
+    pub kind: crate::analyze::saved::StaticText,
     pub message: String,
     pub hints: Vec<String>,
 }

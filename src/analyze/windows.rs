@@ -5,13 +5,13 @@
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::requests::RequestView;
 use crate::stats::quantile::quantile_unsorted;
 
 /// One window of the time series.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WindowRow {
     /// Window start, seconds from the first send.
     pub start_s: f64,
@@ -36,7 +36,7 @@ pub struct WindowRow {
 }
 
 /// The whole series.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TimeSeries {
     pub window_s: f64,
     /// Epoch ns that `start_s = 0` refers to.

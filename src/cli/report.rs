@@ -16,7 +16,8 @@ use crate::report::document::{Sweep, SweepStep};
 
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
-    /// Runs of one configuration.
+    /// Runs of one configuration: run directories, or analyses saved by `analyze --out`
+    /// (rendered as saved, with their own seed and resamples, without analyzing again).
     runs: Vec<PathBuf>,
     /// Base runs of a comparison.
     #[arg(long, num_args = 1..)]
@@ -109,8 +110,20 @@ fn demo(opts: &AnalyzeOptions) -> Result<Analysis, CliError> {
     Ok(analyze_view(&d.manifest, &view, &Telemetry { gpu: d.gpu.as_ref(), host: d.host.as_ref(), server: d.server.as_ref() }, opts))
 }
 
-fn analyze_all(dirs: &[PathBuf], opts: &AnalyzeOptions) -> Result<Vec<Analysis>, CliError> {
-    crate::cli::load::expand_series(dirs)?.iter().map(|d| analyze_dir(d, opts).map(|r| r.analysis)).collect()
+/// The analysis of each run: read back when it is a saved analysis (a file), else analyzed
+/// (a run directory, or every run of a series).
+fn analyze_all(paths: &[PathBuf], opts: &AnalyzeOptions) -> Result<Vec<Analysis>, CliError> {
+    let mut analyses = Vec::new();
+    for path in paths {
+        if path.is_file() {
+            analyses.push(crate::analyze::saved::read(path).map_err(|e| CliError::bad_input(e.to_string()))?);
+            continue;
+        }
+        for dir in crate::cli::load::expand_series(std::slice::from_ref(path))? {
+            analyses.push(analyze_dir(&dir, opts)?.analysis);
+        }
+    }
+    Ok(analyses)
 }
 
 fn comparison(a: &ReportArgs) -> Result<Report, CliError> {

@@ -102,9 +102,9 @@ fn findings(s: &mut String, a: &Analysis) {
     for u in &a.attribution.unexplained {
         let _ = writeln!(
             s,
-            "unexplained: {} {:+.0} % from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause",
+            "unexplained: {} {} from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause",
             u.series,
-            u.peak_relative * 100.0,
+            u.peak_change_text(),
             u.start_s,
             u.end_s,
             u.peak_z

@@ -424,7 +424,7 @@ pub fn view(r: &Report) -> View {
         distributions: Vec::new(),
         findings: r.runs.iter().flat_map(findings).collect(),
         findings_none: "Every detector with its evidence present found nothing; see below for those that could not run.".into(),
-        unexplained: r.runs.iter().flat_map(|a| a.attribution.unexplained.iter().map(move |u| format!("{}: {} {:+.0} % from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause", a.run.run_id, u.series, u.peak_relative * 100.0, u.start_s, u.end_s, u.peak_z))).collect(),
+        unexplained: r.runs.iter().flat_map(|a| a.attribution.unexplained.iter().map(move |u| format!("{}: {} {} from {:.0} s to {:.0} s (robust z {:.1}); no detector found a cause", a.run.run_id, u.series, u.peak_change_text(), u.start_s, u.end_s, u.peak_z))).collect(),
         not_checked: not_checked(r),
         verdict_first: r.comparison.is_some() || r.sweep.is_some(),
         comparison: comparison_view,

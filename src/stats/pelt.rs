@@ -7,7 +7,7 @@
 //! per-segment term.
 
 /// Penalty choice.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Penalty {
     /// Modified BIC (R's default): `4 ln n` plus `ln(len)` per segment.

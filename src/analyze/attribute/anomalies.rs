@@ -7,7 +7,7 @@
 //! its robust z-score in the bad direction exceeds `Z_LIMIT`; an episode needs two consecutive
 //! anomalous windows (one slow window is within the noise of a heavy-tailed system).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::episodes::{Span, flagged_spans};
 use crate::analyze::requests::RequestView;
@@ -31,21 +31,27 @@ pub struct WindowSeries {
 }
 
 /// An anomaly episode: when, which series, and how far from the baseline.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Anomaly {
     pub start_s: f64,
     pub end_s: f64,
     pub series: String,
     /// Largest robust z-score in the bad direction.
     pub peak_z: f64,
-    /// Worst window's value relative to the baseline (e.g. 0.4 = 40 % worse).
-    pub peak_relative: f64,
+    /// Worst window's value relative to the baseline (e.g. 0.4 = 40 % worse); none when the
+    /// baseline is zero (errors where there were none), which no ratio describes.
+    pub peak_relative: Option<f64>,
     pub baseline: f64,
 }
 
 impl Anomaly {
     pub fn span(&self) -> Span {
         Span { start_s: self.start_s, end_s: self.end_s }
+    }
+
+    /// The peak's change for a sentence: `+58 %`, or `above a zero baseline`.
+    pub fn peak_change_text(&self) -> String {
+        self.peak_relative.map_or_else(|| "above a zero baseline".into(), |r| format!("{:+.0} %", r * 100.0))
     }
 }
 
@@ -199,7 +205,7 @@ pub fn anomalies(series: &[WindowSeries], steady: &Span) -> Vec<Anomaly> {
                 end_s: span.end_s,
                 series: s.name.to_string(),
                 peak_z: z[worst],
-                peak_relative: if base.0 != 0.0 { s.values[worst] / base.0 - 1.0 } else { f64::NAN },
+                peak_relative: (base.0 != 0.0).then(|| s.values[worst] / base.0 - 1.0),
                 baseline: base.0,
             });
         }

@@ -2,7 +2,7 @@
 //! the cause signal tracks the metric (lagged correlation).
 
 use rand::Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::episodes::Span;
 use crate::analyze::requests::RequestView;
@@ -17,20 +17,23 @@ const MAX_REQUESTS: usize = 200_000;
 const MIN_GROUPS: usize = 3;
 
 /// A metric inside the cause's episodes compared with the rest of the measured run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Effect {
     /// e.g. `tpot_p50`, `service_p50`, `error_rate`.
     pub metric: String,
-    pub unit: &'static str,
+    #[serde(deserialize_with = "crate::analyze::saved::leak_str")]
+    pub unit: crate::analyze::saved::StaticText,
     pub inside: f64,
     pub outside: f64,
     /// `relative` (inside/outside − 1) or `absolute` (inside − outside, for shares).
-    pub kind: &'static str,
+    #[serde(deserialize_with = "crate::analyze::saved::leak_str")]
+    pub kind: crate::analyze::saved::StaticText,
     pub change: f64,
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
     pub confidence: f64,
-    pub method: &'static str,
+    #[serde(deserialize_with = "crate::analyze::saved::leak_str")]
+    pub method: crate::analyze::saved::StaticText,
     pub seed: u64,
     pub resamples: usize,
     pub n_inside: usize,

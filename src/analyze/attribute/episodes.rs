@@ -1,9 +1,9 @@
 //! Episodes: time spans where a condition held, built from per-sample flags, and their overlap.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A span of the run, in seconds from the first send.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Span {
     pub start_s: f64,
     pub end_s: f64,

@@ -19,7 +19,7 @@ pub mod timeline;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::requests::RequestView;
 use super::steady::{Classification, SteadyState};
@@ -34,7 +34,7 @@ use signals::{ALIGN_TOLERANCE_S, gpu_series, host_series, server_series};
 pub const ANOMALY_WINDOW_S: f64 = 5.0;
 
 /// One episode of a finding.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FindingEpisode {
     pub start_s: f64,
     pub end_s: f64,
@@ -44,10 +44,11 @@ pub struct FindingEpisode {
 }
 
 /// How strongly a cause is tied to the anomalies.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Strength {
     /// `strong`, `moderate` or `weak`.
-    pub label: &'static str,
+    #[serde(deserialize_with = "crate::analyze::saved::leak_str")]
+    pub label: crate::analyze::saved::StaticText,
     /// Share of the cause's episode time that overlaps a latency, throughput or error anomaly
     /// (with the alignment tolerance).
     pub anomaly_overlap: f64,
@@ -61,7 +62,7 @@ pub struct Strength {
 }
 
 /// A cause with its episodes, effect, evidence, link strength and recommended action.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Finding {
     pub cause: String,
     pub title: String,
@@ -75,17 +76,18 @@ pub struct Finding {
 }
 
 /// Whether a detector could run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DetectorStatus {
     pub cause: String,
     /// `checked` or `not_checked`.
-    pub status: &'static str,
+    #[serde(deserialize_with = "crate::analyze::saved::leak_str")]
+    pub status: crate::analyze::saved::StaticText,
     pub episodes: usize,
     pub reason: String,
 }
 
 /// Everything attribution found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Attribution {
     pub window_s: f64,
     pub alignment_tolerance_s: f64,

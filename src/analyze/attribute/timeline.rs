@@ -2,13 +2,13 @@
 //! utilization and memory, and each host's load-generator CPU, send lag and retransmits,
 //! averaged into at most `MAX_POINTS` points so the JSON stays small on long runs.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::signals::{GpuSeries, HostSeries, increments};
 
 const MAX_POINTS: usize = 600;
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct GpuTimeline {
     pub label: String,
     pub t_s: Vec<f64>,
@@ -22,7 +22,7 @@ pub struct GpuTimeline {
     pub memory_used_share: Vec<Option<f64>>,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct HostTimeline {
     pub host: String,
     pub t_s: Vec<f64>,
@@ -33,7 +33,7 @@ pub struct HostTimeline {
     pub retransmits_per_s: Vec<Option<f64>>,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct TelemetryTimeline {
     pub gpus: Vec<GpuTimeline>,
     pub hosts: Vec<HostTimeline>,

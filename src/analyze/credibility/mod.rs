@@ -14,14 +14,14 @@ mod checks;
 mod statement;
 mod telemetry_only;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Analysis;
 pub use aggregate_only::aggregate_only;
 pub use telemetry_only::telemetry_only;
 
 /// Outcome of one check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CheckStatus {
     #[serde(rename = "PASS")]
     Pass,
@@ -45,14 +45,14 @@ impl CheckStatus {
 }
 
 /// One named check.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Check {
     pub name: String,
     pub status: CheckStatus,
     pub reason: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Grade {
     #[serde(rename = "HIGH")]
     High,
@@ -73,10 +73,11 @@ impl Grade {
 }
 
 /// The credibility of one run, or of several runs of one configuration.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Credibility {
     pub grade: Grade,
-    pub grade_rule: &'static str,
+    #[serde(deserialize_with = "crate::analyze::saved::leak_str")]
+    pub grade_rule: crate::analyze::saved::StaticText,
     pub runs: usize,
     pub checks: Vec<Check>,
     /// Relative half-widths of the headline intervals (e.g. 0.021 = ±2.1 %), pooled over runs.
@@ -85,7 +86,7 @@ pub struct Credibility {
 }
 
 /// A headline interval's relative half-width.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct HalfWidth {
     /// `throughput`, `ttft_p50`, `ttft_p99`, `tpot_p50`.
     pub metric: String,

@@ -264,7 +264,7 @@ fn unexplained(a: &Analysis) -> Vec<String> {
                 &[
                     ("id", &a.run.run_id),
                     ("series", &u.series),
-                    ("peak", &format!("{:+.0}", u.peak_relative * 100.0)),
+                    ("change", &u.peak_relative.map_or_else(|| tr(ZH, "view.from_zero_baseline").to_string(), |r| fill(ZH, "view.change_percent", &[("peak", &format!("{:+.0}", r * 100.0))]))),
                     ("start", &format!("{:.0}", u.start_s)),
                     ("end", &format!("{:.0}", u.end_s)),
                     ("z", &format!("{:.1}", u.peak_z)),

@@ -12,7 +12,7 @@ fn read_json(path: &std::path::Path) -> Value {
 
 #[test]
 fn a_series_runs_before_each_command_and_reads_as_replicated_runs() {
-    let srv = MockProcess::start(&["--ttft", "20ms", "--token-delay", "2ms", "--output-tokens", "8"]);
+    let srv = MockProcess::start(&["--ttft", "100ms", "--token-delay", "20ms", "--output-tokens", "8"]);
     let s = Scratch::new("series");
     let out = s.path("series");
     let marker = s.path("marker");

@@ -226,6 +226,12 @@ pub fn analyze(run: &Run, opts: &AnalyzeOptions) -> Analysis {
 /// Analyzes a run whose requests were already turned into a `RequestView` (lets the caller
 /// free the Arrow table first: on 10-million-request runs that halves peak memory).
 pub fn analyze_view(m: &crate::run::Manifest, r: &RequestView, telemetry: &attribute::Telemetry<'_>, opts: &AnalyzeOptions) -> Analysis {
+    analyze_series(m, r, &attribute::TelemetrySeries::of(telemetry, r.t0_ns), opts)
+}
+
+/// `analyze_view` with the telemetry already turned into series (lets the caller free the
+/// telemetry tables first: a long run's tables outweigh its series threefold).
+pub fn analyze_series(m: &crate::run::Manifest, r: &RequestView, telemetry: &attribute::TelemetrySeries, opts: &AnalyzeOptions) -> Analysis {
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
@@ -280,7 +286,7 @@ type Attributed = (Vec<attribute::Finding>, attribute::Attribution, attribute::t
 fn steady_and_attribution(
     m: &crate::run::Manifest,
     r: &RequestView,
-    telemetry: &attribute::Telemetry<'_>,
+    telemetry: &attribute::TelemetrySeries,
     opts: &AnalyzeOptions,
     timing: &crate::timing::Timing,
 ) -> (SteadyState, Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline) {

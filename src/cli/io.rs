@@ -72,7 +72,7 @@ pub struct Progress {
 /// it runs, and its share of the whole.
 const ANALYZE_STAGES: [(&str, &str, f64); 10] = [
     ("loaded", "reading the requests", 0.13),
-    ("request view built", "ordering the requests", 0.01),
+    ("request view and telemetry series built", "ordering the requests and telemetry", 0.01),
     ("steady state", "finding the steady state", 0.05),
     ("per-request metrics and intervals", "latency percentiles and intervals", 0.66),
     ("inter-token latency", "inter-token latency", 0.01),

@@ -1,13 +1,13 @@
 //! Run folders loaded and analyzed, for the commands that read them (analyze, compare, report,
-//! baseline): `run::load`, the request view, then `analyze::analyze_view`.
+//! baseline): `run::load`, the request view, then `analyze::analyze_series`.
 
 use std::path::{Path, PathBuf};
 
-use crate::analyze::attribute::Telemetry;
+use crate::analyze::attribute::{Telemetry, TelemetrySeries};
 use crate::analyze::compare::{ArmRun, Comparison};
 use crate::analyze::rates::ErrorExampleCounter;
 use crate::analyze::requests::{RequestView, RequestViewBuilder, VIEW_COLUMNS};
-use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
+use crate::analyze::{Analysis, AnalyzeOptions, analyze_series};
 use crate::cli::io::Timing;
 use crate::error::CliError;
 use crate::report::Report;
@@ -35,9 +35,11 @@ pub fn analyze_dir(dir: &Path, opts: &AnalyzeOptions) -> Result<AnalyzedRun, Cli
     })?;
     timing.mark("loaded");
     let view = builder.finish();
-    timing.mark("request view built");
-    let telemetry = Telemetry { gpu: gpu.as_ref(), host: host.as_ref(), server: server.as_ref() };
-    let mut analysis = analyze_view(&manifest, &view, &telemetry, opts);
+    // The telemetry tables are freed once turned into series, before the analysis's peak.
+    let telemetry = TelemetrySeries::of(&Telemetry { gpu: gpu.as_ref(), host: host.as_ref(), server: server.as_ref() }, view.t0_ns);
+    drop((gpu, host, server));
+    timing.mark("request view and telemetry series built");
+    let mut analysis = analyze_series(&manifest, &view, &telemetry, opts);
     analysis.errors.examples = examples.finish();
     let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into());
     Ok(AnalyzedRun { name, manifest, view, analysis })

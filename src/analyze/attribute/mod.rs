@@ -27,8 +27,8 @@ use anomalies::{Anomaly, WindowSeries, anomalies, window_series};
 use detectors::{CauseEpisode, Detection};
 use effect::{Effect, EffectMetric, effect, lagged_correlation, on_windows};
 use episodes::{Span, merge};
-pub use signals::Telemetry;
-use signals::{ALIGN_TOLERANCE_S, gpu_series, host_series, server_series};
+pub use signals::{Telemetry, TelemetrySeries};
+use signals::ALIGN_TOLERANCE_S;
 
 /// Window length of the anomaly search and of the correlation, seconds.
 pub const ANOMALY_WINDOW_S: f64 = 5.0;
@@ -271,10 +271,8 @@ fn peak_text(key: &str, v: f64) -> Option<String> {
 }
 
 /// The run's telemetry and request-side series, on the request timeline.
-struct Timelines {
-    gpus: Vec<signals::GpuSeries>,
-    hosts: Vec<signals::HostSeries>,
-    server: signals::ServerSeries,
+struct Timelines<'a> {
+    telemetry: &'a TelemetrySeries,
     windows: Vec<WindowSeries>,
 }
 
@@ -309,11 +307,12 @@ fn errors_by_kind(r: &RequestView, span: &Span) -> BTreeMap<String, f64> {
 /// Runs every cause detector, in `CAUSES` order.
 fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, run_end: f64, mean_interarrival_ms: Option<f64>) -> Vec<Detection> {
     let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
-    let mut detections = detectors::gpu_detectors(&tl.gpus, &tl.server);
-    detections.push(detectors::client_saturation(&tl.hosts, &tl.windows, mean_interarrival_ms));
-    detections.push(detectors::network(&tl.hosts));
-    detections.push(detectors::host(&tl.hosts));
-    detections.push(detectors::server_queueing(&tl.server));
+    let t = tl.telemetry;
+    let mut detections = detectors::gpu_detectors(&t.gpus, &t.server);
+    detections.push(detectors::client_saturation(&t.hosts, &tl.windows, mean_interarrival_ms));
+    detections.push(detectors::network(&t.hosts));
+    detections.push(detectors::host(&t.hosts));
+    detections.push(detectors::server_queueing(&t.server));
     detections.push(detectors::error_burst(&tl.windows, &steady_span, |span| errors_by_kind(r, span)));
     detections.push(drift(steady, run_end));
     detections.push(detectors::ramp_down(&tl.windows, &steady_span, run_end));
@@ -387,17 +386,12 @@ fn detector_statuses(detections: &[Detection]) -> Vec<DetectorStatus> {
 pub fn attribute(
     r: &RequestView,
     steady: &SteadyState,
-    telemetry: &Telemetry<'_>,
+    telemetry: &TelemetrySeries,
     mean_interarrival_ms: Option<f64>,
     planned_s: Option<f64>,
     seed: u64,
 ) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
-    let tl = Timelines {
-        gpus: telemetry.gpu.map(|t| gpu_series(t, r.t0_ns)).unwrap_or_default(),
-        hosts: telemetry.host.map(|t| host_series(t, r.t0_ns)).unwrap_or_default(),
-        server: telemetry.server.map(|t| server_series(t, r.t0_ns)).unwrap_or_default(),
-        windows: window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0)),
-    };
+    let tl = Timelines { telemetry, windows: window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0)) };
     let found = anomalies(&tl.windows, &Span { start_s: steady.start_s, end_s: steady.end_s });
     let run_end = run_end(r, planned_s);
     let detections = detect_causes(r, &tl, steady, run_end, mean_interarrival_ms);
@@ -412,7 +406,7 @@ pub fn attribute(
         anomalies: found,
         unexplained,
     };
-    (findings, attribution, timeline::timeline(&tl.gpus, &tl.hosts))
+    (findings, attribution, timeline::timeline(&telemetry.gpus, &telemetry.hosts))
 }
 
 /// Drift: the steady-state detector found no steady state because the level keeps moving.

@@ -11,6 +11,7 @@
 
 mod aggregate_only;
 mod checks;
+pub use checks::ttft_dependence;
 mod statement;
 mod telemetry_only;
 

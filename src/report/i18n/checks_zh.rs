@@ -65,8 +65,9 @@ fn reason_of(k: &Check, a: &Analysis, runs: &[&Analysis], widths: &[HalfWidth]) 
             vec![("beyond", if k.status == CheckStatus::Pass { f0(beyond) } else { format!("{beyond:.1}") })]
         }
         "dependence" => {
-            let d = a.dependence.get("ttft")?;
-            vec![("deff", format!("{:.1}", d.design_effect)), ("n_eff", f0(d.n_eff)), ("n", a.requests.in_steady_window.to_string())]
+            let (d, n, clean) = crate::analyze::credibility::ttft_dependence(a)?;
+            let basis = if clean { "（干净窗口）" } else { "" };
+            vec![("deff", format!("{:.1}", d.design_effect)), ("n_eff", f0(d.n_eff)), ("n", n.to_string()), ("basis", basis.to_string())]
         }
         "error_rate" => vec![
             ("errors", a.errors.errors.to_string()),
@@ -111,6 +112,9 @@ fn reason_of(k: &Check, a: &Analysis, runs: &[&Analysis], widths: &[HalfWidth]) 
         }
         ("environment.gpu_idle_and_cool", CheckStatus::Warn) if a.run.environment.gpu_cooling_down.value == Some(true) => key + "_cooling",
         ("replication", CheckStatus::Warn) if runs.len() == 2 => key + "_two",
+        // The English reason says which of the dependence rules decided.
+        ("dependence", CheckStatus::Warn) if !k.reason.contains("residual trend") => key + "_few",
+        ("dependence", CheckStatus::Pass) if k.reason.contains("replicated runs") => key + "_replicated",
         (_, CheckStatus::NotChecked) if k.reason.starts_with("unknown: ") => {
             return Some(fill(ZH, "check.unknown", &[("note", k.reason.trim_start_matches("unknown: "))]));
         }

@@ -17,6 +17,11 @@ const FONTS: [&[u8]; 5] = [
     include_bytes!("../../assets/fonts/NotoSansCJKsc-Subset.otf"),
 ];
 
+/// The CJK font alone, for checking which characters it covers.
+pub fn cjk() -> Bytes {
+    Bytes::new(FONTS[4])
+}
+
 /// Every embedded font, for a typst engine.
 pub fn embedded() -> impl Iterator<Item = Bytes> {
     FONTS.into_iter().map(Bytes::new)

@@ -1,13 +1,13 @@
-//! The PDF exporter: typst with the template compiled into the binary, the embedded fonts (no
-//! system fonts), the content as JSON bytes and the charts as SVG bytes in `sys.inputs`.
-//! Nothing from a run is spliced into typst source.
+//! The PDF exporter: typst with the template compiled into the binary, the embedded fonts (a
+//! system CJK font only for characters they lack, `i18n::glyphs`), the content as JSON bytes
+//! and the charts as SVG bytes in `sys.inputs`. Nothing from a run is spliced into typst source.
 
 use typst::foundations::{Bytes, Dict, IntoValue};
 use typst_as_lib::TypstEngine;
 
 use super::charts;
 use super::document::Report;
-use super::i18n::{Lang, charts_zh, localize::localize};
+use super::i18n::{Lang, charts_zh, glyphs, localize::localize};
 use super::telemetry_charts;
 use super::view::{View, view};
 use super::{Exporter, ReportError};
@@ -91,6 +91,12 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
         charts.iter_mut().for_each(|(_, svg)| *svg = charts_zh::localize_svg(svg));
     }
     let json = serde_json::to_vec(&v).map_err(|e| ReportError::Render(e.to_string()))?;
+    let covered = glyphs::cover(json, &glyphs::SYSTEM_CJK_FONTS);
+    if !covered.replaced.is_empty() {
+        let chars: String = covered.replaced.iter().collect();
+        eprintln!("warning: no embedded or system font has {chars:?}; the PDF shows U+FFFD (�) in their place");
+    }
+    let json = covered.json;
     let mut chart_dict = Dict::new();
     for (name, svg) in charts {
         chart_dict.insert(name.into(), Bytes::new(svg.into_bytes()).into_value());
@@ -98,7 +104,7 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
     let mut inputs = Dict::new();
     inputs.insert("view".into(), Bytes::new(json).into_value());
     inputs.insert("charts".into(), chart_dict.into_value());
-    let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(super::fonts::embedded()).build();
+    let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(super::fonts::embedded().chain(covered.system_fonts)).build();
     let compiled = engine.compile_with_input(inputs);
     let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.message.to_string()).collect();
     let doc: typst_layout::PagedDocument = compiled.output.map_err(|e| ReportError::Render(typst_error(&e)))?;

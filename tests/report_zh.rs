@@ -213,3 +213,28 @@ fn a_chinese_comparison_leads_with_its_verdict_and_the_compare_jsons_numbers() {
     assert!(top.iter().any(|l| l.starts_with("| 指标 | 基线 [95 % 置信区间] | 候选 [95 % 置信区间] | 变化 [95 % 置信区间] | 容差 | 结论 |")), "{top:#?}");
     assert!(top.iter().any(|l| l.starts_with("有效性门槛：")), "{top:#?}");
 }
+
+#[test]
+fn a_character_no_font_has_is_a_replacement_mark_with_one_warning_never_tofu() {
+    let s = Scratch::new("zh_rare_glyph");
+    let run = s.path("run");
+    run_ok(&["simulate", "--scenario", "steady", "--duration", "60s", "--out", run.to_str().unwrap()]);
+    let manifest = run.join("run.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    // U+2A6A5 is outside GB 2312 and the embedded subset.
+    m["config"]["model"] = "模型𪚥-7B".into();
+    std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let pdf = s.path("r.pdf");
+    let o = credence(&["report", run.to_str().unwrap(), "--lang", "zh", "-o", pdf.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let title = squeezed(pdftotext(&pdf).lines().next().unwrap_or(""));
+    let warnings = stderr(&o).matches("no embedded or system font has").count();
+    if title.contains('𪚥') {
+        // A system CJK font with the character is installed: it is set from that font, silently.
+        assert_eq!(warnings, 0, "{}", stderr(&o));
+    } else {
+        assert!(title.contains("模型\u{fffd}-7B"), "{title}");
+        assert_eq!(warnings, 1, "{}", stderr(&o));
+        assert!(stderr(&o).contains('𪚥'), "{}", stderr(&o));
+    }
+}

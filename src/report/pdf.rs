@@ -90,15 +90,17 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
     if lang == Lang::Zh {
         charts.iter_mut().for_each(|(_, svg)| *svg = charts_zh::localize_svg(svg));
     }
-    let json = serde_json::to_vec(&v).map_err(|e| ReportError::Render(e.to_string()))?;
-    let covered = glyphs::cover(json, &glyphs::SYSTEM_CJK_FONTS);
+    let json = serde_json::to_string(&v).map_err(|e| ReportError::Render(e.to_string()))?;
+    let (names, mut texts): (Vec<String>, Vec<String>) = charts.into_iter().unzip();
+    texts.push(json);
+    let covered = glyphs::cover(&mut texts, &glyphs::SYSTEM_CJK_FONTS);
     if !covered.replaced.is_empty() {
         let chars: String = covered.replaced.iter().collect();
-        eprintln!("warning: no embedded or system font has {chars:?}; the PDF shows U+FFFD (�) in their place");
+        eprintln!("warning: no embedded or system font has {chars:?}; the PDF shows U+FFFD (\u{fffd}) in their place");
     }
-    let json = covered.json;
+    let json = texts.pop().unwrap_or_default();
     let mut chart_dict = Dict::new();
-    for (name, svg) in charts {
+    for (name, svg) in names.into_iter().zip(texts) {
         chart_dict.insert(name.into(), Bytes::new(svg.into_bytes()).into_value());
     }
     let mut inputs = Dict::new();

@@ -36,20 +36,20 @@ pub fn covered(c: char) -> bool {
     c.is_whitespace() || c.is_control() || has(embedded(), c)
 }
 
-/// The PDF's content made printable: the system fonts to add, and the characters replaced.
+/// What was done to make the PDF's text printable: the system fonts to add, and the
+/// characters replaced.
 pub struct Coverage {
-    pub json: Vec<u8>,
     pub system_fonts: Vec<Bytes>,
     pub replaced: BTreeSet<char>,
 }
 
-/// Looks up every character of `json` (the view); adds the first of `system` that has the
-/// missing ones, and replaces those still missing with U+FFFD.
-pub fn cover(json: Vec<u8>, system: &[&str]) -> Coverage {
-    let text = String::from_utf8_lossy(&json);
-    let missing: BTreeSet<char> = text.chars().filter(|c| !covered(*c)).collect();
+/// Looks up every character of `texts` (the view's JSON and the charts' SVG, whose legends
+/// carry GPU names); adds the first of `system` that has the missing ones, and replaces those
+/// still missing with U+FFFD in place.
+pub fn cover(texts: &mut [String], system: &[&str]) -> Coverage {
+    let missing: BTreeSet<char> = texts.iter().flat_map(|t| t.chars()).filter(|c| !covered(*c)).collect();
     if missing.is_empty() {
-        return Coverage { json, system_fonts: Vec::new(), replaced: missing };
+        return Coverage { system_fonts: Vec::new(), replaced: missing };
     }
     let found = system.iter().filter(|p| Path::new(p).is_file()).find_map(|p| {
         let bytes = Bytes::new(std::fs::read(p).ok()?);
@@ -57,10 +57,14 @@ pub fn cover(json: Vec<u8>, system: &[&str]) -> Coverage {
         missing.iter().all(|c| has(&fonts, *c)).then_some(bytes)
     });
     if let Some(font) = found {
-        return Coverage { json, system_fonts: vec![font], replaced: BTreeSet::new() };
+        return Coverage { system_fonts: vec![font], replaced: BTreeSet::new() };
     }
-    let json = text.chars().map(|c| if missing.contains(&c) { '\u{fffd}' } else { c }).collect::<String>().into_bytes();
-    Coverage { json, system_fonts: Vec::new(), replaced: missing }
+    for text in texts.iter_mut() {
+        if text.chars().any(|c| missing.contains(&c)) {
+            *text = text.chars().map(|c| if missing.contains(&c) { '\u{fffd}' } else { c }).collect();
+        }
+    }
+    Coverage { system_fonts: Vec::new(), replaced: missing }
 }
 
 #[cfg(test)]
@@ -77,12 +81,13 @@ mod tests {
 
     #[test]
     fn a_character_no_font_has_becomes_a_replacement_mark() {
-        let json = r#"{"title":"模型 𪚥-7B"}"#.as_bytes().to_vec();
-        let c = cover(json, &[]);
-        assert_eq!(String::from_utf8(c.json).unwrap(), r#"{"title":"模型 �-7B"}"#);
+        let mut texts = [r#"{"title":"模型 𪚥-7B"}"#.to_string(), "<text>GPU 𪚥</text>".to_string()];
+        let c = cover(&mut texts, &[]);
+        assert_eq!(texts[0], r#"{"title":"模型 �-7B"}"#);
+        assert_eq!(texts[1], "<text>GPU �</text>");
         assert_eq!(c.replaced.into_iter().collect::<String>(), "𪚥");
         assert!(covered('\u{fffd}'));
-        let plain = cover(r#"{"title":"sim-8b 压测"}"#.as_bytes().to_vec(), &[]);
+        let plain = cover(&mut [r#"{"title":"sim-8b 压测"}"#.to_string()], &[]);
         assert!(plain.replaced.is_empty() && plain.system_fonts.is_empty());
     }
 }

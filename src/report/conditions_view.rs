@@ -34,8 +34,8 @@ pub struct ConditionsView {
 
 const METRICS: [(&str, &str); 4] = [("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E")];
 
-fn cell(c: &Condition, metric: &str, stat: &str) -> String {
-    c.metrics.get(metric).and_then(|m| m.get(stat)).map_or("n/a".to_string(), |e| estimate(e, 1.0))
+fn cell(c: &Condition, metric: &str, stat: &str, lang: Lang) -> String {
+    c.metrics.get(metric).and_then(|m| m.get(stat)).map_or("n/a".to_string(), |e| estimate_in(e, lang))
 }
 
 /// The windows of a condition, e.g. `11–115 s, 200–300 s`.
@@ -48,11 +48,12 @@ fn table(c: &Condition, lang: Lang) -> ConditionTable {
         .iter()
         .filter_map(|(key, label)| {
             let n = c.metrics.get(*key)?.get("p50").map_or(0, |e| e.n);
-            Some([format!("{label} (ms)"), cell(c, key, "p50"), cell(c, key, "p90"), cell(c, key, "p99"), cell(c, key, "p999"), n.to_string()])
+            let cell = |stat| cell(c, key, stat, lang);
+            Some([format!("{label} (ms)"), cell("p50"), cell("p90"), cell("p99"), cell("p999"), n.to_string()])
         })
         .chain(std::iter::once([
-            "throughput (requests/s)".to_string(),
-            estimate(&c.throughput.requests_per_s, 1.0),
+            tr(lang, "cond.throughput_rps").to_string(),
+            estimate_in(&c.throughput.requests_per_s, lang),
             String::new(),
             String::new(),
             String::new(),
@@ -112,14 +113,14 @@ fn contrast(a: &Analysis, clean_c: &Condition, lang: Lang) -> Vec<[String; 5]> {
         for (key, label) in METRICS {
             for stat in ["p50", "p99"] {
                 let (Some(i), Some(o)) = (c.metrics.get(key).and_then(|m| m.get(stat)), clean_c.metrics.get(key).and_then(|m| m.get(stat))) else { continue };
-                rows.push([title(c, lang), format!("{} {label}", stat.to_uppercase()), estimate(i, 1.0), estimate(o, 1.0), ratio(i, o)]);
+                rows.push([title(c, lang), format!("{} {label}", stat.to_uppercase()), estimate_in(i, lang), estimate_in(o, lang), ratio(i, o)]);
             }
         }
         rows.push([
             title(c, lang),
             tr(lang, "cond.throughput").to_string(),
-            estimate(&c.throughput.requests_per_s, 1.0),
-            estimate(&clean_c.throughput.requests_per_s, 1.0),
+            estimate_in(&c.throughput.requests_per_s, lang),
+            estimate_in(&clean_c.throughput.requests_per_s, lang),
             ratio(&c.throughput.requests_per_s, &clean_c.throughput.requests_per_s),
         ]);
     }

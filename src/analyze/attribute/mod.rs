@@ -69,6 +69,9 @@ pub struct Finding {
     pub episodes: Vec<FindingEpisode>,
     pub effect: Option<Effect>,
     pub evidence: Vec<String>,
+    /// Symptoms (server queueing) that overlap this cause's episodes, kept as its evidence.
+    #[serde(default)]
+    pub consequences: Vec<FindingEpisode>,
     pub strength: Strength,
     pub action: String,
     /// Whether any episode overlaps the steady (measured) window.
@@ -231,7 +234,37 @@ fn info(cause: &str) -> CauseInfo {
     CauseInfo { title, metric, action }
 }
 
-fn peak_text(key: &str, v: f64) -> Option<String> {
+/// The peak values `peak_text` words (`errors_timeout` stands for every `errors_<kind>`);
+/// `report::i18n::evidence_zh` words the same ones in Chinese.
+pub const PEAK_KEYS: [&str; 23] = [
+    "sm_clock_drop_share",
+    "temp_max_c",
+    "thermal_violation_s",
+    "power_share_of_limit_max",
+    "memory_used_share_max",
+    "preemptions",
+    "foreign_processes_max",
+    "foreign_memory_gib_max",
+    "lg_cpu_pct_max",
+    "lg_thread_pct_max",
+    "send_lag_p99_ms_max",
+    "achieved_share_min",
+    "retransmit_ratio_max",
+    "interface_errors",
+    "interface_drops",
+    "listen_overflows",
+    "cpu_steal_pct_max",
+    "samples_not_performance_governor",
+    "waiting_requests_max",
+    "kv_cache_used_share_max",
+    "error_share_max",
+    "send_rate_share_min",
+    "errors_timeout",
+];
+
+/// A peak value in words; None for one not worth showing (not finite, or zero where only a
+/// positive count means something).
+pub fn peak_text(key: &str, v: f64) -> Option<String> {
     if !v.is_finite() {
         return None;
     }
@@ -329,6 +362,7 @@ fn fold_symptom(d: &Detection, findings: &mut Vec<Finding>, ctx: &FindingContext
             Some(f) => {
                 let what: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
                 f.evidence.push(format!("consequence: server queueing from {:.0} s to {:.0} s ({})", e.span.start_s, e.span.end_s, what.join(", ")));
+                f.consequences.push(finding_episode(e));
             }
             None => alone.push(e.clone()),
         }
@@ -506,6 +540,16 @@ fn evidence(episodes: &[CauseEpisode], eff: Option<&Effect>) -> Vec<String> {
     evidence
 }
 
+/// An episode as a finding shows it: its span, source and finite peak values.
+fn finding_episode(e: &CauseEpisode) -> FindingEpisode {
+    FindingEpisode {
+        start_s: e.span.start_s,
+        end_s: e.span.end_s,
+        source: e.source.clone(),
+        peak: e.peak.iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k.clone(), *v)).collect(),
+    }
+}
+
 /// A detected cause as a finding: its episodes, effect, evidence, strength and action.
 fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -> Finding {
     let ci = info(d.cause);
@@ -519,15 +563,8 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
     Finding {
         cause: d.cause.to_string(),
         title: ci.title.to_string(),
-        episodes: episodes
-            .iter()
-            .map(|e| FindingEpisode {
-                start_s: e.span.start_s,
-                end_s: e.span.end_s,
-                source: e.source.clone(),
-                peak: e.peak.iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k.clone(), *v)).collect(),
-            })
-            .collect(),
+        episodes: episodes.iter().map(finding_episode).collect(),
+        consequences: Vec::new(),
         strength: strength(d, &spans, ci.metric, eff.as_ref(), ctx),
         evidence: evidence(episodes, eff.as_ref()),
         effect: eff,

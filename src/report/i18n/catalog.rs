@@ -193,6 +193,7 @@ pub const CATALOG: &[(&str, &str, &str)] = &[
     ("cond.note", "Episodes with an environmental cause, widened by the lag found and one 5-s attribution window on each side, are set apart from the steady window. Intervals come from a block bootstrap over each condition's own time groups. The contrast table gives point ratios; the findings give the effect's interval.", "有环境原因的事件（按测得的滞后及两侧各一个 5 s 归因窗口扩展）从稳态窗口中单独划出。置信区间来自对每个条件自身时间分组的块自助法（block bootstrap）。对照表给出点估计的比值；影响的置信区间见“发现”一节。"),
     ("cond.run_title", "run {run}", "运行 {run}"),
     ("cond.throughput", "throughput", "吞吐量"),
+    ("cond.throughput_rps", "throughput (requests/s)", "吞吐量 (req/s)"),
     ("cond.windows", "{n} windows", "{n} 个窗口"),
     ("detector.client", "no load-generator telemetry and no scheduled send times", "没有压测客户端遥测，也没有计划发送时间"),
     ("detector.clock_reasons", "no clock-event reasons", "没有时钟事件原因位"),

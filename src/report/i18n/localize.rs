@@ -231,7 +231,7 @@ fn finding(a: &Analysis, f: &crate::analyze::attribute::Finding) -> FindingView 
         strength,
         episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, e.source)).collect::<Vec<_>>().join("；"),
         effect: f.effect.as_ref().map_or(tr(ZH, "view.effect_none").to_string(), effect),
-        evidence: f.evidence.clone(),
+        evidence: super::evidence_zh::evidence(f),
         action,
     }
 }

@@ -11,6 +11,7 @@ mod catalog;
 pub mod charts_zh;
 pub mod checks_zh;
 pub mod comparison_zh;
+pub mod evidence_zh;
 pub mod glyphs;
 pub mod localize;
 pub mod statement_zh;

@@ -59,13 +59,13 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
     head(&mut s, &v);
     metric_tables(&mut s, &v);
     for c in &v.conditions {
-        conditions(&mut s, c);
+        conditions(&mut s, &v, c);
     }
     if let Some(t) = &v.telemetry {
-        telemetry(&mut s, t);
+        telemetry(&mut s, &v, t);
     }
     if let Some(a) = &v.audit {
-        audit(&mut s, a);
+        audit(&mut s, &v, a);
     }
     // Cause detectors run on a request timeline; without runs there are no findings to state.
     if !r.runs.is_empty() {
@@ -141,7 +141,7 @@ fn verdict_first(s: &mut String, v: &View) {
     }
     details(s, w(v, "tpl.md_details_metrics"), |s| metric_tables(s, v));
     if !v.conditions.is_empty() {
-        details(s, w(v, "tpl.md_details_conditions"), |s| v.conditions.iter().for_each(|c| conditions(s, c)));
+        details(s, w(v, "tpl.md_details_conditions"), |s| v.conditions.iter().for_each(|c| conditions(s, v, c)));
     }
     details(s, w(v, "tpl.h_findings"), |s| findings(s, v));
     for set in &v.check_sets {
@@ -193,23 +193,26 @@ fn metric_tables(s: &mut String, v: &View) {
 }
 
 /// A run's conditions: a table per condition, then each metric inside against outside each episode.
-fn conditions(s: &mut String, c: &super::conditions_view::ConditionsView) {
-    let _ = writeln!(s, "\n## Conditions, {}\n\n{}", md(&c.title), md(&c.note));
+fn conditions(s: &mut String, v: &View, c: &super::conditions_view::ConditionsView) {
+    let _ = writeln!(s, "\n## {} {}\n\n{}", w(v, "tpl.h_conditions"), md(&c.title), md(&c.note));
     for t in &c.tables {
-        let _ = writeln!(s, "\n**{}**: {}\n\n| metric | P50 | P90 | P99 | P99.9 | n |\n|---|---|---|---|---|---|", md(&t.title), md(&t.note));
+        let _ = writeln!(s, "\n**{}**: {}\n\n{}", md(&t.title), md(&t.note), header(&[w(v, "tpl.col_metric"), "P50", "P90", "P99", "P99.9", "n"]));
         table_rows(s, &t.rows);
     }
-    let _ = writeln!(s, "\n| cause | metric | inside | outside (clean) | inside / outside |\n|---|---|---|---|---|");
+    let cols = ["tpl.cond_col_cause", "tpl.cond_col_metric", "tpl.cond_col_inside", "tpl.cond_col_outside", "tpl.cond_col_inside_outside"];
+    let _ = writeln!(s, "\n{}", header(&cols.map(|k| w(v, k))));
     table_rows(s, &c.contrast);
 }
 
+/// A table's header row and its rule, in Markdown.
+fn header(cols: &[&str]) -> String {
+    format!("| {} |\n|{}", cols.join(" | "), "---|".repeat(cols.len()))
+}
+
 /// The audit of the source's claims, and its run-level facts.
-fn audit(s: &mut String, a: &AuditView) {
-    let _ = writeln!(
-        s,
-        "\n## Audit of the source's claims\n\n{}\n\n| claim | tool | recomputed | verdict | credence | reason |\n|---|---|---|---|---|---|",
-        md(&a.summary)
-    );
+fn audit(s: &mut String, v: &View, a: &AuditView) {
+    let cols = ["tpl.col_claim", "tpl.col_tool", "tpl.col_recomputed", "tpl.col_verdict", "tpl.col_credence", "tpl.col_reason"];
+    let _ = writeln!(s, "\n## {}\n\n{}\n\n{}", w(v, "tpl.h_audit"), md(&a.summary), header(&cols.map(|k| w(v, k))));
     table_rows(s, &a.claims);
     for f in &a.facts {
         let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
@@ -217,24 +220,25 @@ fn audit(s: &mut String, a: &AuditView) {
 }
 
 /// A GPU capture without requests: episodes, GPUs set aside and clock stability under load.
-fn telemetry(s: &mut String, t: &TelemetryView) {
-    let _ = writeln!(s, "\n## GPU telemetry\n\n{}\n\nUnder load: {}", md(&t.summary), md(&t.load_rule));
-    let _ = writeln!(s, "\n### Episodes\n\n{}", md(&t.episodes_note));
+fn telemetry(s: &mut String, v: &View, t: &TelemetryView) {
+    let _ = writeln!(s, "\n## {}\n\n{}\n\n{} {}", w(v, "tpl.h_gpu_telemetry"), md(&t.summary), w(v, "tpl.under_load"), md(&t.load_rule));
+    let _ = writeln!(s, "\n### {}\n\n{}", w(v, "tpl.h_episodes"), md(&t.episodes_note));
     if !t.episodes.is_empty() {
-        let _ = writeln!(s, "\n| GPU | what | UTC | seconds | duration | evidence |\n|---|---|---|---|---|---|");
+        let cols = ["GPU", w(v, "tpl.col_what"), "UTC", w(v, "tpl.col_seconds"), w(v, "tpl.col_duration"), w(v, "tpl.col_evidence")];
+        let _ = writeln!(s, "\n{}", header(&cols));
         table_rows(s, &t.episodes);
     }
-    let _ = writeln!(s, "\n### GPUs set aside\n");
+    let _ = writeln!(s, "\n### {}\n", w(v, "tpl.h_set_aside"));
     if t.set_aside.is_empty() {
-        let _ = writeln!(s, "None: every GPU was under load.");
+        let _ = writeln!(s, "{}", w(v, "tpl.none_all_loaded"));
     }
     for g in &t.set_aside {
         let _ = writeln!(s, "- {}: {}", md(&g[0]), md(&g[1]));
     }
-    let _ = writeln!(s, "\n### Clock stability under load\n\n{}", md(&t.stability_note));
+    let _ = writeln!(s, "\n### {}\n\n{}", w(v, "tpl.h_clock_stability"), md(&t.stability_note));
     if !t.stability.is_empty() {
-        let _ =
-            writeln!(s, "\n| GPU | loaded | SM clock median (min–max) | CV | below highest | below 90 % of highest | verdict |\n|---|---|---|---|---|---|---|");
+        let words = ["tpl.col_loaded", "tpl.col_sm_clock", "tpl.col_below_highest", "tpl.col_below_90", "tpl.col_verdict"].map(|k| w(v, k));
+        let _ = writeln!(s, "\n{}", header(&["GPU", words[0], words[1], "CV", words[2], words[3], words[4]]));
         table_rows(s, &t.stability);
     }
     if !t.unreadable.is_empty() {

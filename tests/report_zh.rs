@@ -159,15 +159,21 @@ fn an_unknown_language_is_refused_with_exit_2() {
     }
 }
 
-#[test]
-fn a_model_named_in_chinese_renders_in_the_pdf_and_the_markdown() {
-    let s = Scratch::new("zh_model");
+/// A simulated steady run whose manifest names `model`.
+fn run_with_model(s: &Scratch, model: &str) -> std::path::PathBuf {
     let run = s.path("run");
     run_ok(&["simulate", "--scenario", "steady", "--duration", "60s", "--out", run.to_str().unwrap()]);
     let manifest = run.join("run.json");
     let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
-    m["config"]["model"] = "通义千问-7B-对话版".into();
+    m["config"]["model"] = model.into();
     std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    run
+}
+
+#[test]
+fn a_model_named_in_chinese_renders_in_the_pdf_and_the_markdown() {
+    let s = Scratch::new("zh_model");
+    let run = run_with_model(&s, "通义千问-7B-对话版");
     let (pdf, md) = (s.path("r.pdf"), s.path("r.md"));
     run_ok(&["report", run.to_str().unwrap(), "--lang", "zh", "-o", pdf.to_str().unwrap()]);
     run_ok(&["report", run.to_str().unwrap(), "--lang", "zh", "--format", "md", "-o", md.to_str().unwrap()]);
@@ -219,13 +225,8 @@ fn a_chinese_comparison_leads_with_its_verdict_and_the_compare_jsons_numbers() {
 #[test]
 fn a_character_no_font_has_is_a_replacement_mark_with_one_warning_never_tofu() {
     let s = Scratch::new("zh_rare_glyph");
-    let run = s.path("run");
-    run_ok(&["simulate", "--scenario", "steady", "--duration", "60s", "--out", run.to_str().unwrap()]);
-    let manifest = run.join("run.json");
-    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
     // U+2A6A5 is outside GB 2312 and the embedded subset.
-    m["config"]["model"] = "模型𪚥-7B".into();
-    std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let run = run_with_model(&s, "模型𪚥-7B");
     let pdf = s.path("r.pdf");
     let o = credence(&["report", run.to_str().unwrap(), "--lang", "zh", "-o", pdf.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -239,4 +240,19 @@ fn a_character_no_font_has_is_a_replacement_mark_with_one_warning_never_tofu() {
         assert_eq!(warnings, 1, "{}", stderr(&o));
         assert!(stderr(&o).contains('𪚥'), "{}", stderr(&o));
     }
+}
+
+#[test]
+fn a_chinese_audit_words_its_summary_verdicts_and_reasons_in_chinese() {
+    let s = Scratch::new("zh_audit");
+    let md = s.path("audit.md");
+    let f = |p: &str| common::fixture(p).display().to_string();
+    let (raw, summary) = (f("samples/llmperf/leaderboard_individual_groq_70b.json"), f("samples/llmperf/leaderboard_summary_groq_70b.json"));
+    run_ok(&["audit", &raw, &summary, "--lang", "zh", "--format", "md", "-o", md.to_str().unwrap()]);
+    let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
+    assert!(md.contains("## 源工具结论审计"), "{md}");
+    assert!(md.contains("的 40 项结论：40 项已复现"), "{md}");
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| results_")).collect();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.contains("已复现") && r.contains("汇总值与该工具自身的原始数据一致")), "{rows:#?}");
+    assert!(!md.contains("not recorded by") && md.contains("llmperf 未记录此项"), "{md}");
 }

@@ -33,6 +33,10 @@ pub struct ClaimCheck {
     pub credence_ci: Option<(f64, f64)>,
     /// What credence's value is (descriptive, without an interval) or why there is none.
     pub credence_note: Option<String>,
+    /// credence's value relative to the tool's, minus one, when they differ by more than 2 %.
+    pub credence_differs_by: Option<f64>,
+    /// The tool's own definition of the number, where it differs from credence's.
+    pub definition: Option<String>,
     pub reason: String,
 }
 
@@ -106,27 +110,54 @@ pub fn claimed_percentiles(claims: &[Claim]) -> Vec<f64> {
     ps
 }
 
-/// Why credence's number may differ from the tool's.
-fn reasons(a: &Analysis, c: &Claim) -> Vec<String> {
-    // The tool's own definition of the number, where it differs, is the first reason.
-    let mut r: Vec<String> = c.definition.iter().cloned().collect();
+/// Why credence's steady-state number may differ from the tool's (`english` words it; the
+/// report's Chinese words it from the same variants).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Why {
+    /// The tool's own definition of the number, where it differs.
+    Definition(String),
+    Dropped { warmup: usize, ramp_down: usize },
+    PulledByTail,
+    ItlPerChunk,
+    TpotDefinitions,
+    NotAnchored,
+    FewTailSamples,
+}
+
+impl Why {
+    pub fn english(&self) -> String {
+        match self {
+            Why::Definition(d) => d.clone(),
+            Why::Dropped { warmup, ramp_down } => format!("credence dropped {warmup} warmup and {ramp_down} ramp-down requests; the tool used all"),
+            Why::PulledByTail => "means and SDs are pulled by the tail; credence's headline numbers are percentiles".into(),
+            Why::ItlPerChunk => "ITL here is per streamed chunk, not per token".into(),
+            Why::TpotDefinitions => "TPOT definitions differ between tools (per-request mean versus pooled gaps)".into(),
+            Why::NotAnchored => "times are not anchored to wall-clock time".into(),
+            Why::FewTailSamples => "tail percentiles rest on few samples".into(),
+        }
+    }
+}
+
+/// Why credence's number for `metric` `stat` may differ from the tool's.
+pub fn reasons(a: &Analysis, metric: &str, stat: &str, definition: Option<&str>) -> Vec<Why> {
+    let mut r: Vec<Why> = definition.map(|d| Why::Definition(d.to_string())).into_iter().collect();
     let s = &a.steady_state;
     if s.dropped_start_requests + s.dropped_end_requests > 0 {
-        r.push(format!("credence dropped {} warmup and {} ramp-down requests; the tool used all", s.dropped_start_requests, s.dropped_end_requests));
+        r.push(Why::Dropped { warmup: s.dropped_start_requests, ramp_down: s.dropped_end_requests });
     }
-    if c.stat == "mean" || c.stat.starts_with("std") {
-        r.push("means and SDs are pulled by the tail; credence's headline numbers are percentiles".into());
+    if stat == "mean" || stat.starts_with("std") {
+        r.push(Why::PulledByTail);
     }
-    match (&c.definition, c.metric.as_str()) {
-        (None, "itl") => r.push("ITL here is per streamed chunk, not per token".into()),
-        (None, "tpot") => r.push("TPOT definitions differ between tools (per-request mean versus pooled gaps)".into()),
+    match (definition, metric) {
+        (None, "itl") => r.push(Why::ItlPerChunk),
+        (None, "tpot") => r.push(Why::TpotDefinitions),
         _ => {}
     }
     if a.run.timestamps != "absolute" {
-        r.push("times are not anchored to wall-clock time".into());
+        r.push(Why::NotAnchored);
     }
-    if c.stat.starts_with('p') && a.metrics.get(c.metric.as_str()).is_some_and(|m| m.values().any(|e| e.status == Status::InsufficientData)) {
-        r.push("tail percentiles rest on few samples".into());
+    if stat.starts_with('p') && a.metrics.get(metric).is_some_and(|m| m.values().any(|e| e.status == Status::InsufficientData)) {
+        r.push(Why::FewTailSamples);
     }
     r
 }
@@ -192,13 +223,12 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
     };
     let cred = analysis.and_then(|a| credence_value(a, c));
     let mut reason = recompute_reason(verdict, recomputed_from, recomputed, c.definition.as_deref());
-    if let (Some(a), Some((v, _))) = (analysis, cred)
-        && rel(v, c.value) > 0.02
-    {
-        let why = reasons(a, c);
+    let credence_differs_by = cred.map(|(v, _)| v).filter(|v| rel(*v, c.value) > 0.02).map(|v| v / c.value - 1.0);
+    if let (Some(a), Some(d)) = (analysis, credence_differs_by) {
+        let why: Vec<String> = reasons(a, &c.metric, &c.stat, c.definition.as_deref()).iter().map(Why::english).collect();
         reason += &format!(
             "; credence's steady-state value differs by {:+.1} %{}",
-            (v / c.value - 1.0) * 100.0,
+            d * 100.0,
             if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) }
         );
     }
@@ -214,6 +244,8 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         credence: cred.map(|x| x.0),
         credence_ci: cred.and_then(|x| x.1),
         credence_note: analysis.and_then(|a| credence_note(a, c, cred.is_some())),
+        credence_differs_by,
+        definition: c.definition.clone(),
         reason,
     }
 }

@@ -292,6 +292,11 @@ fn in_audit_table(c: &ClaimCheck) -> bool {
     c.verdict == "differs" || (headline_metric && headline_stat)
 }
 
+/// A claim as its row names it: `key (metric stat)`.
+pub(crate) fn claim_label(c: &ClaimCheck) -> String {
+    format!("{} ({} {})", c.key, c.metric, c.stat)
+}
+
 /// One claim's row: the claim, the tool's value, the recomputation, the verdict, credence's
 /// value and the reason.
 fn claim_row(c: &ClaimCheck) -> [String; 6] {
@@ -303,7 +308,7 @@ fn claim_row(c: &ClaimCheck) -> [String; 6] {
         _ => "n/a".into(),
     };
     [
-        format!("{} ({} {})", c.key, c.metric, c.stat),
+        claim_label(c),
         format!("{} {}", f(c.tool_value), c.unit),
         c.recomputed.map_or("n/a".into(), |x| format!("{} ({})", f(x), c.recomputed_from.unwrap_or(""))),
         c.verdict.to_string(),

@@ -46,9 +46,37 @@ fn status_key(s: CheckStatus) -> &'static str {
 /// A reason from the catalog by check name and status, with the run's numbers filled in.
 fn reason_of(k: &Check, a: &Analysis, runs: &[&Analysis], widths: &[HalfWidth]) -> Option<String> {
     let key = format!("check.{}.{}", k.name.replace("sample_size.ttft_p99", "sample_size"), status_key(k.status));
+    let args = reason_args(k, a, runs, widths)?;
+    // Reasons that only relay another part's words (a detector's "not checked" note, a source's
+    // missing fields) keep them: they are rebuilt where they are written.
+    let key = match (k.name.as_str(), k.status) {
+        ("source_limits", CheckStatus::NotChecked) => return Some(source_limits(a)),
+        ("client_saturation" | "throttling" | "interference", CheckStatus::NotChecked) => {
+            let reason = k.reason.split_once(": ").filter(|_| runs.len() > 1).map_or(k.reason.as_str(), |x| x.1);
+            return Some(super::localize::detector_reason(reason));
+        }
+        ("environment.gpu_idle_and_cool", CheckStatus::Warn) if a.run.environment.gpu_cooling_down.value == Some(true) => key + "_cooling",
+        ("replication", CheckStatus::Warn) if runs.len() == 2 => key + "_two",
+        // The English reason says which of the dependence rules decided.
+        ("dependence", CheckStatus::Warn) if !k.reason.contains("residual trend") => key + "_few",
+        ("dependence", CheckStatus::Pass) if k.reason.contains("replicated runs") => key + "_replicated",
+        (_, CheckStatus::NotChecked) if k.reason.starts_with("unknown: ") && tr(ZH, &key) == "?" => {
+            let note = super::localize::unknown_note(k.reason.trim_start_matches("unknown: "));
+            return Some(fill(ZH, "check.unknown", &[("note", &note)]));
+        }
+        _ => key,
+    };
+    match tr(ZH, &key) {
+        "?" => None,
+        _ => Some(fill(ZH, &key, &args.iter().map(|(n, v)| (*n, v.as_str())).collect::<Vec<_>>())),
+    }
+}
+
+/// The numbers that fill check `k`'s Chinese reason, by placeholder.
+fn reason_args(k: &Check, a: &Analysis, runs: &[&Analysis], widths: &[HalfWidth]) -> Option<Vec<(&'static str, String)>> {
     let s = &a.steady_state;
     let f0 = |x: f64| format!("{x:.0}");
-    let args: Vec<(&str, String)> = match k.name.as_str() {
+    Some(match k.name.as_str() {
         "environment.gpu_idle_and_cool" => vec![("temp", a.run.environment.gpu_temp_at_start_c.value.map_or("?".into(), f0))],
         "environment.cpu_governor" => vec![("governor", a.run.environment.cpu_governor.value.clone().unwrap_or_default())],
         "environment.no_foreign_gpu_processes" => vec![("n", a.run.environment.foreign_gpu_processes.value.as_ref().map_or(0, |v| v.len()).to_string())],
@@ -101,29 +129,7 @@ fn reason_of(k: &Check, a: &Analysis, runs: &[&Analysis], widths: &[HalfWidth]) 
             vec![("items", inside.join("，"))]
         }
         _ => Vec::new(),
-    };
-    // Reasons that only relay another part's words (a detector's "not checked" note, a source's
-    // missing fields) keep them: they are rebuilt where they are written.
-    let key = match (k.name.as_str(), k.status) {
-        ("source_limits", CheckStatus::NotChecked) => return Some(source_limits(a)),
-        ("client_saturation" | "throttling" | "interference", CheckStatus::NotChecked) => {
-            let reason = k.reason.split_once(": ").filter(|_| runs.len() > 1).map_or(k.reason.as_str(), |x| x.1);
-            return Some(super::localize::detector_reason(reason));
-        }
-        ("environment.gpu_idle_and_cool", CheckStatus::Warn) if a.run.environment.gpu_cooling_down.value == Some(true) => key + "_cooling",
-        ("replication", CheckStatus::Warn) if runs.len() == 2 => key + "_two",
-        // The English reason says which of the dependence rules decided.
-        ("dependence", CheckStatus::Warn) if !k.reason.contains("residual trend") => key + "_few",
-        ("dependence", CheckStatus::Pass) if k.reason.contains("replicated runs") => key + "_replicated",
-        (_, CheckStatus::NotChecked) if k.reason.starts_with("unknown: ") => {
-            return Some(fill(ZH, "check.unknown", &[("note", k.reason.trim_start_matches("unknown: "))]));
-        }
-        _ => key,
-    };
-    match tr(ZH, &key) {
-        "?" => None,
-        _ => Some(fill(ZH, &key, &args.iter().map(|(n, v)| (*n, v.as_str())).collect::<Vec<_>>())),
-    }
+    })
 }
 
 fn width_text(w: &HalfWidth) -> String {

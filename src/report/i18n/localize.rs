@@ -53,7 +53,7 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
         e.title = e.title.replacen("run ", tr(ZH, "view.run_prefix"), 1);
         for row in &mut e.rows {
             if let Some(note) = row[1].strip_prefix("unknown: ") {
-                row[1] = fill(ZH, "view.unknown_note", &[("note", note)]);
+                row[1] = fill(ZH, "view.unknown_note", &[("note", &unknown_note(note))]);
             } else if row[1] == "unknown" {
                 row[1] = tr(ZH, "view.unknown").to_string();
             }
@@ -61,9 +61,25 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     }
     v.provenance = provenance(r);
     v.methodology = methodology(r);
+    if let (Some(audit), Some(av)) = (&r.audit, v.audit.as_mut()) {
+        super::audit_zh::localize_audit(av, audit, r.runs.first());
+    }
     if let (Some(c), Some(cv)) = (&r.comparison, v.comparison.as_mut()) {
         comparison(cv, c, r);
         v.statement = cv.credibility.clone();
+    }
+}
+
+/// Why a fact is unknown, in Chinese where the note is one of the importers' (`not recorded by
+/// llmperf`); a collector's own note stays as written.
+pub fn unknown_note(note: &str) -> String {
+    match note.strip_prefix("not recorded") {
+        Some("") => "未记录".to_string(),
+        Some(rest) => match rest.strip_prefix(" by ") {
+            Some(tool) => format!("{tool} 未记录此项"),
+            None => note.to_string(),
+        },
+        None => note.to_string(),
     }
 }
 

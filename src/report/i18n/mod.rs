@@ -7,6 +7,7 @@
 //! renderers still read only the `Analysis`, and every number in a Chinese sentence comes
 //! from the same JSON field as in the English one.
 
+pub mod audit_zh;
 mod catalog;
 pub mod charts_zh;
 pub mod checks_zh;

@@ -1,0 +1,119 @@
+//! The audit of a source's claims in Chinese: the summary, each claim's verdict, credence's
+//! value and the reason, rebuilt from the audit's fields. The run-level facts' reasons and a
+//! tool's own definition of a number (written by its importer) stay in English.
+
+use std::collections::HashMap;
+
+use crate::analyze::Analysis;
+use crate::analyze::audit::{Audit, ClaimCheck, Why, reasons};
+use crate::report::view::{AuditView, claim_label};
+use crate::text::significant;
+
+/// Rewrites the audit view's summary and claim rows in Chinese.
+pub fn localize_audit(v: &mut AuditView, audit: &Audit, analysis: Option<&Analysis>) {
+    v.summary = summary(audit, v.claims.len());
+    let by_label: HashMap<String, &ClaimCheck> = audit.claims.iter().map(|c| (claim_label(c), c)).collect();
+    for row in &mut v.claims {
+        let Some(c) = by_label.get(&row[0]) else { continue };
+        row[2] = c.recomputed.map_or("无".into(), |x| format!("{}（{}）", significant(x, 4), source_word(c.recomputed_from)));
+        row[3] = verdict_word(c.verdict).to_string();
+        row[4] = credence_cell(c);
+        row[5] = reason(c, analysis);
+    }
+}
+
+fn summary(a: &Audit, shown: usize) -> String {
+    let from = |source: &str| a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some(source)).count();
+    let mut s = format!(
+        "来自 {} 的 {} 项结论：{} 项已复现（{} 项由该工具的逐请求原始数据重算，{} 项仅与其汇总文件交叉核对），{} 项不一致，{} 项无法核对。",
+        a.source,
+        a.claims.len(),
+        a.reproduced,
+        from("raw"),
+        from("summary"),
+        a.differing,
+        a.claims.len() - a.reproduced - a.differing
+    );
+    if shown < a.claims.len() {
+        s += &format!("表中列出其中 {shown} 项：先列全部不一致的结论，再列主要的延迟和速率；JSON 报告列出全部 {} 项。", a.claims.len());
+    }
+    s
+}
+
+fn source_word(from: Option<&str>) -> &'static str {
+    match from {
+        Some("summary") => "汇总文件",
+        _ => "原始数据",
+    }
+}
+
+fn verdict_word(verdict: &str) -> &'static str {
+    match verdict {
+        "reproduced" => "已复现",
+        "differs" => "不一致",
+        _ => "无法重算",
+    }
+}
+
+fn credence_cell(c: &ClaimCheck) -> String {
+    let f = |x: f64| significant(x, 4);
+    match (c.credence, c.credence_ci, &c.credence_note) {
+        (Some(v), Some((lo, hi)), _) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
+        (Some(v), None, _) => format!("~{}（无置信区间）", f(v)),
+        (None, _, Some(n)) => format!("无：{}", note(c, n)),
+        _ => "无".into(),
+    }
+}
+
+/// credence's note on its value, by the cases `analyze::audit` distinguishes.
+fn note(c: &ClaimCheck, english: &str) -> String {
+    let stat = match c.stat.as_str() {
+        "min" => "最小值",
+        "max" => "最大值",
+        _ => "标准差",
+    };
+    if english.starts_with("the steady window's") {
+        format!("稳态窗口的{stat}（描述性统计：credence 不为其给出置信区间）")
+    } else if english.starts_with("credence does not estimate") {
+        format!("credence 不估计 {}", c.metric)
+    } else if english.starts_with("a count or total") {
+        "计数或总量取决于窗口：credence 报告速率和百分位数".into()
+    } else {
+        "没有稳态值：稳态窗口内数值过少，或没有稳态窗口".into()
+    }
+}
+
+/// Why the recomputation agrees or not, then why credence's value differs, when it does.
+fn reason(c: &ClaimCheck, analysis: Option<&Analysis>) -> String {
+    let f = |x: f64| significant(x, 4);
+    let mut s = match (c.verdict, c.recomputed_from, c.recomputed) {
+        ("reproduced", Some("summary"), _) => "汇总文件与明细日志给出相同的数值；没有可供重算的逐请求数据".to_string(),
+        ("reproduced", _, _) => "汇总值与该工具自身的原始数据一致".to_string(),
+        ("differs", Some("summary"), Some(x)) => format!("汇总文件给出 {}：该工具的两个文件不一致（舍入，或来自不同的运行）", f(x)),
+        ("differs", _, Some(x)) => format!("汇总值与该工具的原始数据不一致（重算值 {}）：百分位定义不同，或汇总前过滤了部分记录", f(x)),
+        _ => match &c.definition {
+            Some(d) => format!("这一数值背后的原始数据不在文件中：{d}"),
+            None => "这一数值背后的原始数据不在文件中".to_string(),
+        },
+    };
+    if let (Some(a), Some(d)) = (analysis, c.credence_differs_by) {
+        let why: Vec<String> = reasons(a, &c.metric, &c.stat, c.definition.as_deref()).iter().map(why_zh).collect();
+        s += &format!("；credence 的稳态值相差 {:+.1} %", d * 100.0);
+        if !why.is_empty() {
+            s += &format!("（{}）", why.join("；"));
+        }
+    }
+    s
+}
+
+fn why_zh(w: &Why) -> String {
+    match w {
+        Why::Definition(d) => d.clone(),
+        Why::Dropped { warmup, ramp_down } => format!("credence 舍弃了 {warmup} 个预热请求和 {ramp_down} 个收尾请求，该工具使用了全部请求"),
+        Why::PulledByTail => "均值和标准差受长尾牵动；credence 的主要指标是百分位数".into(),
+        Why::ItlPerChunk => "此处的 ITL 按流式数据块计算，而非按 token".into(),
+        Why::TpotDefinitions => "各工具的 TPOT 定义不同（逐请求平均或合并全部间隔）".into(),
+        Why::NotAnchored => "时间未锚定到挂钟时间".into(),
+        Why::FewTailSamples => "尾部百分位所依据的样本很少".into(),
+    }
+}

@@ -32,3 +32,7 @@ pub mod stats;
 pub mod analyze;
 
 pub mod report;
+
+/// Fuzz targets over every parser, for `fuzz/` and the corpus replay test.
+#[doc(hidden)]
+pub mod fuzzing;

@@ -63,6 +63,13 @@ impl Conn {
         let wire = Wire::over(s, tls, hostport).map_err(|e| ("refused", e))?;
         Ok(Conn { reader: BufReader::with_capacity(64 << 10, wire), used: 0 })
     }
+
+    /// A fresh connection whose server answers with `response`, read at most `piece` bytes
+    /// at a time: the client's parsing without a socket.
+    pub fn replaying(response: Vec<u8>, piece: usize) -> Conn {
+        let wire = Wire::Replay(super::tls::Replay { response: std::io::Cursor::new(response), piece });
+        Conn { reader: BufReader::with_capacity(64 << 10, wire), used: 0 }
+    }
 }
 
 /// The error kind of an I/O error: timeouts, a peer that went away, or `other`.

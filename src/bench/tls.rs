@@ -111,6 +111,15 @@ impl ServerCertVerifier for NoVerification {
 pub enum Wire {
     Plain(TcpStream),
     Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
+    /// A canned response replayed without a socket (fuzzing, tests); writes are discarded.
+    Replay(Replay),
+}
+
+/// A response served from memory in reads of at most `piece` bytes, so that the client meets
+/// the same read boundaries a slow server would cause.
+pub struct Replay {
+    pub response: std::io::Cursor<Vec<u8>>,
+    pub piece: usize,
 }
 
 impl Wire {
@@ -141,6 +150,10 @@ impl Read for Wire {
         match self {
             Wire::Plain(s) => s.read(buf),
             Wire::Tls(s) => s.read(buf),
+            Wire::Replay(r) => {
+                let n = buf.len().min(r.piece.max(1));
+                r.response.read(&mut buf[..n])
+            }
         }
     }
 }
@@ -150,6 +163,7 @@ impl Write for Wire {
         match self {
             Wire::Plain(s) => s.write(buf),
             Wire::Tls(s) => s.write(buf),
+            Wire::Replay(_) => Ok(buf.len()),
         }
     }
 
@@ -157,6 +171,7 @@ impl Write for Wire {
         match self {
             Wire::Plain(s) => s.flush(),
             Wire::Tls(s) => s.flush(),
+            Wire::Replay(_) => Ok(()),
         }
     }
 }

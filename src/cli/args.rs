@@ -21,10 +21,13 @@ pub fn parse_duration(text: &str) -> Result<f64, String> {
         (t, 1.0)
     };
     let v: f64 = num.trim().parse().map_err(|_| format!("{text:?} is not a duration; use e.g. 300s, 5m or 1h"))?;
-    if !v.is_finite() || v <= 0.0 {
-        return Err(format!("{text:?}: a duration must be positive"));
+    // Checked after scaling: a huge number of hours overflows to infinity, a tiny number of
+    // milliseconds underflows to zero.
+    let seconds = v * scale;
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(format!("{text:?}: a duration must be positive and finite"));
     }
-    Ok(v * scale)
+    Ok(seconds)
 }
 
 /// A duration flag's value in seconds, or a bad-input error that names the flag.
@@ -37,7 +40,9 @@ pub fn delay_flag(flag: &str, text: &str) -> Result<Duration, CliError> {
     if text.trim().trim_end_matches("ms").trim_end_matches('s') == "0" {
         return Ok(Duration::ZERO);
     }
-    duration_flag(flag, text).map(Duration::from_secs_f64)
+    let seconds = duration_flag(flag, text)?;
+    // `Duration::from_secs_f64` panics past about 584 billion years.
+    Duration::try_from_secs_f64(seconds).map_err(|_| CliError::bad_input(format!("{flag} {text:?}: too long a delay")))
 }
 
 /// Parses a percentage (`5%`) or a fraction (`0.05`).
@@ -165,7 +170,17 @@ impl GpuArg {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_duration;
+    use super::{delay_flag, parse_duration};
+
+    /// Found by the `args` fuzz target: `--ttft 4444444444444444444444444ms` panicked turning
+    /// the delay into a `Duration`; a duration that overflows or underflows was accepted.
+    #[test]
+    fn durations_beyond_range_are_errors() {
+        assert!(delay_flag("--ttft", "4444444444444444444444444ms").is_err());
+        assert!(parse_duration("1e308h").is_err());
+        assert!(parse_duration("5e-324ms").is_err());
+        assert_eq!(parse_duration("5m"), Ok(300.0));
+    }
 
     #[test]
     fn tolerances() {

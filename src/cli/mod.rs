@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::error::{CliError, ExitCode};
 
-mod args;
+pub(crate) mod args;
 mod gpu;
 mod history_store;
 mod io;

@@ -59,6 +59,10 @@ pub fn parse(text: &str, endpoint: &str, ts_ns: i64) -> Vec<ServerSample> {
                 None => continue,
             },
         };
+        // A sample line starts with its metric's name; anything else is not a sample.
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            continue;
+        }
         if let Some(v) = rest.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()) {
             out.push(ServerSample { ts_ns, endpoint: endpoint.to_string(), metric: name.to_string(), labels, value: v });
         }
@@ -97,5 +101,14 @@ mod tests {
         assert_eq!(rows[0].labels.as_deref(), Some("model_name=\"m\""));
         assert_eq!(rows[1].value, 1.0);
         assert_eq!(split_url("http://localhost:8000/metrics"), Some(("localhost:8000".into(), "/metrics".into())));
+    }
+
+    /// Found by the `prometheus` fuzz target: a line whose text before `{` is not one metric
+    /// name (empty, or several words) became a sample named by that text.
+    #[test]
+    fn a_line_without_a_metric_name_is_no_sample() {
+        let rows = parse("{model=\"m\"} 3\nup 1 1700t{x=\"y\"} 2\nok{a=\"b\"} 1\n", "u", 5);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].metric, "ok");
     }
 }

@@ -175,7 +175,20 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
 /// Imports `paths` into run data. One file must carry per-request data; others may add GPU
 /// telemetry or the tool's summary (for `audit`).
 pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
-    let (files, mut parts) = parse_all(paths, format, o)?;
+    import_inputs(read_inputs(paths, format)?, o, allow_aggregate_only)
+}
+
+/// Imports one file already in memory, as `import` would read it from `path` (which is only
+/// named, never opened): for fuzzing and tests that feed bytes without a file.
+pub fn import_bytes(path: &Path, bytes: Vec<u8>, format: Format, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
+    let format = if format == Format::Auto { detect::detect(path, &bytes)? } else { format };
+    import_inputs(vec![Input { path: path.to_path_buf(), bytes, format }], o, allow_aggregate_only)
+}
+
+/// The import of inputs already read and detected.
+fn import_inputs(inputs: Vec<Input>, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
+    let first_path = inputs[0].path.clone();
+    let (files, mut parts) = parse_all(&inputs, o)?;
     aiperf::combine(&mut parts);
     let formats: Vec<(PathBuf, Format)> = parts.iter().map(|(p, f, _)| (p.clone(), *f)).collect();
     let main = the_request_source(&parts)?;
@@ -189,7 +202,7 @@ pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggreg
     let facts: Vec<(String, String)> = parts.iter().flat_map(|p| p.2.facts.iter().cloned()).collect();
     let Some(main) = main else {
         let why = parts.iter().find_map(|p| p.2.aggregate_only.clone().map(|w| (p.0.clone(), w)));
-        let (file, why) = why.unwrap_or_else(|| (paths[0].clone(), "none of the files carries per-request data".into()));
+        let (file, why) = why.unwrap_or_else(|| (first_path, "none of the files carries per-request data".into()));
         if allow_aggregate_only {
             return Ok(ImportResult { data: empty_run(&mut parts, files, o)?, claims, raw, facts, formats, invalid_rows: None });
         }
@@ -216,9 +229,16 @@ fn quarantine((path, _, part): &mut Part) -> Result<Option<(usize, String)>, Imp
 /// One parsed input: its path, its format and what it yielded.
 pub(crate) type Part = (PathBuf, Format, Imported);
 
-/// Reads, detects and parses every input, recording each file's provenance.
-fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Vec<SourceFile>, Vec<Part>), ImportError> {
-    let mut inputs: Vec<(&PathBuf, Vec<u8>, Format)> = Vec::new();
+/// One input file: its path, its bytes and its format (given or detected).
+struct Input {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    format: Format,
+}
+
+/// Reads and detects every input (with several files, each is detected from its content).
+fn read_inputs(paths: &[PathBuf], format: Format) -> Result<Vec<Input>, ImportError> {
+    let mut inputs = Vec::new();
     for p in paths {
         let bytes = read(p)?;
         let f = if format == Format::Auto || paths.len() > 1 {
@@ -232,16 +252,21 @@ fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Ve
         } else {
             format
         };
-        inputs.push((p, bytes, f));
+        inputs.push(Input { path: p.clone(), bytes, format: f });
     }
+    Ok(inputs)
+}
+
+/// Parses every input, recording each file's provenance.
+fn parse_all(inputs: &[Input], o: &ImportOptions) -> Result<(Vec<SourceFile>, Vec<Part>), ImportError> {
     // An MLPerf detail log among the inputs dates the trace.
-    let origin_ns = inputs.iter().find_map(|(_, b, _)| std::str::from_utf8(b).ok().filter(|t| t.contains(":::MLLOG")).and_then(mlperf::origin_of));
+    let origin_ns = inputs.iter().find_map(|i| std::str::from_utf8(&i.bytes).ok().filter(|t| t.contains(":::MLLOG")).and_then(mlperf::origin_of));
     // inference-perf's files are read together: its stage reports date the per-request file.
-    let set: Vec<(&Path, &[u8])> = inputs.iter().filter(|x| x.2.is_inference_perf()).map(|(p, b, _)| (p.as_path(), b.as_slice())).collect();
+    let set: Vec<(&Path, &[u8])> = inputs.iter().filter(|i| i.format.is_inference_perf()).map(|i| (i.path.as_path(), i.bytes.as_slice())).collect();
     let mut together = if set.is_empty() { Vec::new() } else { inference_perf::parse_set(&set, o)? }.into_iter();
     if o.start_ns.is_some() && set.is_empty() {
         return Err(ImportError::new(
-            &paths[0],
+            &inputs[0].path,
             None,
             "--start anchors files whose times carry no date (inference-perf's per_request_lifecycle_metrics.json); none of these needs it",
         )
@@ -249,18 +274,18 @@ fn parse_all(paths: &[PathBuf], format: Format, o: &ImportOptions) -> Result<(Ve
     }
     let mut files = Vec::new();
     let mut parts: Vec<Part> = Vec::new();
-    for (p, bytes, f) in &inputs {
-        let read_together = if f.is_inference_perf() { together.next() } else { None };
+    for Input { path, bytes, format } in inputs {
+        let read_together = if format.is_inference_perf() { together.next() } else { None };
         let imported = match read_together {
             Some(x) => x,
-            None => parse(p, bytes, *f, o, origin_ns)?,
+            None => parse(path, bytes, *format, o, origin_ns)?,
         };
         files.push(SourceFile {
-            name: p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            name: path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned()),
             size_bytes: bytes.len() as u64,
             sha256: sha256_file(bytes),
         });
-        parts.push(((*p).clone(), *f, imported));
+        parts.push((path.clone(), *format, imported));
     }
     Ok((files, parts))
 }

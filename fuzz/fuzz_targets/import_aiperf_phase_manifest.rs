@@ -1,0 +1,3 @@
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| credence::fuzzing::import_aiperf_phase_manifest(data));

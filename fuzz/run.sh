@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Usage: fuzz/run.sh SECONDS [TARGET...]
+# Fuzzes each target (all by default) for SECONDS, one process at a time, starting from its
+# committed corpus plus any seeds in $SEEDS/<target>/; then minimizes (-merge=1) the corpus
+# and what the run found back into fuzz/corpus/<target>/. Crashes go to fuzz/artifacts/<target>/,
+# each run's log to fuzz/logs/<target>.log (its last line holds the final cov:/ft: numbers).
+# The committed corpus is kept under $CORPUS_KB (300) KB per target: past that, the largest
+# inputs are dropped (the full merged corpus stays in fuzz/work/<target>/).
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds="$1"; shift
+bin="${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release"
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(ls fuzz_targets | sed 's/\.rs$//')
+flags=(-rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1)
+# Deletes the largest files of folder $1 until its files add up to at most $2 KB.
+trim() {
+  local total
+  total=$(find "$1" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}')
+  find "$1" -type f -printf '%s %p\n' | sort -rn | while read -r size file; do
+    [ "$total" -le $(( $2 * 1024 )) ] && break
+    rm -f "$file"; total=$(( total - size ))
+  done
+}
+for t in "${targets[@]}"; do
+  mkdir -p "corpus/$t" "work/$t" "artifacts/$t" logs
+  seeds=(); [ -d "${SEEDS:-/nonexistent}/$t" ] && seeds=("$SEEDS/$t")
+  "$bin/$t" "${flags[@]}" -max_total_time="$seconds" -artifact_prefix="artifacts/$t/" \
+    "work/$t" "corpus/$t" "${seeds[@]}" > "logs/$t.log" 2>&1 || echo "$t: exited $? (see fuzz/logs/$t.log, fuzz/artifacts/$t/)"
+  grep -aE 'DONE +cov|^Done [0-9]+ runs' "logs/$t.log" | tail -2 | sed "s/^/$t: /" || true
+  rm -rf "corpus/$t.merged" && mkdir -p "corpus/$t.merged"
+  "$bin/$t" -merge=1 -max_len=65536 -rss_limit_mb=2048 -timeout=10 "corpus/$t.merged" "corpus/$t" "work/$t" "${seeds[@]}" > "logs/$t.merge.log" 2>&1
+  rm -rf "corpus/$t" && mv "corpus/$t.merged" "corpus/$t"
+  trim "corpus/$t" "${CORPUS_KB:-300}"
+done

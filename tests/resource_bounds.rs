@@ -1,0 +1,91 @@
+//! Hostile inputs to `credence import` end in a clear error (exit 2, naming the file) within
+//! bounded time and memory. Sizes are scaled down from the to keep CI fast: 64 MB of
+//! random bytes stands for 1 GB (reading is linear, so the bound scales with the file); the
+//! JSON nesting depth and the CSV line length are the issue's own.
+
+mod common;
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Scratch;
+
+/// What one run of the real binary did: exit code, stderr, wall time and peak memory.
+struct Bounded {
+    code: i32,
+    stderr: String,
+    elapsed: Duration,
+    peak_rss_bytes: u64,
+}
+
+/// Runs `credence args` and measures its peak resident memory (the kernel's own count, from
+/// `wait4`, so nothing is sampled and nothing is missed).
+fn run_measured(args: &[&str]) -> Bounded {
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_credence")).args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    // SAFETY: the child is ours and not yet waited for; both out-pointers are valid locals.
+    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as libc::pid_t, "wait4 failed");
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    Bounded { code, stderr, elapsed: start.elapsed(), peak_rss_bytes: usage.ru_maxrss as u64 * 1024 }
+}
+
+/// Imports `file` and checks the outcome: exit 2, an error naming the file, nothing written,
+/// and at most `max_rss` bytes and 60 s spent.
+fn assert_refused(file: &Path, out: &Path, max_rss: u64) -> Bounded {
+    let r = run_measured(&["import", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let name = file.file_name().unwrap().to_str().unwrap();
+    assert_eq!(r.code, 2, "exit 2 expected: {}", r.stderr);
+    assert!(r.stderr.contains(name), "the error names {name}: {}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert!(!out.exists(), "nothing is written");
+    assert!(r.elapsed < Duration::from_secs(60), "took {:?}", r.elapsed);
+    assert!(r.peak_rss_bytes < max_rss, "peak memory {} MB", r.peak_rss_bytes >> 20);
+    r
+}
+
+#[test]
+fn random_bytes_are_refused_in_bounded_memory() {
+    let s = Scratch::new("bounds_random");
+    let file = s.path("random.bin");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let bytes: Vec<u8> = (0..64usize << 20)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) as u8
+        })
+        .collect();
+    std::fs::write(&file, bytes).unwrap();
+    // The file is read whole (64 MB); a few copies at most.
+    assert_refused(&file, &s.path("out"), 512 << 20);
+}
+
+#[test]
+fn json_nested_100000_deep_is_refused() {
+    let s = Scratch::new("bounds_nested");
+    let file = s.path("nested.json");
+    std::fs::write(&file, format!("{}{}", "[".repeat(100_000), "]".repeat(100_000))).unwrap();
+    assert_refused(&file, &s.path("out"), 256 << 20);
+    // The same with the format named, so the importer itself parses it.
+    let r = run_measured(&["import", "vllm", file.to_str().unwrap(), "--out", s.path("out2").to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked") && !r.stderr.contains("overflow"), "{}", r.stderr);
+}
+
+#[test]
+fn a_csv_line_of_100_mb_is_refused() {
+    let s = Scratch::new("bounds_csv");
+    let file = s.path("smi.csv");
+    let mut text = String::from("timestamp, power.draw [W], temperature.gpu\n2026/06/11 15:26:38.100, 400 W, ");
+    text.push_str(&"7".repeat(100 << 20));
+    text.push('\n');
+    std::fs::write(&file, text).unwrap();
+    assert_refused(&file, &s.path("out"), 1 << 30);
+}

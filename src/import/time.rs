@@ -77,16 +77,18 @@ pub fn parse_datetime(text: &str, offset_s: i64) -> Option<(i64, bool)> {
         return None;
     }
     let n: Vec<i64> = fields[..6].iter().map(|f| f.parse().ok()).collect::<Option<_>>()?;
-    if !(1..=12).contains(&n[1]) || !(1..=31).contains(&n[2]) || n[3] > 23 || n[4] > 59 || n[5] > 60 {
+    let clock_ok = (0..=23).contains(&n[3]) && (0..=59).contains(&n[4]) && (0..=60).contains(&n[5]);
+    if !(1..=9999).contains(&n[0]) || !(1..=12).contains(&n[1]) || !(1..=31).contains(&n[2]) || !clock_ok {
         return None;
     }
     let frac_ns: i64 = if frac.is_empty() { 0 } else { format!("{:0<9}", &frac[..frac.len().min(9)]).parse().ok()? };
-    let local = (days_from_civil(n[0], n[1], n[2]) * 86_400 + n[3] * 3600 + n[4] * 60 + n[5]) * 1_000_000_000 + frac_ns;
     let (off, own) = match zone {
         Some(z) => (z, true),
         None => (offset_s, false),
     };
-    Some((local - off * 1_000_000_000, own))
+    // Epoch nanoseconds in i64 reach only the years 1677 to 2262: a date outside is no time.
+    let seconds = days_from_civil(n[0], n[1], n[2]) * 86_400 + n[3] * 3600 + n[4] * 60 + n[5] - off;
+    Some((seconds.checked_mul(1_000_000_000)?.checked_add(frac_ns)?, own))
 }
 
 /// `--start`: an RFC 3339 time with its zone (`2026-11-30T22:27:52.5Z`, `…+01:00`), as epoch ns.
@@ -120,6 +122,13 @@ fn split_zone(t: &str) -> (&str, Option<i64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_outside_epoch_nanoseconds_is_no_time() {
+        assert_eq!(parse_datetime("9999-01-01T00:00:00Z", 0), None);
+        assert_eq!(parse_datetime("44444444-06-01T00:00:00Z", 0), None);
+        assert!(parse_datetime("2262-01-01T00:00:00Z", 0).is_some());
+    }
 
     #[test]
     fn offsets_and_dates() {

@@ -65,7 +65,8 @@ fn check_memory(dir: &Path) -> Result<(), CliError> {
 /// The error for a run of `rows` requests and `chunks` chunk times when it needs more than
 /// `available` bytes.
 fn too_large(dir: &Path, rows: u64, chunks: u64, available: u64) -> Option<CliError> {
-    let need = BASE_BYTES + rows * BYTES_PER_REQUEST + chunks * BYTES_PER_CHUNK;
+    // Saturating: a damaged Parquet footer may claim close to 2^63 rows.
+    let need = BASE_BYTES.saturating_add(rows.saturating_mul(BYTES_PER_REQUEST)).saturating_add(chunks.saturating_mul(BYTES_PER_CHUNK));
     let gb = |b: u64| b as f64 / (1u64 << 30) as f64;
     (need > available).then(|| {
         CliError::failure(format!(
@@ -140,6 +141,13 @@ pub fn comparison_report(base: Vec<AnalyzedRun>, cand: Vec<AnalyzedRun>, cmp: Co
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_footer_claiming_near_2_pow_63_rows_is_too_large_not_an_overflow() {
+        let dir = Path::new("run");
+        assert!(too_large(dir, u64::MAX / 2, u64::MAX / 2, 16 << 30).is_some());
+        assert!(too_large(dir, 1_000, 0, 16 << 30).is_none());
+    }
 
     #[test]
     fn a_run_too_large_for_memory_is_refused_with_the_amount_needed() {

@@ -88,17 +88,41 @@ fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> 
     e.estimate.map(|x| (x, ci))
 }
 
-/// Why credence's value has no interval, or why there is no value.
-fn credence_note(a: &Analysis, c: &Claim, has_value: bool) -> Option<String> {
-    let known = a.metrics.contains_key(c.metric.as_str()) || c.stat == "value";
-    match (has_value, c.stat.as_str()) {
-        (true, "min" | "max" | "std" | "std_sample") => {
-            Some(format!("the steady window's {} (descriptive: credence gives no interval for it)", if c.stat.starts_with("std") { "SD" } else { &c.stat }))
+/// Why credence's value has no interval, or why there is no value (`english` words it; the
+/// report's Chinese words it from the same variants).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CredenceNote {
+    /// A min, max or SD of the steady window: descriptive, without an interval.
+    Descriptive,
+    /// credence has no estimate of this metric.
+    NotEstimated,
+    /// A count or total, which depends on the window.
+    WindowDependent,
+    NoSteadyValue,
+}
+
+impl CredenceNote {
+    pub fn english(self, metric: &str, stat: &str) -> String {
+        match self {
+            CredenceNote::Descriptive => {
+                format!("the steady window's {} (descriptive: credence gives no interval for it)", if stat.starts_with("std") { "SD" } else { stat })
+            }
+            CredenceNote::NotEstimated => format!("credence does not estimate {metric}"),
+            CredenceNote::WindowDependent => "a count or total depends on the window: credence reports rates and percentiles".into(),
+            CredenceNote::NoSteadyValue => "no steady-state value: too few values in the steady window, or no steady window".into(),
         }
+    }
+}
+
+/// The note on credence's value for `metric` `stat`, when one is due.
+pub fn credence_note(a: &Analysis, metric: &str, stat: &str, has_value: bool) -> Option<CredenceNote> {
+    let known = a.metrics.contains_key(metric) || stat == "value";
+    match (has_value, stat) {
+        (true, "min" | "max" | "std" | "std_sample") => Some(CredenceNote::Descriptive),
         (true, _) => None,
-        (false, _) if !known => Some(format!("credence does not estimate {}", c.metric)),
-        (false, "count" | "sum") => Some("a count or total depends on the window: credence reports rates and percentiles".into()),
-        (false, _) => Some("no steady-state value: too few values in the steady window, or no steady window".into()),
+        (false, _) if !known => Some(CredenceNote::NotEstimated),
+        (false, "count" | "sum") => Some(CredenceNote::WindowDependent),
+        (false, _) => Some(CredenceNote::NoSteadyValue),
     }
 }
 
@@ -243,7 +267,7 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         verdict,
         credence: cred.map(|x| x.0),
         credence_ci: cred.and_then(|x| x.1),
-        credence_note: analysis.and_then(|a| credence_note(a, c, cred.is_some())),
+        credence_note: analysis.and_then(|a| credence_note(a, &c.metric, &c.stat, cred.is_some())).map(|n| n.english(&c.metric, &c.stat)),
         credence_differs_by,
         definition: c.definition.clone(),
         reason,

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::analyze::Analysis;
-use crate::analyze::audit::{Audit, ClaimCheck, Why, reasons};
+use crate::analyze::audit::{Audit, ClaimCheck, CredenceNote, Why, credence_note, reasons};
 use crate::report::view::{AuditView, claim_label};
 use crate::text::significant;
 
@@ -17,7 +17,7 @@ pub fn localize_audit(v: &mut AuditView, audit: &Audit, analysis: Option<&Analys
         let Some(c) = by_label.get(&row[0]) else { continue };
         row[2] = c.recomputed.map_or("无".into(), |x| format!("{}（{}）", significant(x, 4), source_word(c.recomputed_from)));
         row[3] = verdict_word(c.verdict).to_string();
-        row[4] = credence_cell(c);
+        row[4] = credence_cell(c, analysis);
         row[5] = reason(c, analysis);
     }
 }
@@ -55,31 +55,28 @@ fn verdict_word(verdict: &str) -> &'static str {
     }
 }
 
-fn credence_cell(c: &ClaimCheck) -> String {
+fn credence_cell(c: &ClaimCheck, analysis: Option<&Analysis>) -> String {
     let f = |x: f64| significant(x, 4);
     match (c.credence, c.credence_ci, &c.credence_note) {
         (Some(v), Some((lo, hi)), _) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
         (Some(v), None, _) => format!("~{}（无置信区间）", f(v)),
-        (None, _, Some(n)) => format!("无：{}", note(c, n)),
+        (None, _, Some(_)) => format!("无：{}", note(c, analysis)),
         _ => "无".into(),
     }
 }
 
-/// credence's note on its value, by the cases `analyze::audit` distinguishes.
-fn note(c: &ClaimCheck, english: &str) -> String {
+/// credence's note on its value, in the cases `analyze::audit::credence_note` distinguishes.
+fn note(c: &ClaimCheck, analysis: Option<&Analysis>) -> String {
     let stat = match c.stat.as_str() {
         "min" => "最小值",
         "max" => "最大值",
         _ => "标准差",
     };
-    if english.starts_with("the steady window's") {
-        format!("稳态窗口的{stat}（描述性统计：credence 不为其给出置信区间）")
-    } else if english.starts_with("credence does not estimate") {
-        format!("credence 不估计 {}", c.metric)
-    } else if english.starts_with("a count or total") {
-        "计数或总量取决于窗口：credence 报告速率和百分位数".into()
-    } else {
-        "没有稳态值：稳态窗口内数值过少，或没有稳态窗口".into()
+    match analysis.and_then(|a| credence_note(a, &c.metric, &c.stat, c.credence.is_some())) {
+        Some(CredenceNote::Descriptive) => format!("稳态窗口的{stat}（描述性统计：credence 不为其给出置信区间）"),
+        Some(CredenceNote::NotEstimated) => format!("credence 不估计 {}", c.metric),
+        Some(CredenceNote::WindowDependent) => "计数或总量取决于窗口：credence 报告速率和百分位数".into(),
+        _ => "没有稳态值：稳态窗口内数值过少，或没有稳态窗口".into(),
     }
 }
 

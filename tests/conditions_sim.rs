@@ -29,12 +29,17 @@ use credence::simulate::{Effect, EffectMetric, Scenario, SimOptions, Truth, simu
 
 /// Coverage and warmup runs: the simulator's default 5 minutes at 20 requests/s.
 const DURATION_S: f64 = 300.0;
-/// A/B and A/A runs: 12 minutes. The test is about the clean verdict, not about power, so the
+
+/// The coverage study's run length: `CONDITIONS_DURATION_S` seconds (default 5 minutes).
+fn coverage_duration_s() -> f64 {
+    std::env::var("CONDITIONS_DURATION_S").ok().and_then(|v| v.parse().ok()).unwrap_or(DURATION_S)
+}
+/// A/B and A/A runs: 20 minutes. The test is about the clean verdict, not about power, so the
 /// runs must be long enough for an undisturbed pair to decide +10 % at τ = 5 % nearly always:
 /// at 8 minutes (20 requests/s) the undisturbed candidate was called a regression in 35 of 40
 /// pairs and the clean verdict in 29 (its change unbiased, +10.3 % ± 1.9 %, but from the 75 %
-/// of the candidate left after the episode).
-const PAIR_DURATION_S: f64 = 720.0;
+/// of the candidate left after the episode); at 12 minutes in 36 and 34 of 40.
+const PAIR_DURATION_S: f64 = 1200.0;
 const COVERAGE_SCENARIOS: [Scenario; 4] = [Scenario::ThermalThrottle, Scenario::PowerCap, Scenario::ForeignProcess, Scenario::ClientSaturation];
 
 /// One simulated run, analyzed: the run (for compare's request view), its analysis and truth.
@@ -82,21 +87,22 @@ fn tally(e: &credence::analyze::estimate::Estimate, target: f64) -> (usize, usiz
 }
 
 fn coverage(seeds: &[u64], resamples: usize, with_reference: bool) -> Coverage {
-    let truth = credence::simulate::true_percentiles(&options(Scenario::Steady, 0, DURATION_S)).0.ttft;
+    let duration_s = coverage_duration_s();
+    let truth = credence::simulate::true_percentiles(&options(Scenario::Steady, 0, duration_s)).0.ttft;
     let targets = [truth.p50, truth.p99];
     let mut c = Coverage::default();
     for (k, scenario) in COVERAGE_SCENARIOS.into_iter().enumerate() {
         for &seed in seeds {
             let seed = seed + 10_000 * k as u64;
             if with_reference {
-                let a = analyzed(&options(Scenario::Steady, seed, DURATION_S), resamples).analysis;
+                let a = analyzed(&options(Scenario::Steady, seed, duration_s), resamples).analysis;
                 for (i, key) in ["p50", "p99"].into_iter().enumerate() {
                     let (two, hit) = tally(&a.metrics["ttft"][key], targets[i]);
                     c.steady_two_sided[i] += two;
                     c.steady_covered[i] += hit;
                 }
             }
-            let a = analyzed(&options(scenario, seed, DURATION_S), resamples).analysis;
+            let a = analyzed(&options(scenario, seed, duration_s), resamples).analysis;
             c.runs += 1;
             let Some(cl) = clean(&a.conditions) else {
                 eprintln!("{scenario} seed {seed}: no clean condition");
@@ -305,9 +311,10 @@ fn conditions_full_coverage() {
     let c = coverage(&seeds, 999, true);
     let (p50, p99) = (share(c.covered[0], c.two_sided[0]), share(c.covered[1], c.two_sided[1]));
     eprintln!(
-        "STUDY coverage ({} seeds per scenario, {} runs): clean P50 {p50:.3} ({}/{}), P99 {p99:.3} ({}/{}); undisturbed as measured P50 {:.3} ({}/{}), P99 {:.3} ({}/{})",
+        "STUDY coverage ({} seeds per scenario, {} runs of {} s): clean P50 {p50:.3} ({}/{}), P99 {p99:.3} ({}/{}); undisturbed as measured P50 {:.3} ({}/{}), P99 {:.3} ({}/{})",
         seeds.len(),
         c.runs,
+        coverage_duration_s(),
         c.covered[0],
         c.two_sided[0],
         c.covered[1],

@@ -3,9 +3,12 @@
 //! Percentiles (type 7) get the exact order-statistic interval when requests are close to
 //! independent. Dependence is measured per percentile as the design effect of the indicator
 //! `1{x ≤ q̂}` over time windows (batch means with the Politis–White flat-top long-run
-//! variance): `τ = LRV·K / (n·p(1 − p))`, `n_eff = n/τ`. When `τ > 1.25`, the interval comes from
-//! the stationary block bootstrap over windows (Politis–White block length, percentile
-//! interval), or, with fewer than 20 windows, from the order-statistic interval at `n_eff`.
+//! variance): `τ = LRV·K / (n·p(1 − p))`, `n_eff = n/τ`. When `τ > 1.25` for any percentile or
+//! the mean (dependence is a property of the series; one percentile's `τ` is a noisy estimate),
+//! the interval comes from the stationary block bootstrap over windows (twice the Politis–White
+//! block length, percentile interval, widened for few blocks and for the block bootstrap's
+//! first-order variance bias), or, with fewer than 20 windows, from the order-statistic
+//! interval at `n_eff`.
 //! A percentile with fewer than 10 effective observations beyond it is `insufficient_data`
 //! and keeps only its one-sided lower bound. Means use BCa (i.i.d.) or the block bootstrap when
 //! dependent; the median also gets a BCa interval (`p50_bca`) when affordable.
@@ -15,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::estimate::{Estimate, Method};
-use crate::stats::block_length::{long_run_variance, politis_white};
+use crate::stats::block_length::{block_bias_ratio, long_run_variance, politis_white};
 use crate::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
 use crate::stats::order_ci::{Alternative, order_statistic_indices};
 use crate::stats::quantile::quantile_sorted;
@@ -73,8 +76,18 @@ pub struct MetricSample<'a> {
     pub windows: usize,
 }
 
+/// The dependence of one score's per-window sums.
+struct ScoreDependence {
+    /// Design effect.
+    tau: f64,
+    /// Politis–White stationary block length, in windows.
+    block: f64,
+    /// `G / σ²∞` of the sums: a block bootstrap's variance is low by `bias_ratio / block`.
+    bias_ratio: f64,
+}
+
 /// Design effect of a per-value score (already centred) summed per window.
-fn design_effect(scores: impl Iterator<Item = (u32, f64)>, windows: usize, n: usize, unit_variance: f64) -> (f64, f64) {
+fn design_effect(scores: impl Iterator<Item = (u32, f64)>, windows: usize, n: usize, unit_variance: f64) -> ScoreDependence {
     let mut d = vec![0.0; windows];
     for (w, s) in scores {
         d[w as usize] += s;
@@ -84,7 +97,7 @@ fn design_effect(scores: impl Iterator<Item = (u32, f64)>, windows: usize, n: us
         _ => 1.0,
     };
     let block = politis_white(&d).map_or(1.0, |b| b.stationary);
-    (tau, block)
+    ScoreDependence { tau, block, bias_ratio: block_bias_ratio(&d).unwrap_or(0.0) }
 }
 
 fn order_statistic(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> (Option<f64>, Option<f64>) {
@@ -113,11 +126,16 @@ pub fn few_blocks_factor(windows: usize, block: f64, cl: f64) -> f64 {
     StudentsT::new(0.0, 1.0, df).map_or(1.0, |d| d.inverse_cdf(a) / z)
 }
 
-/// Widens a block-bootstrap interval by `t_{df}/z` with `df` = independent blocks − 1: with a
-/// few dozen blocks the bootstrap's own variance estimate is uncertain, which a percentile
-/// interval ignores (the coverage study shows the resulting under-coverage).
-fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, block: f64, cl: f64) -> (f64, f64) {
-    let c = few_blocks_factor(windows, block, cl);
+/// Widens a block-bootstrap interval for the two ways a short series makes it too narrow:
+/// - by `t_{df}/z` with `df` = independent blocks − 1: with a few dozen blocks the bootstrap's
+///   own variance estimate is uncertain, which a percentile interval ignores;
+/// - by `√(1 + bias_ratio/block)`: blocks of finite length cut the dependence across their
+///   edges, so the bootstrap variance is low by `G/(block·σ²∞)` to first order (`bias_ratio` =
+///   `G/σ²∞` of the statistic's influence series, from the same flat-top window).
+///
+/// The coverage study (`tests/coverage.rs`) measured the under-coverage each one removes.
+fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, block: f64, bias_ratio: f64, cl: f64) -> (f64, f64) {
+    let c = few_blocks_factor(windows, block, cl) * (1.0 + bias_ratio.max(0.0) / block.max(1.0)).sqrt();
     if estimate > 0.0 && lo > 0.0 {
         // Positive, skewed quantities (latencies) widen on the log scale and stay positive.
         (estimate * (lo / estimate).powf(c), estimate * (hi / estimate).powf(c))
@@ -133,6 +151,7 @@ struct Plan {
     q: f64,
     tau: f64,
     block: f64,
+    bias_ratio: f64,
 }
 
 impl MetricSample<'_> {
@@ -166,8 +185,8 @@ fn percentile_plans(sorted: &[f64], s: &MetricSample<'_>, extra: &[f64]) -> Vec<
         .into_iter()
         .map(|(key, p)| {
             let q = quantile_sorted(sorted, p).unwrap_or(f64::NAN);
-            let (tau, block) = design_effect(s.pairs().map(|(w, v)| (w, f64::from(u8::from(v <= q)) - p)), s.windows, n, p * (1.0 - p));
-            Plan { key, p, q, tau, block }
+            let d = design_effect(s.pairs().map(|(w, v)| (w, f64::from(u8::from(v <= q)) - p)), s.windows, n, p * (1.0 - p));
+            Plan { key, p, q, tau: d.tau, block: d.block, bias_ratio: d.bias_ratio }
         })
         .collect()
 }
@@ -194,6 +213,12 @@ struct MetricIntervals<'a> {
     id: u64,
     mean: f64,
     dependence: Dependence,
+    /// The mean's `G/σ²∞` (see `few_blocks_widening`).
+    mean_bias_ratio: f64,
+    /// Whether any statistic of the metric measured as dependent: each percentile's own design
+    /// effect is a noisy estimate (an unlucky flat-top window can put a dependent median at 1),
+    /// so dependence is judged for the series, not percentile by percentile.
+    series_dependent: bool,
     /// Whether an i.i.d. bootstrap of every value fits the budget.
     affordable: bool,
     /// Block length of the block bootstrap, in windows.
@@ -204,9 +229,9 @@ struct MetricIntervals<'a> {
 impl MetricIntervals<'_> {
     /// The block-bootstrap interval of `estimate` from its bootstrap distribution, widened for
     /// few blocks.
-    fn block_interval(&self, estimate: f64, dist: &[f64]) -> Estimate {
+    fn block_interval(&self, estimate: f64, dist: &[f64], bias_ratio: f64) -> Estimate {
         let (cl, n) = (self.o.confidence, self.n as u64);
-        match percentile_of(dist, cl).map(|ci| few_blocks_widening(estimate, ci, self.windows, self.block, cl)) {
+        match percentile_of(dist, cl).map(|ci| few_blocks_widening(estimate, ci, self.windows, self.block, bias_ratio, cl)) {
             Some(ci) => Estimate::two_sided(estimate, ci, cl, Method::StationaryBootstrap, n).resampled(self.o.seed, self.o.resamples, Some(self.block)),
             None => Estimate::insufficient(estimate, None, None, cl, Method::StationaryBootstrap, n, "the bootstrap distribution is empty"),
         }
@@ -244,7 +269,7 @@ impl MetricIntervals<'_> {
     fn percentile(&self, i: usize, pl: &Plan) -> Estimate {
         let n_eff = self.n as f64 / pl.tau;
         let beyond = n_eff * (1.0 - pl.p);
-        let dependent = pl.tau > DEPENDENCE_THRESHOLD;
+        let dependent = pl.tau > DEPENDENCE_THRESHOLD || self.series_dependent;
         let est = if beyond < TAIL_MINIMUM {
             self.insufficient_tail(pl, n_eff, beyond, dependent)
         } else if !dependent {
@@ -252,7 +277,7 @@ impl MetricIntervals<'_> {
             let method = if pl.tau < 1.05 { Method::OrderStatistic } else { Method::OrderStatisticNeff };
             self.order_statistic_interval(pl, n_eff, method, "the order-statistic interval is not finite at this sample size")
         } else if let Some(b) = &self.boot {
-            self.block_interval(pl.q, &b.quantiles[i])
+            self.block_interval(pl.q, &b.quantiles[i], pl.bias_ratio)
         } else {
             self.order_statistic_interval(pl, n_eff, Method::OrderStatisticNeff, "the interval at the effective sample size is not finite")
         };
@@ -280,7 +305,7 @@ impl MetricIntervals<'_> {
     /// The mean's interval: block bootstrap when dependent or too large for i.i.d., else BCa.
     fn mean(&self) -> Estimate {
         let mean_est = match (&self.boot, self.dependence.dependent || !self.affordable, self.affordable) {
-            (Some(b), true, _) => self.block_interval(self.mean, &b.mean),
+            (Some(b), true, _) => self.block_interval(self.mean, &b.mean, self.mean_bias_ratio),
             (_, _, true) if self.n >= 2 => self.iid_mean(),
             _ => Estimate::insufficient(self.mean, None, None, self.o.confidence, Method::None, self.n as u64, "too few values or windows for an interval"),
         };
@@ -328,21 +353,24 @@ pub fn metric_estimates(
     }
     let mean = sorted.iter().sum::<f64>() / n as f64;
     let var = sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
-    let (tau_mean, block_mean) = design_effect(s.pairs().map(|(w, v)| (w, v - mean)), s.windows, n, var);
+    let mean_dependence = design_effect(s.pairs().map(|(w, v)| (w, v - mean)), s.windows, n, var);
+    let (tau_mean, block_mean) = (mean_dependence.tau, mean_dependence.block);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
     let plans = percentile_plans(&sorted, s, &o.extra_percentiles);
     let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
     // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
     // of every value would cost n × resamples draws.
-    let need_blocks = s.windows >= MIN_WINDOWS_FOR_BLOCKS && (plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent || !affordable);
+    let series_dependent = plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent;
+    let need_blocks = s.windows >= MIN_WINDOWS_FOR_BLOCKS && (series_dependent || !affordable);
     // Twice the Politis–White length: the automatic length targets the variance of a mean and
     // runs short for percentile coverage in runs of a few hundred windows (coverage study).
     let block = 2.0 * plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
     let id = stat_id(s.name);
     let boot = need_blocks.then(|| block_bootstrap(&sorted, &group_of_rank, s.windows, &plans, block, o, id)).flatten();
     drop(group_of_rank);
-    let m = MetricIntervals { sorted, n, windows: s.windows, o, id, mean, dependence, affordable, block, boot };
+    let mean_bias_ratio = mean_dependence.bias_ratio;
+    let m = MetricIntervals { sorted, n, windows: s.windows, o, id, mean, dependence, mean_bias_ratio, series_dependent, affordable, block, boot };
     let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(|(i, pl)| (pl.key.clone(), m.percentile(i, pl))).collect();
     out.insert("mean".into(), m.mean());
     if let Some(e) = m.median_bca(plans[0].q) {

@@ -50,18 +50,24 @@ fn lambda(t: f64) -> f64 {
     if t <= 0.5 { 1.0 } else { 2.0 * (1.0 - t) }
 }
 
-/// Politis–White block lengths, capped at `ceil(min(3√n, n/3))`. `None` for fewer than 8
-/// observations; a series with no variance gets length 1.
-pub fn politis_white(x: &[f64]) -> Option<BlockLength> {
-    let n = x.len() as f64;
-    let ft = flat_top(x)?;
-    let b_max = (3.0 * n.sqrt()).min(n / 3.0).ceil();
+/// `G = Σ_k |k| γ_k` and the long-run variance `Σ_k γ_k`, both over the flat-top window.
+fn flat_top_sums(ft: &FlatTop) -> (f64, f64) {
     let (mut g, mut lr) = (0.0, ft.acv[0]);
     for k in 1..=ft.m {
         let w = lambda(k as f64 / ft.m as f64);
         g += 2.0 * w * k as f64 * ft.acv[k];
         lr += 2.0 * w * ft.acv[k];
     }
+    (g, lr)
+}
+
+/// Politis–White block lengths, capped at `ceil(min(3√n, n/3))`. `None` for fewer than 8
+/// observations; a series with no variance gets length 1.
+pub fn politis_white(x: &[f64]) -> Option<BlockLength> {
+    let n = x.len() as f64;
+    let ft = flat_top(x)?;
+    let b_max = (3.0 * n.sqrt()).min(n / 3.0).ceil();
+    let (g, lr) = flat_top_sums(&ft);
     if lr <= 0.0 || ft.acv[0] <= 0.0 {
         return Some(BlockLength { stationary: 1.0, circular: 1.0 });
     }
@@ -70,14 +76,19 @@ pub fn politis_white(x: &[f64]) -> Option<BlockLength> {
     Some(BlockLength { stationary: sb.min(b_max).max(1.0), circular: cb.min(b_max).max(1.0) })
 }
 
+/// `G / σ²∞`: a block bootstrap with mean block length `b` underestimates the long-run variance
+/// `σ²∞` by `G / b` to first order (Politis & White 2004, the bias term of their MSE), so its
+/// variance is low by the fraction `ratio / b`. 0 for a series without positive dependence.
+pub fn block_bias_ratio(x: &[f64]) -> Option<f64> {
+    let ft = flat_top(x)?;
+    let (g, lr) = flat_top_sums(&ft);
+    Some(if lr > 0.0 && g > 0.0 { g / lr } else { 0.0 })
+}
+
 /// Long-run variance `γ0 + 2 Σ λ(k/m) γ_k` with the flat-top window, floored at `γ0 / n`.
 pub fn long_run_variance(x: &[f64]) -> Option<f64> {
     let ft = flat_top(x)?;
-    let mut lr = ft.acv[0];
-    for k in 1..=ft.m {
-        lr += 2.0 * lambda(k as f64 / ft.m as f64) * ft.acv[k];
-    }
-    Some(lr.max(ft.acv[0] / x.len() as f64))
+    Some(flat_top_sums(&ft).1.max(ft.acv[0] / x.len() as f64))
 }
 
 #[cfg(test)]
@@ -95,6 +106,17 @@ mod tests {
         let b = politis_white(&x).unwrap();
         assert!((b.stationary / 13.635665 - 1.0).abs() < 1e-4, "{}", b.stationary);
         assert!((b.circular / 15.60894 - 1.0).abs() < 1e-4, "{}", b.circular);
+    }
+
+    // AR(1) with φ: G/σ²∞ = 2φ/(1 − φ²) (γ_k = γ0 φ^k); the arch vector has φ = 0.3 (0.659).
+    // The flat-top taper weighs the lags past m/2 down, which shortens G: 0.504 here.
+    #[test]
+    fn bias_ratio_of_an_ar1_series() {
+        let text = include_str!("../../tests/data/ar1_politis_white.txt");
+        let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
+        let r = block_bias_ratio(&x).unwrap();
+        assert!((0.45..=0.6593).contains(&r), "{r}");
+        assert_eq!(block_bias_ratio(&[2.0; 50]), Some(0.0), "no variance: no correction");
     }
 
     #[test]

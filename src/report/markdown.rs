@@ -215,7 +215,7 @@ fn audit(s: &mut String, v: &View, a: &AuditView) {
     let _ = writeln!(s, "\n## {}\n\n{}\n\n{}", w(v, "tpl.h_audit"), md(&a.summary), header(&cols.map(|k| w(v, k))));
     table_rows(s, &a.claims);
     for f in &a.facts {
-        let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
+        let _ = writeln!(s, "- {} {}: {}", md(&f[0]), w(v, &format!("tpl.status_{}", f[1])), md(&f[2]));
     }
 }
 

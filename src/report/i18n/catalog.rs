@@ -380,6 +380,7 @@ pub const CATALOG: &[(&str, &str, &str)] = &[
     ("view.named_checks", "Named checks", "各项检查"),
     ("view.no_detector", "No cause detector ran: there is no request timeline to attribute.", "没有运行任何原因检测器：没有可供归因的请求时间线。"),
     ("view.no_interval", "no interval", "无区间"),
+    ("view.no_request_records", "no request records", "没有请求记录"),
     ("view.not_checked", "Not checked (evidence absent): {items}.", "未检查（缺少证据）：{items}。"),
     ("view.prov_error", "error ({kind}, {n}x)", "错误（{kind}，{n} 次）"),
     ("view.prov_label", "label {key}", "标签 {key}"),

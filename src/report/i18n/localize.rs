@@ -61,12 +61,38 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     }
     v.provenance = provenance(r);
     v.methodology = methodology(r);
+    if runs.is_empty() && r.comparison.is_none() {
+        run_less(v, r);
+    }
     if let (Some(audit), Some(av)) = (&r.audit, v.audit.as_mut()) {
         super::audit_zh::localize_audit(av, audit, r.runs.first());
     }
     if let (Some(c), Some(cv)) = (&r.comparison, v.comparison.as_mut()) {
         comparison(cv, c, r);
         v.statement = cv.credibility.clone();
+    }
+}
+
+/// A report without runs (a GPU capture or a tool's summary files audited alone): its
+/// statement, checks, headline and methodology from the capture and the audit.
+fn run_less(v: &mut View, r: &Report) {
+    use super::capture_checks_zh::{aggregate_statement, check_reason, telemetry_statement};
+    if let Some(t) = &r.telemetry {
+        v.statement = telemetry_statement(t, &r.credibility);
+        v.headline = super::telemetry_zh::headline(t);
+        v.methodology = super::telemetry_zh::methodology();
+        if let Some(tv) = v.telemetry.as_mut() {
+            super::telemetry_zh::localize_telemetry(tv, t);
+        }
+    } else if let Some(a) = &r.audit {
+        v.statement = aggregate_statement(&a.source, a);
+    }
+    for set in &mut v.check_sets {
+        for (row, k) in set.checks.iter_mut().zip(&r.credibility.checks) {
+            if let Some(zh) = check_reason(k, r.telemetry.as_ref(), r.audit.as_ref()) {
+                row[2] = zh;
+            }
+        }
     }
 }
 
@@ -87,7 +113,7 @@ pub fn unknown_note(note: &str) -> String {
 fn title(r: &Report) -> String {
     let comparing = r.comparison.is_some();
     // `audit`'s default title names the source files.
-    if let Some(source) = r.title.strip_prefix("Audit of ").filter(|_| r.audit.is_some()) {
+    if let Some(source) = r.title.strip_prefix("Audit of ").filter(|_| r.audit.is_some() || r.telemetry.is_some()) {
         return format!("{}：{source}", tr(ZH, "view.title_audit"));
     }
     if r.title != crate::report::document::default_title(&r.runs, comparing) {
@@ -105,7 +131,15 @@ fn title(r: &Report) -> String {
 
 /// The system under test, the load, the date and the kind of report.
 fn subtitle(r: &Report) -> String {
-    let Some(a) = r.runs.first() else { return format!("{} · {}", tr(ZH, "view.telemetry_only"), r.date) };
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    let Some(a) = r.runs.first() else {
+        // As in English: a capture says what it lacks; summary files alone have no subtitle.
+        return if r.telemetry.is_some() {
+            format!("{} · {date} · {}", tr(ZH, "view.telemetry_only"), tr(ZH, "view.no_request_records"))
+        } else {
+            String::new()
+        };
+    };
     let c = &a.run.config;
     let parts: Vec<String> = [
         c.model.as_ref().map(|m| fill(ZH, "view.sut_model", &[("model", m)])),
@@ -128,7 +162,6 @@ fn subtitle(r: &Report) -> String {
         (_, 1) => "view.kind_single",
         _ => "view.kind_replicated",
     };
-    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
     format!("{sut} · {load} · {date} · {}", tr(ZH, kind))
 }
 
@@ -280,7 +313,13 @@ fn unexplained(a: &Analysis) -> Vec<String> {
                 &[
                     ("id", &a.run.run_id),
                     ("series", &u.series),
-                    ("change", &u.peak_relative.map_or_else(|| tr(ZH, "view.from_zero_baseline").to_string(), |r| fill(ZH, "view.change_percent", &[("peak", &format!("{:+.0}", r * 100.0))]))),
+                    (
+                        "change",
+                        &u.peak_relative.map_or_else(
+                            || tr(ZH, "view.from_zero_baseline").to_string(),
+                            |r| fill(ZH, "view.change_percent", &[("peak", &format!("{:+.0}", r * 100.0))]),
+                        ),
+                    ),
                     ("start", &format!("{:.0}", u.start_s)),
                     ("end", &format!("{:.0}", u.end_s)),
                     ("z", &format!("{:.1}", u.peak_z)),
@@ -400,7 +439,7 @@ fn comparison(cv: &mut crate::report::comparison_view::ComparisonView, c: &crate
     ];
     cv.summary = comparison_zh::summary(c);
     cv.notes = comparison_zh::notes(c);
-    for g in &mut cv.gates {
-        g[2] = by_english("replication.", &g[2]);
+    for (row, g) in cv.gates.iter_mut().zip(&c.gates) {
+        row[2] = super::gates_zh::gate_reason(&g.why);
     }
 }

@@ -354,7 +354,7 @@ pub const CATALOG: &[(&str, &str, &str)] = &[
     ("tpl.status_NOT_CHECKED", "NOT_CHECKED", "未检查"),
     ("tpl.status_PASS", "PASS", "通过"),
     ("tpl.status_WARN", "WARN", "警告"),
-    ("tpl.sweep_note", "Each step analyzed on its own steady window; 95 % intervals. (client): the load generator warned that it was near its own limit in that step. The per-step tables and findings follow; timelines and distributions show the highest step.", "每一档均按其自身的稳态窗口分析；区间为 95 % 置信区间。（client）：该档中压测客户端报告自身已接近极限。后文依次给出各档的指标表和发现；时间序列和分布图取最高一档。"),
+    ("tpl.sweep_note", "Each step analyzed on its own steady window; 95 % intervals. (client): the load generator warned that it was near its own limit in that step. The per-step tables and findings follow; timelines and distributions show the highest step.", "每一档均按其自身的稳态窗口分析；区间为 95 % 置信区间。（客户端受限）：该档中压测客户端报告自身已接近极限。后文依次给出各档的指标表和发现；时间序列和分布图取最高一档。"),
     ("tpl.under_load", "Under load:", "负载判定："),
     ("view.change_percent", "{peak} %", "变化 {peak} %"),
     ("view.effect", "{metric} inside versus outside: {change}{ci}; n = {inside} inside, {outside} outside", "{metric} 时段内相对时段外：{change}{ci}；样本数：时段内 {inside}，时段外 {outside}"),

@@ -4,7 +4,7 @@
 //! failure (`every_definition_the_importers_emit_has_a_chinese_entry`), not English in a report.
 
 /// (English definition, Chinese), sorted by the English text for the binary search.
-const DEFINITIONS: [(&str, &str); 38] = [
+const DEFINITIONS: [(&str, &str); 39] = [
     (
         "AIPerf counts the records its runtime classifier flagged as a context overflow; that flag is not written to profile_export.jsonl",
         "AIPerf 统计其运行时分类器标记为上下文溢出的记录；该标记不写入 profile_export.jsonl",
@@ -112,6 +112,7 @@ const DEFINITIONS: [(&str, &str); 38] = [
     ),
     ("the server's usage.completion_tokens, else the client's count", "服务端的 usage.completion_tokens，没有时用客户端计数"),
     ("the server's usage.prompt_tokens where given, else the client's count", "服务端给出的 usage.prompt_tokens，没有时用客户端计数"),
+    ("websocket backends only; 0 for every HTTP request", "仅适用于 websocket 后端；HTTP 请求一律为 0"),
 ];
 
 /// A definition in Chinese; None for one the table lacks (the test finds those).

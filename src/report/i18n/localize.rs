@@ -39,12 +39,19 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
         v.statement = statement_zh::statement(&runs, &r.credibility);
         v.headline = crate::report::conditions_view::headline(runs[0], headline(runs[0]), lang);
     }
+    if let (Some(sw), Some(sv)) = (&r.sweep, v.sweep.as_mut()) {
+        super::sweep_zh::localize_sweep(sv, sw, r);
+        v.headline = vec![[tr(ZH, "view.kind_sweep").to_string(), sv.summary.clone()]];
+        v.statement = super::sweep_zh::statement(sw, r).unwrap_or_default();
+    }
     v.check_sets = check_sets(r);
     v.metrics_note = tr(ZH, "view.metrics_note").to_string();
     v.metric_tables = r.runs.iter().map(metric_table).collect();
     v.conditions = r.runs.iter().filter_map(|a| crate::report::conditions_view::conditions_view(a, lang)).collect();
     v.rates = r.runs.iter().flat_map(rates).collect();
-    v.timeline_note = tr(ZH, "view.timeline_note").to_string();
+    let top_step =
+        r.sweep.as_ref().and_then(|s| s.steps.last()).map_or(String::new(), |s| format!("负载扫描的最高一档（{} req/s）。", significant(s.offered_per_s, 3)));
+    v.timeline_note = top_step + tr(ZH, "view.timeline_note");
     v.findings = r.runs.iter().flat_map(|a| a.findings.iter().map(move |f| finding(a, f))).collect();
     v.findings_none = tr(ZH, "view.findings_none").to_string();
     v.unexplained = r.runs.iter().flat_map(unexplained).collect();
@@ -96,8 +103,19 @@ fn run_less(v: &mut View, r: &Report) {
     }
 }
 
+/// Why an effect has no interval, in Chinese (an analysis read back from JSON keeps its note).
+fn effect_note(e: &crate::analyze::attribute::effect::Effect) -> String {
+    use crate::analyze::attribute::effect::EffectNote;
+    match (e.why_note, &e.note) {
+        (Some(EffectNote::FewGroups(i, o)), _) => format!("时段内外分别只有 {i} 和 {o} 个 5 秒分组：无置信区间"),
+        (Some(EffectNote::Sampled(k)), _) => format!("按每 {k} 个请求系统抽样 1 个计算"),
+        (None, Some(note)) => note.clone(),
+        (None, None) => tr(ZH, "view.no_interval").to_string(),
+    }
+}
+
 /// Why a fact is unknown, in Chinese where the note is one of the importers' (`not recorded by
-/// llmperf`); a collector's own note stays as written.
+/// llmperf`) or of credence's collectors; another tool's note stays as written.
 pub fn unknown_note(note: &str) -> String {
     match note.strip_prefix("not recorded") {
         Some("") => "未记录".to_string(),
@@ -105,7 +123,7 @@ pub fn unknown_note(note: &str) -> String {
             Some(tool) => format!("{tool} 未记录此项"),
             None => note.to_string(),
         },
-        None => note.to_string(),
+        None => super::env_notes_zh::env_note(note),
     }
 }
 
@@ -229,7 +247,11 @@ fn check_sets(r: &Report) -> Vec<CheckSet> {
                 set(arm_title("cmp.arm_cand_title", &r.credibility), statement_zh::statement(cand_runs, &r.credibility), &r.credibility, cand_runs),
             ]
         }
-        _ => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &runs)],
+        // A sweep's checks are its weakest step's.
+        _ => match r.sweep.as_ref().and_then(|sw| super::sweep_zh::weakest(sw, r)) {
+            Some((_, a)) => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &[a])],
+            None => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &runs)],
+        },
     }
 }
 
@@ -293,7 +315,7 @@ fn effect(e: &crate::analyze::attribute::effect::Effect) -> String {
             "view.effect_ci",
             &[("lo", &fmt(lo)), ("hi", &fmt(hi)), ("method", e.method), ("seed", &e.seed.to_string()), ("resamples", &e.resamples.to_string())],
         ),
-        _ => format!("（{}）", e.note.clone().unwrap_or_else(|| tr(ZH, "view.no_interval").to_string())),
+        _ => format!("（{}）", effect_note(e)),
     };
     fill(
         ZH,

@@ -257,16 +257,18 @@ fn a_chinese_audit_words_its_summary_verdicts_and_reasons_in_chinese() {
     assert!(!md.contains("not recorded by") && md.contains("llmperf 未记录此项"), "{md}");
 }
 
-/// Text with its whitespace collapsed to single spaces, as `english_runs` joins its words.
-fn collapsed(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+/// The words of a text without punctuation, one space apart: a tool's message quoted in a
+/// report keeps its words but not always its quoting.
+fn words(s: &str) -> String {
+    let plain: String = s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' }).collect();
+    format!(" {} ", plain.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// English runs of `text` that no input file contains: strings a tool wrote (its error
 /// messages, its `incomplete_reason`) are in its files; credence's own sentences are not.
 fn credence_english(text: &str, inputs: &[std::path::PathBuf]) -> Vec<String> {
-    let written: String = inputs.iter().filter(|p| p.is_file()).map(|p| collapsed(&String::from_utf8_lossy(&std::fs::read(p).unwrap()))).collect();
-    english_runs(text).into_iter().filter(|r| !written.contains(r.trim_end_matches([',', ';', ':', '.']))).collect()
+    let written: String = inputs.iter().filter(|p| p.is_file()).map(|p| words(&String::from_utf8_lossy(&std::fs::read(p).unwrap()))).collect();
+    english_runs(text).into_iter().filter(|r| !written.contains(&words(r))).collect()
 }
 
 /// Runs `audit --lang zh` on `inputs` into Markdown (and a PDF when `pdf`); returns both texts.

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::checks_zh::{check_reason, finding_title};
+use super::evidence_zh::episode_source;
 use super::statement_zh;
 use super::{CATALOG, Lang, comparison_zh, fill, tr};
 use crate::analyze::credibility::Credibility;
@@ -300,9 +301,9 @@ fn finding(a: &Analysis, f: &crate::analyze::attribute::Finding) -> FindingView 
         title: finding_title(&f.cause, &f.title),
         cause: f.cause.clone(),
         strength,
-        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, e.source)).collect::<Vec<_>>().join("；"),
+        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, episode_source(a, f, e))).collect::<Vec<_>>().join("；"),
         effect: f.effect.as_ref().map_or(tr(ZH, "view.effect_none").to_string(), effect),
-        evidence: super::evidence_zh::evidence(f),
+        evidence: super::evidence_zh::evidence(a, f),
         action,
     }
 }

@@ -92,8 +92,7 @@ fn main() {
             peak_rss_kb_of(Command::new(&bin).args(["report", dir.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
         println!("report {size} requests: {wall:.2} s wall (PDF {} KB)", std::fs::metadata(&pdf).map_or(0, |m| m.len() / 1024));
         // The same report rendered from the analysis saved above (`analyze --out`).
-        let (wall, rss) =
-            peak_rss_kb_of(Command::new(&bin).args(["report", out.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
+        let (wall, rss) = peak_rss_kb_of(Command::new(&bin).args(["report", out.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
         println!("report {size} requests from the saved analysis: {wall:.2} s wall, peak RSS {} MB", rss.map_or("?".into(), |k| (k / 1024).to_string()));
     }
     if std::env::var_os("KEEP").is_none() {

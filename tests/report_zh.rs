@@ -265,10 +265,12 @@ fn words(s: &str) -> String {
 }
 
 /// English runs of `text` that no input file contains: strings a tool wrote (its error
-/// messages, its `incomplete_reason`) are in its files; credence's own sentences are not.
+/// messages, its `incomplete_reason`) are in its files; credence's own sentences are not. A
+/// run is looked up in its parts around colons, as credence joins a tool's error type and
+/// message with one.
 fn credence_english(text: &str, inputs: &[std::path::PathBuf]) -> Vec<String> {
     let written: String = inputs.iter().filter(|p| p.is_file()).map(|p| words(&String::from_utf8_lossy(&std::fs::read(p).unwrap()))).collect();
-    english_runs(text).into_iter().filter(|r| !written.contains(&words(r))).collect()
+    english_runs(text).into_iter().filter(|r| !r.split(": ").all(|part| written.contains(&words(part)))).collect()
 }
 
 /// Runs `audit --lang zh` on `inputs` into Markdown (and a PDF when `pdf`); returns both texts.

@@ -334,10 +334,10 @@ fn chinese_audits_of_every_peer_fixture_leave_no_english_prose() {
         }
     }
     for case in cases("guidellm-0.8.1") {
-        let file = common::fixture(&format!("peers/guidellm-0.8.1/{case}/benchmarks.json"));
-        if file.is_file() {
-            for (name, text) in audit_zh(&s, &format!("guidellm-{case}"), &[file.clone()], &["guidellm"], case == "faults") {
-                left.extend(credence_english(&text, &[file.clone()]).into_iter().map(|r| format!("{name}: {r}")));
+        let inputs = vec![common::fixture(&format!("peers/guidellm-0.8.1/{case}/benchmarks.json"))];
+        if inputs[0].is_file() {
+            for (name, text) in audit_zh(&s, &format!("guidellm-{case}"), &inputs, &["guidellm"], case == "faults") {
+                left.extend(credence_english(&text, &inputs).into_iter().map(|r| format!("{name}: {r}")));
             }
         }
     }

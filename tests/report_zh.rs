@@ -256,3 +256,201 @@ fn a_chinese_audit_words_its_summary_verdicts_and_reasons_in_chinese() {
     assert!(!rows.is_empty() && rows.iter().all(|r| r.contains("已复现") && r.contains("汇总值与该工具自身的原始数据一致")), "{rows:#?}");
     assert!(!md.contains("not recorded by") && md.contains("llmperf 未记录此项"), "{md}");
 }
+
+/// The words of a text without punctuation, one space apart: a tool's message quoted in a
+/// report keeps its words but not always its quoting.
+fn words(s: &str) -> String {
+    let plain: String = s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' }).collect();
+    format!(" {} ", plain.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// English runs of `text` that no input file contains: strings a tool wrote (its error
+/// messages, its `incomplete_reason`) are in its files; credence's own sentences are not. A
+/// run is looked up in its parts around colons, as credence joins a tool's error type and
+/// message with one.
+fn credence_english(text: &str, inputs: &[std::path::PathBuf]) -> Vec<String> {
+    let written: String = inputs.iter().filter(|p| p.is_file()).map(|p| words(&String::from_utf8_lossy(&std::fs::read(p).unwrap()))).collect();
+    english_runs(text).into_iter().filter(|r| !r.split(": ").all(|part| written.contains(&words(part)))).collect()
+}
+
+/// Runs `audit --lang zh` on `inputs` into Markdown (and a PDF when `pdf`); returns both texts.
+fn audit_zh(s: &Scratch, name: &str, inputs: &[std::path::PathBuf], extra: &[&str], pdf: bool) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let formats: &[&str] = if pdf { &["md", "pdf"] } else { &["md"] };
+    for format in formats {
+        let file = s.path(&format!("{name}.{format}"));
+        let mut args: Vec<&str> = vec!["audit"];
+        args.extend(extra);
+        args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+        args.extend(["--lang", "zh", "--format", format, "--resamples", "200", "-o", file.to_str().unwrap()]);
+        run_ok(&args);
+        let text = if *format == "pdf" { pdftotext(&file) } else { std::fs::read_to_string(&file).unwrap().replace('\\', "") };
+        out.push((format!("{name}.{format}"), text));
+    }
+    out
+}
+
+/// The files of a peer fixture's case an audit is given: everything the tool wrote that
+/// credence reads (the per-request file, the summaries, the log and the manifest).
+fn peer_inputs(tool: &str, case: &str) -> Vec<std::path::PathBuf> {
+    let dir = common::fixture(&format!("peers/{tool}/{case}"));
+    let names = [
+        "profile_export.jsonl",
+        "profile_export_aiperf.json",
+        "logs/aiperf.log",
+        "phase_manifest.json",
+        "per_request_lifecycle_metrics.json",
+        "summary_lifecycle_metrics.json",
+        "stage_0_lifecycle_metrics.json",
+        "stage_1_lifecycle_metrics.json",
+        "config.yaml",
+        "inference-perf.partial.stage_0.yaml",
+        "inference-perf.partial.stage_1.yaml",
+    ];
+    names.iter().map(|n| dir.join(n)).filter(|p| p.is_file()).collect()
+}
+
+fn cases(tool: &str) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(common::fixture(&format!("peers/{tool}")))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn chinese_audits_of_every_peer_fixture_leave_no_english_prose() {
+    let s = Scratch::new("zh_audit_peers");
+    let mut left = Vec::new();
+    for tool in ["aiperf-0.13.0", "inference-perf-0.7.0"] {
+        for case in cases(tool) {
+            let inputs = peer_inputs(tool, &case);
+            for (name, text) in audit_zh(&s, &format!("{tool}-{case}"), &inputs, &[], case == "sigint" || case == "faults") {
+                left.extend(credence_english(&text, &inputs).into_iter().map(|r| format!("{name}: {r}")));
+            }
+        }
+    }
+    for case in cases("guidellm-0.8.1") {
+        let inputs = vec![common::fixture(&format!("peers/guidellm-0.8.1/{case}/benchmarks.json"))];
+        if inputs[0].is_file() {
+            for (name, text) in audit_zh(&s, &format!("guidellm-{case}"), &inputs, &["guidellm"], case == "faults") {
+                left.extend(credence_english(&text, &inputs).into_iter().map(|r| format!("{name}: {r}")));
+            }
+        }
+    }
+    assert!(left.is_empty(), "English prose left in Chinese audits: {left:#?}");
+}
+
+#[test]
+fn chinese_audits_of_summary_files_alone_word_their_facts_and_definitions() {
+    let s = Scratch::new("zh_audit_summaries");
+    let mut left = Vec::new();
+    for case in ["sigint", "max-duration-cut", "warmup-on"] {
+        let inputs = vec![common::fixture(&format!("peers/aiperf-0.13.0/{case}/profile_export_aiperf.json"))];
+        for (name, text) in audit_zh(&s, case, &inputs, &[], case == "sigint") {
+            assert!(text.contains("可信度") && !text.contains("仅 GPU 遥测"), "{name}: {text}");
+            left.extend(credence_english(&text, &inputs).into_iter().map(|r| format!("{name}: {r}")));
+        }
+    }
+    assert!(left.is_empty(), "English prose left: {left:#?}");
+}
+
+#[test]
+fn chinese_audits_of_the_mlperf_and_llmperf_samples_leave_no_english_prose() {
+    let s = Scratch::new("zh_audit_samples");
+    let sample = |p: &str| common::fixture(&format!("samples/{p}"));
+    let groups = [
+        (
+            "mlperf",
+            vec![sample("mlperf_loadgen/llama2-70b-99_Server/mlperf_log_detail.txt"), sample("mlperf_loadgen/llama2-70b-99_Server/mlperf_log_summary.txt")],
+        ),
+        ("mlperf-truncated", vec![sample("mlperf_loadgen/automotive_3d_object_detection/mlperf_log_detail.txt")]),
+        ("llmperf", vec![sample("llmperf/leaderboard_individual_groq_70b.json"), sample("llmperf/leaderboard_summary_groq_70b.json")]),
+    ];
+    let mut left = Vec::new();
+    for (name, inputs) in &groups {
+        for (file, text) in audit_zh(&s, name, inputs, &[], true) {
+            left.extend(credence_english(&text, inputs).into_iter().map(|r| format!("{file}: {r}")));
+            if name.starts_with("mlperf") {
+                assert!(text.contains("mlperf."), "{file}: the facts are missing:\n{text}");
+            }
+        }
+    }
+    assert!(left.is_empty(), "English prose left: {left:#?}");
+}
+
+#[test]
+fn a_chinese_telemetry_only_audit_leaves_no_english_prose() {
+    let s = Scratch::new("zh_audit_telemetry");
+    let telemetry = |n: &str| common::repo().join("tests/data/telemetry").join(n);
+    let mut left = Vec::new();
+    for (name, file, extra) in [("dcgm", "dcgm_exporter.prom", vec![]), ("smi", "nvidia_smi_two_gpus.csv", vec!["--tz", "+02:00"])] {
+        let inputs = vec![telemetry(file)];
+        for (out, text) in audit_zh(&s, name, &inputs, &extra, true) {
+            assert!(text.contains("仅 GPU 遥测") && text.contains("没有记录任何请求"), "{out}:\n{text}");
+            left.extend(credence_english(&text, &inputs).into_iter().map(|r| format!("{out}: {r}")));
+        }
+    }
+    assert!(left.is_empty(), "English prose left: {left:#?}");
+}
+
+#[test]
+fn a_chinese_comparison_whose_workloads_differ_says_why_in_chinese() {
+    let s = Scratch::new("zh_compare_mismatch");
+    let cand = s.path("cand");
+    common::copy_dir(&common::fixture("ab/cand"), &cand);
+    let manifest = cand.join("run.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    m["workload"]["rate_per_s"] = 20.0.into();
+    m["workload"]["streaming"] = false.into();
+    std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let (md, json) = (s.path("c.md"), s.path("c.json"));
+    for (out, format) in [(&md, "md"), (&json, "json")] {
+        let base = common::fixture("ab/base");
+        run_ok(&[
+            "report",
+            "--base",
+            base.to_str().unwrap(),
+            "--cand",
+            cand.to_str().unwrap(),
+            "--lang",
+            "zh",
+            "--format",
+            format,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+    }
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let gate = j["comparison"]["gates"].as_array().unwrap().iter().find(|g| g["name"] == "same_workload.arrival").unwrap();
+    assert_eq!(gate["status"], "FAIL", "{gate}");
+    assert!(gate["reason"].as_str().unwrap().starts_with("base poisson arrivals"), "the JSON keeps the English reason: {gate}");
+    let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
+    let row = md.lines().find(|l| l.starts_with("| same_workload.arrival")).expect("the arrival gate's row");
+    assert!(row.contains("基线：poisson 到达，10.0 req/s，流式；候选：poisson 到达，20.0 req/s，非流式"), "{row}");
+    let config = &j["runs"][0]["run"]["config"];
+    let allowed: Vec<String> = ["engine", "hardware", "model"].iter().filter_map(|k| config[k].as_str().map(String::from)).collect();
+    let left: Vec<String> = english_runs(&md).into_iter().filter(|r| !allowed.iter().any(|a| a.contains(r.as_str()))).collect();
+    assert!(left.is_empty(), "English prose left in the comparison: {left:#?}");
+}
+
+#[test]
+fn a_chinese_sweep_report_leaves_no_english_prose() {
+    let s = Scratch::new("zh_sweep");
+    let dir = s.path("sweep");
+    for step in ["step-01", "step-02"] {
+        run_ok(&["simulate", "--scenario", "steady", "--duration", "30s", "--out", dir.join(step).to_str().unwrap()]);
+    }
+    std::fs::write(dir.join("sweep.json"), r#"{"steps": [{"run": "step-01", "rate_per_s": 5}, {"run": "step-02", "rate_per_s": 10}]}"#).unwrap();
+    let md = s.path("sweep.md");
+    run_ok(&["report", dir.to_str().unwrap(), "--lang", "zh", "--format", "md", "--resamples", "200", "-o", md.to_str().unwrap()]);
+    let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
+    assert!(md.contains("共 2 档，给定速率 5.00 至 10.0 req/s。"), "{md}");
+    let m: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("step-01/run.json")).unwrap()).unwrap();
+    let allowed: Vec<String> = ["engine", "hardware", "model"].iter().filter_map(|k| m["config"][k].as_str().map(String::from)).collect();
+    let left: Vec<String> = english_runs(&md).into_iter().filter(|r| !allowed.iter().any(|a| a.contains(r.as_str()))).collect();
+    assert!(left.is_empty(), "English prose left in the sweep: {left:#?}");
+}

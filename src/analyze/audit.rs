@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::fact_reason::FactReason;
 use super::intervals::percentile_key;
 use super::{Analysis, Status};
 use crate::run::claims::{Claim, RawValues, percentile_of_stat};
@@ -45,7 +46,17 @@ pub struct FactCheck {
     pub name: String,
     /// PASS, WARN, FAIL or NOT_CHECKED.
     pub status: &'static str,
+    /// `why` in English.
     pub reason: String,
+    /// The reason as data, for the report's other languages; the JSON has `reason`.
+    #[serde(skip)]
+    pub why: FactReason,
+}
+
+impl FactCheck {
+    pub fn new(name: &str, status: &'static str, why: FactReason) -> FactCheck {
+        FactCheck { name: name.to_string(), status, reason: why.english(), why }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -140,7 +151,10 @@ pub fn claimed_percentiles(claims: &[Claim]) -> Vec<f64> {
 pub enum Why {
     /// The tool's own definition of the number, where it differs.
     Definition(String),
-    Dropped { warmup: usize, ramp_down: usize },
+    Dropped {
+        warmup: usize,
+        ramp_down: usize,
+    },
     PulledByTail,
     ItlPerChunk,
     TpotDefinitions,
@@ -278,12 +292,9 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
 fn mlperf_validity(validity: &str, facts: Facts<'_>) -> FactCheck {
     let parts = ["detail.result_min_duration_met", "detail.result_min_queries_met", "detail.result_perf_constraints_met", "detail.early_stopping_met"];
     let known: Vec<(&str, bool)> = parts.iter().filter_map(|k| facts.get(k).map(|v| (*k, v == "true"))).collect();
+    let validity = validity.to_string();
     if known.is_empty() {
-        return FactCheck {
-            name: "mlperf.validity".into(),
-            status: "NOT_CHECKED",
-            reason: format!("the log says {validity} but records none of the conditions"),
-        };
+        return FactCheck::new("mlperf.validity", "NOT_CHECKED", FactReason::MlperfConditionsUnrecorded { validity });
     }
     let all = known.iter().all(|k| k.1);
     let expected = if all && known.len() == parts.len() {
@@ -291,17 +302,24 @@ fn mlperf_validity(validity: &str, facts: Facts<'_>) -> FactCheck {
     } else if !all {
         "INVALID"
     } else {
-        validity
-    };
-    let failed: Vec<&str> = known.iter().filter(|k| !k.1).map(|k| &k.0[7..]).collect();
-    FactCheck {
-        name: "mlperf.validity".into(),
-        status: if expected == validity { "PASS" } else { "FAIL" },
-        reason: format!(
-            "the log says {validity}; its conditions give {expected}{}",
-            if failed.is_empty() { String::new() } else { format!(" (failed: {})", failed.join(", ")) }
-        ),
+        validity.as_str()
     }
+    .to_string();
+    let failed: Vec<String> = known.iter().filter(|k| !k.1).map(|k| k.0[7..].to_string()).collect();
+    let status = if expected == validity { "PASS" } else { "FAIL" };
+    FactCheck::new("mlperf.validity", status, FactReason::MlperfValidity { validity, expected, failed })
+}
+
+/// The tool's own error rate: its percentiles leave the failed requests out.
+fn llmperf_error_rate(rate: f64) -> FactCheck {
+    let status = if rate >= 0.05 {
+        "FAIL"
+    } else if rate >= 0.01 {
+        "WARN"
+    } else {
+        "PASS"
+    };
+    FactCheck::new("llmperf.error_rate", status, FactReason::LlmperfErrorRate { rate })
 }
 
 /// Rechecks the run-level facts: MLPerf's validity, query count and completeness, and the
@@ -311,37 +329,19 @@ fn fact_checks(facts: Facts<'_>) -> Vec<FactCheck> {
     if let Some(validity) = facts.get("detail.result_validity") {
         fc.push(mlperf_validity(validity, facts));
         if let (Some(q), Some(min)) = (facts.number("detail.result_query_count"), facts.number("detail.effective_min_query_count")) {
-            fc.push(FactCheck {
-                name: "mlperf.min_queries".into(),
-                status: if q >= min || facts.get("detail.result_min_queries_met") == Some("true") { "PASS" } else { "FAIL" },
-                reason: format!("{q} queries against a minimum of {min}"),
-            });
+            let met = q >= min || facts.get("detail.result_min_queries_met") == Some("true");
+            fc.push(FactCheck::new("mlperf.min_queries", if met { "PASS" } else { "FAIL" }, FactReason::MlperfMinQueries { queries: q, min }));
         }
     }
     if let Some(why) = facts.get("detail.incomplete") {
-        fc.push(FactCheck { name: "mlperf.complete".into(), status: "FAIL", reason: why.to_string() });
+        fc.push(FactCheck::new("mlperf.complete", "FAIL", FactReason::MlperfIncomplete(why.to_string())));
     }
     if let (Some(s), Some(d)) = (facts.get("summary.Result is"), facts.get("detail.result_validity")) {
-        fc.push(FactCheck {
-            name: "mlperf.summary_matches_detail".into(),
-            status: if s == d { "PASS" } else { "FAIL" },
-            reason: format!("summary says {s}, detail says {d}"),
-        });
+        let why = FactReason::MlperfSummaryMatchesDetail { summary: s.to_string(), detail: d.to_string() };
+        fc.push(FactCheck::new("mlperf.summary_matches_detail", if s == d { "PASS" } else { "FAIL" }, why));
     }
     fc.extend(super::aiperf_facts::checks(facts.0));
-    if let Some(rate) = facts.number("results_error_rate") {
-        fc.push(FactCheck {
-            name: "llmperf.error_rate".into(),
-            status: if rate >= 0.05 {
-                "FAIL"
-            } else if rate >= 0.01 {
-                "WARN"
-            } else {
-                "PASS"
-            },
-            reason: format!("the tool's own error rate is {:.1} %; its percentiles cover only the successful requests", rate * 100.0),
-        });
-    }
+    fc.extend(facts.number("results_error_rate").map(llmperf_error_rate));
     fc
 }
 

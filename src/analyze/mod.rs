@@ -14,6 +14,7 @@ pub mod conditions;
 pub mod credibility;
 pub mod distribution;
 pub mod estimate;
+pub mod fact_reason;
 pub mod history;
 pub mod intervals;
 pub mod plan;

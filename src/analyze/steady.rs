@@ -94,6 +94,31 @@ pub struct Detector {
     pub reason: String,
 }
 
+/// A drift that remains inside the retained window (Mann–Kendall, Hamed–Rao): the numbers
+/// its detector's reason states, for the report's other languages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Trend {
+    pub p: f64,
+    /// Sen slope over the window, relative.
+    pub drift: f64,
+    pub limit: f64,
+    pub windows: usize,
+    pub window_s: f64,
+}
+
+impl Trend {
+    pub fn english(&self) -> String {
+        format!(
+            "p = {:.3}, Sen slope {:+.1} % over the window (drift limit ±{:.0} %), {} windows of {:.0} s",
+            self.p,
+            self.drift * 100.0,
+            self.limit * 100.0,
+            self.windows,
+            self.window_s
+        )
+    }
+}
+
 /// The steady window and how it was found.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SteadyState {
@@ -117,6 +142,10 @@ pub struct SteadyState {
     pub series: Vec<SeriesVerdict>,
     pub breaks: Vec<Segment>,
     pub detectors: Vec<Detector>,
+    /// The first remaining drift (the `trend` detector the drift finding names); None in an
+    /// analysis read back from its JSON.
+    #[serde(skip)]
+    pub trend: Option<Trend>,
     /// Whether the detectors agree on where steady state starts, in words.
     pub agreement: String,
 }
@@ -608,26 +637,20 @@ fn classify_run(r: &RequestView, grid: &Grid, end_bucket: usize, fill: usize, op
 
 /// Mann–Kendall (Hamed–Rao) on the retained window `w` (merged ×`f`); the bool says whether
 /// the drift exceeds its limit.
-fn residual_trend(name: &str, w: &[f64], f: usize, bucket_s: f64, opts: &SteadyOptions) -> Option<(Detector, bool)> {
+fn residual_trend(name: &str, w: &[f64], f: usize, bucket_s: f64, opts: &SteadyOptions) -> Option<(Detector, Option<Trend>)> {
     let slope = index_slope(w);
     let mk = hamed_rao(w, slope, 0.05)?;
     let drift = (slope * w.len() as f64).exp() - 1.0;
     let limit = 3.0 * opts.delta;
     let trend = mk.p < 0.05 && drift.abs() > limit;
+    let stats = Trend { p: mk.p, drift, limit, windows: w.len(), window_s: bucket_s * f as f64 };
     let detector = Detector {
         name: format!("mann_kendall_hamed_rao({name})"),
         verdict: if trend { "trend" } else { "no_trend" }.into(),
         start_s: None,
-        reason: format!(
-            "p = {:.3}, Sen slope {:+.1} % over the window (drift limit ±{:.0} %), {} windows of {:.0} s",
-            mk.p,
-            drift * 100.0,
-            limit * 100.0,
-            w.len(),
-            bucket_s * f as f64
-        ),
+        reason: stats.english(),
     };
-    Some((detector, trend))
+    Some((detector, trend.then_some(stats)))
 }
 
 /// Pettitt's test for a level shift in the retained window `w` (merged ×`f`, from `from_s`).
@@ -645,10 +668,10 @@ fn level_shift(name: &str, w: &[f64], f: usize, from_s: f64, bucket_s: f64, delt
 }
 
 /// Residual drift and level shifts inside the retained window, on windows merged until nearly
-/// independent (Mann–Kendall and Pettitt assume little autocorrelation). Returns whether a
-/// trend remains.
-fn residual_checks(pass: &SeriesPass, grid: &Grid, end_bucket: usize, opts: &SteadyOptions, detectors: &mut Vec<Detector>) -> bool {
-    let mut trend = false;
+/// independent (Mann–Kendall and Pettitt assume little autocorrelation). Returns the first
+/// trend that remains.
+fn residual_checks(pass: &SeriesPass, grid: &Grid, end_bucket: usize, opts: &SteadyOptions, detectors: &mut Vec<Detector>) -> Option<Trend> {
+    let mut trend = None;
     // On detection windows: the first that starts at or after the steady start.
     let (a, b) = (pass.start_bucket.div_ceil(grid.merge), end_bucket.div_ceil(grid.merge));
     for (name, y) in &pass.retained {
@@ -659,7 +682,7 @@ fn residual_checks(pass: &SeriesPass, grid: &Grid, end_bucket: usize, opts: &Ste
             continue;
         }
         if let Some((d, t)) = residual_trend(name, &w, f, grid.detection_s(), opts) {
-            trend |= t;
+            trend = trend.or(t);
             detectors.push(d);
         }
         detectors.extend(level_shift(name, &w, f, grid.seconds(a * grid.merge), grid.detection_s(), opts.delta));
@@ -810,7 +833,8 @@ pub fn steady_state_excluding(r: &RequestView, opts: &SteadyOptions, excluded: &
     let end_bucket = ramp_down_end(&grid, &mut detectors);
     let fill = ramp_up_fill(&clock, &grid, end_bucket);
     let mut pass = classify_run(r, &grid, end_bucket, fill, opts, &mut detectors);
-    if residual_checks(&pass, &grid, end_bucket, opts, &mut detectors) {
+    let trend = residual_checks(&pass, &grid, end_bucket, opts, &mut detectors);
+    if trend.is_some() {
         pass.classification = Classification::NoSteadyState;
     }
     let agreement = cross_checks(r, &grid, &pass, end_bucket, &mut detectors);
@@ -850,6 +874,7 @@ pub fn steady_state_excluding(r: &RequestView, opts: &SteadyOptions, excluded: &
         series,
         breaks,
         detectors,
+        trend,
         agreement,
     }
 }

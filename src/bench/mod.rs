@@ -357,7 +357,7 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
 fn pre_run_checklist(beside: &mut Beside) -> crate::run::manifest::Environment {
     match beside.gpus.as_mut() {
         Some(g) => crate::collect::env::snapshot(Some(g.as_mut()), false, None).0,
-        None => crate::collect::env::snapshot(None, false, Some("GPUs not sampled: give --collect-gpu auto, or run credence collect beside the benchmark")).0,
+        None => crate::collect::env::snapshot(None, false, Some(crate::run::env_notes::GPUS_NOT_SAMPLED)).0,
     }
 }
 

@@ -236,7 +236,7 @@ fn manifest(o: &BenchOptions, anchor: (Instant, i64), warm: u64, environment: En
             warmup_requests: Some(warm),
             warmup_s: (o.warmup_s > 0.0).then_some(o.warmup_s),
             warmup_included: Some(true),
-            note: Some("warmup requests are marked phase=warmup, not deleted".into()),
+            note: Some(crate::run::env_notes::WARMUP_MARKED.into()),
         },
         clock: Clock {
             epoch_origin: "unix_epoch_utc".into(),

@@ -11,8 +11,8 @@ pub type Choice = (Option<Box<dyn GpuSource + Send>>, Option<String>);
 /// The GPU source for `mode`, with a note for run.json; `--gpu on` without NVML is bad input.
 pub fn gpu_source(mode: GpuMode, flag: &str) -> Result<Choice, CliError> {
     Ok(match (mode, fake_gpus()) {
-        (GpuMode::Off, _) => (None, Some(format!("GPU sampling off ({flag} off)"))),
-        (_, Some(f)) => (Some(Box::new(f?)), Some("fake GPUs (CREDENCE_FAKE_GPUS test hook)".into())),
+        (GpuMode::Off, _) => (None, Some(crate::run::env_notes::gpu_sampling_off(flag))),
+        (_, Some(f)) => (Some(Box::new(f?)), Some(crate::run::env_notes::FAKE_GPUS.into())),
         (m, None) => match NvmlGpus::init() {
             Ok(n) => (Some(Box::new(n)), None),
             Err(e) if m == GpuMode::On => {

@@ -4,6 +4,7 @@
 use std::fs::read_to_string;
 
 use super::gpu::GpuSource;
+use crate::run::env_notes as notes;
 use crate::run::manifest::{Environment, GpuProcess, Observed};
 
 fn first_line(path: &str) -> Option<String> {
@@ -14,7 +15,7 @@ fn first_line(path: &str) -> Option<String> {
 fn governor() -> Observed<String> {
     let all: Vec<String> = (0..1024).map_while(|i| first_line(&format!("/sys/devices/system/cpu/cpu{i}/cpufreq/scaling_governor"))).collect();
     match all.first() {
-        None => Observed::unknown("no cpufreq in sysfs (common in VMs and containers)"),
+        None => Observed::unknown(notes::NO_CPUFREQ),
         Some(g) if all.iter().all(|x| x == g) => Observed::known(g.clone()),
         Some(_) => Observed::known("mixed".into()),
     }
@@ -38,7 +39,7 @@ fn drop_caches(requested: bool) -> Observed<bool> {
 /// The snapshot, and what `--strict-env` would refuse to start with.
 pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_note: Option<&str>) -> (Environment, Vec<String>) {
     let mut problems = Vec::new();
-    let no_gpu = gpu_note.unwrap_or("no GPU data").to_string();
+    let no_gpu = gpu_note.unwrap_or(notes::NO_GPU_DATA).to_string();
     let mut e = host_snapshot(&no_gpu, drop);
     if e.cpu_governor.value.as_deref().is_some_and(|g| g != "performance") {
         problems.push(format!("CPU governor is {:?}: set performance (cpupower frequency-set -g performance)", e.cpu_governor.value.as_deref().unwrap_or("")));
@@ -47,11 +48,11 @@ pub fn snapshot(gpus: Option<&mut (dyn GpuSource + 'static)>, drop: bool, gpu_no
         let n = g.devices().len();
         gpu_heat(&mut e, g, n, &mut problems);
         e.foreign_gpu_processes = foreign_processes(g, n, &mut problems);
-        e.driver_version = g.driver_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
-        e.nvml_version = g.nvml_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
-        e.cuda_version = g.cuda_version().map_or_else(|| Observed::unknown("NVML did not say"), Observed::known);
-        e.persistence_mode = g.persistence_mode().map_or_else(|| Observed::unknown("NVML could not read it"), Observed::known);
-        e.application_clocks_set = g.application_clocks_set().map_or_else(|| Observed::unknown("NVML could not read application clocks"), Observed::known);
+        e.driver_version = g.driver_version().map_or_else(|| Observed::unknown(notes::NVML_DID_NOT_SAY), Observed::known);
+        e.nvml_version = g.nvml_version().map_or_else(|| Observed::unknown(notes::NVML_DID_NOT_SAY), Observed::known);
+        e.cuda_version = g.cuda_version().map_or_else(|| Observed::unknown(notes::NVML_DID_NOT_SAY), Observed::known);
+        e.persistence_mode = g.persistence_mode().map_or_else(|| Observed::unknown(notes::NVML_COULD_NOT_READ), Observed::known);
+        e.application_clocks_set = g.application_clocks_set().map_or_else(|| Observed::unknown(notes::NVML_NO_APPLICATION_CLOCKS), Observed::known);
     }
     (e, problems)
 }
@@ -62,24 +63,24 @@ fn host_snapshot(no_gpu: &str, drop: bool) -> Environment {
         gpu_temp_at_start_c: Observed::unknown(no_gpu),
         gpu_cooling_down: Observed::unknown(no_gpu),
         foreign_gpu_processes: Observed::unknown(no_gpu),
-        clocks_locked: Observed::unknown("NVML does not report locked clocks; check `nvidia-smi -q -d CLOCK`"),
-        application_clocks_set: Observed::unknown("not read"),
-        persistence_mode: Observed::unknown("not read"),
+        clocks_locked: Observed::unknown(notes::CLOCKS_LOCKED_UNREPORTED),
+        application_clocks_set: Observed::unknown(notes::NOT_READ),
+        persistence_mode: Observed::unknown(notes::NOT_READ),
         cpu_governor: governor(),
         gpu_memory_used_bytes: Observed::unknown(no_gpu),
-        host_memory_used_bytes: Observed::unknown("/proc/meminfo unreadable"),
+        host_memory_used_bytes: Observed::unknown(notes::MEMINFO_UNREADABLE),
         page_cache_dropped: drop_caches(drop),
-        server_restarted: Observed::unknown("credence cannot tell; record it with --label server_restarted=true"),
-        model_path: Observed::unknown("not known to the collector; use --config model=…"),
+        server_restarted: Observed::unknown(notes::SERVER_RESTART_UNKNOWN),
+        model_path: Observed::unknown(notes::MODEL_PATH_UNKNOWN),
         driver_version: Observed::unknown(no_gpu),
-        cuda_version: Observed::unknown("not read"),
+        cuda_version: Observed::unknown(notes::NOT_READ),
         nvml_version: Observed::unknown(no_gpu),
-        engine_version: Observed::unknown("not known to the collector; use --config engine_version=…"),
-        kernel: first_line("/proc/sys/kernel/osrelease").map_or_else(|| Observed::unknown("unreadable"), Observed::known),
+        engine_version: Observed::unknown(notes::ENGINE_VERSION_UNKNOWN),
+        kernel: first_line("/proc/sys/kernel/osrelease").map_or_else(|| Observed::unknown(notes::UNREADABLE), Observed::known),
         cpu_model: read_to_string("/proc/cpuinfo")
             .ok()
             .and_then(|c| c.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string()))
-            .map_or_else(|| Observed::unknown("unreadable"), Observed::known),
+            .map_or_else(|| Observed::unknown(notes::UNREADABLE), Observed::known),
     };
     if let Ok(m) = read_to_string("/proc/meminfo") {
         let k = |key: &str| m.lines().find(|l| l.starts_with(key)).and_then(|l| l.split_whitespace().nth(1)).and_then(|x| x.parse::<u64>().ok());

@@ -195,10 +195,7 @@ fn manifest(o: &CollectOptions, start_ns: i64, environment: Environment, tables:
         config,
         workload: Workload { duration_s: o.duration_s, ..Workload::unknown() },
         environment,
-        phases: DeclaredPhases {
-            note: Some("telemetry only: the requests come from the load generator's own run directory or an import".into()),
-            ..Default::default()
-        },
+        phases: DeclaredPhases { note: Some(crate::run::env_notes::TELEMETRY_ONLY_PHASES.into()), ..Default::default() },
         clock: Clock {
             epoch_origin: "unix_epoch_utc".into(),
             timestamps: TimestampQuality::Absolute,

@@ -100,7 +100,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             }
         }
         if !keys.keys().any(|k| k.starts_with("result_")) {
-            out.facts.push(("detail.incomplete".into(), "the log ends before any result_* key: the run did not finish or the log was truncated".into()));
+            out.facts.push(("detail.incomplete".into(), crate::analyze::fact_reason::MLPERF_TRUNCATED.into()));
         }
     } else {
         for (k, v) in summary_keys(text) {

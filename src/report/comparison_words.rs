@@ -242,6 +242,7 @@ pub fn arm_names() -> (&'static str, &'static str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::compare::gate_reason::GateReason;
     use crate::analyze::compare::verdict::Better;
     use crate::analyze::compare::{ArmVariance, ChangeInterval, Gate, VarianceComponents};
     use crate::analyze::credibility::{Check, GRADE_RULE};
@@ -286,7 +287,7 @@ mod tests {
         ];
         Comparison {
             valid,
-            gates: vec![Gate { name: "same_workload.input_lengths".into(), status: if valid { "PASS" } else { "FAIL" }.into(), reason: "KS".into() }],
+            gates: vec![Gate::new("same_workload.input_lengths", if valid { "PASS" } else { "FAIL" }, GateReason::Text("KS".into()))],
             base_runs: vec!["b".into()],
             cand_runs: vec!["c".into()],
             metrics: metrics.into_iter().map(|(k, m)| (k.to_string(), m)).collect(),

@@ -129,10 +129,17 @@ fn verdict_first(s: &mut String, v: &View) {
         comparison_lead(s, v, c);
     } else if let Some(sw) = &v.sweep {
         let _ = writeln!(s, "# {}\n\n{}\n", md(&v.title), md(&sw.summary));
-        let _ = writeln!(
-            s,
-            "| offered req/s | achieved req/s | TTFT P50 ms | TTFT P99 ms | TPOT P50 ms | E2E P99 ms | errors % | grade |\n|---|---|---|---|---|---|---|---|"
-        );
+        let cols = [
+            w(v, "tpl.col_offered"),
+            w(v, "tpl.col_achieved"),
+            "TTFT P50 ms",
+            "TTFT P99 ms",
+            "TPOT P50 ms",
+            "E2E P99 ms",
+            w(v, "tpl.col_errors_pct"),
+            w(v, "tpl.col_grade"),
+        ];
+        let _ = writeln!(s, "{}", header(&cols));
         table_rows(s, &sw.rows);
         let _ = writeln!(s, "\n{} {}\n\n_{}_", grade_line(v), md(&v.statement), md(&v.subtitle));
     }
@@ -215,7 +222,7 @@ fn audit(s: &mut String, v: &View, a: &AuditView) {
     let _ = writeln!(s, "\n## {}\n\n{}\n\n{}", w(v, "tpl.h_audit"), md(&a.summary), header(&cols.map(|k| w(v, k))));
     table_rows(s, &a.claims);
     for f in &a.facts {
-        let _ = writeln!(s, "- {} {}: {}", md(&f[0]), f[1], md(&f[2]));
+        let _ = writeln!(s, "- {} {}: {}", md(&f[0]), w(v, &format!("tpl.status_{}", f[1])), md(&f[2]));
     }
 }
 

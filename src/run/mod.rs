@@ -6,6 +6,7 @@
 
 pub mod claims;
 pub mod distribution;
+pub mod env_notes;
 pub mod json_schema;
 pub mod logical;
 pub mod manifest;

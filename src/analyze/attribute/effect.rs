@@ -38,7 +38,30 @@ pub struct Effect {
     pub resamples: usize,
     pub n_inside: usize,
     pub n_outside: usize,
+    /// `why_note` in English.
     pub note: Option<String>,
+    /// The note as data, for the report's other languages (None in an analysis read back
+    /// from its JSON, which has `note`).
+    #[serde(skip)]
+    pub why_note: Option<EffectNote>,
+}
+
+/// Why the effect's interval is qualified or missing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EffectNote {
+    /// Computed on a systematic sample of 1 in this many requests.
+    Sampled(usize),
+    /// Too few 5-second groups (inside, outside) for an interval.
+    FewGroups(usize, usize),
+}
+
+impl EffectNote {
+    pub fn english(self) -> String {
+        match self {
+            EffectNote::Sampled(k) => format!("computed on a systematic sample of 1 in {k} requests"),
+            EffectNote::FewGroups(i, o) => format!("only {i} and {o} five-second groups inside and outside: no interval"),
+        }
+    }
 }
 
 /// Which request values a statistic reads.
@@ -209,12 +232,15 @@ pub fn effect(r: &RequestView, m: EffectMetric, spans: &[Span], from: f64, to: f
         n_inside: n(&inside),
         n_outside: n(&outside),
         note: None,
+        why_note: None,
     };
     if r.len() > MAX_REQUESTS {
-        e.note = Some(format!("computed on a systematic sample of 1 in {} requests", r.len().div_ceil(MAX_REQUESTS)));
+        e.why_note = Some(EffectNote::Sampled(r.len().div_ceil(MAX_REQUESTS)));
+        e.note = e.why_note.map(EffectNote::english);
     }
     if inside.len() < MIN_GROUPS || outside.len() < MIN_GROUPS {
-        e.note = Some(format!("only {} and {} five-second groups inside and outside: no interval", inside.len(), outside.len()));
+        e.why_note = Some(EffectNote::FewGroups(inside.len(), outside.len()));
+        e.note = e.why_note.map(EffectNote::english);
         return Some(e);
     }
     let id = stat_id(&format!("effect{}{from}", m.key()));

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::change::VarianceComponents;
+use super::gate_reason::{GateReason, Load};
 use super::verdict::{Better, Verdict, decide, more_data_factor};
 use super::{ArmRun, ArmVariance, ChangeInterval, CompareOptions, MetricComparison};
 use crate::analyze::plan::advice::more_requests_plan;
@@ -15,7 +16,17 @@ use crate::stats::wilson::wilson_interval;
 pub struct Gate {
     pub name: String,
     pub status: String,
+    /// `why` in English.
     pub reason: String,
+    /// The reason as data, for the report's other languages; the JSON has `reason`.
+    #[serde(skip)]
+    pub why: GateReason,
+}
+
+impl Gate {
+    pub fn new(name: impl Into<String>, status: &str, why: GateReason) -> Gate {
+        Gate { name: name.into(), status: status.into(), reason: why.english(), why }
+    }
 }
 
 /// A manifest field that differs between the arms.
@@ -46,23 +57,6 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>)
     }
 }
 
-/// "Poisson arrivals at 10 requests/s, streaming" — the load as a reader would say it.
-fn describe_load(w: &crate::run::manifest::Workload) -> String {
-    let mut s = format!("{:?} arrivals", w.arrival).to_lowercase();
-    if let Some(r) = w.rate_per_s {
-        s += &format!(" at {} requests/s", crate::text::significant(r, 3));
-    }
-    if let Some(c) = w.concurrency {
-        s += &format!(", concurrency {c}");
-    }
-    s += match w.streaming {
-        Some(true) => ", streaming",
-        Some(false) => ", not streaming",
-        None => ", streaming unknown",
-    };
-    s
-}
-
 /// Same input and output length distributions (two-sample KS); the bool says whether both match.
 fn length_gates(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> (Vec<Gate>, bool) {
     let mut gates = Vec::new();
@@ -73,13 +67,10 @@ fn length_gates(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> (Vec<Gate>, bool) {
             Some(ks) => {
                 let mismatch = ks.d > WORKLOAD_D && ks.p < 0.01;
                 workload_ok &= !mismatch;
-                gates.push(Gate {
-                    name: format!("same_workload.{label}_lengths"),
-                    status: if mismatch { "FAIL" } else { "PASS" }.into(),
-                    reason: format!("two-sample KS: D = {:.3} (limit {WORKLOAD_D}), p = {:.2e}", ks.d, ks.p),
-                });
+                let why = GateReason::Lengths { d: ks.d, limit: WORKLOAD_D, p: ks.p };
+                gates.push(Gate::new(format!("same_workload.{label}_lengths"), if mismatch { "FAIL" } else { "PASS" }, why));
             }
-            None => gates.push(Gate { name: format!("same_workload.{label}_lengths"), status: "NOT_CHECKED".into(), reason: "no token counts".into() }),
+            None => gates.push(Gate::new(format!("same_workload.{label}_lengths"), "NOT_CHECKED", GateReason::NoTokenCounts)),
         }
     }
     (gates, workload_ok)
@@ -93,11 +84,8 @@ fn arrival_gate(wb: &crate::run::manifest::Workload, wc: &crate::run::manifest::
         _ => false,
     };
     let same = wb.arrival == wc.arrival && rate_close && wb.concurrency == wc.concurrency && wb.streaming == wc.streaming;
-    let gate = Gate {
-        name: "same_workload.arrival".into(),
-        status: if same { "PASS" } else { "FAIL" }.into(),
-        reason: format!("base {}; candidate {}", describe_load(wb), describe_load(wc)),
-    };
+    let why = GateReason::Arrival { base: Load::of(wb), cand: Load::of(wc) };
+    let gate = Gate::new("same_workload.arrival", if same { "PASS" } else { "FAIL" }, why);
     (gate, same)
 }
 
@@ -130,17 +118,12 @@ fn manifest_differences(base: &crate::run::Manifest, cand: &crate::run::Manifest
 
 /// Whether exactly one switch differs, so the effect can be pinned on it.
 fn what_changed_gate(diffs: &[Difference]) -> Gate {
-    Gate {
-        name: "what_changed".into(),
-        status: if diffs.len() == 1 { "PASS" } else { "WARN" }.into(),
-        reason: match diffs.len() {
-            0 => "the manifests do not differ: nothing records what the switch was".into(),
-            1 => format!("one switch: {}", diffs[0].key),
-            n => {
-                format!("{n} things differ; the effect cannot be pinned on one switch: {}", diffs.iter().map(|d| d.key.as_str()).collect::<Vec<_>>().join(", "))
-            }
-        },
-    }
+    let why = match diffs {
+        [] => GateReason::ManifestsSame,
+        [one] => GateReason::OneSwitch(one.key.clone()),
+        many => GateReason::ManySwitches(many.iter().map(|d| d.key.clone()).collect()),
+    };
+    Gate::new("what_changed", if diffs.len() == 1 { "PASS" } else { "WARN" }, why)
 }
 
 /// Steady state of one run: FAIL without one, WARN on a slowdown.
@@ -151,21 +134,14 @@ fn steady_gate(r: &ArmRun<'_>) -> Gate {
         crate::analyze::steady::Classification::Slowdown => "WARN",
         _ => "PASS",
     };
-    Gate { name: format!("steady_state.{}", r.name), status: status.into(), reason: format!("{c:?}") }
+    Gate::new(format!("steady_state.{}", r.name), status, GateReason::Steady(c))
 }
 
 /// Whether both arms have at least two runs.
 fn replication_gate(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> Gate {
     let replicated = base.len() >= 2 && cand.len() >= 2;
-    Gate {
-        name: "replication".into(),
-        status: if replicated { "PASS" } else { "WARN" }.into(),
-        reason: if replicated {
-            format!("{} and {} runs per arm", base.len(), cand.len())
-        } else {
-            "single-run: cannot separate the configuration effect from run-to-run noise".into()
-        },
-    }
+    let why = if replicated { GateReason::Replicated { base: base.len(), cand: cand.len() } } else { GateReason::SingleRun };
+    Gate::new("replication", if replicated { "PASS" } else { "WARN" }, why)
 }
 
 /// Gates, the manifest differences, and whether the workloads match.

@@ -8,6 +8,7 @@
 
 pub mod change;
 pub mod clean;
+pub mod gate_reason;
 pub mod gates;
 pub mod verdict;
 
@@ -369,11 +370,8 @@ fn steady_requests(arm: &[ArmRun<'_>]) -> u64 {
 
 /// The drift gate: FAIL when drift made a metric inconclusive.
 fn drift_gate(d: f64, metrics: &BTreeMap<String, MetricComparison>) -> Gate {
-    Gate {
-        name: "drift".into(),
-        status: if metrics.values().any(|m| m.reason.as_deref().is_some_and(|r| r.contains("drifted"))) { "FAIL" } else { "PASS" }.into(),
-        reason: format!("bracketing base runs differ by {:.1} % in P50 TTFT", d * 100.0),
-    }
+    let drifted = metrics.values().any(|m| m.reason.as_deref().is_some_and(|r| r.contains("drifted")));
+    Gate::new("drift", if drifted { "FAIL" } else { "PASS" }, gate_reason::GateReason::Drift(d))
 }
 
 /// Compares two arms of analyzed runs.

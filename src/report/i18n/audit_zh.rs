@@ -1,9 +1,10 @@
 //! The audit of a source's claims in Chinese: the summary, each claim's verdict, credence's
-//! value and the reason, rebuilt from the audit's fields. The run-level facts' reasons and a
-//! tool's own definition of a number (written by its importer) stay in English.
+//! value and the reason, rebuilt from the audit's fields; the run-level facts' reasons from
+//! their structured reasons, and a tool's definition of a number from `definitions_zh`.
 
 use std::collections::HashMap;
 
+use super::definitions_zh::definition_or_english;
 use crate::analyze::Analysis;
 use crate::analyze::audit::{Audit, ClaimCheck, CredenceNote, Why, credence_note, reasons};
 use crate::report::view::{AuditView, claim_label};
@@ -19,6 +20,9 @@ pub fn localize_audit(v: &mut AuditView, audit: &Audit, analysis: Option<&Analys
         row[3] = verdict_word(c.verdict).to_string();
         row[4] = credence_cell(c, analysis);
         row[5] = reason(c, analysis);
+    }
+    for (row, f) in v.facts.iter_mut().zip(&audit.facts) {
+        row[2] = super::facts_zh::fact_reason(&f.why);
     }
 }
 
@@ -89,7 +93,7 @@ fn reason(c: &ClaimCheck, analysis: Option<&Analysis>) -> String {
         ("differs", Some("summary"), Some(x)) => format!("汇总文件给出 {}：该工具的两个文件不一致（舍入，或来自不同的运行）", f(x)),
         ("differs", _, Some(x)) => format!("汇总值与该工具的原始数据不一致（重算值 {}）：百分位定义不同，或汇总前过滤了部分记录", f(x)),
         _ => match &c.definition {
-            Some(d) => format!("这一数值背后的原始数据不在文件中：{d}"),
+            Some(d) => format!("这一数值背后的原始数据不在文件中：{}", definition_or_english(d)),
             None => "这一数值背后的原始数据不在文件中".to_string(),
         },
     };
@@ -105,7 +109,7 @@ fn reason(c: &ClaimCheck, analysis: Option<&Analysis>) -> String {
 
 fn why_zh(w: &Why) -> String {
     match w {
-        Why::Definition(d) => d.clone(),
+        Why::Definition(d) => definition_or_english(d),
         Why::Dropped { warmup, ramp_down } => format!("credence 舍弃了 {warmup} 个预热请求和 {ramp_down} 个收尾请求，该工具使用了全部请求"),
         Why::PulledByTail => "均值和标准差受长尾牵动；credence 的主要指标是百分位数".into(),
         Why::ItlPerChunk => "此处的 ITL 按流式数据块计算，而非按 token".into(),

@@ -90,7 +90,7 @@ pub fn headline(c: &Comparison, grade: Grade, arms: (&Credibility, &Credibility)
 }
 
 fn failed_gates(c: &Comparison) -> String {
-    let failed: Vec<String> = c.gates.iter().filter(|g| g.status == "FAIL").map(|g| format!("{} FAIL", g.name)).collect();
+    let failed: Vec<String> = c.gates.iter().filter(|g| g.status == "FAIL").map(|g| format!("{} {}", g.name, tr(ZH, "tpl.status_FAIL"))).collect();
     if failed.is_empty() { tr(ZH, "cmp.a_gate_failed").to_string() } else { failed.join("、") }
 }
 
@@ -118,7 +118,7 @@ pub fn gates_line(c: &Comparison) -> String {
         .gates
         .iter()
         .filter(|g| g.status != "PASS")
-        .map(|g| format!("{} {}：{}", g.name, tr(ZH, &format!("tpl.status_{}", g.status)), super::localize::by_english("replication.", &g.reason)))
+        .map(|g| format!("{} {}：{}", g.name, tr(ZH, &format!("tpl.status_{}", g.status)), super::gates_zh::gate_reason(&g.why)))
         .collect();
     let tally = if tally.is_empty() { tr(ZH, "cmp.no_gates").to_string() } else { tally.join("，") };
     if not_passed.is_empty() {

@@ -1,21 +1,43 @@
 //! A finding's evidence in Chinese, rebuilt from its episodes, effect and consequences (the
 //! analysis words the evidence in English, `analyze::attribute::peak_text`).
 
+use crate::analyze::Analysis;
 use crate::analyze::attribute::effect::Effect;
 use crate::analyze::attribute::{Finding, FindingEpisode};
 use crate::report::view::effect_value;
 
+/// Where an episode was seen: a device or file as the run names it, or, for a drift, the
+/// steady-state detector's numbers in Chinese.
+pub fn episode_source(a: &Analysis, f: &Finding, e: &FindingEpisode) -> String {
+    if f.cause != "drift" {
+        return e.source.clone();
+    }
+    match a.steady_state.trend {
+        Some(t) => format!(
+            "稳态检测器：p = {:.3}，窗口内 Sen 斜率 {:+.1} %（漂移上限 ±{:.0} %），{} 个 {:.0} s 窗口",
+            t.p,
+            t.drift * 100.0,
+            t.limit * 100.0,
+            t.windows,
+            t.window_s
+        ),
+        // An analysis read back from JSON: the detector's own words.
+        None if e.source.contains(": ") => e.source.clone(),
+        None => "稳态检测器".into(),
+    }
+}
+
 /// One line per episode (source, time, peak values), then the effect, then the consequences.
-pub fn evidence(f: &Finding) -> Vec<String> {
-    let mut lines: Vec<String> = f.episodes.iter().map(episode).collect();
+pub fn evidence(a: &Analysis, f: &Finding) -> Vec<String> {
+    let mut lines: Vec<String> = f.episodes.iter().map(|e| episode(&episode_source(a, f, e), e)).collect();
     lines.extend(f.effect.as_ref().map(effect));
     lines.extend(f.consequences.iter().map(|c| format!("后果：{:.0} s 至 {:.0} s 服务端排队（{}）", c.start_s, c.end_s, peaks(c))));
     lines
 }
 
-fn episode(e: &FindingEpisode) -> String {
+fn episode(source: &str, e: &FindingEpisode) -> String {
     let what = peaks(e);
-    format!("{}：{:.0} s 至 {:.0} s{}{}", e.source, e.start_s, e.end_s, if what.is_empty() { "" } else { "，" }, what)
+    format!("{source}：{:.0} s 至 {:.0} s{}{}", e.start_s, e.end_s, if what.is_empty() { "" } else { "，" }, what)
 }
 
 fn peaks(e: &FindingEpisode) -> String {

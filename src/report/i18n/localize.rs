@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::checks_zh::{check_reason, finding_title};
+use super::evidence_zh::episode_source;
 use super::statement_zh;
 use super::{CATALOG, Lang, comparison_zh, fill, tr};
 use crate::analyze::credibility::Credibility;
@@ -39,12 +40,19 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
         v.statement = statement_zh::statement(&runs, &r.credibility);
         v.headline = crate::report::conditions_view::headline(runs[0], headline(runs[0]), lang);
     }
+    if let (Some(sw), Some(sv)) = (&r.sweep, v.sweep.as_mut()) {
+        super::sweep_zh::localize_sweep(sv, sw, r);
+        v.headline = vec![[tr(ZH, "view.kind_sweep").to_string(), sv.summary.clone()]];
+        v.statement = super::sweep_zh::statement(sw, r).unwrap_or_default();
+    }
     v.check_sets = check_sets(r);
     v.metrics_note = tr(ZH, "view.metrics_note").to_string();
     v.metric_tables = r.runs.iter().map(metric_table).collect();
     v.conditions = r.runs.iter().filter_map(|a| crate::report::conditions_view::conditions_view(a, lang)).collect();
     v.rates = r.runs.iter().flat_map(rates).collect();
-    v.timeline_note = tr(ZH, "view.timeline_note").to_string();
+    let top_step =
+        r.sweep.as_ref().and_then(|s| s.steps.last()).map_or(String::new(), |s| format!("负载扫描的最高一档（{} req/s）。", significant(s.offered_per_s, 3)));
+    v.timeline_note = top_step + tr(ZH, "view.timeline_note");
     v.findings = r.runs.iter().flat_map(|a| a.findings.iter().map(move |f| finding(a, f))).collect();
     v.findings_none = tr(ZH, "view.findings_none").to_string();
     v.unexplained = r.runs.iter().flat_map(unexplained).collect();
@@ -61,6 +69,9 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     }
     v.provenance = provenance(r);
     v.methodology = methodology(r);
+    if runs.is_empty() && r.comparison.is_none() {
+        run_less(v, r);
+    }
     if let (Some(audit), Some(av)) = (&r.audit, v.audit.as_mut()) {
         super::audit_zh::localize_audit(av, audit, r.runs.first());
     }
@@ -70,8 +81,42 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     }
 }
 
+/// A report without runs (a GPU capture or a tool's summary files audited alone): its
+/// statement, checks, headline and methodology from the capture and the audit.
+fn run_less(v: &mut View, r: &Report) {
+    use super::capture_checks_zh::{aggregate_statement, check_reason, telemetry_statement};
+    if let Some(t) = &r.telemetry {
+        v.statement = telemetry_statement(t, &r.credibility);
+        v.headline = super::telemetry_zh::headline(t);
+        v.methodology = super::telemetry_zh::methodology();
+        if let Some(tv) = v.telemetry.as_mut() {
+            super::telemetry_zh::localize_telemetry(tv, t);
+        }
+    } else if let Some(a) = &r.audit {
+        v.statement = aggregate_statement(&a.source, a);
+    }
+    for set in &mut v.check_sets {
+        for (row, k) in set.checks.iter_mut().zip(&r.credibility.checks) {
+            if let Some(zh) = check_reason(k, r.telemetry.as_ref(), r.audit.as_ref()) {
+                row[2] = zh;
+            }
+        }
+    }
+}
+
+/// Why an effect has no interval, in Chinese (an analysis read back from JSON keeps its note).
+fn effect_note(e: &crate::analyze::attribute::effect::Effect) -> String {
+    use crate::analyze::attribute::effect::EffectNote;
+    match (e.why_note, &e.note) {
+        (Some(EffectNote::FewGroups(i, o)), _) => format!("时段内外分别只有 {i} 和 {o} 个 5 秒分组：无置信区间"),
+        (Some(EffectNote::Sampled(k)), _) => format!("按每 {k} 个请求系统抽样 1 个计算"),
+        (None, Some(note)) => note.clone(),
+        (None, None) => tr(ZH, "view.no_interval").to_string(),
+    }
+}
+
 /// Why a fact is unknown, in Chinese where the note is one of the importers' (`not recorded by
-/// llmperf`); a collector's own note stays as written.
+/// llmperf`) or of credence's collectors; another tool's note stays as written.
 pub fn unknown_note(note: &str) -> String {
     match note.strip_prefix("not recorded") {
         Some("") => "未记录".to_string(),
@@ -79,7 +124,7 @@ pub fn unknown_note(note: &str) -> String {
             Some(tool) => format!("{tool} 未记录此项"),
             None => note.to_string(),
         },
-        None => note.to_string(),
+        None => super::env_notes_zh::env_note(note),
     }
 }
 
@@ -87,7 +132,7 @@ pub fn unknown_note(note: &str) -> String {
 fn title(r: &Report) -> String {
     let comparing = r.comparison.is_some();
     // `audit`'s default title names the source files.
-    if let Some(source) = r.title.strip_prefix("Audit of ").filter(|_| r.audit.is_some()) {
+    if let Some(source) = r.title.strip_prefix("Audit of ").filter(|_| r.audit.is_some() || r.telemetry.is_some()) {
         return format!("{}：{source}", tr(ZH, "view.title_audit"));
     }
     if r.title != crate::report::document::default_title(&r.runs, comparing) {
@@ -105,7 +150,15 @@ fn title(r: &Report) -> String {
 
 /// The system under test, the load, the date and the kind of report.
 fn subtitle(r: &Report) -> String {
-    let Some(a) = r.runs.first() else { return format!("{} · {}", tr(ZH, "view.telemetry_only"), r.date) };
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    let Some(a) = r.runs.first() else {
+        // As in English: a capture says what it lacks; summary files alone have no subtitle.
+        return if r.telemetry.is_some() {
+            format!("{} · {date} · {}", tr(ZH, "view.telemetry_only"), tr(ZH, "view.no_request_records"))
+        } else {
+            String::new()
+        };
+    };
     let c = &a.run.config;
     let parts: Vec<String> = [
         c.model.as_ref().map(|m| fill(ZH, "view.sut_model", &[("model", m)])),
@@ -128,7 +181,6 @@ fn subtitle(r: &Report) -> String {
         (_, 1) => "view.kind_single",
         _ => "view.kind_replicated",
     };
-    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
     format!("{sut} · {load} · {date} · {}", tr(ZH, kind))
 }
 
@@ -196,7 +248,11 @@ fn check_sets(r: &Report) -> Vec<CheckSet> {
                 set(arm_title("cmp.arm_cand_title", &r.credibility), statement_zh::statement(cand_runs, &r.credibility), &r.credibility, cand_runs),
             ]
         }
-        _ => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &runs)],
+        // A sweep's checks are its weakest step's.
+        _ => match r.sweep.as_ref().and_then(|sw| super::sweep_zh::weakest(sw, r)) {
+            Some((_, a)) => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &[a])],
+            None => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &runs)],
+        },
     }
 }
 
@@ -245,9 +301,9 @@ fn finding(a: &Analysis, f: &crate::analyze::attribute::Finding) -> FindingView 
         title: finding_title(&f.cause, &f.title),
         cause: f.cause.clone(),
         strength,
-        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, e.source)).collect::<Vec<_>>().join("；"),
+        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, episode_source(a, f, e))).collect::<Vec<_>>().join("；"),
         effect: f.effect.as_ref().map_or(tr(ZH, "view.effect_none").to_string(), effect),
-        evidence: super::evidence_zh::evidence(f),
+        evidence: super::evidence_zh::evidence(a, f),
         action,
     }
 }
@@ -260,7 +316,7 @@ fn effect(e: &crate::analyze::attribute::effect::Effect) -> String {
             "view.effect_ci",
             &[("lo", &fmt(lo)), ("hi", &fmt(hi)), ("method", e.method), ("seed", &e.seed.to_string()), ("resamples", &e.resamples.to_string())],
         ),
-        _ => format!("（{}）", e.note.clone().unwrap_or_else(|| tr(ZH, "view.no_interval").to_string())),
+        _ => format!("（{}）", effect_note(e)),
     };
     fill(
         ZH,
@@ -280,7 +336,13 @@ fn unexplained(a: &Analysis) -> Vec<String> {
                 &[
                     ("id", &a.run.run_id),
                     ("series", &u.series),
-                    ("change", &u.peak_relative.map_or_else(|| tr(ZH, "view.from_zero_baseline").to_string(), |r| fill(ZH, "view.change_percent", &[("peak", &format!("{:+.0}", r * 100.0))]))),
+                    (
+                        "change",
+                        &u.peak_relative.map_or_else(
+                            || tr(ZH, "view.from_zero_baseline").to_string(),
+                            |r| fill(ZH, "view.change_percent", &[("peak", &format!("{:+.0}", r * 100.0))]),
+                        ),
+                    ),
                     ("start", &format!("{:.0}", u.start_s)),
                     ("end", &format!("{:.0}", u.end_s)),
                     ("z", &format!("{:.1}", u.peak_z)),
@@ -400,7 +462,7 @@ fn comparison(cv: &mut crate::report::comparison_view::ComparisonView, c: &crate
     ];
     cv.summary = comparison_zh::summary(c);
     cv.notes = comparison_zh::notes(c);
-    for g in &mut cv.gates {
-        g[2] = by_english("replication.", &g[2]);
+    for (row, g) in cv.gates.iter_mut().zip(&c.gates) {
+        row[2] = super::gates_zh::gate_reason(&g.why);
     }
 }

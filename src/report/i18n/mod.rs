@@ -8,14 +8,21 @@
 //! from the same JSON field as in the English one.
 
 pub mod audit_zh;
+pub mod capture_checks_zh;
 mod catalog;
 pub mod charts_zh;
 pub mod checks_zh;
 pub mod comparison_zh;
+pub mod definitions_zh;
+pub mod env_notes_zh;
 pub mod evidence_zh;
+pub mod facts_zh;
+pub mod gates_zh;
 pub mod glyphs;
 pub mod localize;
 pub mod statement_zh;
+pub mod sweep_zh;
+pub mod telemetry_zh;
 
 pub use catalog::CATALOG;
 

@@ -1,0 +1,105 @@
+//! A load sweep's report in Chinese: the summary of its curve, its table's cells and its
+//! statement (the weakest step's), rebuilt from the `Report` as `view::sweep` and
+//! `Report::for_sweep` build the English.
+
+use super::comparison_zh::grade_word;
+use super::localize::estimate_zh;
+use super::statement_zh;
+use crate::analyze::Analysis;
+use crate::analyze::credibility::Grade;
+use crate::report::document::{Report, Sweep, SweepStep};
+use crate::report::format::significant;
+use crate::report::view::SweepView;
+
+type SweepPoint<'a> = (&'a SweepStep, &'a Analysis);
+
+fn points<'a>(sw: &'a Sweep, r: &'a Report) -> Vec<SweepPoint<'a>> {
+    sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect()
+}
+
+/// The step whose grade the sweep takes: the first of the weakest (as `Report::for_sweep`).
+pub fn weakest<'a>(sw: &'a Sweep, r: &'a Report) -> Option<SweepPoint<'a>> {
+    let rank = |g: Grade| match g {
+        Grade::Low => 0,
+        Grade::Medium => 1,
+        Grade::High => 2,
+    };
+    let step = sw.steps.iter().min_by_key(|s| r.runs.get(s.run).map_or(0, |a| rank(a.credibility.grade)))?;
+    Some((step, r.runs.get(step.run)?))
+}
+
+/// The sweep's statement: its weakest step's, introduced as in English.
+pub fn statement(sw: &Sweep, r: &Report) -> Option<String> {
+    let (step, a) = weakest(sw, r)?;
+    Some(format!(
+        "共 {} 档的负载扫描；其可信度取最弱的一档（给定速率 {} req/s）：{}",
+        sw.steps.len(),
+        step.offered_per_s,
+        statement_zh::statement(&[a], &a.credibility)
+    ))
+}
+
+/// Rewrites the sweep's summary and table cells in Chinese.
+pub fn localize_sweep(v: &mut SweepView, sw: &Sweep, r: &Report) {
+    let steps = points(sw, r);
+    let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |e| estimate_zh(e, 1.0));
+    v.rows = steps
+        .iter()
+        .map(|(s, a)| {
+            [
+                significant(s.offered_per_s, 3),
+                estimate_zh(&a.throughput.requests_per_s, 1.0),
+                metric(a, "ttft", "p50"),
+                metric(a, "ttft", "p99"),
+                metric(a, "tpot", "p50"),
+                metric(a, "e2e", "p99"),
+                estimate_zh(&a.errors.rate, 100.0),
+                format!("{}{}", grade_word(a.credibility.grade), if s.client_limited { "（客户端受限）" } else { "" }),
+            ]
+        })
+        .collect();
+    let mut parts = rate_summary(&steps);
+    let limited: Vec<String> = steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect();
+    if !limited.is_empty() {
+        parts.push(format!("在 {} req/s 时压测客户端接近自身极限：这些点测到的既有服务端也有客户端。", limited.join("、")));
+    }
+    if sw.stopped_early {
+        parts.push("负载扫描在最后一个计划档位之前停止。".into());
+    }
+    v.summary = parts.concat();
+}
+
+/// The range, up to which rate the achieved rate kept up, and how the TTFT tail moved.
+fn rate_summary(steps: &[SweepPoint]) -> Vec<String> {
+    // Kept up as in `view::sweep_rate_summary`: the interval reaches 95 % of the offered rate.
+    let kept_up: Vec<f64> = steps
+        .iter()
+        .take_while(|(s, a)| {
+            let t = &a.throughput.requests_per_s;
+            t.ci_high.or(t.estimate).is_some_and(|x| x >= 0.95 * s.offered_per_s) && !s.client_limited
+        })
+        .map(|(s, _)| s.offered_per_s)
+        .collect();
+    let rate = |s: Option<&SweepPoint>| s.map_or("?".into(), |s| significant(s.0.offered_per_s, 3));
+    let mut parts = vec![format!("共 {} 档，给定速率 {} 至 {} req/s。", steps.len(), rate(steps.first()), rate(steps.last()))];
+    parts.push(match kept_up.last() {
+        Some(top) if kept_up.len() == steps.len() => {
+            format!("每一档的实际速率都跟上了给定速率（≥ 95 %），直到 {} req/s：负载扫描没有达到饱和。", significant(*top, 3))
+        }
+        Some(top) => format!("实际速率在 {} req/s 以内跟上了给定速率（≥ 95 %）；超过此值后系统饱和，或压测客户端接近自身极限。", significant(*top, 3)),
+        None => "从第一档起实际速率就低于给定速率（< 95 %，超出其置信区间），或压测客户端接近自身极限。".to_string(),
+    });
+    let p99 = |a: &Analysis| a.metrics.get("ttft").and_then(|x| x.get("p99")).and_then(|e| e.estimate);
+    if let (Some((f, fa)), Some((l, la))) = (steps.first(), steps.last())
+        && let (Some(x), Some(y)) = (p99(fa), p99(la))
+    {
+        parts.push(format!(
+            "P99 首token延迟从 {} req/s 时的 {} ms 变为 {} req/s 时的 {} ms。",
+            significant(f.offered_per_s, 3),
+            significant(x, 3),
+            significant(l.offered_per_s, 3),
+            significant(y, 3)
+        ));
+    }
+    parts
+}

@@ -13,15 +13,18 @@ bin="${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(ls fuzz_targets | sed 's/\.rs$//')
 flags=(-rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1)
-# Deletes the largest files of folder $1 until its files add up to at most $2 KB.
-trim() {
+# Deletes the largest files of folder $1 until its files add up to at most $2 KB. A subshell
+# without pipefail: leaving the loop early closes the pipe on `sort`, whose SIGPIPE would
+# otherwise end the whole script.
+trim() (
+  set +o pipefail
   local total
   total=$(find "$1" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}')
   find "$1" -type f -printf '%s %p\n' | sort -rn | while read -r size file; do
     [ "$total" -le $(( $2 * 1024 )) ] && break
     rm -f "$file"; total=$(( total - size ))
   done
-}
+)
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t" "work/$t" "artifacts/$t" logs
   seeds=(); [ -d "${SEEDS:-/nonexistent}/$t" ] && seeds=("$SEEDS/$t")

@@ -184,26 +184,21 @@ fn a_model_named_in_chinese_renders_in_the_pdf_and_the_markdown() {
     assert!(md.contains("模型 通义千问-7B-对话版"), "{md}");
 }
 
+/// `report --base BASE --cand CAND --lang zh` as Markdown and as JSON: their paths.
+fn compare_in_chinese(s: &Scratch, base: &Path, cand: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (md, json) = (s.path("c.md"), s.path("c.json"));
+    for (out, format) in [(&md, "md"), (&json, "json")] {
+        let (base, cand, out) = (base.to_str().unwrap(), cand.to_str().unwrap(), out.to_str().unwrap());
+        run_ok(&["report", "--base", base, "--cand", cand, "--lang", "zh", "--format", format, "-o", out]);
+    }
+    (md, json)
+}
+
 #[test]
 fn a_chinese_comparison_leads_with_its_verdict_and_the_compare_jsons_numbers() {
     let s = Scratch::new("zh_compare");
     let (base, cand) = (common::fixture("ab/base"), common::fixture("ab/cand"));
-    let (md, json) = (s.path("c.md"), s.path("c.json"));
-    for (out, format) in [(&md, "md"), (&json, "json")] {
-        run_ok(&[
-            "report",
-            "--base",
-            base.to_str().unwrap(),
-            "--cand",
-            cand.to_str().unwrap(),
-            "--lang",
-            "zh",
-            "--format",
-            format,
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-    }
+    let (md, json) = compare_in_chinese(&s, &base, &cand);
     let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
     let top: Vec<&str> = md.lines().take(30).collect();
     let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
@@ -407,23 +402,7 @@ fn a_chinese_comparison_whose_workloads_differ_says_why_in_chinese() {
     m["workload"]["rate_per_s"] = 20.0.into();
     m["workload"]["streaming"] = false.into();
     std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
-    let (md, json) = (s.path("c.md"), s.path("c.json"));
-    for (out, format) in [(&md, "md"), (&json, "json")] {
-        let base = common::fixture("ab/base");
-        run_ok(&[
-            "report",
-            "--base",
-            base.to_str().unwrap(),
-            "--cand",
-            cand.to_str().unwrap(),
-            "--lang",
-            "zh",
-            "--format",
-            format,
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-    }
+    let (md, json) = compare_in_chinese(&s, &common::fixture("ab/base"), &cand);
     let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let gate = j["comparison"]["gates"].as_array().unwrap().iter().find(|g| g["name"] == "same_workload.arrival").unwrap();
     assert_eq!(gate["status"], "FAIL", "{gate}");

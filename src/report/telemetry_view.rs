@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::document::{utc_date, utc_time};
 use super::format::significant;
+use super::i18n::{Lang, fill, tr};
 use crate::analyze::telemetry_audit::episodes::{Basis, ThrottleEpisode};
 use crate::analyze::telemetry_audit::load::LoadState;
 use crate::analyze::telemetry_audit::stability::{ClockStability, STABLE_CV, STABLE_SHARE_FALLEN};
@@ -47,60 +48,82 @@ fn pct(x: f64) -> String {
     format!("{:.1} %", x * 100.0)
 }
 
-fn basis(b: Basis) -> &'static str {
-    match b {
-        Basis::ReasonBits => "reason bits",
-        Basis::PowerAtLimit => "power at its limit, no reason bits",
-        Basis::ClockOnly => "SM clock only",
-    }
+fn basis(b: Basis, lang: Lang) -> &'static str {
+    tr(
+        lang,
+        match b {
+            Basis::ReasonBits => "telemetry.basis.reason_bits",
+            Basis::PowerAtLimit => "telemetry.basis.power_at_limit",
+            Basis::ClockOnly => "telemetry.basis.clock_only",
+        },
+    )
 }
 
-/// The episode's numbers in one line, units spelled out.
-fn evidence(e: &ThrottleEpisode) -> String {
+/// The episode's numbers in one line, units spelled out, in the report's language.
+fn evidence(e: &ThrottleEpisode, lang: Lang) -> String {
     let v = |k: &str| e.evidence.get(k).copied();
     let mut parts = Vec::new();
     if let (Some(med), Some(min), Some(r)) = (v("sm_clock_median_mhz"), v("sm_clock_min_mhz"), v("sm_clock_reference_mhz")) {
-        parts.push(format!("SM clock median {med:.0} MHz (min {min:.0}) against {r:.0} MHz, the highest under load ({:+.1} %)", (med / r - 1.0) * 100.0));
+        let (med_s, min_s, r_s, change) = (format!("{med:.0}"), format!("{min:.0}"), format!("{r:.0}"), format!("{:+.1}", (med / r - 1.0) * 100.0));
+        parts.push(fill(lang, "telemetry.evidence.clock", &[("median", &med_s), ("min", &min_s), ("highest", &r_s), ("change", &change)]));
     }
     match (v("power_max_w"), v("power_limit_w"), v("power_share_of_limit_max")) {
-        (Some(p), Some(l), Some(s)) => parts.push(format!("power max {} W of a {} W limit ({})", significant(p, 3), significant(l, 3), pct(s))),
-        (Some(p), _, _) => parts.push(format!("power max {} W (no limit captured)", significant(p, 3))),
+        (Some(p), Some(l), Some(s)) => {
+            parts.push(fill(lang, "telemetry.evidence.power", &[("max", &significant(p, 3)), ("limit", &significant(l, 3)), ("share", &pct(s))]))
+        }
+        (Some(p), _, _) => parts.push(fill(lang, "telemetry.evidence.power_no_limit", &[("max", &significant(p, 3))])),
         _ => {}
     }
     if let Some(t) = v("temp_max_c") {
-        parts.push(format!("temperature max {t:.0} °C"));
+        parts.push(fill(lang, "telemetry.evidence.temp", &[("max", &format!("{t:.0}"))]));
     }
     if let Some(u) = v("util_mean_pct") {
-        parts.push(format!("utilization mean {u:.0} %"));
+        parts.push(fill(lang, "telemetry.evidence.util", &[("mean", &format!("{u:.0}"))]));
     }
-    parts.push(e.reason_bits.as_ref().map_or("no reason bits captured".to_string(), |b| format!("reason bits {b}")));
-    parts.join("; ")
+    parts.push(
+        e.reason_bits.as_ref().map_or_else(|| tr(lang, "telemetry.evidence.no_bits").to_string(), |b| fill(lang, "telemetry.evidence.bits", &[("bits", b)])),
+    );
+    parts.join(tr(lang, "telemetry.sep"))
 }
 
-fn episode_row(t: &TelemetryAudit, e: &ThrottleEpisode) -> [String; 6] {
+/// "12.0 s (12 samples)" in the report's language.
+fn seconds_of_samples(seconds: String, samples: usize, lang: Lang) -> String {
+    fill(lang, "telemetry.seconds_of_samples", &[("seconds", &seconds), ("samples", &samples.to_string())])
+}
+
+/// One episode's row; `label` names its reason in the report's language.
+pub(crate) fn episode_row(t: &TelemetryAudit, e: &ThrottleEpisode, label: &str, lang: Lang) -> [String; 6] {
     let date = if utc_date(e.start_ns) == utc_date(t.t0_ns) { String::new() } else { format!("{} ", utc_date(e.start_ns)) };
+    let fault = if e.fault { tr(lang, "telemetry.episode.a_throttle") } else { "" };
     [
         short_gpu(&e.gpu).to_string(),
-        format!("{}{} ({})", e.reason.label(), if e.fault { ", a throttle" } else { "" }, basis(e.basis)),
+        fill(lang, "telemetry.episode.what", &[("label", label), ("fault", fault), ("basis", basis(e.basis, lang))]),
         format!("{date}{}–{} UTC", utc_time(e.start_ns), utc_time(e.end_ns)),
         format!("{:.1}–{:.1} s", e.start_s, e.end_s),
-        format!("{:.1} s ({} samples)", e.duration_s, e.samples),
-        evidence(e),
+        seconds_of_samples(format!("{:.1}", e.duration_s), e.samples, lang),
+        evidence(e, lang),
     ]
 }
 
-fn stability_row(gpu: &str, s: &ClockStability) -> [String; 7] {
-    let mhz = |x: Option<f64>| x.map_or("n/a".to_string(), |v| format!("{v:.0}"));
-    let share = |x: Option<f64>| x.map_or("n/a".to_string(), pct);
+/// One GPU's clock stability row; `note` says why its data are insufficient, when they are.
+pub(crate) fn stability_row(gpu: &str, s: &ClockStability, note: &str, lang: Lang) -> [String; 7] {
+    let na = || tr(lang, "telemetry.not_available").to_string();
+    let mhz = |x: Option<f64>| x.map_or_else(na, |v| format!("{v:.0}"));
+    let share = |x: Option<f64>| x.map_or_else(na, pct);
     let verdict = match s.stable {
-        Some(true) => "stable".to_string(),
-        Some(false) => "unstable".to_string(),
-        None => format!("insufficient data: {}", s.note),
+        Some(true) => tr(lang, "telemetry.stability.stable").to_string(),
+        Some(false) => tr(lang, "telemetry.stability.unstable").to_string(),
+        None => fill(lang, "telemetry.stability.insufficient", &[("note", note)]),
     };
+    let clock = fill(
+        lang,
+        "telemetry.stability.clock",
+        &[("median", &mhz(s.sm_clock_median_mhz)), ("min", &mhz(s.sm_clock_min_mhz)), ("max", &mhz(s.sm_clock_max_observed_mhz))],
+    );
     [
         short_gpu(gpu).to_string(),
-        format!("{:.0} s ({} samples)", s.loaded_s, s.loaded_samples),
-        format!("{} ({}–{}) MHz", mhz(s.sm_clock_median_mhz), mhz(s.sm_clock_min_mhz), mhz(s.sm_clock_max_observed_mhz)),
+        seconds_of_samples(format!("{:.0}", s.loaded_s), s.loaded_samples, lang),
+        clock,
         share(s.sm_clock_cv),
         share(s.share_below_max_observed),
         share(s.share_below_90pct_of_max_observed),
@@ -122,14 +145,14 @@ pub fn telemetry_view(t: &TelemetryAudit) -> TelemetryView {
         summary: summary(t),
         load_rule: t.load_rule.clone(),
         episodes_note,
-        episodes: t.episodes.iter().map(|e| episode_row(t, e)).collect(),
+        episodes: t.episodes.iter().map(|e| episode_row(t, e, e.reason.label(), Lang::En)).collect(),
         set_aside: t.gpus.iter().filter(|g| g.load.state != LoadState::Loaded).map(|g| [short_gpu(&g.gpu).to_string(), g.load.reason.clone()]).collect(),
         stability_note: format!(
             "SM clock over the samples under load. CV: standard deviation over mean. Shares are of loaded samples (equally spaced, so of loaded time). Stable: CV ≤ {:.0} % and at most {:.0} % of loaded time below 90 % of the highest clock. Descriptive: 1 Hz clock samples are autocorrelated, so no interval is given.",
             STABLE_CV * 100.0,
             STABLE_SHARE_FALLEN * 100.0
         ),
-        stability: t.gpus.iter().filter_map(|g| g.stability.as_ref().map(|s| stability_row(&g.gpu, s))).collect(),
+        stability: t.gpus.iter().filter_map(|g| g.stability.as_ref().map(|s| stability_row(&g.gpu, s, &s.note, Lang::En))).collect(),
         gpus: t.gpus.iter().map(gpu_block).collect(),
         unreadable: unreadable(t),
     }
@@ -170,25 +193,32 @@ fn unreadable(t: &TelemetryAudit) -> String {
     format!("Unreadable values, read as missing: {}.", list.join(", "))
 }
 
-/// The first page's headline rows.
-pub fn headline(t: &TelemetryAudit) -> Vec<[String; 2]> {
+/// The first page's headline rows, in the report's language.
+pub fn headline(t: &TelemetryAudit, lang: Lang) -> Vec<[String; 2]> {
     let loaded = t.gpus_in(LoadState::Loaded).count();
     let faults = t.episodes.iter().filter(|e| e.fault).count();
     let stability: Vec<String> = t
         .gpus_in(LoadState::Loaded)
         .filter_map(|g| {
             let s = g.stability.as_ref()?;
-            Some(format!("{}: median {:.0} MHz, CV {}", short_gpu(&g.gpu), s.sm_clock_median_mhz?, s.sm_clock_cv.map_or("n/a".into(), pct)))
+            let (median, cv) = (format!("{:.0}", s.sm_clock_median_mhz?), s.sm_clock_cv.map_or_else(|| tr(lang, "telemetry.not_available").to_string(), pct));
+            Some(fill(lang, "telemetry.headline.clock_of_gpu", &[("gpu", short_gpu(&g.gpu)), ("median", &median), ("cv", &cv)]))
         })
         .collect();
+    let (date, time) = (utc_date(t.t0_ns), utc_time(t.t0_ns));
+    let capture = fill(lang, "telemetry.headline.capture_value", &[("seconds", &format!("{:.0}", t.duration_s)), ("date", &date), ("time", &time)]);
+    let (n, aside) = (t.gpus.len().to_string(), (t.gpus.len() - loaded).to_string());
+    let gpus = fill(lang, "telemetry.headline.gpus_value", &[("n", &n), ("loaded", &loaded.to_string()), ("aside", &aside)]);
+    // English counts its throttles with the noun ("1 throttle", "2 throttles"); Chinese needs no plural.
+    let throttles = if lang == Lang::En { count(faults, "throttle") } else { faults.to_string() };
+    let (episodes, others) = (t.episodes.len().to_string(), (t.episodes.len() - faults).to_string());
+    let episodes = fill(lang, "telemetry.headline.episodes_value", &[("n", &episodes), ("throttles", &throttles), ("others", &others)]);
+    let clock = if stability.is_empty() { tr(lang, "telemetry.headline.no_gpu_under_load").to_string() } else { stability.join(tr(lang, "telemetry.sep")) };
     vec![
-        ["Capture".into(), format!("GPU telemetry only, {:.0} s from {} {} UTC; no request records", t.duration_s, utc_date(t.t0_ns), utc_time(t.t0_ns))],
-        ["GPUs".into(), format!("{}: {loaded} under load, {} set aside", t.gpus.len(), t.gpus.len() - loaded)],
-        [
-            "Episodes".into(),
-            format!("{} under load: {}, {} power-limited or clock-drop", t.episodes.len(), count(faults, "throttle"), t.episodes.len() - faults),
-        ],
-        ["SM clock under load".into(), if stability.is_empty() { "no GPU under load".into() } else { stability.join("; ") }],
+        [tr(lang, "telemetry.headline.capture").into(), capture],
+        [tr(lang, "telemetry.headline.gpus").into(), gpus],
+        [tr(lang, "telemetry.headline.episodes").into(), episodes],
+        [tr(lang, "telemetry.headline.clock").into(), clock],
     ]
 }
 

@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::comparison_view::{ComparisonView, comparison};
-use super::document::Report;
+use super::document::{Report, Sweep, SweepStep};
 use super::format::{estimate, significant};
 use super::telemetry_view::{TelemetryView, telemetry_view};
 use crate::analyze::Analysis;
 use crate::analyze::audit::ClaimCheck;
 use crate::analyze::credibility::Credibility;
+use crate::analyze::estimate::Estimate;
 use crate::run::claims::percentile_of_stat;
 
 #[derive(Debug, Clone, Serialize)]
@@ -321,25 +322,10 @@ fn claim_row(c: &ClaimCheck) -> [String; 6] {
 /// up, how the TTFT tail moved, and which steps the client itself limited.
 fn sweep(r: &Report) -> Option<SweepView> {
     let sw = r.sweep.as_ref()?;
-    let steps: Vec<SweepPoint> = sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect();
-    let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |e| estimate(e, 1.0));
-    let rows = steps
-        .iter()
-        .map(|(s, a)| {
-            [
-                significant(s.offered_per_s, 3),
-                estimate(&a.throughput.requests_per_s, 1.0),
-                metric(a, "ttft", "p50"),
-                metric(a, "ttft", "p99"),
-                metric(a, "tpot", "p50"),
-                metric(a, "e2e", "p99"),
-                estimate(&a.errors.rate, 100.0),
-                format!("{}{}", a.credibility.grade.label(), if s.client_limited { " (client)" } else { "" }),
-            ]
-        })
-        .collect();
+    let steps = sweep_points(sw, r);
+    let rows = sweep_rows(&steps, estimate, |(s, a)| format!("{}{}", a.credibility.grade.label(), if s.client_limited { " (client)" } else { "" }));
     let mut parts = sweep_rate_summary(&steps);
-    let limited: Vec<String> = steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect();
+    let limited = client_limited_rates(&steps);
     if !limited.is_empty() {
         parts.push(format!(
             "The load generator was near its own limit at {} requests/s: those points measure the client as well as the server.",
@@ -353,20 +339,57 @@ fn sweep(r: &Report) -> Option<SweepView> {
 }
 
 /// One step of a sweep with the analysis of its run.
-type SweepPoint<'a> = (&'a crate::report::document::SweepStep, &'a Analysis);
+pub(crate) type SweepPoint<'a> = (&'a SweepStep, &'a Analysis);
 
-/// The sweep's range, up to which rate the achieved rate kept up, and how the TTFT tail moved.
-fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<String> {
-    // Kept up: the achieved rate's interval reaches 95 % of the offered rate (a short step's
-    // Poisson count alone can put the estimate a few percent low).
-    let kept_up: Vec<f64> = steps
+/// The sweep's steps whose run has an analysis, in order.
+pub(crate) fn sweep_points<'a>(sw: &'a Sweep, r: &'a Report) -> Vec<SweepPoint<'a>> {
+    sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect()
+}
+
+/// The sweep table's rows, each estimate worded by `word` (value, scale) and each step's grade
+/// (with the client flag) by `grade`, in the report's language.
+pub(crate) fn sweep_rows(steps: &[SweepPoint], word: impl Fn(&Estimate, f64) -> String, grade: impl Fn(&SweepPoint) -> String) -> Vec<[String; 8]> {
+    let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |e| word(e, 1.0));
+    steps
+        .iter()
+        .map(|point| {
+            let (s, a) = *point;
+            [
+                significant(s.offered_per_s, 3),
+                word(&a.throughput.requests_per_s, 1.0),
+                metric(a, "ttft", "p50"),
+                metric(a, "ttft", "p99"),
+                metric(a, "tpot", "p50"),
+                metric(a, "e2e", "p99"),
+                word(&a.errors.rate, 100.0),
+                grade(point),
+            ]
+        })
+        .collect()
+}
+
+/// The offered rates at which the load generator was near its own limit.
+pub(crate) fn client_limited_rates(steps: &[SweepPoint]) -> Vec<String> {
+    steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect()
+}
+
+/// The offered rates the achieved rate kept up with, from the first step on: its interval
+/// reaches 95 % of the offered rate (a short step's Poisson count alone can put the estimate a
+/// few percent low) and the client was not near its own limit.
+pub(crate) fn sweep_kept_up(steps: &[SweepPoint]) -> Vec<f64> {
+    steps
         .iter()
         .take_while(|(s, a)| {
             let t = &a.throughput.requests_per_s;
             t.ci_high.or(t.estimate).is_some_and(|x| x >= 0.95 * s.offered_per_s) && !s.client_limited
         })
         .map(|(s, _)| s.offered_per_s)
-        .collect();
+        .collect()
+}
+
+/// The sweep's range, up to which rate the achieved rate kept up, and how the TTFT tail moved.
+fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<String> {
+    let kept_up = sweep_kept_up(steps);
     let mut parts = vec![format!(
         "{} steps, {} to {} requests/s offered.",
         steps.len(),
@@ -496,7 +519,7 @@ fn headline_rows(r: &Report, sweep_view: Option<&SweepView>) -> Vec<[String; 2]>
     let mut head = match (&r.comparison, r.runs.first(), &r.telemetry) {
         (Some(_), _, _) => Vec::new(),
         (None, Some(a), _) => headline(a),
-        (None, None, Some(t)) => super::telemetry_view::headline(t),
+        (None, None, Some(t)) => super::telemetry_view::headline(t, super::i18n::Lang::En),
         _ => Vec::new(),
     };
     if let Some(sv) = sweep_view {

@@ -87,7 +87,7 @@ fn run_less(v: &mut View, r: &Report) {
     use super::capture_checks_zh::{aggregate_statement, check_reason, telemetry_statement};
     if let Some(t) = &r.telemetry {
         v.statement = telemetry_statement(t, &r.credibility);
-        v.headline = super::telemetry_zh::headline(t);
+        v.headline = crate::report::telemetry_view::headline(t, Lang::Zh);
         v.methodology = super::telemetry_zh::methodology();
         if let Some(tv) = v.telemetry.as_mut() {
             super::telemetry_zh::localize_telemetry(tv, t);

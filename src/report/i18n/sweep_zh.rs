@@ -7,15 +7,9 @@ use super::localize::estimate_zh;
 use super::statement_zh;
 use crate::analyze::Analysis;
 use crate::analyze::credibility::Grade;
-use crate::report::document::{Report, Sweep, SweepStep};
+use crate::report::document::{Report, Sweep};
 use crate::report::format::significant;
-use crate::report::view::SweepView;
-
-type SweepPoint<'a> = (&'a SweepStep, &'a Analysis);
-
-fn points<'a>(sw: &'a Sweep, r: &'a Report) -> Vec<SweepPoint<'a>> {
-    sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect()
-}
+use crate::report::view::{SweepPoint, SweepView, client_limited_rates, sweep_kept_up, sweep_points, sweep_rows};
 
 /// The step whose grade the sweep takes: the first of the weakest (as `Report::for_sweep`).
 pub fn weakest<'a>(sw: &'a Sweep, r: &'a Report) -> Option<SweepPoint<'a>> {
@@ -41,25 +35,10 @@ pub fn statement(sw: &Sweep, r: &Report) -> Option<String> {
 
 /// Rewrites the sweep's summary and table cells in Chinese.
 pub fn localize_sweep(v: &mut SweepView, sw: &Sweep, r: &Report) {
-    let steps = points(sw, r);
-    let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |e| estimate_zh(e, 1.0));
-    v.rows = steps
-        .iter()
-        .map(|(s, a)| {
-            [
-                significant(s.offered_per_s, 3),
-                estimate_zh(&a.throughput.requests_per_s, 1.0),
-                metric(a, "ttft", "p50"),
-                metric(a, "ttft", "p99"),
-                metric(a, "tpot", "p50"),
-                metric(a, "e2e", "p99"),
-                estimate_zh(&a.errors.rate, 100.0),
-                format!("{}{}", grade_word(a.credibility.grade), if s.client_limited { "（客户端受限）" } else { "" }),
-            ]
-        })
-        .collect();
+    let steps = sweep_points(sw, r);
+    v.rows = sweep_rows(&steps, estimate_zh, |(s, a)| format!("{}{}", grade_word(a.credibility.grade), if s.client_limited { "（客户端受限）" } else { "" }));
     let mut parts = rate_summary(&steps);
-    let limited: Vec<String> = steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect();
+    let limited = client_limited_rates(&steps);
     if !limited.is_empty() {
         parts.push(format!("在 {} req/s 时压测客户端接近自身极限：这些点测到的既有服务端也有客户端。", limited.join("、")));
     }
@@ -71,15 +50,7 @@ pub fn localize_sweep(v: &mut SweepView, sw: &Sweep, r: &Report) {
 
 /// The range, up to which rate the achieved rate kept up, and how the TTFT tail moved.
 fn rate_summary(steps: &[SweepPoint]) -> Vec<String> {
-    // Kept up as in `view::sweep_rate_summary`: the interval reaches 95 % of the offered rate.
-    let kept_up: Vec<f64> = steps
-        .iter()
-        .take_while(|(s, a)| {
-            let t = &a.throughput.requests_per_s;
-            t.ci_high.or(t.estimate).is_some_and(|x| x >= 0.95 * s.offered_per_s) && !s.client_limited
-        })
-        .map(|(s, _)| s.offered_per_s)
-        .collect();
+    let kept_up = sweep_kept_up(steps);
     let rate = |s: Option<&SweepPoint>| s.map_or("?".into(), |s| significant(s.0.offered_per_s, 3));
     let mut parts = vec![format!("共 {} 档，给定速率 {} 至 {} req/s。", steps.len(), rate(steps.first()), rate(steps.last()))];
     parts.push(match kept_up.last() {

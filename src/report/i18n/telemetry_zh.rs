@@ -3,17 +3,13 @@
 //! from the `TelemetryAudit` as `telemetry_view.rs` builds the English. GPU labels, field
 //! names and file names stay as the capture wrote them.
 
-use crate::analyze::telemetry_audit::episodes::{Basis, EpisodeReason, ThrottleEpisode};
+use crate::analyze::telemetry_audit::episodes::EpisodeReason;
 use crate::analyze::telemetry_audit::load::{GpuLoad, LOAD_UTIL_PCT, LoadState, MIN_LOADED_SAMPLES};
 use crate::analyze::telemetry_audit::stability::{ClockStability, MIN_SAMPLES, STABLE_CV, STABLE_SHARE_FALLEN};
 use crate::analyze::telemetry_audit::{GpuAudit, TelemetryAudit, short_gpu};
 use crate::report::document::{utc_date, utc_time};
-use crate::report::format::significant;
-use crate::report::telemetry_view::TelemetryView;
-
-fn pct(x: f64) -> String {
-    format!("{:.1} %", x * 100.0)
-}
+use crate::report::i18n::Lang;
+use crate::report::telemetry_view::{TelemetryView, episode_row, stability_row};
 
 /// What "under load" means (`load::load_rule` in Chinese).
 pub fn load_rule() -> String {
@@ -44,67 +40,6 @@ pub fn reason_label(r: EpisodeReason) -> &'static str {
         EpisodeReason::PowerCap => "功耗受限",
         EpisodeReason::ClockDrop => "SM 时钟下降，原因不明",
     }
-}
-
-fn basis(b: Basis) -> &'static str {
-    match b {
-        Basis::ReasonBits => "依据原因位",
-        Basis::PowerAtLimit => "功耗达到上限，无原因位",
-        Basis::ClockOnly => "仅依据 SM 时钟",
-    }
-}
-
-/// The episode's numbers in one line (`telemetry_view::evidence` in Chinese).
-fn evidence(e: &ThrottleEpisode) -> String {
-    let v = |k: &str| e.evidence.get(k).copied();
-    let mut parts = Vec::new();
-    if let (Some(med), Some(min), Some(r)) = (v("sm_clock_median_mhz"), v("sm_clock_min_mhz"), v("sm_clock_reference_mhz")) {
-        parts.push(format!("SM 时钟中位数 {med:.0} MHz（最低 {min:.0}），负载下最高值为 {r:.0} MHz（{:+.1} %）", (med / r - 1.0) * 100.0));
-    }
-    match (v("power_max_w"), v("power_limit_w"), v("power_share_of_limit_max")) {
-        (Some(p), Some(l), Some(s)) => parts.push(format!("功耗最高 {} W，上限 {} W（{}）", significant(p, 3), significant(l, 3), pct(s))),
-        (Some(p), _, _) => parts.push(format!("功耗最高 {} W（未采集上限）", significant(p, 3))),
-        _ => {}
-    }
-    if let Some(t) = v("temp_max_c") {
-        parts.push(format!("温度最高 {t:.0} °C"));
-    }
-    if let Some(u) = v("util_mean_pct") {
-        parts.push(format!("平均利用率 {u:.0} %"));
-    }
-    parts.push(e.reason_bits.as_ref().map_or("未采集原因位".to_string(), |b| format!("原因位 {b}")));
-    parts.join("；")
-}
-
-fn episode_row(t: &TelemetryAudit, e: &ThrottleEpisode) -> [String; 6] {
-    let date = if utc_date(e.start_ns) == utc_date(t.t0_ns) { String::new() } else { format!("{} ", utc_date(e.start_ns)) };
-    [
-        short_gpu(&e.gpu).to_string(),
-        format!("{}{}（{}）", reason_label(e.reason), if e.fault { "，属于降频故障" } else { "" }, basis(e.basis)),
-        format!("{date}{}–{} UTC", utc_time(e.start_ns), utc_time(e.end_ns)),
-        format!("{:.1}–{:.1} s", e.start_s, e.end_s),
-        format!("{:.1} s（{} 个样本）", e.duration_s, e.samples),
-        evidence(e),
-    ]
-}
-
-fn stability_row(gpu: &str, s: &ClockStability) -> [String; 7] {
-    let mhz = |x: Option<f64>| x.map_or("n/a".to_string(), |v| format!("{v:.0}"));
-    let share = |x: Option<f64>| x.map_or("n/a".to_string(), pct);
-    let verdict = match s.stable {
-        Some(true) => "稳定".to_string(),
-        Some(false) => "不稳定".to_string(),
-        None => format!("数据不足：{}", stability_note(s)),
-    };
-    [
-        short_gpu(gpu).to_string(),
-        format!("{:.0} s（{} 个样本）", s.loaded_s, s.loaded_samples),
-        format!("{}（{}–{}）MHz", mhz(s.sm_clock_median_mhz), mhz(s.sm_clock_min_mhz), mhz(s.sm_clock_max_observed_mhz)),
-        share(s.sm_clock_cv),
-        share(s.share_below_max_observed),
-        share(s.share_below_90pct_of_max_observed),
-        verdict,
-    ]
 }
 
 /// `ClockStability::note` in Chinese, from the same sample count.
@@ -149,14 +84,14 @@ pub fn localize_telemetry(v: &mut TelemetryView, t: &TelemetryAudit) {
     );
     v.load_rule = load_rule();
     v.episodes_note = episodes_note(t);
-    v.episodes = t.episodes.iter().map(|e| episode_row(t, e)).collect();
+    v.episodes = t.episodes.iter().map(|e| episode_row(t, e, reason_label(e.reason), Lang::Zh)).collect();
     v.set_aside = t.gpus.iter().filter(|g| g.load.state != LoadState::Loaded).map(|g| [short_gpu(&g.gpu).to_string(), load_reason(&g.load)]).collect();
     v.stability_note = format!(
         "负载下样本的 SM 时钟。CV：标准差除以均值。占比按负载下样本计（等间隔采样，即按负载时间计）。稳定：CV ≤ {:.0} %，且低于最高时钟 90 % 的负载时间不超过 {:.0} %。描述性统计：1 Hz 时钟样本存在自相关，因此不给出置信区间。",
         STABLE_CV * 100.0,
         STABLE_SHARE_FALLEN * 100.0
     );
-    v.stability = t.gpus.iter().filter_map(|g| g.stability.as_ref().map(|s| stability_row(&g.gpu, s))).collect();
+    v.stability = t.gpus.iter().filter_map(|g| g.stability.as_ref().map(|s| stability_row(&g.gpu, s, &stability_note(s), Lang::Zh))).collect();
     for (block, g) in v.gpus.iter_mut().zip(&t.gpus) {
         block.state = gpu_state(g);
         block.captured = format!("{} 个样本，采样间隔中位数 {:.3} s；采集项：{}。", g.samples, g.interval_s, g.captured.join("、"));
@@ -165,25 +100,6 @@ pub fn localize_telemetry(v: &mut TelemetryView, t: &TelemetryAudit) {
         let list: Vec<String> = t.unreadable.iter().map(|u| format!("{}（{} 个样本）", u.field, u.samples)).collect();
         v.unreadable = format!("无法读取、按缺失处理的值：{}。", list.join("，"));
     }
-}
-
-/// The first page's headline rows (`telemetry_view::headline` in Chinese).
-pub fn headline(t: &TelemetryAudit) -> Vec<[String; 2]> {
-    let loaded = t.gpus_in(LoadState::Loaded).count();
-    let faults = t.episodes.iter().filter(|e| e.fault).count();
-    let stability: Vec<String> = t
-        .gpus_in(LoadState::Loaded)
-        .filter_map(|g| {
-            let s = g.stability.as_ref()?;
-            Some(format!("{}：中位数 {:.0} MHz，CV {}", short_gpu(&g.gpu), s.sm_clock_median_mhz?, s.sm_clock_cv.map_or("n/a".into(), pct)))
-        })
-        .collect();
-    vec![
-        ["采集".into(), format!("仅 GPU 遥测，共 {:.0} s，起始于 {} {} UTC；没有请求记录", t.duration_s, utc_date(t.t0_ns), utc_time(t.t0_ns))],
-        ["GPU".into(), format!("{} 块：{loaded} 块处于负载下，{} 块未纳入分析", t.gpus.len(), t.gpus.len() - loaded)],
-        ["异常时段".into(), format!("负载下 {} 个：降频 {faults} 个，功耗受限或时钟下降 {} 个", t.episodes.len(), t.episodes.len() - faults)],
-        ["负载下的 SM 时钟".into(), if stability.is_empty() { "没有处于负载下的 GPU".into() } else { stability.join("；") }],
-    ]
 }
 
 /// How the telemetry audit defines its terms (`telemetry_view::methodology` in Chinese).

@@ -83,6 +83,61 @@ fn vllm_without_a_send_time_is_refused_and_nothing_is_written() {
     assert!(!out.exists());
 }
 
+/// Found by fuzzing (`fuzz/regressions/import_auto/vllm-latency-beyond-i64-ns`): a latency of
+/// 1e30 s overflowed the nanosecond clock (a panic with overflow checks, a wrapped time
+/// without). Times beyond about 31 years are now invalid rows, like NaN; a send time that far
+/// is refused.
+#[test]
+fn vllm_times_beyond_the_nanosecond_clock_are_invalid_rows_or_refused() {
+    let s = Scratch::new("inv_vllm_huge");
+    let mut v = vllm_result(120);
+    v["latencies"][3] = json!(1e30);
+    v["ttfts"][5] = json!(-1e300);
+    v["itls"][9][2] = json!(1e25);
+    let f = write(&s, "vllm.json", &v.to_string());
+    imports_with_invalid_rows(&s, "vllm", &f, 3);
+    let run = credence::run::load(&s.path("run-vllm")).unwrap();
+    let messages = run.requests.strings("error_message").unwrap();
+    let all: Vec<&str> = (0..messages.len()).filter(|&i| messages.is_valid(i)).map(|i| messages.value(i)).collect();
+    assert!(all.iter().any(|m| m.contains("request 3: latencies[3] is 1000000000000000000000000000000, not a time")), "{all:?}");
+    let mut v = vllm_result(20);
+    v["start_times"][4] = json!(1e20);
+    let f = write(&s, "vllm-start.json", &v.to_string());
+    let o = credence(&["import", "vllm", f.to_str().unwrap(), "--out", s.path("run-start").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("vllm-start.json, key start_times[4]"), "{}", stderr(&o));
+}
+
+/// Found by fuzzing (`fuzz/regressions/import_vllm/start-times-shorter-than-ttfts`): a
+/// `start_times` or `latencies` array shorter than `ttfts` was indexed past its end (a panic).
+#[test]
+fn vllm_arrays_of_other_lengths_than_ttfts_are_refused() {
+    let s = Scratch::new("inv_vllm_align");
+    for key in ["start_times", "latencies"] {
+        let mut v = vllm_result(20);
+        v[key].as_array_mut().unwrap().pop();
+        let f = write(&s, &format!("{key}.json"), &v.to_string());
+        let o = credence(&["import", "vllm", f.to_str().unwrap(), "--out", s.path(&format!("run-{key}")).to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{key}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("{key}.json, key {key}")) && stderr(&o).contains("has 19 entries but ttfts has 20"), "{key}: {}", stderr(&o));
+    }
+}
+
+/// Found by fuzzing (`fuzz/regressions/import_dcgm/timestamp-ms-beyond-i64-ns`): an exposition
+/// timestamp beyond i64 nanoseconds overflowed; a timestamp that is not integer milliseconds
+/// was silently replaced by the scrape's time. Both are now lines that are not samples.
+#[test]
+fn dcgm_timestamps_out_of_range_or_not_integers_are_refused_with_the_line() {
+    let s = Scratch::new("inv_dcgm_ts");
+    for (name, ts) in [("huge.prom", "99999999999999999"), ("float.prom", "1781247600000.5")] {
+        let text = format!("# scrape_time 1781247600\nDCGM_FI_DEV_SM_CLOCK{{gpu=\"0\",UUID=\"GPU-0\"}} 1965 1781247600000\nDCGM_FI_DEV_SM_CLOCK{{gpu=\"0\",UUID=\"GPU-0\"}} 1965 {ts}\n");
+        let f = write(&s, name, &text);
+        let o = credence(&["import", "dcgm", f.to_str().unwrap(), "--out", s.path(&format!("run-{name}")).to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("{name}, line 3")), "{name}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn sglang_llmperf_perf_analyzer_and_mlc_rows_that_break_the_contract() {
     let s = Scratch::new("inv_more");

@@ -1,7 +1,9 @@
 //! Hostile inputs to `credence import` end in a clear error (exit 2, naming the file) within
 //! bounded time and memory. Sizes are scaled down from the to keep CI fast: 64 MB of
 //! random bytes stands for 1 GB (reading is linear, so the bound scales with the file); the
-//! JSON nesting depth and the CSV line length are the issue's own.
+//! JSON nesting depth and the CSV line length are the issue's own. A run directory whose
+//! `requests.parquet` footer claims 10^12 rows is refused by `validate` and `analyze` from the
+//! footer alone, before any row is read.
 
 mod common;
 
@@ -15,6 +17,7 @@ use common::Scratch;
 /// What one run of the real binary did: exit code, stderr, wall time and peak memory.
 struct Bounded {
     code: i32,
+    stdout: String,
     stderr: String,
     elapsed: Duration,
     peak_rss_bytes: u64,
@@ -24,15 +27,21 @@ struct Bounded {
 /// `wait4`, so nothing is sampled and nothing is missed).
 fn run_measured(args: &[&str]) -> Bounded {
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_credence")).args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_credence")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let stdout = std::thread::spawn(move || {
+        let mut text = String::new();
+        out.read_to_string(&mut text).map(|_| text).unwrap_or_default()
+    });
     let mut stderr = String::new();
     child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let stdout = stdout.join().unwrap();
     let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
     // SAFETY: the child is ours and not yet waited for; both out-pointers are valid locals.
     let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
     assert_eq!(waited, child.id() as libc::pid_t, "wait4 failed");
     let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
-    Bounded { code, stderr, elapsed: start.elapsed(), peak_rss_bytes: usage.ru_maxrss as u64 * 1024 }
+    Bounded { code, stdout, stderr, elapsed: start.elapsed(), peak_rss_bytes: usage.ru_maxrss as u64 * 1024 }
 }
 
 /// Imports `file` and checks the outcome: exit 2, an error naming the file, nothing written,
@@ -88,4 +97,43 @@ fn a_csv_line_of_100_mb_is_refused() {
     text.push('\n');
     std::fs::write(&file, text).unwrap();
     assert_refused(&file, &s.path("out"), 1 << 30);
+}
+
+/// Rewrites the footer of the Parquet file at `path` so that its first row group, and so the
+/// file, claims `rows` rows; the data pages stay as they are.
+fn claim_rows(path: &Path, rows: i64) {
+    use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataWriter};
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let meta = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap().metadata().clone();
+    let mut groups = meta.row_groups().to_vec();
+    groups[0] = groups[0].clone().into_builder().set_num_rows(rows).build().unwrap();
+    let claimed = ParquetMetaData::new(meta.file_metadata().clone(), groups);
+    let bytes = std::fs::read(path).unwrap();
+    let footer = u32::from_le_bytes(bytes[bytes.len() - 8..bytes.len() - 4].try_into().unwrap()) as usize;
+    let mut out = bytes[..bytes.len() - 8 - footer].to_vec();
+    ParquetMetaDataWriter::new(&mut out, &claimed).finish().unwrap();
+    std::fs::write(path, out).unwrap();
+}
+
+#[test]
+fn a_parquet_file_claiming_10_to_the_12_rows_is_refused_before_reading() {
+    let s = Scratch::new("bounds_claimed_rows");
+    let run = s.path("run");
+    common::copy_dir(&common::fixture("demo"), &run);
+    let requests = run.join("requests.parquet");
+    claim_rows(&requests, 1_000_000_000_000);
+    let footer_rows = {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        SerializedFileReader::new(std::fs::File::open(&requests).unwrap()).unwrap().metadata().file_metadata().num_rows()
+    };
+    assert!(footer_rows >= 1_000_000_000_000, "the rewritten footer claims {footer_rows} rows");
+    for command in ["validate", "analyze"] {
+        let r = run_measured(&[command, run.to_str().unwrap()]);
+        assert_eq!(r.code, 2, "{command}: exit 2 expected: {}", r.stderr);
+        let said = format!("{}{}", r.stdout, r.stderr);
+        assert!(said.contains("requests.parquet") && said.contains("damaged footer"), "{command}: the error names the file and why: {said}");
+        assert!(!r.stderr.contains("panicked") && !r.stderr.contains("memory allocation"), "{command}: {}", r.stderr);
+        assert!(r.elapsed < Duration::from_secs(60), "{command} took {:?}", r.elapsed);
+        assert!(r.peak_rss_bytes < 256 << 20, "{command}: peak memory {} MB", r.peak_rss_bytes >> 20);
+    }
 }

@@ -55,7 +55,9 @@ const BASE_BYTES: u64 = 256 << 20;
 /// process may use: a clear error with the amount needed instead of an out-of-memory kill.
 fn check_memory(dir: &Path) -> Result<(), CliError> {
     let Some(path) = crate::run::table_path(dir, crate::run::TableKind::Requests) else { return Ok(()) };
-    let (Ok((rows, chunks)), Some(available)) = (crate::run::read::table_extent(&path), available_memory()) else { return Ok(()) };
+    // A footer that contradicts itself is bad input here already, not a size to plan for.
+    let (rows, chunks) = crate::run::read::table_extent(&path).map_err(crate::run::LoadError::from)?;
+    let Some(available) = available_memory() else { return Ok(()) };
     match too_large(dir, rows, chunks, available) {
         Some(e) if std::env::var_os("CREDENCE_SKIP_MEMORY_CHECK").is_none() => Err(e),
         _ => Ok(()),

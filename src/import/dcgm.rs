@@ -36,7 +36,13 @@ fn sample(line: &str) -> Option<(String, BTreeMap<String, String>, f64, Option<i
     };
     let mut it = tail.split_whitespace();
     let value: f64 = it.next()?.parse().ok()?;
-    let ts = it.next().and_then(|t| t.parse::<i64>().ok()).map(|ms| ms * 1_000_000);
+    // A timestamp, when present, is integer milliseconds that fit in i64 nanoseconds (years
+    // 1677 to 2262); anything else makes the line no sample, rather than a sample at the
+    // scrape's time.
+    let ts = match it.next() {
+        Some(t) => Some(t.parse::<i64>().ok()?.checked_mul(1_000_000)?),
+        None => None,
+    };
     Some((name.trim().to_string(), labels, value, ts))
 }
 

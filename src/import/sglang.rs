@@ -49,7 +49,7 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         let gaps = &all_gaps[i];
         let ok = errors[i].is_empty();
         let sent = i as i64 * 1_000;
-        let first = ok.then(|| sent + (ttfts[i] * 1e9) as i64);
+        let first = ok.then(|| sent.saturating_add((ttfts[i] * 1e9) as i64));
         let chunks = chunk_times(first.unwrap_or(sent), gaps.iter().copied(), 1e9);
         // The latency is taken at the last chunk read.
         let end = *chunks.last().expect("the first token is a chunk");

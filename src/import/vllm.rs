@@ -129,11 +129,21 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
     }
     let arrays = per_request(&f)?;
     let n = arrays.ttfts.len();
-    let latencies = if f.has("latencies") { Some(f.numbers("latencies")?) } else { None };
-    let starts = if f.has("start_times") { Some(f.numbers("start_times")?) } else { None };
-    if let Some(i) = starts.as_ref().and_then(|s| s.iter().position(|x| !x.is_finite())) {
+    let aligned = |key: &str| -> Result<Option<Vec<f64>>, ImportError> {
+        if !f.has(key) {
+            return Ok(None);
+        }
+        let values = f.numbers(key)?;
+        if values.len() != n {
+            return Err(ImportError::new(path, Some(format!("key {key}")), format!("has {} entries but ttfts has {n}: the per-request arrays must align", values.len())));
+        }
+        Ok(Some(values))
+    };
+    let (latencies, starts) = (aligned("latencies")?, aligned("start_times")?);
+    if let Some(i) = starts.as_ref().and_then(|s| s.iter().position(|x| !is_time(*x))) {
         // A request without a send time cannot be placed on the run's clock.
-        return Err(ImportError::new(path, Some(format!("key start_times[{i}]")), "expected a finite send time in seconds; found NaN or Infinity"));
+        let found = starts.as_ref().map_or(f64::NAN, |s| s[i]);
+        return Err(ImportError::new(path, Some(format!("key start_times[{i}]")), format!("expected a finite send time in seconds within ±{MAX_SECONDS:e}; found {found}")));
     }
     let e2e: Vec<f64> = (0..n).map(|i| latencies.as_ref().map_or_else(|| arrays.ttfts[i] + arrays.gaps[i].iter().sum::<f64>(), |l| l[i])).collect();
     let (anchor_ns, quality, conversion) = anchor(&f, o, starts.as_deref(), &e2e, &mut out)?;
@@ -206,9 +216,11 @@ fn requests(arrays: &PerRequest, anchor_ns: i64, starts: Option<&[f64]>, e2e: &[
     let mut raw_e2e = Vec::new();
     for i in 0..ttfts.len() {
         let ok = errors[i].is_empty();
-        let sent = anchor_ns + starts.map_or(i as i64 * 1_000, |s| (s[i] * 1e9) as i64);
-        let end = sent + (e2e[i].max(0.0) * 1e9) as i64;
-        let first = ok.then(|| sent + (ttfts[i] * 1e9) as i64);
+        // Saturating: a time beyond ±MAX_SECONDS marks the row invalid (`non_finite`), and
+        // must not overflow on the way.
+        let sent = anchor_ns.saturating_add(starts.map_or(i as i64 * 1_000, |s| (s[i] * 1e9) as i64));
+        let end = sent.saturating_add((e2e[i].max(0.0) * 1e9) as i64);
+        let first = ok.then(|| sent.saturating_add((ttfts[i] * 1e9) as i64));
         let chunks = first.map(|f0| chunk_times(f0, gaps[i].iter().copied(), 1e9));
         if ok {
             raw_ttft.push(ttfts[i] * 1e3);
@@ -229,8 +241,17 @@ fn requests(arrays: &PerRequest, anchor_ns: i64, starts: Option<&[f64]>, e2e: &[
     out.raw.insert("e2e".into(), raw_e2e);
 }
 
-/// The first value request `i` needs that is not a finite number (Python's `NaN` or
-/// `Infinity`), named by its key; a failed request needs only its latency.
+/// Longest time in seconds a vLLM result can mean (about 31 years): beyond it a value is
+/// damaged, and its nanoseconds would not fit beside the run's epoch anchor.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Whether `x` seconds can be a time: finite and within ±`MAX_SECONDS`.
+fn is_time(x: f64) -> bool {
+    x.is_finite() && x.abs() <= MAX_SECONDS
+}
+
+/// The first value request `i` needs that is not a time (Python's `NaN` or `Infinity`, or a
+/// number beyond ±`MAX_SECONDS`), named by its key; a failed request needs only its latency.
 pub fn non_finite(arrays: &PerRequest, i: usize, latency: Option<f64>) -> Option<String> {
     let ok = arrays.errors[i].is_empty();
     let mut values = vec![("latencies", latency)];
@@ -238,7 +259,7 @@ pub fn non_finite(arrays: &PerRequest, i: usize, latency: Option<f64>) -> Option
         values.push(("ttfts", Some(arrays.ttfts[i])));
         values.extend(arrays.gaps[i].iter().map(|g| ("itls", Some(*g))));
     }
-    values.iter().find(|(_, x)| x.is_some_and(|x| !x.is_finite())).map(|(k, x)| format!("{k}[{i}] is {}, not a time", x.unwrap_or(f64::NAN)))
+    values.iter().find(|(_, x)| x.is_some_and(|x| !is_time(x))).map(|(k, x)| format!("{k}[{i}] is {}, not a time", x.unwrap_or(f64::NAN)))
 }
 
 /// What the result file can and cannot tell, and how it treats warmup.

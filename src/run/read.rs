@@ -49,14 +49,36 @@ pub fn table_extent(path: &Path) -> Result<(u64, u64), TableError> {
     for file in segment_files(path)? {
         let label = file_label(&file);
         let f = File::open(&file).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| TableError::NotParquet { file: label, message: e.to_string() })?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| TableError::NotParquet { file: label.clone(), message: e.to_string() })?;
         let meta = builder.metadata();
-        rows += meta.file_metadata().num_rows().max(0) as u64;
+        rows += footer_rows(meta, &label)?;
         for rg in meta.row_groups() {
             items += rg.columns().iter().filter(|c| c.column_path().parts().len() > 1).map(|c| c.num_values().max(0) as u64).sum::<u64>();
         }
     }
     Ok((rows, items))
+}
+
+/// The rows a Parquet file's footer claims, checked against itself: each row group's row count
+/// must equal the values of each of its flat columns (for a flat column, values and nulls
+/// together are one per row) and the file's count their sum. A damaged or forged footer (one
+/// claiming 10^12 rows over a few kilobytes of pages) is refused here, before any memory is
+/// sized from it or any page read.
+fn footer_rows(meta: &parquet::file::metadata::ParquetMetaData, label: &str) -> Result<u64, TableError> {
+    let damaged = |message: String| TableError::NotParquet { file: label.to_string(), message: format!("damaged footer: {message}") };
+    let mut sum = 0i64;
+    for (g, rg) in meta.row_groups().iter().enumerate() {
+        let flat = rg.columns().iter().find(|c| c.column_path().parts().len() == 1 && c.num_values() != rg.num_rows());
+        if let Some(c) = flat {
+            return Err(damaged(format!("row group {g} claims {} rows but its column {} holds {} values", rg.num_rows(), c.column_path(), c.num_values())));
+        }
+        sum = sum.checked_add(rg.num_rows().max(0)).ok_or_else(|| damaged(format!("row group {g} overflows the row count")))?;
+    }
+    let claimed = meta.file_metadata().num_rows();
+    if claimed != sum {
+        return Err(damaged(format!("it claims {claimed} rows but its row groups hold {sum}")));
+    }
+    Ok(sum as u64)
 }
 
 /// Columns being gathered: a batch's, or a whole table's from its batches. String parts are
@@ -150,6 +172,7 @@ fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| not_parquet(&e))?;
+    footer_rows(builder.metadata(), &label)?;
     let problems = check_schema(&label, builder.schema(), kind);
     if problems.iter().any(Problem::is_error) {
         return Err(TableError::Schema(problems));

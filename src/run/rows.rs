@@ -102,11 +102,12 @@ impl Request {
 }
 
 /// Chunk arrival times: the first token, then one more after each inter-chunk gap (gaps in units of `unit_ns` ns).
+/// Saturating: a damaged gap (beyond i64 nanoseconds) is the importer's to flag, not an overflow.
 pub fn chunk_times(first_ns: i64, gaps: impl IntoIterator<Item = f64>, unit_ns: f64) -> Vec<i64> {
     let mut t = first_ns;
     let mut c = vec![t];
     for g in gaps {
-        t += (g * unit_ns) as i64;
+        t = t.saturating_add((g * unit_ns) as i64);
         c.push(t);
     }
     c

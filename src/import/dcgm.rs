@@ -16,11 +16,14 @@ fn blank(v: f64) -> bool {
     v >= 9.223_372_036_854_775_792e18 || v == 140_737_488_355_328.0 || v == 2_147_483_632.0 || !v.is_finite()
 }
 
+/// One exposition line: metric name, labels, value and timestamp (ns), when it has one.
+type Sample = (String, BTreeMap<String, String>, f64, Option<i64>);
+
 /// `name{a="b",...} value [ts]` → (name, labels, value, ts).
-fn sample(line: &str) -> Option<(String, BTreeMap<String, String>, f64, Option<i64>)> {
+fn sample(line: &str) -> Option<Sample> {
     let (name, rest) = match line.find('{') {
         Some(i) => (&line[..i], &line[i..]),
-        None => line.split_once(' ').map(|(n, r)| (n, r)).map(|(n, r)| (n, r))?,
+        None => line.split_once(' ')?,
     };
     let (labels, tail) = if rest.starts_with('{') {
         let end = rest.find('}')?;

@@ -105,15 +105,17 @@ fn split_zone(t: &str) -> (&str, Option<i64>) {
     if let Some(b) = t.strip_suffix('Z') {
         return (b, Some(0));
     }
-    if t.len() > 6 {
-        let tail = &t[t.len() - 6..];
+    // Six bytes from the end must also be a character boundary: the text may hold any UTF-8.
+    let cut = t.len().wrapping_sub(6);
+    if t.len() > 6 && t.is_char_boundary(cut) {
+        let tail = &t[cut..];
         let b = tail.as_bytes();
         if (b[0] == b'+' || b[0] == b'-')
             && b[3] == b':'
-            && t[..t.len() - 6].contains('T')
+            && t[..cut].contains('T')
             && let Ok(o) = parse_offset(tail)
         {
-            return (&t[..t.len() - 6], Some(o));
+            return (&t[..cut], Some(o));
         }
     }
     (t, None)
@@ -122,6 +124,14 @@ fn split_zone(t: &str) -> (&str, Option<i64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by fuzzing (`fuzz/regressions/import_dcgm/zone-split-inside-a-character`): the zone
+    /// split sliced six bytes from the end, inside a multi-byte character.
+    #[test]
+    fn a_zone_split_inside_a_multibyte_character_is_no_zone_not_a_panic() {
+        assert_eq!(split_zone("2026-06-11T15:27:08 │ 20"), ("2026-06-11T15:27:08 │ 20", None));
+        assert_eq!(split_zone("2026-06-11T15:27:08+01:00").1, Some(3600));
+    }
 
     #[test]
     fn a_date_outside_epoch_nanoseconds_is_no_time() {

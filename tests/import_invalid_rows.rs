@@ -130,7 +130,9 @@ fn vllm_arrays_of_other_lengths_than_ttfts_are_refused() {
 fn dcgm_timestamps_out_of_range_or_not_integers_are_refused_with_the_line() {
     let s = Scratch::new("inv_dcgm_ts");
     for (name, ts) in [("huge.prom", "99999999999999999"), ("float.prom", "1781247600000.5")] {
-        let text = format!("# scrape_time 1781247600\nDCGM_FI_DEV_SM_CLOCK{{gpu=\"0\",UUID=\"GPU-0\"}} 1965 1781247600000\nDCGM_FI_DEV_SM_CLOCK{{gpu=\"0\",UUID=\"GPU-0\"}} 1965 {ts}\n");
+        let text = format!(
+            "# scrape_time 1781247600\nDCGM_FI_DEV_SM_CLOCK{{gpu=\"0\",UUID=\"GPU-0\"}} 1965 1781247600000\nDCGM_FI_DEV_SM_CLOCK{{gpu=\"0\",UUID=\"GPU-0\"}} 1965 {ts}\n"
+        );
         let f = write(&s, name, &text);
         let o = credence(&["import", "dcgm", f.to_str().unwrap(), "--out", s.path(&format!("run-{name}")).to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));

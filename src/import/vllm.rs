@@ -135,7 +135,11 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         }
         let values = f.numbers(key)?;
         if values.len() != n {
-            return Err(ImportError::new(path, Some(format!("key {key}")), format!("has {} entries but ttfts has {n}: the per-request arrays must align", values.len())));
+            return Err(ImportError::new(
+                path,
+                Some(format!("key {key}")),
+                format!("has {} entries but ttfts has {n}: the per-request arrays must align", values.len()),
+            ));
         }
         Ok(Some(values))
     };
@@ -143,7 +147,11 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
     if let Some(i) = starts.as_ref().and_then(|s| s.iter().position(|x| !is_time(*x))) {
         // A request without a send time cannot be placed on the run's clock.
         let found = starts.as_ref().map_or(f64::NAN, |s| s[i]);
-        return Err(ImportError::new(path, Some(format!("key start_times[{i}]")), format!("expected a finite send time in seconds within ±{MAX_SECONDS:e}; found {found}")));
+        return Err(ImportError::new(
+            path,
+            Some(format!("key start_times[{i}]")),
+            format!("expected a finite send time in seconds within ±{MAX_SECONDS:e}; found {found}"),
+        ));
     }
     let e2e: Vec<f64> = (0..n).map(|i| latencies.as_ref().map_or_else(|| arrays.ttfts[i] + arrays.gaps[i].iter().sum::<f64>(), |l| l[i])).collect();
     let (anchor_ns, quality, conversion) = anchor(&f, o, starts.as_deref(), &e2e, &mut out)?;

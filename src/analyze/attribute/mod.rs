@@ -27,8 +27,8 @@ use anomalies::{Anomaly, WindowSeries, anomalies, window_series};
 use detectors::{CauseEpisode, Detection};
 use effect::{Effect, EffectMetric, effect, lagged_correlation, on_windows};
 use episodes::{Span, merge};
-pub use signals::{Telemetry, TelemetrySeries};
 use signals::ALIGN_TOLERANCE_S;
+pub use signals::{Telemetry, TelemetrySeries};
 
 /// Window length of the anomaly search and of the correlation, seconds.
 pub const ANOMALY_WINDOW_S: f64 = 5.0;

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::estimate::{Estimate, Method};
-use crate::stats::block_length::{block_bias_ratio, long_run_variance, politis_white};
+use crate::stats::block_length::dependence;
 use crate::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
 use crate::stats::order_ci::{Alternative, order_statistic_indices};
 use crate::stats::quantile::quantile_sorted;
@@ -92,12 +92,9 @@ fn design_effect(scores: impl Iterator<Item = (u32, f64)>, windows: usize, n: us
     for (w, s) in scores {
         d[w as usize] += s;
     }
-    let tau = match long_run_variance(&d) {
-        Some(lrv) if unit_variance > 0.0 => (lrv * windows as f64 / (n as f64 * unit_variance)).max(1.0),
-        _ => 1.0,
-    };
-    let block = politis_white(&d).map_or(1.0, |b| b.stationary);
-    ScoreDependence { tau, block, bias_ratio: block_bias_ratio(&d).unwrap_or(0.0) }
+    let Some(dep) = dependence(&d) else { return ScoreDependence { tau: 1.0, block: 1.0, bias_ratio: 0.0 } };
+    let tau = if unit_variance > 0.0 { (dep.long_run_variance * windows as f64 / (n as f64 * unit_variance)).max(1.0) } else { 1.0 };
+    ScoreDependence { tau, block: dep.stationary_block, bias_ratio: dep.bias_ratio }
 }
 
 fn order_statistic(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> (Option<f64>, Option<f64>) {

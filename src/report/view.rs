@@ -373,6 +373,12 @@ pub(crate) fn client_limited_rates(steps: &[SweepPoint]) -> Vec<String> {
     steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect()
 }
 
+/// The TTFT P99 at the first and the last step, each with its offered rate, when both have one.
+pub(crate) fn sweep_ttft_p99_span(steps: &[SweepPoint]) -> Option<((f64, f64), (f64, f64))> {
+    let p99 = |(s, a): &SweepPoint| Some((s.offered_per_s, a.metrics.get("ttft")?.get("p99")?.estimate?));
+    Some((p99(steps.first()?)?, p99(steps.last()?)?))
+}
+
 /// The offered rates the achieved rate kept up with, from the first step on: its interval
 /// reaches 95 % of the offered rate (a short step's Poisson count alone can put the estimate a
 /// few percent low) and the client was not near its own limit.
@@ -401,17 +407,9 @@ fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<String> {
         Some(top) => format!("The achieved rate kept up with the offered rate (≥ 95 %) up to {} requests/s; beyond it the system saturated or the client was near its own limit.", significant(*top, 3)),
         None => "The achieved rate fell short of the offered rate (< 95 %, beyond its interval) from the first step, or the client was near its limit.".to_string(),
     });
-    let p99 = |a: &Analysis| a.metrics.get("ttft").and_then(|x| x.get("p99")).and_then(|e| e.estimate);
-    if let (Some((f, fa)), Some((l, la))) = (steps.first(), steps.last())
-        && let (Some(x), Some(y)) = (p99(fa), p99(la))
-    {
-        parts.push(format!(
-            "TTFT P99 went from {} ms at {} requests/s to {} ms at {} requests/s.",
-            significant(x, 3),
-            significant(f.offered_per_s, 3),
-            significant(y, 3),
-            significant(l.offered_per_s, 3)
-        ));
+    if let Some(((from_rate, from), (to_rate, to))) = sweep_ttft_p99_span(steps) {
+        let s = |x: f64| significant(x, 3);
+        parts.push(format!("TTFT P99 went from {} ms at {} requests/s to {} ms at {} requests/s.", s(from), s(from_rate), s(to), s(to_rate)));
     }
     parts
 }

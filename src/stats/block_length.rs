@@ -64,31 +64,44 @@ fn flat_top_sums(ft: &FlatTop) -> (f64, f64) {
 /// Politis–White block lengths, capped at `ceil(min(3√n, n/3))`. `None` for fewer than 8
 /// observations; a series with no variance gets length 1.
 pub fn politis_white(x: &[f64]) -> Option<BlockLength> {
-    let n = x.len() as f64;
-    let ft = flat_top(x)?;
-    let b_max = (3.0 * n.sqrt()).min(n / 3.0).ceil();
-    let (g, lr) = flat_top_sums(&ft);
-    if lr <= 0.0 || ft.acv[0] <= 0.0 {
-        return Some(BlockLength { stationary: 1.0, circular: 1.0 });
-    }
-    let sb = (2.0 * g * g / (2.0 * lr * lr)).powf(1.0 / 3.0) * n.powf(1.0 / 3.0);
-    let cb = (2.0 * g * g / ((4.0 / 3.0) * lr * lr)).powf(1.0 / 3.0) * n.powf(1.0 / 3.0);
-    Some(BlockLength { stationary: sb.min(b_max).max(1.0), circular: cb.min(b_max).max(1.0) })
+    Some(block_lengths(&flat_top(x)?, x.len() as f64))
 }
 
-/// `G / σ²∞`: a block bootstrap with mean block length `b` underestimates the long-run variance
-/// `σ²∞` by `G / b` to first order (Politis & White 2004, the bias term of their MSE), so its
-/// variance is low by the fraction `ratio / b`. 0 for a series without positive dependence.
-pub fn block_bias_ratio(x: &[f64]) -> Option<f64> {
-    let ft = flat_top(x)?;
-    let (g, lr) = flat_top_sums(&ft);
-    Some(if lr > 0.0 && g > 0.0 { g / lr } else { 0.0 })
+fn block_lengths(ft: &FlatTop, n: f64) -> BlockLength {
+    let (g, lr) = flat_top_sums(ft);
+    if lr <= 0.0 || ft.acv[0] <= 0.0 {
+        return BlockLength { stationary: 1.0, circular: 1.0 };
+    }
+    let b_max = (3.0 * n.sqrt()).min(n / 3.0).ceil();
+    let sb = (2.0 * g * g / (2.0 * lr * lr)).powf(1.0 / 3.0) * n.powf(1.0 / 3.0);
+    let cb = (2.0 * g * g / ((4.0 / 3.0) * lr * lr)).powf(1.0 / 3.0) * n.powf(1.0 / 3.0);
+    BlockLength { stationary: sb.min(b_max).max(1.0), circular: cb.min(b_max).max(1.0) }
 }
 
 /// Long-run variance `γ0 + 2 Σ λ(k/m) γ_k` with the flat-top window, floored at `γ0 / n`.
 pub fn long_run_variance(x: &[f64]) -> Option<f64> {
     let ft = flat_top(x)?;
     Some(flat_top_sums(&ft).1.max(ft.acv[0] / x.len() as f64))
+}
+
+/// A series' long-run variance, stationary block length and `G / σ²∞` from one pass of the
+/// flat-top window: the same numbers as `long_run_variance` and `politis_white` give, plus
+/// `G / σ²∞`, without computing the autocovariances three times.
+pub struct Dependence {
+    pub long_run_variance: f64,
+    pub stationary_block: f64,
+    pub bias_ratio: f64,
+}
+
+pub fn dependence(x: &[f64]) -> Option<Dependence> {
+    let n = x.len() as f64;
+    let ft = flat_top(x)?;
+    let (g, lr) = flat_top_sums(&ft);
+    // `G / σ²∞`: a block bootstrap with mean block length `b` underestimates the long-run
+    // variance by `G / b` to first order (Politis & White 2004, the bias term of their MSE), so
+    // its variance is low by the fraction `bias_ratio / b`; 0 without positive dependence.
+    let bias_ratio = if lr > 0.0 && g > 0.0 { g / lr } else { 0.0 };
+    Some(Dependence { long_run_variance: lr.max(ft.acv[0] / n), stationary_block: block_lengths(&ft, n).stationary, bias_ratio })
 }
 
 #[cfg(test)]
@@ -114,9 +127,9 @@ mod tests {
     fn bias_ratio_of_an_ar1_series() {
         let text = include_str!("../../tests/data/ar1_politis_white.txt");
         let x: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
-        let r = block_bias_ratio(&x).unwrap();
+        let r = dependence(&x).unwrap().bias_ratio;
         assert!((0.45..=0.6593).contains(&r), "{r}");
-        assert_eq!(block_bias_ratio(&[2.0; 50]), Some(0.0), "no variance: no correction");
+        assert_eq!(dependence(&[2.0; 50]).unwrap().bias_ratio, 0.0, "no variance: no correction");
     }
 
     #[test]

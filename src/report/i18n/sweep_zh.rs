@@ -5,11 +5,10 @@
 use super::comparison_zh::grade_word;
 use super::localize::estimate_zh;
 use super::statement_zh;
-use crate::analyze::Analysis;
 use crate::analyze::credibility::Grade;
 use crate::report::document::{Report, Sweep};
 use crate::report::format::significant;
-use crate::report::view::{SweepPoint, SweepView, client_limited_rates, sweep_kept_up, sweep_points, sweep_rows};
+use crate::report::view::{SweepPoint, SweepView, client_limited_rates, sweep_kept_up, sweep_points, sweep_rows, sweep_ttft_p99_span};
 
 /// The step whose grade the sweep takes: the first of the weakest (as `Report::for_sweep`).
 pub fn weakest<'a>(sw: &'a Sweep, r: &'a Report) -> Option<SweepPoint<'a>> {
@@ -60,17 +59,9 @@ fn rate_summary(steps: &[SweepPoint]) -> Vec<String> {
         Some(top) => format!("实际速率在 {} req/s 以内跟上了给定速率（≥ 95 %）；超过此值后系统饱和，或压测客户端接近自身极限。", significant(*top, 3)),
         None => "从第一档起实际速率就低于给定速率（< 95 %，超出其置信区间），或压测客户端接近自身极限。".to_string(),
     });
-    let p99 = |a: &Analysis| a.metrics.get("ttft").and_then(|x| x.get("p99")).and_then(|e| e.estimate);
-    if let (Some((f, fa)), Some((l, la))) = (steps.first(), steps.last())
-        && let (Some(x), Some(y)) = (p99(fa), p99(la))
-    {
-        parts.push(format!(
-            "P99 首token延迟从 {} req/s 时的 {} ms 变为 {} req/s 时的 {} ms。",
-            significant(f.offered_per_s, 3),
-            significant(x, 3),
-            significant(l.offered_per_s, 3),
-            significant(y, 3)
-        ));
+    if let Some(((from_rate, from), (to_rate, to))) = sweep_ttft_p99_span(steps) {
+        let s = |x: f64| significant(x, 3);
+        parts.push(format!("P99 首token延迟从 {} req/s 时的 {} ms 变为 {} req/s 时的 {} ms。", s(from_rate), s(from), s(to_rate), s(to)));
     }
     parts
 }

@@ -10,6 +10,7 @@
 //! lists. `benches/analyze_long.rs` is the same load spread over many hours.
 
 mod synth;
+mod yardstick;
 
 use std::path::Path;
 use std::process::Command;
@@ -30,28 +31,6 @@ fn peak_rss_kb_of(cmd: &mut Command) -> (f64, Option<u64>) {
     let wall = start.elapsed().as_secs_f64();
     assert!(waited > 0 && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "credence failed: status {status}");
     (wall, Some(usage.ru_maxrss as u64))
-}
-
-/// The side-by-side yardstick: DuckDB's TTFT, TPOT and end-to-end percentiles (P50, P90, P99,
-/// P99.9) of the same `requests.parquet`, when Python can import `duckdb`. Its wall time, or
-/// None when DuckDB is not available.
-fn duckdb_percentiles(dir: &Path) -> Option<f64> {
-    const QUERY: &str = "import duckdb, sys\n\
-        q = [0.5, 0.9, 0.99, 0.999]\n\
-        duckdb.sql(f\"\"\"SELECT quantile_cont(epoch_ns(first_token_ns) - epoch_ns(sent_ns), {q}) AS ttft,\n\
-          quantile_cont((epoch_ns(end_ns) - epoch_ns(first_token_ns)) / (output_tokens - 1), {q}) FILTER (WHERE output_tokens > 1) AS tpot,\n\
-          quantile_cont(epoch_ns(end_ns) - epoch_ns(sent_ns), {q}) AS e2e\n\
-          FROM read_parquet('{sys.argv[1]}') WHERE status = 'ok'\"\"\").fetchall()\n";
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let importable = Command::new(&python).args(["-c", "import duckdb"]).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success());
-    if !importable {
-        eprintln!("duckdb is not importable by {python}: no side-by-side ratio (pip install duckdb)");
-        return None;
-    }
-    let file = dir.join("requests.parquet");
-    let start = Instant::now();
-    let ok = Command::new(&python).args(["-c", QUERY, file.to_str()?]).status().is_ok_and(|s| s.success());
-    ok.then(|| start.elapsed().as_secs_f64())
 }
 
 /// Generates `n` requests into `dir` in a child process (this bench re-run with
@@ -83,7 +62,7 @@ fn main() {
             Command::new(&bin).args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]).stdout(std::process::Stdio::null()),
         );
         println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB", rss.map_or("?".into(), |k| (k / 1024).to_string()));
-        if let Some(duck) = duckdb_percentiles(&dir) {
+        if let Some(duck) = yardstick::duckdb_percentiles(&dir) {
             println!("duckdb percentiles of the same file: {duck:.2} s wall; credence / duckdb = {:.1}", wall / duck);
         }
         // The whole report: analysis, charts, typst layout and PDF export.

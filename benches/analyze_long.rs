@@ -14,6 +14,7 @@
 //! `CREDENCE_TIMING` lines), then the total wall time and peak RSS.
 
 mod synth;
+mod yardstick;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -119,6 +120,9 @@ fn one_shape(bin: &Path, base: &Path, hours: f64, rate: f64, warmup_s: f64, limi
         println!("analyze {hours} h ({n} requests): {:.2} s wall, {:.2} s CPU, peak RSS {} MB", o.wall_s, o.cpu_s, o.peak_mb);
         if let Some((start, class)) = detected(&out) {
             println!("   steady state: {class} from {start:.1} s (warmup truth {warmup_s} s)");
+        }
+        if let Some(duck) = yardstick::duckdb_percentiles(&dir) {
+            println!("   duckdb percentiles of the same requests: {duck:.2} s wall; credence / duckdb = {:.1}", o.wall_s / duck);
         }
     } else {
         println!("analyze {hours} h ({n} requests): did not finish in {:.0} s ({:.0} s CPU, peak RSS so far {} MB)", limit.as_secs_f64(), o.cpu_s, o.peak_mb);

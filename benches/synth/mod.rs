@@ -46,38 +46,56 @@ struct Columns {
     out: Vec<Option<u32>>,
 }
 
-fn request_columns(shape: &Shape) -> Columns {
-    let n = shape.requests;
-    let mut rng = ChaCha8Rng::seed_from_u64(42);
-    let rate = n as f64 / shape.duration_s;
-    // Per request, phi = 0.999 at the reference rate; the innovation keeps the level's SD.
-    let phi = 0.999f64.powf(shape.level_rate_per_s / rate);
-    let sd = 0.03 * ((1.0 - phi * phi) / (1.0 - 0.999f64 * 0.999)).sqrt();
-    let v = || Vec::with_capacity(n);
-    let mut c = Columns { sched: v(), sent: v(), first: v(), end: v(), inp: Vec::with_capacity(n), out: Vec::with_capacity(n) };
-    let (mut t, mut level) = (0.0f64, 0.0f64);
-    for _ in 0..n {
-        t += -(1.0 - rng.random::<f64>()).ln() / rate;
-        level = phi * level + sd * normal(&mut rng);
-        let slow = warmup_factor(t, shape.warmup_s);
-        let s = T0_NS + (t * 1e9) as i64;
-        let ttft = (slow * 35.0 * (0.35 * normal(&mut rng) + level).exp() * 1e6) as i64;
-        let o = (128.0 * (0.5 * normal(&mut rng)).exp()).clamp(2.0, 1024.0) as u32;
-        let tpot = (slow * 18.0 * (0.1 * normal(&mut rng) + level).exp() * 1e6) as i64;
-        c.sched.push(Some(s - 100_000));
-        c.sent.push(Some(s));
-        c.first.push(Some(s + ttft));
-        c.end.push(Some(s + ttft + tpot * (o as i64 - 1)));
-        c.inp.push(Some((512.0 * (0.6 * normal(&mut rng)).exp()) as u32));
-        c.out.push(Some(o));
-    }
-    c
+/// The request stream of a shape, drawn in consecutive slices (so a 100-million-request run is
+/// written segment by segment, never held whole): the arrival clock and the latency level carry
+/// over from one slice to the next.
+struct RequestStream {
+    rng: ChaCha8Rng,
+    rate: f64,
+    phi: f64,
+    sd: f64,
+    warmup_s: f64,
+    t: f64,
+    level: f64,
 }
 
-fn requests_table(shape: &Shape) -> Table {
-    let n = shape.requests;
-    let c = request_columns(shape);
-    let ids: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+impl RequestStream {
+    fn new(shape: &Shape) -> RequestStream {
+        let rate = shape.requests as f64 / shape.duration_s;
+        // Per request, phi = 0.999 at the reference rate; the innovation keeps the level's SD.
+        let phi = 0.999f64.powf(shape.level_rate_per_s / rate);
+        let sd = 0.03 * ((1.0 - phi * phi) / (1.0 - 0.999f64 * 0.999)).sqrt();
+        RequestStream { rng: ChaCha8Rng::seed_from_u64(42), rate, phi, sd, warmup_s: shape.warmup_s, t: 0.0, level: 0.0 }
+    }
+
+    /// The next `n` requests.
+    fn take(&mut self, n: usize) -> Columns {
+        let v = || Vec::with_capacity(n);
+        let mut c = Columns { sched: v(), sent: v(), first: v(), end: v(), inp: Vec::with_capacity(n), out: Vec::with_capacity(n) };
+        let rng = &mut self.rng;
+        for _ in 0..n {
+            self.t += -(1.0 - rng.random::<f64>()).ln() / self.rate;
+            self.level = self.phi * self.level + self.sd * normal(rng);
+            let (slow, level) = (warmup_factor(self.t, self.warmup_s), self.level);
+            let s = T0_NS + (self.t * 1e9) as i64;
+            let ttft = (slow * 35.0 * (0.35 * normal(rng) + level).exp() * 1e6) as i64;
+            let o = (128.0 * (0.5 * normal(rng)).exp()).clamp(2.0, 1024.0) as u32;
+            let tpot = (slow * 18.0 * (0.1 * normal(rng) + level).exp() * 1e6) as i64;
+            c.sched.push(Some(s - 100_000));
+            c.sent.push(Some(s));
+            c.first.push(Some(s + ttft));
+            c.end.push(Some(s + ttft + tpot * (o as i64 - 1)));
+            c.inp.push(Some((512.0 * (0.6 * normal(rng)).exp()) as u32));
+            c.out.push(Some(o));
+        }
+        c
+    }
+}
+
+/// Requests `first..` of a stream as a requests table.
+fn requests_table(c: Columns, first: usize) -> Table {
+    let n = c.sent.len();
+    let ids: Vec<String> = (first..first + n).map(|i| format!("r{i}")).collect();
     let mut chunks = TimestampLists::new();
     for _ in 0..n {
         chunks.push(None);
@@ -129,15 +147,22 @@ fn tile(table: Option<Table>, hours: usize) -> Option<Table> {
     Some(Table::from_columns(t.kind, named).unwrap())
 }
 
+/// Runs of more requests than this are written as one segment per hour (`requests/hNNNN.parquet`,
+/// the partitioned layout of the README's "Past one machine"), generated one at a time.
+const SEGMENT_ABOVE: usize = 10_000_000;
+
 /// Writes the run of `shape` to `dir`.
 pub fn generate(dir: &Path, shape: &Shape) {
-    let requests = requests_table(shape);
+    let hours = (shape.duration_s / 3600.0).ceil() as usize;
+    let segments = if shape.requests > SEGMENT_ABOVE { hours.max(1) } else { 1 };
+    let mut stream = RequestStream::new(shape);
+    let per_segment = |k: usize| (k + 1) * shape.requests / segments - k * shape.requests / segments;
+    let requests = requests_table(stream.take(per_segment(0)), 0);
     let mut o = SimOptions::new(Scenario::Steady, 1);
     o.duration_s = 3600.0;
     o.arrival = credence::simulate::ArrivalProcess::Poisson { rate: 1.0 };
     o.compute_truth = false;
     let sim = simulate(&o).unwrap();
-    let hours = (shape.duration_s / 3600.0).ceil() as usize;
     let mut manifest = sim.data.manifest;
     manifest.workload.rate_per_s = Some(shape.requests as f64 / shape.duration_s);
     if hours > 1 {
@@ -145,4 +170,16 @@ pub fn generate(dir: &Path, shape: &Shape) {
     }
     let (gpu, host) = (tile(sim.data.gpu, hours), tile(sim.data.host, hours));
     write_run(dir, &RunData { manifest, requests, gpu, host, server: None, extra_files: Vec::new() }).unwrap();
+    if segments == 1 {
+        return;
+    }
+    let folder = dir.join("requests");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::rename(dir.join("requests.parquet"), folder.join("h0000.parquet")).unwrap();
+    let mut first = per_segment(0);
+    for k in 1..segments {
+        let n = per_segment(k);
+        requests_table(stream.take(n), first).write_parquet(&folder.join(format!("h{k:04}.parquet"))).unwrap();
+        first += n;
+    }
 }

@@ -86,13 +86,10 @@ struct ScoreDependence {
     bias_ratio: f64,
 }
 
-/// Design effect of a per-value score (already centred) summed per window.
-fn design_effect(scores: impl Iterator<Item = (u32, f64)>, windows: usize, n: usize, unit_variance: f64) -> ScoreDependence {
-    let mut d = vec![0.0; windows];
-    for (w, s) in scores {
-        d[w as usize] += s;
-    }
-    let Some(dep) = dependence(&d) else { return ScoreDependence { tau: 1.0, block: 1.0, bias_ratio: 0.0 } };
+/// Design effect of a per-value score (already centred) from its per-window sums `d`.
+fn design_effect(d: &[f64], n: usize, unit_variance: f64) -> ScoreDependence {
+    let windows = d.len();
+    let Some(dep) = dependence(d) else { return ScoreDependence { tau: 1.0, block: 1.0, bias_ratio: 0.0 } };
     let tau = if unit_variance > 0.0 { (dep.long_run_variance * windows as f64 / (n as f64 * unit_variance)).max(1.0) } else { 1.0 };
     ScoreDependence { tau, block: dep.stationary_block, bias_ratio: dep.bias_ratio }
 }
@@ -158,10 +155,10 @@ impl MetricSample<'_> {
     }
 }
 
-/// One metric's values ranked once: one stable radix sort of (value, group) pairs serves every
+/// One metric's values ranked once: one sort of (value, group) pairs serves every
 /// percentile and the bootstrap.
 fn rank_values(s: &MetricSample<'_>) -> (Vec<f64>, Vec<u32>) {
-    crate::stats::radix::sort_by_value(s.pairs().map(|(w, v)| (v, w)))
+    crate::stats::rank::sort_by_value(s.pairs().map(|(w, v)| (v, w)))
 }
 
 /// Estimates for a metric with no values in the steady window.
@@ -178,14 +175,37 @@ fn no_values(name: &str, o: &IntervalOptions) -> BTreeMap<String, Estimate> {
 /// The point and design effect of every reported percentile.
 fn percentile_plans(sorted: &[f64], s: &MetricSample<'_>, extra: &[f64]) -> Vec<Plan> {
     let n = sorted.len();
-    all_percentiles(extra)
+    let points: Vec<(String, f64, f64)> = all_percentiles(extra).into_iter().map(|(key, p)| (key, p, quantile_sorted(sorted, p).unwrap_or(f64::NAN))).collect();
+    let sums = indicator_window_sums(s, &points);
+    points
         .into_iter()
-        .map(|(key, p)| {
-            let q = quantile_sorted(sorted, p).unwrap_or(f64::NAN);
-            let d = design_effect(s.pairs().map(|(w, v)| (w, f64::from(u8::from(v <= q)) - p)), s.windows, n, p * (1.0 - p));
+        .zip(&sums)
+        .map(|((key, p, q), d)| {
+            let d = design_effect(d, n, p * (1.0 - p));
             Plan { key, p, q, tau: d.tau, block: d.block, bias_ratio: d.bias_ratio }
         })
         .collect()
+}
+
+/// Per window, the sum of each percentile's centred indicator `1{x ≤ q} − p`: one pass over
+/// the values for all of them.
+fn indicator_window_sums(s: &MetricSample<'_>, points: &[(String, f64, f64)]) -> Vec<Vec<f64>> {
+    let mut sums = vec![vec![0.0; s.windows]; points.len()];
+    for (w, v) in s.pairs() {
+        for (d, (_, p, q)) in sums.iter_mut().zip(points) {
+            d[w as usize] += f64::from(u8::from(v <= *q)) - p;
+        }
+    }
+    sums
+}
+
+/// Per window, the sum of the values' deviations from `mean`.
+fn deviation_window_sums(s: &MetricSample<'_>, mean: f64) -> Vec<f64> {
+    let mut d = vec![0.0; s.windows];
+    for (w, v) in s.pairs() {
+        d[w as usize] += v - mean;
+    }
+    d
 }
 
 /// The reported percentiles, then each extra one not among them (p50 first: `median_bca`
@@ -350,7 +370,7 @@ pub fn metric_estimates(
     }
     let mean = sorted.iter().sum::<f64>() / n as f64;
     let var = sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
-    let mean_dependence = design_effect(s.pairs().map(|(w, v)| (w, v - mean)), s.windows, n, var);
+    let mean_dependence = design_effect(&deviation_window_sums(s, mean), n, var);
     let (tau_mean, block_mean) = (mean_dependence.tau, mean_dependence.block);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };

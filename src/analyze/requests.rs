@@ -75,7 +75,9 @@ impl RequestView {
         let tpot = if ok && out > 1.0 { diff_ms(e, c.first[i]) / (out - 1.0) } else { f64::NAN };
         self.e2e_ms.push(e2e);
         self.ttft_ms.push(ttft);
-        self.ttfot_ms.push(if ok { diff_ms(c.first_content[i], s) } else { f64::NAN });
+        if c.any_first_content {
+            self.ttfot_ms.push(if ok { diff_ms(c.first_content[i], s) } else { f64::NAN });
+        }
         self.tpot_ms.push(tpot);
         self.service_ms.push(if ok { diff_ms(e, c.sched[i]) } else { f64::NAN });
         self.send_lag_ms.push(diff_ms(s, c.sched[i]));
@@ -154,16 +156,42 @@ pub struct RequestViewBuilder {
 const NO_TIME: i64 = i64::MIN;
 
 impl RequestViewBuilder {
+    /// Room for `rows` requests, before the first push: a view grown by doubling would copy
+    /// every column several times and hold up to twice its size.
+    pub fn reserve(&mut self, rows: usize) {
+        let r = &mut self.rows;
+        for column in [&mut r.input_tokens, &mut r.output_tokens, &mut r.ttft_ms, &mut r.tpot_ms, &mut r.e2e_ms, &mut r.service_ms, &mut r.send_lag_ms] {
+            column.reserve_exact(rows);
+        }
+        r.tokens_per_s.reserve_exact(rows);
+        r.ok.reserve_exact(rows);
+        r.warmup_declared.reserve_exact(rows);
+        r.error_kind.reserve_exact(rows);
+        r.itl_offsets.reserve_exact(rows + 1);
+        for raw in [&mut self.sent_ns, &mut self.end_ns, &mut self.scheduled_ns] {
+            raw.reserve_exact(rows);
+        }
+    }
+
     /// Appends every row of a requests table (a whole table, or one batch of it).
     pub fn push(&mut self, t: &Table) {
         let n = t.num_rows();
         let empty_ts: Vec<Option<i64>> = vec![None; n];
         let empty_u32: Vec<Option<u32>> = vec![None; n];
+        let first_content = t.timestamps("first_content_ns").unwrap_or(&empty_ts);
+        let batch_has_first_content = first_content.iter().any(Option::is_some);
+        if batch_has_first_content && !self.any_first_content {
+            // The first batch that records it: the requests before it had none.
+            self.rows.ttfot_ms = vec![f64::NAN; self.rows.ttft_ms.len()];
+            self.rows.ttfot_ms.reserve(self.rows.ttft_ms.capacity() - self.rows.ttft_ms.len());
+        }
+        self.any_first_content |= batch_has_first_content;
         let c = Columns {
+            any_first_content: self.any_first_content,
             sent: t.timestamps("sent_ns").unwrap_or(&empty_ts),
             end: t.timestamps("end_ns").unwrap_or(&empty_ts),
             first: t.timestamps("first_token_ns").unwrap_or(&empty_ts),
-            first_content: t.timestamps("first_content_ns").unwrap_or(&empty_ts),
+            first_content,
             sched: t.timestamps("scheduled_ns").unwrap_or(&empty_ts),
             status: t.strings("status"),
             kind: t.strings("error_kind"),
@@ -172,7 +200,6 @@ impl RequestViewBuilder {
             in_tok: t.u32s("input_tokens").unwrap_or(&empty_u32),
             chunks: t.timestamp_lists("chunk_ns"),
         };
-        self.any_first_content |= c.first_content.iter().any(Option::is_some);
         if self.rows.itl_offsets.is_empty() {
             self.rows.itl_offsets.push(0);
         }
@@ -184,14 +211,16 @@ impl RequestViewBuilder {
         }
     }
 
+    /// Epoch ns of the first send (0 when no request has one): the view's `t0_ns`.
+    pub fn first_send_ns(&self) -> i64 {
+        self.sent_ns.iter().copied().filter(|&t| t != NO_TIME).min().unwrap_or(0)
+    }
+
     /// The view in send order, with times in seconds since the first send.
     pub fn finish(self) -> RequestView {
-        let RequestViewBuilder { mut rows, mut sent_ns, mut end_ns, mut scheduled_ns, any_first_content } = self;
+        let RequestViewBuilder { mut rows, mut sent_ns, mut end_ns, mut scheduled_ns, .. } = self;
         if rows.itl_offsets.is_empty() {
             rows.itl_offsets.push(0);
-        }
-        if !any_first_content {
-            rows.ttfot_ms = Vec::new();
         }
         if let Some(order) = send_order(&sent_ns) {
             rows.reorder(&order);
@@ -212,6 +241,8 @@ impl RequestViewBuilder {
 
 /// The requests table's columns; absent ones stand in as all-null.
 struct Columns<'t> {
+    /// Whether this or an earlier batch recorded a first answer token (TTFOT is kept from then).
+    any_first_content: bool,
     sent: &'t [Option<i64>],
     end: &'t [Option<i64>],
     first: &'t [Option<i64>],

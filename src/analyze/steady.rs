@@ -42,7 +42,7 @@ use crate::stats::mann_kendall::{hamed_rao, sen_slope};
 use crate::stats::mser::mser5;
 use crate::stats::pelt::{Penalty, pelt};
 use crate::stats::pettitt::pettitt;
-use crate::stats::quantile::quantile_unsorted;
+use crate::stats::quantile::{quantile_in_place, quantile_unsorted};
 use clean::{Clock, Cut};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -153,11 +153,13 @@ pub struct SteadyState {
 /// Forward-filled medians (log scale) of `values` by start bucket, over runs of `merge`
 /// buckets (a detection window; the last may be shorter).
 fn log_median_series(values: &[f64], buckets: &[Vec<u32>], merge: usize) -> Option<Vec<f64>> {
+    let mut v = Vec::new();
     let mut out: Vec<f64> = buckets
         .chunks(merge)
         .map(|c| {
-            let v: Vec<f64> = c.iter().flatten().map(|&i| values[i as usize]).filter(|x| x.is_finite() && *x > 0.0).collect();
-            quantile_unsorted(&v, 0.5).map_or(f64::NAN, f64::ln)
+            v.clear();
+            v.extend(c.iter().flatten().map(|&i| values[i as usize]).filter(|x| x.is_finite() && *x > 0.0));
+            quantile_in_place(&mut v, 0.5).map_or(f64::NAN, f64::ln)
         })
         .collect();
     let first = out.iter().copied().find(|x| x.is_finite())?;
@@ -337,8 +339,13 @@ impl DetectionSeries {
     /// The series of `values` over the first `end_bucket` buckets of `grid`.
     fn of(values: &[f64], grid: &Grid, end_bucket: usize) -> Option<DetectionSeries> {
         let by_start = &grid.by_start[..end_bucket];
-        let windows = log_median_series(values, by_start, grid.merge)?;
-        let buckets = if grid.merge > 1 { Some(log_median_series(values, by_start, 1)?) } else { None };
+        let (windows, buckets) =
+            rayon::join(|| log_median_series(values, by_start, grid.merge), || (grid.merge > 1).then(|| log_median_series(values, by_start, 1)));
+        let buckets = match buckets {
+            Some(b) => Some(b?),
+            None => None,
+        };
+        let windows = windows?;
         Some(DetectionSeries { windows, buckets, merge: grid.merge, bucket_s: grid.bucket_s })
     }
 
@@ -472,8 +479,7 @@ impl Grid {
         let per_window = kept as f64 / (last_sent / window_s).max(1.0);
         let bucket_s = window_s * (10.0 / per_window.max(1e-9)).ceil().max(1.0);
         let n_buckets = ((last_sent / bucket_s).floor() as usize + 1).max(1);
-        let by_start = bucket(&clock.sent_s, bucket_s, n_buckets);
-        let by_end = bucket(&clock.end_s, bucket_s, n_buckets);
+        let (by_start, by_end) = rayon::join(|| bucket(&clock.sent_s, bucket_s, n_buckets), || bucket(&clock.end_s, bucket_s, n_buckets));
         let sends: Vec<f64> = by_start.iter().map(|b| b.len() as f64).collect();
         let completions: Vec<f64> = by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64).collect();
         let merge = n_buckets.div_ceil(MAX_DETECTION_WINDOWS).max(1);
@@ -606,16 +612,17 @@ impl SeriesPass {
 /// Segments and classifies the TTFT and TPOT series, and merges their verdicts.
 fn classify_run(r: &RequestView, grid: &Grid, end_bucket: usize, fill: usize, opts: &SteadyOptions, detectors: &mut Vec<Detector>) -> SeriesPass {
     let mut pass = SeriesPass { series: Vec::new(), retained: Vec::new(), start_bucket: fill, classification: Classification::Flat, ttft_warmup: false };
-    for (name, values) in [("ttft", &r.ttft_ms), ("tpot", &r.tpot_ms)] {
-        let Some(y) = DetectionSeries::of(values, grid, end_bucket) else {
-            continue;
-        };
-        if y.windows.len() < 12 {
-            continue;
-        }
+    // The two series are built and segmented in parallel, then merged in a fixed order.
+    let judge = |name: &'static str, values: &[f64]| {
+        let y = DetectionSeries::of(values, grid, end_bucket).filter(|y| y.windows.len() >= 12)?;
         let v = classify_series(name, &y, grid.seconds(fill), opts);
+        let trend = whole_run_trend(name, &y.windows, fill / grid.merge, v.classification, opts);
+        Some((name, y, v, trend))
+    };
+    let (ttft, tpot) = rayon::join(|| judge("ttft", &r.ttft_ms), || judge("tpot", &r.tpot_ms));
+    for (name, y, v, trend) in [ttft, tpot].into_iter().flatten() {
         pass.merge(name, &v, grid.bucket_s, detectors);
-        if let Some(d) = whole_run_trend(name, &y.windows, fill / grid.merge, v.classification, opts) {
+        if let Some(d) = trend {
             pass.classification = Classification::NoSteadyState;
             detectors.push(d);
         }
@@ -729,13 +736,16 @@ fn mser_check(y: &[f64], grid: &Grid, agreement: &mut Agreement) -> Detector {
     Detector { name: "mser5(ttft)".into(), verdict: verdict.into(), start_s: Some(s), reason }
 }
 
-/// A per-bucket statistic of the finite TTFTs of the requests sent in each bucket.
-fn ttft_per_bucket(r: &RequestView, buckets: &[Vec<u32>], stat: impl Fn(&[f64]) -> f64) -> Vec<f64> {
+/// A per-bucket statistic of the finite TTFTs of the requests sent in each bucket (given them
+/// in a scratch buffer it may reorder).
+fn ttft_per_bucket(r: &RequestView, buckets: &[Vec<u32>], stat: impl Fn(&mut [f64]) -> f64) -> Vec<f64> {
+    let mut v = Vec::new();
     buckets
         .iter()
         .map(|b| {
-            let v: Vec<f64> = b.iter().map(|&i| r.ttft_ms[i as usize]).filter(|x| x.is_finite()).collect();
-            stat(&v)
+            v.clear();
+            v.extend(b.iter().map(|&i| r.ttft_ms[i as usize]).filter(|x| x.is_finite()));
+            stat(&mut v)
         })
         .collect()
 }
@@ -792,8 +802,10 @@ fn cross_checks(r: &RequestView, grid: &Grid, pass: &SeriesPass, end_bucket: usi
         detectors.push(mser_check(&y.fine()[..end_bucket], grid, &mut agreement));
     }
     let buckets = &grid.by_start[..end_bucket];
-    let ttft_mean = ttft_per_bucket(r, buckets, |v| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 });
-    let ttft_p99 = ttft_per_bucket(r, buckets, |v| quantile_unsorted(v, 0.99).unwrap_or(0.0));
+    let (ttft_mean, ttft_p99) = rayon::join(
+        || ttft_per_bucket(r, buckets, |v| if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }),
+        || ttft_per_bucket(r, buckets, |v| quantile_in_place(v, 0.99).unwrap_or(0.0)),
+    );
     let group = ((5.0 / grid.bucket_s).round() as usize).max(1);
     let thr = &grid.completions[..end_bucket];
     detectors.push(perf_analyzer_check(thr, &ttft_mean, group, grid, &mut agreement));

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::requests::RequestView;
-use crate::stats::quantile::quantile_unsorted;
+use crate::stats::quantile::quantile_in_place;
 
 /// One window of the time series.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -53,18 +53,26 @@ pub fn window_of(t: f64, window_s: f64) -> Option<usize> {
 
 /// Groups request indices by the window of `times` (counting sort, O(n)).
 pub fn bucket(times: &[f64], window_s: f64, windows: usize) -> Vec<Vec<u32>> {
-    let mut out: Vec<Vec<u32>> = vec![Vec::new(); windows];
+    // Counted first, so every window's list is allocated once at its size.
+    let mut counts = vec![0usize; windows];
+    let window = |t: f64| window_of(t, window_s).filter(|&w| w < windows);
+    for w in times.iter().filter_map(|&t| window(t)) {
+        counts[w] += 1;
+    }
+    let mut out: Vec<Vec<u32>> = counts.into_iter().map(Vec::with_capacity).collect();
     for (i, &t) in times.iter().enumerate() {
-        if let Some(w) = window_of(t, window_s).filter(|&w| w < windows) {
+        if let Some(w) = window(t) {
             out[w].push(i as u32);
         }
     }
     out
 }
 
-fn pct(values: &[f64], idx: &[u32], p: f64) -> Option<f64> {
-    let v: Vec<f64> = idx.iter().map(|&i| values[i as usize]).filter(|x| x.is_finite()).collect();
-    quantile_unsorted(&v, p)
+/// Percentile `p` of the finite `values` at `idx`, gathered into `scratch`.
+fn pct(values: &[f64], idx: &[u32], p: f64, scratch: &mut Vec<f64>) -> Option<f64> {
+    scratch.clear();
+    scratch.extend(idx.iter().map(|&i| values[i as usize]).filter(|x| x.is_finite()));
+    quantile_in_place(scratch, p)
 }
 
 /// Time each window spent serving requests, summed over requests (request-seconds).
@@ -151,6 +159,8 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
         .map(|w| {
             let starts = &by_start[w];
             let c = completions(r, &by_end[w]);
+            let mut scratch = Vec::with_capacity(starts.len());
+            let mut pct = |values: &[f64], p: f64| pct(values, starts, p, &mut scratch);
             WindowRow {
                 start_s: w as f64 * window_s,
                 completed: c.done,
@@ -159,12 +169,12 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
                 concurrency: busy[w] / window_s,
                 offered: open_loop.then(|| by_sched[w].len() as u64),
                 achieved: starts.len() as u64,
-                ttft_p50_ms: pct(&r.ttft_ms, starts, 0.5),
-                ttft_p99_ms: pct(&r.ttft_ms, starts, 0.99),
-                tpot_p50_ms: pct(&r.tpot_ms, starts, 0.5),
-                tpot_p99_ms: pct(&r.tpot_ms, starts, 0.99),
-                e2e_p50_ms: pct(&r.e2e_ms, starts, 0.5),
-                e2e_p99_ms: pct(&r.e2e_ms, starts, 0.99),
+                ttft_p50_ms: pct(&r.ttft_ms, 0.5),
+                ttft_p99_ms: pct(&r.ttft_ms, 0.99),
+                tpot_p50_ms: pct(&r.tpot_ms, 0.5),
+                tpot_p99_ms: pct(&r.tpot_ms, 0.99),
+                e2e_p50_ms: pct(&r.e2e_ms, 0.5),
+                e2e_p99_ms: pct(&r.e2e_ms, 0.99),
                 errors: c.errors,
             }
         })

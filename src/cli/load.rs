@@ -25,24 +25,44 @@ pub struct AnalyzedRun {
 /// Loads `dir` and analyzes it with `opts` (stage ends go to `timing`, and so to a progress bar).
 pub fn analyze_dir(dir: &Path, opts: &AnalyzeOptions) -> Result<AnalyzedRun, CliError> {
     let timing = Timing::new();
-    check_memory(dir)?;
-    // The requests are read in batches of the columns the analysis uses, straight into the
-    // view: a large run is never held twice (as a table and as the view).
-    let (mut builder, mut examples) = (RequestViewBuilder::default(), ErrorExampleCounter::default());
-    let crate::run::Run { manifest, gpu, host, server, .. } = crate::run::load_in_batches(dir, &VIEW_COLUMNS, |batch| {
-        builder.push(&batch);
-        examples.push(&batch);
-    })?;
+    let rows = usize::try_from(check_memory(dir)?).unwrap_or(0);
+    let (loaded, builder, examples) = read_requests(dir, rows);
+    let crate::run::Run { manifest, gpu, host, server, .. } = loaded?;
     timing.mark("loaded");
-    let view = builder.finish();
     // The telemetry tables are freed once turned into series, before the analysis's peak.
-    let telemetry = TelemetrySeries::of(&Telemetry { gpu: gpu.as_ref(), host: host.as_ref(), server: server.as_ref() }, view.t0_ns);
+    let t0_ns = builder.first_send_ns();
+    let (view, telemetry) =
+        rayon::join(|| builder.finish(), || TelemetrySeries::of(&Telemetry { gpu: gpu.as_ref(), host: host.as_ref(), server: server.as_ref() }, t0_ns));
     drop((gpu, host, server));
     timing.mark("request view and telemetry series built");
     let mut analysis = analyze_series(&manifest, &view, &telemetry, opts);
     analysis.errors.examples = examples.finish();
     let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into());
     Ok(AnalyzedRun { name, manifest, view, analysis })
+}
+
+/// Reads the run in `dir`: its requests in batches of the columns the analysis uses, straight
+/// into the view (a large run is never held twice, as a table and as the view), with room for
+/// `rows` reserved. Parquet decoding and building the view overlap: this thread decodes, a
+/// second one builds, two batches apart at most.
+fn read_requests(dir: &Path, rows: usize) -> (Result<crate::run::Run, crate::run::LoadError>, RequestViewBuilder, ErrorExampleCounter) {
+    let (batches, received) = std::sync::mpsc::sync_channel::<crate::run::Table>(2);
+    std::thread::scope(|scope| {
+        let building = scope.spawn(move || {
+            let (mut builder, mut examples) = (RequestViewBuilder::default(), ErrorExampleCounter::default());
+            builder.reserve(rows);
+            for batch in received {
+                builder.push(&batch);
+                examples.push(&batch);
+            }
+            (builder, examples)
+        });
+        // A send fails only when the builder is gone, i.e. it panicked: the join says so.
+        let loaded = crate::run::load_in_batches(dir, &VIEW_COLUMNS, |batch| drop(batches.send(batch)));
+        drop(batches);
+        let (builder, examples) = building.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (loaded, builder, examples)
+    })
 }
 
 /// Peak bytes `analyze` holds per request, per chunk time and in all (measured: 10 million
@@ -53,14 +73,17 @@ const BASE_BYTES: u64 = 256 << 20;
 
 /// Refuses, before reading any rows, a run whose analysis would not fit in the memory this
 /// process may use: a clear error with the amount needed instead of an out-of-memory kill.
-fn check_memory(dir: &Path) -> Result<(), CliError> {
-    let Some(path) = crate::run::table_path(dir, crate::run::TableKind::Requests) else { return Ok(()) };
+/// Returns the requests to reserve room for: those the footers declare once they are known to
+/// fit, else 0 (the view then grows as rows arrive, and a lying footer costs nothing).
+fn check_memory(dir: &Path) -> Result<u64, CliError> {
+    let Some(path) = crate::run::table_path(dir, crate::run::TableKind::Requests) else { return Ok(0) };
     // A footer that contradicts itself is bad input here already, not a size to plan for.
     let (rows, chunks) = crate::run::read::table_extent(&path).map_err(crate::run::LoadError::from)?;
-    let Some(available) = available_memory() else { return Ok(()) };
+    let Some(available) = available_memory() else { return Ok(0) };
     match too_large(dir, rows, chunks, available) {
         Some(e) if std::env::var_os("CREDENCE_SKIP_MEMORY_CHECK").is_none() => Err(e),
-        _ => Ok(()),
+        Some(_) => Ok(0),
+        None => Ok(rows),
     }
 }
 

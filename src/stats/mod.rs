@@ -15,7 +15,7 @@ pub mod order_ci;
 pub mod pelt;
 pub mod pettitt;
 pub mod quantile;
-pub mod radix;
+pub mod rank;
 pub mod resample;
 pub mod stationary;
 pub mod tost;

@@ -18,10 +18,19 @@ pub fn quantile_unsorted(data: &[f64], p: f64) -> Option<f64> {
     if data.is_empty() || !(0.0..=1.0).contains(&p) {
         return None;
     }
-    let mut scratch = data.to_vec();
-    let h = (scratch.len() - 1) as f64 * p;
+    quantile_in_place(&mut data.to_vec(), p)
+}
+
+/// Type-7 quantile of unsorted data by selection, reordering `data` (for callers that gathered
+/// the values into a scratch buffer of their own: per-window series call this hundreds of
+/// thousands of times on long runs).
+pub fn quantile_in_place(data: &mut [f64], p: f64) -> Option<f64> {
+    if data.is_empty() || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let h = (data.len() - 1) as f64 * p;
     let lo = h.floor() as usize;
-    let (_, lo_val, rest) = scratch.select_nth_unstable_by(lo, f64::total_cmp);
+    let (_, lo_val, rest) = data.select_nth_unstable_by(lo, f64::total_cmp);
     let lo_val = *lo_val;
     let frac = h - lo as f64;
     if frac == 0.0 || rest.is_empty() {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::episodes::{Span, flagged_spans};
 use crate::analyze::requests::RequestView;
-use crate::stats::quantile::quantile_unsorted;
+use crate::stats::quantile::quantile_in_place;
 
 /// Robust z-score beyond which a window is anomalous.
 pub const Z_LIMIT: f64 = 3.5;
@@ -56,8 +56,8 @@ impl Anomaly {
 }
 
 fn median(v: &[f64]) -> Option<f64> {
-    let f: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
-    quantile_unsorted(&f, 0.5)
+    let mut f: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+    quantile_in_place(&mut f, 0.5)
 }
 
 /// Requests by window of their send and of their end, and scheduled sends per window.
@@ -98,19 +98,27 @@ impl WindowIndex {
     }
 }
 
-/// Percentile `p` of `col` over one window's requests; NaN with fewer than `MIN_REQUESTS`.
-fn window_percentile(idx: &[usize], col: &[f64], p: f64) -> f64 {
-    let v: Vec<f64> = idx.iter().map(|&i| col[i]).filter(|x| x.is_finite()).collect();
-    if v.len() < MIN_REQUESTS { f64::NAN } else { quantile_unsorted(&v, p).unwrap_or(f64::NAN) }
+/// Percentile `p` of `col` over each window's requests; NaN with fewer than `MIN_REQUESTS`.
+fn percentile_series(windows: &[Vec<usize>], col: &[f64], p: f64) -> Vec<f64> {
+    let mut v = Vec::new();
+    windows
+        .iter()
+        .map(|idx| {
+            v.clear();
+            v.extend(idx.iter().map(|&i| col[i]).filter(|x| x.is_finite()));
+            if v.len() < MIN_REQUESTS { f64::NAN } else { quantile_in_place(&mut v, p).unwrap_or(f64::NAN) }
+        })
+        .collect()
 }
 
 /// Latency, throughput, send-rate and error series of every run.
 fn request_series(r: &RequestView, w: &WindowIndex) -> Vec<WindowSeries> {
     let t_s = w.starts();
     let window_s = w.window_s;
+    let (ttft_p50, tpot_p50) = rayon::join(|| percentile_series(&w.by_send, &r.ttft_ms, 0.5), || percentile_series(&w.by_send, &r.tpot_ms, 0.5));
     vec![
-        WindowSeries { name: "ttft_p50", t_s: t_s.clone(), values: w.by_send.iter().map(|b| window_percentile(b, &r.ttft_ms, 0.5)).collect(), worse: 1.0 },
-        WindowSeries { name: "tpot_p50", t_s: t_s.clone(), values: w.by_send.iter().map(|b| window_percentile(b, &r.tpot_ms, 0.5)).collect(), worse: 1.0 },
+        WindowSeries { name: "ttft_p50", t_s: t_s.clone(), values: ttft_p50, worse: 1.0 },
+        WindowSeries { name: "tpot_p50", t_s: t_s.clone(), values: tpot_p50, worse: 1.0 },
         WindowSeries {
             name: "requests_per_s",
             t_s: t_s.clone(),
@@ -144,7 +152,7 @@ fn schedule_series(r: &RequestView, w: &WindowIndex) -> [WindowSeries; 2] {
         WindowSeries {
             name: "send_lag_p99",
             t_s: t_s.clone(),
-            values: by_sched.iter().map(|b| window_percentile(b, &r.send_lag_ms, 0.99)).collect(),
+            values: percentile_series(&by_sched, &r.send_lag_ms, 0.99),
             worse: 1.0,
         },
         WindowSeries {

@@ -160,7 +160,7 @@ fn samples(run: &ArmRun<'_>, clean: bool) -> BTreeMap<&'static str, Sample> {
                 .collect();
             // The clean blocks are that condition's only; the whole window keeps its groups.
             let groups = if clean { clean::renumber_groups(&mut pairs, k) } else { k };
-            let (sorted, group_of_rank) = crate::stats::radix::sort_by_value(pairs.into_iter());
+            let (sorted, group_of_rank) = crate::stats::rank::sort_by_value(pairs.into_iter());
             (metric, Sample { sorted, group_of_rank, groups })
         })
         .collect()

@@ -1,0 +1,30 @@
+//! The side-by-side yardstick of the `analyze` benches: DuckDB computing only the four latency
+//! percentiles of the same requests table, when Python can import `duckdb` (`PYTHON=...`
+//! chooses the interpreter).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+/// DuckDB's TTFT, TPOT and end-to-end percentiles (P50, P90, P99, P99.9) of the run's requests
+/// (`requests.parquet`, or every segment of `requests/`). Its wall time, or None when DuckDB is
+/// not available.
+pub fn duckdb_percentiles(dir: &Path) -> Option<f64> {
+    const QUERY: &str = "import duckdb, sys\n\
+        q = [0.5, 0.9, 0.99, 0.999]\n\
+        duckdb.sql(f\"\"\"SELECT quantile_cont(epoch_ns(first_token_ns) - epoch_ns(sent_ns), {q}) AS ttft,\n\
+          quantile_cont((epoch_ns(end_ns) - epoch_ns(first_token_ns)) / (output_tokens - 1), {q}) FILTER (WHERE output_tokens > 1) AS tpot,\n\
+          quantile_cont(epoch_ns(end_ns) - epoch_ns(sent_ns), {q}) AS e2e\n\
+          FROM read_parquet('{sys.argv[1]}') WHERE status = 'ok'\"\"\").fetchall()\n";
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let importable = Command::new(&python).args(["-c", "import duckdb"]).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success());
+    if !importable {
+        eprintln!("duckdb is not importable by {python}: no side-by-side ratio (pip install duckdb)");
+        return None;
+    }
+    let segments = dir.join("requests");
+    let files = if segments.is_dir() { segments.join("*.parquet") } else { dir.join("requests.parquet") };
+    let start = Instant::now();
+    let ok = Command::new(&python).args(["-c", QUERY, files.to_str()?]).status().is_ok_and(|s| s.success());
+    ok.then(|| start.elapsed().as_secs_f64())
+}

@@ -420,8 +420,8 @@ impl RequestSet {
     /// The set's chunk gaps, request after request.
     fn itl<'a>(&self, r: &'a RequestView) -> Cow<'a, [f64]> {
         match self {
-            RequestSet::Range(x) => Cow::Borrowed(&r.itl_ms[r.itl_offsets[x.start]..r.itl_offsets[x.end]]),
-            RequestSet::List(v) => Cow::Owned(v.iter().flat_map(|&i| r.itl_ms[r.itl_offsets[i]..r.itl_offsets[i + 1]].iter().copied()).collect()),
+            RequestSet::Range(x) => Cow::Borrowed(&r.itl_ms[r.itl_start(x.start)..r.itl_start(x.end)]),
+            RequestSet::List(v) => Cow::Owned(v.iter().flat_map(|&i| r.itl_ms[r.itl_start(i)..r.itl_start(i + 1)].iter().copied()).collect()),
         }
     }
 }
@@ -485,7 +485,7 @@ impl MetricTables {
         let mut itl_win = Vec::new();
         let mut no_chunks = 0;
         for (i, &w) in g.idx.iter().zip(&g.win) {
-            let gaps = r.itl_offsets[i + 1] - r.itl_offsets[i];
+            let gaps = r.itl_start(i + 1) - r.itl_start(i);
             if gaps == 0 && r.ok[i] {
                 no_chunks += 1;
             }

@@ -39,7 +39,8 @@ pub struct RequestView {
     pub send_lag_ms: Vec<f64>,
     /// Output tokens over end-to-end time, per request.
     pub tokens_per_s: Vec<f64>,
-    /// Gaps between consecutive chunks: `itl_offsets[i]..itl_offsets[i+1]` for request i.
+    /// Gaps between consecutive chunks: `itl_offsets[i]..itl_offsets[i+1]` for request i (read
+    /// through `itl_start`; empty when no request has a gap).
     pub itl_offsets: Vec<usize>,
     pub itl_ms: Vec<f64>,
 }
@@ -51,6 +52,12 @@ impl RequestView {
 
     pub fn is_empty(&self) -> bool {
         self.sent_s.is_empty()
+    }
+
+    /// Where request `i`'s chunk gaps start in `itl_ms` (`i` = `len()` for the end).
+    pub fn itl_start(&self, i: usize) -> usize {
+        // A run without chunk times keeps no offsets (8 bytes a request).
+        self.itl_offsets.get(i).copied().unwrap_or(0)
     }
 
     /// Builds the view from a requests table.
@@ -232,6 +239,9 @@ impl RequestViewBuilder {
         let t0 = sent_ns.first().copied().filter(|&t| t != NO_TIME).unwrap_or(0);
         rows.t0_ns = t0;
         let secs = |raw: Vec<i64>| raw.into_iter().map(|x| if x == NO_TIME { f64::NAN } else { (x - t0) as f64 / 1e9 }).collect();
+        if rows.itl_ms.is_empty() {
+            rows.itl_offsets = Vec::new();
+        }
         rows.sent_s = secs(sent_ns);
         rows.end_s = secs(end_ns);
         rows.scheduled_s = secs(scheduled_ns);

@@ -63,22 +63,23 @@ pub fn write_report_in(report: &Report, format: ReportFormat, lang: Lang, out: &
 /// A progress bar for `analyze` on stderr, only when stderr is a terminal: the stage running,
 /// the share done and an estimate of the time left. The analysis marks its stage ends through
 /// `timing::observe_stages`; each stage's share is its typical share of the time on the
-/// 10-million-request bench (`benches/analyze_10m.rs`), so the estimate is rough but steady.
+/// 10-million-request soak run of `benches/analyze_long.rs`, so the estimate is rough but steady.
 pub struct Progress {
     bar: Option<std::sync::Arc<std::sync::Mutex<Bar>>>,
 }
 
 /// What `analyze` does, in order: the `timing` mark that ends a stage, what the bar says while
 /// it runs, and its share of the whole.
-const ANALYZE_STAGES: [(&str, &str, f64); 10] = [
-    ("loaded", "reading the requests", 0.13),
-    ("request view and telemetry series built", "ordering the requests and telemetry", 0.01),
-    ("steady state", "finding the steady state", 0.05),
-    ("per-request metrics and intervals", "latency percentiles and intervals", 0.66),
+const ANALYZE_STAGES: [(&str, &str, f64); 11] = [
+    ("loaded", "reading the requests", 0.18),
+    ("request view and telemetry series built", "ordering the requests and telemetry", 0.04),
+    ("steady state", "finding the steady state", 0.11),
+    ("attribution", "tying anomalies to causes", 0.11),
+    ("per-request metrics and intervals", "latency percentiles and intervals", 0.40),
     ("inter-token latency", "inter-token latency", 0.01),
-    ("throughput and error rates", "throughput and error rates", 0.01),
-    ("attribution", "tying anomalies to causes", 0.05),
-    ("time series", "time series", 0.06),
+    ("throughput and error rates", "throughput and error rates", 0.05),
+    ("conditions", "clean and disturbed conditions", 0.01),
+    ("time series", "time series", 0.07),
     ("credibility and warnings", "credibility", 0.01),
     ("JSON written", "writing the analysis", 0.01),
 ];
@@ -149,9 +150,9 @@ mod tests {
     #[test]
     fn the_progress_bar_names_the_stage_and_estimates_the_time_left() {
         assert_eq!(Bar::line(0, 0.5), "[--------------------]   0 % reading the requests (0.5 s)");
-        // Loading, ordering and steady state done: 19 % of the work in 3.8 s.
-        let line = Bar::line(3, 3.8);
-        assert!(line.starts_with("[####----------------]  19 % latency percentiles and intervals (3.8 s, about 16 s left)"), "{line}");
+        // Loading, ordering, steady state and attribution done: 44 % of the work in 4.4 s.
+        let line = Bar::line(4, 4.4);
+        assert!(line.starts_with("[#########-----------]  44 % latency percentiles and intervals (4.4 s, about 6 s left)"), "{line}");
         assert!(Bar::line(ANALYZE_STAGES.len(), 20.0).contains("100 % done (20.0 s)"));
         let total: f64 = ANALYZE_STAGES.iter().map(|s| s.2).sum();
         assert!((total - 1.0).abs() < 1e-9, "the shares add up to the whole: {total}");

@@ -65,9 +65,9 @@ fn read_requests(dir: &Path, rows: usize) -> (Result<crate::run::Run, crate::run
     })
 }
 
-/// Peak bytes `analyze` holds per request, per chunk time and in all (measured: 10 million
-/// requests without chunk times peak at 1.63 GB; the bench `analyze_10m` prints the peak).
-const BYTES_PER_REQUEST: u64 = 170;
+/// Peak bytes `analyze` holds per request, per chunk time and in all (measured with
+/// `benches/analyze_long.rs`: 100 million requests without chunk times peak at 13.6 GiB).
+const BYTES_PER_REQUEST: u64 = 145;
 const BYTES_PER_CHUNK: u64 = 24;
 const BASE_BYTES: u64 = 256 << 20;
 
@@ -180,7 +180,7 @@ mod tests {
         let e = too_large(dir, 100_000_000, 0, 8 << 30).expect("100M requests need more than 8 GB");
         assert_eq!(e.code, crate::error::ExitCode::Failure);
         assert!(
-            e.message.contains("100000000 requests") && e.message.contains("needs about 16.1 GB") && e.message.contains("8.0 GB is available"),
+            e.message.contains("100000000 requests") && e.message.contains("needs about 13.8 GB") && e.message.contains("8.0 GB is available"),
             "{}",
             e.message
         );

@@ -23,8 +23,12 @@ pub fn sort_by_value(items: impl Iterator<Item = (f64, u32)>) -> (Vec<f64>, Vec<
     let mut keys: Vec<(u64, u32)> = Vec::with_capacity(items.size_hint().1.unwrap_or(0));
     keys.extend(items.map(|(v, g)| (key(v), g)));
     keys.sort_unstable();
-    let values = keys.iter().map(|&(k, _)| value(k)).collect();
-    (values, keys.into_iter().map(|(_, g)| g).collect())
+    let groups = keys.iter().map(|&(_, g)| g).collect();
+    // Collected in place (the keys' buffer becomes the values'), then its unused half freed:
+    // the peak is the keys and the groups, not the keys and a second copy of the values.
+    let mut values: Vec<f64> = keys.into_iter().map(|(k, _)| value(k)).collect();
+    values.shrink_to_fit();
+    (values, groups)
 }
 
 #[cfg(test)]

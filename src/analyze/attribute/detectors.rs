@@ -293,7 +293,10 @@ fn series<'s>(s: &'s [WindowSeries], name: &str) -> Option<&'s WindowSeries> {
 /// Client saturation: the load generator's CPU, its send lag, late or dropped sends, and an
 /// achieved rate below the offered one, from host telemetry and from the requests' schedule.
 pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_interarrival_ms: Option<f64>) -> Detection {
-    let lag_limit = mean_interarrival_ms.map_or(5.0, |iat| (0.1 * iat).min(5.0));
+    // A tenth of the gap between sends, between 1 and 5 ms: below a millisecond a send lag is
+    // timer and scheduling jitter, not a saturated client (at 1000 requests/s and more a tenth
+    // of the gap is under 0.1 ms, which any real client exceeds).
+    let lag_limit = mean_interarrival_ms.map_or(5.0, |iat| (0.1 * iat).clamp(1.0, 5.0));
     let host_has = hosts.iter().any(|h| present(&h.lg_cpu_pct) || present(&h.lag_p99_ms) || present(&h.planned));
     let lag = series(windows, "send_lag_p99");
     if !host_has && lag.is_none() {
@@ -330,7 +333,7 @@ pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_in
         }
     }
     if let (Some(lag), Some(share)) = (lag, series(windows, "achieved_share")) {
-        let flags: Vec<bool> = (0..lag.t_s.len()).map(|i| lag.values[i] > lag_limit.max(1.0) || share.values[i] < 0.9).collect();
+        let flags: Vec<bool> = (0..lag.t_s.len()).map(|i| lag.values[i] > lag_limit || share.values[i] < 0.9).collect();
         for (span, idx) in flagged_spans(&lag.t_s, &flags, 2, 0) {
             let peak = BTreeMap::from([("send_lag_p99_ms_max".into(), max_of(&idx, &lag.values)), ("achieved_share_min".into(), min_of(&idx, &share.values))]);
             d.episodes.push(CauseEpisode { span, source: "requests (scheduled vs sent)".into(), peak });

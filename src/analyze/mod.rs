@@ -237,21 +237,25 @@ pub fn analyze_series(m: &crate::run::Manifest, r: &RequestView, telemetry: &att
     let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
     let timing = crate::timing::Timing::new();
-    let (steady, findings, attribution, telemetry_timeline) = steady_and_attribution(m, r, telemetry, opts, &timing);
+    // The time series reads only the requests: it is built while steady state and attribution
+    // run, whose serial stretches leave a core idle.
+    let ((steady, findings, attribution, telemetry_timeline), series) =
+        rayon::join(|| steady_and_attribution(m, r, telemetry, opts, &timing), || time_series(r, opts.window_s));
     let (first, last) = (steady.start_request, steady.end_request);
     let groups = ResamplingGroups::of(r, &steady, opts.window_s);
     let mut tables = MetricTables::default();
-    tables.add_columns(r, &groups, &iopts);
-    timing.mark("per-request metrics and intervals");
+    // Throughput's bootstrap runs beside the six metrics' (seven tasks balance two cores).
+    let (thr, errors) = rayon::join(
+        || tables.add_columns(r, &groups, &iopts),
+        || (measured_throughput(r, &steady, opts, &iopts, timestamps_absent), error_rates(&r, first, last, opts.confidence)),
+    )
+    .1;
+    timing.mark("per-request metrics, intervals and throughput");
     tables.add_itl(r, &groups, &iopts);
     timing.mark("inter-token latency");
-    let thr = measured_throughput(r, &steady, opts, &iopts, timestamps_absent);
-    let errors = error_rates(&r, first, last, opts.confidence);
-    timing.mark("throughput and error rates");
     let conditions = conditions::conditions(r, &steady, &findings, opts.window_s, &iopts);
     timing.mark("conditions");
-    let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..time_series(&r, opts.window_s) } } else { time_series(&r, opts.window_s) };
-    timing.mark("time series");
+    let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..series } } else { series };
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
         run: run_info(m, r),

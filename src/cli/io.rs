@@ -70,16 +70,14 @@ pub struct Progress {
 
 /// What `analyze` does, in order: the `timing` mark that ends a stage, what the bar says while
 /// it runs, and its share of the whole.
-const ANALYZE_STAGES: [(&str, &str, f64); 11] = [
+const ANALYZE_STAGES: [(&str, &str, f64); 9] = [
     ("loaded", "reading the requests", 0.18),
     ("request view and telemetry series built", "ordering the requests and telemetry", 0.04),
-    ("steady state", "finding the steady state", 0.11),
-    ("attribution", "tying anomalies to causes", 0.11),
-    ("per-request metrics and intervals", "latency percentiles and intervals", 0.40),
+    ("steady state", "finding the steady state", 0.14),
+    ("attribution", "tying anomalies to causes", 0.14),
+    ("per-request metrics, intervals and throughput", "latency percentiles and intervals", 0.46),
     ("inter-token latency", "inter-token latency", 0.01),
-    ("throughput and error rates", "throughput and error rates", 0.05),
     ("conditions", "clean and disturbed conditions", 0.01),
-    ("time series", "time series", 0.07),
     ("credibility and warnings", "credibility", 0.01),
     ("JSON written", "writing the analysis", 0.01),
 ];
@@ -150,9 +148,9 @@ mod tests {
     #[test]
     fn the_progress_bar_names_the_stage_and_estimates_the_time_left() {
         assert_eq!(Bar::line(0, 0.5), "[--------------------]   0 % reading the requests (0.5 s)");
-        // Loading, ordering, steady state and attribution done: 44 % of the work in 4.4 s.
-        let line = Bar::line(4, 4.4);
-        assert!(line.starts_with("[#########-----------]  44 % latency percentiles and intervals (4.4 s, about 6 s left)"), "{line}");
+        // Loading, ordering, steady state and attribution done: 50 % of the work in 5.0 s.
+        let line = Bar::line(4, 5.0);
+        assert!(line.starts_with("[##########----------]  50 % latency percentiles and intervals (5.0 s, about 5 s left)"), "{line}");
         assert!(Bar::line(ANALYZE_STAGES.len(), 20.0).contains("100 % done (20.0 s)"));
         let total: f64 = ANALYZE_STAGES.iter().map(|s| s.2).sum();
         assert!((total - 1.0).abs() < 1e-9, "the shares add up to the whole: {total}");

@@ -34,10 +34,15 @@ pub fn distribution(sorted: &[f64]) -> Option<Distribution> {
     let hi = max.max(lo * 1.0001);
     let (a, b) = (lo.ln(), hi.ln());
     let edges: Vec<f64> = (0..=BINS).map(|i| (a + (b - a) * i as f64 / BINS as f64).exp()).collect();
+    let bin = |v: f64| -> usize { if v <= lo { 0 } else { ((((v.ln() - a) / (b - a)) * BINS as f64) as usize).min(BINS - 1) } };
+    // `bin` never decreases along the sorted values, so each bin's end is found by bisection:
+    // 40 × log n logarithms instead of one per value (10 million on a large run).
     let mut counts = vec![0u64; BINS];
-    for &v in sorted {
-        let i = if v <= lo { 0 } else { (((v.ln() - a) / (b - a)) * BINS as f64) as usize };
-        counts[i.min(BINS - 1)] += 1;
+    let mut start = 0;
+    for (i, count) in counts.iter_mut().enumerate() {
+        let end = start + sorted[start..].partition_point(|&v| bin(v) <= i);
+        *count = (end - start) as u64;
+        start = end;
     }
     let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
     let std = (sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / sorted.len() as f64).sqrt();

@@ -23,6 +23,7 @@ pub fn stationary_blocks(k: usize, mean_block: f64, rng: &mut ChaCha8Rng, out: &
         return;
     }
     let p = 1.0 / mean_block.max(1.0);
+    let log_stay = (1.0 - p).ln();
     let mut left = k;
     while left > 0 {
         let start = rng.random_range(0..k);
@@ -30,7 +31,7 @@ pub fn stationary_blocks(k: usize, mean_block: f64, rng: &mut ChaCha8Rng, out: &
             1
         } else {
             let u: f64 = 1.0 - rng.random::<f64>();
-            1 + (u.ln() / (1.0 - p).ln()).floor() as usize
+            1 + (u.ln() / log_stay).floor() as usize
         };
         let len = len.min(left);
         out.push((start, len));
@@ -74,23 +75,23 @@ impl RankBins {
         let edges: Vec<usize> = (0..=bins).map(|i| lo + i * span / bins).collect();
         let stride = bins + 3;
         let mut counts = vec![0u32; groups * stride];
-        for (r, &g) in group_of_rank.iter().enumerate() {
-            let j = if r < lo {
-                0
-            } else if r > hi {
-                bins + 1
-            } else {
-                // Invert edges[i] = lo + i·span/bins in O(1), then settle rounding.
-                let mut i = ((r - lo) * bins / span).min(bins - 1);
-                while i > 0 && edges[i] > r {
-                    i -= 1;
-                }
-                while i + 1 < bins && edges[i + 1] <= r {
-                    i += 1;
-                }
-                1 + i
-            };
-            counts[g as usize * stride + j] += 1;
+        // Below and above the range (most ranks) in plain counting loops.
+        for &g in &group_of_rank[..lo] {
+            counts[g as usize * stride] += 1;
+        }
+        for &g in &group_of_rank[hi + 1..] {
+            counts[g as usize * stride + bins + 1] += 1;
+        }
+        for (r, &g) in group_of_rank.iter().enumerate().take(hi + 1).skip(lo) {
+            // Invert edges[i] = lo + i·span/bins in O(1), then settle rounding.
+            let mut i = ((r - lo) * bins / span).min(bins - 1);
+            while i > 0 && edges[i] > r {
+                i -= 1;
+            }
+            while i + 1 < bins && edges[i + 1] <= r {
+                i += 1;
+            }
+            counts[g as usize * stride + 1 + i] += 1;
         }
         // Cumulative over bins within each group, then over groups.
         let rows = groups + 1;

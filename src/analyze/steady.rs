@@ -396,8 +396,25 @@ fn refine_boundary(fine: &[f64], from: usize, at: usize, unit: usize, opts: &Ste
     lo + levels.segs[levels.first_final()].a * f
 }
 
+/// A warmup at the head of a long run, found at bucket resolution: merged detection windows
+/// cannot hold a transient shorter than five of them (PELT's shortest segment), so a 2-minute
+/// warmup of a 24-hour run (44-s windows) would pass as flat. The head's first
+/// `MAX_DETECTION_WINDOWS` buckets get their own levels, judged against the level the head ends
+/// on; the bucket where that level starts, and why, when slower leading segments precede it.
+fn head_warmup(fine: &[f64], bucket_s: f64, fill_s: f64, opts: &SteadyOptions) -> Option<(usize, String)> {
+    let head = &fine[..fine.len().min(MAX_DETECTION_WINDOWS)];
+    if head.len() < 24 {
+        return None;
+    }
+    let (levels, f) = levels_of(head, bucket_s, opts);
+    let i = levels.first_final();
+    let (classification, reason) = levels.leading_verdict(i, fill_s);
+    (classification == Classification::Warmup).then(|| (levels.segs[i].a * f, reason))
+}
+
 /// Classifies one detection series with Barrett's rule; the start of a transient found on
-/// merged windows is refined to a bucket.
+/// merged windows is refined to a bucket, and the head of a run with merged windows is
+/// searched for a warmup too short for them.
 fn classify_series(name: &str, d: &DetectionSeries, fill_s: f64, opts: &SteadyOptions) -> SeriesVerdict {
     let (levels, f) = levels_of(&d.windows, d.bucket_s * d.merge as f64, opts);
     let i = levels.first_final();
@@ -410,6 +427,18 @@ fn classify_series(name: &str, d: &DetectionSeries, fill_s: f64, opts: &SteadyOp
         reason.push_str(&format!(" (windows merged ×{f} for independence)"));
     }
     let mut start_s = levels.seconds(levels.segs[i].a);
+    if let Some(fine) = d.buckets.as_deref().filter(|_| i == 0 && classification == Classification::Flat)
+        && let Some((b, why)) = head_warmup(fine, d.bucket_s, fill_s, opts)
+    {
+        classification = Classification::Warmup;
+        start_s = b as f64 * d.bucket_s;
+        reason = format!(
+            "{why}, in the first {:.0} s at {:.0}-s resolution (the run's {:.0}-s detection windows are too coarse for a warmup this short)",
+            fine.len().min(MAX_DETECTION_WINDOWS) as f64 * d.bucket_s,
+            d.bucket_s,
+            d.bucket_s * d.merge as f64
+        );
+    }
     if let Some(fine) = d.buckets.as_deref().filter(|_| i > 0) {
         let unit = d.merge * f;
         start_s = refine_boundary(fine, levels.segs[i - 1].a * unit, levels.segs[i].a * unit, unit, opts) as f64 * d.bucket_s;
@@ -888,5 +917,45 @@ pub fn steady_state_excluding(r: &RequestView, opts: &SteadyOptions, excluded: &
         detectors,
         trend,
         agreement,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Twelve hours at 10 requests/s (one-second buckets of 10 requests, merged 22 to a
+    /// detection window), TTFT and TPOT 1.7× slower for the first `warmup_s`, ±10 % noise.
+    fn long_run(warmup_s: f64) -> RequestView {
+        let mut r = RequestView::default();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..432_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let noise = 0.9 + 0.2 * (x >> 11) as f64 / (1u64 << 53) as f64;
+            let t = i as f64 / 10.0;
+            let slow = if t < warmup_s { 1.7 } else { 1.0 };
+            r.sent_s.push(t);
+            r.end_s.push(t + 1.0);
+            r.scheduled_s.push(f64::NAN);
+            r.ok.push(true);
+            r.ttft_ms.push(40.0 * slow * noise);
+            r.tpot_ms.push(15.0 * slow * noise);
+        }
+        r
+    }
+
+    #[test]
+    fn a_warmup_too_short_for_merged_windows_is_found_at_bucket_resolution() {
+        let opts = SteadyOptions { window_s: 1.0, penalty: Penalty::Mbic, delta: 0.05, override_window: None };
+        // 40 s is under two 22-s windows: merged windows alone call this run flat.
+        let warm = steady_state(&long_run(40.0), &opts);
+        assert_eq!(warm.detection_window_s, 22.0, "the test's premise: windows of 22 buckets");
+        assert_eq!(warm.classification, Classification::Warmup, "{:?}", warm.series.iter().map(|s| &s.reason).collect::<Vec<_>>());
+        assert!((warm.start_s - 40.0).abs() <= 5.0, "cut at {} s", warm.start_s);
+        let flat = steady_state(&long_run(0.0), &opts);
+        assert_eq!(flat.classification, Classification::Flat, "{:?}", flat.series.iter().map(|s| &s.reason).collect::<Vec<_>>());
+        assert!(flat.start_s <= 5.0, "cut at {} s", flat.start_s);
     }
 }

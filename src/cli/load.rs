@@ -24,6 +24,7 @@ pub struct AnalyzedRun {
 
 /// Loads `dir` and analyzes it with `opts` (stage ends go to `timing`, and so to a progress bar).
 pub fn analyze_dir(dir: &Path, opts: &AnalyzeOptions) -> Result<AnalyzedRun, CliError> {
+    keep_freed_memory();
     let timing = Timing::new();
     let rows = usize::try_from(check_memory(dir)?).unwrap_or(0);
     let (loaded, builder, examples) = read_requests(dir, rows);
@@ -63,6 +64,26 @@ fn read_requests(dir: &Path, rows: usize) -> (Result<crate::run::Run, crate::run
         let (builder, examples) = building.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (loaded, builder, examples)
     })
+}
+
+/// Lets freed memory be reused instead of returned to the kernel, for the commands that analyze
+/// runs (a load generator or a server keeps glibc's defaults: its threads allocate at once and
+/// want their own arenas). A large analysis frees and allocates buffers of hundreds of MB, metric
+/// after metric; glibc serves each from fresh mmapped pages that the kernel must fault in and
+/// zero again (over 40 % of the time on a 100-million-request run). With no mmap, no trim below
+/// 2 GB and one arena, the next buffer reuses the last one's pages: that run took 100 s instead
+/// of 122 (`benches/analyze_long.rs`). Set once, before the analysis starts its threads.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        // SAFETY: mallopt only sets allocator parameters.
+        ONCE.call_once(|| unsafe {
+            libc::mallopt(libc::M_MMAP_MAX, 0);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, 2_000_000_000);
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        });
+    }
 }
 
 /// Peak bytes `analyze` holds per request, per chunk time and in all (measured with

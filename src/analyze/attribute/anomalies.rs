@@ -81,20 +81,9 @@ impl WindowIndex {
         (t.is_finite() && t >= 0.0).then(|| ((t / self.window_s) as usize).min(self.k - 1))
     }
 
-    /// The requests whose `times` fall in each window (counted first, so that each window's
-    /// list is allocated once at its size: on 100-million-request runs these lists are GBs).
+    /// The requests whose `times` fall in each window.
     fn by_window(&self, times: &[f64]) -> Vec<Vec<u32>> {
-        let mut counts = vec![0usize; self.k];
-        for b in times.iter().filter_map(|&t| self.at(t)) {
-            counts[b] += 1;
-        }
-        let mut out: Vec<Vec<u32>> = counts.into_iter().map(Vec::with_capacity).collect();
-        for (i, &t) in times.iter().enumerate() {
-            if let Some(b) = self.at(t) {
-                out[b].push(i as u32);
-            }
-        }
-        out
+        crate::analyze::windows::bucket_by(times, self.k, |t| self.at(t))
     }
 
     /// Window start times.

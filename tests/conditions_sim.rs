@@ -40,6 +40,11 @@ fn coverage_duration_s() -> f64 {
 /// pairs and the clean verdict in 29 (its change unbiased, +10.3 % ± 1.9 %, but from the 75 %
 /// of the candidate left after the episode); at 12 minutes in 36 and 34 of 40.
 const PAIR_DURATION_S: f64 = 1200.0;
+
+/// The study's pair run length: `CONDITIONS_PAIR_DURATION_S` seconds (default `PAIR_DURATION_S`).
+fn pair_duration_s() -> f64 {
+    std::env::var("CONDITIONS_PAIR_DURATION_S").ok().and_then(|v| v.parse().ok()).unwrap_or(PAIR_DURATION_S)
+}
 const COVERAGE_SCENARIOS: [Scenario; 4] = [Scenario::ThermalThrottle, Scenario::PowerCap, Scenario::ForeignProcess, Scenario::ClientSaturation];
 
 /// One simulated run, analyzed: the run (for compare's request view), its analysis and truth.
@@ -178,16 +183,16 @@ fn is_change(v: Verdict) -> bool {
     matches!(v, Verdict::Regression | Verdict::Improvement)
 }
 
-fn pairs(seeds: &[u64], resamples: usize) -> Pairs {
+fn pairs(seeds: &[u64], resamples: usize, duration_s: f64) -> Pairs {
     let effect = Some(Effect { metric: EffectMetric::Ttft, relative: 0.10 });
     let mut p = Pairs::default();
     for &seed in seeds {
-        let base = analyzed(&options(Scenario::Steady, seed, PAIR_DURATION_S), resamples);
-        let with_effect = |scenario| analyzed(&SimOptions { effect, ..options(scenario, seed + 50_000, PAIR_DURATION_S) }, resamples);
+        let base = analyzed(&options(Scenario::Steady, seed, duration_s), resamples);
+        let with_effect = |scenario| analyzed(&SimOptions { effect, ..options(scenario, seed + 50_000, duration_s) }, resamples);
         let (ab_clean, ab_measured, ab_change) = verdicts(&base, &with_effect(Scenario::ThermalThrottle), resamples);
         let (_, reference, _) = verdicts(&base, &with_effect(Scenario::Steady), resamples);
         let (aa_clean, aa_measured, aa_change) =
-            verdicts(&base, &analyzed(&options(Scenario::ThermalThrottle, seed + 60_000, PAIR_DURATION_S), resamples), resamples);
+            verdicts(&base, &analyzed(&options(Scenario::ThermalThrottle, seed + 60_000, duration_s), resamples), resamples);
         p.pairs += 1;
         p.ab_clean_regression += usize::from(ab_clean == Some(Verdict::Regression));
         p.ab_no_clean += usize::from(ab_clean.is_none());
@@ -291,7 +296,7 @@ fn conditions_fast() {
     assert_eq!(c.with_clean, c.runs, "every disturbed run should have a clean condition");
     assert!(c.two_sided[0] >= 7 && c.covered[0] + 1 >= c.two_sided[0], "clean P50 TTFT coverage: {c:?}");
     assert!(c.two_sided[1] >= 7 && c.covered[1] + 1 >= c.two_sided[1], "clean P99 TTFT coverage: {c:?}");
-    let p = pairs(&[1, 2, 3], 499);
+    let p = pairs(&[1, 2, 3], 499, PAIR_DURATION_S);
     assert!(p.ab_clean_regression >= 2, "clean A/B verdicts: {p:?}");
     assert_eq!(p.aa_clean_no_change, p.pairs, "clean A/A verdicts: {p:?}");
     let w = warmups(&[1, 2, 3], 499);
@@ -333,11 +338,12 @@ fn conditions_full_coverage() {
 #[ignore = "the full study takes many minutes; run with --ignored"]
 fn conditions_full_pairs() {
     let seeds = study_seeds();
-    let p = pairs(&seeds, 999);
+    let p = pairs(&seeds, 999, pair_duration_s());
     let (ab, aa) = (share(p.ab_clean_regression, p.pairs), share(p.aa_clean_no_change, p.pairs));
     eprintln!(
-        "STUDY pairs ({} pairs of {PAIR_DURATION_S} s runs): A/B clean regression {ab:.3} ({}/{}), as measured {:.3}, undisturbed candidate {:.3}; A/A clean no change {aa:.3} ({}/{}), as measured {:.3}",
+        "STUDY pairs ({} pairs of {} s runs): A/B clean regression {ab:.3} ({}/{}), as measured {:.3}, undisturbed candidate {:.3}; A/A clean no change {aa:.3} ({}/{}), as measured {:.3}",
         p.pairs,
+        pair_duration_s(),
         p.ab_clean_regression,
         p.pairs,
         share(p.ab_measured_regression, p.pairs),

@@ -21,9 +21,9 @@ use super::estimate::{Estimate, Method};
 use crate::stats::block_length::dependence;
 use crate::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
 use crate::stats::order_ci::{Alternative, order_statistic_indices};
-use crate::stats::quantile::quantile_sorted;
+use crate::stats::rank::{PartialRanking, quantile_ranks};
 use crate::stats::resample::stat_id;
-use crate::stats::stationary::{Grouped, GroupedBootstrap, grouped_bootstrap, percentile_of};
+use crate::stats::stationary::{Grouped, GroupedBootstrap, binned_rank_range, grouped_bootstrap, percentile_of};
 
 /// Design effect above which requests count as dependent.
 pub const DEPENDENCE_THRESHOLD: f64 = 1.25;
@@ -74,6 +74,8 @@ pub struct MetricSample<'a> {
     pub values: &'a [f64],
     pub window: &'a [u32],
     pub windows: usize,
+    /// Whether to describe the distribution (quantile grid and histogram) too.
+    pub with_distribution: bool,
 }
 
 /// The dependence of one score's per-window sums.
@@ -94,21 +96,24 @@ fn design_effect(d: &[f64], n: usize, unit_variance: f64) -> ScoreDependence {
     ScoreDependence { tau, block: dep.stationary_block, bias_ratio: dep.bias_ratio }
 }
 
-fn order_statistic(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> (Option<f64>, Option<f64>) {
-    let n = sorted.len();
+/// The ranks (of `n`) bounding the order-statistic interval of `p` at `n_eff` observations:
+/// the binomial indices among `n_eff`, mapped onto the `n` values.
+fn order_statistic_ranks(n: usize, p: f64, n_eff: f64, cl: f64, alt: Alternative) -> (Option<usize>, Option<usize>) {
     let m = (n_eff.round() as usize).clamp(1, n);
-    let Some(idx) = order_statistic_indices(m, p, cl, Alternative::TwoSided) else {
+    let Some(idx) = order_statistic_indices(m, p, cl, alt) else {
         return (None, None);
     };
-    let map = |i: usize| -> usize { if m == n { i } else { ((i as f64 + 0.5) * n as f64 / m as f64) as usize } };
-    (idx.lo.map(|i| sorted[map(i).min(n - 1)]), idx.hi.map(|i| sorted[map(i).min(n - 1)]))
+    let map = |i: usize| -> usize { (((i as f64 + 0.5) * n as f64 / m as f64) as usize).min(n - 1) };
+    (idx.lo.map(map), idx.hi.map(map))
+}
+
+fn order_statistic(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> (Option<f64>, Option<f64>) {
+    let (lo, hi) = order_statistic_ranks(sorted.len(), p, n_eff, cl, Alternative::TwoSided);
+    (lo.map(|r| sorted[r]), hi.map(|r| sorted[r]))
 }
 
 fn lower_bound_only(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> Option<f64> {
-    let n = sorted.len();
-    let m = (n_eff.round() as usize).clamp(1, n);
-    let idx = order_statistic_indices(m, p, cl, Alternative::Greater)?;
-    idx.lo.map(|i| sorted[(((i as f64 + 0.5) * n as f64 / m as f64) as usize).min(n - 1)])
+    order_statistic_ranks(sorted.len(), p, n_eff, cl, Alternative::Greater).0.map(|r| sorted[r])
 }
 
 /// `t_{df}/z` at confidence `cl`, with `df` = independent blocks − 1 (at least 2).
@@ -155,10 +160,39 @@ impl MetricSample<'_> {
     }
 }
 
-/// One metric's values ranked once: one sort of (value, group) pairs serves every
-/// percentile and the bootstrap.
-fn rank_values(s: &MetricSample<'_>) -> (Vec<f64>, Vec<u32>) {
-    crate::stats::rank::sort_by_value(s.pairs().map(|(w, v)| (v, w)))
+/// Samples at least this large, whose i.i.d. bootstraps are unaffordable, rank only the
+/// ranges that the percentiles, their intervals and the distribution read (see
+/// `PartialRanking`); smaller ones are sorted whole. Only the summation order of the mean and
+/// the standard deviation differs between the two, in the last bits.
+const PARTIAL_RANKING_MIN: usize = 1 << 18;
+
+/// Settles the ranks read before the percentiles' dependence is known: each percentile's and
+/// each distribution grid point's two quantile ranks, the minimum and the maximum.
+fn settle_points(ranking: &mut PartialRanking, extra: &[f64], with_distribution: bool) {
+    let n = ranking.len();
+    let grid = if with_distribution { &super::distribution::QUANTILE_GRID[..] } else { &[] };
+    let ps = all_percentiles(extra).into_iter().map(|(_, p)| p).chain(grid.iter().copied());
+    let mut ranges: Vec<(usize, usize)> = ps.filter_map(|p| quantile_ranks(n, p)).map(|(lo, hi)| (lo, hi + 1)).collect();
+    ranges.extend([(0, 1), (n - 1, n)]);
+    ranking.settle(&ranges);
+}
+
+/// Settles the ranks each percentile's interval reads: its order-statistic bounds at `n_eff`
+/// (two-sided and lower only) and, when a block bootstrap runs, its binned rank range.
+fn settle_intervals(ranking: &mut PartialRanking, plans: &[Plan], cl: f64, with_blocks: bool) {
+    let n = ranking.len();
+    let mut ranges = Vec::new();
+    for pl in plans {
+        let n_eff = n as f64 / pl.tau;
+        let (lo, hi) = order_statistic_ranks(n, pl.p, n_eff, cl, Alternative::TwoSided);
+        let (lower, _) = order_statistic_ranks(n, pl.p, n_eff, cl, Alternative::Greater);
+        ranges.extend([lo, hi, lower].into_iter().flatten().map(|r| (r, r + 1)));
+        if with_blocks {
+            let (a, b) = binned_rank_range(n, pl.p, bootstrap_rank_halfwidth(n, pl));
+            ranges.push((a, b + 1));
+        }
+    }
+    ranking.settle(&ranges);
 }
 
 /// Estimates for a metric with no values in the steady window.
@@ -173,9 +207,9 @@ fn no_values(name: &str, o: &IntervalOptions) -> BTreeMap<String, Estimate> {
 }
 
 /// The point and design effect of every reported percentile.
-fn percentile_plans(sorted: &[f64], s: &MetricSample<'_>, extra: &[f64]) -> Vec<Plan> {
-    let n = sorted.len();
-    let points: Vec<(String, f64, f64)> = all_percentiles(extra).into_iter().map(|(key, p)| (key, p, quantile_sorted(sorted, p).unwrap_or(f64::NAN))).collect();
+fn percentile_plans(ranking: &PartialRanking, s: &MetricSample<'_>, extra: &[f64]) -> Vec<Plan> {
+    let n = ranking.len();
+    let points: Vec<(String, f64, f64)> = all_percentiles(extra).into_iter().map(|(key, p)| (key, p, ranking.quantile(p).unwrap_or(f64::NAN))).collect();
     let sums = indicator_window_sums(s, &points);
     points
         .into_iter()
@@ -223,6 +257,8 @@ fn all_percentiles(extra: &[f64]) -> Vec<(String, f64)> {
 
 /// What every interval of one metric reads.
 struct MetricIntervals<'a> {
+    /// The values by rank: sorted whole, or on large samples exact at every rank read here
+    /// (`settle_points`, `settle_intervals`) and only partitioned between.
     sorted: Vec<f64>,
     n: usize,
     windows: usize,
@@ -350,10 +386,16 @@ impl MetricIntervals<'_> {
     }
 }
 
+/// How far (in ranks) a resample's quantile can plausibly move: ±8 dependent standard errors
+/// of the rank, plus a margin.
+fn bootstrap_rank_halfwidth(n: usize, pl: &Plan) -> f64 {
+    8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0
+}
+
 /// The block bootstrap of every percentile and the mean over windows, when any of them needs it.
 fn block_bootstrap(sorted: &[f64], group_of_rank: &[u32], groups: usize, plans: &[Plan], block: f64, o: &IntervalOptions, id: u64) -> Option<GroupedBootstrap> {
     let n = sorted.len();
-    let half: Vec<f64> = plans.iter().map(|pl| 8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0).collect();
+    let half: Vec<f64> = plans.iter().map(|pl| bootstrap_rank_halfwidth(n, pl)).collect();
     let ps: Vec<f64> = plans.iter().map(|pl| pl.p).collect();
     grouped_bootstrap(&Grouped { sorted, group_of_rank, groups }, &ps, &half, block, o.resamples, o.seed, id)
 }
@@ -363,19 +405,26 @@ pub fn metric_estimates(
     s: &MetricSample<'_>,
     o: &IntervalOptions,
 ) -> (BTreeMap<String, Estimate>, Option<Dependence>, Option<super::distribution::Distribution>) {
-    let (sorted, group_of_rank) = rank_values(s);
-    let n = sorted.len();
+    let mut ranking = PartialRanking::new(s.pairs().map(|(w, v)| (v, w)));
+    let n = ranking.len();
     if n == 0 {
         return (no_values(s.name, o), None, None);
     }
-    let mean = sorted.iter().sum::<f64>() / n as f64;
-    let var = sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
+    let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
+    // The i.i.d. bootstraps and small samples read every rank.
+    let whole = affordable || n < PARTIAL_RANKING_MIN;
+    if whole {
+        ranking.settle(&[(0, n)]);
+    } else {
+        settle_points(&mut ranking, &o.extra_percentiles, s.with_distribution);
+    }
+    let mean = ranking.values().sum::<f64>() / n as f64;
+    let var = ranking.values().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
     let mean_dependence = design_effect(&deviation_window_sums(s, mean), n, var);
     let (tau_mean, block_mean) = (mean_dependence.tau, mean_dependence.block);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
-    let plans = percentile_plans(&sorted, s, &o.extra_percentiles);
-    let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
+    let plans = percentile_plans(&ranking, s, &o.extra_percentiles);
     // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
     // of every value would cost n × resamples draws.
     let series_dependent = plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent;
@@ -384,6 +433,10 @@ pub fn metric_estimates(
     // runs short for percentile coverage in runs of a few hundred windows (coverage study).
     let block = 2.0 * plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
     let id = stat_id(s.name);
+    if !whole {
+        settle_intervals(&mut ranking, &plans, o.confidence, need_blocks);
+    }
+    let (sorted, group_of_rank) = ranking.into_values();
     let boot = need_blocks.then(|| block_bootstrap(&sorted, &group_of_rank, s.windows, &plans, block, o, id)).flatten();
     drop(group_of_rank);
     let mean_bias_ratio = mean_dependence.bias_ratio;
@@ -393,13 +446,14 @@ pub fn metric_estimates(
     if let Some(e) = m.median_bca(plans[0].q) {
         out.insert("p50_bca".into(), e);
     }
-    let dist = super::distribution::distribution(&m.sorted);
+    let dist = if s.with_distribution { super::distribution::distribution(&m.sorted, whole) } else { None };
     (out, Some(m.dependence), dist)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::quantile::quantile_sorted;
 
     fn sample(n: usize, windows: usize) -> (Vec<f64>, Vec<u32>) {
         // Deterministic, independent-looking values: a Weyl sequence through a log-normal map.
@@ -412,7 +466,7 @@ mod tests {
     fn large_independent_samples_still_get_a_mean_interval() {
         let (values, window) = sample(30_000, 60);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60 }, &o);
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60, with_distribution: true }, &o);
         assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
         assert!(!est.contains_key("p50_bca"), "the i.i.d. BCa is skipped above the budget");
     }
@@ -421,7 +475,7 @@ mod tests {
     fn small_samples_report_insufficient_tails() {
         let (values, window) = sample(500, 25);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25 }, &o);
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25, with_distribution: true }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok);
         let p999 = &est["p999"];
         assert_eq!(p999.status, super::super::Status::InsufficientData);
@@ -433,7 +487,7 @@ mod tests {
     fn claimed_percentiles_are_estimated_beside_the_reported_ones() {
         let (values, window) = sample(2_000, 40);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: vec![0.95, 0.999, 0.005, 0.25] };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40 }, &o);
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40, with_distribution: true }, &o);
         let keys: Vec<&str> = est.keys().map(String::as_str).collect();
         assert_eq!(keys, ["mean", "p0.5", "p25", "p50", "p50_bca", "p90", "p95", "p99", "p999"], "99.9 % keeps its reported key");
         let mut sorted = values.clone();

@@ -440,10 +440,10 @@ struct MetricTables {
 }
 
 impl MetricTables {
-    /// Files one metric's estimates, dependence and distribution (the latter only when `keep_distribution`).
-    fn insert(&mut self, name: String, result: MetricResult, keep_distribution: bool) {
+    /// Files one metric's estimates, dependence and distribution (when described).
+    fn insert(&mut self, name: String, result: MetricResult) {
         let (est, dep, dist) = result;
-        if let Some(d) = dist.filter(|_| keep_distribution) {
+        if let Some(d) = dist {
             self.distributions.insert(name.clone(), d);
         }
         if let Some(d) = dep {
@@ -473,14 +473,15 @@ impl MetricTables {
             .map(|(name, col)| {
                 let values = g.idx.gather(col);
                 let missing = values.iter().filter(|v| !v.is_finite()).count();
-                let result = metric_estimates(&MetricSample { name, values: &values, window: &g.win, windows: g.groups }, iopts);
+                // The report draws the distributions of these three (and of ITL).
+                let with_distribution = matches!(*name, "ttft" | "tpot" | "e2e");
+                let result = metric_estimates(&MetricSample { name, values: &values, window: &g.win, windows: g.groups, with_distribution }, iopts);
                 (name.to_string(), result, missing)
             })
             .collect();
         for (name, result, miss) in results {
             self.missing.insert(name.clone(), miss);
-            let keep = matches!(name.as_str(), "ttft" | "tpot" | "e2e");
-            self.insert(name, result, keep);
+            self.insert(name, result);
         }
     }
 
@@ -497,8 +498,8 @@ impl MetricTables {
         }
         self.missing.insert("itl".to_string(), no_chunks);
         let itl = g.idx.itl(r);
-        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups }, iopts);
-        self.insert("itl".to_string(), result, true);
+        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups, with_distribution: true }, iopts);
+        self.insert("itl".to_string(), result);
     }
 }
 

@@ -232,6 +232,10 @@ fn aggregate(y: &[f64], f: usize) -> Vec<f64> {
     y.chunks(f).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
 }
 
+/// The longest departure from the final level, as a share of the run, that counts as an
+/// excursion rather than a level still moving (see `Levels::is_excursion`).
+const EXCURSION_MAX_SHARE: f64 = 0.03;
+
 /// The PELT levels of one series, judged against the last one (the level the run ends on).
 struct Levels {
     segs: Vec<Seg>,
@@ -299,7 +303,9 @@ impl Levels {
         let late = (0.75 * n as f64) as usize;
         if start > late {
             Some((Classification::NoSteadyState, format!("the final level is reached only at {:.0} s, after 75 % of the run", self.seconds(start))))
-        } else if let Some(s) = self.segs[i..last].iter().find(|s| !self.equiv(s, l) && s.b > late) {
+        } else if let Some(s) =
+            (i..last).find(|&k| !self.equiv(&self.segs[k], l) && self.segs[k].b > late && !self.is_excursion(k, i, n)).map(|k| &self.segs[k])
+        {
             let reason = format!(
                 "the level still moves in the last quarter ({:.0}–{:.0} s differs from the end by {:+.0} %)",
                 self.seconds(s.a),
@@ -315,6 +321,15 @@ impl Levels {
         } else {
             None
         }
+    }
+
+    /// Whether segment `k` (after the first final-level segment `i`) is a short excursion the
+    /// run returns from: at most `EXCURSION_MAX_SHARE` of the `n` windows, with the final level
+    /// on both sides. A burst of a few seconds in a long run is a break, not a level that
+    /// still moves; a drift has no final level before its last steps.
+    fn is_excursion(&self, k: usize, i: usize, n: usize) -> bool {
+        let (s, l) = (&self.segs[k], self.last());
+        k > i && (s.b - s.a) as f64 <= EXCURSION_MAX_SHARE * n as f64 && self.equiv(&self.segs[k - 1], l) && self.equiv(&self.segs[k + 1], l)
     }
 
     /// A segment as reported, relative to the last level.
@@ -927,15 +942,20 @@ mod tests {
     /// Twelve hours at 10 requests/s (one-second buckets of 10 requests, merged 22 to a
     /// detection window), TTFT and TPOT 1.7× slower for the first `warmup_s`, ±10 % noise.
     fn long_run(warmup_s: f64) -> RequestView {
+        run_at_10_per_s(43_200.0, |t| if t < warmup_s { 1.7 } else { 1.0 })
+    }
+
+    /// `duration_s` at 10 requests/s, TTFT and TPOT `slowdown(t)` times their level, ±10 % noise.
+    fn run_at_10_per_s(duration_s: f64, slowdown: impl Fn(f64) -> f64) -> RequestView {
         let mut r = RequestView::default();
         let mut x = 0x2545_f491_4f6c_dd1du64;
-        for i in 0..432_000 {
+        for i in 0..(duration_s * 10.0) as usize {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             let noise = 0.9 + 0.2 * (x >> 11) as f64 / (1u64 << 53) as f64;
             let t = i as f64 / 10.0;
-            let slow = if t < warmup_s { 1.7 } else { 1.0 };
+            let slow = slowdown(t);
             r.sent_s.push(t);
             r.end_s.push(t + 1.0);
             r.scheduled_s.push(f64::NAN);
@@ -957,5 +977,18 @@ mod tests {
         let flat = steady_state(&long_run(0.0), &opts);
         assert_eq!(flat.classification, Classification::Flat, "{:?}", flat.series.iter().map(|s| &s.reason).collect::<Vec<_>>());
         assert!(flat.start_s <= 5.0, "cut at {} s", flat.start_s);
+    }
+
+    #[test]
+    fn a_short_burst_in_the_last_quarter_is_a_break_but_a_long_one_ends_the_steady_state() {
+        let opts = SteadyOptions { window_s: 1.0, penalty: Penalty::Mbic, delta: 0.05, override_window: None };
+        let reasons = |s: &SteadyState| s.series.iter().map(|x| x.reason.clone()).collect::<Vec<_>>();
+        // 40 minutes; a 15-s burst 30 % slower at 2000 s (0.6 % of the run), then back.
+        let burst = steady_state(&run_at_10_per_s(2400.0, |t| if (2000.0..2015.0).contains(&t) { 1.3 } else { 1.0 }), &opts);
+        assert!(!burst.breaks.is_empty(), "the premise: the burst is found as a segment");
+        assert_eq!(burst.classification, Classification::Flat, "{:?}", reasons(&burst));
+        // The same 30 % for 150 s (6 %): the level still moves in the last quarter.
+        let long = steady_state(&run_at_10_per_s(2400.0, |t| if (2000.0..2150.0).contains(&t) { 1.3 } else { 1.0 }), &opts);
+        assert_eq!(long.classification, Classification::NoSteadyState, "{:?}", reasons(&long));
     }
 }

@@ -9,6 +9,8 @@
 //! O(blocks · log bins) instead of O(n). Inside a bin the resample's order statistic is read off
 //! the original ranks by interpolation; bins are single ranks whenever the range allows, and
 //! the range spans ±8 dependent standard errors of the rank, so clamping is rare and counted.
+//! Outside the binned ranges only each value's group is counted, so the values there need not
+//! be in order, only below or above the range (`rank::PartialRanking`).
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -125,27 +127,42 @@ impl RankBins {
     }
 
     /// The bin of the resample's order statistic `k` (0-based): the smallest j in 1..=bins+2
-    /// with count(bin < j) > k, found by bisection. The counts at j - 1 and j come from the
-    /// bisection's own steps when it took them: each costs a pass over the blocks.
+    /// with count(bin < j) > k. Each count costs a pass over the blocks, so the search guesses
+    /// j by interpolating the counts at the ends of its bracket (they grow nearly linearly
+    /// across the equal-width bins: two or three passes) and bisects whenever a guess fails to
+    /// halve the bracket (at most twice the passes of plain bisection).
     fn find_bin(&self, blocks: &[(usize, usize)], groups: usize, k: u64) -> Bin {
         let bins = self.edges.len() - 1;
-        // At most ⌈log2(MAX_BINS + 2)⌉ = 12 steps.
-        let (mut seen, mut steps) = ([(0usize, 0u64); 16], 0);
-        let (mut lo, mut hi) = (1usize, bins + 2);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let c = self.count_blocks(blocks, groups, mid);
-            seen[steps] = (mid, c);
-            steps += 1;
-            if c > k { hi = mid } else { lo = mid + 1 }
+        let count = |j: usize| self.count_blocks(blocks, groups, j);
+        // Invariant: count(a) <= k < count(b); the answer lies in a + 1..=b.
+        let (mut a, mut ca) = (1usize, count(1));
+        if ca > k {
+            // Clamped below the binned range.
+            return Bin { j: 1, before: 0, through: ca };
         }
-        let j = lo;
-        let count = |j: usize| seen[..steps].iter().find(|s| s.0 == j).map_or_else(|| self.count_blocks(blocks, groups, j), |s| s.1);
-        if j == 1 || j == bins + 2 {
-            // Clamped: the value lies outside the binned range; no counts are needed.
-            return Bin { j, before: 0, through: if j == 1 { count(1) } else { u64::MAX } };
+        let (mut b, mut cb) = (bins + 1, count(bins + 1));
+        if cb <= k {
+            // Clamped above the binned range: no counts are needed.
+            return Bin { j: bins + 2, before: 0, through: u64::MAX };
         }
-        Bin { j, before: count(j - 1), through: count(j) }
+        let mut interpolate = true;
+        while b - a > 1 {
+            let width = b - a;
+            let j = if interpolate {
+                let share = (k - ca) as f64 + 0.5;
+                a + ((share / (cb - ca) as f64 * width as f64) as usize).clamp(1, width - 1)
+            } else {
+                a + width / 2
+            };
+            let c = count(j);
+            if c > k {
+                (b, cb) = (j, c)
+            } else {
+                (a, ca) = (j, c)
+            }
+            interpolate = 2 * (b - a) <= width;
+        }
+        Bin { j: b, before: ca, through: cb }
     }
 
     /// The original rank standing for order statistic `k` of a resample, given its bin, and
@@ -182,15 +199,22 @@ fn circular_range<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T
     if e <= k { pre[e] - pre[s] } else { pre[k] - pre[s] + pre[e - k] }
 }
 
+/// The ranks `lo..=hi` binned around quantile `p` of `n` values: `±rank_halfwidth` (and a
+/// margin for interpolation), clipped to the data. Only these ranks' order is read.
+pub fn binned_rank_range(n: usize, p: f64, rank_halfwidth: f64) -> (usize, usize) {
+    let c = p * (n - 1) as f64;
+    let lo = (c - rank_halfwidth - 2.0).floor().max(0.0) as usize;
+    let hi = ((c + rank_halfwidth + 2.0).ceil() as usize).min(n - 1);
+    (lo, hi)
+}
+
 /// Binned rank counts around each target quantile, its range `±rank_halfwidth` clipped to the data.
 fn quantile_bins(data: &Grouped<'_>, ps: &[f64], rank_halfwidth: &[f64]) -> Vec<RankBins> {
     let n = data.sorted.len();
     ps.iter()
         .zip(rank_halfwidth)
         .map(|(&p, &h)| {
-            let c = p * (n - 1) as f64;
-            let lo = (c - h - 2.0).floor().max(0.0) as usize;
-            let hi = ((c + h + 2.0).ceil() as usize).min(n - 1);
+            let (lo, hi) = binned_rank_range(n, p, h);
             RankBins::new(data.group_of_rank, data.groups, lo, hi)
         })
         .collect()

@@ -5,6 +5,9 @@ use clap::Parser;
 
 use credence::cli::Cli;
 
+#[global_allocator]
+static ALLOCATOR: credence::cli::huge_pages::HugePageAdvice = credence::cli::huge_pages::HugePageAdvice;
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match credence::cli::run(cli.command) {

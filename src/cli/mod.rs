@@ -11,6 +11,7 @@ use crate::error::{CliError, ExitCode};
 pub(crate) mod args;
 mod gpu;
 mod history_store;
+pub mod huge_pages;
 mod io;
 mod load;
 

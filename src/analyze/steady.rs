@@ -69,7 +69,8 @@ pub struct SteadyOptions {
 pub struct Segment {
     pub start_s: f64,
     pub end_s: f64,
-    /// Level relative to the last segment (e.g. 0.25 = 25 % slower), from the log-scale means.
+    /// Level relative to the final level (e.g. 0.25 = 25 % slower), from the log-scale means:
+    /// the last segment's, or the one before it when the last is a short burst at the very end.
     pub relative_to_last: f64,
     pub equivalent_to_last: bool,
 }
@@ -236,15 +237,38 @@ fn aggregate(y: &[f64], f: usize) -> Vec<f64> {
 /// excursion rather than a level still moving (see `Levels::is_excursion`).
 const EXCURSION_MAX_SHARE: f64 = 0.03;
 
-/// The PELT levels of one series, judged against the last one (the level the run ends on).
+/// The PELT levels of one series, judged against the final one (the level the run ends on).
 struct Levels {
     segs: Vec<Seg>,
     /// Log-scale width of "the same level" (`ln(1 + delta)`).
     tol: f64,
     bucket_s: f64,
+    /// Index of the final level: the last segment unless `set_aside_final_burst` chose another.
+    reference: usize,
 }
 
 impl Levels {
+    fn new(segs: Vec<Seg>, tol: f64, bucket_s: f64) -> Levels {
+        let reference = segs.len() - 1;
+        Levels { segs, tol, bucket_s, reference }
+    }
+
+    /// Judges against the level before a short burst at the very end of the run (at most
+    /// `EXCURSION_MAX_SHARE` of it, after a longer level it differs from): a run that ends on
+    /// a few slow seconds has not "reached its final level late".
+    fn set_aside_final_burst(mut self) -> Levels {
+        let k = self.segs.len();
+        if k >= 2 {
+            let n = self.segs[k - 1].b as f64;
+            let short = |s: &Seg| (s.b - s.a) as f64 <= EXCURSION_MAX_SHARE * n;
+            let (before, last) = (&self.segs[k - 2], &self.segs[k - 1]);
+            if short(last) && !short(before) && !self.equiv(before, last) {
+                self.reference = k - 2;
+            }
+        }
+        self
+    }
+
     /// Whether two levels are the same within the tolerance plus twice their sampling error.
     fn equiv(&self, s: &Seg, t: &Seg) -> bool {
         (s.mean - t.mean).abs() <= self.tol + 2.0 * (s.se.powi(2) + t.se.powi(2)).sqrt()
@@ -252,14 +276,15 @@ impl Levels {
 
     /// The level the run ends on.
     fn last(&self) -> &Seg {
-        &self.segs[self.segs.len() - 1]
+        &self.segs[self.reference]
     }
 
-    /// Index of the first segment equivalent to the last: everything before it is a transient.
+    /// Index of the first segment equivalent to the final level: everything before it is a
+    /// transient.
     fn first_final(&self) -> usize {
-        let (last, l) = (self.segs.len() - 1, self.last());
+        let l = self.last();
         let mut i = 0;
-        while i < last && !self.equiv(&self.segs[i], l) {
+        while i < self.reference && !self.equiv(&self.segs[i], l) {
             i += 1;
         }
         i
@@ -298,13 +323,13 @@ impl Levels {
     /// Overrides the leading verdict when the final level comes late, still moves in the last
     /// quarter, or is slower than the run's main level.
     fn late_verdict(&self, i: usize, n: usize) -> Option<(Classification, String)> {
-        let (last, l) = (self.segs.len() - 1, self.last());
+        let l = self.last();
         let start = self.segs[i].a;
         let late = (0.75 * n as f64) as usize;
         if start > late {
             Some((Classification::NoSteadyState, format!("the final level is reached only at {:.0} s, after 75 % of the run", self.seconds(start))))
         } else if let Some(s) =
-            (i..last).find(|&k| !self.equiv(&self.segs[k], l) && self.segs[k].b > late && !self.is_excursion(k, i, n)).map(|k| &self.segs[k])
+            (i..self.reference).find(|&k| !self.equiv(&self.segs[k], l) && self.segs[k].b > late && !self.is_excursion(k, i, n)).map(|k| &self.segs[k])
         {
             let reason = format!(
                 "the level still moves in the last quarter ({:.0}–{:.0} s differs from the end by {:+.0} %)",
@@ -379,7 +404,7 @@ fn levels_of(y: &[f64], bucket_s: f64, opts: &SteadyOptions) -> (Levels, usize) 
     let y = &aggregate(y, f);
     let mut segs = segments(y, opts.penalty);
     set_level_errors(y, &mut segs);
-    (Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: bucket_s * f as f64 }, f)
+    (Levels::new(segs, (1.0 + opts.delta).ln(), bucket_s * f as f64).set_aside_final_burst(), f)
 }
 
 /// The start of the final level at bucket resolution, for a transient found on merged windows
@@ -407,7 +432,7 @@ fn refine_boundary(fine: &[f64], from: usize, at: usize, unit: usize, opts: &Ste
             s.se = s.se.max((lrv / (s.b - s.a) as f64).sqrt());
         }
     }
-    let levels = Levels { segs, tol: (1.0 + opts.delta).ln(), bucket_s: f as f64 };
+    let levels = Levels::new(segs, (1.0 + opts.delta).ln(), f as f64);
     lo + levels.segs[levels.first_final()].a * f
 }
 
@@ -980,13 +1005,17 @@ mod tests {
     }
 
     #[test]
-    fn a_short_burst_in_the_last_quarter_is_a_break_but_a_long_one_ends_the_steady_state() {
+    fn a_short_burst_late_or_at_the_end_is_a_break_but_a_long_one_ends_the_steady_state() {
         let opts = SteadyOptions { window_s: 1.0, penalty: Penalty::Mbic, delta: 0.05, override_window: None };
         let reasons = |s: &SteadyState| s.series.iter().map(|x| x.reason.clone()).collect::<Vec<_>>();
         // 40 minutes; a 15-s burst 30 % slower at 2000 s (0.6 % of the run), then back.
         let burst = steady_state(&run_at_10_per_s(2400.0, |t| if (2000.0..2015.0).contains(&t) { 1.3 } else { 1.0 }), &opts);
         assert!(!burst.breaks.is_empty(), "the premise: the burst is found as a segment");
         assert_eq!(burst.classification, Classification::Flat, "{:?}", reasons(&burst));
+        // The same burst in the run's last 15 s: the final level is the one before it.
+        let at_end = steady_state(&run_at_10_per_s(2400.0, |t| if t >= 2385.0 { 1.3 } else { 1.0 }), &opts);
+        assert_eq!(at_end.classification, Classification::Flat, "{:?}", reasons(&at_end));
+        assert!(at_end.start_s <= 5.0, "cut at {} s", at_end.start_s);
         // The same 30 % for 150 s (6 %): the level still moves in the last quarter.
         let long = steady_state(&run_at_10_per_s(2400.0, |t| if (2000.0..2150.0).contains(&t) { 1.3 } else { 1.0 }), &opts);
         assert_eq!(long.classification, Classification::NoSteadyState, "{:?}", reasons(&long));

@@ -5,8 +5,9 @@
 //! in 4 KiB pages that is millions of page faults, and on a virtual machine each costs
 //! microseconds: on a 100-million-request run half the CPU time was the kernel's. Where huge
 //! pages are enabled only on request (`/sys/kernel/mm/transparent_hugepage/enabled` =
-//! `madvise`, the common default), asking for them for the large buffers took that run from
-//! 68 s to 44 s, and its load from 35 s to 13 s (`benches/analyze_long.rs`). Where they are
+//! `madvise`, the common default), asking for them for the large buffers took that run to
+//! 34–36 s from 43–73 s without (alternating runs of one binary; system time 13 s against
+//! 24–57 s; `benches/analyze_long.rs`). Where they are
 //! `always` or `never`, the advice changes nothing. Small allocations are left alone: a huge
 //! page would round them up.
 

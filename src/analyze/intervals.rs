@@ -21,7 +21,8 @@ use super::estimate::{Estimate, Method};
 use crate::stats::block_length::dependence;
 use crate::stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
 use crate::stats::order_ci::{Alternative, order_statistic_indices};
-use crate::stats::rank::{PartialRanking, quantile_ranks};
+use crate::stats::quantile::quantile_ranks;
+use crate::stats::rank::PartialRanking;
 use crate::stats::resample::stat_id;
 use crate::stats::stationary::{Grouped, GroupedBootstrap, binned_rank_range, grouped_bootstrap, percentile_of};
 

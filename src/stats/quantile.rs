@@ -4,13 +4,26 @@
 
 /// Type-7 quantile of an ascending slice. `None` when the slice is empty or `p` is outside [0, 1].
 pub fn quantile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
-    if sorted.is_empty() || !(0.0..=1.0).contains(&p) {
+    quantile_by_rank(sorted.len(), p, |r| sorted[r])
+}
+
+/// The two ranks ⌊h⌋ and ⌊h⌋+1 (clipped) that the type-7 quantile `p` of `n` values reads;
+/// `None` when `n` is 0 or `p` is outside [0, 1].
+pub fn quantile_ranks(n: usize, p: f64) -> Option<(usize, usize)> {
+    if n == 0 || !(0.0..=1.0).contains(&p) {
         return None;
     }
-    let h = (sorted.len() - 1) as f64 * p;
-    let lo = h.floor() as usize;
-    let hi = (lo + 1).min(sorted.len() - 1);
-    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
+    let lo = ((n - 1) as f64 * p).floor() as usize;
+    Some((lo, (lo + 1).min(n - 1)))
+}
+
+/// Type-7 quantile `p` of `n` values, reading the value at each rank through `at` (for value
+/// stores that are exact only at the ranks asked for, such as `rank::PartialRanking`).
+pub fn quantile_by_rank(n: usize, p: f64, at: impl Fn(usize) -> f64) -> Option<f64> {
+    let (lo, hi) = quantile_ranks(n, p)?;
+    let h = (n - 1) as f64 * p;
+    let (a, b) = (at(lo), at(hi));
+    Some(a + (h - lo as f64) * (b - a))
 }
 
 /// Type-7 quantile of unsorted data, by selection on a scratch copy (no full sort).

@@ -126,10 +126,7 @@ impl PartialRanking {
 
     /// Type-7 quantile `p` (as `quantile_sorted`); its two ranks must be settled.
     pub fn quantile(&self, p: f64) -> Option<f64> {
-        let (lo, hi) = quantile_ranks(self.keys.len(), p)?;
-        let (a, b) = (self.value(lo), self.value(hi));
-        let h = (self.keys.len() - 1) as f64 * p;
-        Some(a + (h - lo as f64) * (b - a))
+        super::quantile::quantile_by_rank(self.keys.len(), p, |r| self.value(r))
     }
 
     /// The values and their groups in this arrangement (settled ranges exact, the rest only
@@ -142,15 +139,6 @@ impl PartialRanking {
         values.shrink_to_fit();
         (values, groups)
     }
-}
-
-/// The two ranks a type-7 quantile `p` of `n` values reads; None when empty or p outside [0, 1].
-pub fn quantile_ranks(n: usize, p: f64) -> Option<(usize, usize)> {
-    if n == 0 || !(0.0..=1.0).contains(&p) {
-        return None;
-    }
-    let lo = ((n - 1) as f64 * p).floor() as usize;
-    Some((lo, (lo + 1).min(n - 1)))
 }
 
 #[cfg(test)]

@@ -27,8 +27,9 @@ pub struct Distribution {
 
 /// The distribution of finite values by rank: `ranked` is ascending when `fully_sorted`, else
 /// exact at the minimum, the maximum and the grid's quantile ranks (`rank::PartialRanking`) and
-/// only partitioned elsewhere. None when empty.
-pub fn distribution(ranked: &[f64], fully_sorted: bool) -> Option<Distribution> {
+/// only partitioned elsewhere; `std` is the population standard deviation, computed by the
+/// caller in time order. None when empty.
+pub fn distribution(ranked: &[f64], fully_sorted: bool, std: f64) -> Option<Distribution> {
     let (&min, &max) = (ranked.first()?, ranked.last()?);
     let quantiles = QUANTILE_GRID.iter().filter_map(|&p| quantile_sorted(ranked, p).map(|q| [p, q])).collect();
     // Log bins need a positive floor: the smallest positive value.
@@ -52,8 +53,6 @@ pub fn distribution(ranked: &[f64], fully_sorted: bool) -> Option<Distribution> 
         let starts = bin_starts(lo, hi, bin);
         ranked.iter().for_each(|&v| counts[starts.partition_point(|s| *s <= v)] += 1);
     }
-    let mean = ranked.iter().sum::<f64>() / ranked.len() as f64;
-    let std = (ranked.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / ranked.len() as f64).sqrt();
     Some(Distribution { quantiles, min, max, std, edges, counts })
 }
 
@@ -81,24 +80,24 @@ mod tests {
     #[test]
     fn counts_every_value_once() {
         let v: Vec<f64> = (1..=1000).map(f64::from).collect();
-        let d = distribution(&v, true).unwrap();
+        let d = distribution(&v, true, 1.0).unwrap();
         assert_eq!(d.counts.iter().sum::<u64>(), 1000);
         assert_eq!(d.quantiles.iter().find(|q| q[0] == 0.5).unwrap()[1], 500.5);
-        assert!(distribution(&[], true).is_none());
+        assert!(distribution(&[], true, 0.0).is_none());
         // Partitioned only (exact at the ends): the same bins and counts, here and on values
         // spread over many decades with exact powers of two and bin edges among them.
         let mut w: Vec<f64> = (0..20_000).map(|i| (i as f64 * 0.618_034 % 1.0 * 30.0 - 12.0).exp2()).collect();
         w.extend(d.edges.iter().copied().chain([0.0, -1.0]));
         w.sort_by(f64::total_cmp);
-        let sorted = distribution(&w, true).unwrap();
+        let sorted = distribution(&w, true, 1.0).unwrap();
         let end = w.len() - 1;
         let (first, last) = (w[0], w[end]);
         w[1..end].reverse();
         assert_eq!((w[0], w[end]), (first, last));
-        assert_eq!(distribution(&w, false).unwrap().counts, sorted.counts);
+        assert_eq!(distribution(&w, false, 1.0).unwrap().counts, sorted.counts);
         let mut p = v.clone();
         p[1..999].reverse();
-        let q = distribution(&p, false).unwrap();
+        let q = distribution(&p, false, 1.0).unwrap();
         assert_eq!((q.edges.clone(), q.counts.clone(), q.min, q.max), (d.edges, d.counts, d.min, d.max));
     }
 }

@@ -154,6 +154,24 @@ struct Plan {
     bias_ratio: f64,
 }
 
+impl Plan {
+    /// Effective observations beyond the percentile (in its tail).
+    fn beyond(&self, n: usize) -> f64 {
+        n as f64 / self.tau * (1.0 - self.p)
+    }
+
+    /// Whether the percentile is treated as dependent: its own design effect, or its series'.
+    fn dependent(&self, series_dependent: bool) -> bool {
+        self.tau > DEPENDENCE_THRESHOLD || series_dependent
+    }
+
+    /// Whether its interval comes from the block bootstrap (`MetricIntervals::percentile`), so
+    /// the bootstrap must resample it.
+    fn reads_block_bootstrap(&self, n: usize, series_dependent: bool) -> bool {
+        self.beyond(n) >= TAIL_MINIMUM && self.dependent(series_dependent)
+    }
+}
+
 impl MetricSample<'_> {
     /// The finite values with their windows, in time order.
     fn pairs(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
@@ -180,10 +198,10 @@ fn settle_points(ranking: &mut PartialRanking, extra: &[f64], with_distribution:
 
 /// Settles the ranks each percentile's interval reads: its order-statistic bounds at `n_eff`
 /// (two-sided and lower only) and, when a block bootstrap runs, its binned rank range.
-fn settle_intervals(ranking: &mut PartialRanking, plans: &[Plan], cl: f64, with_blocks: bool) {
+fn settle_intervals(ranking: &mut PartialRanking, plans: &[Plan], cl: f64, with_blocks: &[bool]) {
     let n = ranking.len();
     let mut ranges = Vec::new();
-    for pl in plans {
+    for (pl, &with_blocks) in plans.iter().zip(with_blocks) {
         let n_eff = n as f64 / pl.tau;
         let (lo, hi) = order_statistic_ranks(n, pl.p, n_eff, cl, Alternative::TwoSided);
         let (lower, _) = order_statistic_ranks(n, pl.p, n_eff, cl, Alternative::Greater);
@@ -322,8 +340,7 @@ impl MetricIntervals<'_> {
     /// The interval of percentile `i`, by the method its dependence and tail call for.
     fn percentile(&self, i: usize, pl: &Plan) -> Estimate {
         let n_eff = self.n as f64 / pl.tau;
-        let beyond = n_eff * (1.0 - pl.p);
-        let dependent = pl.tau > DEPENDENCE_THRESHOLD || self.series_dependent;
+        let (beyond, dependent) = (pl.beyond(self.n), pl.dependent(self.series_dependent));
         let est = if beyond < TAIL_MINIMUM {
             self.insufficient_tail(pl, n_eff, beyond, dependent)
         } else if !dependent {
@@ -393,12 +410,19 @@ fn bootstrap_rank_halfwidth(n: usize, pl: &Plan) -> f64 {
     8.0 * (n as f64 * pl.p * (1.0 - pl.p) * pl.tau).sqrt() + 50.0
 }
 
-/// The block bootstrap of every percentile and the mean over windows, when any of them needs it.
-fn block_bootstrap(sorted: &[f64], group_of_rank: &[u32], groups: usize, plans: &[Plan], block: f64, o: &IntervalOptions, id: u64) -> Option<GroupedBootstrap> {
+/// The block bootstrap over windows of the mean and of the percentiles in `resampled`. The
+/// distributions come back one per plan, empty for the percentiles not resampled; a
+/// resample's blocks are drawn before any statistic is read, so which percentiles are
+/// resampled never changes another's distribution.
+fn block_bootstrap(sorted: &[f64], group_of_rank: &[u32], groups: usize, plans: &[Plan], resampled: &[bool], block: f64, o: &IntervalOptions, id: u64) -> Option<GroupedBootstrap> {
     let n = sorted.len();
-    let half: Vec<f64> = plans.iter().map(|pl| bootstrap_rank_halfwidth(n, pl)).collect();
-    let ps: Vec<f64> = plans.iter().map(|pl| pl.p).collect();
-    grouped_bootstrap(&Grouped { sorted, group_of_rank, groups }, &ps, &half, block, o.resamples, o.seed, id)
+    let chosen: Vec<&Plan> = plans.iter().zip(resampled).filter(|(_, r)| **r).map(|(pl, _)| pl).collect();
+    let half: Vec<f64> = chosen.iter().map(|pl| bootstrap_rank_halfwidth(n, pl)).collect();
+    let ps: Vec<f64> = chosen.iter().map(|pl| pl.p).collect();
+    let mut boot = grouped_bootstrap(&Grouped { sorted, group_of_rank, groups }, &ps, &half, block, o.resamples, o.seed, id)?;
+    let mut dists = std::mem::take(&mut boot.quantiles).into_iter();
+    boot.quantiles = resampled.iter().map(|&r| if r { dists.next().unwrap_or_default() } else { Vec::new() }).collect();
+    Some(boot)
 }
 
 /// All statistics of one metric: p50, p90, p99, p999, mean and p50_bca.
@@ -419,8 +443,9 @@ pub fn metric_estimates(
     } else {
         settle_points(&mut ranking, &o.extra_percentiles, s.with_distribution);
     }
-    let mean = ranking.values().sum::<f64>() / n as f64;
-    let var = ranking.values().map(|v| (v - mean).powi(2)).sum::<f64>() / n as f64;
+    // Summed in time order: how the ranks were settled must not move the last digits.
+    let mean = s.pairs().map(|(_, v)| v).sum::<f64>() / n as f64;
+    let var = s.pairs().map(|(_, v)| (v - mean).powi(2)).sum::<f64>() / n as f64;
     let mean_dependence = design_effect(&deviation_window_sums(s, mean), n, var);
     let (tau_mean, block_mean) = (mean_dependence.tau, mean_dependence.block);
     let dependence =
@@ -434,11 +459,12 @@ pub fn metric_estimates(
     // runs short for percentile coverage in runs of a few hundred windows (coverage study).
     let block = 2.0 * plans.iter().map(|p| p.block).chain([block_mean]).fold(1.0, f64::max);
     let id = stat_id(s.name);
+    let resampled: Vec<bool> = plans.iter().map(|pl| need_blocks && pl.reads_block_bootstrap(n, series_dependent)).collect();
     if !whole {
-        settle_intervals(&mut ranking, &plans, o.confidence, need_blocks);
+        settle_intervals(&mut ranking, &plans, o.confidence, &resampled);
     }
     let (sorted, group_of_rank) = ranking.into_values();
-    let boot = need_blocks.then(|| block_bootstrap(&sorted, &group_of_rank, s.windows, &plans, block, o, id)).flatten();
+    let boot = need_blocks.then(|| block_bootstrap(&sorted, &group_of_rank, s.windows, &plans, &resampled, block, o, id)).flatten();
     drop(group_of_rank);
     let mean_bias_ratio = mean_dependence.bias_ratio;
     let m = MetricIntervals { sorted, n, windows: s.windows, o, id, mean, dependence, mean_bias_ratio, series_dependent, affordable, block, boot };
@@ -447,7 +473,7 @@ pub fn metric_estimates(
     if let Some(e) = m.median_bca(plans[0].q) {
         out.insert("p50_bca".into(), e);
     }
-    let dist = if s.with_distribution { super::distribution::distribution(&m.sorted, whole) } else { None };
+    let dist = if s.with_distribution { super::distribution::distribution(&m.sorted, whole, var.sqrt()) } else { None };
     (out, Some(m.dependence), dist)
 }
 

@@ -68,12 +68,18 @@ struct RankBins {
     /// per-block lookups of one binary-search step stay within one cache-friendly row.
     prefix: Vec<u32>,
     rows: usize,
+    /// Values in all groups, to guess where a resample's order statistic falls.
+    values: usize,
+    /// How many bins a resample's order statistic typically strays from that guess (one
+    /// standard error of its rank): the first step of the search around the guess.
+    step: usize,
 }
 
 impl RankBins {
-    fn new(group_of_rank: &[u32], groups: usize, lo: usize, hi: usize) -> RankBins {
+    fn new(group_of_rank: &[u32], groups: usize, lo: usize, hi: usize, rank_sd: f64) -> RankBins {
         let span = hi - lo + 1;
         let bins = span.min(MAX_BINS);
+        let step = ((rank_sd * bins as f64 / span as f64).round() as usize).clamp(1, bins);
         let edges: Vec<usize> = (0..=bins).map(|i| lo + i * span / bins).collect();
         let stride = bins + 3;
         let mut counts = vec![0u32; groups * stride];
@@ -107,7 +113,7 @@ impl RankBins {
                 }
             }
         }
-        RankBins { edges, prefix, rows }
+        RankBins { edges, prefix, rows, values: group_of_rank.len(), step }
     }
 
     /// Values in groups [a, b) with bin index < j.
@@ -127,24 +133,23 @@ impl RankBins {
     }
 
     /// The bin of the resample's order statistic `k` (0-based): the smallest j in 1..=bins+2
-    /// with count(bin < j) > k. Each count costs a pass over the blocks, so the search guesses
-    /// j by interpolating the counts at the ends of its bracket (they grow nearly linearly
-    /// across the equal-width bins: two or three passes) and bisects whenever a guess fails to
-    /// halve the bracket (at most twice the passes of plain bisection).
-    fn find_bin(&self, blocks: &[(usize, usize)], groups: usize, k: u64) -> Bin {
+    /// with count(bin < j) > k. Each count costs a pass over the blocks, so the search first
+    /// brackets the answer around where a resample like the original would put it (a resample
+    /// of `total` values: rank k·n/total), stepping out by one standard error and doubling;
+    /// then it guesses j by interpolating the counts at the ends of its bracket (they grow
+    /// nearly linearly across the equal-width bins) and bisects whenever a guess fails to halve
+    /// the bracket. Usually three or four passes.
+    fn find_bin(&self, blocks: &[(usize, usize)], groups: usize, k: u64, total: u64) -> Bin {
         let bins = self.edges.len() - 1;
         let count = |j: usize| self.count_blocks(blocks, groups, j);
-        // Invariant: count(a) <= k < count(b); the answer lies in a + 1..=b.
-        let (mut a, mut ca) = (1usize, count(1));
-        if ca > k {
-            // Clamped below the binned range.
-            return Bin { j: 1, before: 0, through: ca };
-        }
-        let (mut b, mut cb) = (bins + 1, count(bins + 1));
-        if cb <= k {
-            // Clamped above the binned range: no counts are needed.
+        let Some(((mut a, mut ca), (mut b, mut cb))) = self.bracket(&count, k, total) else {
             return Bin { j: bins + 2, before: 0, through: u64::MAX };
+        };
+        if a == 0 {
+            // Clamped below the binned range.
+            return Bin { j: 1, before: 0, through: cb };
         }
+        // Invariant: count(a) <= k < count(b); the answer lies in a + 1..=b.
         let mut interpolate = true;
         while b - a > 1 {
             let width = b - a;
@@ -163,6 +168,45 @@ impl RankBins {
             interpolate = 2 * (b - a) <= width;
         }
         Bin { j: b, before: ca, through: cb }
+    }
+
+    /// Bin indices a < b (with their counts) such that count(a) <= k < count(b), found by
+    /// galloping from the guessed bin. `a == 0` when even count(1) exceeds k (the statistic
+    /// lies below the range); None when count(bins + 1) does not (above it).
+    #[allow(clippy::type_complexity)]
+    fn bracket(&self, count: &impl Fn(usize) -> u64, k: u64, total: u64) -> Option<((usize, u64), (usize, u64))> {
+        let bins = self.edges.len() - 1;
+        let rank = ((k as f64 + 0.5) * self.values as f64 / total as f64) as usize;
+        // Bin index of that rank within the range (1-based, as in `prefix`), clipped to 1..=bins+1.
+        let guess = self.edges.partition_point(|&e| e <= rank).clamp(1, bins + 1);
+        let c = count(guess);
+        let mut step = self.step;
+        if c <= k {
+            let (mut a, mut ca) = (guess, c);
+            loop {
+                if a == bins + 1 {
+                    return None;
+                }
+                let b = (a + step).min(bins + 1);
+                let cb = count(b);
+                if cb > k {
+                    return Some(((a, ca), (b, cb)));
+                }
+                (a, ca, step) = (b, cb, step * 2);
+            }
+        }
+        let (mut b, mut cb) = (guess, c);
+        loop {
+            if b == 1 {
+                return Some(((0, 0), (1, cb)));
+            }
+            let a = b.saturating_sub(step).max(1);
+            let ca = count(a);
+            if ca <= k {
+                return Some(((a, ca), (b, cb)));
+            }
+            (b, cb, step) = (a, ca, step * 2);
+        }
     }
 
     /// The original rank standing for order statistic `k` of a resample, given its bin, and
@@ -215,7 +259,8 @@ fn quantile_bins(data: &Grouped<'_>, ps: &[f64], rank_halfwidth: &[f64]) -> Vec<
         .zip(rank_halfwidth)
         .map(|(&p, &h)| {
             let (lo, hi) = binned_rank_range(n, p, h);
-            RankBins::new(data.group_of_rank, data.groups, lo, hi)
+            // The half-width spans about ±8 standard errors of the rank (`grouped_bootstrap`).
+            RankBins::new(data.group_of_rank, data.groups, lo, hi, h / 8.0)
         })
         .collect()
 }
@@ -278,11 +323,11 @@ impl GroupedResampler<'_> {
         let k = self.groups;
         let h = p * (total - 1) as f64;
         let k0 = h.floor() as u64;
-        let bin0 = b.find_bin(blocks, k, k0);
+        let bin0 = b.find_bin(blocks, k, k0, total);
         let (r0, c0) = b.rank_in_bin(&bin0, k0);
         let value = if k0 + 1 < total && h > k0 as f64 {
             // The next order statistic nearly always shares the bin: no second bisection.
-            let bin1 = if k0 + 1 < bin0.through { bin0 } else { b.find_bin(blocks, k, k0 + 1) };
+            let bin1 = if k0 + 1 < bin0.through { bin0 } else { b.find_bin(blocks, k, k0 + 1, total) };
             let (r1, c1) = b.rank_in_bin(&bin1, k0 + 1);
             if c1 {
                 self.clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -305,7 +350,9 @@ impl GroupedResampler<'_> {
 }
 
 /// Runs the stationary bootstrap over groups. `rank_halfwidth[i]` bounds how far (in ranks)
-/// the resample quantile `ps[i]` can plausibly move; ranges are clipped to the data.
+/// the resample quantile `ps[i]` can plausibly move (about 8 standard errors of its rank; a
+/// search step is taken from it, so a poor guess costs time, never a different result); ranges
+/// are clipped to the data.
 pub fn grouped_bootstrap(
     data: &Grouped<'_>,
     ps: &[f64],
@@ -390,7 +437,13 @@ mod tests {
         let group_of_rank: Vec<u32> = pairs.iter().map(|p| p.1).collect();
         let data = Grouped { sorted: &sorted, group_of_rank: &group_of_rank, groups: 100 };
         let ps = [0.5, 0.9, 0.99];
-        let boot = grouped_bootstrap(&data, &ps, &[1e9; 3], 1.0, 64, 5, 6).unwrap();
+        // A wide range (the search's first step spans it) and a narrow one (it gallops).
+        for half in [1e9, 120.0] {
+            brute_force_matches(&values, &grouped_bootstrap(&data, &ps, &[half; 3], 1.0, 64, 5, 6).unwrap(), &ps);
+        }
+    }
+
+    fn brute_force_matches(values: &[f64], boot: &GroupedBootstrap, ps: &[f64]) {
         assert_eq!(boot.clamped, 0);
         for r in 0..64 {
             let mut rng = resample_rng(5, 6, r as u64);

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::analyze::attribute::signals::{GPU_COLUMNS, HOST_COLUMNS, SERVER_COLUMNS};
 use crate::analyze::attribute::{Telemetry, TelemetrySeries};
 use crate::analyze::compare::{ArmRun, Comparison};
 use crate::analyze::rates::ErrorExampleCounter;
@@ -11,7 +12,10 @@ use crate::analyze::{Analysis, AnalyzeOptions, analyze_series};
 use crate::cli::io::Timing;
 use crate::error::CliError;
 use crate::report::Report;
-use crate::run::Manifest;
+use crate::run::{Manifest, Projection};
+
+/// What the analysis reads of a run: the request view's columns and the telemetry series'.
+const ANALYSIS_COLUMNS: Projection<'static> = Projection { requests: &VIEW_COLUMNS, gpu: GPU_COLUMNS, host: HOST_COLUMNS, server: SERVER_COLUMNS };
 
 /// One run folder, loaded and analyzed; the request view is kept for comparisons.
 pub struct AnalyzedRun {
@@ -59,7 +63,7 @@ fn read_requests(dir: &Path, rows: usize) -> (Result<crate::run::Run, crate::run
             (builder, examples)
         });
         // A send fails only when the builder is gone, i.e. it panicked: the join says so.
-        let loaded = crate::run::load_in_batches(dir, &VIEW_COLUMNS, |batch| drop(batches.send(batch)));
+        let loaded = crate::run::load_in_batches(dir, &ANALYSIS_COLUMNS, |batch| drop(batches.send(batch)));
         drop(batches);
         let (builder, examples) = building.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (loaded, builder, examples)
@@ -187,6 +191,25 @@ pub fn comparison_report(base: Vec<AnalyzedRun>, cand: Vec<AnalyzedRun>, cmp: Co
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reading only `ANALYSIS_COLUMNS` of the telemetry tables must give the same series as
+    /// reading every column, on every fixture run with telemetry (GPU, host, load generator,
+    /// network and server metrics between them).
+    #[test]
+    fn the_projected_telemetry_gives_the_same_series_as_every_column() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut dirs = vec![fixtures.join("demo")];
+        dirs.extend(std::fs::read_dir(fixtures.join("scenarios")).unwrap().map(|e| e.unwrap().path()));
+        let mut compared = 0;
+        for dir in dirs.iter().filter(|d| d.join("gpu.parquet").exists()) {
+            let whole = crate::run::load(dir).unwrap();
+            let projected = crate::run::load_in_batches(dir, &ANALYSIS_COLUMNS, drop).unwrap();
+            let series = |r: &crate::run::Run| format!("{:?}", TelemetrySeries::of(&Telemetry::of(r), 0));
+            assert_eq!(series(&projected), series(&whole), "{}", dir.display());
+            compared += 1;
+        }
+        assert!(compared >= 5, "fixture runs with telemetry: {compared}");
+    }
 
     #[test]
     fn a_footer_claiming_near_2_pow_63_rows_is_too_large_not_an_overflow() {

@@ -81,16 +81,25 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, LoadError> {
 pub fn load(dir: &Path) -> Result<Run, LoadError> {
     let manifest = read_manifest(dir)?;
     let (requests, warnings) = Table::read(&requests_path(dir)?, TableKind::Requests)?;
-    Ok(Run { requests, ..with_telemetry(dir, manifest, warnings)? })
+    Ok(Run { requests, ..with_telemetry(dir, manifest, warnings, None)? })
 }
 
-/// Loads a run directory but hands `requests.parquet` to `each` in batches holding only the
-/// columns `only` (`read::read_batches`); the returned `Run`'s `requests` is empty. For runs
+/// The columns a reader needs from each table; the others are not decoded (they read as null).
+#[derive(Debug, Clone, Copy)]
+pub struct Projection<'a> {
+    pub requests: &'a [&'a str],
+    pub gpu: &'a [&'a str],
+    pub host: &'a [&'a str],
+    pub server: &'a [&'a str],
+}
+
+/// Loads a run directory but hands `requests.parquet` to `each` in batches (`read::read_batches`);
+/// the returned `Run`'s `requests` is empty. Only the columns in `only` are decoded. For runs
 /// too large to hold both as a table and as the analysis's columns.
-pub fn load_in_batches(dir: &Path, only: &[&str], each: impl FnMut(Table)) -> Result<Run, LoadError> {
+pub fn load_in_batches(dir: &Path, only: &Projection<'_>, each: impl FnMut(Table)) -> Result<Run, LoadError> {
     let manifest = read_manifest(dir)?;
-    let warnings = read::read_batches(&requests_path(dir)?, TableKind::Requests, Some(only), each)?;
-    with_telemetry(dir, manifest, warnings)
+    let warnings = read::read_batches(&requests_path(dir)?, TableKind::Requests, Some(only.requests), each)?;
+    with_telemetry(dir, manifest, warnings, Some(only))
 }
 
 fn requests_path(dir: &Path) -> Result<PathBuf, LoadError> {
@@ -98,11 +107,18 @@ fn requests_path(dir: &Path) -> Result<PathBuf, LoadError> {
         .ok_or_else(|| LoadError::NotARun { dir: dir.display().to_string(), reason: format!("{} is missing", TableKind::Requests.file_name()) })
 }
 
-/// A run with its telemetry tables read and no requests yet.
-fn with_telemetry(dir: &Path, manifest: Manifest, mut warnings: Vec<Problem>) -> Result<Run, LoadError> {
+/// A run with its telemetry tables read (only the projection's columns, with one) and no
+/// requests yet.
+fn with_telemetry(dir: &Path, manifest: Manifest, mut warnings: Vec<Problem>, only: Option<&Projection<'_>>) -> Result<Run, LoadError> {
     let mut read = |kind: TableKind| -> Result<Option<Table>, LoadError> {
         let Some(path) = table_path(dir, kind) else { return Ok(None) };
-        let (table, w) = Table::read(&path, kind)?;
+        let columns = only.map(|p| match kind {
+            TableKind::Gpu => p.gpu,
+            TableKind::Host => p.host,
+            TableKind::Server => p.server,
+            TableKind::Requests => p.requests,
+        });
+        let (table, w) = Table::read_columns(&path, kind, columns)?;
         warnings.extend(w);
         Ok(Some(table))
     };

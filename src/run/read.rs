@@ -24,14 +24,20 @@ impl Table {
     /// Reads a table from one Parquet file, or from a folder of `*.parquet` segments read in
     /// name order. Fails with every schema problem when the layout differs from the spec.
     pub fn read(path: &Path, kind: TableKind) -> Result<(Table, Vec<Problem>), TableError> {
+        Table::read_columns(path, kind, None)
+    }
+
+    /// `read`, decoding only the columns in `only`: the others read as absent (`column` gives
+    /// None), and every column's schema is still checked.
+    pub fn read_columns(path: &Path, kind: TableKind, only: Option<&[&str]>) -> Result<(Table, Vec<Problem>), TableError> {
         let mut whole = Accumulator::new(kind);
-        let warnings = read_batches(path, kind, None, |batch| whole.append(batch))?;
+        let warnings = read_batches(path, kind, only, |batch| whole.append(batch))?;
         Ok((whole.finish(), warnings))
     }
 }
 
 /// Reads the table at `path` (a file or a segment folder) batch by batch, in row order. With
-/// `only`, a batch holds just those columns (the others are all null); every column's schema
+/// `only`, a batch holds just those columns (the others read as absent); every column's schema
 /// is still checked. Returns the schema warnings; fails on the first file with an error.
 pub fn read_batches(path: &Path, kind: TableKind, only: Option<&[&str]>, mut each: impl FnMut(Table)) -> Result<Vec<Problem>, TableError> {
     let mut warnings = Vec::new();
@@ -88,16 +94,19 @@ struct Accumulator {
     kind: TableKind,
     columns: Vec<Column>,
     strings: Vec<Vec<StringArray>>,
+    rows: usize,
 }
 
 impl Accumulator {
     fn new(kind: TableKind) -> Accumulator {
         let columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
-        Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns }
+        Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns, rows: 0 }
     }
 
-    /// Moves a batch's columns onto the end of these.
+    /// Moves a batch's columns onto the end of these (a column the batch did not read stays
+    /// empty).
     fn append(&mut self, batch: Table) {
+        self.rows += batch.num_rows();
         for (ci, column) in batch.into_columns().into_iter().enumerate() {
             match column {
                 Column::Utf8(s) => self.strings[ci].push(s),
@@ -115,7 +124,7 @@ impl Accumulator {
                 };
             }
         }
-        Table::from_parts(self.kind, self.columns)
+        Table::from_parts(self.kind, self.columns, self.rows)
     }
 }
 
@@ -184,20 +193,25 @@ fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
         let rows = batch.num_rows();
-        each(convert_batch(&label, kind, &batch, *rows_before)?);
+        each(convert_batch(&label, kind, &batch, *rows_before, only)?);
         *rows_before += rows;
     }
     Ok(problems)
 }
 
 /// One record batch as a table in the spec's columns and types; columns it lacks are null.
-fn convert_batch(label: &str, kind: TableKind, batch: &RecordBatch, rows_before: usize) -> Result<Table, TableError> {
+fn convert_batch(label: &str, kind: TableKind, batch: &RecordBatch, rows_before: usize, only: Option<&[&str]>) -> Result<Table, TableError> {
     let mut acc = Accumulator::new(kind);
+    acc.rows = batch.num_rows();
     let schema = batch.schema();
     let mut nulls_in_required = Vec::new();
     for (ci, spec) in kind.columns().iter().enumerate() {
+        if only.is_some_and(|o| !o.contains(&spec.name)) {
+            // Not asked for: left empty, not filled with nulls (which cost 16 bytes a row).
+            continue;
+        }
         let Ok(idx) = schema.index_of(spec.name) else {
-            // An optional column this file predates, or one the caller did not ask for.
+            // An optional column this file predates.
             if let Column::Utf8(_) = acc.columns[ci] {
                 acc.strings[ci].push(StringArray::new_null(batch.num_rows()));
             } else {

@@ -184,6 +184,7 @@ impl Column {
 pub struct Table {
     pub kind: TableKind,
     columns: Vec<Column>,
+    rows: usize,
 }
 
 /// Why a table could not be built or read.
@@ -240,13 +241,14 @@ impl Table {
         for ci in absent {
             columns[ci].push_nulls(rows.unwrap_or(0));
         }
-        Ok(Table { kind, columns })
+        Ok(Table { kind, columns, rows: rows.unwrap_or(0) })
     }
 
-    /// A table with no rows.
-    /// A table from columns already in the spec's order and types (the Parquet reader's).
-    pub(super) fn from_parts(kind: TableKind, columns: Vec<Column>) -> Table {
-        Table { kind, columns }
+    /// A table of `rows` rows from columns already in the spec's order and types (the Parquet
+    /// reader's). A column with no values in a table with rows was not read (a projected
+    /// read): `column` answers None for it, as for a column the schema lacks.
+    pub(super) fn from_parts(kind: TableKind, columns: Vec<Column>, rows: usize) -> Table {
+        Table { kind, columns, rows }
     }
 
     /// The columns, in spec order (the reader's batches become a table's).
@@ -254,8 +256,9 @@ impl Table {
         self.columns
     }
 
+    /// A table with no rows.
     pub fn empty(kind: TableKind) -> Table {
-        Table { kind, columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect() }
+        Table { kind, columns: kind.columns().iter().map(|c| Column::empty(c.ty)).collect(), rows: 0 }
     }
 
     /// Replaces one column, keeping the table's invariants (type, length, nullability).
@@ -277,12 +280,14 @@ impl Table {
     }
 
     pub fn num_rows(&self) -> usize {
-        self.columns.first().map_or(0, Column::len)
+        self.rows
     }
 
+    /// The column `name`; None when the schema has no such column or a projected read left
+    /// it out.
     pub fn column(&self, name: &str) -> Option<&Column> {
         let idx = self.kind.columns().iter().position(|c| c.name == name)?;
-        self.columns.get(idx)
+        self.columns.get(idx).filter(|c| c.len() == self.rows)
     }
 
     pub fn specs_and_columns(&self) -> impl Iterator<Item = (&'static ColumnSpec, &Column)> {

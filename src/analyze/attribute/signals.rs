@@ -54,6 +54,48 @@ impl TelemetrySeries {
     }
 }
 
+/// The columns `gpu_series`, `host_series` and `server_series` read, so that a loader can decode
+/// only these (`run::Projection`; a test checks the series come out the same).
+pub const GPU_COLUMNS: &[&str] = &[
+    "ts_ns",
+    "host",
+    "gpu_uuid",
+    "gpu_index",
+    "sm_clock_mhz",
+    "sm_clock_max_mhz",
+    "clocks_event_reasons",
+    "temp_gpu_c",
+    "temp_slowdown_c",
+    "power_w",
+    "enforced_power_limit_w",
+    "power_limit_w",
+    "util_gpu_pct",
+    "mem_used_bytes",
+    "mem_total_bytes",
+    "viol_power_ns",
+    "viol_thermal_ns",
+    "foreign_proc_count",
+    "foreign_mem_bytes",
+];
+pub const HOST_COLUMNS: &[&str] = &[
+    "ts_ns",
+    "host",
+    "cpu_steal_pct",
+    "cpu_governor",
+    "lg_cpu_pct",
+    "lg_max_thread_cpu_pct",
+    "lg_send_lag_p99_ms",
+    "lg_planned_sends",
+    "lg_actual_sends",
+    "lg_dropped_sends",
+    "tcp_out_segs",
+    "tcp_retrans_segs",
+    "net_errs",
+    "net_drops",
+    "tcp_listen_overflows",
+];
+pub const SERVER_COLUMNS: &[&str] = &["ts_ns", "metric", "value"];
+
 /// One GPU's samples, in time order. Missing values are NaN (or None for the bitmask).
 #[derive(Debug, Clone, Default)]
 pub struct GpuSeries {

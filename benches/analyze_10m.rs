@@ -3,7 +3,8 @@
 //! resamples. Run with `cargo bench --bench analyze_10m` (REQUESTS=N to change the size).
 //! Prints wall time and the child's peak RSS; also the time at 1/10 the size, to show scaling.
 //! Then times `credence report` (PDF) on the same run, and DuckDB's percentile query on the same
-//! file when Python can import `duckdb` (`PYTHON=...` to choose the interpreter).
+//! file when Python can import `duckdb` (`PYTHON=...` to choose the interpreter), in `ROUNDS`
+//! (default 3) alternating rounds, with the median ratio.
 //!
 //! The generator (`benches/synth`) writes plain columns fast (no engine simulation): Poisson
 //! arrivals over an hour, log-normal TTFT / TPOT with a slow autocorrelated level, no chunk
@@ -58,18 +59,25 @@ fn main() {
         generate_in_child(&dir, size);
         eprintln!("generated {size} requests in {:.1} s", t.elapsed().as_secs_f64());
         let out = base.join(format!("analysis-{size}.json"));
-        let (wall, rss) = peak_rss_kb_of(
-            Command::new(&bin).args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]).stdout(std::process::Stdio::null()),
-        );
-        println!("analyze {size} requests: {wall:.2} s wall, peak RSS {} MB", rss.map_or("?".into(), |k| (k / 1024).to_string()));
-        if let Some(duck) = yardstick::duckdb_percentiles(&dir) {
-            println!("duckdb percentiles of the same file: {duck:.2} s wall; credence / duckdb = {:.1}", wall / duck);
-        }
-        // The whole report: analysis, charts, typst layout and PDF export.
         let pdf = base.join(format!("report-{size}.pdf"));
-        let (wall, _) =
-            peak_rss_kb_of(Command::new(&bin).args(["report", dir.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
-        println!("report {size} requests: {wall:.2} s wall (PDF {} KB)", std::fs::metadata(&pdf).map_or(0, |m| m.len() / 1024));
+        let mut ratios = Vec::new();
+        for round in 1..=yardstick::rounds() {
+            let (wall, rss) = peak_rss_kb_of(
+                Command::new(&bin).args(["analyze", dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]).stdout(std::process::Stdio::null()),
+            );
+            println!("analyze {size} requests, round {round}: {wall:.2} s wall, peak RSS {} MB", rss.map_or("?".into(), |k| (k / 1024).to_string()));
+            if let Some(duck) = yardstick::duckdb_percentiles(&dir) {
+                println!("   duckdb percentiles of the same file: {duck:.2} s wall; credence / duckdb = {:.1}", wall / duck);
+                ratios.push(wall / duck);
+            }
+            // The whole report: analysis, charts, typst layout and PDF export.
+            let (wall, _) =
+                peak_rss_kb_of(Command::new(&bin).args(["report", dir.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));
+            println!("   report {size} requests: {wall:.2} s wall (PDF {} KB)", std::fs::metadata(&pdf).map_or(0, |m| m.len() / 1024));
+        }
+        if !ratios.is_empty() {
+            println!("credence / duckdb at {size} requests: {}", yardstick::ratio_summary(&ratios));
+        }
         // The same report rendered from the analysis saved above (`analyze --out`).
         let (wall, rss) =
             peak_rss_kb_of(Command::new(&bin).args(["report", out.to_str().unwrap(), "-o", pdf.to_str().unwrap()]).stderr(std::process::Stdio::null()));

@@ -11,7 +11,8 @@
 //! - `KEEP`: keep the generated runs and analyses (their folder is printed).
 //!
 //! Prints, per shape, each stage's seconds and the peak RSS when it ended (the child's
-//! `CREDENCE_TIMING` lines), then the total wall time and peak RSS.
+//! `CREDENCE_TIMING` lines, first round), then each round's wall time and peak RSS beside
+//! DuckDB's time (`ROUNDS` alternating rounds, default 3) and the median ratio.
 
 mod synth;
 mod yardstick;
@@ -111,21 +112,30 @@ fn one_shape(bin: &Path, base: &Path, hours: f64, rate: f64, warmup_s: f64, limi
     synth::generate(&dir, &synth::Shape { requests: n, duration_s: 3600.0 * hours, level_rate_per_s: 10_000_000.0 / 3600.0, warmup_s });
     eprintln!("generated {hours} h, {n} requests in {:.1} s", t.elapsed().as_secs_f64());
     let out = base.join(format!("analysis-{hours}h.json"));
-    let o = analyze(bin, &dir, &out, limit);
     println!("== {hours} h, {n} requests at {rate}/s");
-    for line in &o.stages {
-        println!("   {line}");
-    }
-    if o.finished {
-        println!("analyze {hours} h ({n} requests): {:.2} s wall, {:.2} s CPU, peak RSS {} MB", o.wall_s, o.cpu_s, o.peak_mb);
-        if let Some((start, class)) = detected(&out) {
+    let mut ratios = Vec::new();
+    for round in 1..=yardstick::rounds() {
+        let o = analyze(bin, &dir, &out, limit);
+        if round == 1 {
+            for line in &o.stages {
+                println!("   {line}");
+            }
+        }
+        if !o.finished {
+            println!("analyze {hours} h ({n} requests): did not finish in {:.0} s ({:.0} s CPU, peak RSS so far {} MB)", limit.as_secs_f64(), o.cpu_s, o.peak_mb);
+            break;
+        }
+        println!("analyze {hours} h ({n} requests), round {round}: {:.2} s wall, {:.2} s CPU, peak RSS {} MB", o.wall_s, o.cpu_s, o.peak_mb);
+        if let Some((start, class)) = detected(&out).filter(|_| round == 1) {
             println!("   steady state: {class} from {start:.1} s (warmup truth {warmup_s} s)");
         }
         if let Some(duck) = yardstick::duckdb_percentiles(&dir) {
             println!("   duckdb percentiles of the same requests: {duck:.2} s wall; credence / duckdb = {:.1}", o.wall_s / duck);
+            ratios.push(o.wall_s / duck);
         }
-    } else {
-        println!("analyze {hours} h ({n} requests): did not finish in {:.0} s ({:.0} s CPU, peak RSS so far {} MB)", limit.as_secs_f64(), o.cpu_s, o.peak_mb);
+    }
+    if !ratios.is_empty() {
+        println!("credence / duckdb at {hours} h: {}", yardstick::ratio_summary(&ratios));
     }
     if std::env::var_os("KEEP").is_none() {
         let _ = std::fs::remove_dir_all(&dir);

@@ -28,3 +28,18 @@ pub fn duckdb_percentiles(dir: &Path) -> Option<f64> {
     let ok = Command::new(&python).args(["-c", QUERY, files.to_str()?]).status().is_ok_and(|s| s.success());
     ok.then(|| start.elapsed().as_secs_f64())
 }
+
+/// Rounds of alternating credence and DuckDB runs per shape: `ROUNDS` (default 3). On a shared
+/// VM a single pair is noisy (the first process to touch memory after other work pays for it);
+/// alternating pairs and their median ratio are not.
+pub fn rounds() -> usize {
+    std::env::var("ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3).max(1)
+}
+
+/// "median 4.3× (3.9–5.1×) over 3 alternating rounds" for ratios credence / DuckDB.
+pub fn ratio_summary(ratios: &[f64]) -> String {
+    let mut r = ratios.to_vec();
+    r.sort_by(f64::total_cmp);
+    let median = if r.len() % 2 == 1 { r[r.len() / 2] } else { (r[r.len() / 2 - 1] + r[r.len() / 2]) / 2.0 };
+    format!("median {median:.1}× ({:.1}–{:.1}×) over {} alternating rounds", r[0], r[r.len() - 1], r.len())
+}

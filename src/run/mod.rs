@@ -84,7 +84,8 @@ pub fn load(dir: &Path) -> Result<Run, LoadError> {
     Ok(Run { requests, ..with_telemetry(dir, manifest, warnings, None)? })
 }
 
-/// The columns a reader needs from each table; the others are not decoded (they read as null).
+/// The columns a reader needs from each table; the others are not decoded (`Table::column`
+/// gives None for them, as for a column the schema lacks).
 #[derive(Debug, Clone, Copy)]
 pub struct Projection<'a> {
     pub requests: &'a [&'a str],

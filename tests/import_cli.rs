@@ -385,6 +385,25 @@ fn dcgm_and_dmon_telemetry_with_sentinels() {
     assert!(run.gpu.as_ref().unwrap().f64s("temp_mem_c").unwrap().iter().all(Option::is_none), "`-` is null");
 }
 
+/// Found by fuzzing (`import_mlperf_trace`): an offset near i64::MAX overflowed the sum of
+/// the schedule and the issue time (a panic in a build with overflow checks, a wrapped time in
+/// release). Such a sample, and a `ts` beyond ±1e15 µs, are refused naming the event.
+#[test]
+fn mlperf_trace_times_off_the_nanosecond_clock_are_refused_with_the_event() {
+    let s = Scratch::new("imp_trace_range");
+    let sample = |ts: f64, issue: i64| json!({"name": "Sample", "ph": "b", "ts": ts, "args": {"sample_seq": 1, "issue_start_ns": issue, "complete_ns": 50_000_000}});
+    for (case, bad) in [("huge-issue", sample(2000.0, i64::MAX - 10)), ("huge-ts", sample(1e300, 200_000))] {
+        let events = vec![sample(1000.0, 200_000), bad];
+        std::fs::create_dir_all(s.path(case)).unwrap();
+        let trace = write(&s, &format!("{case}/mlperf_log_trace.json"), &json!({"traceEvents": events}).to_string());
+        let out = s.path(&format!("run-{case}"));
+        let o = import(&[trace.to_str().unwrap()], &out);
+        assert_eq!(o.status.code(), Some(2), "{case}: {}", stderr(&o));
+        assert!(stderr(&o).contains("mlperf_log_trace.json") && stderr(&o).contains("traceEvents[1]"), "{case}: {}", stderr(&o));
+        assert!(!out.exists(), "nothing is written");
+    }
+}
+
 #[test]
 fn mlperf_trace_imports_with_the_detail_logs_date() {
     let s = Scratch::new("imp_trace");

@@ -136,13 +136,19 @@ pub fn parse_trace(path: &Path, bytes: &[u8], origin_ns: Option<i64>) -> Result<
         let Some(args) = e.get("args") else { continue };
         let (Some(issue), Some(done)) = (args.get("issue_start_ns").and_then(Value::as_i64), args.get("complete_ns").and_then(Value::as_i64)) else { continue };
         let ts_us = e.get("ts").and_then(Value::as_f64).ok_or_else(|| ImportError::new(path, Some(format!("traceEvents[{i}].ts")), "expected microseconds"))?;
-        let scheduled = base + (ts_us * 1e3) as i64;
+        let (scheduled, sent, end) = sample_times(base, ts_us, issue, done).ok_or_else(|| {
+            ImportError::new(
+                path,
+                Some(format!("traceEvents[{i}]")),
+                format!("times out of range (ts {ts_us} µs, issue_start_ns {issue}, complete_ns {done}): expected a ts within ±{MAX_TRACE_US:e} µs and offsets that keep the times on the nanosecond clock"),
+            )
+        })?;
         lat.push(done as f64 / 1e6);
         out.requests.push(Request {
             id: args.get("sample_seq").map_or_else(|| format!("{i}"), |x| x.to_string()),
             scheduled_ns: Some(scheduled),
-            sent_ns: scheduled + issue,
-            end_ns: scheduled + done.max(issue),
+            sent_ns: sent,
+            end_ns: end,
             ok: true,
             ..Default::default()
         });
@@ -166,6 +172,20 @@ pub fn parse_trace(path: &Path, bytes: &[u8], origin_ns: Option<i64>) -> Result<
         ],
     });
     Ok(out)
+}
+
+/// Longest trace time in µs from the log origin (about 31 years): beyond it a `ts` is damaged.
+const MAX_TRACE_US: f64 = 1e15;
+
+/// A sample's scheduled, issue and completion times in epoch ns: its `ts` (µs from the log
+/// origin at `base`) plus the issue and completion offsets. None when `ts` is not a finite time
+/// within ±`MAX_TRACE_US` or a sum leaves the i64 nanosecond clock.
+fn sample_times(base: i64, ts_us: f64, issue: i64, done: i64) -> Option<(i64, i64, i64)> {
+    if !(ts_us.is_finite() && ts_us.abs() <= MAX_TRACE_US) {
+        return None;
+    }
+    let scheduled = base.checked_add((ts_us * 1e3) as i64)?;
+    Some((scheduled, scheduled.checked_add(issue)?, scheduled.checked_add(done.max(issue))?))
 }
 
 /// `test_datetime` of a detail log, as epoch ns.

@@ -140,6 +140,25 @@ fn dcgm_timestamps_out_of_range_or_not_integers_are_refused_with_the_line() {
     }
 }
 
+/// A llmperf time too large for the nanosecond clock (1e300 s) overflowed the sum of the send
+/// time and the TTFT (a panic with overflow checks, a wrapped time named as "end before sent"
+/// in release). It is now a value that is no time, named by its key.
+#[test]
+fn llmperf_times_beyond_the_nanosecond_clock_are_invalid_rows_named_by_key() {
+    let s = Scratch::new("inv_llmperf_huge");
+    let rows: Vec<Value> = (0..30)
+        .map(|i| {
+            let ttft = if i == 7 { 1e300 } else { 0.1 };
+            json!({"error_code": null, "error_msg": "", "ttft_s": ttft, "end_to_end_latency_s": 1.0, "inter_token_latency_s": 0.02, "request_output_throughput_token_per_s": 50.0, "number_input_tokens": 10, "number_output_tokens": 50})
+        })
+        .collect();
+    let f = write(&s, "huge_individual_responses.json", &Value::Array(rows).to_string());
+    imports_with_invalid_rows(&s, "llmperf", &f, 1);
+    let run = credence::run::load(&s.path("run-llmperf")).unwrap();
+    let message = run.requests.strings("error_message").unwrap().value(7).to_string();
+    assert!(message.contains("key ttft_s is 1e300, not a time"), "{message}");
+}
+
 #[test]
 fn sglang_llmperf_perf_analyzer_and_mlc_rows_that_break_the_contract() {
     let s = Scratch::new("inv_more");

@@ -12,6 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::{Fields, parse as parse_json};
+use super::time::is_seconds;
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
@@ -51,12 +52,14 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
         out.requests.push(Request {
             id: format!("{i}"),
             sent_ns: sent,
-            first_token_ns: ok.then(|| sent + (t * 1e9) as i64),
-            end_ns: sent + (if l.is_finite() { l } else { 0.0 } * 1e9) as i64,
+            // A value that is no time (NaN, or beyond ±MAX_SECONDS) stands in as 0 and marks
+            // the row invalid, so it never overflows the nanosecond clock.
+            first_token_ns: ok.then(|| sent + (if is_seconds(t) { t } else { 0.0 } * 1e9) as i64),
+            end_ns: sent + (if is_seconds(l) { l } else { 0.0 } * 1e9) as i64,
             invalid_source: [("ttft_s", t), ("end_to_end_latency_s", l)]
                 .iter()
-                .find(|(k, x)| !x.is_finite() && (ok || *k == "end_to_end_latency_s"))
-                .map(|(k, x)| format!("record [{i}], key {k} is {x}, not a time")),
+                .find(|(k, x)| !is_seconds(*x) && (ok || *k == "end_to_end_latency_s"))
+                .map(|(k, x)| format!("record [{i}], key {k} is {x:?}, not a time")),
             input_tokens: f.opt_f64("number_input_tokens")?.map(|x| x as u32),
             output_tokens: f.opt_f64("number_output_tokens")?.map(|x| x as u32),
             ok,

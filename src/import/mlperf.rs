@@ -17,7 +17,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::time::parse_datetime;
+use super::time::{MAX_SECONDS, is_seconds, parse_datetime};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::SystemConfig;
@@ -140,7 +140,7 @@ pub fn parse_trace(path: &Path, bytes: &[u8], origin_ns: Option<i64>) -> Result<
             ImportError::new(
                 path,
                 Some(format!("traceEvents[{i}]")),
-                format!("times out of range (ts {ts_us} µs, issue_start_ns {issue}, complete_ns {done}): expected a ts within ±{MAX_TRACE_US:e} µs and offsets that keep the times on the nanosecond clock"),
+                format!("times out of range (ts {ts_us} µs, issue_start_ns {issue}, complete_ns {done}): expected a ts within ±{MAX_SECONDS:e} s and offsets that keep the times on the nanosecond clock"),
             )
         })?;
         lat.push(done as f64 / 1e6);
@@ -174,14 +174,11 @@ pub fn parse_trace(path: &Path, bytes: &[u8], origin_ns: Option<i64>) -> Result<
     Ok(out)
 }
 
-/// Longest trace time in µs from the log origin (about 31 years): beyond it a `ts` is damaged.
-const MAX_TRACE_US: f64 = 1e15;
-
 /// A sample's scheduled, issue and completion times in epoch ns: its `ts` (µs from the log
-/// origin at `base`) plus the issue and completion offsets. None when `ts` is not a finite time
-/// within ±`MAX_TRACE_US` or a sum leaves the i64 nanosecond clock.
+/// origin at `base`) plus the issue and completion offsets. None when `ts` is not a time
+/// (`time::is_seconds`) or a sum leaves the i64 nanosecond clock.
 fn sample_times(base: i64, ts_us: f64, issue: i64, done: i64) -> Option<(i64, i64, i64)> {
-    if !(ts_us.is_finite() && ts_us.abs() <= MAX_TRACE_US) {
+    if !is_seconds(ts_us / 1e6) {
         return None;
     }
     let scheduled = base.checked_add((ts_us * 1e3) as i64)?;

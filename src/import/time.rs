@@ -1,6 +1,15 @@
 //! Clock conversions for importers: civil dates to epoch ns, fixed UTC offsets (`--tz`), and
 //! the date formats the peer tools write.
 
+/// Longest time in seconds a source's value can mean (about 31 years): beyond it a value is
+/// damaged, and its nanoseconds would not fit beside an epoch anchor on the i64 clock.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Whether `x` seconds can be a time: finite and within ±`MAX_SECONDS`.
+pub fn is_seconds(x: f64) -> bool {
+    x.is_finite() && x.abs() <= MAX_SECONDS
+}
+
 /// Days from 1970-01-01 to a civil date (proleptic Gregorian; Howard Hinnant's algorithm).
 pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::json::numbers_at;
 use super::json::{Fields, parse as parse_json, parse_lines};
-use super::time::parse_datetime;
+use super::time::{MAX_SECONDS, is_seconds, parse_datetime};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::claims::{Claim, percentile_stat};
 use crate::run::manifest::{Arrival, Capabilities, DeclaredPhases, SystemConfig, TimestampQuality, Workload};
@@ -144,7 +144,7 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         Ok(Some(values))
     };
     let (latencies, starts) = (aligned("latencies")?, aligned("start_times")?);
-    if let Some(i) = starts.as_ref().and_then(|s| s.iter().position(|x| !is_time(*x))) {
+    if let Some(i) = starts.as_ref().and_then(|s| s.iter().position(|x| !is_seconds(*x))) {
         // A request without a send time cannot be placed on the run's clock.
         let found = starts.as_ref().map_or(f64::NAN, |s| s[i]);
         return Err(ImportError::new(
@@ -249,15 +249,6 @@ fn requests(arrays: &PerRequest, anchor_ns: i64, starts: Option<&[f64]>, e2e: &[
     out.raw.insert("e2e".into(), raw_e2e);
 }
 
-/// Longest time in seconds a vLLM result can mean (about 31 years): beyond it a value is
-/// damaged, and its nanoseconds would not fit beside the run's epoch anchor.
-const MAX_SECONDS: f64 = 1e9;
-
-/// Whether `x` seconds can be a time: finite and within ±`MAX_SECONDS`.
-fn is_time(x: f64) -> bool {
-    x.is_finite() && x.abs() <= MAX_SECONDS
-}
-
 /// The first value request `i` needs that is not a time (Python's `NaN` or `Infinity`, or a
 /// number beyond ±`MAX_SECONDS`), named by its key; a failed request needs only its latency.
 pub fn non_finite(arrays: &PerRequest, i: usize, latency: Option<f64>) -> Option<String> {
@@ -267,7 +258,7 @@ pub fn non_finite(arrays: &PerRequest, i: usize, latency: Option<f64>) -> Option
         values.push(("ttfts", Some(arrays.ttfts[i])));
         values.extend(arrays.gaps[i].iter().map(|g| ("itls", Some(*g))));
     }
-    values.iter().find(|(_, x)| x.is_some_and(|x| !is_time(x))).map(|(k, x)| format!("{k}[{i}] is {}, not a time", x.unwrap_or(f64::NAN)))
+    values.iter().find(|(_, x)| x.is_some_and(|x| !is_seconds(x))).map(|(k, x)| format!("{k}[{i}] is {}, not a time", x.unwrap_or(f64::NAN)))
 }
 
 /// What the result file can and cannot tell, and how it treats warmup.

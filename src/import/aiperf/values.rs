@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::import::json::{number, short};
+use crate::import::time::{MAX_SECONDS, is_seconds};
 
 /// `metrics.<tag>.value`, when present and not null.
 pub(super) fn metric_value<'a>(metrics: &'a Value, tag: &str) -> Option<&'a Value> {
@@ -12,13 +13,14 @@ pub(super) fn metric_value<'a>(metrics: &'a Value, tag: &str) -> Option<&'a Valu
 }
 
 /// A time metric in ms (AIPerf records each value's unit beside it): None when absent, an
-/// error naming the key when it is not a finite number.
+/// error naming the key when it is not a time ≥ 0 (`time::is_seconds`: a value beyond 1e9 s
+/// would overflow the nanosecond clock once added to the record's start).
 pub(super) fn time_ms(metrics: &Value, tag: &str) -> Result<Option<f64>, String> {
     let Some(x) = metric_value(metrics, tag) else { return Ok(None) };
     let scale = ms_per_unit(metrics.get(tag).and_then(|m| m.get("unit")).and_then(Value::as_str));
     match number(x) {
-        Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t * scale)),
-        _ => Err(format!("key metrics.{tag}.value is {}, not a time ≥ 0", short(x))),
+        Some(t) if t >= 0.0 && is_seconds(t * scale / 1e3) => Ok(Some(t * scale)),
+        _ => Err(format!("key metrics.{tag}.value is {}, not a time ≥ 0 (within {MAX_SECONDS:e} s)", short(x))),
     }
 }
 
@@ -84,6 +86,21 @@ pub(super) fn check_metrics(metrics: &Value, problems: &mut Vec<String>) {
         if let Some((index, v)) = bad {
             problems.push(format!("key metrics.{tag}.value{index} is {}, not a finite number", short(v)));
             return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_beyond_the_nanosecond_clock_is_no_time() {
+        let m = serde_json::json!({"a": {"value": 5.0, "unit": "ms"}, "b": {"value": 1e300, "unit": "ms"}, "c": {"value": 2e9, "unit": "s"}});
+        assert_eq!(time_ms(&m, "a"), Ok(Some(5.0)));
+        for tag in ["b", "c"] {
+            let why = time_ms(&m, tag).unwrap_err();
+            assert!(why.contains(&format!("metrics.{tag}.value")) && why.contains("not a time"), "{why}");
         }
     }
 }

@@ -193,7 +193,7 @@ fn anchor(f: &Fields<'_>, o: &ImportOptions, starts: Option<&[f64]>, e2e: &[f64]
                 parse_datetime(d, off).ok_or_else(|| ImportError::new(f.path, Some("key date".into()), format!("expected YYYYMMDD-HHMMSS; found {d:?}")))?;
             out.timezone_assumed = o.tz_text.clone();
             (
-                end_ns - (end_rel * 1e9) as i64,
+                end_ns.saturating_sub((end_rel * 1e9) as i64),
                 TimestampQuality::Absolute,
                 format!(
                     "start_times are time.perf_counter() seconds; shifted so that the last completion equals `date` ({d}, local time at UTC offset {}), ±1 s",

@@ -212,7 +212,7 @@ struct Timing {
 /// events came in one read). Unusable values are added to `problems`.
 fn timing(metrics: &Value, start: i64, problems: &mut Vec<String>) -> Timing {
     let ttft = keep(time_ms(metrics, "time_to_first_token"), problems);
-    let first_token_ns = ttft.map(|t| start + (t * 1e6) as i64);
+    let first_token_ns = ttft.map(|t| start.saturating_add((t * 1e6) as i64));
     let gaps = keep(gaps_ms(metrics), problems);
     let chunk_ns = first_token_ns.zip(gaps).map(|(f, g)| chunk_times(f, g, 1e6));
     let mut tokens = |keys: &[&str]| {

@@ -31,6 +31,9 @@ impl Table {
     /// None), and every column's schema is still checked.
     pub fn read_columns(path: &Path, kind: TableKind, only: Option<&[&str]>) -> Result<(Table, Vec<Problem>), TableError> {
         let mut whole = Accumulator::new(kind);
+        if let Ok((rows, _)) = table_extent(path) {
+            whole.reserve(usize::try_from(rows).unwrap_or(usize::MAX).min(RESERVE_MAX_ROWS), only);
+        }
         let warnings = read_batches(path, kind, only, |batch| whole.append(batch))?;
         Ok((whole.finish(), warnings))
     }
@@ -87,6 +90,10 @@ fn footer_rows(meta: &parquet::file::metadata::ParquetMetaData, label: &str) -> 
     Ok(sum as u64)
 }
 
+/// Most rows a whole table's columns are sized for up front, from its footers. A footer is a
+/// claim, not a fact: past this, columns grow as the rows arrive.
+const RESERVE_MAX_ROWS: usize = 1 << 23;
+
 /// Columns being gathered: a batch's, or a whole table's from its batches. String parts are
 /// kept as Arrow arrays and concatenated once at the end, so many batches do not copy the
 /// strings again and again.
@@ -101,6 +108,17 @@ impl Accumulator {
     fn new(kind: TableKind) -> Accumulator {
         let columns: Vec<Column> = kind.columns().iter().map(|c| Column::empty(c.ty)).collect();
         Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns, rows: 0 }
+    }
+
+    /// Room for `rows` rows in each column that will be read (all without `only`), so that a
+    /// long capture's columns are not grown by doubling: each step copies the column and
+    /// faults in fresh memory (a 93-hour GPU capture is 0.7 million rows of 19 columns).
+    fn reserve(&mut self, rows: usize, only: Option<&[&str]>) {
+        for (column, spec) in self.columns.iter_mut().zip(self.kind.columns()) {
+            if only.is_none_or(|names| names.contains(&spec.name)) {
+                column.try_reserve(rows);
+            }
+        }
     }
 
     /// Moves a batch's columns onto the end of these (a column the batch did not read stays

@@ -143,6 +143,18 @@ impl Column {
         }
     }
 
+    /// Room for `rows` more values, when the allocator grants it (a hint: the column still
+    /// grows past it). Strings and lists are gathered differently and are left as they are.
+    pub(super) fn try_reserve(&mut self, rows: usize) {
+        let _ = match self {
+            Column::Timestamp(v) => v.try_reserve_exact(rows),
+            Column::UInt32(v) => v.try_reserve_exact(rows),
+            Column::UInt64(v) => v.try_reserve_exact(rows),
+            Column::Float64(v) => v.try_reserve_exact(rows),
+            Column::Utf8(_) | Column::TimestampList(_) => Ok(()),
+        };
+    }
+
     pub(super) fn empty(ty: ColumnType) -> Column {
         match ty {
             ColumnType::Timestamp => Column::Timestamp(Vec::new()),

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use super::attribute::episodes::Span;
 use super::requests::RequestView;
-use super::windows::bucket;
+use super::windows::{bucket, count_by_window};
 use crate::stats::mann_kendall::{hamed_rao, sen_slope};
 use crate::stats::mser::mser5;
 use crate::stats::pelt::{Penalty, pelt};
@@ -548,9 +548,11 @@ impl Grid {
         let per_window = kept as f64 / (last_sent / window_s).max(1.0);
         let bucket_s = window_s * (10.0 / per_window.max(1e-9)).ceil().max(1.0);
         let n_buckets = ((last_sent / bucket_s).floor() as usize + 1).max(1);
-        let (by_start, by_end) = rayon::join(|| bucket(&clock.sent_s, bucket_s, n_buckets), || bucket(&clock.end_s, bucket_s, n_buckets));
+        let (by_start, completions) = rayon::join(
+            || bucket(&clock.sent_s, bucket_s, n_buckets),
+            || count_by_window(&clock.end_s, bucket_s, n_buckets, |i| r.ok[i]).into_iter().map(|c| c as f64).collect(),
+        );
         let sends: Vec<f64> = by_start.iter().map(|b| b.len() as f64).collect();
-        let completions: Vec<f64> = by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64).collect();
         let merge = n_buckets.div_ceil(MAX_DETECTION_WINDOWS).max(1);
         Grid { last_sent, bucket_s, n_buckets, merge, by_start, sends, completions }
     }

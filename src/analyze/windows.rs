@@ -74,6 +74,20 @@ pub fn bucket_by(times: &[f64], windows: usize, window: impl Fn(f64) -> Option<u
     out
 }
 
+/// How many of the requests `keep` accepts fall in each window of `times` (times past the
+/// last window are left out): the sizes `bucket` would give, without the index lists.
+pub fn count_by_window(times: &[f64], window_s: f64, windows: usize, keep: impl Fn(usize) -> bool) -> Vec<u64> {
+    let mut counts = vec![0u64; windows];
+    for (i, &t) in times.iter().enumerate() {
+        if let Some(w) = window_of(t, window_s).filter(|&w| w < windows)
+            && keep(i)
+        {
+            counts[w] += 1;
+        }
+    }
+    counts
+}
+
 /// Percentile `p` of the finite `values` at `idx`, gathered into `scratch`.
 fn pct(values: &[f64], idx: &[u32], p: f64, scratch: &mut Vec<f64>) -> Option<f64> {
     scratch.clear();
@@ -99,6 +113,7 @@ fn busy_seconds(r: &RequestView, window_s: f64, n_windows: usize) -> Vec<f64> {
 }
 
 /// What the requests completing in one window delivered.
+#[derive(Default)]
 struct Completions {
     done: u64,
     input_tokens: f64,
@@ -106,26 +121,34 @@ struct Completions {
     errors: BTreeMap<String, u64>,
 }
 
-/// Counts the successful completions and their tokens, and the failures by kind, of `ends`.
-fn completions(r: &RequestView, ends: &[u32]) -> Completions {
-    let mut errors = BTreeMap::new();
-    let (mut done, mut tin, mut tout) = (0u64, 0.0, 0.0);
-    for &i in ends {
-        let i = i as usize;
+impl Completions {
+    /// Counts request `i`: a successful completion and its tokens, or a failure by kind.
+    fn add(&mut self, r: &RequestView, i: usize) {
         if r.ok[i] {
-            done += 1;
+            self.done += 1;
             if r.input_tokens[i].is_finite() {
-                tin += r.input_tokens[i];
+                self.input_tokens += r.input_tokens[i];
             }
             if r.output_tokens[i].is_finite() {
-                tout += r.output_tokens[i];
+                self.output_tokens += r.output_tokens[i];
             }
         } else {
             let k = r.error_kind[i].map_or("other", RequestView::kind_name);
-            *errors.entry(k.to_string()).or_insert(0) += 1;
+            *self.errors.entry(k.to_string()).or_insert(0) += 1;
         }
     }
-    Completions { done, input_tokens: tin, output_tokens: tout, errors }
+}
+
+/// Each window's completions, by completion time, in one pass over the requests (in send
+/// order, as bucketing them first would add them).
+fn completions_by_window(r: &RequestView, window_s: f64, n_windows: usize) -> Vec<Completions> {
+    let mut out: Vec<Completions> = (0..n_windows).map(|_| Completions::default()).collect();
+    for (i, &t) in r.end_s.iter().enumerate() {
+        if let Some(w) = window_of(t, window_s).filter(|&w| w < n_windows) {
+            out[w].add(r, i);
+        }
+    }
+    out
 }
 
 /// Which time each column is bucketed by.
@@ -156,15 +179,14 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
     let window_s = series_window_s(window_s, last);
     let n_windows = (last / window_s).floor() as usize + 1;
     let by_start = bucket(&r.sent_s, window_s, n_windows);
-    let by_end = bucket(&r.end_s, window_s, n_windows);
     let open_loop = r.scheduled_s.iter().any(|x| x.is_finite());
-    let by_sched = bucket(&r.scheduled_s, window_s, n_windows);
+    let offered = count_by_window(&r.scheduled_s, window_s, n_windows, |_| true);
     let busy = busy_seconds(r, window_s, n_windows);
-    let windows = (0..n_windows)
+    let windows = completions_by_window(r, window_s, n_windows)
         .into_par_iter()
-        .map(|w| {
+        .enumerate()
+        .map(|(w, c)| {
             let starts = &by_start[w];
-            let c = completions(r, &by_end[w]);
             let mut scratch = Vec::with_capacity(starts.len());
             let mut pct = |values: &[f64], p: f64| pct(values, starts, p, &mut scratch);
             WindowRow {
@@ -173,7 +195,7 @@ pub fn time_series(r: &RequestView, window_s: f64) -> TimeSeries {
                 input_tokens: c.input_tokens,
                 output_tokens: c.output_tokens,
                 concurrency: busy[w] / window_s,
-                offered: open_loop.then(|| by_sched[w].len() as u64),
+                offered: open_loop.then_some(offered[w]),
                 achieved: starts.len() as u64,
                 ttft_p50_ms: pct(&r.ttft_ms, 0.5),
                 ttft_p99_ms: pct(&r.ttft_ms, 0.99),

@@ -60,20 +60,34 @@ fn median(v: &[f64]) -> Option<f64> {
     quantile_in_place(&mut f, 0.5)
 }
 
-/// Requests (indices) by window of their send and of their end.
+/// Requests (indices) by window of their send; how many end, and end well, in each window.
 struct WindowIndex {
     k: usize,
     window_s: f64,
     by_send: Vec<Vec<u32>>,
-    by_end: Vec<Vec<u32>>,
+    ends: Vec<u64>,
+    ok_ends: Vec<u64>,
 }
 
 impl WindowIndex {
     /// Indexes the run's requests into `k` windows of `window_s`.
     fn new(r: &RequestView, window_s: f64, k: usize) -> WindowIndex {
-        let mut w = WindowIndex { k, window_s, by_send: Vec::new(), by_end: Vec::new() };
-        (w.by_send, w.by_end) = rayon::join(|| w.by_window(&r.sent_s), || w.by_window(&r.end_s));
+        let mut w = WindowIndex { k, window_s, by_send: Vec::new(), ends: vec![0; k], ok_ends: vec![0; k] };
+        let (by_send, (ends, ok_ends)) = rayon::join(|| w.by_window(&r.sent_s), || w.count_ends(r));
+        (w.by_send, w.ends, w.ok_ends) = (by_send, ends, ok_ends);
         w
+    }
+
+    /// Requests ending in each window, all and successful.
+    fn count_ends(&self, r: &RequestView) -> (Vec<u64>, Vec<u64>) {
+        let (mut ends, mut ok_ends) = (vec![0u64; self.k], vec![0u64; self.k]);
+        for (i, &t) in r.end_s.iter().enumerate() {
+            if let Some(w) = self.at(t) {
+                ends[w] += 1;
+                ok_ends[w] += u64::from(r.ok[i]);
+            }
+        }
+        (ends, ok_ends)
     }
 
     /// The window of time `t`; times past the end fall in the last window.
@@ -116,7 +130,7 @@ fn request_series(r: &RequestView, w: &WindowIndex) -> Vec<WindowSeries> {
         WindowSeries {
             name: "requests_per_s",
             t_s: t_s.clone(),
-            values: w.by_end.iter().map(|b| b.iter().filter(|&&i| r.ok[i as usize]).count() as f64 / window_s).collect(),
+            values: w.ok_ends.iter().map(|&n| n as f64 / window_s).collect(),
             worse: -1.0,
         },
         WindowSeries { name: "sent_per_s", t_s: t_s.clone(), values: w.by_send.iter().map(|b| b.len() as f64 / window_s).collect(), worse: -1.0 },
@@ -124,9 +138,10 @@ fn request_series(r: &RequestView, w: &WindowIndex) -> Vec<WindowSeries> {
             name: "error_fraction",
             t_s,
             values: w
-                .by_end
+                .ends
                 .iter()
-                .map(|b| if b.len() < MIN_REQUESTS { f64::NAN } else { b.iter().filter(|&&i| !r.ok[i as usize]).count() as f64 / b.len() as f64 })
+                .zip(&w.ok_ends)
+                .map(|(&n, &ok)| if (n as usize) < MIN_REQUESTS { f64::NAN } else { (n - ok) as f64 / n as f64 })
                 .collect(),
             worse: 1.0,
         },

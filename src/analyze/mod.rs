@@ -454,24 +454,27 @@ impl MetricTables {
 
     /// The per-request metrics, one value per request.
     fn add_columns(&mut self, r: &RequestView, g: &ResamplingGroups, iopts: &IntervalOptions) {
-        let mut columns: Vec<(&str, &Vec<f64>)> = vec![
-            ("ttft", &r.ttft_ms),
-            ("tpot", &r.tpot_ms),
-            ("e2e", &r.e2e_ms),
-            ("service", &r.service_ms),
-            ("send_lag", &r.send_lag_ms),
-            ("request_tokens_per_s", &r.tokens_per_s),
+        let mut columns: Vec<(&str, MetricColumn)> = vec![
+            ("ttft", MetricColumn::Stored(&r.ttft_ms)),
+            ("tpot", MetricColumn::Stored(&r.tpot_ms)),
+            ("e2e", MetricColumn::Stored(&r.e2e_ms)),
+            ("service", MetricColumn::Derived(RequestView::service_ms)),
+            ("send_lag", MetricColumn::Derived(RequestView::send_lag_ms)),
+            ("request_tokens_per_s", MetricColumn::Derived(RequestView::tokens_per_s)),
         ];
         // Reasoning models: the wait for the answer, beside the wait for the first thought.
         if !r.ttfot_ms.is_empty() {
-            columns.push(("ttfot", &r.ttfot_ms));
+            columns.push(("ttfot", MetricColumn::Stored(&r.ttfot_ms)));
         }
         // Metrics are independent (each resamples from its own seeded streams), so they run in
         // parallel and are collected in a fixed order: the JSON does not depend on scheduling.
         let results: Vec<_> = columns
             .par_iter()
-            .map(|(name, col)| {
-                let values = g.idx.gather(col);
+            .map(|(name, column)| {
+                let values = match column {
+                    MetricColumn::Stored(col) => g.idx.gather(col),
+                    MetricColumn::Derived(value) => Cow::Owned(g.idx.iter().map(|i| value(r, i)).collect()),
+                };
                 let missing = values.iter().filter(|v| !v.is_finite()).count();
                 // The report draws the distributions of these three (and of ITL).
                 let with_distribution = matches!(*name, "ttft" | "tpot" | "e2e");
@@ -501,6 +504,13 @@ impl MetricTables {
         let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups, with_distribution: true }, iopts);
         self.insert("itl".to_string(), result);
     }
+}
+
+/// Where a per-request metric's values come from: a column of the view, or computed from it
+/// request by request (for the steady window only, while the metric is estimated).
+enum MetricColumn<'a> {
+    Stored(&'a [f64]),
+    Derived(fn(&RequestView, usize) -> f64),
 }
 
 /// What `metric_estimates` returns for one metric.

@@ -153,7 +153,7 @@ fn schedule_series(r: &RequestView, w: &WindowIndex) -> [WindowSeries; 2] {
     let by_sched = w.by_window(&r.scheduled_s);
     let t_s = w.starts();
     [
-        WindowSeries { name: "send_lag_p99", t_s: t_s.clone(), values: percentile_series(&by_sched, &r.send_lag_ms, 0.99), worse: 1.0 },
+        WindowSeries { name: "send_lag_p99", t_s: t_s.clone(), values: percentile_series(&by_sched, &(0..r.len()).map(|i| r.send_lag_ms(i)).collect::<Vec<_>>(), 0.99), worse: 1.0 },
         WindowSeries {
             name: "achieved_share",
             t_s,

@@ -79,13 +79,14 @@ impl EffectMetric {
         }
     }
 
-    fn values<'a>(&self, r: &'a RequestView) -> Option<&'a [f64]> {
+    /// Request `i`'s value of this metric (end-to-end latency for the error rate, which reads
+    /// only the counts).
+    fn value(&self, r: &RequestView, i: usize) -> f64 {
         match self {
-            EffectMetric::Quantile { name: "ttft", .. } => Some(&r.ttft_ms),
-            EffectMetric::Quantile { name: "tpot", .. } => Some(&r.tpot_ms),
-            EffectMetric::Quantile { name: "e2e", .. } => Some(&r.e2e_ms),
-            EffectMetric::Quantile { name: "service", .. } => Some(&r.service_ms),
-            _ => None,
+            EffectMetric::Quantile { name: "ttft", .. } => r.ttft_ms[i],
+            EffectMetric::Quantile { name: "tpot", .. } => r.tpot_ms[i],
+            EffectMetric::Quantile { name: "service", .. } => r.service_ms(i),
+            _ => r.e2e_ms[i],
         }
     }
 }
@@ -121,11 +122,10 @@ struct Side {
 
 impl Side {
     fn of(r: &RequestView, m: EffectMetric, groups: &[Vec<usize>]) -> Side {
-        let col = m.values(r).unwrap_or(&r.e2e_ms);
         let sorted: Vec<Vec<f64>> = groups
             .iter()
             .map(|g| {
-                let mut v: Vec<f64> = g.iter().map(|&i| col[i]).filter(|x| x.is_finite()).collect();
+                let mut v: Vec<f64> = g.iter().map(|&i| m.value(r, i)).filter(|x| x.is_finite()).collect();
                 v.sort_by(f64::total_cmp);
                 v
             })

@@ -169,11 +169,11 @@ pub fn throughput_over(r: &RequestView, spans: &[(f64, f64)], window_s: f64, o: 
             req[w] += 1.0;
             counted += 1;
             if r.output_tokens[i].is_finite() {
-                out_tok[w] += r.output_tokens[i];
+                out_tok[w] += f64::from(r.output_tokens[i]);
                 out_known += 1;
             }
             if r.input_tokens[i].is_finite() {
-                in_tok[w] += r.input_tokens[i];
+                in_tok[w] += f64::from(r.input_tokens[i]);
                 in_known += 1;
             }
         }

@@ -22,8 +22,10 @@ pub struct RequestView {
     /// Index into `ERROR_KINDS`, for failed requests.
     pub error_kind: Vec<Option<u8>>,
     pub warmup_declared: Vec<bool>,
-    pub input_tokens: Vec<f64>,
-    pub output_tokens: Vec<f64>,
+    /// Token counts (NaN when the source has none). f32 holds every count up to 2^24 (16.7
+    /// million tokens) exactly, and half the memory of f64 at 100 million requests.
+    pub input_tokens: Vec<f32>,
+    pub output_tokens: Vec<f32>,
     /// First token minus sent (successful requests with a first token).
     pub ttft_ms: Vec<f64>,
     /// First answer token (after any reasoning) minus sent. Empty when the run does not record
@@ -69,8 +71,8 @@ impl RequestView {
         self.ok.push(ok);
         self.error_kind.push(str_at(c.kind, i).and_then(|k| ERROR_KINDS.iter().position(|x| *x == k)).map(|p| p as u8));
         self.warmup_declared.push(str_at(c.phase, i) == Some("warmup"));
-        self.input_tokens.push(c.in_tok[i].map_or(f64::NAN, f64::from));
-        self.output_tokens.push(out);
+        self.input_tokens.push(c.in_tok[i].map_or(f32::NAN, |n| n as f32));
+        self.output_tokens.push(c.out_tok[i].map_or(f32::NAN, |n| n as f32));
         let e2e = if ok { diff_ms(e, s) } else { f64::NAN };
         let ttft = if ok { diff_ms(c.first[i], s) } else { f64::NAN };
         let tpot = if ok && out > 1.0 { diff_ms(e, c.first[i]) / (out - 1.0) } else { f64::NAN };
@@ -95,7 +97,9 @@ impl RequestView {
                 *v = order.iter().map(|&i| old[i]).collect();
             }
         }
-        for column in [&mut self.input_tokens, &mut self.output_tokens, &mut self.ttft_ms, &mut self.ttfot_ms, &mut self.tpot_ms] {
+        permuted(&mut self.input_tokens, order);
+        permuted(&mut self.output_tokens, order);
+        for column in [&mut self.ttft_ms, &mut self.ttfot_ms, &mut self.tpot_ms] {
             permuted(column, order);
         }
         permuted(&mut self.e2e_ms, order);
@@ -125,7 +129,7 @@ impl RequestView {
 
     /// Output tokens over end-to-end time (successful requests with at least one token).
     pub fn tokens_per_s(&self, i: usize) -> f64 {
-        let (out, e2e) = (self.output_tokens[i], self.e2e_ms[i]);
+        let (out, e2e) = (f64::from(self.output_tokens[i]), self.e2e_ms[i]);
         if self.ok[i] && e2e > 0.0 && out >= 1.0 { out / (e2e / 1e3) } else { f64::NAN }
     }
 
@@ -173,9 +177,11 @@ impl RequestViewBuilder {
     /// every column several times and hold up to twice its size.
     pub fn reserve(&mut self, rows: usize) {
         let r = &mut self.rows;
-        for column in [&mut r.input_tokens, &mut r.output_tokens, &mut r.ttft_ms, &mut r.tpot_ms, &mut r.e2e_ms] {
+        for column in [&mut r.ttft_ms, &mut r.tpot_ms, &mut r.e2e_ms] {
             column.reserve_exact(rows);
         }
+        r.input_tokens.reserve_exact(rows);
+        r.output_tokens.reserve_exact(rows);
         r.ok.reserve_exact(rows);
         r.warmup_declared.reserve_exact(rows);
         r.error_kind.reserve_exact(rows);

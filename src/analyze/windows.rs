@@ -127,10 +127,10 @@ impl Completions {
         if r.ok[i] {
             self.done += 1;
             if r.input_tokens[i].is_finite() {
-                self.input_tokens += r.input_tokens[i];
+                self.input_tokens += f64::from(r.input_tokens[i]);
             }
             if r.output_tokens[i].is_finite() {
-                self.output_tokens += r.output_tokens[i];
+                self.output_tokens += f64::from(r.output_tokens[i]);
             }
         } else {
             let k = r.error_kind[i].map_or("other", RequestView::kind_name);

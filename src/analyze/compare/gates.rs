@@ -45,7 +45,7 @@ fn lengths(arm: &[ArmRun<'_>], output: bool) -> Vec<f64> {
         .flat_map(|r| {
             let s = &r.analysis.steady_state;
             let col = if output { &r.view.output_tokens } else { &r.view.input_tokens };
-            (s.start_request..s.end_request).map(move |i| col[i]).filter(|v| v.is_finite() && *v > 0.0)
+            (s.start_request..s.end_request).map(move |i| f64::from(col[i])).filter(|v| v.is_finite() && *v > 0.0)
         })
         .collect()
 }

@@ -211,7 +211,7 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
         if run.view.ok[i] && e >= s.start_s {
             let b = ((e - s.start_s) / w) as usize;
             if b < k {
-                per[b] += if tokens { run.view.output_tokens[i].max(0.0) } else { 1.0 };
+                per[b] += if tokens { f64::from(run.view.output_tokens[i]).max(0.0) } else { 1.0 };
             }
         }
     }

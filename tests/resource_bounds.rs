@@ -137,3 +137,52 @@ fn a_parquet_file_claiming_10_to_the_12_rows_is_refused_before_reading() {
         assert!(r.peak_rss_bytes < 256 << 20, "{command}: peak memory {} MB", r.peak_rss_bytes >> 20);
     }
 }
+
+/// Appends to the footer of the Parquet file at `path` `lists` unknown fields, each a
+/// `list<bool>` that claims two billion elements and holds none. The parquet crate skips such
+/// a list's booleans without consuming bytes, two billion times each.
+fn add_empty_bool_lists(path: &Path, lists: usize) {
+    let bytes = std::fs::read(path).unwrap();
+    let footer_len = u32::from_le_bytes(bytes[bytes.len() - 8..bytes.len() - 4].try_into().unwrap()) as usize;
+    let footer_start = bytes.len() - 8 - footer_len;
+    let mut footer = bytes[footer_start..bytes.len() - 8].to_vec();
+    assert_eq!(footer.pop(), Some(0), "FileMetaData ends with its stop byte");
+    for field in 0..lists {
+        let id = 200 + field as u64; // unknown to the reader; long-form header, zigzag field id
+        footer.extend([0x09]);
+        push_varint(&mut footer, id << 1);
+        footer.push(0xf1); // list header: size follows, element type bool
+        push_varint(&mut footer, 2_000_000_000);
+    }
+    footer.push(0);
+    let mut out = bytes[..footer_start].to_vec();
+    out.extend(&footer);
+    out.extend((footer.len() as u32).to_le_bytes());
+    out.extend(b"PAR1");
+    std::fs::write(path, out).unwrap();
+}
+
+fn push_varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8 & 0x7f) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// Found by fuzzing (`run_parquet`): a footer whose lists claim more elements than it has
+/// bytes held the reader in a loop. It is refused from its size alone, at once.
+#[test]
+fn a_parquet_footer_claiming_billions_of_booleans_is_refused_at_once() {
+    let s = Scratch::new("bounds_bool_lists");
+    let run = s.path("run");
+    common::copy_dir(&common::fixture("demo"), &run);
+    add_empty_bool_lists(&run.join("requests.parquet"), 20);
+    for command in ["validate", "analyze"] {
+        let r = run_measured(&[command, run.to_str().unwrap()]);
+        assert_eq!(r.code, 2, "{command}: exit 2 expected: {}", r.stderr);
+        let said = format!("{}{}", r.stdout, r.stderr);
+        assert!(said.contains("requests.parquet") && said.contains("damaged footer: a list claims 2000000000 elements"), "{command}: {said}");
+        assert!(r.elapsed < Duration::from_secs(5), "{command} took {:?}", r.elapsed);
+    }
+}

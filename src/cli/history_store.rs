@@ -78,6 +78,7 @@ fn read_part(path: &Path) -> Result<Vec<Row>, CliError> {
     let label = path.display().to_string();
     let bad = |what: String| CliError::bad_input(format!("{label}: {what}")).hint("the store holds only files `credence history --dir` wrote");
     let file = File::open(path).map_err(|e| bad(format!("cannot open: {e}")))?;
+    crate::run::footer::check(path).map_err(|d| bad(d.0))?;
     let reader = ParquetRecordBatchReaderBuilder::try_new(file).and_then(|b| b.build()).map_err(|e| bad(format!("not a Parquet file: {e}")))?;
     let mut rows = Vec::new();
     for batch in reader {

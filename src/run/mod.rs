@@ -7,6 +7,7 @@
 pub mod claims;
 pub mod distribution;
 pub mod env_notes;
+pub mod footer;
 pub mod json_schema;
 pub mod logical;
 pub mod manifest;

@@ -58,6 +58,7 @@ pub fn table_extent(path: &Path) -> Result<(u64, u64), TableError> {
     for file in segment_files(path)? {
         let label = file_label(&file);
         let f = File::open(&file).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
+        super::footer::check(&file).map_err(|d| TableError::NotParquet { file: label.clone(), message: d.0 })?;
         let builder = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| TableError::NotParquet { file: label.clone(), message: e.to_string() })?;
         let meta = builder.metadata();
         rows += footer_rows(meta, &label)?;
@@ -198,6 +199,7 @@ fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &
     let label = file_label(path);
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
+    super::footer::check(path).map_err(|d| not_parquet(&d.0))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| not_parquet(&e))?;
     footer_rows(builder.metadata(), &label)?;
     let problems = check_schema(&label, builder.schema(), kind);

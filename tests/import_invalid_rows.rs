@@ -209,3 +209,29 @@ fn sglang_llmperf_perf_analyzer_and_mlc_rows_that_break_the_contract() {
     let f = write(&s, "events.jsonl", &ev);
     imports_with_invalid_rows(&s, "mlc-endpoints", &f, 2);
 }
+
+/// Found by fuzzing (`import_sglang`): a failed request's gap of `-Infinity` put its end (its
+/// last chunk) at the far end of the nanosecond clock, and the contract check's difference
+/// overflowed. The gap is named instead, and the row kept as invalid.
+#[test]
+fn sglang_failed_request_with_an_infinite_gap_is_an_invalid_row_named_by_its_gap() {
+    let s = Scratch::new("inv_sglang_inf");
+    let mut sg = vllm_result(30);
+    sg.as_object_mut().unwrap().remove("start_times");
+    sg["errors"][3] = json!("Traceback: Timeout");
+    let text = sg.to_string().replacen("[0.02,0.02,0.02,0.02,0.02,0.02,0.02,0.02,0.02,0.02]", "X", 4);
+    let text = text.replacen("X", "[0.02,0.02,0.02,0.02,0.02,0.02,0.02,0.02,0.02,0.02]", 3).replacen("X", "[-Infinity]", 1);
+    let f = write(&s, "sglang.jsonl", &format!("{text}\n"));
+    let out = s.path("run");
+    let o = credence(&["import", "sglang", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let messages = run.requests.strings("error_message").unwrap();
+    assert!(
+        (0..messages.len()).any(|i| messages.is_valid(i) && messages.value(i).contains("itls[3][0] is -inf, not a time")),
+        "{:?}",
+        (0..messages.len()).filter(|&i| messages.is_valid(i)).map(|i| messages.value(i)).collect::<Vec<_>>()
+    );
+    let v = credence(&["validate", out.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", stderr(&v));
+}

@@ -12,6 +12,7 @@ use super::json::{Fields, parse_lines};
 use super::vllm::{PerRequest, latency_claims, non_finite, per_request};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
+use super::time::is_seconds;
 use crate::run::rows::chunk_times;
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
@@ -58,7 +59,11 @@ pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, 
             raw_itl.extend(gaps.iter().map(|g| g * 1e3));
         }
         let mut row = arrays.request(i, sent, first, end, ok.then_some(chunks));
-        row.invalid_source = non_finite(&arrays, i, None);
+        // A failed request's end is its last chunk too: its gaps must be times as well.
+        row.invalid_source = non_finite(&arrays, i, None).or_else(|| {
+            let k = gaps.iter().position(|g| !is_seconds(*g))?;
+            Some(format!("itls[{i}][{k}] is {}, not a time", gaps[k]))
+        });
         out.requests.push(row);
     }
     out.raw.insert("ttft".into(), raw_ttft);

@@ -52,6 +52,7 @@ impl Request {
     /// Why this row breaks the requests contract that `validate` enforces, if it does:
     /// sent ≤ first byte ≤ first token ≤ end, chunk times inside the span and in order, and
     /// a span under a week.
+    /// Differences saturate: a damaged source can put a time anywhere on the i64 clock.
     pub fn contract_violation(&self) -> Option<String> {
         if let Some(why) = &self.invalid_source {
             return Some(why.clone());
@@ -59,27 +60,27 @@ impl Request {
         let (s, e) = (self.sent_ns, self.end_ns);
         let ms = |ns: i64| format!("{:.3} ms", ns as f64 / 1e6);
         if e < s {
-            return Some(format!("end is {} before sent", ms(s - e)));
+            return Some(format!("end is {} before sent", ms(s.saturating_sub(e))));
         }
-        if e - s > WEEK_NS {
-            return Some(format!("the request lasts {:.0} days (an overflow or a unit mistake)", (e - s) as f64 / 86_400e9));
+        if e.saturating_sub(s) > WEEK_NS {
+            return Some(format!("the request lasts {:.0} days (an overflow or a unit mistake)", e.saturating_sub(s) as f64 / 86_400e9));
         }
         if let Some(ft) = self.first_token_ns
             && !(s..=e).contains(&ft)
         {
-            return Some(format!("first token at {} after sent, outside the request's span of {}", ms(ft - s), ms(e - s)));
+            return Some(format!("first token at {} after sent, outside the request's span of {}", ms(ft.saturating_sub(s)), ms(e.saturating_sub(s))));
         }
         if let Some(fb) = self.first_byte_ns
             && (!(s..=e).contains(&fb) || self.first_token_ns.is_some_and(|ft| ft < fb))
         {
-            return Some(format!("first byte at {} after sent, outside the span or after the first token", ms(fb - s)));
+            return Some(format!("first byte at {} after sent, outside the span or after the first token", ms(fb.saturating_sub(s))));
         }
         let chunks = self.chunk_ns.as_deref().unwrap_or(&[]);
         if let Some(k) = chunks.windows(2).position(|w| w[1] < w[0]) {
-            return Some(format!("chunk {} arrives {} before chunk {} (a negative gap)", k + 1, ms(chunks[k] - chunks[k + 1]), k));
+            return Some(format!("chunk {} arrives {} before chunk {} (a negative gap)", k + 1, ms(chunks[k].saturating_sub(chunks[k + 1])), k));
         }
         if let Some(k) = chunks.iter().position(|&c| !(s..=e).contains(&c)) {
-            return Some(format!("chunk {k} at {} after sent, outside the request's span of {}", ms(chunks[k] - s), ms(e - s)));
+            return Some(format!("chunk {k} at {} after sent, outside the request's span of {}", ms(chunks[k].saturating_sub(s)), ms(e.saturating_sub(s))));
         }
         None
     }
@@ -90,7 +91,7 @@ impl Request {
         self.error_message = Some(format!("{file}, request {}: {why}", self.id));
         self.ok = false;
         self.error_kind = Some("invalid_source_row");
-        if !(0..=WEEK_NS).contains(&(self.end_ns - self.sent_ns)) {
+        if !(0..=WEEK_NS).contains(&self.end_ns.saturating_sub(self.sent_ns)) {
             self.end_ns = self.sent_ns;
         }
         self.first_byte_ns = None;

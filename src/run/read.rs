@@ -31,10 +31,10 @@ impl Table {
     /// None), and every column's schema is still checked.
     pub fn read_columns(path: &Path, kind: TableKind, only: Option<&[&str]>) -> Result<(Table, Vec<Problem>), TableError> {
         let mut whole = Accumulator::new(kind);
-        if let Ok((rows, _)) = table_extent(path) {
-            whole.reserve(usize::try_from(rows).unwrap_or(usize::MAX).min(RESERVE_MAX_ROWS), only);
-        }
-        let warnings = read_batches(path, kind, only, |batch| whole.append(batch))?;
+        let warnings = read_parts(path, kind, only, |part| match part {
+            Part::Rows(rows) => whole.reserve(usize::try_from(rows).unwrap_or(usize::MAX).min(RESERVE_MAX_ROWS), only),
+            Part::Batch(batch) => whole.append(batch),
+        })?;
         Ok((whole.finish(), warnings))
     }
 }
@@ -43,6 +43,21 @@ impl Table {
 /// `only`, a batch holds just those columns (the others read as absent); every column's schema
 /// is still checked. Returns the schema warnings; fails on the first file with an error.
 pub fn read_batches(path: &Path, kind: TableKind, only: Option<&[&str]>, mut each: impl FnMut(Table)) -> Result<Vec<Problem>, TableError> {
+    read_parts(path, kind, only, |part| {
+        if let Part::Batch(batch) = part {
+            each(batch)
+        }
+    })
+}
+
+/// What `read_parts` hands over: each file's row count from its footer, before its batches.
+enum Part {
+    Rows(u64),
+    Batch(Table),
+}
+
+/// `read_batches`, telling `each` every file's footer row count before its batches.
+fn read_parts(path: &Path, kind: TableKind, only: Option<&[&str]>, mut each: impl FnMut(Part)) -> Result<Vec<Problem>, TableError> {
     let mut warnings = Vec::new();
     let mut rows_before = 0;
     for file in segment_files(path)? {
@@ -91,7 +106,7 @@ fn footer_rows(meta: &parquet::file::metadata::ParquetMetaData, label: &str) -> 
     Ok(sum as u64)
 }
 
-/// Most rows a whole table's columns are sized for up front, from its footers. A footer is a
+/// Most rows a whole table's columns are sized for at a time, from each file's footer. A footer is a
 /// claim, not a fact: past this, columns grow as the rows arrive.
 const RESERVE_MAX_ROWS: usize = 1 << 23;
 
@@ -111,9 +126,9 @@ impl Accumulator {
         Accumulator { kind, strings: vec![Vec::new(); columns.len()], columns, rows: 0 }
     }
 
-    /// Room for `rows` rows in each column that will be read (all without `only`), so that a
-    /// long capture's columns are not grown by doubling: each step copies the column and
-    /// faults in fresh memory (a 93-hour GPU capture is 0.7 million rows of 19 columns).
+    /// Room for `rows` more rows in each column that will be read (all without `only`), so
+    /// that a long capture's columns are not grown step by step: each step copies the column
+    /// and faults in fresh memory (a 93-hour GPU capture is 0.7 million rows of 19 columns).
     fn reserve(&mut self, rows: usize, only: Option<&[&str]>) {
         for (column, spec) in self.columns.iter_mut().zip(self.kind.columns()) {
             if only.is_none_or(|names| names.contains(&spec.name)) {
@@ -195,13 +210,13 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
 
 /// Reads one Parquet file batch by batch into `each`; returns its schema warnings.
 /// `rows_before` counts the rows of earlier segments, so errors name the table's row.
-fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &mut usize, each: &mut impl FnMut(Table)) -> Result<Vec<Problem>, TableError> {
+fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &mut usize, each: &mut impl FnMut(Part)) -> Result<Vec<Problem>, TableError> {
     let label = file_label(path);
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
     super::footer::check(path).map_err(|d| not_parquet(&d.0))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| not_parquet(&e))?;
-    footer_rows(builder.metadata(), &label)?;
+    let rows = footer_rows(builder.metadata(), &label)?;
     let problems = check_schema(&label, builder.schema(), kind);
     if problems.iter().any(Problem::is_error) {
         return Err(TableError::Schema(problems));
@@ -210,10 +225,11 @@ fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &
         (0..builder.schema().fields().len()).filter(|&i| only.is_none_or(|o| o.contains(&builder.schema().field(i).name().as_str()))).collect();
     let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
     let reader = builder.with_projection(mask).with_batch_size(BATCH_ROWS).build().map_err(|e| not_parquet(&e))?;
+    each(Part::Rows(rows));
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
         let rows = batch.num_rows();
-        each(convert_batch(&label, kind, &batch, *rows_before, only)?);
+        each(Part::Batch(convert_batch(&label, kind, &batch, *rows_before, only)?));
         *rows_before += rows;
     }
     Ok(problems)

@@ -144,13 +144,14 @@ impl Column {
     }
 
     /// Room for `rows` more values, when the allocator grants it (a hint: the column still
-    /// grows past it). Strings and lists are gathered differently and are left as they are.
+    /// grows past it; amortized, so one call per segment file stays linear). Strings and lists
+    /// are gathered differently and are left as they are.
     pub(super) fn try_reserve(&mut self, rows: usize) {
         let _ = match self {
-            Column::Timestamp(v) => v.try_reserve_exact(rows),
-            Column::UInt32(v) => v.try_reserve_exact(rows),
-            Column::UInt64(v) => v.try_reserve_exact(rows),
-            Column::Float64(v) => v.try_reserve_exact(rows),
+            Column::Timestamp(v) => v.try_reserve(rows),
+            Column::UInt32(v) => v.try_reserve(rows),
+            Column::UInt64(v) => v.try_reserve(rows),
+            Column::Float64(v) => v.try_reserve(rows),
             Column::Utf8(_) | Column::TimestampList(_) => Ok(()),
         };
     }

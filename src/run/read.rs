@@ -31,10 +31,7 @@ impl Table {
     /// None), and every column's schema is still checked.
     pub fn read_columns(path: &Path, kind: TableKind, only: Option<&[&str]>) -> Result<(Table, Vec<Problem>), TableError> {
         let mut whole = Accumulator::new(kind);
-        let warnings = read_parts(path, kind, only, |part| match part {
-            Part::Rows(rows) => whole.reserve(usize::try_from(rows).unwrap_or(usize::MAX).min(RESERVE_MAX_ROWS), only),
-            Part::Batch(batch) => whole.append(batch),
-        })?;
+        let warnings = read_parts(path, kind, only, &mut Destination::Whole(&mut whole))?;
         Ok((whole.finish(), warnings))
     }
 }
@@ -43,25 +40,22 @@ impl Table {
 /// `only`, a batch holds just those columns (the others read as absent); every column's schema
 /// is still checked. Returns the schema warnings; fails on the first file with an error.
 pub fn read_batches(path: &Path, kind: TableKind, only: Option<&[&str]>, mut each: impl FnMut(Table)) -> Result<Vec<Problem>, TableError> {
-    read_parts(path, kind, only, |part| {
-        if let Part::Batch(batch) = part {
-            each(batch)
-        }
-    })
+    read_parts(path, kind, only, &mut Destination::Batches(&mut each))
 }
 
-/// What `read_parts` hands over: each file's row count from its footer, before its batches.
-enum Part {
-    Rows(u64),
-    Batch(Table),
+/// Where converted rows go: straight onto a whole table's columns (sized from each file's
+/// footer, so nothing is copied twice), or into one table per batch handed to a callback.
+enum Destination<'a> {
+    Whole(&'a mut Accumulator),
+    Batches(&'a mut dyn FnMut(Table)),
 }
 
-/// `read_batches`, telling `each` every file's footer row count before its batches.
-fn read_parts(path: &Path, kind: TableKind, only: Option<&[&str]>, mut each: impl FnMut(Part)) -> Result<Vec<Problem>, TableError> {
+/// Reads every file of the table at `path` in row order into `into`; returns the schema warnings.
+fn read_parts(path: &Path, kind: TableKind, only: Option<&[&str]>, into: &mut Destination<'_>) -> Result<Vec<Problem>, TableError> {
     let mut warnings = Vec::new();
     let mut rows_before = 0;
     for file in segment_files(path)? {
-        warnings.extend(read_file(&file, kind, only, &mut rows_before, &mut each)?);
+        warnings.extend(read_file(&file, kind, only, &mut rows_before, into)?);
     }
     Ok(warnings)
 }
@@ -137,18 +131,6 @@ impl Accumulator {
         }
     }
 
-    /// Moves a batch's columns onto the end of these (a column the batch did not read stays
-    /// empty).
-    fn append(&mut self, batch: Table) {
-        self.rows += batch.num_rows();
-        for (ci, column) in batch.into_columns().into_iter().enumerate() {
-            match column {
-                Column::Utf8(s) => self.strings[ci].push(s),
-                other => self.columns[ci].extend(other),
-            }
-        }
-    }
-
     fn finish(mut self) -> Table {
         for (ci, parts) in self.strings.into_iter().enumerate() {
             if let Column::Utf8(s) = &mut self.columns[ci] {
@@ -210,7 +192,7 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
 
 /// Reads one Parquet file batch by batch into `each`; returns its schema warnings.
 /// `rows_before` counts the rows of earlier segments, so errors name the table's row.
-fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &mut usize, each: &mut impl FnMut(Part)) -> Result<Vec<Problem>, TableError> {
+fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &mut usize, into: &mut Destination<'_>) -> Result<Vec<Problem>, TableError> {
     let label = file_label(path);
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
@@ -225,20 +207,28 @@ fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &
         (0..builder.schema().fields().len()).filter(|&i| only.is_none_or(|o| o.contains(&builder.schema().field(i).name().as_str()))).collect();
     let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
     let reader = builder.with_projection(mask).with_batch_size(BATCH_ROWS).build().map_err(|e| not_parquet(&e))?;
-    each(Part::Rows(rows));
+    if let Destination::Whole(whole) = into {
+        whole.reserve(usize::try_from(rows).unwrap_or(usize::MAX).min(RESERVE_MAX_ROWS), only);
+    }
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
-        let rows = batch.num_rows();
-        each(Part::Batch(convert_batch(&label, kind, &batch, *rows_before, only)?));
-        *rows_before += rows;
+        match into {
+            Destination::Whole(whole) => convert_batch(whole, &label, &batch, *rows_before, only)?,
+            Destination::Batches(each) => {
+                let mut part = Accumulator::new(kind);
+                convert_batch(&mut part, &label, &batch, *rows_before, only)?;
+                each(part.finish());
+            }
+        }
+        *rows_before += batch.num_rows();
     }
     Ok(problems)
 }
 
-/// One record batch as a table in the spec's columns and types; columns it lacks are null.
-fn convert_batch(label: &str, kind: TableKind, batch: &RecordBatch, rows_before: usize, only: Option<&[&str]>) -> Result<Table, TableError> {
-    let mut acc = Accumulator::new(kind);
-    acc.rows = batch.num_rows();
+/// Appends one record batch to `acc` in the spec's columns and types; columns it lacks are null.
+fn convert_batch(acc: &mut Accumulator, label: &str, batch: &RecordBatch, rows_before: usize, only: Option<&[&str]>) -> Result<(), TableError> {
+    let kind = acc.kind;
+    acc.rows += batch.num_rows();
     let schema = batch.schema();
     let mut nulls_in_required = Vec::new();
     for (ci, spec) in kind.columns().iter().enumerate() {
@@ -267,7 +257,7 @@ fn convert_batch(label: &str, kind: TableKind, batch: &RecordBatch, rows_before:
     if !nulls_in_required.is_empty() {
         return Err(TableError::Schema(nulls_in_required));
     }
-    Ok(acc.finish())
+    Ok(())
 }
 
 fn null_in_required(label: &str, spec: &ColumnSpec, row: usize) -> Problem {

@@ -54,15 +54,6 @@ impl TimestampLists {
         self.valid.is_empty()
     }
 
-    /// Moves `other`'s rows onto the end of these lists.
-    fn extend(&mut self, other: TimestampLists) {
-        let (rows, values) = (self.len(), self.values.len());
-        self.null_items.extend(other.null_items.iter().map(|r| r + rows));
-        self.offsets.extend(other.offsets[1..].iter().map(|o| o + values));
-        self.values.extend(other.values);
-        self.valid.extend(other.valid);
-    }
-
     pub fn get(&self, row: usize) -> Option<&[i64]> {
         self.valid[row].then(|| &self.values[self.offsets[row]..self.offsets[row + 1]])
     }
@@ -127,19 +118,6 @@ impl Column {
             Column::Float64(v) => v.resize(v.len() + n, None),
             Column::TimestampList(l) => (0..n).for_each(|_| l.push(None)),
             Column::Utf8(s) => *s = s.iter().chain(std::iter::repeat_n(None, n)).collect(),
-        }
-    }
-
-    /// Moves `other`'s rows onto the end of this column (both of one type; the reader's).
-    pub(super) fn extend(&mut self, other: Column) {
-        match (self, other) {
-            (Column::Timestamp(a), Column::Timestamp(mut b)) => a.append(&mut b),
-            (Column::UInt32(a), Column::UInt32(mut b)) => a.append(&mut b),
-            (Column::UInt64(a), Column::UInt64(mut b)) => a.append(&mut b),
-            (Column::Float64(a), Column::Float64(mut b)) => a.append(&mut b),
-            (Column::Utf8(a), Column::Utf8(b)) => *a = a.iter().chain(b.iter()).collect(),
-            (Column::TimestampList(a), Column::TimestampList(b)) => a.extend(b),
-            (a, b) => unreachable!("columns of one spec share a type: {:?} and {:?}", a.column_type(), b.column_type()),
         }
     }
 
@@ -262,11 +240,6 @@ impl Table {
     /// read): `column` answers None for it, as for a column the schema lacks.
     pub(super) fn from_parts(kind: TableKind, columns: Vec<Column>, rows: usize) -> Table {
         Table { kind, columns, rows }
-    }
-
-    /// The columns, in spec order (the reader's batches become a table's).
-    pub(super) fn into_columns(self) -> Vec<Column> {
-        self.columns
     }
 
     /// A table with no rows.

@@ -156,7 +156,7 @@ fn samples(run: &ArmRun<'_>, clean: bool) -> BTreeMap<&'static str, Sample> {
             let col = column(run.view, metric);
             let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
                 .filter(|&i| col[i].is_finite() && keep(run.view.sent_s[i]))
-                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).floor().max(0.0) as usize).min(k - 1) as u32))
+                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).max(0.0) as usize).min(k - 1) as u32))
                 .collect();
             // The clean blocks are that condition's only; the whole window keeps its groups.
             let groups = if clean { clean::renumber_groups(&mut pairs, k) } else { k };

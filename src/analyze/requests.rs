@@ -36,7 +36,8 @@ pub struct RequestView {
     /// End minus sent (successful requests).
     pub e2e_ms: Vec<f64>,
     /// Gaps between consecutive chunks: `itl_offsets[i]..itl_offsets[i+1]` for request i (read
-    /// through `itl_start`; empty when no request has a gap).
+    /// through `itl_start`; empty when no request has a gap, and not kept until one has: a run
+    /// without chunk times does not fill 8 bytes a request only to drop them).
     pub itl_offsets: Vec<usize>,
     pub itl_ms: Vec<f64>,
 }
@@ -82,10 +83,17 @@ impl RequestView {
             self.ttfot_ms.push(if ok { diff_ms(c.first_content[i], s) } else { f64::NAN });
         }
         self.tpot_ms.push(tpot);
-        if ok && let Some(list) = c.chunks.and_then(|l| l.get(i)) {
+        if ok && let Some(list) = c.chunks.and_then(|l| l.get(i)).filter(|l| l.len() >= 2) {
+            if self.itl_offsets.is_empty() {
+                // The first request with a gap: every request before it starts (and ends) at 0.
+                self.itl_offsets = Vec::with_capacity(self.ok.capacity() + 1);
+                self.itl_offsets.resize(self.ok.len(), 0);
+            }
             self.itl_ms.extend(list.windows(2).map(|w| (w[1] - w[0]) as f64 / MS));
         }
-        self.itl_offsets.push(self.itl_ms.len());
+        if !self.itl_offsets.is_empty() {
+            self.itl_offsets.push(self.itl_ms.len());
+        }
     }
 
     /// Puts the requests in `order` (indices into the current order), one column at a time so
@@ -106,6 +114,9 @@ impl RequestView {
         permuted(&mut self.ok, order);
         permuted(&mut self.warmup_declared, order);
         permuted(&mut self.error_kind, order);
+        if self.itl_offsets.is_empty() {
+            return;
+        }
         let (offsets, gaps) = (std::mem::take(&mut self.itl_offsets), std::mem::take(&mut self.itl_ms));
         self.itl_offsets = Vec::with_capacity(order.len() + 1);
         self.itl_offsets.push(0);
@@ -185,7 +196,6 @@ impl RequestViewBuilder {
         r.ok.reserve_exact(rows);
         r.warmup_declared.reserve_exact(rows);
         r.error_kind.reserve_exact(rows);
-        r.itl_offsets.reserve_exact(rows + 1);
         for raw in [&mut self.sent_ns, &mut self.end_ns, &mut self.scheduled_ns] {
             raw.reserve_exact(rows);
         }
@@ -218,9 +228,6 @@ impl RequestViewBuilder {
             in_tok: t.u32s("input_tokens").unwrap_or(&empty_u32),
             chunks: t.timestamp_lists("chunk_ns"),
         };
-        if self.rows.itl_offsets.is_empty() {
-            self.rows.itl_offsets.push(0);
-        }
         for i in 0..n {
             self.rows.push_request(&c, i);
             self.sent_ns.push(c.sent[i].unwrap_or(NO_TIME));
@@ -237,9 +244,6 @@ impl RequestViewBuilder {
     /// The view in send order, with times in seconds since the first send.
     pub fn finish(self) -> RequestView {
         let RequestViewBuilder { mut rows, mut sent_ns, mut end_ns, mut scheduled_ns, .. } = self;
-        if rows.itl_offsets.is_empty() {
-            rows.itl_offsets.push(0);
-        }
         if let Some(order) = send_order(&sent_ns) {
             rows.reorder(&order);
             for raw in [&mut sent_ns, &mut end_ns, &mut scheduled_ns] {
@@ -250,9 +254,6 @@ impl RequestViewBuilder {
         let t0 = sent_ns.first().copied().filter(|&t| t != NO_TIME).unwrap_or(0);
         rows.t0_ns = t0;
         let secs = |raw: Vec<i64>| raw.into_iter().map(|x| if x == NO_TIME { f64::NAN } else { (x - t0) as f64 / 1e9 }).collect();
-        if rows.itl_ms.is_empty() {
-            rows.itl_offsets = Vec::new();
-        }
         rows.sent_s = secs(sent_ns);
         rows.end_s = secs(end_ns);
         rows.scheduled_s = secs(scheduled_ns);
@@ -320,6 +321,52 @@ fn diff_ms(a: Option<i64>, b: Option<i64>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::schema::TableKind;
+    use crate::run::table::{Column, TimestampLists, utf8_column};
+
+    /// Requests sent at `sent` (ns) with chunk arrivals `chunks`, all successful.
+    fn batch(sent: &[i64], chunks: &[Option<&[i64]>]) -> Table {
+        let mut lists = TimestampLists::new();
+        chunks.iter().for_each(|c| lists.push(*c));
+        let ids: Vec<String> = sent.iter().map(|s| format!("r{s}")).collect();
+        let n = sent.len();
+        Table::from_columns(
+            TableKind::Requests,
+            vec![
+                ("request_id", utf8_column(ids.iter().map(|s| Some(s.as_str())))),
+                ("sent_ns", Column::Timestamp(sent.iter().map(|&s| Some(s)).collect())),
+                ("first_token_ns", Column::Timestamp(sent.iter().map(|&s| Some(s + 10)).collect())),
+                ("end_ns", Column::Timestamp(sent.iter().map(|&s| Some(s + 100)).collect())),
+                ("chunk_ns", Column::TimestampList(lists)),
+                ("status", utf8_column(std::iter::repeat_n(Some("ok"), n))),
+                ("scheduled_ns", Column::Timestamp(vec![None; n])),
+                ("input_tokens", Column::UInt32(vec![None; n])),
+                ("output_tokens", Column::UInt32(vec![None; n])),
+                ("cached_tokens", Column::UInt32(vec![None; n])),
+                ("http_status", Column::UInt32(vec![None; n])),
+            ]
+            .into_iter()
+            .chain(["client_id", "client_host", "error_kind", "error_message", "phase"].map(|c| (c, utf8_column(std::iter::repeat_n(None, n)))))
+            .collect(),
+        )
+        .unwrap()
+    }
+
+    /// Chunk gaps are kept from the first request that has one; the requests before it (in
+    /// earlier batches too) have none, and the send order moves each request's gaps with it.
+    #[test]
+    fn chunk_gaps_start_at_the_first_request_with_one() {
+        let mut b = RequestViewBuilder::default();
+        b.push(&batch(&[5_000_000, 1_000_000], &[None, Some(&[1_000_010])]));
+        let without = RequestView::from_table(&batch(&[1, 2], &[None, Some(&[3])]));
+        assert!(without.itl_offsets.is_empty() && without.itl_ms.is_empty(), "no gaps, no offsets");
+        b.push(&batch(&[3_000_000, 2_000_000], &[Some(&[3_000_010, 3_000_020, 4_000_020]), Some(&[2_000_010, 2_500_010])]));
+        let v = b.finish();
+        // Send order: 1, 2, 3, 5 ms.
+        let gaps: Vec<Vec<f64>> = (0..4).map(|i| v.itl_ms[v.itl_start(i)..v.itl_start(i + 1)].to_vec()).collect();
+        assert_eq!(gaps, vec![vec![], vec![0.5], vec![1e-5, 1.0], vec![]]);
+        assert_eq!(v.itl_offsets.len(), 5);
+    }
 
     /// The derived latencies must equal what the stored ones would have been: the difference
     /// of the source's integer nanoseconds, bit for bit, for times up to 26 days (2^51 ns) from

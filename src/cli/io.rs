@@ -46,8 +46,6 @@ pub fn print_stdout(text: &str) -> Result<(), CliError> {
     }
 }
 
-/// Renders `report` in `format` and writes it atomically; returns the size written.
-
 /// Writes the report in `format` and `lang` to `out`; the JSON is the same in every language.
 pub fn write_report_in(report: &Report, format: ReportFormat, lang: Lang, out: &Path) -> Result<usize, CliError> {
     let bytes = match format {

@@ -118,20 +118,10 @@ impl RankBins {
         RankBins { edges, prefix, rows, values: group_of_rank.len(), step }
     }
 
-    /// Values in groups [a, b) with bin index < j.
-    fn count(&self, a: usize, b: usize, j: usize) -> u64 {
+    /// Values with bin index < j in a resample's group ranges.
+    fn count_blocks(&self, ranges: &[(u32, u32)], j: usize) -> u64 {
         let row = &self.prefix[j * self.rows..(j + 1) * self.rows];
-        (row[b] - row[a]) as u64
-    }
-
-    fn count_blocks(&self, blocks: &[(usize, usize)], groups: usize, j: usize) -> u64 {
-        blocks
-            .iter()
-            .map(|&(s, l)| {
-                let e = s + l;
-                if e <= groups { self.count(s, e, j) } else { self.count(s, groups, j) + self.count(0, e - groups, j) }
-            })
-            .sum()
+        ranges.iter().map(|&(a, b)| u64::from(row[b as usize] - row[a as usize])).sum()
     }
 
     /// The bin of the resample's order statistic `k` (0-based): the smallest j in 1..=bins+2
@@ -141,9 +131,9 @@ impl RankBins {
     /// then it guesses j by interpolating the counts at the ends of its bracket (they grow
     /// nearly linearly across the equal-width bins) and bisects whenever a guess fails to halve
     /// the bracket. Usually three or four passes.
-    fn find_bin(&self, blocks: &[(usize, usize)], groups: usize, k: u64, total: u64) -> Bin {
+    fn find_bin(&self, ranges: &[(u32, u32)], k: u64, total: u64) -> Bin {
         let bins = self.edges.len() - 1;
-        let count = |j: usize| self.count_blocks(blocks, groups, j);
+        let count = |j: usize| self.count_blocks(ranges, j);
         let Some(((mut a, mut ca), (mut b, mut cb))) = self.bracket(&count, k, total) else {
             return Bin { j: bins + 2, before: 0, through: u64::MAX };
         };
@@ -239,6 +229,22 @@ struct Bin {
     through: u64,
 }
 
+/// The circular blocks (start, length) over `k` groups as plain ranges [a, b) of groups: a
+/// block that wraps past the last group becomes two. Built once per resample, so that each of
+/// the several counting passes per percentile is a branch-free sum of prefix differences.
+fn group_ranges(blocks: &[(usize, usize)], k: usize) -> Vec<(u32, u32)> {
+    let mut ranges = Vec::with_capacity(blocks.len() + 1);
+    for &(s, l) in blocks {
+        let e = s + l;
+        if e <= k {
+            ranges.push((s as u32, e as u32));
+        } else {
+            ranges.extend([(s as u32, k as u32), (0, (e - k) as u32)]);
+        }
+    }
+    ranges
+}
+
 /// Sums `pre` (a prefix sum over `k` groups) over the circular block of `l` groups from `s`.
 fn circular_range<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T>>(pre: &[T], k: usize, s: usize, l: usize) -> T {
     let e = s + l;
@@ -313,23 +319,23 @@ impl GroupedResampler<'_> {
             out.extend(std::iter::repeat_n(f64::NAN, self.ps.len() + 1));
             return;
         }
+        let ranges = group_ranges(&blocks, k);
         for (b, &p) in self.bins.iter().zip(self.ps) {
-            out.push(self.quantile(b, p, &blocks, total));
+            out.push(self.quantile(b, p, &ranges, total));
         }
         let sum: f64 = blocks.iter().map(|&(s, l)| circular_range(&self.prefix.sum, k, s, l)).sum();
         out.push(sum / total as f64);
     }
 
     /// The type-7 quantile `p` of a resample of `total` values, read off the original ranks.
-    fn quantile(&self, b: &RankBins, p: f64, blocks: &[(usize, usize)], total: u64) -> f64 {
-        let k = self.groups;
+    fn quantile(&self, b: &RankBins, p: f64, ranges: &[(u32, u32)], total: u64) -> f64 {
         let h = p * (total - 1) as f64;
         let k0 = h as u64; // h >= 0: truncation is the floor
-        let bin0 = b.find_bin(blocks, k, k0, total);
+        let bin0 = b.find_bin(ranges, k0, total);
         let (r0, c0) = b.rank_in_bin(&bin0, k0);
         let value = if k0 + 1 < total && h > k0 as f64 {
             // The next order statistic nearly always shares the bin: no second bisection.
-            let bin1 = if k0 + 1 < bin0.through { bin0 } else { b.find_bin(blocks, k, k0 + 1, total) };
+            let bin1 = if k0 + 1 < bin0.through { bin0 } else { b.find_bin(ranges, k0 + 1, total) };
             let (r1, c1) = b.rank_in_bin(&bin1, k0 + 1);
             if c1 {
                 self.clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -365,7 +371,8 @@ pub fn grouped_bootstrap(
     id: u64,
 ) -> Option<GroupedBootstrap> {
     let n = data.sorted.len();
-    if n < 2 || data.groups == 0 || data.group_of_rank.len() != n {
+    // Group ranges are u32, as the groups of the ranks are.
+    if n < 2 || data.groups == 0 || data.groups > u32::MAX as usize || data.group_of_rank.len() != n {
         return None;
     }
     let resampler = GroupedResampler {

@@ -383,14 +383,14 @@ pub fn network(hosts: &[HostSeries]) -> Detection {
 
 /// Host trouble: CPU steal ≥ 10 %, or a CPU governor other than `performance`.
 pub fn host(hosts: &[HostSeries]) -> Detection {
-    if !hosts.iter().any(|h| present(&h.steal_pct) || h.governor.iter().any(Option::is_some)) {
+    if !hosts.iter().any(|h| present(&h.steal_pct) || h.governor_performance.iter().any(Option::is_some)) {
         return Detection::absent("host", "no CPU steal or governor in the host telemetry");
     }
     let mut d = Detection::checked("host");
     for h in hosts {
-        let flags: Vec<bool> = (0..h.t_s.len()).map(|i| h.steal_pct[i] >= 10.0 || h.governor[i].as_deref().is_some_and(|g| g != "performance")).collect();
+        let flags: Vec<bool> = (0..h.t_s.len()).map(|i| h.steal_pct[i] >= 10.0 || h.governor_performance[i] == Some(false)).collect();
         for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
-            let not_perf = idx.iter().filter(|&&i| h.governor[i].as_deref().is_some_and(|g| g != "performance")).count();
+            let not_perf = idx.iter().filter(|&&i| h.governor_performance[i] == Some(false)).count();
             let peak = BTreeMap::from([("cpu_steal_pct_max".into(), max_of(&idx, &h.steal_pct)), ("samples_not_performance_governor".into(), not_perf as f64)]);
             d.episodes.push(CauseEpisode { span, source: h.host.clone(), peak });
         }

@@ -124,7 +124,9 @@ pub struct HostSeries {
     pub host: String,
     pub t_s: Vec<f64>,
     pub steal_pct: Vec<f64>,
-    pub governor: Vec<Option<String>>,
+    /// Whether the CPU governor was `performance` (None where not recorded): all the host
+    /// detector asks of it, without a string per sample.
+    pub governor_performance: Vec<Option<bool>>,
     pub lg_cpu_pct: Vec<f64>,
     pub lg_thread_pct: Vec<f64>,
     pub lag_p99_ms: Vec<f64>,
@@ -313,7 +315,7 @@ impl<'t> HostColumns<'t> {
     /// Appends row `i`'s sample (its time already pushed) to `h`.
     fn push(&self, h: &mut HostSeries, i: usize) {
         h.steal_pct.push(f(self.steal_pct, i));
-        h.governor.push(str_at(self.governor, i).map(str::to_string));
+        h.governor_performance.push(str_at(self.governor, i).map(|g| g == "performance"));
         h.lg_cpu_pct.push(f(self.lg_cpu_pct, i));
         h.lg_thread_pct.push(f(self.lg_thread_pct, i));
         h.lag_p99_ms.push(f(self.lag_p99_ms, i));

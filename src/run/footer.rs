@@ -6,7 +6,9 @@
 //! bytes: a 1-KB file found by fuzzing (`run_parquet`) held `validate` for 0.3 s, and one with
 //! more such lists would hold it for hours. Every element of a list, set or map takes at least
 //! one byte, so a count larger than the bytes left cannot be valid: this walk refuses it, in
-//! time proportional to the footer's size. Anything else it does not understand (a truncated
+//! time proportional to the footer's size. It also refuses any collection of booleans, which
+//! no footer holds and after which the crate reads on from the wrong place (`no_booleans`).
+//! Anything else it does not understand (a truncated
 //! footer, an unknown type, deep nesting) is left to the parquet crate, whose errors say more.
 
 use std::io::{Read, Seek, SeekFrom};
@@ -19,9 +21,9 @@ const MAX_DEPTH: usize = 64;
 #[derive(Debug, Clone, PartialEq)]
 pub struct DamagedFooter(pub String);
 
-/// Checks the footer of the Parquet file at `path`. Errors only for a footer that claims more
-/// elements than it has bytes; a file that is not Parquet, or that cannot be read, passes (the
-/// reader then reports it).
+/// Checks the footer of the Parquet file at `path`. Errors only for a footer with a list, set or
+/// map that claims more elements than it has bytes or that holds booleans; a file that is not
+/// Parquet, or that cannot be read, passes (the reader then reports it).
 pub fn check(path: &Path) -> Result<(), DamagedFooter> {
     match read_footer(path) {
         Some(bytes) => check_bytes(&bytes),

@@ -50,12 +50,12 @@ enum Destination<'a> {
     Batches(&'a mut dyn FnMut(Table)),
 }
 
-/// Reads every file of the table at `path` in row order into `into`; returns the schema warnings.
-fn read_parts(path: &Path, kind: TableKind, only: Option<&[&str]>, into: &mut Destination<'_>) -> Result<Vec<Problem>, TableError> {
+/// Reads every file of the table at `path` in row order into `dest`; returns the schema warnings.
+fn read_parts(path: &Path, kind: TableKind, only: Option<&[&str]>, dest: &mut Destination<'_>) -> Result<Vec<Problem>, TableError> {
     let mut warnings = Vec::new();
     let mut rows_before = 0;
     for file in segment_files(path)? {
-        warnings.extend(read_file(&file, kind, only, &mut rows_before, into)?);
+        warnings.extend(read_file(&file, kind, only, &mut rows_before, dest)?);
     }
     Ok(warnings)
 }
@@ -190,9 +190,10 @@ pub fn check_schema(file: &str, schema: &Schema, kind: TableKind) -> Vec<Problem
     problems
 }
 
-/// Reads one Parquet file batch by batch into `each`; returns its schema warnings.
+/// Reads one Parquet file batch by batch into `dest` (a whole table is first sized from the
+/// file's footer); returns its schema warnings.
 /// `rows_before` counts the rows of earlier segments, so errors name the table's row.
-fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &mut usize, into: &mut Destination<'_>) -> Result<Vec<Problem>, TableError> {
+fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &mut usize, dest: &mut Destination<'_>) -> Result<Vec<Problem>, TableError> {
     let label = file_label(path);
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
@@ -207,12 +208,12 @@ fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &
         (0..builder.schema().fields().len()).filter(|&i| only.is_none_or(|o| o.contains(&builder.schema().field(i).name().as_str()))).collect();
     let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
     let reader = builder.with_projection(mask).with_batch_size(BATCH_ROWS).build().map_err(|e| not_parquet(&e))?;
-    if let Destination::Whole(whole) = into {
+    if let Destination::Whole(whole) = dest {
         whole.reserve(usize::try_from(rows).unwrap_or(usize::MAX).min(RESERVE_MAX_ROWS), only);
     }
     for batch in reader {
         let batch = batch.map_err(|e| not_parquet(&e))?;
-        match into {
+        match dest {
             Destination::Whole(whole) => convert_batch(whole, &label, &batch, *rows_before, only)?,
             Destination::Batches(each) => {
                 let mut part = Accumulator::new(kind);

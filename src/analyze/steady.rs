@@ -923,7 +923,7 @@ pub fn steady_state_excluding(r: &RequestView, opts: &SteadyOptions, excluded: &
     let agreement = cross_checks(r, &grid, &pass, end_bucket, &mut detectors);
     let (start_c, end_c, overridden) = measured_window(&grid, pass.start_bucket, end_bucket, opts);
     let last_sent = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
-    let start_s = if overridden { start_c } else { cut.real(start_c) };
+    let start_s = if overridden { start_c } else { cut.real_start(start_c, grid.bucket_s) };
     // The window that runs to the last send ends at the run's last send, excluded or not.
     let end_s = if overridden {
         end_c
@@ -935,7 +935,7 @@ pub fn steady_state_excluding(r: &RequestView, opts: &SteadyOptions, excluded: &
     let start_request = r.sent_s.partition_point(|&t| t < start_s);
     let end_request = r.sent_s.partition_point(|&t| t < end_s);
     let mut series = pass.series;
-    cut.restore_series(&mut series, &mut detectors);
+    cut.restore_series(&mut series, &mut detectors, grid.bucket_s);
     detectors.extend(cut.detector());
     let breaks = series.iter().flat_map(|v| v.segments.iter().filter(|s| !s.equivalent_to_last && s.start_s >= start_s).cloned()).collect();
     SteadyState {

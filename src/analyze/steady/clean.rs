@@ -73,13 +73,28 @@ impl Cut {
         c + shift
     }
 
-    /// Maps the series' and detectors' times back to the run clock.
-    pub fn restore_series(&self, series: &mut [SeriesVerdict], detectors: &mut [Detector]) {
+    /// The run-clock start of a window whose first bucket spans compressed `[c, c + bucket_s)`.
+    /// A gap inside that bucket moves the start past the gap: what the detector judged there
+    /// was mostly measured after it, and the seconds before it belong to the level before.
+    pub fn real_start(&self, c: f64, bucket_s: f64) -> f64 {
+        let mut shift = 0.0;
+        for s in &self.spans {
+            let at = s.start_s - shift;
+            if at > c && at < c + bucket_s {
+                return self.real(at);
+            }
+            shift += s.end_s - s.start_s;
+        }
+        self.real(c)
+    }
+
+    /// Maps the series' and detectors' times back to the run clock (starts as `real_start`).
+    pub fn restore_series(&self, series: &mut [SeriesVerdict], detectors: &mut [Detector], bucket_s: f64) {
         if self.spans.is_empty() {
             return;
         }
         for v in series.iter_mut() {
-            v.start_s = self.real(v.start_s);
+            v.start_s = self.real_start(v.start_s, bucket_s);
             for seg in v.segments.iter_mut() {
                 seg.start_s = self.real(seg.start_s);
                 seg.end_s = self.real(seg.end_s);
@@ -120,5 +135,8 @@ mod tests {
         assert_eq!(cut.real(110.0), 195.0);
         assert_eq!(cut.real(115.0), 200.0);
         assert_eq!(Cut::new(&[]).real(42.0), 42.0);
+        assert_eq!(cut.real_start(9.5, 1.0), 20.0, "a start whose bucket holds a gap lands after it");
+        assert_eq!(cut.real_start(8.5, 1.0), 8.5);
+        assert_eq!(cut.real_start(109.5, 1.0), 195.0, "the second gap, at compressed 110");
     }
 }

@@ -414,12 +414,12 @@ fn bootstrap_rank_halfwidth(n: usize, pl: &Plan) -> f64 {
 /// distributions come back one per plan, empty for the percentiles not resampled; a
 /// resample's blocks are drawn before any statistic is read, so which percentiles are
 /// resampled never changes another's distribution.
-fn block_bootstrap(sorted: &[f64], group_of_rank: &[u32], groups: usize, plans: &[Plan], resampled: &[bool], block: f64, o: &IntervalOptions, id: u64) -> Option<GroupedBootstrap> {
-    let n = sorted.len();
+fn block_bootstrap(ranking: &PartialRanking, groups: usize, plans: &[Plan], resampled: &[bool], block: f64, o: &IntervalOptions, id: u64) -> Option<GroupedBootstrap> {
+    let n = ranking.len();
     let chosen: Vec<&Plan> = plans.iter().zip(resampled).filter(|(_, r)| **r).map(|(pl, _)| pl).collect();
     let half: Vec<f64> = chosen.iter().map(|pl| bootstrap_rank_halfwidth(n, pl)).collect();
     let ps: Vec<f64> = chosen.iter().map(|pl| pl.p).collect();
-    let mut boot = grouped_bootstrap(&Grouped { sorted, group_of_rank, groups }, &ps, &half, block, o.resamples, o.seed, id)?;
+    let mut boot = grouped_bootstrap(&Grouped { ranked: ranking, groups }, &ps, &half, block, o.resamples, o.seed, id)?;
     let mut dists = std::mem::take(&mut boot.quantiles).into_iter();
     boot.quantiles = resampled.iter().map(|&r| if r { dists.next().unwrap_or_default() } else { Vec::new() }).collect();
     Some(boot)
@@ -463,9 +463,9 @@ pub fn metric_estimates(
     if !whole {
         settle_intervals(&mut ranking, &plans, o.confidence, &resampled);
     }
-    let (sorted, group_of_rank) = ranking.into_values();
-    let boot = need_blocks.then(|| block_bootstrap(&sorted, &group_of_rank, s.windows, &plans, &resampled, block, o, id)).flatten();
-    drop(group_of_rank);
+    // The bootstrap reads the groups from the ranking; then the values are written over it.
+    let boot = need_blocks.then(|| block_bootstrap(&ranking, s.windows, &plans, &resampled, block, o, id)).flatten();
+    let sorted = ranking.into_values();
     let mean_bias_ratio = mean_dependence.bias_ratio;
     let m = MetricIntervals { sorted, n, windows: s.windows, o, id, mean, dependence, mean_bias_ratio, series_dependent, affordable, block, boot };
     let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(|(i, pl)| (pl.key.clone(), m.percentile(i, pl))).collect();

@@ -16,6 +16,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::quantile::quantile_sorted;
+use super::rank::Ranked;
 use super::resample::parallel_resamples;
 
 /// Circular blocks (start group, length) covering `k` groups in total.
@@ -43,11 +44,9 @@ pub fn stationary_blocks(k: usize, mean_block: f64, rng: &mut ChaCha8Rng, out: &
     }
 }
 
-/// Pooled values, sorted ascending, with the group each belongs to.
-pub struct Grouped<'a> {
-    pub sorted: &'a [f64],
-    /// Group index of the value at each rank, in `0..groups`.
-    pub group_of_rank: &'a [u32],
+/// Pooled values by rank, with the group each belongs to (in `0..groups`).
+pub struct Grouped<'a, R: Ranked> {
+    pub ranked: &'a R,
     pub groups: usize,
 }
 
@@ -78,7 +77,7 @@ struct RankBins {
 }
 
 impl RankBins {
-    fn new(group_of_rank: &[u32], groups: usize, lo: usize, hi: usize, rank_sd: f64) -> RankBins {
+    fn new(data: &impl Ranked, groups: usize, lo: usize, hi: usize, rank_sd: f64) -> RankBins {
         let span = hi - lo + 1;
         let bins = span.min(MAX_BINS);
         let step = ((rank_sd * bins as f64 / span as f64).round() as usize).clamp(1, bins);
@@ -86,13 +85,11 @@ impl RankBins {
         let stride = bins + 3;
         let mut counts = vec![0u32; groups * stride];
         // Below and above the range (most ranks) in plain counting loops.
-        for &g in &group_of_rank[..lo] {
-            counts[g as usize * stride] += 1;
-        }
-        for &g in &group_of_rank[hi + 1..] {
-            counts[g as usize * stride + bins + 1] += 1;
-        }
-        for (r, &g) in group_of_rank.iter().enumerate().take(hi + 1).skip(lo) {
+        let n = data.len();
+        data.for_each_in(0, lo, |_, g| counts[g as usize * stride] += 1);
+        data.for_each_in(hi + 1, n, |_, g| counts[g as usize * stride + bins + 1] += 1);
+        let mut r = lo;
+        data.for_each_in(lo, hi + 1, |_, g| {
             // Invert edges[i] = lo + i·span/bins in O(1), then settle rounding.
             let mut i = ((r - lo) * bins / span).min(bins - 1);
             while i > 0 && edges[i] > r {
@@ -102,7 +99,8 @@ impl RankBins {
                 i += 1;
             }
             counts[g as usize * stride + 1 + i] += 1;
-        }
+            r += 1;
+        });
         // Cumulative over bins within each group, then over groups.
         let rows = groups + 1;
         let mut prefix = vec![0u32; rows * stride];
@@ -115,7 +113,7 @@ impl RankBins {
                 }
             }
         }
-        RankBins { edges, prefix, rows, values: group_of_rank.len(), step }
+        RankBins { edges, prefix, rows, values: n, step }
     }
 
     /// Values with bin index < j in a resample's group ranges.
@@ -261,14 +259,14 @@ pub fn binned_rank_range(n: usize, p: f64, rank_halfwidth: f64) -> (usize, usize
 }
 
 /// Binned rank counts around each target quantile, its range `±rank_halfwidth` clipped to the data.
-fn quantile_bins(data: &Grouped<'_>, ps: &[f64], rank_halfwidth: &[f64]) -> Vec<RankBins> {
-    let n = data.sorted.len();
+fn quantile_bins<R: Ranked>(data: &Grouped<'_, R>, ps: &[f64], rank_halfwidth: &[f64]) -> Vec<RankBins> {
+    let n = data.ranked.len();
     ps.iter()
         .zip(rank_halfwidth)
         .map(|(&p, &h)| {
             let (lo, hi) = binned_rank_range(n, p, h);
             // The half-width spans about ±8 standard errors of the rank (`grouped_bootstrap`).
-            RankBins::new(data.group_of_rank, data.groups, lo, hi, h / 8.0)
+            RankBins::new(data.ranked, data.groups, lo, hi, h / 8.0)
         })
         .collect()
 }
@@ -281,13 +279,13 @@ struct GroupPrefix {
 
 impl GroupPrefix {
     /// Accumulates per-group totals in rank order, then cumulates them over groups.
-    fn new(data: &Grouped<'_>) -> GroupPrefix {
+    fn new<R: Ranked>(data: &Grouped<'_, R>) -> GroupPrefix {
         let mut sum = vec![0.0; data.groups + 1];
         let mut n = vec![0u64; data.groups + 1];
-        for (v, &g) in data.sorted.iter().zip(data.group_of_rank) {
+        data.ranked.for_each_in(0, data.ranked.len(), |v, g| {
             sum[g as usize + 1] += v;
             n[g as usize + 1] += 1;
-        }
+        });
         for g in 0..data.groups {
             sum[g + 1] += sum[g];
             n[g + 1] += n[g];
@@ -297,8 +295,8 @@ impl GroupPrefix {
 }
 
 /// What one resample of `grouped_bootstrap` reads; shared by all resampling threads.
-struct GroupedResampler<'a> {
-    sorted: &'a [f64],
+struct GroupedResampler<'a, R: Ranked> {
+    ranked: &'a R,
     ps: &'a [f64],
     bins: Vec<RankBins>,
     prefix: GroupPrefix,
@@ -308,7 +306,7 @@ struct GroupedResampler<'a> {
     clamped: std::sync::atomic::AtomicUsize,
 }
 
-impl GroupedResampler<'_> {
+impl<R: Ranked> GroupedResampler<'_, R> {
     /// Draws one resample's blocks and pushes its quantiles, then its mean (NaNs if it is empty).
     fn resample(&self, rng: &mut ChaCha8Rng, out: &mut Vec<f64>) {
         let k = self.groups;
@@ -353,7 +351,7 @@ impl GroupedResampler<'_> {
 
     /// The original value at rank `r`, clipped to the data.
     fn value_at(&self, r: usize) -> f64 {
-        self.sorted[r.min(self.sorted.len() - 1)]
+        self.ranked.value_at(r.min(self.ranked.len() - 1))
     }
 }
 
@@ -361,8 +359,8 @@ impl GroupedResampler<'_> {
 /// the resample quantile `ps[i]` can plausibly move (about 8 standard errors of its rank; a
 /// search step is taken from it, so a poor guess costs time, never a different result); ranges
 /// are clipped to the data.
-pub fn grouped_bootstrap(
-    data: &Grouped<'_>,
+pub fn grouped_bootstrap<R: Ranked>(
+    data: &Grouped<'_, R>,
     ps: &[f64],
     rank_halfwidth: &[f64],
     mean_block: f64,
@@ -370,13 +368,13 @@ pub fn grouped_bootstrap(
     seed: u64,
     id: u64,
 ) -> Option<GroupedBootstrap> {
-    let n = data.sorted.len();
+    let n = data.ranked.len();
     // Group ranges are u32, as the groups of the ranks are.
-    if n < 2 || data.groups == 0 || data.groups > u32::MAX as usize || data.group_of_rank.len() != n {
+    if n < 2 || data.groups == 0 || data.groups > u32::MAX as usize {
         return None;
     }
     let resampler = GroupedResampler {
-        sorted: data.sorted,
+        ranked: data.ranked,
         ps,
         bins: quantile_bins(data, ps, rank_halfwidth),
         prefix: GroupPrefix::new(data),
@@ -422,6 +420,7 @@ pub fn percentile_of(dist: &[f64], cl: f64) -> Option<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::rank::SortedGroups;
     use crate::stats::resample::resample_rng;
 
     #[test]
@@ -444,7 +443,7 @@ mod tests {
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
         let sorted: Vec<f64> = pairs.iter().map(|p| p.0).collect();
         let group_of_rank: Vec<u32> = pairs.iter().map(|p| p.1).collect();
-        let data = Grouped { sorted: &sorted, group_of_rank: &group_of_rank, groups: 100 };
+        let data = Grouped { ranked: &SortedGroups { sorted: &sorted, group_of_rank: &group_of_rank }, groups: 100 };
         let ps = [0.5, 0.9, 0.99];
         // A wide range (the search's first step spans it) and a narrow one (it gallops).
         for half in [1e9, 120.0] {

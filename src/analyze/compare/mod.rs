@@ -25,6 +25,7 @@ use crate::stats::block_length::politis_white;
 use crate::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_lehmann};
 use crate::stats::mann_whitney::{Alternative, p_asymptotic};
 use crate::stats::resample::stat_id;
+use crate::stats::rank::SortedGroups;
 use crate::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
 use change::RelativeChange;
 pub use change::RunStatistic;
@@ -182,7 +183,7 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
         .and_then(|m| m.get(key))
         .and_then(|e| e.block_length)
         .unwrap_or_else(|| 2.0 * dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0)));
-    let data = Grouped { sorted, group_of_rank: &sample.group_of_rank, groups: sample.groups };
+    let data = Grouped { ranked: &SortedGroups { sorted, group_of_rank: &sample.group_of_rank }, groups: sample.groups };
     let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
     let widen = few_blocks_factor(sample.groups, block, 0.95);
     Some(RunStatistic { estimate, n: sorted.len() as u64, replicates: widened(estimate, boot.quantiles.into_iter().next()?, widen) })

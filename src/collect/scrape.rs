@@ -33,7 +33,11 @@ fn get(url: &str) -> Option<String> {
     let addr = std::net::ToSocketAddrs::to_socket_addrs(&hostport).ok()?.next()?;
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_millis(500)).ok()?;
     s.set_read_timeout(Some(Duration::from_millis(800))).ok()?;
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {hostport}\r\nConnection: close\r\nAccept: text/plain\r\n\r\n").ok()?;
+    // One write: `write!` on a socket sends each formatted piece as its own segment, and a
+    // server that answers after its first read and closes would reset the connection on the
+    // pieces still arriving (the scrape then fails).
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {hostport}\r\nConnection: close\r\nAccept: text/plain\r\n\r\n");
+    s.write_all(request.as_bytes()).ok()?;
     let mut buf = Vec::new();
     s.take(16 << 20).read_to_end(&mut buf).ok()?;
     let text = String::from_utf8_lossy(&buf).into_owned();

@@ -117,25 +117,43 @@ fn lower_bound_only(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> Option<f64> 
     order_statistic_ranks(sorted.len(), p, n_eff, cl, Alternative::Greater).0.map(|r| sorted[r])
 }
 
-/// `t_{df}/z` at confidence `cl`, with `df` = independent blocks − 1 (at least 2).
-pub fn few_blocks_factor(windows: usize, block: f64, cl: f64) -> f64 {
+/// Degrees of freedom of one run's block-bootstrap variance over `windows` groups with mean
+/// block length `block` (at least 2). The stationary bootstrap's own variance has
+/// `Var(σ̂²)/σ⁴ ≈ 2b/n` (Politis & White 2004), about `n/b` degrees of freedom, but the block
+/// length is itself estimated from the same short series, and a run whose autocorrelations
+/// happen to look short gets a short block and a narrow interval too. On simulated 5-minute
+/// runs of one process (`tests/conditions_sim.rs`, 240 seeds) the half-widths varied by 28–39 %
+/// (coefficient of variation) from seed to seed, against 21 % at `n/b`: about half the degrees of
+/// freedom, as used here.
+pub fn one_run_df(windows: usize, block: f64) -> f64 {
+    (windows as f64 / (2.0 * block.max(1.0)) - 1.0).max(2.0)
+}
+
+/// Degrees of freedom of a change between two runs, each with `one_run_df`: the change's
+/// variance sums two such estimates (Welch–Satterthwaite, equal variances: twice as many).
+pub fn change_df(windows: usize, block: f64) -> f64 {
+    2.0 * one_run_df(windows, block)
+}
+
+/// `t_{df}/z` at confidence `cl`: how much wider an interval gets for a variance known only
+/// to `df` degrees of freedom.
+pub fn few_blocks_factor(df: f64, cl: f64) -> f64 {
     use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
-    let df = (windows as f64 / block.max(1.0) - 1.0).max(2.0);
     let a = 1.0 - (1.0 - cl) / 2.0;
     let z = Normal::standard().inverse_cdf(a);
     StudentsT::new(0.0, 1.0, df).map_or(1.0, |d| d.inverse_cdf(a) / z)
 }
 
 /// Widens a block-bootstrap interval for the two ways a short series makes it too narrow:
-/// - by `t_{df}/z` with `df` = independent blocks − 1: with a few dozen blocks the bootstrap's
-///   own variance estimate is uncertain, which a percentile interval ignores;
+/// - by `t_{df}/z` with `df` from `one_run_df`: with a few dozen blocks the bootstrap's own
+///   variance estimate is uncertain, which a percentile interval ignores;
 /// - by `√(1 + bias_ratio/block)`: blocks of finite length cut the dependence across their
 ///   edges, so the bootstrap variance is low by `G/(block·σ²∞)` to first order (`bias_ratio` =
 ///   `G/σ²∞` of the statistic's influence series, from the same flat-top window).
 ///
 /// The coverage study (`tests/coverage.rs`) measured the under-coverage each one removes.
 fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, block: f64, bias_ratio: f64, cl: f64) -> (f64, f64) {
-    let c = few_blocks_factor(windows, block, cl) * (1.0 + bias_ratio.max(0.0) / block.max(1.0)).sqrt();
+    let c = few_blocks_factor(one_run_df(windows, block), cl) * (1.0 + bias_ratio.max(0.0) / block.max(1.0)).sqrt();
     if estimate > 0.0 && lo > 0.0 {
         // Positive, skewed quantities (latencies) widen on the log scale and stay positive.
         (estimate * (lo / estimate).powf(c), estimate * (hi / estimate).powf(c))
@@ -487,6 +505,19 @@ mod tests {
         let values = (0..n).map(|i| (((i as f64 * 0.618_033_988_75) % 1.0) * 4.0 - 2.0).exp()).collect();
         let window = (0..n).map(|i| (i * windows / n) as u32).collect();
         (values, window)
+    }
+
+    #[test]
+    fn one_runs_interval_widens_for_half_its_blocks_and_a_change_for_both_runs() {
+        // 60 groups in blocks of 5: 12 blocks; one run's variance is known to 5 degrees of
+        // freedom, a change's (two runs' variances summed) to 10.
+        assert_eq!(one_run_df(60, 5.0), 5.0);
+        assert_eq!(change_df(60, 5.0), 10.0);
+        assert_eq!(one_run_df(6, 5.0), 2.0, "floored at 2");
+        // t quantiles from scipy.stats.t.ppf(0.975, df): 2.570582 (5), 2.228139 (10).
+        let z = 1.959_964;
+        assert!((few_blocks_factor(5.0, 0.95) - 2.570_582 / z).abs() < 1e-5);
+        assert!((few_blocks_factor(10.0, 0.95) - 2.228_139 / z).abs() < 1e-5);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::intervals::few_blocks_factor;
+use super::intervals::{change_df, few_blocks_factor};
 pub use super::plan::advice::MoreData;
 use super::plan::advice::more_data_plan;
 use super::requests::RequestView;
@@ -185,7 +185,7 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
         .unwrap_or_else(|| 2.0 * dependence.get(metric).map_or(1.0, |d| d.block_length_windows.max(1.0)));
     let data = Grouped { ranked: &SortedGroups { sorted, group_of_rank: &sample.group_of_rank }, groups: sample.groups };
     let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
-    let widen = few_blocks_factor(sample.groups, block, 0.95);
+    let widen = few_blocks_factor(change_df(sample.groups, block), 0.95);
     Some(RunStatistic { estimate, n: sorted.len() as u64, replicates: widened(estimate, boot.quantiles.into_iter().next()?, widen) })
 }
 
@@ -224,7 +224,7 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
     let block = politis_white(&per).map_or(1.0, |b| b.stationary);
     let reps = series_mean_bootstrap(&per, block, o.resamples, o.seed, stat_id(&format!("{salt}{}{tokens}", run.name)));
     let estimate = per.iter().sum::<f64>() / k as f64 / w;
-    let widen = few_blocks_factor(k, block, 0.95);
+    let widen = few_blocks_factor(change_df(k, block), 0.95);
     Some(RunStatistic { estimate, n: k as u64, replicates: widened(estimate, reps.into_iter().map(|x| x / w).collect(), widen) })
 }
 

@@ -58,7 +58,13 @@ fn compare_options() -> CompareOptions {
 /// simulates `pairs` experiments of the recommended design with a true +10 % TTFT effect.
 /// Returns (planned power, achieved share of regression verdicts, runs per arm, run length).
 fn power_study(pairs: u64, cv: f64, target: f64) -> (f64, f64, usize, f64) {
-    let pilot = [sim_run(7, 240.0, 1.0, 499)];
+    power_study_from(7, pairs, cv, target)
+}
+
+/// `power_study` with the pilot drawn from `pilot_seed` (7 above); each pilot's pairs get their
+/// own seeds.
+fn power_study_from(pilot_seed: u64, pairs: u64, cv: f64, target: f64) -> (f64, f64, usize, f64) {
+    let pilot = [sim_run(pilot_seed, 240.0, 1.0, 499)];
     let p = pilot_from_runs(&arm(&pilot, "pilot"), &["ttft_p50".to_string()], &compare_options()).unwrap();
     let o = PlanOptions { tolerance: 0.05, effect: 0.10, power: target, cost_per_run_s: 60.0, between_run_cv: cv };
     let plan = plan(&p, &o);
@@ -66,7 +72,7 @@ fn power_study(pairs: u64, cv: f64, target: f64) -> (f64, f64, usize, f64) {
     let d = plan.recommended.clone().unwrap_or_else(|| panic!("no design: {:?}", plan.cannot_tell));
     let mut hits = 0;
     for j in 0..pairs {
-        let seed = |arm: u64, i: usize| 100_000 + j * 1000 + arm * 100 + i as u64;
+        let seed = |arm: u64, i: usize| 100_000 + pilot_seed.wrapping_sub(7).wrapping_mul(1_000_000) + j * 1000 + arm * 100 + i as u64;
         let base: Vec<Run> = (0..d.runs_per_arm).map(|i| sim_run(seed(0, i), d.duration_s, run_factor(seed(0, i), cv), 199)).collect();
         let cand: Vec<Run> = (0..d.runs_per_arm).map(|i| sim_run(seed(1, i), d.duration_s, 1.10 * run_factor(seed(1, i), cv), 199)).collect();
         let m = &compare(&arm(&base, "b"), &arm(&cand, "c"), &compare_options()).metrics["ttft_p50"];
@@ -149,6 +155,22 @@ fn planned_power_matches_achieved_power_ci_sized() {
 fn planned_power_matches_achieved_power() {
     let pairs = std::env::var("PLAN_STUDY_PAIRS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
     let (planned, achieved, _, _) = power_study(pairs, 0.01, 0.8);
+    assert!((planned - achieved).abs() <= 0.10, "planned {planned}, achieved {achieved}");
+}
+
+/// Planned against achieved power over `PLAN_STUDY_PILOTS` pilots (default 8) of
+/// `PLAN_STUDY_PAIRS` pairs each (default 30). One pilot's plan rests on its own noisy
+/// estimate of the within-run noise, so a single pilot can miss by its luck; the planner's
+/// promise is about the average over pilots.
+#[test]
+#[ignore]
+fn planned_power_matches_achieved_power_over_pilots() {
+    let var = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (pilots, pairs) = (var("PLAN_STUDY_PILOTS", 8), var("PLAN_STUDY_PAIRS", 30));
+    let results: Vec<(f64, f64)> = (1..=pilots).map(|s| power_study_from(s, pairs, 0.01, 0.8)).map(|(p, a, _, _)| (p, a)).collect();
+    let mean = |f: fn(&(f64, f64)) -> f64| results.iter().map(f).sum::<f64>() / results.len() as f64;
+    let (planned, achieved) = (mean(|r| r.0), mean(|r| r.1));
+    eprintln!("over {pilots} pilots of {pairs} pairs: planned {:.1} % on average, achieved {:.1} %", planned * 100.0, achieved * 100.0);
     assert!((planned - achieved).abs() <= 0.10, "planned {planned}, achieved {achieved}");
 }
 

@@ -17,6 +17,9 @@ pub struct RunStatistic {
     /// Observations behind the estimate (requests for latency, windows for throughput).
     pub n: u64,
     pub replicates: Vec<f64>,
+    /// Degrees of freedom of the replicates' variance as an estimate of the run's sampling
+    /// variance (`intervals::one_run_df`); infinite when it was not estimated from the run.
+    pub variance_df: f64,
 }
 
 /// An arm's replicate `r`: the statistic averaged over runs drawn with replacement.
@@ -135,7 +138,7 @@ mod tests {
     use super::*;
 
     fn run(estimate: f64, spread: f64) -> RunStatistic {
-        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect() }
+        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect(), variance_df: f64::INFINITY }
     }
 
     #[test]

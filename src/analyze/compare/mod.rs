@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::intervals::{change_df, few_blocks_factor};
+use super::intervals::{change_df, few_blocks_factor, one_run_df};
 pub use super::plan::advice::MoreData;
 use super::plan::advice::more_data_plan;
 use super::requests::RequestView;
@@ -186,7 +186,8 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
     let data = Grouped { ranked: &SortedGroups { sorted, group_of_rank: &sample.group_of_rank }, groups: sample.groups };
     let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
     let widen = few_blocks_factor(change_df(sample.groups, block), 0.95);
-    Some(RunStatistic { estimate, n: sorted.len() as u64, replicates: widened(estimate, boot.quantiles.into_iter().next()?, widen) })
+    let replicates = widened(estimate, boot.quantiles.into_iter().next()?, widen);
+    Some(RunStatistic { estimate, n: sorted.len() as u64, replicates, variance_df: one_run_df(sample.groups, block) })
 }
 
 /// Stretches bootstrap replicates away from the estimate by `factor` on the log scale: the same
@@ -225,7 +226,8 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
     let reps = series_mean_bootstrap(&per, block, o.resamples, o.seed, stat_id(&format!("{salt}{}{tokens}", run.name)));
     let estimate = per.iter().sum::<f64>() / k as f64 / w;
     let widen = few_blocks_factor(change_df(k, block), 0.95);
-    Some(RunStatistic { estimate, n: k as u64, replicates: widened(estimate, reps.into_iter().map(|x| x / w).collect(), widen) })
+    let replicates = widened(estimate, reps.into_iter().map(|x| x / w).collect(), widen);
+    Some(RunStatistic { estimate, n: k as u64, replicates, variance_df: one_run_df(k, block) })
 }
 
 fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static str, Sample>], metric: &str) -> Secondary {

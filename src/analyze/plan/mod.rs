@@ -59,7 +59,8 @@ pub struct Design {
     pub duration_s: f64,
     /// Requests in one run's steady window, at the pilot's rate.
     pub requests_per_run: u64,
-    /// The smallest power over the planned metrics.
+    /// The smallest power over the planned metrics (each averaged over the uncertainty of the
+    /// pilot's within-run variance).
     pub power: f64,
     pub power_by_metric: BTreeMap<String, f64>,
     /// Wall time of the experiment, both arms: `2 × runs_per_arm × (cost_per_run + duration)`.
@@ -73,6 +74,9 @@ pub struct Design {
 pub struct MetricVariance {
     /// Within-run sampling CV of one pilot run's statistic.
     pub within_run_cv: f64,
+    /// Degrees of freedom of the within-run variance (all pilot runs); null when not measured
+    /// from the runs.
+    pub within_run_df: Option<f64>,
     /// Between-run CV: measured (Kalibera–Jones, clamped at 0) or assumed.
     pub between_run_cv: f64,
     pub between_run: &'static str,
@@ -134,7 +138,8 @@ fn design(p: &Pilot, o: &PlanOptions, k: usize, scale: f64, ranges: &[power::Spr
         .iter()
         .map(|(name, m)| {
             let (between, _) = between_of(m, o);
-            (name.clone(), power::power(o.effect, o.tolerance, k, between, m.within / scale, ranges))
+            let scales = power::within_scales(m.within_df);
+            (name.clone(), power::expected_power(o.effect, o.tolerance, k, between, m.within / scale, &scales, ranges))
         })
         .collect();
     let power = power_by_metric.values().copied().fold(1.0, f64::min);
@@ -178,14 +183,16 @@ pub fn plan(p: &Pilot, o: &PlanOptions) -> Plan {
         .iter()
         .map(|(name, m)| {
             let (between, basis) = between_of(m, o);
-            (name.clone(), MetricVariance { within_run_cv: m.within.sqrt(), between_run_cv: between.sqrt(), between_run: basis })
+            let within_run_df = m.within_df.is_finite().then_some(m.within_df);
+            (name.clone(), MetricVariance { within_run_cv: m.within.sqrt(), within_run_df, between_run_cv: between.sqrt(), between_run: basis })
         })
         .collect();
     Plan {
         method: format!(
-            "normal approximation on the log ratio of the arms' means of per-run statistics; compare's A/A noise floor drawn {} times (seed {})",
+            "normal approximation on the log ratio of the arms' means of per-run statistics; compare's A/A noise floor drawn {} times (seed {}); averaged over {} quantiles of the within-run variance's uncertainty (df/chi-square)",
             power::FLOOR_DRAWS,
-            power::FLOOR_SEED
+            power::FLOOR_SEED,
+            power::WITHIN_QUANTILES
         ),
         options: o.clone(),
         pilot: p.summary(),
@@ -237,6 +244,18 @@ fn cannot_tell(p: &Pilot, o: &PlanOptions, beyond: &[Design], best: Option<&Desi
     }
 }
 
+/// How the power allows for the pilot's uncertain within-run variance, in words.
+fn within_uncertainty(p: &Pilot) -> String {
+    let df = p.metrics.values().map(|m| m.within_df).fold(f64::INFINITY, f64::min);
+    if df.is_finite() {
+        format!(
+            "the pilot measured its within-run noise with about {df:.0} degrees of freedom (as few as that for the least certain metric), so each power is averaged over what that noise may be (assurance), not taken at the estimate: a pilot that happened to measure its noise low would otherwise plan too small an experiment"
+        )
+    } else {
+        "the within-run noise is taken as known (its degrees of freedom were not measured)".into()
+    }
+}
+
 /// What every number of the plan rests on, in words.
 fn assumptions(p: &Pilot, o: &PlanOptions) -> Vec<String> {
     let between = if p.runs >= 2 {
@@ -255,6 +274,7 @@ fn assumptions(p: &Pilot, o: &PlanOptions) -> Vec<String> {
         between,
         "within-run sampling variance from each pilot run's block bootstrap, falling with 1/(steady length); runs shorter than the pilot are not offered"
             .into(),
+        within_uncertainty(p),
         "compare's verdict: a regression when the 95 % interval lies beyond the tolerance, raised to the A/A noise floor between runs of one arm".into(),
         format!(
             "power by a normal approximation on the log ratio; designs use at most {MAX_EXTRAPOLATION:.0}× the pilot's requests per arm and at least 2 runs per arm"

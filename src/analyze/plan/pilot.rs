@@ -15,6 +15,9 @@ pub struct MetricPilot {
     pub within: f64,
     /// Kalibera–Jones between-run variance, clamped at 0; None with one pilot run.
     pub between: Option<f64>,
+    /// Degrees of freedom of `within`: the sum over runs of each run's (a mean of independent
+    /// variance estimates); infinite when no run's was estimated.
+    pub within_df: f64,
 }
 
 /// The pilot runs as the planner reads them.
@@ -90,7 +93,8 @@ pub fn pilot_from_runs(runs: &[ArmRun<'_>], metrics: &[String], o: &CompareOptio
             })?);
         }
         let vc = VarianceComponents::of(&present);
-        out.insert(name.clone(), MetricPilot { within: vc.within, between: vc.between });
+        let within_df = present.iter().map(|s| s.variance_df).sum();
+        out.insert(name.clone(), MetricPilot { within: vc.within, between: vc.between, within_df });
     }
     let n = runs.len().max(1) as f64;
     Ok(Pilot {

@@ -8,10 +8,36 @@
 //! one arm). The floor is `σ_run × R_k` with `R_k` the larger of the two arms' ranges of `k`
 //! standard normals; its distribution is drawn once per `k` with a fixed seed.
 //! Power = mean over the floor draws of `Φ((ln(1+δ) − max(ln(1+τ), floor)) / SE − z₀.₉₇₅)`.
+//!
+//! The pilot measures the within-run variance with few degrees of freedom (a 4-minute run holds
+//! about a dozen independent blocks), so the power at the pilot's estimate is optimistic: a
+//! pilot that measured its noise low gets a design too small for the real noise, and that is
+//! the design recommended. `expected_power` averages the power over what the pilot leaves
+//! unknown (the "assurance" of O'Hagan & Stevens 2001): the within-run variance times
+//! `df/χ²_df` at fixed quantiles.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use statrs::distribution::{ContinuousCDF, Normal};
+
+/// Quantiles of `df/χ²_df` the power is averaged over (see `within_scales`).
+pub const WITHIN_QUANTILES: usize = 16;
+
+/// Multipliers of a within-run variance measured with `df` degrees of freedom: `df/χ²_df` at
+/// the quantiles `(j + ½)/WITHIN_QUANTILES`, what the variance may be given the estimate. Just
+/// 1 when `df` is infinite (not measured from the runs) or so large that it is known.
+pub fn within_scales(df: f64) -> Vec<f64> {
+    use statrs::distribution::ChiSquared;
+    match ChiSquared::new(df).ok().filter(|_| df.is_finite() && df < 1e4) {
+        Some(chi) => (0..WITHIN_QUANTILES).map(|j| df / chi.inverse_cdf((j as f64 + 0.5) / WITHIN_QUANTILES as f64)).collect(),
+        None => vec![1.0],
+    }
+}
+
+/// `power` averaged over the within-run variance's `scales` (from `within_scales`).
+pub fn expected_power(effect: f64, tolerance: f64, k: usize, between: f64, within: f64, scales: &[f64], draws: &[SpreadDraw]) -> f64 {
+    scales.iter().map(|s| power(effect, tolerance, k, between, within * s, draws)).sum::<f64>() / scales.len().max(1) as f64
+}
 
 /// Draws of the noise-floor factor `R_k` per design.
 pub const FLOOR_DRAWS: usize = 1000;
@@ -119,6 +145,32 @@ mod tests {
         };
         let p = power(0.10, 0.05, 2, 0.0, 2e-4, &[SpreadDraw { range: 0.0, spread: 1.0 }]);
         assert!(p < plain - 0.05, "{p} vs {plain}");
+    }
+
+    #[test]
+    fn within_scales_spread_a_variance_by_its_degrees_of_freedom() {
+        assert_eq!(within_scales(f64::INFINITY), [1.0], "a known variance is not spread");
+        let s = within_scales(5.0);
+        assert_eq!(s.len(), WITHIN_QUANTILES);
+        assert!(s.windows(2).all(|w| w[0] > w[1]), "df/χ² falls as the χ² quantile rises: {s:?}");
+        // The middle pair straddles 5 / (χ²₅ median 4.351) = 1.149 (scipy.stats.chi2.median(5)).
+        let mid = WITHIN_QUANTILES / 2;
+        assert!(s[mid] < 1.149 && 1.149 < s[mid - 1], "{s:?}");
+        // More degrees of freedom, less spread.
+        let (narrow, wide) = (within_scales(50.0), s);
+        assert!(narrow[0] < wide[0] && narrow[WITHIN_QUANTILES - 1] > wide[WITHIN_QUANTILES - 1]);
+    }
+
+    #[test]
+    fn a_pilot_unsure_of_its_noise_expects_less_power_than_its_estimate_gives() {
+        // Two runs per arm, within-run variance 1e-4 and between 1e-4 at δ = 10 %, τ = 5 %: high
+        // power at the estimate; averaged over a 5-df variance, lower; at a known one, equal.
+        let r = range_draws(2);
+        let at_estimate = power(0.10, 0.05, 2, 1e-4, 1e-4, &r);
+        let unsure = expected_power(0.10, 0.05, 2, 1e-4, 1e-4, &within_scales(5.0), &r);
+        let known = expected_power(0.10, 0.05, 2, 1e-4, 1e-4, &within_scales(f64::INFINITY), &r);
+        assert!(at_estimate > 0.85 && unsure < at_estimate - 0.02, "{at_estimate} vs {unsure}");
+        assert_eq!(known, at_estimate);
     }
 
     #[test]

@@ -8,7 +8,7 @@ fn pilot(runs: usize, within: f64, between: Option<f64>) -> Pilot {
         steady_requests: 1000 * runs as u64,
         steady_s: 100.0,
         warmup_s: 20.0,
-        metrics: [("ttft_p50".to_string(), MetricPilot { within, between })].into_iter().collect(),
+        metrics: [("ttft_p50".to_string(), MetricPilot { within, between, within_df: f64::INFINITY })].into_iter().collect(),
     }
 }
 

@@ -43,7 +43,8 @@ fn every_request_failed() {
 
 #[test]
 fn no_first_tokens_and_no_chunks() {
-    let mut run = base_run(20.0);
+    // A minute: E2E needs 8 five-second groups to measure its dependence and be bounded.
+    let mut run = base_run(60.0);
     let n = run.requests.num_rows();
     run.requests.replace_column("first_token_ns", Column::Timestamp(vec![None; n])).unwrap();
     let mut lists = credence::run::TimestampLists::new();

@@ -32,6 +32,10 @@ pub const DEPENDENCE_THRESHOLD: f64 = 1.25;
 pub const TAIL_MINIMUM: f64 = 10.0;
 /// Windows needed for a block bootstrap.
 const MIN_WINDOWS_FOR_BLOCKS: usize = 20;
+/// Windows needed to measure dependence at all (the flat-top window's minimum): below it an
+/// interval could only assume independent requests, which concurrent serving rarely gives
+/// (design effects of 10 and more are common), so none is given.
+const MIN_WINDOWS_FOR_DEPENDENCE: usize = 8;
 /// i.i.d. bootstraps are skipped above this many value draws (n × resamples).
 const IID_BUDGET: f64 = 2e8;
 
@@ -355,12 +359,36 @@ impl MetricIntervals<'_> {
         )
     }
 
+    /// Whether too few windows hold values to measure dependence (see
+    /// `MIN_WINDOWS_FOR_DEPENDENCE`).
+    fn dependence_unmeasurable(&self) -> bool {
+        self.windows < MIN_WINDOWS_FOR_DEPENDENCE
+    }
+
+    /// The point without an interval, for a sample whose dependence cannot be measured.
+    fn unmeasured_dependence(&self, estimate: f64, method: Method) -> Estimate {
+        Estimate::insufficient(
+            estimate,
+            None,
+            None,
+            self.o.confidence,
+            method,
+            self.n as u64,
+            format!(
+                "the steady window holds {} resampling group(s) and at least {MIN_WINDOWS_FOR_DEPENDENCE} are needed to measure how dependent the requests are; an interval assuming independent requests can be several times too narrow, so none is given (a longer steady window would resolve it)",
+                self.windows
+            ),
+        )
+    }
+
     /// The interval of percentile `i`, by the method its dependence and tail call for.
     fn percentile(&self, i: usize, pl: &Plan) -> Estimate {
         let n_eff = self.n as f64 / pl.tau;
         let (beyond, dependent) = (pl.beyond(self.n), pl.dependent(self.series_dependent));
         let est = if beyond < TAIL_MINIMUM {
             self.insufficient_tail(pl, n_eff, beyond, dependent)
+        } else if self.dependence_unmeasurable() {
+            self.unmeasured_dependence(pl.q, Method::OrderStatistic)
         } else if !dependent {
             // Mild dependence still counts: the binomial runs at n_eff (= n when τ = 1).
             let method = if pl.tau < 1.05 { Method::OrderStatistic } else { Method::OrderStatisticNeff };
@@ -394,6 +422,7 @@ impl MetricIntervals<'_> {
     /// The mean's interval: block bootstrap when dependent or too large for i.i.d., else BCa.
     fn mean(&self) -> Estimate {
         let mean_est = match (&self.boot, self.dependence.dependent || !self.affordable, self.affordable) {
+            _ if self.dependence_unmeasurable() && self.n >= 2 => self.unmeasured_dependence(self.mean, Method::Bca),
             (Some(b), true, _) => self.block_interval(self.mean, &b.mean, self.mean_bias_ratio),
             (_, _, true) if self.n >= 2 => self.iid_mean(),
             _ => Estimate::insufficient(self.mean, None, None, self.o.confidence, Method::None, self.n as u64, "too few values or windows for an interval"),
@@ -411,6 +440,9 @@ impl MetricIntervals<'_> {
         let (cl, n, o) = (self.o.confidence, self.n as u64, self.o);
         if !(self.affordable && self.n >= 2) {
             return None;
+        }
+        if self.dependence_unmeasurable() {
+            return Some(self.unmeasured_dependence(q, Method::Bca));
         }
         let ib = iid_bootstrap(&self.sorted, IidStatistic::Median, o.resamples, o.seed, self.id ^ 2)?;
         let est = match bca_interval(&ib.distribution, q, ib.acceleration, cl) {
@@ -527,6 +559,24 @@ mod tests {
         let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60, with_distribution: true }, &o);
         assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
         assert!(!est.contains_key("p50_bca"), "the i.i.d. BCa is skipped above the budget");
+    }
+
+    #[test]
+    fn a_window_too_short_to_measure_dependence_gets_no_interval() {
+        // 500 values in 5 groups: the dependence needs 8 groups to be measured.
+        let (values, window) = sample(500, 5);
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 5, with_distribution: false }, &o);
+        for key in ["p50", "p90", "mean", "p50_bca"] {
+            let e = &est[key];
+            assert_eq!(e.status, super::super::Status::InsufficientData, "{key}: {e:?}");
+            assert!(e.estimate.is_some() && e.ci_low.is_none() && e.ci_high.is_none(), "{key}: {e:?}");
+            assert!(e.note.as_deref().unwrap_or("").contains("5 resampling group(s)"), "{key}: {e:?}");
+        }
+        // Eight groups measure it: the same values get an interval.
+        let window: Vec<u32> = (0..500).map(|i| (i * 8 / 500) as u32).collect();
+        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 8, with_distribution: false }, &o);
+        assert_eq!(est["p50"].status, super::super::Status::Ok, "{:?}", est["p50"]);
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub enum Method {
     Bca,
     /// Wilson score interval for a proportion.
     Wilson,
-    /// No interval: the statistic could not be computed.
+    /// No interval: the statistic, or its interval, could not be computed.
     None,
 }
 

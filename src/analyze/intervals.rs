@@ -365,14 +365,15 @@ impl MetricIntervals<'_> {
         self.windows < MIN_WINDOWS_FOR_DEPENDENCE
     }
 
-    /// The point without an interval, for a sample whose dependence cannot be measured.
-    fn unmeasured_dependence(&self, estimate: f64, method: Method) -> Estimate {
+    /// The point without an interval (so without a method), for a sample whose dependence
+    /// cannot be measured.
+    fn unmeasured_dependence(&self, estimate: f64) -> Estimate {
         Estimate::insufficient(
             estimate,
             None,
             None,
             self.o.confidence,
-            method,
+            Method::None,
             self.n as u64,
             format!(
                 "the steady window holds {} resampling group(s) and at least {MIN_WINDOWS_FOR_DEPENDENCE} are needed to measure how dependent the requests are; an interval assuming independent requests can be several times too narrow, so none is given (a longer steady window would resolve it)",
@@ -388,7 +389,7 @@ impl MetricIntervals<'_> {
         let est = if beyond < TAIL_MINIMUM {
             self.insufficient_tail(pl, n_eff, beyond, dependent)
         } else if self.dependence_unmeasurable() {
-            self.unmeasured_dependence(pl.q, Method::OrderStatistic)
+            self.unmeasured_dependence(pl.q)
         } else if !dependent {
             // Mild dependence still counts: the binomial runs at n_eff (= n when τ = 1).
             let method = if pl.tau < 1.05 { Method::OrderStatistic } else { Method::OrderStatisticNeff };
@@ -422,7 +423,7 @@ impl MetricIntervals<'_> {
     /// The mean's interval: block bootstrap when dependent or too large for i.i.d., else BCa.
     fn mean(&self) -> Estimate {
         let mean_est = match (&self.boot, self.dependence.dependent || !self.affordable, self.affordable) {
-            _ if self.dependence_unmeasurable() && self.n >= 2 => self.unmeasured_dependence(self.mean, Method::Bca),
+            _ if self.dependence_unmeasurable() && self.n >= 2 => self.unmeasured_dependence(self.mean),
             (Some(b), true, _) => self.block_interval(self.mean, &b.mean, self.mean_bias_ratio),
             (_, _, true) if self.n >= 2 => self.iid_mean(),
             _ => Estimate::insufficient(self.mean, None, None, self.o.confidence, Method::None, self.n as u64, "too few values or windows for an interval"),
@@ -442,7 +443,7 @@ impl MetricIntervals<'_> {
             return None;
         }
         if self.dependence_unmeasurable() {
-            return Some(self.unmeasured_dependence(q, Method::Bca));
+            return Some(self.unmeasured_dependence(q));
         }
         let ib = iid_bootstrap(&self.sorted, IidStatistic::Median, o.resamples, o.seed, self.id ^ 2)?;
         let est = match bca_interval(&ib.distribution, q, ib.acceleration, cl) {

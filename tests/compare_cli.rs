@@ -170,3 +170,41 @@ fn several_runs_per_arm_report_variance_components() {
         assert!(!matches!(x["verdict"].as_str(), Some("regression" | "improvement")), "{name}: {text}");
     }
 }
+
+#[test]
+fn a_steady_window_too_short_to_measure_dependence_decides_nothing() {
+    // 45-s runs whose warmup ends near 20 s: each steady window holds under 8 five-second
+    // resampling groups, too few to measure how dependent the requests are. `analyze` gives
+    // such a run's percentiles no interval; `compare` must not turn the same bootstrap into a
+    // verdict (the candidate is 20 % slower in truth, and an interval assuming independent
+    // requests would call it a regression).
+    let s = Scratch::new("cmpshort");
+    let run = |name: &str, seed: &str, extra: &[&str]| {
+        let out = s.path(name);
+        let mut args = vec!["simulate", "--scenario", "warmup", "--duration", "45s", "--seed", seed, "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let o = credence(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out.to_str().unwrap().to_string()
+    };
+    let (base, cand) = (run("base", "4", &[]), run("cand", "14", &["--effect", "ttft=+20%"]));
+    let (code, v, text) = compare(&["--base", &base, "--cand", &cand]);
+    assert_eq!(code, 0, "{text}");
+    for g in v["gates"].as_array().unwrap().iter().filter(|g| g["name"].as_str().unwrap().starts_with("steady_state")) {
+        assert_eq!(g["status"], "PASS", "the premise: both runs have a steady state: {g}");
+    }
+    let p50 = &v["metrics"]["ttft_p50"];
+    assert_eq!(p50["verdict"], "inconclusive", "{text}");
+    let reason = p50["reason"].as_str().unwrap();
+    assert!(reason.contains("resampling group(s) and at least 8 are needed"), "{reason}");
+    assert!(p50["more_data"].is_null(), "no advice from a variance that was not measured: {p50}");
+    // The effect shifts every token time alike, so TPOT did not change; these bootstraps called
+    // P50 TPOT +19.9 % [+12.3 %, +27.8 %] and P99 TPOT +39 % regressions.
+    for m in ["tpot_p50", "tpot_p99"] {
+        assert_eq!(v["metrics"][m]["verdict"], "inconclusive", "{m}: {text}");
+    }
+    // The same run's own analysis gives the point without an interval.
+    let o = credence(&["analyze", &base, "--json"]);
+    let a: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(a["metrics"]["ttft"]["p50"]["ci_low"].is_null(), "{}", a["metrics"]["ttft"]["p50"]);
+}

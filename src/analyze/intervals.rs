@@ -35,7 +35,7 @@ const MIN_WINDOWS_FOR_BLOCKS: usize = 20;
 /// Windows needed to measure dependence at all (the flat-top window's minimum): below it an
 /// interval could only assume independent requests, which concurrent serving rarely gives
 /// (design effects of 10 and more are common), so none is given.
-const MIN_WINDOWS_FOR_DEPENDENCE: usize = 8;
+pub const MIN_WINDOWS_FOR_DEPENDENCE: usize = 8;
 /// i.i.d. bootstraps are skipped above this many value draws (n × resamples).
 const IID_BUDGET: f64 = 2e8;
 

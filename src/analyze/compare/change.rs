@@ -20,6 +20,10 @@ pub struct RunStatistic {
     /// Degrees of freedom of the replicates' variance as an estimate of the run's sampling
     /// variance (`intervals::one_run_df`); infinite when it was not estimated from the run.
     pub variance_df: f64,
+    /// Resampling groups behind the replicates (windows for throughput); None when the
+    /// replicates were not resampled from the run's requests (history draws them from its
+    /// reported interval). Below `MIN_WINDOWS_FOR_DEPENDENCE` their spread cannot be trusted.
+    pub groups: Option<usize>,
 }
 
 /// An arm's replicate `r`: the statistic averaged over runs drawn with replacement.
@@ -138,7 +142,7 @@ mod tests {
     use super::*;
 
     fn run(estimate: f64, spread: f64) -> RunStatistic {
-        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect(), variance_df: f64::INFINITY }
+        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect(), variance_df: f64::INFINITY, groups: Some(80) }
     }
 
     #[test]

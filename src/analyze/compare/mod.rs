@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::intervals::{change_df, few_blocks_factor, one_run_df};
+use super::intervals::{MIN_WINDOWS_FOR_DEPENDENCE, change_df, few_blocks_factor, one_run_df};
 pub use super::plan::advice::MoreData;
 use super::plan::advice::more_data_plan;
 use super::requests::RequestView;
@@ -187,7 +187,7 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
     let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
     let widen = few_blocks_factor(change_df(sample.groups, block), 0.95);
     let replicates = widened(estimate, boot.quantiles.into_iter().next()?, widen);
-    Some(RunStatistic { estimate, n: sorted.len() as u64, replicates, variance_df: one_run_df(sample.groups, block) })
+    Some(RunStatistic { estimate, n: sorted.len() as u64, replicates, variance_df: one_run_df(sample.groups, block), groups: Some(sample.groups) })
 }
 
 /// Stretches bootstrap replicates away from the estimate by `factor` on the log scale: the same
@@ -227,7 +227,7 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
     let estimate = per.iter().sum::<f64>() / k as f64 / w;
     let widen = few_blocks_factor(change_df(k, block), 0.95);
     let replicates = widened(estimate, reps.into_iter().map(|x| x / w).collect(), widen);
-    Some(RunStatistic { estimate, n: k as u64, replicates, variance_df: one_run_df(k, block) })
+    Some(RunStatistic { estimate, n: k as u64, replicates, variance_df: one_run_df(k, block), groups: Some(k) })
 }
 
 fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static str, Sample>], metric: &str) -> Secondary {
@@ -296,14 +296,23 @@ struct Arms<'a, 'r> {
 }
 
 impl Arms<'_, '_> {
-    /// The verdict against tolerance `tau`, overridden by missing steady state or drift (judged
-    /// against the user's tolerance `tol`), with the reason.
-    fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tau: f64, tol: f64, better: Better) -> (Verdict, Option<String>) {
+    /// The verdict against tolerance `tau`, overridden by missing steady state, a run too short
+    /// to measure its dependence (`fewest_groups` resampling groups) or drift (judged against
+    /// the user's tolerance `tol`), with the reason.
+    fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tau: f64, tol: f64, better: Better, fewest_groups: Option<usize>) -> (Verdict, Option<String>) {
         let mut verdict = decide(ci95, ci90, tau, better);
         let mut reason = None;
         if self.no_steady && verdict != Verdict::Inconclusive {
             verdict = Verdict::Inconclusive;
             reason = Some("a run has no steady state".to_string());
+        }
+        // As in `analyze`, which gives such a run's estimates no interval: the bootstrap could
+        // only treat its requests as independent, and the change's interval would be too narrow.
+        if let Some(g) = fewest_groups.filter(|&g| g < MIN_WINDOWS_FOR_DEPENDENCE && !self.no_steady) {
+            verdict = Verdict::Inconclusive;
+            reason = Some(format!(
+                "a run's steady window holds {g} resampling group(s) and at least {MIN_WINDOWS_FOR_DEPENDENCE} are needed to measure how dependent its requests are, so the interval of the change cannot be trusted"
+            ));
         }
         // Drift is judged against the user's tolerance: a drifting base also inflates the A/A
         // floor, which must not hide the drift.
@@ -330,7 +339,8 @@ impl Arms<'_, '_> {
         let tau = tol.max(noise_floor(&b, &c));
         let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
         let (base_ci, cand_ci) = rc.arm_intervals(0.95);
-        let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better);
+        let fewest_groups = b.iter().chain(&c).filter_map(|r| r.groups).min();
+        let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better, fewest_groups);
         let variance = ArmVariance { base: VarianceComponents::of(&b), cand: VarianceComponents::of(&c) };
         let secondary =
             name.split_once('_').filter(|_| better == Better::Lower && self.secondary).map(|(m, _)| secondary(&self.base_samples, &self.cand_samples, m));

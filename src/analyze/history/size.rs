@@ -140,7 +140,7 @@ fn run_statistic(p: &RunPoint, m: HistoryMetric, seed: u64) -> RunStatistic {
             if log { v.estimate * (s * z).exp() } else { v.estimate + s * z }
         })
         .collect();
-    RunStatistic { estimate: v.estimate, n: 1, replicates, variance_df: f64::INFINITY }
+    RunStatistic { estimate: v.estimate, n: 1, replicates, variance_df: f64::INFINITY, groups: None }
 }
 
 /// The standard deviation below and above the estimate that its interval implies, and whether

@@ -198,6 +198,9 @@ fn a_steady_window_too_short_to_measure_dependence_decides_nothing() {
     let reason = p50["reason"].as_str().unwrap();
     assert!(reason.contains("resampling group(s) and at least 8 are needed"), "{reason}");
     assert!(p50["more_data"].is_null(), "no advice from a variance that was not measured: {p50}");
+    assert!(p50["too_few_groups"].as_u64().is_some_and(|g| g < 8), "{p50}");
+    assert!(v["metrics"]["error_rate"]["too_few_groups"].is_null(), "the error rate pools requests, no groups");
+    assert!(text.contains("P50 TTFT, P99 TTFT, P50 TPOT, P99 TPOT, P50 E2E and P99 E2E: inconclusive, a run's steady window holds"), "{text}");
     // The effect shifts every token time alike, so TPOT did not change; these bootstraps called
     // P50 TPOT +19.9 % [+12.3 %, +27.8 %] and P99 TPOT +39 % regressions.
     for m in ["tpot_p50", "tpot_p99"] {

@@ -6,6 +6,8 @@ use serde::Serialize;
 
 use super::comparison_words as words;
 use super::document::Report;
+use super::i18n::{Lang, fill, list};
+use crate::analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 use crate::analyze::compare::verdict::Verdict;
 
 /// One row of the verdict table. `verdict` is the enum's name (`regression`), from which the
@@ -62,9 +64,14 @@ pub fn comparison(r: &Report) -> Option<ComparisonView> {
             verdict_word: words::verdict_word(m.verdict).to_string(),
         })
         .collect();
-    let notes = words::ordered(c)
+    let notes = words::too_few_groups(c)
         .into_iter()
-        .filter_map(|(name, m)| m.more_data.as_ref().map(|d| format!("{}: to decide, {}", words::metric_label(name), d.advice)))
+        .map(|(groups, names)| {
+            let labels: Vec<String> = names.iter().map(|n| words::metric_label(n)).collect();
+            let (groups, min) = (groups.to_string(), MIN_WINDOWS_FOR_DEPENDENCE.to_string());
+            fill(Lang::En, "cmp.note_too_few_groups", &[("metrics", &list(Lang::En, &labels)), ("groups", &groups), ("min", &min)])
+        })
+        .chain(words::ordered(c).into_iter().filter_map(|(name, m)| m.more_data.as_ref().map(|d| format!("{}: to decide, {}", words::metric_label(name), d.advice))))
         .collect();
     let (base_name, cand_name) = words::arm_names();
     Some(ComparisonView {

@@ -123,6 +123,19 @@ pub fn ordered(c: &Comparison) -> Vec<(&str, &MetricComparison)> {
     known.chain(others).map(|(k, m)| (k.as_str(), m)).collect()
 }
 
+/// The metrics whose runs are too short to measure dependence (`too_few_groups`), by that
+/// number of groups, in metric order.
+pub fn too_few_groups(c: &Comparison) -> Vec<(usize, Vec<&str>)> {
+    let mut by_groups: Vec<(usize, Vec<&str>)> = Vec::new();
+    for (name, g) in ordered(c).into_iter().filter_map(|(name, m)| m.too_few_groups.map(|g| (name, g))) {
+        match by_groups.iter_mut().find(|(k, _)| *k == g) {
+            Some((_, names)) => names.push(name),
+            None => by_groups.push((g, vec![name])),
+        }
+    }
+    by_groups
+}
+
 /// A decided change in the headline: `P50 TTFT +9.5 % [+7.4 %, +11.7 %] beyond ±5.0 % (29.69 → 32.50 ms)`.
 fn decided_change(metric: &str, m: &MetricComparison) -> String {
     let (k, d) = (scale(metric), arm_decimals(m, scale(metric)));
@@ -273,6 +286,7 @@ mod tests {
             variance: ArmVariance { base: vc, cand: vc },
             more_data: None,
             reason: None,
+            too_few_groups: None,
             secondary: None,
         }
     }

@@ -211,6 +211,7 @@ pub fn error_rate_change(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], tolerance: f6
         variance,
         more_data: (verdict == Verdict::Inconclusive).then(|| more_data_factor(pc - pb, ci90, tau)).flatten().map(|f| more_requests_plan(f, nb.min(nc))),
         reason: Some("error rate change is absolute (candidate − base), not relative".into()),
+        too_few_groups: None,
         secondary: None,
     }
 }

@@ -100,6 +100,10 @@ pub struct MetricComparison {
     /// For inconclusive verdicts: how many more runs, or requests per run, would decide.
     pub more_data: Option<MoreData>,
     pub reason: Option<String>,
+    /// The fewest resampling groups (windows for throughput) in a run's steady window, when
+    /// under `MIN_WINDOWS_FOR_DEPENDENCE`: that run's dependence cannot be measured, so the
+    /// verdict is inconclusive and no more-data advice is given. Null otherwise.
+    pub too_few_groups: Option<usize>,
     pub secondary: Option<Secondary>,
 }
 
@@ -297,9 +301,9 @@ struct Arms<'a, 'r> {
 
 impl Arms<'_, '_> {
     /// The verdict against tolerance `tau`, overridden by missing steady state, a run too short
-    /// to measure its dependence (`fewest_groups` resampling groups) or drift (judged against
+    /// to measure its dependence (`too_few_groups` resampling groups) or drift (judged against
     /// the user's tolerance `tol`), with the reason.
-    fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tau: f64, tol: f64, better: Better, fewest_groups: Option<usize>) -> (Verdict, Option<String>) {
+    fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tau: f64, tol: f64, better: Better, too_few_groups: Option<usize>) -> (Verdict, Option<String>) {
         let mut verdict = decide(ci95, ci90, tau, better);
         let mut reason = None;
         if self.no_steady && verdict != Verdict::Inconclusive {
@@ -308,7 +312,7 @@ impl Arms<'_, '_> {
         }
         // As in `analyze`, which gives such a run's estimates no interval: the bootstrap could
         // only treat its requests as independent, and the change's interval would be too narrow.
-        if let Some(g) = fewest_groups.filter(|&g| g < MIN_WINDOWS_FOR_DEPENDENCE && !self.no_steady) {
+        if let Some(g) = too_few_groups.filter(|_| !self.no_steady) {
             verdict = Verdict::Inconclusive;
             reason = Some(format!(
                 "a run's steady window holds {g} resampling group(s) and at least {MIN_WINDOWS_FOR_DEPENDENCE} are needed to measure how dependent its requests are, so the interval of the change cannot be trusted"
@@ -339,8 +343,8 @@ impl Arms<'_, '_> {
         let tau = tol.max(noise_floor(&b, &c));
         let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
         let (base_ci, cand_ci) = rc.arm_intervals(0.95);
-        let fewest_groups = b.iter().chain(&c).filter_map(|r| r.groups).min();
-        let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better, fewest_groups);
+        let too_few_groups = b.iter().chain(&c).filter_map(|r| r.groups).min().filter(|&g| g < MIN_WINDOWS_FOR_DEPENDENCE);
+        let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better, too_few_groups);
         let variance = ArmVariance { base: VarianceComponents::of(&b), cand: VarianceComponents::of(&c) };
         let secondary =
             name.split_once('_').filter(|_| better == Better::Lower && self.secondary).map(|(m, _)| secondary(&self.base_samples, &self.cand_samples, m));
@@ -366,11 +370,14 @@ impl Arms<'_, '_> {
             n_base: b.iter().map(|x| x.n).sum(),
             n_cand: c.iter().map(|x| x.n).sum(),
             variance,
-            more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
+            more_data: (verdict == Verdict::Inconclusive
+                && too_few_groups.is_none()
+                && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
                 .then(|| more_data_factor(rc.estimate, ci90, tau))
                 .flatten()
                 .map(|f| more_data_plan(f, &variance.base, &variance.cand, steady_requests(self.base).min(steady_requests(self.cand)))),
             reason,
+            too_few_groups,
             secondary,
         })
     }

@@ -171,6 +171,11 @@ pub const CATALOG: &[(&str, &str, &str)] = &[
     ("cmp.no_gates", "none", "无"),
     ("cmp.none_beyond", "No regression or improvement beyond tolerance: {others}", "没有超出容差的退化或改进：{others}"),
     ("cmp.note", "{metric}: to decide, {advice}", "{metric}：要得出结论，需要{advice}"),
+    (
+        "cmp.note_too_few_groups",
+        "{metrics}: inconclusive, a run's steady window holds {groups} resampling group(s) and at least {min} are needed to measure how dependent its requests are",
+        "{metrics}：无结论，某次运行的稳态窗口只有 {groups} 个重抽样组，至少需要 {min} 个才能衡量请求之间的相关程度",
+    ),
     ("cmp.others", "{equivalent} equivalent, {inconclusive} inconclusive", "{equivalent} 项指标持平，{inconclusive} 项无结论"),
     ("cmp.regressions", "Regressions: {items}", "退化：{items}"),
     ("cmp.replication_many", "{base} base and {cand} candidate runs: run-to-run noise is measured and part of every interval.", "基线 {base} 次、候选 {cand} 次运行：运行间噪声已测量，并计入每个置信区间。"),

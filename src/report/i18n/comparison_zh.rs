@@ -1,7 +1,8 @@
 //! A comparison's top part in Chinese: the same functions as `comparison_words`, over the same
 //! `Comparison` fields; the cells (numbers with units and intervals) are shared.
 
-use super::{Lang, fill, tr};
+use super::{Lang, fill, list, tr};
+use crate::analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{Comparison, MetricComparison};
 use crate::analyze::credibility::{CheckStatus, Credibility, Grade};
@@ -185,9 +186,17 @@ pub fn summary(c: &Comparison) -> String {
 /// What more data would decide each inconclusive metric, rebuilt from the plan's numbers
 /// (`plan::advice`).
 pub fn notes(c: &Comparison) -> Vec<String> {
-    words::ordered(c)
+    words::too_few_groups(c)
         .into_iter()
-        .filter_map(|(name, m)| m.more_data.as_ref().map(|d| fill(ZH, "cmp.note", &[("metric", &metric_label(name)), ("advice", &advice(m, d))])))
+        .map(|(groups, names)| {
+            let labels: Vec<String> = names.iter().map(|n| metric_label(n)).collect();
+            fill(ZH, "cmp.note_too_few_groups", &[("metrics", &list(ZH, &labels)), ("groups", &groups.to_string()), ("min", &MIN_WINDOWS_FOR_DEPENDENCE.to_string())])
+        })
+        .chain(
+            words::ordered(c)
+                .into_iter()
+                .filter_map(|(name, m)| m.more_data.as_ref().map(|d| fill(ZH, "cmp.note", &[("metric", &metric_label(name)), ("advice", &advice(m, d))]))),
+        )
         .collect()
 }
 

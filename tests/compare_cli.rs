@@ -211,3 +211,27 @@ fn a_steady_window_too_short_to_measure_dependence_decides_nothing() {
     let a: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(a["metrics"]["ttft"]["p50"]["ci_low"].is_null(), "{}", a["metrics"]["ttft"]["p50"]);
 }
+
+#[test]
+fn a_run_without_steady_state_gets_no_verdict_and_no_advice() {
+    // A 45-s base run that never settles (its final level comes after 75 % of the run): its
+    // latency was some mix of warmup and level, and more of that data would not settle it.
+    let s = Scratch::new("cmpunsteady");
+    let run = |name: &str, seed: &str| {
+        let out = s.path(name);
+        let o = credence(&["simulate", "--scenario", "warmup", "--duration", "45s", "--seed", seed, "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out.to_str().unwrap().to_string()
+    };
+    let (base, cand) = (run("base", "6"), run("cand", "16"));
+    let (code, v, text) = compare(&["--base", &base, "--cand", &cand]);
+    assert_eq!(code, 0, "{text}");
+    let base_gate = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "steady_state.base").cloned().unwrap_or(Value::Null);
+    assert_eq!(base_gate["status"], "FAIL", "the premise: the base run has no steady state: {base_gate}");
+    for m in ["ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "e2e_p50", "e2e_p99", "output_tokens_per_s", "requests_per_s"] {
+        let x = &v["metrics"][m];
+        assert_eq!(x["verdict"], "inconclusive", "{m}");
+        assert_eq!(x["reason"], "a run has no steady state", "{m}");
+        assert!(x["more_data"].is_null(), "{m}: {x}");
+    }
+}

@@ -306,7 +306,9 @@ impl Arms<'_, '_> {
     fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tau: f64, tol: f64, better: Better, too_few_groups: Option<usize>) -> (Verdict, Option<String>) {
         let mut verdict = decide(ci95, ci90, tau, better);
         let mut reason = None;
-        if self.no_steady && verdict != Verdict::Inconclusive {
+        // Whatever the interval says: a run that never settled measured no configuration's
+        // level, and more data of the same kind would not settle it either.
+        if self.no_steady {
             verdict = Verdict::Inconclusive;
             reason = Some("a run has no steady state".to_string());
         }

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use sha2::{Digest, Sha256};
@@ -78,8 +77,10 @@ fn read_part(path: &Path) -> Result<Vec<Row>, CliError> {
     let label = path.display().to_string();
     let bad = |what: String| CliError::bad_input(format!("{label}: {what}")).hint("the store holds only files `credence history --dir` wrote");
     let file = File::open(path).map_err(|e| bad(format!("cannot open: {e}")))?;
-    crate::run::footer::check(path).map_err(|d| bad(d.0))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file).and_then(|b| b.build()).map_err(|e| bad(format!("not a Parquet file: {e}")))?;
+    let reader = crate::run::footer::open(path, file)
+        .map_err(|m| bad(format!("not a Parquet file: {m}")))?
+        .build()
+        .map_err(|e| bad(format!("not a Parquet file: {e}")))?;
     let mut rows = Vec::new();
     for batch in reader {
         let batch = batch.map_err(|e| bad(format!("unreadable: {e}")))?;

@@ -10,9 +10,51 @@
 //! no footer holds and after which the crate reads on from the wrong place (`no_booleans`), and
 //! any value of a type the compact protocol does not define. What else it does not judge (a
 //! truncated footer, deep nesting) is left to the parquet crate, whose errors say more.
+//!
+//! The crate reads known fields by their declared types rather than the wire's, so no walk of
+//! the wire can foresee every path it takes (the fuzzer found three that spin). `open` therefore
+//! also bounds the crate's parse in time (`PARSE_LIMIT`), and every Parquet file credence reads
+//! goes through it.
 
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
+
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
+
+/// The longest the parquet crate may take to parse one footer. A valid footer of the largest run
+/// takes milliseconds; a damaged one the walk below does not catch can spin for hours.
+pub const PARSE_LIMIT: Duration = Duration::from_secs(10);
+
+/// Opens the Parquet file `file` for reading: the walk below, then the parquet crate's parse of
+/// the footer on a helper thread, waited for at most `PARSE_LIMIT`. The walk catches the
+/// footers the fuzzer found that make the crate spin; the limit bounds the ones nobody has found
+/// yet (the helper then keeps spinning until the process exits, which a command that reports
+/// the damaged file does at once). A panic inside the crate becomes an error too.
+pub fn open(path: &Path, file: File) -> Result<ParquetRecordBatchReaderBuilder<File>, String> {
+    check(path).map_err(|d| d.0)?;
+    let reader = file.try_clone().map_err(|e| e.to_string())?;
+    let metadata = within(PARSE_LIMIT, move || ArrowReaderMetadata::load(&reader, Default::default()))?.map_err(|e| e.to_string())?;
+    Ok(ParquetRecordBatchReaderBuilder::new_with_metadata(file, metadata))
+}
+
+/// Runs `work` on a helper thread and waits at most `limit` for it.
+fn within<T: Send + 'static>(limit: Duration, work: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    let (tx, rx) = channel();
+    std::thread::Builder::new()
+        .name("parquet-footer".into())
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| format!("cannot start the footer parser: {e}"))?;
+    match rx.recv_timeout(limit) {
+        Ok(done) => Ok(done),
+        Err(RecvTimeoutError::Timeout) => Err(format!("damaged footer: parsing it took over {} s (a valid footer takes milliseconds)", limit.as_secs())),
+        Err(RecvTimeoutError::Disconnected) => Err("damaged footer: the Parquet reader failed on it".to_string()),
+    }
+}
 
 /// Deepest nesting walked; deeper footers are left to the parquet crate (which limits depth).
 const MAX_DEPTH: usize = 64;
@@ -278,6 +320,15 @@ mod tests {
         let err = check_bytes(&[0x1e, 0x00]).unwrap_err();
         assert!(err.0.contains("unknown Thrift type 14"), "{}", err.0);
         assert_eq!(check_bytes(&[0x19, 0x00, 0x00]), Ok(()), "an empty list whose header is 0");
+    }
+
+    #[test]
+    fn a_parse_past_its_limit_is_an_error_and_a_panic_too() {
+        assert_eq!(within(Duration::from_secs(5), || 42), Ok(42));
+        let slow = within(Duration::from_millis(20), || std::thread::sleep(Duration::from_millis(500)));
+        assert!(slow.unwrap_err().contains("took over 0 s"));
+        let panicked = within(Duration::from_secs(5), || -> u8 { panic!("inside the reader") });
+        assert!(panicked.unwrap_err().contains("failed"));
     }
 
     #[test]

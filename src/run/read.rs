@@ -11,7 +11,6 @@ use std::path::Path;
 use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::Schema;
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::problem::{Problem, RowRef};
 use super::schema::{ColumnSpec, TableKind};
@@ -67,8 +66,7 @@ pub fn table_extent(path: &Path) -> Result<(u64, u64), TableError> {
     for file in segment_files(path)? {
         let label = file_label(&file);
         let f = File::open(&file).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
-        super::footer::check(&file).map_err(|d| TableError::NotParquet { file: label.clone(), message: d.0 })?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| TableError::NotParquet { file: label.clone(), message: e.to_string() })?;
+        let builder = super::footer::open(&file, f).map_err(|message| TableError::NotParquet { file: label.clone(), message })?;
         let meta = builder.metadata();
         rows += footer_rows(meta, &label)?;
         for rg in meta.row_groups() {
@@ -197,8 +195,7 @@ fn read_file(path: &Path, kind: TableKind, only: Option<&[&str]>, rows_before: &
     let label = file_label(path);
     let file = File::open(path).map_err(|e| TableError::Io { file: label.clone(), source: e })?;
     let not_parquet = |e: &dyn std::fmt::Display| TableError::NotParquet { file: label.clone(), message: e.to_string() };
-    super::footer::check(path).map_err(|d| not_parquet(&d.0))?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| not_parquet(&e))?;
+    let builder = super::footer::open(path, file).map_err(|m| not_parquet(&m))?;
     let rows = footer_rows(builder.metadata(), &label)?;
     let problems = check_schema(&label, builder.schema(), kind);
     if problems.iter().any(Problem::is_error) {

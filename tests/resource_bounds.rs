@@ -187,22 +187,28 @@ fn a_parquet_footer_claiming_billions_of_booleans_is_refused_at_once() {
     }
 }
 
+/// `validate` on the demo run with `requests.parquet` replaced by the regression input `found`
+/// (under `fuzz/regressions/run_parquet/`): exit 2 within 5 s, naming the file and `expected`.
+fn a_found_footer_is_refused(found: &str, expected: &str) {
+    let s = Scratch::new(&format!("bounds_{found}"));
+    let run = s.path("run");
+    common::copy_dir(&common::fixture("demo"), &run);
+    let input = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/run_parquet").join(found);
+    std::fs::copy(input, run.join("requests.parquet")).unwrap();
+    let r = run_measured(&["validate", run.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "exit 2 expected: {}", r.stderr);
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(said.contains("requests.parquet") && said.contains(expected), "{said}");
+    assert!(r.elapsed < Duration::from_secs(5), "took {:?}", r.elapsed);
+}
+
 /// Found by fuzzing (`run_parquet`, 2026-12-03): a 1.5-KB footer with a map of booleans whose
 /// counts all fit their bytes. The parquet crate skips booleans without consuming them, reads
 /// the rest from the wrong place and spun there (0.8 s here, 22 s in the fuzz build). A
 /// collection of booleans, which no Parquet footer holds, is refused before it parses.
 #[test]
 fn a_parquet_footer_holding_a_map_of_booleans_is_refused() {
-    let s = Scratch::new("bounds_bool_map");
-    let run = s.path("run");
-    common::copy_dir(&common::fixture("demo"), &run);
-    let found = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/run_parquet/footer-misread-after-a-map-of-booleans");
-    std::fs::copy(found, run.join("requests.parquet")).unwrap();
-    let r = run_measured(&["validate", run.to_str().unwrap()]);
-    assert_eq!(r.code, 2, "exit 2 expected: {}", r.stderr);
-    let said = format!("{}{}", r.stdout, r.stderr);
-    assert!(said.contains("requests.parquet") && said.contains("damaged footer: a map of booleans (65 elements)"), "{said}");
-    assert!(r.elapsed < Duration::from_secs(5), "took {:?}", r.elapsed);
+    a_found_footer_is_refused("footer-misread-after-a-map-of-booleans", "damaged footer: a map of booleans (65 elements)");
 }
 
 /// Found by fuzzing (`run_parquet`, session 8): a 1.5-KB footer whose maps nest seventeen deep
@@ -211,14 +217,5 @@ fn a_parquet_footer_holding_a_map_of_booleans_is_refused() {
 /// here, 15 s in the fuzz build). A value of an unknown type is refused before it parses.
 #[test]
 fn a_parquet_footer_with_a_value_of_unknown_type_is_refused() {
-    let s = Scratch::new("bounds_unknown_type");
-    let run = s.path("run");
-    common::copy_dir(&common::fixture("demo"), &run);
-    let found = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/run_parquet/footer-unknown-type-inside-nested-maps");
-    std::fs::copy(found, run.join("requests.parquet")).unwrap();
-    let r = run_measured(&["validate", run.to_str().unwrap()]);
-    assert_eq!(r.code, 2, "exit 2 expected: {}", r.stderr);
-    let said = format!("{}{}", r.stdout, r.stderr);
-    assert!(said.contains("requests.parquet") && said.contains("damaged footer: a value of unknown Thrift type 0"), "{said}");
-    assert!(r.elapsed < Duration::from_secs(5), "took {:?}", r.elapsed);
+    a_found_footer_is_refused("footer-unknown-type-inside-nested-maps", "damaged footer: a value of unknown Thrift type 0");
 }

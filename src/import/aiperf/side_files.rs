@@ -81,7 +81,12 @@ pub fn parse_phase_manifest(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Re
         }
         let ns = |k: &str| p.get(k).and_then(Value::as_i64);
         if let (Some(a), Some(b)) = (ns("start_ns"), ns("end_ns")) {
-            out.facts.push((format!("{name}.window_s"), ((b - a) as f64 / 1e9).to_string()));
+            // Epoch nanoseconds, the end at or after the start (found by fuzzing: a negative
+            // start and a far end overflowed the subtraction).
+            let window = b.checked_sub(a).filter(|w| a >= 0 && *w >= 0).ok_or_else(|| {
+                ImportError::new(path, Some(format!("key phases[{i}].end_ns")), "expected start_ns and end_ns in nanoseconds since the epoch, the end at or after the start")
+            })?;
+            out.facts.push((format!("{name}.window_s"), (window as f64 / 1e9).to_string()));
         }
     }
     Ok(out)
@@ -90,6 +95,19 @@ pub fn parse_phase_manifest(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phase_window_that_is_not_a_time_span_is_refused_where_it_is() {
+        let manifest = |start: i64, end: i64| format!(r#"{{"phases": [{{"phase_kind": "profiling", "start_ns": {start}, "end_ns": {end}}}]}}"#);
+        let ok = parse_phase_manifest(Path::new("phase_manifest.json"), manifest(1_000_000_000, 3_500_000_000).as_bytes(), &ImportOptions::default()).unwrap();
+        assert!(ok.facts.iter().any(|f| f.0 == "aiperf.manifest.profiling.window_s" && f.1 == "2.5"), "{:?}", ok.facts);
+        // From the fuzzer: a negative start and a far end, whose difference overflows i64.
+        for (start, end) in [(-1_796_076_512_032_239_882, 9_067_761_522_527_999_282), (2_000, 1_000)] {
+            let err = parse_phase_manifest(Path::new("phase_manifest.json"), manifest(start, end).as_bytes(), &ImportOptions::default()).unwrap_err();
+            let said = err.to_string();
+            assert!(said.contains("phase_manifest.json") && said.contains("phases[0].end_ns") && said.contains("at or after the start"), "{said}");
+        }
+    }
 
     #[test]
     fn phase_lines_give_their_counts() {

@@ -372,9 +372,9 @@ impl Arms<'_, '_> {
             n_base: b.iter().map(|x| x.n).sum(),
             n_cand: c.iter().map(|x| x.n).sum(),
             variance,
-            more_data: (verdict == Verdict::Inconclusive
-                && too_few_groups.is_none()
-                && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
+            // Every override (no steady state, too few groups, drift) leaves a reason, so advice
+            // comes only from a verdict the interval itself left open.
+            more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
                 .then(|| more_data_factor(rc.estimate, ci90, tau))
                 .flatten()
                 .map(|f| more_data_plan(f, &variance.base, &variance.cand, steady_requests(self.base).min(steady_requests(self.cand)))),

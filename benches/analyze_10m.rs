@@ -24,6 +24,7 @@ fn generate(dir: &Path, n: usize) {
 
 /// Runs `cmd` to its end: wall seconds and that child's own peak RSS in kB (`wait4`'s rusage,
 /// not the largest of all children so far).
+#[allow(clippy::zombie_processes)] // reaped by `wait4` below, which also reads its peak memory
 fn peak_rss_kb_of(cmd: &mut Command) -> (f64, Option<u64>) {
     let start = Instant::now();
     let child = cmd.spawn().expect("credence runs");

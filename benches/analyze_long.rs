@@ -122,7 +122,12 @@ fn one_shape(bin: &Path, base: &Path, hours: f64, rate: f64, warmup_s: f64, limi
             }
         }
         if !o.finished {
-            println!("analyze {hours} h ({n} requests): did not finish in {:.0} s ({:.0} s CPU, peak RSS so far {} MB)", limit.as_secs_f64(), o.cpu_s, o.peak_mb);
+            println!(
+                "analyze {hours} h ({n} requests): did not finish in {:.0} s ({:.0} s CPU, peak RSS so far {} MB)",
+                limit.as_secs_f64(),
+                o.cpu_s,
+                o.peak_mb
+            );
             break;
         }
         println!("analyze {hours} h ({n} requests), round {round}: {:.2} s wall, {:.2} s CPU, peak RSS {} MB", o.wall_s, o.cpu_s, o.peak_mb);

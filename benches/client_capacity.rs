@@ -134,6 +134,7 @@ fn main() {
         let _ = std::fs::remove_dir_all(&out);
     }
     let _ = server.kill();
+    let _ = server.wait();
     let _ = std::fs::remove_dir_all(&scratch);
     match best {
         Some((rate, cpu, all_p99)) => println!(

@@ -10,8 +10,11 @@ use crate::import::{Format, ImportOptions, import_bytes};
 use crate::run::schema::TableKind;
 use crate::run::table::Table;
 
+/// A fuzz target: one input, checked; it panics on a broken invariant.
+pub type Target = fn(&[u8]);
+
 /// Every fuzz target by name, for the corpus replay: (name, function).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("import_auto", import_auto),
     ("import_vllm", import_vllm),
     ("import_sglang", import_sglang),

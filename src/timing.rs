@@ -12,7 +12,8 @@ use std::time::Instant;
 static CLOCK: OnceLock<(Instant, Mutex<Instant>)> = OnceLock::new();
 
 /// Who else hears of each stage end: a command's progress bar (see `cli::io::Progress`).
-static OBSERVER: OnceLock<Box<dyn Fn(&str) + Send + Sync>> = OnceLock::new();
+type StageObserver = Box<dyn Fn(&str) + Send + Sync>;
+static OBSERVER: OnceLock<StageObserver> = OnceLock::new();
 
 /// Sends every later stage end to `observer` (the first caller's, once per process).
 pub fn observe_stages(observer: impl Fn(&str) + Send + Sync + 'static) {

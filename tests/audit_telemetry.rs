@@ -192,7 +192,7 @@ fn a_capture_of_idle_gpus_looks_for_no_episode_and_says_so() {
     let idle_only: String = text.lines().filter(|l| l.starts_with("timestamp") || l.contains(", 1, GPU-")).map(|l| format!("{l}\n")).collect();
     let f = s.path("idle.csv");
     std::fs::write(&f, idle_only).unwrap();
-    let v = audit_json(&s, &[f.clone()]);
+    let v = audit_json(&s, std::slice::from_ref(&f));
     assert_eq!(v["telemetry"]["episodes"].as_array().unwrap().len(), 0);
     assert_eq!(check(&v, "gpus_under_load")["status"], "WARN");
     assert_eq!(check(&v, "throttling")["status"], "NOT_CHECKED");

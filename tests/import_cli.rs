@@ -391,7 +391,8 @@ fn dcgm_and_dmon_telemetry_with_sentinels() {
 #[test]
 fn mlperf_trace_times_off_the_nanosecond_clock_are_refused_with_the_event() {
     let s = Scratch::new("imp_trace_range");
-    let sample = |ts: f64, issue: i64| json!({"name": "Sample", "ph": "b", "ts": ts, "args": {"sample_seq": 1, "issue_start_ns": issue, "complete_ns": 50_000_000}});
+    let sample =
+        |ts: f64, issue: i64| json!({"name": "Sample", "ph": "b", "ts": ts, "args": {"sample_seq": 1, "issue_start_ns": issue, "complete_ns": 50_000_000}});
     for (case, bad) in [("huge-issue", sample(2000.0, i64::MAX - 10)), ("huge-ts", sample(1e300, 200_000))] {
         let events = vec![sample(1000.0, 200_000), bad];
         std::fs::create_dir_all(s.path(case)).unwrap();

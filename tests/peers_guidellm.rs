@@ -34,7 +34,7 @@ fn json(path: &Path) -> Value {
 fn harness_option(case: &Path, option: &str, key: &str) -> Option<String> {
     let h = json(&case.parent().unwrap().join("harness.json"));
     let argv: Vec<&str> = h["command"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
-    let arg = argv.windows(2).find(|w| w[0] == option && w[1].contains(&format!("kind="))).map(|w| w[1])?;
+    let arg = argv.windows(2).find(|w| w[0] == option && w[1].contains("kind=")).map(|w| w[1])?;
     arg.split(',').find_map(|kv| kv.strip_prefix(&format!("{key}="))).map(String::from)
 }
 

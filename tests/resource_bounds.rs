@@ -25,6 +25,7 @@ struct Bounded {
 
 /// Runs `credence args` and measures its peak resident memory (the kernel's own count, from
 /// `wait4`, so nothing is sampled and nothing is missed).
+#[allow(clippy::zombie_processes)] // reaped by `wait4` below, which also reads its peak memory
 fn run_measured(args: &[&str]) -> Bounded {
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_credence")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();

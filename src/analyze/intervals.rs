@@ -465,7 +465,15 @@ fn bootstrap_rank_halfwidth(n: usize, pl: &Plan) -> f64 {
 /// distributions come back one per plan, empty for the percentiles not resampled; a
 /// resample's blocks are drawn before any statistic is read, so which percentiles are
 /// resampled never changes another's distribution.
-fn block_bootstrap(ranking: &PartialRanking, groups: usize, plans: &[Plan], resampled: &[bool], block: f64, o: &IntervalOptions, id: u64) -> Option<GroupedBootstrap> {
+fn block_bootstrap(
+    ranking: &PartialRanking,
+    groups: usize,
+    plans: &[Plan],
+    resampled: &[bool],
+    block: f64,
+    o: &IntervalOptions,
+    id: u64,
+) -> Option<GroupedBootstrap> {
     let n = ranking.len();
     let chosen: Vec<&Plan> = plans.iter().zip(resampled).filter(|(_, r)| **r).map(|(pl, _)| pl).collect();
     let half: Vec<f64> = chosen.iter().map(|pl| bootstrap_rank_halfwidth(n, pl)).collect();

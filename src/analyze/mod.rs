@@ -247,7 +247,7 @@ pub fn analyze_series(m: &crate::run::Manifest, r: &RequestView, telemetry: &att
     // Throughput's bootstrap runs beside the six metrics' (seven tasks balance two cores).
     let (thr, errors) = rayon::join(
         || tables.add_columns(r, &groups, &iopts),
-        || (measured_throughput(r, &steady, opts, &iopts, timestamps_absent), error_rates(&r, first, last, opts.confidence)),
+        || (measured_throughput(r, &steady, opts, &iopts, timestamps_absent), error_rates(r, first, last, opts.confidence)),
     )
     .1;
     timing.mark("per-request metrics, intervals and throughput");
@@ -520,7 +520,7 @@ type MetricResult = (BTreeMap<String, Estimate>, Option<Dependence>, Option<dist
 
 /// Throughput over the steady window; not applicable without timestamps.
 fn measured_throughput(r: &RequestView, steady: &SteadyState, opts: &AnalyzeOptions, iopts: &IntervalOptions, timestamps_absent: bool) -> Throughput {
-    let mut thr = throughput(&r, steady.start_s, steady.end_s, opts.window_s, iopts);
+    let mut thr = throughput(r, steady.start_s, steady.end_s, opts.window_s, iopts);
     if timestamps_absent {
         let na = |n| Estimate::not_applicable(opts.confidence, n, "the source has no per-request timestamps");
         thr.requests_per_s = na(0);

@@ -168,6 +168,11 @@ impl GpuArg {
     }
 }
 
+/// `--lang`: the report languages credence has.
+pub fn parse_lang(code: &str) -> Result<crate::report::i18n::Lang, CliError> {
+    crate::report::i18n::Lang::parse(code).ok_or_else(|| CliError::bad_input(format!("--lang {code:?}: expected en or zh")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{delay_flag, parse_duration};
@@ -201,9 +206,4 @@ mod tests {
         assert!(parse_duration("-1s").is_err());
         assert!(parse_duration("abc").is_err());
     }
-}
-
-/// `--lang`: the report languages credence has.
-pub fn parse_lang(code: &str) -> Result<crate::report::i18n::Lang, CliError> {
-    crate::report::i18n::Lang::parse(code).ok_or_else(|| CliError::bad_input(format!("--lang {code:?}: expected en or zh")))
 }

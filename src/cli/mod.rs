@@ -40,6 +40,8 @@ pub struct Cli {
     pub command: Command,
 }
 
+// Parsed once per process: a large variant costs nothing worth boxing it for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check a run directory: manifest, table schemas and row-level sanity.

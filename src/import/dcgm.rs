@@ -12,8 +12,14 @@ use super::time::parse_datetime;
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::rows::GpuSample;
 
+/// DCGM's blank values (no sample, `dcgm_structs.h`): each type's blank and the three codes
+/// after it (not found, not supported, not permissioned) for int64 (from 0x7ffffffffffffff0),
+/// fp64 (2^47) and int32 (0x7ffffff0); and anything not finite. No telemetry field reaches
+/// these magnitudes.
 fn blank(v: f64) -> bool {
-    v >= 9.223_372_036_854_775_792e18 || v == 140_737_488_355_328.0 || v == 2_147_483_632.0 || !v.is_finite()
+    const FP64_BLANK: f64 = 140_737_488_355_328.0;
+    const INT32_BLANK: f64 = 2_147_483_632.0;
+    v >= 0x7fff_ffff_ffff_fff0_i64 as f64 || (FP64_BLANK..=FP64_BLANK + 3.0).contains(&v) || (INT32_BLANK..=INT32_BLANK + 3.0).contains(&v) || !v.is_finite()
 }
 
 /// One exposition line: metric name, labels, value and timestamp (ns), when it has one.
@@ -123,5 +129,24 @@ fn set_field(s: &mut GpuSample, name: &str, v: Option<f64>) {
             e.push(';');
         }
         e.push_str(&format!("{name}:blank"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::blank;
+
+    #[test]
+    fn every_blank_code_of_each_type_is_blank_and_real_values_are_not() {
+        // INT64 blank + 2 (NOT_SUPPORTED), as dcgm-exporter's README shows it.
+        assert!(blank(9_223_372_036_854_775_794.0));
+        for code in 0..4 {
+            assert!(blank(140_737_488_355_328.0 + code as f64), "fp64 blank + {code}");
+            assert!(blank(2_147_483_632.0 + code as f64), "int32 blank + {code}");
+        }
+        for real in [0.0, 71.5, 1980.0, 2_147_483_631.0, 140_737_488_355_327.0] {
+            assert!(!blank(real), "{real}");
+        }
+        assert!(blank(f64::NAN) && blank(f64::INFINITY));
     }
 }

@@ -9,10 +9,10 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::{Fields, parse_lines};
+use super::time::is_seconds;
 use super::vllm::{PerRequest, latency_claims, non_finite, per_request};
 use super::{ImportError, ImportOptions, Imported};
 use crate::run::manifest::{Arrival, Capabilities, SystemConfig, TimestampQuality, Workload};
-use super::time::is_seconds;
 use crate::run::rows::chunk_times;
 
 pub fn parse(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {

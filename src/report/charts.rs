@@ -178,7 +178,8 @@ pub fn throughput(a: &Analysis) -> Option<String> {
 /// P50 and P99 of one latency metric per window (log axis).
 pub fn latency(a: &Analysis, metric: &str) -> Option<String> {
     let b = bands(a);
-    let (p50, p99): (fn(&crate::analyze::windows::WindowRow) -> Option<f64>, fn(&crate::analyze::windows::WindowRow) -> Option<f64>) = match metric {
+    type Column = fn(&crate::analyze::windows::WindowRow) -> Option<f64>;
+    let (p50, p99): (Column, Column) = match metric {
         "ttft" => (|r| r.ttft_p50_ms, |r| r.ttft_p99_ms),
         "tpot" => (|r| r.tpot_p50_ms, |r| r.tpot_p99_ms),
         _ => (|r| r.e2e_p50_ms, |r| r.e2e_p99_ms),

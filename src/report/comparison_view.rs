@@ -7,8 +7,8 @@ use serde::Serialize;
 use super::comparison_words as words;
 use super::document::Report;
 use super::i18n::{Lang, fill, list};
-use crate::analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 use crate::analyze::compare::verdict::Verdict;
+use crate::analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 
 /// One row of the verdict table. `verdict` is the enum's name (`regression`), from which the
 /// PDF template picks the colour; `verdict_word` is what the reader sees.
@@ -71,7 +71,11 @@ pub fn comparison(r: &Report) -> Option<ComparisonView> {
             let (groups, min) = (groups.to_string(), MIN_WINDOWS_FOR_DEPENDENCE.to_string());
             fill(Lang::En, "cmp.note_too_few_groups", &[("metrics", &list(Lang::En, &labels)), ("groups", &groups), ("min", &min)])
         })
-        .chain(words::ordered(c).into_iter().filter_map(|(name, m)| m.more_data.as_ref().map(|d| format!("{}: to decide, {}", words::metric_label(name), d.advice))))
+        .chain(
+            words::ordered(c)
+                .into_iter()
+                .filter_map(|(name, m)| m.more_data.as_ref().map(|d| format!("{}: to decide, {}", words::metric_label(name), d.advice))),
+        )
         .collect();
     let (base_name, cand_name) = words::arm_names();
     Some(ComparisonView {

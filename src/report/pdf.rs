@@ -17,8 +17,12 @@ pub const TEMPLATE: &str = include_str!("../../report-templates/report.typ");
 
 pub struct Pdf;
 
+/// The charts drawn for a report: every one as (name, SVG) in order, and the names the view
+/// places as timelines and as (CDF, histogram) pairs of distributions.
+type DrawnCharts = (Vec<(String, String)>, Vec<String>, Vec<[String; 2]>);
+
 /// Every chart the report shows, by name, in order; the view lists the names it places.
-fn draw_charts(r: &Report) -> (Vec<(String, String)>, Vec<String>, Vec<[String; 2]>) {
+fn draw_charts(r: &Report) -> DrawnCharts {
     let mut all = Vec::new();
     let mut timelines = Vec::new();
     let mut distributions = Vec::new();

@@ -197,9 +197,9 @@ mod tests {
     fn leave_one_out_medians_match_brute_force() {
         let x = [5.0, 1.0, 9.0, 3.0, 7.0, 3.0];
         let fast = leave_one_out_medians(&x);
-        for i in 0..x.len() {
+        for (i, &median) in fast.iter().enumerate() {
             let rest: Vec<f64> = x.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, v)| *v).collect();
-            assert_eq!(fast[i], super::super::quantile::quantile_unsorted(&rest, 0.5).unwrap());
+            assert_eq!(median, super::super::quantile::quantile_unsorted(&rest, 0.5).unwrap());
         }
     }
 }

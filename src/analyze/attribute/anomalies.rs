@@ -127,22 +127,12 @@ fn request_series(r: &RequestView, w: &WindowIndex) -> Vec<WindowSeries> {
     vec![
         WindowSeries { name: "ttft_p50", t_s: t_s.clone(), values: ttft_p50, worse: 1.0 },
         WindowSeries { name: "tpot_p50", t_s: t_s.clone(), values: tpot_p50, worse: 1.0 },
-        WindowSeries {
-            name: "requests_per_s",
-            t_s: t_s.clone(),
-            values: w.ok_ends.iter().map(|&n| n as f64 / window_s).collect(),
-            worse: -1.0,
-        },
+        WindowSeries { name: "requests_per_s", t_s: t_s.clone(), values: w.ok_ends.iter().map(|&n| n as f64 / window_s).collect(), worse: -1.0 },
         WindowSeries { name: "sent_per_s", t_s: t_s.clone(), values: w.by_send.iter().map(|b| b.len() as f64 / window_s).collect(), worse: -1.0 },
         WindowSeries {
             name: "error_fraction",
             t_s,
-            values: w
-                .ends
-                .iter()
-                .zip(&w.ok_ends)
-                .map(|(&n, &ok)| if (n as usize) < MIN_REQUESTS { f64::NAN } else { (n - ok) as f64 / n as f64 })
-                .collect(),
+            values: w.ends.iter().zip(&w.ok_ends).map(|(&n, &ok)| if (n as usize) < MIN_REQUESTS { f64::NAN } else { (n - ok) as f64 / n as f64 }).collect(),
             worse: 1.0,
         },
     ]
@@ -153,7 +143,12 @@ fn schedule_series(r: &RequestView, w: &WindowIndex) -> [WindowSeries; 2] {
     let by_sched = w.by_window(&r.scheduled_s);
     let t_s = w.starts();
     [
-        WindowSeries { name: "send_lag_p99", t_s: t_s.clone(), values: percentile_series(&by_sched, &(0..r.len()).map(|i| r.send_lag_ms(i)).collect::<Vec<_>>(), 0.99), worse: 1.0 },
+        WindowSeries {
+            name: "send_lag_p99",
+            t_s: t_s.clone(),
+            values: percentile_series(&by_sched, &(0..r.len()).map(|i| r.send_lag_ms(i)).collect::<Vec<_>>(), 0.99),
+            worse: 1.0,
+        },
         WindowSeries {
             name: "achieved_share",
             t_s,

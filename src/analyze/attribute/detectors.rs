@@ -496,14 +496,21 @@ mod tests {
     fn a_governor_other_than_performance_is_a_host_episode() {
         let n = 60;
         let governor_performance = (0..n).map(|i| if i < 10 { None } else { Some(!(30..40).contains(&i)) }).collect();
-        let h = HostSeries { host: "node-0".into(), t_s: (0..n).map(f64::from).collect(), steal_pct: vec![0.0; n as usize], governor_performance, ..Default::default() };
+        let h = HostSeries {
+            host: "node-0".into(),
+            t_s: (0..n).map(f64::from).collect(),
+            steal_pct: vec![0.0; n as usize],
+            governor_performance,
+            ..Default::default()
+        };
         let d = host(&[h]);
         assert!(d.not_checked.is_none());
         assert_eq!(d.episodes.len(), 1, "{:?}", d.episodes);
         let e = &d.episodes[0];
         assert!(e.span.start_s >= 29.0 && e.span.start_s <= 30.0 && e.span.end_s >= 39.0 && e.span.end_s <= 41.0, "{:?}", e.span);
         assert_eq!(e.peak["samples_not_performance_governor"], 10.0);
-        let idle = HostSeries { host: "node-0".into(), t_s: vec![0.0, 1.0], steal_pct: vec![f64::NAN; 2], governor_performance: vec![None; 2], ..Default::default() };
+        let idle =
+            HostSeries { host: "node-0".into(), t_s: vec![0.0, 1.0], steal_pct: vec![f64::NAN; 2], governor_performance: vec![None; 2], ..Default::default() };
         assert!(host(&[idle]).not_checked.is_some(), "nothing recorded: not checked");
     }
 }

@@ -453,7 +453,7 @@ fn drift(steady: &SteadyState, run_end: f64) -> Detection {
     let trend = steady.detectors.iter().find(|x| x.verdict == "trend");
     if steady.classification == Classification::NoSteadyState {
         let mut peak = BTreeMap::new();
-        if let Some(s) = steady.series.iter().map(|s| s.segments.first().map(|x| x.relative_to_last.abs())).flatten().reduce(f64::max) {
+        if let Some(s) = steady.series.iter().filter_map(|s| s.segments.first().map(|x| x.relative_to_last.abs())).reduce(f64::max) {
             peak.insert("level_change_share".into(), s);
         }
         d.episodes.push(CauseEpisode {

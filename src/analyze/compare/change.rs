@@ -142,7 +142,13 @@ mod tests {
     use super::*;
 
     fn run(estimate: f64, spread: f64) -> RunStatistic {
-        RunStatistic { estimate, n: 400, replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect(), variance_df: f64::INFINITY, groups: Some(80) }
+        RunStatistic {
+            estimate,
+            n: 400,
+            replicates: (0..400).map(|i| estimate * (1.0 + spread * ((i as f64 * 0.618).fract() - 0.5))).collect(),
+            variance_df: f64::INFINITY,
+            groups: Some(80),
+        }
     }
 
     #[test]

@@ -24,8 +24,8 @@ use super::{Analysis, resampling_group_s};
 use crate::stats::block_length::politis_white;
 use crate::stats::effect_size::{CliffOptions, CliffsDelta, cliffs_delta, hodges_lehmann};
 use crate::stats::mann_whitney::{Alternative, p_asymptotic};
-use crate::stats::resample::stat_id;
 use crate::stats::rank::SortedGroups;
+use crate::stats::resample::stat_id;
 use crate::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
 use change::RelativeChange;
 pub use change::RunStatistic;
@@ -198,7 +198,7 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
 /// few-blocks correction `analyze` applies to its intervals, so that a change's interval is as
 /// wide as the two runs' calibrated intervals imply (without it, A/B intervals under-cover).
 fn widened(estimate: f64, replicates: Vec<f64>, factor: f64) -> Vec<f64> {
-    if !(estimate > 0.0) {
+    if estimate.is_nan() || estimate <= 0.0 {
         return replicates;
     }
     replicates.into_iter().map(|x| if x > 0.0 { estimate * (x / estimate).powf(factor) } else { x }).collect()

@@ -29,7 +29,8 @@ fn relative_half_width(e: &Estimate) -> Option<f64> {
 /// Headline half-widths, pooled over runs as for a mean of independent run estimates:
 /// `sqrt(Σ h_r²) / k`.
 pub fn half_widths(runs: &[&Analysis]) -> Vec<HalfWidth> {
-    let spec: [(&str, &str, Box<dyn Fn(&Analysis) -> &Estimate>); 4] = [
+    type Headline = Box<dyn Fn(&Analysis) -> &Estimate>;
+    let spec: [(&str, &str, Headline); 4] = [
         ("throughput", "throughput", Box::new(|a: &Analysis| &a.throughput.requests_per_s)),
         ("ttft_p50", "P50 TTFT", Box::new(|a: &Analysis| &a.metrics["ttft"]["p50"])),
         ("ttft_p99", "P99 TTFT", Box::new(|a: &Analysis| &a.metrics["ttft"]["p99"])),

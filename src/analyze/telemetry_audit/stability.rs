@@ -59,7 +59,7 @@ pub fn clock_stability(g: &GpuSeries, loaded: &[Option<bool>], interval_s: f64) 
         _ => None,
     };
     let share = |limit: f64| max.map(|_| clocks.iter().filter(|&&x| x < limit).count() as f64 / n as f64);
-    let below_max = max.and_then(|m| share(m));
+    let below_max = max.and_then(share);
     let below_fallen = max.and_then(|m| share(CLOCK_FALL_SHARE * m));
     let enough = n >= MIN_SAMPLES;
     let stable = match (enough, cv, below_fallen) {

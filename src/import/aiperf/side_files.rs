@@ -84,7 +84,11 @@ pub fn parse_phase_manifest(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Re
             // Epoch nanoseconds, the end at or after the start (found by fuzzing: a negative
             // start and a far end overflowed the subtraction).
             let window = b.checked_sub(a).filter(|w| a >= 0 && *w >= 0).ok_or_else(|| {
-                ImportError::new(path, Some(format!("key phases[{i}].end_ns")), "expected start_ns and end_ns in nanoseconds since the epoch, the end at or after the start")
+                ImportError::new(
+                    path,
+                    Some(format!("key phases[{i}].end_ns")),
+                    "expected start_ns and end_ns in nanoseconds since the epoch, the end at or after the start",
+                )
             })?;
             out.facts.push((format!("{name}.window_s"), (window as f64 / 1e9).to_string()));
         }

@@ -11,9 +11,12 @@ use super::record::{Group, Record, Timings};
 use crate::import::{ImportError, Imported};
 use crate::run::claims::Claim;
 
+/// A value taken from one request's timings, None where a timing is missing.
+type TimingOf = fn(&Timings) -> Option<f64>;
+
 /// The averages guidellm writes, and how each request's value is taken from its timings
 /// (`SchedulerMetricsAccumulator.update_estimate`); None where a timing is missing.
-const AVERAGES: [(&str, fn(&Timings) -> Option<f64>); 9] = [
+const AVERAGES: [(&str, TimingOf); 9] = [
     ("queued_time_avg", |t| Some(t.dequeued? - t.queued?)),
     ("resolve_start_delay_avg", |t| Some(t.resolve_start? - t.scheduled_at?)),
     ("resolve_targeted_start_delay_avg", |t| Some(t.resolve_start? - t.targeted_start?)),

@@ -32,7 +32,7 @@ pub fn overlaps(r: &Record, span: Span, (start, end): (f64, f64)) -> bool {
 
 /// The records of `group` (all of them, in guidellm's order, for None: its `total`) whose
 /// span overlaps the window.
-pub fn counted<'a>(records: &'a [Record], group: Option<Group>, span: Span, window: (f64, f64)) -> Vec<&'a Record> {
+pub fn counted(records: &[Record], group: Option<Group>, span: Span, window: (f64, f64)) -> Vec<&Record> {
     let groups: Vec<Group> = group.map_or(Group::ALL.to_vec(), |g| vec![g]);
     groups.into_iter().flat_map(|g| records.iter().filter(move |r| r.group == g && overlaps(r, span, window))).collect()
 }

@@ -2,10 +2,10 @@
 //! `Comparison` fields; the cells (numbers with units and intervals) are shared.
 
 use super::{Lang, fill, list, tr};
-use crate::analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{Comparison, MetricComparison};
 use crate::analyze::credibility::{CheckStatus, Credibility, Grade};
+use crate::analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 use crate::report::comparison_words as words;
 
 const ZH: Lang = Lang::Zh;
@@ -190,7 +190,11 @@ pub fn notes(c: &Comparison) -> Vec<String> {
         .into_iter()
         .map(|(groups, names)| {
             let labels: Vec<String> = names.iter().map(|n| metric_label(n)).collect();
-            fill(ZH, "cmp.note_too_few_groups", &[("metrics", &list(ZH, &labels)), ("groups", &groups.to_string()), ("min", &MIN_WINDOWS_FOR_DEPENDENCE.to_string())])
+            fill(
+                ZH,
+                "cmp.note_too_few_groups",
+                &[("metrics", &list(ZH, &labels)), ("groups", &groups.to_string()), ("min", &MIN_WINDOWS_FOR_DEPENDENCE.to_string())],
+            )
         })
         .chain(
             words::ordered(c)

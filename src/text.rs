@@ -26,6 +26,14 @@ pub fn significant(x: f64, digits: i32) -> String {
     format!("{x:.d$}")
 }
 
+/// Decimals that show two significant digits of `half_width` (0 to 6).
+pub fn decimals_for(half_width: f64) -> usize {
+    if !(half_width.is_finite() && half_width > 0.0) {
+        return 2;
+    }
+    (1.0 - half_width.log10().floor()).clamp(0.0, 6.0) as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::sanitize;

@@ -3,15 +3,7 @@
 //! bare number.
 
 use crate::analyze::{Estimate, Status};
-pub use crate::text::significant;
-
-/// Decimals that show two significant digits of `half_width` (0 to 6).
-pub fn decimals_for(half_width: f64) -> usize {
-    if !(half_width.is_finite() && half_width > 0.0) {
-        return 2;
-    }
-    (1.0 - half_width.log10().floor()).clamp(0.0, 6.0) as usize
-}
+pub use crate::text::{decimals_for, significant};
 
 /// `36.1 [35.6, 36.7]`, `≥ 12.3 (insufficient data)`, or `n/a`.
 pub fn estimate(e: &Estimate, scale: f64) -> String {

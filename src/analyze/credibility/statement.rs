@@ -130,13 +130,23 @@ fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<String> {
     (!caution.is_empty()).then(|| format!("Compare with caution: {}.", list(&caution)))
 }
 
-/// An estimate in ms, one decimal, as a reader should quote it: `38.2 [37.5, 39.0]`, or
-/// `~42.0 (>= 33.0, insufficient data)` when only one side is bounded.
+/// An estimate in ms as a reader should quote it, with the digits the report's tables give it
+/// (two significant digits of the interval's half-width; of 5 % of a value with only one
+/// bound): `38.2 [37.5, 39.0] ms`, or `~1072 ms (>= 798, insufficient data)`.
 fn quoted(e: &crate::analyze::Estimate) -> String {
+    use crate::text::decimals_for;
     match (e.status, e.estimate, e.ci_low, e.ci_high) {
-        (crate::analyze::Status::Ok, Some(x), Some(lo), Some(hi)) => format!("{x:.1} [{lo:.1}, {hi:.1}] ms"),
-        (_, Some(x), Some(lo), None) => format!("~{x:.1} ms (>= {lo:.1}, insufficient data)"),
-        (_, Some(x), _, _) => format!("~{x:.1} ms (insufficient data)"),
+        (crate::analyze::Status::Ok, Some(x), Some(lo), Some(hi)) => {
+            let d = decimals_for((hi - lo) / 2.0);
+            format!("{x:.d$} [{lo:.d$}, {hi:.d$}] ms")
+        }
+        (_, Some(x), lo, hi) => {
+            let d = decimals_for(x.abs() * 0.05);
+            match (lo, hi) {
+                (Some(lo), None) => format!("~{x:.d$} ms (>= {lo:.d$}, insufficient data)"),
+                _ => format!("~{x:.d$} ms (insufficient data)"),
+            }
+        }
         _ => "not measurable".into(),
     }
 }

@@ -64,6 +64,20 @@ fn finite(x: Option<f64>) -> Option<f64> {
 }
 
 impl Estimate {
+    /// Decimals to show this estimate with, its values times `scale`: two significant digits of
+    /// its interval's half-width when it has an interval (`ok`), else of 5 % of the value, so
+    /// that no sentence or table prints more precision than the data support.
+    pub fn decimals(&self, scale: f64) -> usize {
+        let v = self.estimate.unwrap_or(f64::NAN) * scale;
+        match self.status {
+            Status::Ok => {
+                let (lo, hi) = (self.ci_low.map_or(v, |x| x * scale), self.ci_high.map_or(v, |x| x * scale));
+                crate::text::decimals_for((hi - lo) / 2.0)
+            }
+            _ => crate::text::decimals_for(v.abs() * 0.05),
+        }
+    }
+
     /// The empty shell every constructor fills in.
     fn base(confidence: f64, method: Method, n: u64, status: Status) -> Estimate {
         Estimate {

@@ -11,11 +11,11 @@ pub fn estimate(e: &Estimate, scale: f64) -> String {
         (Status::NotApplicable, _) | (_, None) => "n/a".to_string(),
         (Status::Ok, Some(v)) => {
             let (lo, hi) = (e.ci_low.unwrap_or(v) * scale, e.ci_high.unwrap_or(v) * scale);
-            let d = decimals_for((hi - lo) / 2.0);
+            let d = e.decimals(scale);
             format!("{:.d$} [{:.d$}, {:.d$}]", v * scale, lo, hi)
         }
         (Status::InsufficientData, Some(v)) => {
-            let d = decimals_for(v.abs() * scale * 0.05);
+            let d = e.decimals(scale);
             match e.ci_low {
                 Some(lo) => format!("~{:.d$} (>= {:.d$}, insufficient data)", v * scale, lo * scale),
                 None => format!("~{:.d$} (insufficient data)", v * scale),

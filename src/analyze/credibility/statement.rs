@@ -134,19 +134,11 @@ fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<String> {
 /// (two significant digits of the interval's half-width; of 5 % of a value with only one
 /// bound): `38.2 [37.5, 39.0] ms`, or `~1072 ms (>= 798, insufficient data)`.
 fn quoted(e: &crate::analyze::Estimate) -> String {
-    use crate::text::decimals_for;
+    let d = e.decimals(1.0);
     match (e.status, e.estimate, e.ci_low, e.ci_high) {
-        (crate::analyze::Status::Ok, Some(x), Some(lo), Some(hi)) => {
-            let d = decimals_for((hi - lo) / 2.0);
-            format!("{x:.d$} [{lo:.d$}, {hi:.d$}] ms")
-        }
-        (_, Some(x), lo, hi) => {
-            let d = decimals_for(x.abs() * 0.05);
-            match (lo, hi) {
-                (Some(lo), None) => format!("~{x:.d$} ms (>= {lo:.d$}, insufficient data)"),
-                _ => format!("~{x:.d$} ms (insufficient data)"),
-            }
-        }
+        (crate::analyze::Status::Ok, Some(x), Some(lo), Some(hi)) => format!("{x:.d$} [{lo:.d$}, {hi:.d$}] ms"),
+        (_, Some(x), Some(lo), None) => format!("~{x:.d$} ms (>= {lo:.d$}, insufficient data)"),
+        (_, Some(x), _, _) => format!("~{x:.d$} ms (insufficient data)"),
         _ => "not measurable".into(),
     }
 }

@@ -13,7 +13,7 @@ use crate::analyze::credibility::Credibility;
 use crate::analyze::{Analysis, Estimate, Status};
 use crate::report::comparison_words as words;
 use crate::report::document::Report;
-use crate::report::format::{decimals_for, estimate, significant};
+use crate::report::format::{estimate, significant};
 use crate::report::view::{CheckSet, FindingView, MetricTable, View};
 
 const ZH: Lang = Lang::Zh;
@@ -188,7 +188,7 @@ fn subtitle(r: &Report) -> String {
 pub fn estimate_zh(e: &Estimate, scale: f64) -> String {
     match (e.status, e.estimate) {
         (Status::InsufficientData, Some(v)) => {
-            let d = decimals_for(v.abs() * scale * 0.05);
+            let d = e.decimals(scale);
             match e.ci_low {
                 Some(lo) => fill(ZH, "view.insufficient_bound", &[("v", &format!("{:.d$}", v * scale)), ("lo", &format!("{:.d$}", lo * scale))]),
                 None => fill(ZH, "view.insufficient", &[("v", &format!("{:.d$}", v * scale))]),

@@ -9,7 +9,10 @@
 //!    equivalent to L are a transient (warmup when slower than L, ramp-up when faster); a level
 //!    still moving in the last quarter, or steady state starting after 75 % of the run, is
 //!    `no_steady_state`; a final level slower than the run's main level is `slowdown`.
-//!    Later segments that differ are reported as breaks for attribution, not cut.
+//!    Later segments that differ are reported as breaks for attribution, not cut. A warmup's
+//!    end is then placed at detection-window resolution by a least-squares warmup shape
+//!    (a plateau and a linear decline to the final level, `settle`), which moves a little, not
+//!    by a merged window, when the series changes elsewhere.
 //! 4. Cross-checks: MSER-5, perf_analyzer's 3-window ±10 % rule, the practitioners' rule
 //!    (consecutive windows within 2 % throughput and 5 % P99), Mann–Kendall with the Hamed–Rao
 //!    correction plus the Sen slope for residual drift (which demotes to `no_steady_state`),
@@ -32,6 +35,7 @@
 //! (`detection_window_s`).
 
 mod clean;
+mod settle;
 
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +48,7 @@ use crate::stats::pelt::{Penalty, pelt};
 use crate::stats::pettitt::pettitt;
 use crate::stats::quantile::{quantile_in_place, quantile_unsorted};
 use clean::{Clock, Cut};
+use settle::{FinalLevel, warmup_shape_end};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -178,12 +183,15 @@ struct Seg {
     se: f64,
 }
 
+/// PELT's shortest segment, in (merged) detection windows.
+const PELT_MIN_SEGMENT: usize = 5;
+
 fn segments(y: &[f64], penalty: Penalty) -> Vec<Seg> {
     let var_all = {
         let m = y.iter().sum::<f64>() / y.len() as f64;
         y.iter().map(|v| (v - m).powi(2)).sum::<f64>() / y.len() as f64
     };
-    let cps = pelt(y, penalty, 5, (var_all * 1e-3).max(1e-12));
+    let cps = pelt(y, penalty, PELT_MIN_SEGMENT, (var_all * 1e-3).max(1e-12));
     let mut segs = Vec::new();
     let mut a = 0;
     for &b in &cps {
@@ -452,6 +460,32 @@ fn head_warmup(fine: &[f64], bucket_s: f64, fill_s: f64, opts: &SteadyOptions) -
     (classification == Classification::Warmup).then(|| (levels.segs[i].a * f, reason))
 }
 
+/// The window where a warmup found on `levels` (merged ×`unit` from the per-window series
+/// `fine`) ends, and how that was decided: the least-squares warmup shape's end (`settle`),
+/// fitted from window `from` (the fill) to the end of the final level, no later than one
+/// shortest PELT segment past PELT's boundary. PELT's boundary stands when the shape ends
+/// before it by more than that boundary's uncertainty and the windows in between are still
+/// slower than the final level by more than the margin and their error (a slow tail after a
+/// sharp drop, which one decline cannot follow). On merged windows the uncertainty is a shortest
+/// segment (PELT moves a boundary by whole merged windows when anything else in the series
+/// changes); on unmerged windows, none.
+fn warmup_end(fine: &[f64], levels: &Levels, unit: usize, from: usize, opts: &SteadyOptions) -> Option<(usize, &'static str)> {
+    let i = levels.first_final();
+    let last = levels.last();
+    let (a, b) = ((last.a * unit).min(fine.len()), (last.b * unit).min(fine.len()));
+    let boundary = (levels.segs[i].a * unit).min(b);
+    let shortest = PELT_MIN_SEGMENT * unit;
+    let c_max = (boundary + shortest).min(levels.segs[i].b * unit).min(b);
+    let end = warmup_shape_end(&fine[..b], from, c_max)?;
+    let uncertainty = if unit > 1 { shortest } else { 0 };
+    let level = FinalLevel::of(&fine[a..b], REFINE_MAX_BUCKETS)?;
+    if end + uncertainty < boundary && !level.reached_by(&fine[end..boundary], (1.0 + opts.delta).ln()) {
+        Some((boundary, "kept at PELT's boundary: the windows after the fitted decline are still slower than the final level"))
+    } else {
+        Some((end, "placed where a fitted decline meets the final level"))
+    }
+}
+
 /// Classifies one detection series with Barrett's rule; the start of a transient found on
 /// merged windows is refined to a bucket, and the head of a run with merged windows is
 /// searched for a warmup too short for them.
@@ -479,8 +513,14 @@ fn classify_series(name: &str, d: &DetectionSeries, fill_s: f64, opts: &SteadyOp
             d.bucket_s * d.merge as f64
         );
     }
-    if let Some(fine) = d.buckets.as_deref().filter(|_| i > 0) {
-        let unit = d.merge * f;
+    let unit = d.merge * f;
+    if i > 0
+        && classification == Classification::Warmup
+        && let Some((end, how)) = warmup_end(d.fine(), &levels, unit, (fill_s / d.bucket_s) as usize, opts)
+    {
+        start_s = end as f64 * d.bucket_s;
+        reason.push_str(&format!(" (its end {how}, at {:.0}-s windows: {start_s:.0} s)", d.bucket_s));
+    } else if let Some(fine) = d.buckets.as_deref().filter(|_| i > 0) {
         start_s = refine_boundary(fine, levels.segs[i - 1].a * unit, levels.segs[i].a * unit, unit, opts) as f64 * d.bucket_s;
         reason.push_str(&format!(" (start placed at {:.0} s windows: {start_s:.0} s)", d.bucket_s));
     }

@@ -134,7 +134,7 @@ fn baseline_save_and_check() {
     assert!(o.status.success(), "{}", stderr(&o));
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(s.path("baselines/main/baseline.json")).unwrap()).unwrap();
     assert_eq!(saved["runs"].as_array().unwrap().len(), 2);
-    assert!(saved["noise_floor"]["ttft_p50"].as_f64().unwrap() > 0.0);
+    assert!(saved["run_spread"]["ttft_p50"].as_f64().unwrap() > 0.0);
     // A rerun of the same configuration passes.
     let o = credence(&["baseline", "check", "main", fixture("aa/a3").to_str().unwrap(), "--dir", dir]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
@@ -161,7 +161,8 @@ fn several_runs_per_arm_report_variance_components() {
     let (code, v, text) = compare(&["--base", &f("aa/a1"), &f("aa/a2"), "--cand", &f("aa/a3")]);
     assert_eq!(code, 0, "{text}");
     let m = &v["metrics"]["ttft_p50"];
-    assert_eq!(m["change"]["method"], "hierarchical_bootstrap");
+    assert_eq!(m["change"]["method"], credence::analyze::compare::METHOD);
+    assert!(m["pooled"]["between_df"].as_f64().unwrap() > 6.0, "the prior's 6 plus the base arm's 1: {m}");
     assert_eq!(m["variance"]["base"]["runs"], 2);
     assert!(m["variance"]["base"]["between"].is_number() && m["variance"]["base"]["between_share"].is_number(), "{m}");
     assert!(m["variance"]["cand"]["between"].is_null(), "one candidate run: no between-run component");
@@ -234,4 +235,106 @@ fn a_run_without_steady_state_gets_no_verdict_and_no_advice() {
         assert_eq!(x["reason"], "a run has no steady state", "{m}");
         assert!(x["more_data"].is_null(), "{m}: {x}");
     }
+}
+
+#[test]
+fn the_tolerance_stays_the_users_however_far_the_runs_spread() {
+    // Three base runs and three candidate runs of one configuration: the runs spread, and that
+    // spread is in the interval (run_spread, the run_spread gate), never in the tolerance.
+    let f = |n: &str| fixture(n).to_str().unwrap().to_string();
+    let (code, v, text) = compare(&["--base", &f("aa/a1"), &f("aa/a2"), &f("aa/a3"), "--cand", &f("aa/a3"), &f("aa/a2"), &f("aa/a1")]);
+    assert_eq!(code, 0, "{text}");
+    for (name, m) in v["metrics"].as_object().unwrap() {
+        let want = if name == "error_rate" { 0.005 } else { 0.05 };
+        assert_eq!(m["tolerance"].as_f64().unwrap(), want, "{name}: {m}");
+    }
+    let p50 = &v["metrics"]["ttft_p50"];
+    assert!(p50["run_spread"].as_f64().unwrap() > 0.0, "{p50}");
+    let gate = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "run_spread").cloned().unwrap();
+    assert!(gate["reason"].as_str().unwrap().starts_with("runs of one arm differ by up to"), "{gate}");
+    assert_eq!(p50["verdict"], "equivalent", "the same runs on both sides: {text}");
+}
+
+/// Copies `from` to `to` with its manifest edited by `edit`.
+fn with_manifest(from: &str, to: &std::path::Path, edit: impl Fn(&mut Value)) -> String {
+    common::copy_dir(&fixture(from), to);
+    let path = to.join("run.json");
+    let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut m);
+    std::fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    to.to_str().unwrap().to_string()
+}
+
+#[test]
+fn what_changed_is_configuration_and_the_measured_environment_is_context() {
+    let s = Scratch::new("cmpenv");
+    let base = with_manifest("ab/base", &s.path("base"), |m| {
+        m["environment"]["host_memory_used_bytes"]["value"] = 439_980_032u64.into();
+        m["environment"]["gpu_temp_at_start_c"]["value"] = 38.0.into();
+    });
+    let cand = with_manifest("ab/cand", &s.path("cand"), |m| {
+        m["environment"]["host_memory_used_bytes"]["value"] = 439_644_160u64.into();
+        m["environment"]["gpu_temp_at_start_c"]["value"] = 61.0.into();
+        m["environment"]["driver_version"]["value"] = "560.35.03".into();
+    });
+    let (_, v, text) = compare(&["--base", &base, "--cand", &cand]);
+    let keys: Vec<&str> = v["what_changed"].as_array().unwrap().iter().map(|d| d["key"].as_str().unwrap()).collect();
+    assert!(keys.contains(&"labels.effect") && keys.contains(&"environment.driver_version.value"), "{keys:?}");
+    assert!(!keys.iter().any(|k| k.contains("memory_used") || k.contains("temp_at_start")), "measured values are no switch: {keys:?}");
+    let env: Vec<&str> = v["environment_changed"].as_array().unwrap().iter().map(|d| d["key"].as_str().unwrap()).collect();
+    assert!(env.contains(&"environment.gpu_temp_at_start_c.value") && env.contains(&"environment.host_memory_used_bytes.value"), "{env:?}");
+    assert!(text.contains("GPU temperature at start: 38 °C -> 61 °C"), "{text}");
+}
+
+#[test]
+fn a_run_without_steady_state_is_left_out_of_an_arm_of_several() {
+    let s = Scratch::new("cmpleftout");
+    let run = |name: &str, scenario: &str, seed: &str, duration: &str| {
+        let out = s.path(name);
+        let o = credence(&["simulate", "--scenario", scenario, "--duration", duration, "--seed", seed, "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out.to_str().unwrap().to_string()
+    };
+    // The same base runs as `a_run_without_steady_state_gets_no_verdict_and_no_advice`: a 45-s
+    // warmup run that never settles, beside steady runs.
+    let unsteady = run("b0", "warmup", "6", "45s");
+    let (b1, b2) = (run("b1", "steady", "31", "120s"), run("b2", "steady", "32", "120s"));
+    let (c1, c2) = (run("c1", "steady", "33", "120s"), run("c2", "steady", "34", "120s"));
+    let (code, v, text) = compare(&["--base", &unsteady, &b1, &b2, "--cand", &c1, &c2]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(v["left_out"], serde_json::json!(["b0"]), "{text}");
+    assert_eq!(v["base_runs"], serde_json::json!(["b1", "b2"]));
+    let gate = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "steady_state.b0").cloned().unwrap();
+    assert_eq!(gate["status"], "WARN", "{gate}");
+    assert!(gate["reason"].as_str().unwrap().contains("left out of its arm"), "{gate}");
+    for m in ["ttft_p50", "tpot_p50", "e2e_p50"] {
+        assert_ne!(v["metrics"][m]["reason"], "a run has no steady state", "{m}: {text}");
+    }
+    // Left with one run, an arm keeps it, and the old veto stands.
+    let (_, v, text) = compare(&["--base", &unsteady, &b1, "--cand", &c1, &c2]);
+    assert_eq!(v["metrics"]["ttft_p50"]["reason"], "a run has no steady state", "{text}");
+}
+
+#[test]
+fn several_short_runs_per_arm_are_their_own_replicates() {
+    // 40-s runs hold too few resampling groups each to measure their dependence; with three
+    // runs per arm the runs themselves show the spread, so no per-run rule vetoes the verdict.
+    let s = Scratch::new("cmpshortruns");
+    let runs: Vec<String> = (0..6)
+        .map(|i| {
+            let out = s.path(&format!("r{i}"));
+            let seed = (40 + i).to_string();
+            let o = credence(&["simulate", "--scenario", "steady", "--duration", "40s", "--seed", &seed, "--out", out.to_str().unwrap()]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            out.to_str().unwrap().to_string()
+        })
+        .collect();
+    let (_, v, text) = compare(&["--base", &runs[0], &runs[1], &runs[2], "--cand", &runs[3], &runs[4], &runs[5]]);
+    for (name, m) in v["metrics"].as_object().unwrap() {
+        assert!(m["too_few_groups"].is_null(), "{name}: {text}");
+        assert!(!m["reason"].as_str().unwrap_or("").contains("resampling group"), "{name}: {text}");
+    }
+    // One run per arm of the same runs: the rule stands.
+    let (_, v, text) = compare(&["--base", &runs[0], "--cand", &runs[3]]);
+    assert!(v["metrics"]["ttft_p50"]["too_few_groups"].is_u64(), "{text}");
 }

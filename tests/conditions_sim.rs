@@ -156,7 +156,15 @@ fn arm<'a>(x: &'a Analyzed, name: &str) -> ArmRun<'a> {
 
 /// P50 TTFT verdicts of one pair: clean (when the candidate has a clean condition) and as measured.
 fn verdicts(base: &Analyzed, cand: &Analyzed, resamples: usize) -> (Option<Verdict>, Verdict, f64) {
-    let o = CompareOptions { tolerance: 0.05, per_metric_tolerance: Default::default(), resamples, seed: 1, allow_workload_mismatch: true, order: None };
+    let o = CompareOptions {
+        tolerance: 0.05,
+        per_metric_tolerance: Default::default(),
+        resamples,
+        seed: 1,
+        allow_workload_mismatch: true,
+        order: None,
+        ..Default::default()
+    };
     let cmp = compare(&[arm(base, "base")], &[arm(cand, "cand")], &o);
     let measured = &cmp.metrics["ttft_p50"];
     let cl = cmp.clean.as_ref().map(|c| &c.metrics["ttft_p50"]);

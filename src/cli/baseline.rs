@@ -1,5 +1,5 @@
 //! `credence baseline save|check`: a named baseline is a folder holding copies of its runs and
-//! `baseline.json` with their A/A noise floor, in a directory the user names (`--dir`); nothing
+//! `baseline.json` with how far its runs spread, in a directory the user names (`--dir`); nothing
 //! is written anywhere else.
 
 use std::collections::BTreeMap;
@@ -22,7 +22,7 @@ pub struct BaselineArgs {
 
 #[derive(Debug, clap::Subcommand)]
 enum BaselineAction {
-    /// Copy RUN... into DIR/NAME with their A/A noise floor.
+    /// Copy RUN... into DIR/NAME, with how far they spread.
     Save {
         name: String,
         #[arg(required = true)]
@@ -53,8 +53,10 @@ struct BaselineFile {
     name: String,
     credence_version: String,
     runs: Vec<String>,
-    /// Largest relative difference between the saved runs, per metric; null for one run.
-    noise_floor: BTreeMap<String, Option<f64>>,
+    /// Largest relative difference between the saved runs, per metric; null for one run. It
+    /// informs; `check` reads the runs themselves (older files called it `noise_floor`).
+    #[serde(alias = "noise_floor", default)]
+    run_spread: BTreeMap<String, Option<f64>>,
 }
 
 pub fn run(a: BaselineArgs) -> Result<ExitCode, CliError> {
@@ -71,20 +73,28 @@ fn save(name: &str, runs: &[PathBuf], dir: &Path) -> Result<ExitCode, CliError> 
     if target.exists() {
         return Err(CliError::bad_input(format!("{}: the baseline exists; remove it to save again", target.display())));
     }
-    // Noise floor: compare the saved runs with each other (every run as both arms).
+    // How far the saved runs spread: compare them with each other (every run as both arms).
     let arms = arm_runs(&loaded);
-    let opts = CompareOptions { tolerance: 0.0, per_metric_tolerance: Default::default(), resamples: 499, seed: 1, allow_workload_mismatch: true, order: None };
+    let opts = CompareOptions {
+        tolerance: 0.0,
+        per_metric_tolerance: Default::default(),
+        resamples: 499,
+        seed: 1,
+        allow_workload_mismatch: true,
+        order: None,
+        ..Default::default()
+    };
     let self_cmp = compare(&arms, &arms, &opts);
-    let noise_floor = self_cmp.metrics.iter().map(|(k, m)| (k.clone(), (loaded.len() >= 2 && k != "error_rate").then_some(m.tolerance))).collect();
+    let run_spread = self_cmp.metrics.iter().map(|(k, m)| (k.clone(), m.run_spread)).collect();
     let mut names = Vec::new();
     for (i, (run, l)) in runs.iter().zip(&loaded).enumerate() {
         let folder = format!("{i:02}-{}", l.name);
         copy_dir(run, &target.join("runs").join(&folder)).map_err(|e| CliError::failure(format!("{}: cannot copy: {e}", run.display())))?;
         names.push(folder);
     }
-    let file = BaselineFile { name: name.to_string(), credence_version: env!("CARGO_PKG_VERSION").into(), runs: names, noise_floor };
+    let file = BaselineFile { name: name.to_string(), credence_version: env!("CARGO_PKG_VERSION").into(), runs: names, run_spread };
     write_json(&target.join("baseline.json"), &file)?;
-    let single = if loaded.len() < 2 { " (one run: no noise floor; save two or more runs)" } else { "" };
+    let single = if loaded.len() < 2 { " (one run: its run-to-run noise is assumed, not measured; save three or more runs)" } else { "" };
     print_stdout(&format!("saved baseline {name} with {} run(s) in {}{single}\n", loaded.len(), target.display()))?;
     Ok(ExitCode::Success)
 }
@@ -94,18 +104,15 @@ fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resampl
     let folder = dir.join(name);
     let file = read_baseline(&folder)?;
     let base_dirs: Vec<PathBuf> = file.runs.iter().map(|r| folder.join("runs").join(r)).collect();
-    let (global, mut per) = parse_tolerances(tolerance)?;
-    // A tolerance below the baseline's own noise floor would flag noise as change.
-    for (k, floor) in &file.noise_floor {
-        if let Some(f) = floor {
-            let t = per.get(k).copied().unwrap_or(global).max(*f);
-            per.insert(k.clone(), t);
-        }
-    }
+    let (global, per) = parse_tolerances(tolerance)?;
+    // The tolerance stays the user's: the new run is judged against a prediction interval for
+    // one more run of the baseline's configuration (compare with one candidate run: the
+    // baseline runs' spread, pooled, sits in the interval; see `compare::pooled`).
     let (b, c) = (analyze_arm(&base_dirs, resamples, 1)?, analyze_arm(runs, resamples, 1)?);
-    let opts = CompareOptions { tolerance: global, per_metric_tolerance: per, resamples, seed: 1, allow_workload_mismatch: false, order: None };
+    let opts =
+        CompareOptions { tolerance: global, per_metric_tolerance: per, resamples, seed: 1, allow_workload_mismatch: false, order: None, ..Default::default() };
     let cmp = compare(&arm_runs(&b), &arm_runs(&c), &opts);
-    let regression = cmp.metrics.values().any(|m| m.verdict == Verdict::Regression) || !cmp.valid;
+    let regression = cmp.verdicts(None).values().any(|v| *v == Verdict::Regression) || !cmp.valid;
     let drift = drift_warning(&cmp);
     print_stdout(&(crate::report::compare_summary::summary(&comparison_report(b, c, cmp, None, None)) + &drift))?;
     Ok(if regression { ExitCode::ConditionMet } else { ExitCode::Success })
@@ -127,7 +134,7 @@ fn drift_warning(cmp: &Comparison) -> String {
         return String::new();
     }
     format!(
-        "warning: these runs have the baseline's configuration, yet {} changed beyond the noise floor: the baseline itself has drifted (environment, driver, or hardware).\n  hint: find the cause; if the new level is the truth, save a new baseline\n",
+        "warning: these runs have the baseline's configuration, yet {} changed beyond the tolerance: the baseline itself has drifted (environment, driver, or hardware).\n  hint: find the cause; if the new level is the truth, save a new baseline\n",
         changed.join(", ")
     )
 }

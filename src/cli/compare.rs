@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
+use crate::analyze::compare::decision::Deciding;
 use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{CompareOptions, compare};
 use crate::cli::args::{check_resamples, parse_order, parse_tolerances};
@@ -28,9 +29,10 @@ pub struct CompareArgs {
     /// Exit with 3 on a regression, or on any significant change.
     #[arg(long, value_enum)]
     fail_on: Option<FailOnArg>,
-    /// Which verdicts `--fail-on` reads: as measured (default), or on clean windows (each run's
-    /// steady window minus its episodes with an environmental cause).
-    #[arg(long, value_enum, default_value_t = ConditionArg::AsMeasured)]
+    /// Which verdicts `--fail-on` reads: those the headline says decide (auto: clean when both
+    /// arms spent about the same share of their windows in episodes, else as measured), or the
+    /// ones named.
+    #[arg(long, value_enum, default_value_t = ConditionArg::Auto)]
     condition: ConditionArg,
     /// Compare even when the workloads differ.
     #[arg(long)]
@@ -65,8 +67,20 @@ enum FailOnArg {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ConditionArg {
+    Auto,
     AsMeasured,
     Clean,
+}
+
+impl ConditionArg {
+    /// The condition named, or None to follow the comparison's decision.
+    fn named(self) -> Option<Deciding> {
+        match self {
+            ConditionArg::Auto => None,
+            ConditionArg::AsMeasured => Some(Deciding::AsMeasured),
+            ConditionArg::Clean => Some(Deciding::Clean),
+        }
+    }
 }
 
 impl FailOnArg {
@@ -91,19 +105,18 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         seed: a.seed,
         allow_workload_mismatch: a.allow_workload_mismatch,
         order: parse_order(a.order),
+        ..Default::default()
     };
     let (base, cand) = (analyze_arm(&a.base, a.resamples, a.seed)?, analyze_arm(&a.cand, a.resamples, a.seed)?);
     let cmp = compare(&arm_runs(&base), &arm_runs(&cand), &opts);
-    if let Some(path) = &a.out {
-        write_json(path, &cmp)?;
-    }
-    // Without episodes in either arm the clean verdicts are the measured ones.
-    let verdicts: Vec<Verdict> = match (&cmp.clean, a.condition) {
-        (Some(c), ConditionArg::Clean) => c.metrics.values().map(|m| m.verdict).collect(),
-        _ => cmp.metrics.values().map(|m| m.verdict).collect(),
-    };
+    // The verdicts the headline says decide, unless `--condition` names others (without
+    // episodes in either arm the clean verdicts are the measured ones).
+    let verdicts: Vec<Verdict> = cmp.verdicts(a.condition.named()).into_values().collect();
     let failed = a.fail_on.is_some_and(|f| !cmp.valid || verdicts.iter().any(|v| f.hit(*v)));
     let report = comparison_report(base, cand, cmp, None, None);
+    if let (Some(path), Some(cmp)) = (&a.out, &report.comparison) {
+        write_json(path, cmp)?;
+    }
     print_stdout(&match a.format {
         PrintFormat::Text => crate::report::compare_summary::summary(&report),
         PrintFormat::Md => crate::report::markdown::comparison_top(&report),

@@ -52,6 +52,7 @@ fn options(a: &PlanArgs) -> Result<PlanOptions, CliError> {
         power: a.power,
         cost_per_run_s: delay_flag("--cost-per-run", &a.cost_per_run)?.as_secs_f64(),
         between_run_cv: a.between_run_cv.as_deref().map_or(Ok(DEFAULT_BETWEEN_RUN_CV), |t| fraction("--between-run-cv", t))?,
+        compare_prior: crate::analyze::compare::pooled::DEFAULT_PRIOR,
     };
     check_options(&o).map_err(CliError::bad_input)?;
     Ok(o)
@@ -70,6 +71,7 @@ pub fn run(a: PlanArgs) -> Result<ExitCode, CliError> {
         seed: a.seed,
         allow_workload_mismatch: false,
         order: None,
+        ..Default::default()
     };
     let runs = analyze_arm(&a.pilots, a.resamples, a.seed)?;
     let pilot = pilot_from_runs(&arm_runs(&runs), &a.metric, &compare_options).map_err(CliError::bad_input)?;

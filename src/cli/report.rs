@@ -135,6 +135,7 @@ fn comparison(a: &ReportArgs) -> Result<Report, CliError> {
         seed: a.seed,
         allow_workload_mismatch: false,
         order: parse_order(a.order.clone()),
+        ..Default::default()
     };
     let (base, cand) = (analyze_arm(&a.base, a.resamples, a.seed)?, analyze_arm(&a.cand, a.resamples, a.seed)?);
     let cmp = compare(&arm_runs(&base), &arm_runs(&cand), &opts);

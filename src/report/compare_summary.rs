@@ -34,6 +34,12 @@ pub fn summary(r: &Report) -> String {
             let _ = writeln!(s, "  {}: {} -> {}", d[0], d[1], d[2]);
         }
     }
+    if !c.environment_changed.is_empty() {
+        let _ = writeln!(s, "\nmeasured environment (context, not a switch):");
+        for d in &c.environment_changed {
+            let _ = writeln!(s, "  {}: {} -> {}", d[0], d[1], d[2]);
+        }
+    }
     let _ = writeln!(s, "\ncredibility {}: {}", r.grade().label(), c.credibility);
     for arm in &c.arms {
         let _ = writeln!(s, "  {arm}");

@@ -46,6 +46,8 @@ pub struct ComparisonView {
     pub notes: Vec<String>,
     pub gates: Vec<[String; 3]>,
     pub what_changed: Vec<[String; 3]>,
+    /// Measured environment values that differ: context, never the switch.
+    pub environment_changed: Vec<[String; 3]>,
 }
 
 /// The comparison's view; None when the report has no comparison.
@@ -79,7 +81,7 @@ pub fn comparison(r: &Report) -> Option<ComparisonView> {
         .collect();
     let (base_name, cand_name) = words::arm_names();
     Some(ComparisonView {
-        headline: words::headline(c, r.grade(), (base, &r.credibility)),
+        headline: c.headline.clone().unwrap_or_else(|| words::headline(c, r.grade(), (base, &r.credibility))),
         headline_verdict: words::lead_verdict(c),
         table_header: words::table_header(),
         table,
@@ -101,5 +103,6 @@ pub fn comparison(r: &Report) -> Option<ComparisonView> {
         notes,
         gates: c.gates.iter().map(|g| [g.name.clone(), g.status.clone(), g.reason.clone()]).collect(),
         what_changed: c.what_changed.iter().map(|d| [d.key.clone(), d.base.clone(), d.cand.clone()]).collect(),
+        environment_changed: words::environment_rows(c),
     })
 }

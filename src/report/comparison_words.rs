@@ -5,6 +5,7 @@
 //! layouts. Numbers come from the compare JSON only (`Comparison`), formatted by `format.rs`.
 
 use super::format::decimals_for;
+use crate::analyze::compare::decision::{Deciding, DecidingWhy};
 use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{Comparison, MetricComparison};
 use crate::analyze::credibility::{CheckStatus, Credibility, Grade};
@@ -77,7 +78,7 @@ pub fn table_header() -> [String; 6] {
 pub fn table_note(c: &Comparison) -> String {
     let m = c.metrics.values().find(|m| m.change.resamples > 0);
     format!(
-        "Base and candidate: each arm's statistic with its 95 % interval, from the same resamples as the change ({}, {} resamples, seed {}; Wilson for the error rate). Tolerance τ: the larger of the one asked for and the A/A noise floor. Verdict: regression or improvement when the 95 % interval lies beyond ±τ; equivalent when the 90 % interval lies within it; inconclusive otherwise.",
+        "Base and candidate: each arm's statistic with its 95 % interval, from the same resamples as the change ({}, {} resamples, seed {}; Wilson for the error rate). Tolerance τ: the one asked for (the spread of the runs is in the interval, never in τ). Verdict: regression or improvement when the 95 % interval lies beyond ±τ; equivalent when the 90 % interval lies within it; inconclusive otherwise.",
         m.map_or("", |m| m.change.method),
         m.map_or(0, |m| m.change.resamples),
         m.map_or(0, |m| m.change.seed),
@@ -150,42 +151,121 @@ fn decided_change(metric: &str, m: &MetricComparison) -> String {
     )
 }
 
-/// The headline: the comparison's validity, the regressions, the improvements, a count of the
-/// other verdicts and the credibility, in one sentence. `arms` is (base, candidate).
-pub fn headline(c: &Comparison, grade: Grade, arms: (&Credibility, &Credibility)) -> String {
-    let metrics = ordered(c);
-    let with = |v: Verdict| metrics.iter().filter(|(_, m)| m.verdict == v).map(|(k, m)| decided_change(k, m)).collect::<Vec<_>>();
-    let count = |v: Verdict| metrics.iter().filter(|(_, m)| m.verdict == v).count();
+/// The verdicts of one condition, in words: `Regression: P50 TTFT +9.5 % [...] beyond ±5.0 %
+/// (29.69 → 32.50 ms); 1 metric equivalent, 6 inconclusive`, or `No regression or improvement
+/// beyond tolerance: …`. `rows` are (metric, comparison with that condition's verdict and change).
+fn verdicts_words(rows: &[(&str, MetricComparison)], lead: &str) -> String {
+    let with = |v: Verdict| rows.iter().filter(|(_, m)| m.verdict == v).map(|(k, m)| decided_change(k, m)).collect::<Vec<_>>();
+    let count = |v: Verdict| rows.iter().filter(|(_, m)| m.verdict == v).count();
     let mut parts = Vec::new();
-    if !c.valid {
-        parts.push(format!("Invalid comparison ({})", failed_gates(c)));
-    }
     for (v, one, many) in [(Verdict::Regression, "Regression", "Regressions"), (Verdict::Improvement, "Improvement", "Improvements")] {
         let changes = with(v);
         if !changes.is_empty() {
-            parts.push(format!("{}: {}", if changes.len() == 1 { one } else { many }, changes.join(", ")));
+            parts.push(format!("{}{lead}: {}", if changes.len() == 1 { one } else { many }, changes.join(", ")));
         }
     }
     let (equivalent, inconclusive) = (count(Verdict::Equivalent), count(Verdict::Inconclusive));
     let others = format!("{equivalent} {} equivalent, {inconclusive} inconclusive", if equivalent == 1 { "metric" } else { "metrics" });
     if parts.is_empty() {
-        parts.push(format!("No regression or improvement beyond tolerance: {others}"));
-    } else if !c.valid && parts.len() == 1 {
-        parts.push(format!("no regression or improvement beyond tolerance: {others}"));
+        parts.push(format!("No regression or improvement beyond tolerance{lead}: {others}"));
     } else {
         parts.push(others);
+    }
+    parts.join("; ")
+}
+
+/// The rows of one condition: as measured, or each metric with its clean change and verdict.
+pub(crate) fn condition_rows(c: &Comparison, condition: Deciding) -> Vec<(&str, MetricComparison)> {
+    let measured = ordered(c);
+    match (condition, &c.clean) {
+        (Deciding::Clean, Some(clean)) => measured
+            .into_iter()
+            .filter_map(|(k, m)| {
+                let cm = clean.metrics.get(k)?;
+                Some((k, MetricComparison { change: cm.change.clone(), tolerance: cm.tolerance, verdict: cm.verdict, ..m.clone() }))
+            })
+            .collect(),
+        _ => measured.into_iter().map(|(k, m)| (k, m.clone())).collect(),
+    }
+}
+
+/// The other condition's verdicts in a few words: `as measured inconclusive`, or its decided
+/// changes.
+fn other_condition_words(rows: &[(&str, MetricComparison)], name: &str) -> String {
+    let decided: Vec<String> = rows
+        .iter()
+        .filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement))
+        .map(|(k, m)| format!("{} {}", verdict_word(m.verdict), decided_change(k, m)))
+        .collect();
+    if decided.is_empty() {
+        let count = |v: Verdict| rows.iter().filter(|(_, m)| m.verdict == v).count();
+        let (equivalent, inconclusive) = (count(Verdict::Equivalent), count(Verdict::Inconclusive));
+        let word = if equivalent == 0 {
+            "inconclusive".to_string()
+        } else if inconclusive == 0 {
+            "equivalent".to_string()
+        } else {
+            format!("{equivalent} equivalent, {inconclusive} inconclusive")
+        };
+        format!("{name} {word}")
+    } else {
+        format!("{name}: {}", decided.join(", "))
+    }
+}
+
+/// Why one condition decides, when episodes were excluded: how much of each arm they took.
+fn decision_context(c: &Comparison) -> Option<String> {
+    let clean = c.clean.as_ref()?;
+    let (b, cd) = (clean.excluded.base_share * 100.0, clean.excluded.cand_share * 100.0);
+    Some(match c.decision.why {
+        DecidingWhy::EpisodesAlike => {
+            format!("both arms spent about the same share of their windows in episodes (base {b:.0} %, candidate {cd:.0} %), so the clean verdict decides")
+        }
+        DecidingWhy::EpisodesDiffer => format!(
+            "episodes took {cd:.0} % of the candidate's window and {b:.0} % of the base's: the switch may have caused them, so the as-measured verdict decides"
+        ),
+        DecidingWhy::NoEpisodes => return None,
+    })
+}
+
+/// The headline: the comparison's validity, then the deciding verdicts (regressions,
+/// improvements, the others counted), both conditions' when they differ, and the credibility,
+/// in one sentence. `arms` is (base, candidate).
+pub fn headline(c: &Comparison, grade: Grade, arms: (&Credibility, &Credibility)) -> String {
+    let mut parts = Vec::new();
+    if !c.valid {
+        parts.push(format!("Invalid comparison ({})", failed_gates(c)));
+    }
+    let deciding = c.decision.deciding;
+    if c.decision.verdicts_differ {
+        let (lead, other, other_name) = match deciding {
+            Deciding::Clean => (" in clean conditions", Deciding::AsMeasured, "as measured"),
+            Deciding::AsMeasured => (" as measured", Deciding::Clean, "in clean conditions"),
+        };
+        parts.push(verdicts_words(&condition_rows(c, deciding), lead));
+        parts.push(other_condition_words(&condition_rows(c, other), other_name));
+        parts.extend(decision_context(c));
+    } else {
+        parts.push(verdicts_words(&condition_rows(c, deciding), ""));
+    }
+    if !c.valid && parts.len() == 2 && parts[1].starts_with("No regression") {
+        parts[1] = lower_first(&parts[1]);
     }
     parts.push(format!("credibility {} ({})", grade.label(), credibility_note(c, arms)));
     parts.join("; ") + "."
 }
 
+/// `No regression` → `no regression`, after an earlier clause.
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or(String::new(), |f| f.to_lowercase().collect::<String>() + chars.as_str())
+}
+
 /// Which direction the headline leads with, for its colour: the first of regression,
-/// improvement, inconclusive that any metric has, else equivalent.
+/// improvement, inconclusive that any deciding verdict has, else equivalent.
 pub fn lead_verdict(c: &Comparison) -> Verdict {
-    [Verdict::Regression, Verdict::Improvement, Verdict::Inconclusive]
-        .into_iter()
-        .find(|v| c.metrics.values().any(|m| m.verdict == *v))
-        .unwrap_or(Verdict::Equivalent)
+    let verdicts = c.verdicts(None);
+    [Verdict::Regression, Verdict::Improvement, Verdict::Inconclusive].into_iter().find(|v| verdicts.values().any(|x| x == v)).unwrap_or(Verdict::Equivalent)
 }
 
 /// The gates that did not pass, named: `same_workload.input_lengths FAIL`.
@@ -247,6 +327,40 @@ pub fn arm_line(arm: &str, runs: &[String], cr: &Credibility) -> String {
     line + "."
 }
 
+/// A measured environment field as a reader says it, with its unit: (label, scale, unit).
+fn environment_label(field: &str) -> (String, f64, &'static str) {
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    match field {
+        "gpu_temp_at_start_c" => ("GPU temperature at start".into(), 1.0, "°C"),
+        "host_memory_used_bytes" => ("host memory in use".into(), 1.0 / GIB, "GiB"),
+        "gpu_memory_used_bytes" => ("GPU memory in use".into(), 1.0 / GIB, "GiB"),
+        "gpu_cooling_down" => ("GPU still cooling down".into(), 1.0, ""),
+        "foreign_gpu_processes" => ("other processes on the GPU".into(), 1.0, ""),
+        other => (other.replace('_', " "), 1.0, ""),
+    }
+}
+
+/// One measured value in its unit: `38 °C`, `14.00 GiB`; other values as recorded.
+fn environment_value(raw: &str, scale: f64, unit: &str) -> String {
+    match raw.parse::<f64>() {
+        Ok(x) if !unit.is_empty() => format!("{} {unit}", crate::text::significant(x * scale, 3)),
+        _ => raw.to_string(),
+    }
+}
+
+/// The measured environment values that differ between the arms, as (what, base, candidate):
+/// `GPU temperature at start`, `38 °C`, `61 °C`.
+pub fn environment_rows(c: &Comparison) -> Vec<[String; 3]> {
+    c.environment_changed
+        .iter()
+        .map(|d| {
+            let field = d.key.strip_prefix("environment.").unwrap_or(&d.key).trim_end_matches(".value");
+            let (label, scale, unit) = environment_label(field);
+            [label, environment_value(&d.base, scale, unit), environment_value(&d.cand, scale, unit)]
+        })
+        .collect()
+}
+
 /// The arms' names in the per-arm lines and check sets.
 pub fn arm_names() -> (&'static str, &'static str) {
     ("Base", "Candidate")
@@ -272,6 +386,7 @@ mod tests {
                 method: "paired_block_bootstrap_log_ratio",
                 seed: 7,
                 resamples: 999,
+                df: None,
             },
             change_90: ci,
             tolerance: 0.05,
@@ -284,6 +399,8 @@ mod tests {
             n_base: 1000,
             n_cand: 1000,
             variance: ArmVariance { base: vc, cand: vc },
+            pooled: None,
+            run_spread: None,
             more_data: None,
             reason: None,
             too_few_groups: None,
@@ -304,10 +421,15 @@ mod tests {
             gates: vec![Gate::new("same_workload.input_lengths", if valid { "PASS" } else { "FAIL" }, GateReason::Text("KS".into()))],
             base_runs: vec!["b".into()],
             cand_runs: vec!["c".into()],
+            left_out: Vec::new(),
+            between_run_prior: crate::analyze::compare::pooled::DEFAULT_PRIOR,
             metrics: metrics.into_iter().map(|(k, m)| (k.to_string(), m)).collect(),
             what_changed: Vec::new(),
+            environment_changed: Vec::new(),
             replication: "single-run".into(),
             clean: None,
+            decision: crate::analyze::compare::decision::decide(&Default::default(), None),
+            headline: None,
         }
     }
 

@@ -184,7 +184,7 @@ impl Report {
         let credibility = assess(&cand.iter().collect::<Vec<_>>());
         let mut runs = base;
         runs.extend(cand);
-        Report {
+        let mut report = Report {
             title: title.unwrap_or_else(|| default_title(&runs, true)),
             date: date.unwrap_or_else(|| utc_date(runs.first().map_or(0, |a| a.timeseries.t0_ns))),
             lang: "en".into(),
@@ -197,7 +197,14 @@ impl Report {
             audit: None,
             sweep: None,
             telemetry: None,
+        };
+        // The first sentence every renderer and the JSON show: one source.
+        let base = report.base_credibility.as_ref().unwrap_or(&report.credibility);
+        let headline = report.comparison.as_ref().map(|c| super::comparison_words::headline(c, report.grade(), (base, &report.credibility)));
+        if let Some(c) = report.comparison.as_mut() {
+            c.headline = headline;
         }
+        report
     }
 
     /// The worse of the arms' grades (the comparison is as credible as its weaker arm).

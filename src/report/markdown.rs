@@ -270,6 +270,10 @@ fn comparison(s: &mut String, v: &View, c: &ComparisonView) {
         let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.md_col_changed"), w(v, "tpl.col_base"), w(v, "tpl.col_candidate"));
         table_rows(s, &c.what_changed);
     }
+    if !c.environment_changed.is_empty() {
+        let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.md_col_environment"), w(v, "tpl.col_base"), w(v, "tpl.col_candidate"));
+        table_rows(s, &c.environment_changed);
+    }
 }
 
 /// The findings, the unexplained anomalies and what could not be checked.

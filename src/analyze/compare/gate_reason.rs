@@ -55,6 +55,8 @@ pub enum GateReason {
     /// The keys of every manifest field that differs.
     ManySwitches(Vec<String>),
     Steady(Classification),
+    /// A run without steady state, set aside from an arm that keeps two or more runs.
+    LeftOut(Classification),
     Replicated {
         base: usize,
         cand: usize,
@@ -62,6 +64,12 @@ pub enum GateReason {
     SingleRun,
     /// The largest relative difference between bracketing base runs' P50 TTFT.
     Drift(f64),
+    /// The seed's A/A check on P50 TTFT: runs of one arm differ by up to `spread`; the arms by
+    /// `change`.
+    RunSpread {
+        spread: f64,
+        change: f64,
+    },
     /// A reason given as text (tests build gates this way).
     Text(String),
 }
@@ -78,9 +86,16 @@ impl GateReason {
                 format!("{} things differ; the effect cannot be pinned on one switch: {}", keys.len(), keys.join(", "))
             }
             GateReason::Steady(c) => format!("{c:?}"),
+            GateReason::LeftOut(c) => format!("{c:?}: left out of its arm, which keeps enough runs to compare"),
             GateReason::Replicated { base, cand } => format!("{base} and {cand} runs per arm"),
             GateReason::SingleRun => "single-run: cannot separate the configuration effect from run-to-run noise".into(),
             GateReason::Drift(d) => format!("bracketing base runs differ by {:.1} % in P50 TTFT", d * 100.0),
+            GateReason::RunSpread { spread, change } => format!(
+                "runs of one arm differ by up to {:.1} % in P50 TTFT; the arms differ by {:+.1} %{}",
+                spread * 100.0,
+                change * 100.0,
+                if spread >= &change.abs() { ": the runs of one configuration differ as much as the configurations do" } else { "" }
+            ),
             GateReason::Text(t) => t.clone(),
         }
     }

@@ -89,18 +89,35 @@ fn arrival_gate(wb: &crate::run::manifest::Workload, wc: &crate::run::manifest::
     (gate, same)
 }
 
-/// A manifest's configuration, labels and environment as flat `key = value` pairs (notes left out).
-fn comparable_fields(m: &crate::run::Manifest) -> Vec<(String, String)> {
+/// The environment fields that record software versions: configuration, not measurement.
+const SOFTWARE_VERSIONS: [&str; 5] = ["driver_version", "cuda_version", "nvml_version", "engine_version", "kernel"];
+
+/// Whether a flattened `environment.<field>.value` key names a software version.
+fn is_software_version(key: &str) -> bool {
+    key.strip_prefix("environment.").and_then(|k| k.split('.').next()).is_some_and(|f| SOFTWARE_VERSIONS.contains(&f))
+}
+
+/// A manifest as flat `key = value` pairs (notes left out): its configuration (labels, config,
+/// the workload but its planned duration, and the software versions) with `configuration`,
+/// else the measured environment (temperatures, memory in use, processes, clock settings).
+fn manifest_fields(m: &crate::run::Manifest, configuration: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    flatten("config", &serde_json::to_value(&m.config).unwrap_or_default(), &mut out);
-    flatten("labels", &serde_json::to_value(&m.labels).unwrap_or_default(), &mut out);
-    flatten("environment", &serde_json::to_value(&m.environment).unwrap_or_default(), &mut out);
+    if configuration {
+        flatten("config", &serde_json::to_value(&m.config).unwrap_or_default(), &mut out);
+        flatten("labels", &serde_json::to_value(&m.labels).unwrap_or_default(), &mut out);
+        flatten("workload", &serde_json::to_value(&m.workload).unwrap_or_default(), &mut out);
+        out.retain(|(k, _)| k != "workload.duration_s");
+    }
+    let mut environment = Vec::new();
+    flatten("environment", &serde_json::to_value(&m.environment).unwrap_or_default(), &mut environment);
+    out.extend(environment.into_iter().filter(|(k, _)| is_software_version(k) == configuration));
     out.into_iter().filter(|(k, _)| !k.ends_with(".note")).collect::<Vec<_>>()
 }
 
-/// What changed: the fields that differ between two manifests, base keys first.
-fn manifest_differences(base: &crate::run::Manifest, cand: &crate::run::Manifest) -> Vec<Difference> {
-    let (pb, pc) = (comparable_fields(base), comparable_fields(cand));
+/// The fields that differ between two manifests, base keys first: configuration with
+/// `configuration`, else the measured environment.
+fn manifest_differences(base: &crate::run::Manifest, cand: &crate::run::Manifest, configuration: bool) -> Vec<Difference> {
+    let (pb, pc) = (manifest_fields(base, configuration), manifest_fields(cand, configuration));
     let mut diffs = Vec::new();
     for (k, v) in &pb {
         let other = pc.iter().find(|(k2, _)| k2 == k).map_or("(absent)".to_string(), |x| x.1.clone());
@@ -126,9 +143,13 @@ fn what_changed_gate(diffs: &[Difference]) -> Gate {
     Gate::new("what_changed", if diffs.len() == 1 { "PASS" } else { "WARN" }, why)
 }
 
-/// Steady state of one run: FAIL without one, WARN on a slowdown.
-fn steady_gate(r: &ArmRun<'_>) -> Gate {
+/// Steady state of one run: FAIL without one, WARN on a slowdown or when the run was left out
+/// of its arm.
+fn steady_gate(r: &ArmRun<'_>, left_out: &[String]) -> Gate {
     let c = r.analysis.steady_state.classification;
+    if left_out.contains(&r.name) {
+        return Gate::new(format!("steady_state.{}", r.name), "WARN", GateReason::LeftOut(c));
+    }
     let status = match c {
         crate::analyze::steady::Classification::NoSteadyState => "FAIL",
         crate::analyze::steady::Classification::Slowdown => "WARN",
@@ -137,24 +158,44 @@ fn steady_gate(r: &ArmRun<'_>) -> Gate {
     Gate::new(format!("steady_state.{}", r.name), status, GateReason::Steady(c))
 }
 
-/// Whether both arms have at least two runs.
-fn replication_gate(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> Gate {
-    let replicated = base.len() >= 2 && cand.len() >= 2;
-    let why = if replicated { GateReason::Replicated { base: base.len(), cand: cand.len() } } else { GateReason::SingleRun };
+/// Whether both arms have at least two runs (of those compared).
+fn replication_gate(base: usize, cand: usize) -> Gate {
+    let replicated = base >= 2 && cand >= 2;
+    let why = if replicated { GateReason::Replicated { base, cand } } else { GateReason::SingleRun };
     Gate::new("replication", if replicated { "PASS" } else { "WARN" }, why)
 }
 
-/// Gates, the manifest differences, and whether the workloads match.
-pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], _o: &CompareOptions) -> (Vec<Gate>, Vec<Difference>, bool) {
+/// What the gates found: the gates, the configuration and the measured environment that differ,
+/// and whether the workloads match.
+pub struct Checked {
+    pub gates: Vec<Gate>,
+    pub what_changed: Vec<Difference>,
+    pub environment_changed: Vec<Difference>,
+    pub workload_ok: bool,
+}
+
+/// The gates over every run given (`left_out` names those set aside), the differences between
+/// the first run of each arm, and whether the workloads match.
+pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], left_out: &[String]) -> Checked {
     let (mut gates, lengths_ok) = length_gates(base, cand);
     let (arrival, same_arrival) = arrival_gate(&base[0].manifest.workload, &cand[0].manifest.workload);
     gates.push(arrival);
-    // What changed: configuration, labels and environment of the first run of each arm.
-    let diffs = manifest_differences(base[0].manifest, cand[0].manifest);
-    gates.push(what_changed_gate(&diffs));
-    gates.extend(base.iter().chain(cand).map(steady_gate));
-    gates.push(replication_gate(base, cand));
-    (gates, diffs, lengths_ok && same_arrival)
+    let what_changed = manifest_differences(base[0].manifest, cand[0].manifest, true);
+    gates.push(what_changed_gate(&what_changed));
+    gates.extend(base.iter().chain(cand).map(|r| steady_gate(r, left_out)));
+    let replicated = |arm: &[ArmRun<'_>]| arm.iter().filter(|r| !left_out.contains(&r.name)).count();
+    gates.push(replication_gate(replicated(base), replicated(cand)));
+    let environment_changed = manifest_differences(base[0].manifest, cand[0].manifest, false);
+    Checked { gates, what_changed, environment_changed, workload_ok: lengths_ok && same_arrival }
+}
+
+/// The seed's method 2 as a gate on P50 TTFT: WARN when the runs of one arm differ by as much as
+/// the arms do. It informs; the tolerance stays the user's. None with one run per arm.
+pub fn run_spread_gate(metrics: &std::collections::BTreeMap<String, MetricComparison>) -> Option<Gate> {
+    let m = metrics.get("ttft_p50")?;
+    let spread = m.run_spread?;
+    let change = m.change.estimate;
+    Some(Gate::new("run_spread", if spread >= change.abs() { "WARN" } else { "PASS" }, GateReason::RunSpread { spread, change }))
 }
 
 /// With `--order`, the largest relative difference between consecutive base runs.
@@ -197,6 +238,7 @@ pub fn error_rate_change(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], tolerance: f6
             method: "newcombe_wilson_difference",
             seed: 0,
             resamples: 0,
+            df: None,
         },
         change_90: ci90,
         tolerance: tau,
@@ -209,6 +251,8 @@ pub fn error_rate_change(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], tolerance: f6
         n_base: nb,
         n_cand: nc,
         variance,
+        pooled: None,
+        run_spread: None,
         more_data: (verdict == Verdict::Inconclusive).then(|| more_data_factor(pc - pb, ci90, tau)).flatten().map(|f| more_requests_plan(f, nb.min(nc))),
         reason: Some("error rate change is absolute (candidate − base), not relative".into()),
         too_few_groups: None,

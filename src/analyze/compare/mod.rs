@@ -1,15 +1,19 @@
 //! `credence compare`: is the difference between two configurations real, and does it matter?
 //!
 //! Inputs are analyzed runs (each with its steady window). For every metric: the relative
-//! change with a 95 % interval (paired block-bootstrap replicates for one run per arm, a
-//! hierarchical bootstrap over runs then blocks for several), secondary rank statistics, and a
-//! verdict against the tolerance τ = max(user tolerance, A/A noise floor). Validity gates
-//! (same workload, what changed, steady state, replication, drift) are checked first.
+//! change with a 95 % interval that carries every source of noise (each run's block-bootstrap
+//! variance, and the between-run variance pooled over both arms with a weak prior: see
+//! `pooled`), secondary rank statistics, and a verdict against the user's tolerance τ, which
+//! the spread of the runs never moves. Validity gates (same workload, what changed, steady
+//! state, replication, run spread, drift) are checked first. With several runs per arm, a run
+//! without steady state is left out of its arm and named.
 
 pub mod change;
 pub mod clean;
+pub mod decision;
 pub mod gate_reason;
 pub mod gates;
+pub mod pooled;
 pub mod verdict;
 
 use std::collections::BTreeMap;
@@ -27,13 +31,14 @@ use crate::stats::mann_whitney::{Alternative, p_asymptotic};
 use crate::stats::rank::SortedGroups;
 use crate::stats::resample::stat_id;
 use crate::stats::stationary::{Grouped, grouped_bootstrap, series_mean_bootstrap};
-use change::RelativeChange;
 pub use change::RunStatistic;
 pub use change::VarianceComponents;
 pub use gates::Gate;
+use pooled::{BetweenRunPrior, DEFAULT_PRIOR, PooledChange};
 use verdict::{Better, Verdict, decide, more_data_factor};
 
 /// One analyzed run, as compare needs it.
+#[derive(Clone)]
 pub struct ArmRun<'a> {
     pub name: String,
     pub manifest: &'a crate::run::Manifest,
@@ -50,6 +55,22 @@ pub struct CompareOptions {
     pub allow_workload_mismatch: bool,
     /// Run names in execution order (e.g. base1, cand1, base2), for the drift check.
     pub order: Option<Vec<String>>,
+    /// What is assumed of run-to-run noise before several runs show it.
+    pub prior: BetweenRunPrior,
+}
+
+impl Default for CompareOptions {
+    fn default() -> CompareOptions {
+        CompareOptions {
+            tolerance: 0.05,
+            per_metric_tolerance: BTreeMap::new(),
+            resamples: 9999,
+            seed: 0x00C0_FFEE,
+            allow_workload_mismatch: false,
+            order: None,
+            prior: DEFAULT_PRIOR,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -61,6 +82,8 @@ pub struct ChangeInterval {
     pub method: &'static str,
     pub seed: u64,
     pub resamples: usize,
+    /// Degrees of freedom of the t quantile behind the interval; null where none is used.
+    pub df: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -83,6 +106,7 @@ pub struct MetricComparison {
     pub change: ChangeInterval,
     /// The 90 % interval used for equivalence (TOST).
     pub change_90: (f64, f64),
+    /// The user's tolerance τ for this metric (never raised by the spread of the runs).
     pub tolerance: f64,
     pub verdict: Verdict,
     pub better: Better,
@@ -97,6 +121,11 @@ pub struct MetricComparison {
     pub n_cand: u64,
     /// Variance components of each arm's statistic.
     pub variance: ArmVariance,
+    /// The pooled between-run variance behind the interval (null for the error rate).
+    pub pooled: Option<PooledChange>,
+    /// The largest relative difference between two runs of one arm (the seed's A/A check: it
+    /// informs, it does not move τ); null with one run per arm.
+    pub run_spread: Option<f64>,
     /// For inconclusive verdicts: how many more runs, or requests per run, would decide.
     pub more_data: Option<MoreData>,
     pub reason: Option<String>,
@@ -113,12 +142,25 @@ pub struct Comparison {
     pub gates: Vec<Gate>,
     pub base_runs: Vec<String>,
     pub cand_runs: Vec<String>,
+    /// Runs left out of their arm for want of a steady state (only from arms of several runs).
+    pub left_out: Vec<String>,
+    /// The run-to-run noise assumed before the runs show it (see `pooled`).
+    pub between_run_prior: BetweenRunPrior,
     pub metrics: BTreeMap<String, MetricComparison>,
+    /// Configuration that differs between the arms: labels, config, workload, software versions.
     pub what_changed: Vec<gates::Difference>,
+    /// Measured environment values that differ (temperatures, memory in use, ...): context for
+    /// the reader, never a switch.
+    pub environment_changed: Vec<gates::Difference>,
     pub replication: String,
     /// The verdicts on clean windows, when either arm has episodes with an environmental
     /// cause (see `analyze::conditions`); null otherwise.
     pub clean: Option<clean::CleanComparison>,
+    /// Which verdicts decide (the exit code and the headline), and why.
+    pub decision: decision::Decision,
+    /// The first sentence every renderer shows, in English (the report fills it in; null in
+    /// a comparison not yet rendered).
+    pub headline: Option<String>,
 }
 
 const LATENCY: [(&str, &str, f64); 6] = [
@@ -279,9 +321,11 @@ fn tolerance_for(o: &CompareOptions, name: &str) -> f64 {
     o.per_metric_tolerance.get(name).or_else(|| o.per_metric_tolerance.get(name.split('_').next().unwrap_or(""))).copied().unwrap_or(o.tolerance)
 }
 
-/// A/A noise floor: the largest relative difference between runs of one arm.
-fn noise_floor(b: &[RunStatistic], c: &[RunStatistic]) -> f64 {
-    [b, c].iter().flat_map(|arm| arm.iter().flat_map(move |x| arm.iter().map(move |y| (x.estimate / y.estimate - 1.0).abs()))).fold(0.0, f64::max)
+/// The seed's A/A check: the largest relative difference between two runs of one arm; None
+/// when neither arm has two runs.
+fn run_spread(b: &[RunStatistic], c: &[RunStatistic]) -> Option<f64> {
+    let within = |arm: &[RunStatistic]| arm.iter().flat_map(|x| arm.iter().map(move |y| (x.estimate / y.estimate - 1.0).abs())).fold(0.0, f64::max);
+    (b.len() >= 2 || c.len() >= 2).then(|| within(b).max(within(c)))
 }
 
 /// Both arms with their latency samples, and what overrides every metric's verdict.
@@ -291,7 +335,7 @@ struct Arms<'a, 'r> {
     base_samples: Vec<BTreeMap<&'static str, Sample>>,
     cand_samples: Vec<BTreeMap<&'static str, Sample>>,
     o: &'a CompareOptions,
-    /// Whether a run of either arm has no steady state.
+    /// Whether an arm is left without a run in steady state to compare.
     no_steady: bool,
     /// With `--order`, the drift between consecutive base runs.
     drift: Option<f64>,
@@ -299,12 +343,19 @@ struct Arms<'a, 'r> {
     secondary: bool,
 }
 
+/// The fewest resampling groups of a run that is alone in its arm, when under
+/// `MIN_WINDOWS_FOR_DEPENDENCE`. An arm of several runs shows its own spread, whatever each
+/// run's within-run interval misses; a lone run's interval is all its arm has.
+fn lone_run_too_few_groups(b: &[RunStatistic], c: &[RunStatistic]) -> Option<usize> {
+    [b, c].into_iter().filter(|arm| arm.len() == 1).flat_map(|arm| arm.iter().filter_map(|r| r.groups)).min().filter(|&g| g < MIN_WINDOWS_FOR_DEPENDENCE)
+}
+
 impl Arms<'_, '_> {
-    /// The verdict against tolerance `tau`, overridden by missing steady state, a run too short
-    /// to measure its dependence (`too_few_groups` resampling groups) or drift (judged against
-    /// the user's tolerance `tol`), with the reason.
-    fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tau: f64, tol: f64, better: Better, too_few_groups: Option<usize>) -> (Verdict, Option<String>) {
-        let mut verdict = decide(ci95, ci90, tau, better);
+    /// The verdict against the tolerance `tol`, overridden by missing steady state, a lone run
+    /// too short to measure its dependence (`too_few_groups` resampling groups) or drift, with
+    /// the reason.
+    fn verdict(&self, ci95: (f64, f64), ci90: (f64, f64), tol: f64, better: Better, too_few_groups: Option<usize>) -> (Verdict, Option<String>) {
+        let mut verdict = decide(ci95, ci90, tol, better);
         let mut reason = None;
         // Whatever the interval says: a run that never settled measured no configuration's
         // level, and more data of the same kind would not settle it either.
@@ -320,8 +371,6 @@ impl Arms<'_, '_> {
                 "a run's steady window holds {g} resampling group(s) and at least {MIN_WINDOWS_FOR_DEPENDENCE} are needed to measure how dependent its requests are, so the interval of the change cannot be trusted"
             ));
         }
-        // Drift is judged against the user's tolerance: a drifting base also inflates the A/A
-        // floor, which must not hide the drift.
         if let Some(d) = self.drift.filter(|d| *d > tol) {
             verdict = Verdict::Inconclusive;
             reason = Some(format!("the base runs drifted {:.1} % apart (more than the {:.1} % tolerance)", d * 100.0, tol * 100.0));
@@ -341,41 +390,41 @@ impl Arms<'_, '_> {
         if b.len() != self.base.len() || c.len() != self.cand.len() {
             return None;
         }
-        let rc = RelativeChange::new(&b, &c, o.resamples, o.seed, stat_id(name))?;
-        let tau = tol.max(noise_floor(&b, &c));
-        let (ci95, ci90) = (rc.interval(0.95), rc.interval(0.90));
-        let (base_ci, cand_ci) = rc.arm_intervals(0.95);
-        let too_few_groups = b.iter().chain(&c).filter_map(|r| r.groups).min().filter(|&g| g < MIN_WINDOWS_FOR_DEPENDENCE);
-        let (verdict, reason) = self.verdict(ci95, ci90, tau, tol, better, too_few_groups);
+        let (pooled, ci95, ci90) = pooled_intervals(&b, &c, o.prior)?;
+        let too_few_groups = lone_run_too_few_groups(&b, &c);
+        let (verdict, reason) = self.verdict(ci95, ci90, tol, better, too_few_groups);
         let variance = ArmVariance { base: VarianceComponents::of(&b), cand: VarianceComponents::of(&c) };
         let secondary =
             name.split_once('_').filter(|_| better == Better::Lower && self.secondary).map(|(m, _)| secondary(&self.base_samples, &self.cand_samples, m));
         let mean = |v: &[RunStatistic]| v.iter().map(|x| x.estimate).sum::<f64>() / v.len() as f64;
         Some(MetricComparison {
             change: ChangeInterval {
-                estimate: rc.estimate,
+                estimate: pooled.estimate,
                 ci_low: ci95.0,
                 ci_high: ci95.1,
                 confidence: 0.95,
-                method: if b.len() > 1 || c.len() > 1 { "hierarchical_bootstrap" } else { "paired_block_bootstrap_log_ratio" },
+                method: METHOD,
                 seed: o.seed,
                 resamples: o.resamples,
+                df: Some(pooled.df),
             },
             change_90: ci90,
-            tolerance: tau,
+            tolerance: tol,
             verdict,
             better,
             base: mean(&b),
             cand: mean(&c),
-            base_ci,
-            cand_ci,
+            base_ci: pooled.arm_interval(&b, 0.95),
+            cand_ci: pooled.arm_interval(&c, 0.95),
             n_base: b.iter().map(|x| x.n).sum(),
             n_cand: c.iter().map(|x| x.n).sum(),
             variance,
+            pooled: Some(pooled),
+            run_spread: run_spread(&b, &c),
             // Every override (no steady state, too few groups, drift) leaves a reason, so advice
             // comes only from a verdict the interval itself left open.
             more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
-                .then(|| more_data_factor(rc.estimate, ci90, tau))
+                .then(|| more_data_factor(pooled.estimate, ci90, tol))
                 .flatten()
                 .map(|f| more_data_plan(f, &variance.base, &variance.cand, steady_requests(self.base).min(steady_requests(self.cand)))),
             reason,
@@ -384,6 +433,22 @@ impl Arms<'_, '_> {
         })
     }
 }
+
+/// The change between two arms' statistics with its 95 % and 90 % intervals.
+fn pooled_intervals(b: &[RunStatistic], c: &[RunStatistic], prior: BetweenRunPrior) -> Option<(PooledChange, (f64, f64), (f64, f64))> {
+    let pooled = PooledChange::new(b, c, prior)?;
+    Some((pooled, pooled.interval(0.95), pooled.interval(0.90)))
+}
+
+/// The verdict the interval alone gives (no gate overrides) on two arms' statistics, as
+/// `compare` reaches it: for studies that draw many arms from the same runs.
+pub fn interval_verdict(b: &[RunStatistic], c: &[RunStatistic], tolerance: f64, better: Better, prior: BetweenRunPrior) -> Option<(Verdict, PooledChange)> {
+    let (pooled, ci95, ci90) = pooled_intervals(b, c, prior)?;
+    Some((decide(ci95, ci90, tolerance, better), pooled))
+}
+
+/// The interval's method, as the JSON records it.
+pub const METHOD: &str = "t_over_runs_pooled_between_run_variance_block_bootstrap_within";
 
 /// Requests in the steady windows of an arm's runs.
 fn steady_requests(arm: &[ArmRun<'_>]) -> u64 {
@@ -396,14 +461,33 @@ fn drift_gate(d: f64, metrics: &BTreeMap<String, MetricComparison>) -> Gate {
     Gate::new("drift", if drifted { "FAIL" } else { "PASS" }, gate_reason::GateReason::Drift(d))
 }
 
+/// Whether a run reached a steady state.
+fn is_steady(r: &ArmRun<'_>) -> bool {
+    r.analysis.steady_state.classification != super::steady::Classification::NoSteadyState
+}
+
+/// The runs of an arm that enter its statistics, and the names of those left out. An arm of
+/// several runs sets aside a run without steady state (one doubtful run should not veto the
+/// comparison) while at least two remain; a lone run stays, and vetoes, as before.
+fn usable_runs<'r>(arm: &[ArmRun<'r>]) -> (Vec<ArmRun<'r>>, Vec<String>) {
+    let steady: Vec<ArmRun<'r>> = arm.iter().filter(|r| is_steady(r)).cloned().collect();
+    if arm.len() >= 2 && steady.len() >= 2 {
+        (steady, arm.iter().filter(|r| !is_steady(r)).map(|r| r.name.clone()).collect())
+    } else {
+        (arm.to_vec(), Vec::new())
+    }
+}
+
 /// Compares two arms of analyzed runs.
 pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> Comparison {
-    let (mut gate_list, what_changed, workload_ok) = gates::check(base, cand, o);
-    let unsteady = |arm: &[ArmRun<'_>]| arm.iter().any(|r| r.analysis.steady_state.classification == super::steady::Classification::NoSteadyState);
+    let ((usable_base, left_b), (usable_cand, left_c)) = (usable_runs(base), usable_runs(cand));
+    let left_out: Vec<String> = left_b.into_iter().chain(left_c).collect();
+    let gates::Checked { gates: mut gate_list, what_changed, environment_changed, workload_ok } = gates::check(base, cand, &left_out);
+    let (base, cand) = (usable_base.as_slice(), usable_cand.as_slice());
     let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(|r| samples(r, false)).collect(), cand.iter().map(|r| samples(r, false)).collect());
     let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| crate::stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
     let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
-    let no_steady = unsteady(base) || unsteady(cand);
+    let no_steady = !base.iter().chain(cand).all(is_steady);
     let arms = Arms { base, cand, base_samples, cand_samples, o, no_steady, drift, secondary: true };
     let mut metrics = BTreeMap::new();
     for (name, better, stat) in &metric_specs(o, false) {
@@ -412,6 +496,9 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
         }
     }
     metrics.insert("error_rate".into(), gates::error_rate_change(base, cand, o.tolerance));
+    if let Some(g) = gates::run_spread_gate(&metrics) {
+        gate_list.push(g);
+    }
     if let Some(d) = drift {
         gate_list.push(drift_gate(d, &metrics));
     }
@@ -422,14 +509,20 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
     };
     let valid = workload_ok || o.allow_workload_mismatch;
     let clean = clean::clean_comparison(base, cand, o, valid, (no_steady, drift), &metrics);
+    let decision = decision::decide(&metrics, clean.as_ref());
     Comparison {
         valid,
         gates: gate_list,
         base_runs: base.iter().map(|r| r.name.clone()).collect(),
         cand_runs: cand.iter().map(|r| r.name.clone()).collect(),
+        left_out,
+        between_run_prior: o.prior,
         metrics,
         what_changed,
+        environment_changed,
         replication,
         clean,
+        decision,
+        headline: None,
     }
 }

@@ -86,6 +86,7 @@ pub fn change_points(points: &[RunPoint], found: &Found, m: HistoryMetric, o: &H
                         method: "hierarchical_bootstrap",
                         seed: o.seed,
                         resamples: o.resamples,
+                        df: None,
                     };
                     (decide(ci95, ci90, tolerance, m.better()), None, Some(est))
                 }

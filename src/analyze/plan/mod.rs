@@ -22,6 +22,8 @@ use serde::Serialize;
 
 pub use pilot::{MetricPilot, Pilot, pilot_from_runs};
 
+use crate::analyze::compare::pooled::BetweenRunPrior;
+
 /// Default assumed between-run coefficient of variation when the pilot has one run.
 pub const DEFAULT_BETWEEN_RUN_CV: f64 = 0.02;
 /// No design may use more than this many times the pilot's requests per arm.
@@ -49,6 +51,8 @@ pub struct PlanOptions {
     pub cost_per_run_s: f64,
     /// The between-run CV assumed when the pilot cannot measure it (one run).
     pub between_run_cv: f64,
+    /// What compare assumes of run-to-run noise before runs show it (its interval's prior).
+    pub compare_prior: BetweenRunPrior,
 }
 
 /// One design: runs per arm × run length, with the power it reaches and its cost.
@@ -132,14 +136,14 @@ fn between_of(m: &MetricPilot, o: &PlanOptions) -> (f64, &'static str) {
 
 /// A design of `k` runs per arm at `scale` times the pilot's steady length: its power per
 /// metric, or None when `k` runs do not reach the power for every metric.
-fn design(p: &Pilot, o: &PlanOptions, k: usize, scale: f64, ranges: &[power::SpreadDraw]) -> Design {
+fn design(p: &Pilot, o: &PlanOptions, k: usize, scale: f64) -> Design {
     let power_by_metric: BTreeMap<String, f64> = p
         .metrics
         .iter()
         .map(|(name, m)| {
             let (between, _) = between_of(m, o);
             let scales = power::within_scales(m.within_df);
-            (name.clone(), power::expected_power(o.effect, o.tolerance, k, between, m.within / scale, &scales, ranges))
+            (name.clone(), power::expected_power(o.effect, o.tolerance, k, between, m.within / scale, &scales, o.compare_prior))
         })
         .collect();
     let power = power_by_metric.values().copied().fold(1.0, f64::min);
@@ -157,11 +161,10 @@ fn design(p: &Pilot, o: &PlanOptions, k: usize, scale: f64, ranges: &[power::Spr
 
 /// For each run length, the fewest runs per arm (2 or more) that reach the power.
 fn candidate_designs(p: &Pilot, o: &PlanOptions) -> Vec<Design> {
-    let ranges: Vec<Vec<power::SpreadDraw>> = (0..=MAX_RUNS_PER_ARM).map(|k| if k >= 2 { power::range_draws(k) } else { Vec::new() }).collect();
     LENGTH_SCALES
         .iter()
         .filter(|&&s| s * p.steady_requests_per_run() >= 20.0)
-        .filter_map(|&s| (2..=MAX_RUNS_PER_ARM).map(|k| design(p, o, k, s, &ranges[k])).find(|d| d.power >= o.power))
+        .filter_map(|&s| (2..=MAX_RUNS_PER_ARM).map(|k| design(p, o, k, s)).find(|d| d.power >= o.power))
         .collect()
 }
 
@@ -189,9 +192,10 @@ pub fn plan(p: &Pilot, o: &PlanOptions) -> Plan {
         .collect();
     Plan {
         method: format!(
-            "normal approximation on the log ratio of the arms' means of per-run statistics; compare's A/A noise floor drawn {} times (seed {}); averaged over {} quantiles of the within-run variance's uncertainty (df/chi-square)",
-            power::FLOOR_DRAWS,
-            power::FLOOR_SEED,
+            "normal approximation on the log ratio of the arms' means of per-run statistics; compare's interval (t over runs, between-run variance pooled with a {:.1} % prior worth {} degrees of freedom) averaged over {} quantiles of the runs' spread (chi-square) and {} quantiles of the within-run variance's uncertainty (df/chi-square)",
+            o.compare_prior.cv * 100.0,
+            o.compare_prior.df,
+            power::SPREAD_QUANTILES,
             power::WITHIN_QUANTILES
         ),
         options: o.clone(),
@@ -208,9 +212,8 @@ pub fn plan(p: &Pilot, o: &PlanOptions) -> Plan {
 fn best_within_reach(p: &Pilot, o: &PlanOptions, limit: f64) -> Option<Design> {
     let mut best: Option<Design> = None;
     for k in 2..=MAX_RUNS_PER_ARM {
-        let ranges = power::range_draws(k);
         for &s in LENGTH_SCALES.iter().filter(|&&s| k as f64 * s * p.steady_requests_per_run() <= limit) {
-            let d = design(p, o, k, s, &ranges);
+            let d = design(p, o, k, s);
             if best.as_ref().is_none_or(|b| d.power > b.power) {
                 best = Some(d);
             }
@@ -235,7 +238,7 @@ fn cannot_tell(p: &Pilot, o: &PlanOptions, beyond: &[Design], best: Option<&Desi
             (need / MAX_EXTRAPOLATION).min(MAX_EXTRAPOLATION * p.steady_requests as f64).ceil() as u64
         ),
         None => format!(
-            "no design with up to {MAX_RUNS_PER_ARM} runs per arm reaches {:.0} % power{closest}: the run-to-run variance ({basis}) is too large next to the gap between the effect ({:.1} %) and the tolerance ({:.1} %), and compare raises the tolerance to the largest difference between runs of one arm{}",
+            "no design with up to {MAX_RUNS_PER_ARM} runs per arm reaches {:.0} % power{closest}: the run-to-run variance ({basis}) is too large next to the gap between the effect ({:.1} %) and the tolerance ({:.1} %){}",
             o.power * 100.0,
             o.effect * 100.0,
             o.tolerance * 100.0,
@@ -275,7 +278,11 @@ fn assumptions(p: &Pilot, o: &PlanOptions) -> Vec<String> {
         "within-run sampling variance from each pilot run's block bootstrap, falling with 1/(steady length); runs shorter than the pilot are not offered"
             .into(),
         within_uncertainty(p),
-        "compare's verdict: a regression when the 95 % interval lies beyond the tolerance, raised to the A/A noise floor between runs of one arm".into(),
+        format!(
+            "compare's verdict: a regression when the 95 % interval lies beyond the tolerance (which the spread of the runs never moves); the interval pools the runs' spread with a {:.1} % run-to-run prior worth {} degrees of freedom",
+            o.compare_prior.cv * 100.0,
+            o.compare_prior.df
+        ),
         format!(
             "power by a normal approximation on the log ratio; designs use at most {MAX_EXTRAPOLATION:.0}× the pilot's requests per arm and at least 2 runs per arm"
         ),

@@ -2,12 +2,13 @@
 //! means of per-run statistics.
 //!
 //! A design runs `k` runs per arm. Each run's statistic, on the log scale, varies by
-//! `σ²_run = between + within(duration)`; the arm mean by `σ²_run / k`, the log ratio of two arms
-//! by `SE² = 2 σ²_run / k`. `compare` calls a regression when the 95 % interval lies beyond the
-//! tolerance τ, where τ is raised to the A/A noise floor (the largest ratio between two runs of
-//! one arm). The floor is `σ_run × R_k` with `R_k` the larger of the two arms' ranges of `k`
-//! standard normals; its distribution is drawn once per `k` with a fixed seed.
-//! Power = mean over the floor draws of `Φ((ln(1+δ) − max(ln(1+τ), floor)) / SE − z₀.₉₇₅)`.
+//! `σ²_run = between + within(duration)`; the log ratio of two arms' means by
+//! `SE² = 2 σ²_run / k`. `compare` calls a regression when its 95 % interval lies beyond the
+//! tolerance τ (never moved). Its interval is `L ± t_df · √V` with
+//! `V = 2 (B + within) / k`, where `B` pools the runs' spread with a weak prior
+//! (`compare::pooled`): `B = (ν₀ cv₀² + max(SS − 2(k−1) within, 0)) / (ν₀ + 2(k−1))`, and the
+//! runs' sum of squares `SS` is `σ²_run · χ²_{2(k−1)}`. The power averages
+//! `Φ((ln(1+δ) − ln(1+τ) − t_df √V) / SE)` over fixed quantiles of that χ².
 //!
 //! The pilot measures the within-run variance with few degrees of freedom (a 4-minute run holds
 //! about a dozen independent blocks), so the power at the pilot's estimate is optimistic: a
@@ -16,18 +17,19 @@
 //! unknown (the "assurance" of O'Hagan & Stevens 2001): the within-run variance times
 //! `df/χ²_df` at fixed quantiles.
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+
+use crate::analyze::compare::pooled::{BetweenRunPrior, t_quantile};
 
 /// Quantiles of `df/χ²_df` the power is averaged over (see `within_scales`).
 pub const WITHIN_QUANTILES: usize = 16;
+/// Quantiles of the runs' spread (`χ²` with `2(k − 1)` degrees of freedom) per design.
+pub const SPREAD_QUANTILES: usize = 32;
 
 /// Multipliers of a within-run variance measured with `df` degrees of freedom: `df/χ²_df` at
 /// the quantiles `(j + ½)/WITHIN_QUANTILES`, what the variance may be given the estimate. Just
 /// 1 when `df` is infinite (not measured from the runs) or so large that it is known.
 pub fn within_scales(df: f64) -> Vec<f64> {
-    use statrs::distribution::ChiSquared;
     match ChiSquared::new(df).ok().filter(|_| df.is_finite() && df < 1e4) {
         Some(chi) => (0..WITHIN_QUANTILES).map(|j| df / chi.inverse_cdf((j as f64 + 0.5) / WITHIN_QUANTILES as f64)).collect(),
         None => vec![1.0],
@@ -35,116 +37,81 @@ pub fn within_scales(df: f64) -> Vec<f64> {
 }
 
 /// `power` averaged over the within-run variance's `scales` (from `within_scales`).
-pub fn expected_power(effect: f64, tolerance: f64, k: usize, between: f64, within: f64, scales: &[f64], draws: &[SpreadDraw]) -> f64 {
-    scales.iter().map(|s| power(effect, tolerance, k, between, within * s, draws)).sum::<f64>() / scales.len().max(1) as f64
+pub fn expected_power(effect: f64, tolerance: f64, k: usize, between: f64, within: f64, scales: &[f64], prior: BetweenRunPrior) -> f64 {
+    scales.iter().map(|s| power(effect, tolerance, k, between, within * s, prior)).sum::<f64>() / scales.len().max(1) as f64
 }
 
-/// Draws of the noise-floor factor `R_k` per design.
-pub const FLOOR_DRAWS: usize = 1000;
-/// Seed of the noise-floor draws (recorded in the plan's method).
-pub const FLOOR_SEED: u64 = 0x9_1A4;
-
-/// One draw of the spread of `k` runs per arm, in units of a run's standard deviation.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SpreadDraw {
-    /// The larger of the two arms' ranges (compare's A/A noise floor, on the log scale).
-    pub range: f64,
-    /// Σ over both arms of `(1/k) Σ (x − x̄)²`: what the hierarchical bootstrap's resampling of
-    /// runs sees of their spread.
-    pub spread: f64,
-}
-
-/// Draws of the two arms' spread for `k` runs per arm (fixed seed).
-pub fn range_draws(k: usize) -> Vec<SpreadDraw> {
-    let mut rng = ChaCha8Rng::seed_from_u64(FLOOR_SEED ^ ((k as u64) << 16));
-    (0..FLOOR_DRAWS)
-        .map(|_| {
-            let mut arm = || {
-                let draws: Vec<f64> = (0..k).map(|_| standard_normal(&mut rng)).collect();
-                let mean = draws.iter().sum::<f64>() / k.max(1) as f64;
-                let (lo, hi) = draws.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
-                let spread = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / k.max(1) as f64;
-                (if k > 1 { hi - lo } else { 0.0 }, spread)
-            };
-            let ((rb, sb), (rc, sc)) = (arm(), arm());
-            SpreadDraw { range: rb.max(rc), spread: sb + sc }
-        })
-        .collect()
-}
-
-/// One standard normal draw (Box–Muller; the cosine branch only, so each draw costs two
-/// uniforms and the sequence does not depend on a cached second value).
-fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
-    let u1: f64 = 1.0 - rng.random::<f64>();
-    let u2: f64 = rng.random::<f64>();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+/// Quantiles of `χ²_df / df` at `(j + ½)/SPREAD_QUANTILES`: the runs' spread in units of its
+/// mean; just 1 without degrees of freedom (one run per arm shows no spread).
+fn spread_draws(df: usize) -> Vec<f64> {
+    match ChiSquared::new(df as f64).ok().filter(|_| df > 0) {
+        Some(chi) => (0..SPREAD_QUANTILES).map(|j| chi.inverse_cdf((j as f64 + 0.5) / SPREAD_QUANTILES as f64) / df as f64).collect(),
+        None => vec![1.0],
+    }
 }
 
 /// Power of detecting a change of `effect` against `tolerance` with `k` runs per arm whose
-/// statistics vary by `between + within` each (relative, i.e. on the log scale), averaged over
-/// `draws` of the runs' spread.
-///
-/// The estimate's standard error is `SE² = 2 (between + within) / k`. With several runs,
-/// compare's interval comes from the hierarchical bootstrap: resampling runs sees their
-/// spread (which already holds the within-run noise; it varies from experiment to experiment,
-/// with k − 1 degrees of freedom), and each run's own replicate adds the within-run noise
-/// again: `SE_interval² = (σ²_run · spread + 2 within) / k`. The verdict needs
-/// `estimate − z · SE_interval > max(ln(1 + τ), σ_run · range)`, so per draw the power is
-/// `Φ((ln(1+δ) − τ' − z · SE_interval) / SE)`.
-pub fn power(effect: f64, tolerance: f64, k: usize, between: f64, within: f64, draws: &[SpreadDraw]) -> f64 {
-    let z = 1.959_963_984_540_054;
-    let normal = Normal::standard();
-    let run_variance = between + within;
+/// statistics vary by `between + within` each (relative, i.e. on the log scale), with compare's
+/// interval as `compare::pooled` builds it under `prior`.
+pub fn power(effect: f64, tolerance: f64, k: usize, between: f64, within: f64, prior: BetweenRunPrior) -> f64 {
     let kf = k as f64;
+    let run_variance = between + within;
     let se = (2.0 * run_variance / kf).sqrt();
-    let signal = (1.0 + effect.abs()).ln();
-    let tau = (1.0 + tolerance).ln();
-    if se.is_nan() || se <= 0.0 {
-        return if signal > tau { 1.0 } else { 0.0 };
-    }
-    let sigma = run_variance.sqrt();
-    let one = |d: &SpreadDraw| {
-        let se_interval = if k > 1 { ((run_variance * d.spread + 2.0 * within) / kf).sqrt() } else { se };
-        normal.cdf((signal - tau.max(sigma * d.range) - z * se_interval) / se)
+    let margin = (1.0 + effect.abs()).ln() - (1.0 + tolerance).ln();
+    let data_df = 2 * k.saturating_sub(1);
+    let pooled_df = prior.df + data_df as f64;
+    let prior_ss = prior.df * (1.0 + prior.cv).ln().powi(2);
+    let one = |spread: f64| {
+        // The runs' sum of squares less what within-run noise explains, as compare pools it.
+        let excess = (run_variance * spread * data_df as f64 - data_df as f64 * within).max(0.0);
+        let b = (prior_ss + excess) / pooled_df;
+        let (v_between, v) = (2.0 * b / kf, 2.0 * (b + within) / kf);
+        let df = if v_between > 0.0 { (v * v / (v_between * v_between / pooled_df)).min(1e6) } else { 1e6 };
+        let half = t_quantile(df, 0.95) * v.sqrt();
+        if se.is_nan() || se <= 0.0 {
+            return if margin > half { 1.0 } else { 0.0 };
+        }
+        Normal::standard().cdf((margin - half) / se)
     };
-    draws.iter().map(one).sum::<f64>() / draws.len().max(1) as f64
+    let draws = spread_draws(data_df);
+    draws.iter().map(|&s| one(s)).sum::<f64>() / draws.len() as f64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyze::compare::pooled::DEFAULT_PRIOR;
 
     #[test]
-    fn power_without_a_noise_floor_matches_the_closed_form() {
-        // σ²_run = 1e-4 per run, 4 runs per arm: SE = sqrt(2e-4/4) = 0.00707. Effect 10 %,
-        // tolerance 5 %: (ln 1.1 − ln 1.05)/SE − 1.96 = 6.58 − 1.96 = 4.62 ⇒ power ≈ 1.
-        let ranges = range_draws(4);
-        assert!(power(0.10, 0.05, 4, 0.0, 1e-4, &ranges) > 0.999);
-        // k = 1: no floor; SE = sqrt(2 × 4e-4) = 0.0283, (0.04652/0.0283) − 1.96 = −0.316 ⇒ Φ = 0.376.
-        let p = power(0.10, 0.05, 1, 2e-4, 2e-4, &range_draws(1));
-        assert!((p - 0.376).abs() < 0.005, "{p}");
+    fn one_run_per_arm_is_judged_with_the_priors_noise() {
+        // k = 1: SE = sqrt(2 × 4e-4) = 0.0283; the interval's half-width is t_df √V with
+        // V = 2 (B + 2e-4), B = ln(1.012)², and df = ν₀ (V / V_between)² (Welch–Satterthwaite,
+        // the within-run part known).
+        let p = power(0.10, 0.05, 1, 2e-4, 2e-4, DEFAULT_PRIOR);
+        let b = (1.012f64).ln().powi(2);
+        let df = DEFAULT_PRIOR.df * ((b + 2e-4) / b).powi(2);
+        let half = t_quantile(df, 0.95) * (2.0 * (b + 2e-4)).sqrt();
+        let want = Normal::standard().cdf(((1.1f64).ln() - (1.05f64).ln() - half) / (8e-4f64).sqrt());
+        assert!((p - want).abs() < 1e-12, "{p} vs {want}");
     }
 
     #[test]
-    fn the_noise_floor_costs_power_when_runs_spread_near_the_tolerance() {
-        // σ_run = 3 %: four runs per arm spread over ~2.5 σ = 7.5 % > τ = 5 %, so the floor
-        // often lifts τ and the power falls below the floor-free value.
-        let v = 9e-4;
-        let with_floor = power(0.15, 0.05, 4, v, 0.0, &range_draws(4));
-        let without = power(0.15, 0.05, 4, v, 0.0, &range_draws(4).iter().map(|d| SpreadDraw { range: 0.0, ..*d }).collect::<Vec<_>>());
-        assert!(with_floor < without - 0.1, "{with_floor} vs {without}");
+    fn power_rises_with_runs_at_every_run_to_run_noise() {
+        for cv in [0.01, 0.02, 0.03] {
+            let powers: Vec<f64> = [1, 2, 3, 5, 10, 20].iter().map(|&k| power(0.10, 0.05, k, cv * cv, 1e-5, DEFAULT_PRIOR)).collect();
+            assert!(powers.windows(2).all(|w| w[1] > w[0]), "cv {cv}: {powers:?}");
+            assert!(powers[5] > 0.9, "cv {cv}: {powers:?}");
+        }
     }
 
     #[test]
-    fn the_hierarchical_interval_counts_within_run_noise_twice() {
-        // Two runs per arm, within-run noise only: the interval's variance is 1.5x the
-        // estimate's, so the power falls below the plain normal approximation's.
-        let plain = {
-            let se = (2.0f64 * 2e-4 / 2.0).sqrt();
-            Normal::standard().cdf(((1.1f64).ln() - (1.05f64).ln()) / se - 1.959_963_984_540_054)
-        };
-        let p = power(0.10, 0.05, 2, 0.0, 2e-4, &[SpreadDraw { range: 0.0, spread: 1.0 }]);
-        assert!(p < plain - 0.05, "{p} vs {plain}");
+    fn spread_draws_average_to_one() {
+        for df in [2, 8, 40] {
+            let d = spread_draws(df);
+            let mean = d.iter().sum::<f64>() / d.len() as f64;
+            assert!((mean - 1.0).abs() < 0.03, "df {df}: {mean}");
+        }
+        assert_eq!(spread_draws(0), [1.0]);
     }
 
     #[test]
@@ -163,26 +130,12 @@ mod tests {
 
     #[test]
     fn a_pilot_unsure_of_its_noise_expects_less_power_than_its_estimate_gives() {
-        // Two runs per arm, within-run variance 1e-4 and between 1e-4 at δ = 10 %, τ = 5 %: high
+        // Three runs per arm, within-run variance 1e-4 and between 1e-4 at δ = 10 %, τ = 5 %: high
         // power at the estimate; averaged over a 5-df variance, lower; at a known one, equal.
-        let r = range_draws(2);
-        let at_estimate = power(0.10, 0.05, 2, 1e-4, 1e-4, &r);
-        let unsure = expected_power(0.10, 0.05, 2, 1e-4, 1e-4, &within_scales(5.0), &r);
-        let known = expected_power(0.10, 0.05, 2, 1e-4, 1e-4, &within_scales(f64::INFINITY), &r);
-        assert!(at_estimate > 0.85 && unsure < at_estimate - 0.02, "{at_estimate} vs {unsure}");
+        let at_estimate = power(0.10, 0.05, 3, 1e-4, 1e-4, DEFAULT_PRIOR);
+        let unsure = expected_power(0.10, 0.05, 3, 1e-4, 1e-4, &within_scales(5.0), DEFAULT_PRIOR);
+        let known = expected_power(0.10, 0.05, 3, 1e-4, 1e-4, &within_scales(f64::INFINITY), DEFAULT_PRIOR);
+        assert!(at_estimate > 0.85 && unsure < at_estimate - 0.01, "{at_estimate} vs {unsure}");
         assert_eq!(known, at_estimate);
-    }
-
-    #[test]
-    fn range_draws_follow_the_expected_range_of_normals() {
-        // E[range of 2 normals] = 1.128; the larger of two arms' is above that, below 2.
-        let r = range_draws(2);
-        let mean = r.iter().map(|d| d.range).sum::<f64>() / r.len() as f64;
-        assert!(mean > 1.2 && mean < 2.0, "{mean}");
-        // E[Σ_arms (1/k) Σ (x − x̄)²] = 2 (k − 1)/k = 1.5 for k = 4.
-        let spread = range_draws(4).iter().map(|d| d.spread).sum::<f64>() / FLOOR_DRAWS as f64;
-        assert!((spread - 1.5).abs() < 0.08, "{spread}");
-        assert_eq!(range_draws(3), range_draws(3), "fixed seed");
-        assert!(range_draws(1).iter().all(|d| d.range == 0.0));
     }
 }

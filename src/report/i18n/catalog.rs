@@ -377,6 +377,8 @@ pub const CATALOG: &[(&str, &str, &str)] = &[
     ("tpl.no_cause", "No cause was found.", "未发现原因。"),
     ("tpl.none_all_loaded", "None: every GPU was under load.", "无：所有 GPU 均处于负载下。"),
     ("tpl.nothing_differs", "Nothing differs between the manifests.", "两份运行清单没有差异。"),
+    ("tpl.h_environment_changed", "Measured environment: context, not a switch", "实测环境差异：仅作参考，不是切换项"),
+    ("tpl.md_col_environment", "measured (not a switch)", "实测值（不是切换项）"),
     ("tpl.row_action", "action", "建议措施"),
     ("tpl.row_cause", "cause", "原因"),
     ("tpl.row_effect", "effect", "影响"),

@@ -70,7 +70,7 @@ fn decided_change(metric: &str, m: &MetricComparison) -> String {
 /// The headline in one sentence: validity, regressions, improvements, the other verdicts
 /// counted, and the credibility.
 pub fn headline(c: &Comparison, grade: Grade, arms: (&Credibility, &Credibility)) -> String {
-    let metrics = words::ordered(c);
+    let metrics = words::condition_rows(c, c.decision.deciding);
     let with = |v: Verdict| metrics.iter().filter(|(_, m)| m.verdict == v).map(|(k, m)| decided_change(k, m)).collect::<Vec<_>>();
     let count = |v: Verdict| metrics.iter().filter(|(_, m)| m.verdict == v).count().to_string();
     let mut parts = Vec::new();
@@ -86,8 +86,43 @@ pub fn headline(c: &Comparison, grade: Grade, arms: (&Credibility, &Credibility)
     let others = fill(ZH, "cmp.others", &[("equivalent", &count(Verdict::Equivalent)), ("inconclusive", &count(Verdict::Inconclusive))]);
     let decided = parts.len() > usize::from(!c.valid);
     parts.push(if decided { others } else { fill(ZH, "cmp.none_beyond", &[("others", &others)]) });
+    parts.extend(other_condition(c));
     parts.push(fill(ZH, "cmp.credibility", &[("grade", grade_word(grade)), ("note", &credibility_note(c, arms))]));
     parts.join("；") + "。"
+}
+
+/// When the clean verdicts differ from those as measured: which decided, and what the other
+/// condition found.
+fn other_condition(c: &Comparison) -> Option<String> {
+    use crate::analyze::compare::decision::{Deciding, DecidingWhy};
+    if !c.decision.verdicts_differ {
+        return None;
+    }
+    let (this, other, other_key) = match c.decision.deciding {
+        Deciding::Clean => ("洁净时段", "实测", Deciding::AsMeasured),
+        Deciding::AsMeasured => ("实测", "洁净时段", Deciding::Clean),
+    };
+    let rows = words::condition_rows(c, other_key);
+    let decided: Vec<String> = rows
+        .iter()
+        .filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement))
+        .map(|(k, m)| format!("{}（{}）", decided_change(k, m), verdict_word(m.verdict)))
+        .collect();
+    let found = if decided.is_empty() { "无超出容差的变化".to_string() } else { decided.join("；") };
+    let why = match (c.decision.why, &c.clean) {
+        (DecidingWhy::EpisodesAlike, Some(cl)) => format!(
+            "两组处于异常时段的时间占比相近（基线 {:.0} %，候选 {:.0} %），以洁净时段核验结果为准",
+            cl.excluded.base_share * 100.0,
+            cl.excluded.cand_share * 100.0
+        ),
+        (DecidingWhy::EpisodesDiffer, Some(cl)) => format!(
+            "异常时段占候选 {:.0} %、基线 {:.0} %，可能由切换本身引起，以实测核验结果为准",
+            cl.excluded.cand_share * 100.0,
+            cl.excluded.base_share * 100.0
+        ),
+        _ => String::new(),
+    };
+    Some(format!("以上为{this}核验结果；{other}核验结果：{found}；{why}"))
 }
 
 fn failed_gates(c: &Comparison) -> String {

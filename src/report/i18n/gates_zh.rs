@@ -16,9 +16,16 @@ pub fn gate_reason(why: &GateReason) -> String {
         GateReason::OneSwitch(key) => format!("只有一处变化：{key}"),
         GateReason::ManySwitches(keys) => format!("有 {} 处不同，无法把影响归于某一处变化：{}", keys.len(), keys.join("、")),
         GateReason::Steady(c) => steady_word(*c).into(),
+        GateReason::LeftOut(c) => format!("{}：已从该组剔除，该组剩余运行仍足以比较", steady_word(*c)),
         GateReason::Replicated { base, cand } => format!("基线每组 {base} 次运行，候选 {cand} 次"),
         GateReason::SingleRun => "单次运行：无法把配置本身的影响与运行间噪声区分开".into(),
         GateReason::Drift(d) => format!("前后两次基线运行的 P50 首token延迟相差 {:.1} %", d * 100.0),
+        GateReason::RunSpread { spread, change } => format!(
+            "同一组内各次运行的 P50 首token延迟最多相差 {:.1} %，两组相差 {:+.1} %{}",
+            spread * 100.0,
+            change * 100.0,
+            if spread >= &change.abs() { "：同一配置的运行之间的差异与两种配置之间的差异一样大" } else { "" }
+        ),
         GateReason::Text(t) => t.clone(),
     }
 }

@@ -182,7 +182,7 @@ pub(crate) fn condition_rows(c: &Comparison, condition: Deciding) -> Vec<(&str, 
             .into_iter()
             .filter_map(|(k, m)| {
                 let cm = clean.metrics.get(k)?;
-                Some((k, MetricComparison { change: cm.change.clone(), tolerance: cm.tolerance, verdict: cm.verdict, ..m.clone() }))
+                Some((k, MetricComparison { change: cm.change.clone(), base: cm.base, cand: cm.cand, tolerance: cm.tolerance, verdict: cm.verdict, ..m.clone() }))
             })
             .collect(),
         _ => measured.into_iter().map(|(k, m)| (k, m.clone())).collect(),
@@ -343,6 +343,7 @@ fn environment_label(field: &str) -> (String, f64, &'static str) {
 /// One measured value in its unit: `38 °C`, `14.00 GiB`; other values as recorded.
 fn environment_value(raw: &str, scale: f64, unit: &str) -> String {
     match raw.parse::<f64>() {
+        Ok(x) if !unit.is_empty() && (x * scale).fract() == 0.0 => format!("{:.0} {unit}", x * scale),
         Ok(x) if !unit.is_empty() => format!("{} {unit}", crate::text::significant(x * scale, 3)),
         _ => raw.to_string(),
     }

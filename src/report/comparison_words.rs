@@ -78,7 +78,7 @@ pub fn table_header() -> [String; 6] {
 pub fn table_note(c: &Comparison) -> String {
     let m = c.metrics.values().find(|m| m.change.resamples > 0);
     format!(
-        "Base and candidate: each arm's statistic with its 95 % interval, from the same resamples as the change ({}, {} resamples, seed {}; Wilson for the error rate). Tolerance τ: the one asked for (the spread of the runs is in the interval, never in τ). Verdict: regression or improvement when the 95 % interval lies beyond ±τ; equivalent when the 90 % interval lies within it; inconclusive otherwise.",
+        "Base and candidate: each arm's statistic with its 95 % interval, from the same variance model as the change ({}: within-run block bootstrap of {} resamples, seed {}; Wilson for the error rate). Tolerance τ: the one asked for (the spread of the runs is in the interval, never in τ). Verdict: regression or improvement when the 95 % interval lies beyond ±τ; equivalent when the 90 % interval lies within it; inconclusive otherwise.",
         m.map_or("", |m| m.change.method),
         m.map_or(0, |m| m.change.resamples),
         m.map_or(0, |m| m.change.seed),

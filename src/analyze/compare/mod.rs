@@ -426,7 +426,7 @@ impl Arms<'_, '_> {
             more_data: (verdict == Verdict::Inconclusive && reason.as_deref().is_none_or(|r| r.starts_with("single-run")))
                 .then(|| more_data_factor(pooled.estimate, ci90, tol))
                 .flatten()
-                .map(|f| more_data_plan(f, &variance.base, &variance.cand, steady_requests(self.base).min(steady_requests(self.cand)))),
+                .map(|f| more_data_plan(f, &variance.base, &variance.cand, pooled.between, steady_requests(self.base).min(steady_requests(self.cand)))),
             reason,
             too_few_groups,
             secondary,

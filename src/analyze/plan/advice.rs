@@ -38,14 +38,14 @@ fn between_run(base: &VarianceComponents, cand: &VarianceComponents) -> (f64, &'
 }
 
 /// Plans the extra data for an inconclusive verdict of a relative metric: `factor` is how many
-/// times less variance the change's interval needs, `requests_per_arm` today's requests.
-pub fn more_data_plan(factor: f64, base: &VarianceComponents, cand: &VarianceComponents, requests_per_arm: u64) -> MoreData {
+/// times less variance the change's interval needs, `interval_between` the between-run
+/// variance today's interval holds (compare's pooled estimate, its prior included),
+/// `requests_per_arm` today's requests.
+pub fn more_data_plan(factor: f64, base: &VarianceComponents, cand: &VarianceComponents, interval_between: f64, requests_per_arm: u64) -> MoreData {
     let runs = base.runs.min(cand.runs).max(1);
     let within = (base.within + cand.within) / 2.0;
     let (between, basis) = between_run(base, cand);
-    // The interval today holds the between-run variance only where it was measured.
-    let measured_between = if basis == "measured" { between } else { 0.0 };
-    let target = 2.0 * (measured_between + within) / runs as f64 / factor;
+    let target = 2.0 * (interval_between + within) / runs as f64 / factor;
     // (less a hair, so that an exact 12.0 computed as 12.000000000000002 stays 12)
     let runs_needed = (2.0 * (between + within) / target * (1.0 - 1e-12)).ceil().max(runs as f64 + 1.0);
     let slack = runs as f64 * target / 2.0 - between;
@@ -120,7 +120,7 @@ mod tests {
     #[test]
     fn measured_within_run_noise_only() {
         // 4x less variance: 4x the runs or 4x the requests per run.
-        let p = more_data_plan(4.0, &vc(2, Some(0.0), 1e-4), &vc(2, Some(0.0), 1e-4), 2000);
+        let p = more_data_plan(4.0, &vc(2, Some(0.0), 1e-4), &vc(2, Some(0.0), 1e-4), 0.0, 2000);
         assert_eq!(p.runs_per_arm, Some(8));
         assert!((p.requests_per_run_factor.unwrap() - 4.0).abs() < 1e-9);
         assert_eq!(p.between_run, "measured");
@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn measured_run_to_run_noise_dominates() {
-        let p = more_data_plan(4.0, &vc(3, Some(9e-4), 1e-4), &vc(3, Some(9e-4), 1e-4), 3000);
+        let p = more_data_plan(4.0, &vc(3, Some(9e-4), 1e-4), &vc(3, Some(9e-4), 1e-4), 9e-4, 3000);
         assert_eq!(p.runs_per_arm, Some(12));
         assert!(p.requests_per_run_factor.is_none() && p.advice.contains("measured run-to-run noise (CV 3.0 %) dominates"), "{}", p.advice);
     }
@@ -139,7 +139,7 @@ mod tests {
         // Within 1e-4 per run, 2.5x less variance: today's interval holds 2e-4, target 8e-5.
         // With the assumed 2 % CV (4e-4): 2 × 5e-4 / 8e-5 = 12.5 ⇒ 13 runs per arm; longer
         // single runs cannot reach 8e-5 because 2 × 4e-4 alone exceeds it.
-        let p = more_data_plan(2.5, &vc(1, None, 1e-4), &vc(1, None, 1e-4), 1000);
+        let p = more_data_plan(2.5, &vc(1, None, 1e-4), &vc(1, None, 1e-4), 0.0, 1000);
         assert_eq!(p.runs_per_arm, Some(13));
         assert!(p.requests_per_run_factor.is_none());
         assert_eq!(p.between_run, "assumed");
@@ -149,7 +149,7 @@ mod tests {
     #[test]
     fn nothing_past_a_hundred_times_the_data() {
         // The case: an estimate at the tolerance makes the factor explode.
-        let p = more_data_plan(22948.0, &vc(1, None, 1e-4), &vc(1, None, 1e-4), 24);
+        let p = more_data_plan(22948.0, &vc(1, None, 1e-4), &vc(1, None, 1e-4), 0.0, 24);
         assert!(p.runs_per_arm.is_none() && p.requests_per_run_factor.is_none());
         assert!(!p.advice.contains("114"), "no extrapolated run count: {}", p.advice);
         assert!(p.advice.contains("cannot tell") && p.advice.contains("requests per arm"), "{}", p.advice);

@@ -1,7 +1,7 @@
 //! The `credence` binary: parse, dispatch to the subcommand, print the error, exit with its
 //! code.
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 
 use credence::cli::Cli;
 
@@ -53,7 +53,7 @@ fn version() -> &'static str {
 }
 
 fn main() -> std::process::ExitCode {
-    let matches = Cli::command().version(version()).get_matches();
+    let matches = credence::cli::command().version(version()).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match credence::cli::run(cli.command) {
         Ok(code) => code.into(),

@@ -407,7 +407,7 @@ fn audit_of_an_artifacts_folder_writes_the_pdf() {
         let at = format!("{}: ", dir.join(file).display());
         assert!(skipped.iter().any(|l| l.contains(&at) && l.contains(why)), "{file}: {err}");
     }
-    let files = ["profile_export.jsonl", "logs/aiperf.log", "phase_manifest.json", "profile_export_aiperf.json"].map(|f| dir.join(f));
+    let files = ["logs/aiperf.log", "phase_manifest.json", "profile_export.jsonl", "profile_export_aiperf.json"].map(|f| dir.join(f));
     let by_folder = audit(&[dir.as_path()], &sc.path("folder.json"));
     let by_files = audit(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>(), &sc.path("files.json"));
     assert_eq!(by_folder, by_files);

@@ -72,8 +72,14 @@ pub enum Command {
     /// bad input.
     #[command(after_help = "Example: credence report --demo -o demo.pdf")]
     Report(report::ReportArgs),
-    /// Import another tool's output into a run directory: `credence import [FORMAT] PATH... --out RUN`.
+    /// Import another tool's output (its files or its output folder) into a run directory.
     ///
+    /// `credence import [FORMAT] PATH... --out RUN`. A PATH may be a tool's output folder
+    /// (inference-perf's reports/, AIPerf's artifacts folder, guidellm's output folder, a folder
+    /// of vLLM result JSONs): the files credence reads are taken from it, the others are listed
+    /// as skipped, one line each. A folder holding several runs (one per vLLM result JSON, or one
+    /// per artifacts folder under it) is written as a series: OUT/NAME per run and
+    /// OUT/series.json linking them, which compare, plan and report read as replicated runs.
     /// FORMAT is auto (detect from the content; the default), vllm, sglang, perf-analyzer,
     /// aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi,
     /// nvidia-smi-dmon or dcgm. Several files may go into one run (requests plus
@@ -85,6 +91,9 @@ pub enum Command {
     #[command(after_help = "Example: credence import reports/ --out run   (inference-perf's output folder)")]
     Import(import::ImportArgs),
     /// Audit someone else's benchmark: import, analyze, check the tool's own claims, report.
+    ///
+    /// PATH... are the tool's files or its output folder (as for import; the folder must hold
+    /// one run). Exit 0 reported, 2 bad input.
     #[command(after_help = "Example: credence audit artifacts/my-run/ -o audit.pdf   (AIPerf's artifacts folder)")]
     Audit(audit::AuditArgs),
     /// Collect per-second GPU, host and server telemetry into a run directory, crash-safe.
@@ -135,6 +144,22 @@ pub enum Command {
     /// Print the manual page (roff), for `man`.
     #[command(after_help = "Example: credence man > credence.1 && man ./credence.1")]
     Man,
+}
+
+/// The command line with its conventions: `-h`/`--help` prints the page that fits a terminal
+/// (one line per option, the example last), `credence help COMMAND` the full reference (every
+/// paragraph); `main`, `completions` and `man` all use it.
+pub fn command() -> clap::Command {
+    short_help_flag(<Cli as clap::CommandFactory>::command())
+}
+
+/// Replaces clap's `--help` (the long reference whenever an option has a second paragraph) by
+/// the short page, in the command and every subcommand.
+fn short_help_flag(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let flag = clap::Arg::new("help").short('h').long("help").action(clap::ArgAction::HelpShort).help("Print help (the full reference: credence help COMMAND)");
+    let cmd = cmd.disable_help_flag(true).arg(flag);
+    names.iter().fold(cmd, |c, n| c.mut_subcommand(n, short_help_flag))
 }
 
 /// Runs one subcommand and returns its exit code.

@@ -1,9 +1,7 @@
 //! `credence completions SHELL` and `credence man`: the shell's completion script and the
 //! manual page, generated from the command line's own definition so they never drift from it.
 
-use clap::CommandFactory;
-
-use crate::cli::Cli;
+use crate::cli::command;
 use crate::cli::io::print_stdout;
 use crate::error::{CliError, ExitCode};
 
@@ -28,7 +26,7 @@ pub fn completions(a: CompletionsArgs) -> Result<ExitCode, CliError> {
         Shell::Fish => clap_complete::Shell::Fish,
     };
     let mut out = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "credence", &mut out);
+    clap_complete::generate(shell, &mut command(), "credence", &mut out);
     print_stdout(&String::from_utf8_lossy(&out))?;
     Ok(ExitCode::Success)
 }
@@ -37,7 +35,7 @@ pub fn completions(a: CompletionsArgs) -> Result<ExitCode, CliError> {
 /// own options are in its `--help`).
 pub fn man() -> Result<ExitCode, CliError> {
     let mut out = Vec::new();
-    clap_mangen::Man::new(Cli::command()).render(&mut out).map_err(|e| CliError::failure(format!("cannot render the manual page: {e}")))?;
+    clap_mangen::Man::new(command()).render(&mut out).map_err(|e| CliError::failure(format!("cannot render the manual page: {e}")))?;
     print_stdout(&String::from_utf8_lossy(&out))?;
     Ok(ExitCode::Success)
 }

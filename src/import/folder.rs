@@ -133,6 +133,8 @@ fn folder_runs(root: &Path, skipped: &mut Vec<Skipped>) -> Result<Vec<RunFiles>,
     let mut runs = group(root, inputs, skipped);
     for run in &mut runs {
         one_of_each(root, run, skipped);
+        // In the walk's order, as a shell's `FOLDER/*` lists them: the same run either way.
+        run.inputs.sort_by(|a, b| a.path.cmp(&b.path));
     }
     Ok(runs)
 }

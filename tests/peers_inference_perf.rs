@@ -405,7 +405,10 @@ fn the_reports_folder_is_an_input_and_validation_json_is_skipped() {
         let err = stderr(o);
         let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("skipped ")).collect();
         assert_eq!(lines.len(), 1, "{err}");
-        assert!(lines[0].ends_with("validation.json: inference-perf's validation.json (its checks of its own reports; credence checks the reports itself)"), "{err}");
+        assert!(
+            lines[0].ends_with("validation.json: inference-perf's validation.json (its checks of its own reports; credence checks the reports itself)"),
+            "{err}"
+        );
     };
     let by_folder = sc.path("by-folder");
     let o = run(&["import", reports.to_str().unwrap(), "--out", by_folder.to_str().unwrap()]);

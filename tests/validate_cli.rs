@@ -441,4 +441,7 @@ fn every_help_fits_a_terminal_with_an_example() {
         assert!(lines <= 50, "{what}: {lines} lines");
         assert!(text.contains("Example: credence "), "{what} has no example:\n{text}");
     }
+    // The long explanations are one command away: `credence help COMMAND`.
+    let (short, long) = (stdout(&credence(&["import", "--help"])), stdout(&credence(&["help", "import"])));
+    assert!(!short.contains("inference-perf's files are read together") && long.contains("inference-perf's files are read together"), "{long}");
 }

@@ -194,10 +194,9 @@ fn group(root: &Path, inputs: Vec<Input>, skipped: &mut Vec<Skipped>) -> Vec<Run
         match home {
             _ if single => runs[0].inputs.push(side),
             Some((dir, 1)) => runs.iter_mut().find(|r| parent(&r.inputs[0]) == dir).expect("the folder's run").inputs.push(side),
-            Some((dir, n)) => skipped.push(Skipped {
-                path: side.path,
-                why: format!("beside {n} runs' files in {}: which run it belongs to cannot be told", dir.display()),
-            }),
+            Some((dir, n)) => {
+                skipped.push(Skipped { path: side.path, why: format!("beside {n} runs' files in {}: which run it belongs to cannot be told", dir.display()) })
+            }
             None => skipped.push(Skipped { path: side.path, why: "no per-request file in its folder or above it: it belongs to no run".into() }),
         }
     }

@@ -494,3 +494,73 @@ fn python_nan_and_infinity_are_read() {
     let a = round_trip(&[f.to_str().unwrap()], &s, "run");
     assert_eq!(a["requests"]["errors"], 1);
 }
+
+/// A folder of vLLM result JSONs: each file is one run, and the runs go into one series folder
+/// that `report` reads as replicated runs; a file of no known format is listed as skipped.
+#[test]
+fn a_folder_of_vllm_results_becomes_a_series() {
+    let s = Scratch::new("imp_folder_vllm");
+    let results = s.path("results");
+    std::fs::create_dir_all(&results).unwrap();
+    for (i, n) in [40, 50, 60].iter().enumerate() {
+        std::fs::write(results.join(format!("qps10-{i}.json")), vllm_result(*n).to_string()).unwrap();
+    }
+    std::fs::write(results.join("notes.txt"), "three repeats of the same configuration\n").unwrap();
+    let out = s.path("series");
+    let o = import(&[results.to_str().unwrap(), "--tz", "+02:00"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let skipped: Vec<&str> = err.lines().filter(|l| l.starts_with("skipped ")).collect();
+    assert_eq!(skipped.len(), 1, "{err}");
+    assert!(skipped[0].contains("notes.txt") && skipped[0].contains("could not be recognised"), "{err}");
+    let series: Value = serde_json::from_str(&std::fs::read_to_string(out.join("series.json")).unwrap()).unwrap();
+    assert_eq!(series["kind"], "credence series");
+    let runs: Vec<&str> = series["runs"].as_array().unwrap().iter().map(|r| r["run"].as_str().unwrap()).collect();
+    assert_eq!(runs, ["qps10-0", "qps10-1", "qps10-2"]);
+    for (name, n) in runs.iter().zip([40, 50, 60]) {
+        let v = credence(&["validate", out.join(name).to_str().unwrap(), "--json"]);
+        assert!(v.status.success(), "{name}: {}", String::from_utf8_lossy(&v.stdout));
+        assert_eq!(credence::run::load(&out.join(name)).unwrap().requests.num_rows(), n, "{name}");
+    }
+    let r = credence(&["report", out.to_str().unwrap(), "-o", s.path("r.json").to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(r.status.success(), "the series folder reports: {}", stderr(&r));
+    // audit checks one run's claims: a folder of several is refused, naming them.
+    let a = credence(&["audit", results.to_str().unwrap(), "-o", s.path("a.pdf").to_str().unwrap(), "--tz", "+02:00"]);
+    assert_eq!(a.status.code(), Some(2));
+    assert!(stderr(&a).contains("holds 3 runs (qps10-0, qps10-1, qps10-2)"), "{}", stderr(&a));
+}
+
+/// An empty folder, or one holding nothing credence reads, is bad input naming the folder; a
+/// symbolic link is not followed out of the folder, and the walk stops at a bounded depth.
+#[test]
+fn a_folder_with_nothing_to_read_exits_2_and_links_are_not_followed() {
+    let s = Scratch::new("imp_folder_bad");
+    let empty = s.path("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = import(&[empty.to_str().unwrap()], &s.path("out-empty"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("{}: an empty folder", empty.display())), "{}", stderr(&o));
+    let unknown = s.path("unknown");
+    std::fs::create_dir_all(&unknown).unwrap();
+    std::fs::write(unknown.join("a.json"), r#"{"hello": 1}"#).unwrap();
+    std::fs::write(unknown.join("b.txt"), "text\n").unwrap();
+    let o = import(&[unknown.to_str().unwrap()], &s.path("out-unknown"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{}: no file that credence reads (2 set aside)", unknown.display())), "{err}");
+    assert!(err.contains("a.json: a JSON file of no known benchmark format"), "{err}");
+    assert!(!s.path("out-unknown").exists() && !s.path("out-empty").exists());
+    // A link to a result outside the folder, and a result 8 folders down: neither is read.
+    let outside = write(&s, "outside.json", &vllm_result(20).to_string());
+    let linked = s.path("linked");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::os::unix::fs::symlink(&outside, linked.join("result.json")).unwrap();
+    let deep = (0..8).fold(linked.clone(), |d, i| d.join(format!("d{i}")));
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("deep.json"), vllm_result(20).to_string()).unwrap();
+    let o = import(&[linked.to_str().unwrap()], &s.path("out-linked"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("result.json: a symbolic link: not followed"), "{err}");
+    assert!(err.contains("d6: a folder more than 6 levels down: not searched"), "{err}");
+}

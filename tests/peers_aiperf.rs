@@ -379,3 +379,59 @@ fn a_negative_gap_or_a_nan_time_marks_its_row() {
         assert!(messages[0].starts_with("profile_export.jsonl, request ") && messages[0].contains(says), "{messages:?}");
     }
 }
+
+/// A newcomer's one command: `credence audit FOLDER -o r.pdf` on an AIPerf artifacts folder.
+/// It reads the records, the summary, the phase manifest and the log, lists what it leaves
+/// (the per-phase summaries, the CSV and console twins, inputs.json, the ready marker) and
+/// audits exactly as when those four files are named.
+#[test]
+fn audit_of_an_artifacts_folder_writes_the_pdf() {
+    let sc = Scratch::new("peers_aiperf_folder");
+    let dir = case("warmup-on");
+    let pdf = sc.path("r.pdf");
+    let o = credence(&["audit", s(&dir), "-o", s(&pdf)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF-"));
+    let err = stderr(&o);
+    let skipped: Vec<&str> = err.lines().filter(|l| l.starts_with("skipped ")).collect();
+    for (file, why) in [
+        (".aiperf_results_ready.json", "results-ready marker"),
+        ("inputs.json", "request payloads"),
+        ("phases/profiling/profile_export_aiperf.json", "another aiperf-aggregate file is read for this run"),
+        ("phases/warmup/profile_export_aiperf.json", "another aiperf-aggregate file is read for this run"),
+        ("phases/profiling/profile_export_aiperf.csv", "CSV summary"),
+        ("profile_export_aiperf.csv", "CSV summary"),
+        ("profile_export_console.txt", "console tables"),
+        ("harness.json", "no known benchmark format"),
+    ] {
+        let at = format!("{}: ", dir.join(file).display());
+        assert!(skipped.iter().any(|l| l.contains(&at) && l.contains(why)), "{file}: {err}");
+    }
+    let files = ["logs/aiperf.log", "phase_manifest.json", "profile_export.jsonl", "profile_export_aiperf.json"].map(|f| dir.join(f));
+    let by_folder = audit(&[dir.as_path()], &sc.path("folder.json"));
+    let by_files = audit(&files.iter().map(PathBuf::as_path).collect::<Vec<_>>(), &sc.path("files.json"));
+    assert_eq!(by_folder, by_files);
+    assert_eq!(by_folder["differing"], 0, "{by_folder}");
+}
+
+/// The tool's top folder holds one artifacts folder per case: `import` writes them as a series
+/// (one run each), and `audit`, which checks one run, names them.
+#[test]
+fn a_folder_of_artifacts_folders_imports_as_a_series() {
+    let sc = Scratch::new("peers_aiperf_series");
+    let top = common::fixture("peers/aiperf-0.13.0");
+    let out = sc.path("series");
+    let o = credence(&["import", s(&top), "--out", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let series = json_file(&out.join("series.json"));
+    let runs: Vec<&str> = series["runs"].as_array().unwrap().iter().map(|r| r["run"].as_str().unwrap()).collect();
+    let mut cases: Vec<String> = std::fs::read_dir(&top).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    cases.sort();
+    assert_eq!(runs, cases);
+    for r in &runs {
+        assert_eq!(json_file(&out.join(r).join("run.json"))["labels"]["imported_from"], "aiperf", "{r}");
+    }
+    let o = credence(&["audit", s(&top), "-o", s(&sc.path("r.pdf"))]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("holds {} runs", runs.len())), "{}", stderr(&o));
+}

@@ -275,3 +275,26 @@ fn a_first_token_after_the_end_or_a_nan_time_is_kept_as_an_invalid_row() {
         assert!(message.starts_with(&format!("benchmarks.json, request {id}: ")) && message.contains(reason), "{what}: {message}");
     }
 }
+
+/// guidellm's output folder is an input: its benchmarks.json is read, the harness's files are
+/// listed as skipped, and the run is the one its file makes. The `sigint` case's folder, where
+/// guidellm wrote nothing, is bad input naming the folder.
+#[test]
+fn the_output_folder_is_an_input() {
+    let s = Scratch::new("peers_guidellm_folder");
+    let (name, file) = cases().into_iter().find(|(n, _)| n == "concurrency").unwrap();
+    let folder = file.parent().unwrap();
+    let (by_folder, by_file) = (s.path("by-folder"), s.path("by-file"));
+    let o = credence(&["audit", folder.to_str().unwrap(), "-o", by_folder.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{name}: {}", stderr(&o));
+    let skipped: Vec<String> = stderr(&o).lines().filter(|l| l.starts_with("skipped ")).map(String::from).collect();
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(skipped.iter().any(|l| l.contains("harness.json")) && skipped.iter().any(|l| l.contains("tool-stdout.txt")), "{skipped:?}");
+    let o = credence(&["audit", file.to_str().unwrap(), "-o", by_file.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json(&by_folder), json(&by_file), "the folder and its benchmarks.json give the same audit");
+    let sigint = fixture("peers/guidellm-0.8.1/sigint");
+    let o = credence(&["import", sigint.to_str().unwrap(), "--out", s.path("run").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&format!("{}: no file that credence reads (2 set aside)", sigint.display())), "{}", stderr(&o));
+}

@@ -381,3 +381,69 @@ fn stage_reports_of_another_run_are_refused() {
     let mixed = [records, file("faults", "inference-perf.partial.stage_0.yaml"), file("constant-two-stages", "inference-perf.partial.stage_1.yaml")];
     refused(&mixed, &s.path("b"), &["are of different runs (run.eid)"]);
 }
+
+/// The files inference-perf itself writes into its `reports/` folder (not the harness's).
+fn tool_files(case: &str) -> Vec<String> {
+    named(case, |n| !matches!(n, "harness.json" | "tool-stdout.txt" | "input-config.yaml"))
+}
+
+/// `credence import reports/` and `credence import reports/*` read the same files into the
+/// same run, and name validation.json as skipped instead of failing on it; `audit reports/`
+/// reads the summaries too.
+#[test]
+fn the_reports_folder_is_an_input_and_validation_json_is_skipped() {
+    let sc = Scratch::new("peers_ip_folder");
+    let reports = sc.path("reports");
+    std::fs::create_dir_all(&reports).unwrap();
+    for f in tool_files("faults") {
+        let f = Path::new(&f);
+        std::fs::copy(f, reports.join(f.file_name().unwrap())).unwrap();
+    }
+    let listed: Vec<String> = tool_files("faults").iter().map(|f| reports.join(Path::new(f).file_name().unwrap()).to_str().unwrap().to_string()).collect();
+    assert!(listed.iter().any(|f| f.ends_with("validation.json")), "the fixture has a validation.json");
+    let skipped_validation = |o: &std::process::Output| {
+        let err = stderr(o);
+        let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("skipped ")).collect();
+        assert_eq!(lines.len(), 1, "{err}");
+        assert!(
+            lines[0].ends_with("validation.json: inference-perf's validation.json (its checks of its own reports; credence checks the reports itself)"),
+            "{err}"
+        );
+    };
+    let by_folder = sc.path("by-folder");
+    let o = run(&["import", reports.to_str().unwrap(), "--out", by_folder.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    skipped_validation(&o);
+    let by_glob = sc.path("by-glob");
+    let mut args = vec!["import"];
+    args.extend(listed.iter().map(String::as_str));
+    args.extend_from_slice(&["--out", by_glob.to_str().unwrap()]);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    skipped_validation(&o);
+    assert_eq!(common::dir_bytes(&by_folder), common::dir_bytes(&by_glob), "the folder and its files make the same run");
+    let m = json_file(&by_folder.join("run.json"));
+    assert_eq!(m["source"]["files"].as_array().unwrap().len(), listed.len() - 1, "every file but validation.json is read");
+    let report = sc.path("audit.json");
+    let o = run(&["audit", reports.to_str().unwrap(), "-o", report.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a = &json_file(&report)["audit"];
+    assert!(a["reproduced"].as_u64().unwrap() > 0 && a["differing"] == 0, "{a}");
+}
+
+/// The fixture's case folder also holds the harness's files: they are listed as skipped (the
+/// config given to the tool as a second config, which the tool's resolved config.yaml wins).
+#[test]
+fn a_case_folder_with_the_harness_files_imports() {
+    let sc = Scratch::new("peers_ip_case_folder");
+    let out = sc.path("run");
+    let o = run(&["import", dir("concurrency").to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let skipped: Vec<&str> = err.lines().filter(|l| l.starts_with("skipped ")).collect();
+    assert_eq!(skipped.len(), 4, "{err}");
+    assert!(err.contains("input-config.yaml: another inference-perf-config file is read for this run:"), "{err}");
+    assert!(err.contains("harness.json: a JSON file of no known benchmark format"), "{err}");
+    let v = run(&["validate", out.to_str().unwrap(), "--json"]);
+    assert!(v.status.success());
+}

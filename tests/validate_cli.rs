@@ -373,3 +373,75 @@ fn segment_folder_reads_as_one_table() {
     assert_eq!(code, 0, "{text}");
     assert!(text.contains(&format!("host      {n} rows")), "{text}");
 }
+
+// The command line's conventions (kept in this test binary rather than a new one: each costs a
+// link): completions, the manual page, the version, and help that fits a terminal.
+
+/// The subcommands, as `credence help` lists them.
+fn subcommands() -> Vec<String> {
+    let help = stdout(&credence(&["help"]));
+    let listed = help.split("Commands:").nth(1).expect("help lists the commands").split("\n\n").next().unwrap();
+    listed.lines().filter_map(|l| l.split_whitespace().next()).filter(|c| *c != "help").map(String::from).collect()
+}
+
+#[test]
+fn completions_for_each_shell_name_the_subcommands() {
+    let commands = subcommands();
+    assert!(commands.len() >= 16 && commands.contains(&"audit".to_string()) && commands.contains(&"man".to_string()), "{commands:?}");
+    for shell in ["bash", "zsh", "fish"] {
+        let o = credence(&["completions", shell]);
+        assert!(o.status.success(), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        for c in &commands {
+            assert!(script.contains(c.as_str()), "{shell} completion lacks {c}");
+        }
+    }
+    let o = credence(&["completions", "powershell-ise"]);
+    assert_eq!(o.status.code(), Some(2), "an unknown shell is a usage error");
+}
+
+#[test]
+fn man_prints_a_roff_page() {
+    let o = credence(&["man"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(page.starts_with(".ie") || page.starts_with(".TH"), "{}", &page[..page.len().min(200)]);
+    assert!(page.contains(".TH credence 1") && page.contains("audit"), "{}", &page[..page.len().min(400)]);
+}
+
+/// `--version` is the crate's version, with the commit when built from a git checkout whose
+/// HEAD has a reflog (see build.rs).
+#[test]
+fn version_names_the_version_and_the_commit() {
+    let o = credence(&["--version"]);
+    assert!(o.status.success());
+    let v = stdout(&o);
+    assert!(v.starts_with(&format!("credence {}", env!("CARGO_PKG_VERSION"))), "{v}");
+    let git = |args: &[&str]| std::process::Command::new("git").args(args).current_dir(common::repo()).output().ok().filter(|o| o.status.success());
+    let reflog = git(&["rev-parse", "--absolute-git-dir"]).map(|o| Path::new(stdout(&o).trim()).join("logs/HEAD")).filter(|p| p.is_file());
+    if let (Some(_), Some(head)) = (reflog, git(&["rev-parse", "HEAD"])) {
+        assert_eq!(v.trim_end(), format!("credence {} (git {})", env!("CARGO_PKG_VERSION"), &stdout(&head)[..9]));
+    }
+}
+
+/// Every command's help fits a terminal and ends with an example.
+#[test]
+fn every_help_fits_a_terminal_with_an_example() {
+    let mut helps = vec![(String::from("credence --help"), credence(&["--help"]))];
+    for c in subcommands() {
+        helps.push((format!("credence {c} --help"), credence(&[&c, "--help"])));
+    }
+    for sub in ["save", "check"] {
+        helps.push((format!("credence baseline {sub} --help"), credence(&["baseline", sub, "--help"])));
+    }
+    for (what, o) in &helps {
+        assert!(o.status.success(), "{what}");
+        let text = stdout(o);
+        let lines = text.lines().count();
+        assert!(lines <= 50, "{what}: {lines} lines");
+        assert!(text.contains("Example: credence "), "{what} has no example:\n{text}");
+    }
+    // The long explanations are one command away: `credence help COMMAND`.
+    let (short, long) = (stdout(&credence(&["import", "--help"])), stdout(&credence(&["help", "import"])));
+    assert!(!short.contains("inference-perf's files are read together") && long.contains("inference-perf's files are read together"), "{long}");
+}

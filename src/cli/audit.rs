@@ -1,4 +1,4 @@
-//! `credence audit PATH...`: imports another tool's output, analyzes it, checks the tool's own
+//! `credence audit PATH...`: imports another tool's output (files or its output folder), analyzes it, checks the tool's own
 //! claims against it and writes the report. Three paths, by what the files hold: per-request
 //! data (the full analysis), a GPU capture alone (the telemetry audit) or summary statistics
 //! alone (the claims cross-checked).
@@ -13,9 +13,10 @@ use crate::analyze::telemetry_audit::load::LoadState;
 use crate::analyze::telemetry_audit::telemetry_audit;
 use crate::analyze::{AnalyzeOptions, analyze_view};
 use crate::cli::args::{ReportFormat, format_and_paths, import_options, parse_lang};
-use crate::cli::io::{check_writable, write_report_in};
+use crate::cli::io::{check_writable, print_skipped, write_report_in};
 use crate::error::{CliError, ExitCode};
-use crate::import::{ImportResult, import};
+use crate::import::folder::gather;
+use crate::import::{ImportResult, import_run, several_runs};
 use crate::report::Report;
 use crate::run::Table;
 
@@ -61,7 +62,12 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     check_writable(&a.out)?;
     let (format, paths) = format_and_paths(&a.args)?;
     let opts = import_options(a.tz.as_deref(), a.start.as_deref(), &[])?;
-    let result = import(&paths, format, &opts, true)?;
+    let mut gathered = gather(&paths, format)?;
+    print_skipped(&gathered.skipped);
+    if gathered.runs.len() > 1 {
+        return Err(several_runs(&paths[0], &gathered.runs).into());
+    }
+    let result = import_run(gathered.runs.remove(0), &opts, true)?;
     let source = source_names(&result);
     let report = if result.data.requests.num_rows() > 0 {
         per_request_audit(&a, &result, &source)

@@ -23,6 +23,7 @@ pub struct BaselineArgs {
 #[derive(Debug, clap::Subcommand)]
 enum BaselineAction {
     /// Copy RUN... into DIR/NAME, with how far they spread.
+    #[command(after_help = "Example: credence baseline save nightly run-1 run-2 --dir baselines")]
     Save {
         name: String,
         #[arg(required = true)]
@@ -34,6 +35,7 @@ enum BaselineAction {
     /// Compare RUN... against the saved baseline; exit 3 on a regression. When the runs are
     /// reruns of the baseline's own configuration, a significant change means the baseline
     /// itself has drifted.
+    #[command(after_help = "Example: credence baseline check nightly new-run --dir baselines")]
     Check {
         name: String,
         #[arg(required = true)]

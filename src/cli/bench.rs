@@ -90,7 +90,7 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = GpuArg::Off)]
     collect_gpu: GpuArg,
     /// Scrape the server's Prometheus metrics beside the load, once a second.
-    #[arg(long)]
+    #[arg(long, value_name = "URL")]
     server_metrics: Option<String>,
     /// A sweep, e.g. rate=5,10,20: one run per step under --out, linked by sweep.json.
     #[arg(long)]

@@ -37,6 +37,13 @@ pub fn json_text(value: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(value).expect("credence's own types serialize") + "\n"
 }
 
+/// The files an import set aside, one line each on stderr.
+pub fn print_skipped(skipped: &[crate::import::folder::Skipped]) {
+    for s in skipped {
+        eprintln!("skipped {}: {}", s.path.display(), crate::text::sanitize(&s.why));
+    }
+}
+
 /// Writes to stdout; a closed pipe (e.g. `| head`) is not an error.
 pub fn print_stdout(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();

@@ -36,7 +36,8 @@ pub enum Format {
     AiperfAggregate,
     AiperfLog,
     AiperfPhaseManifest,
-    /// Recognised but not yet importable (guidellm, inference-perf, …).
+    /// A known tool's file that credence does not read (its raw SSE export, a CSV twin of a
+    /// JSON file read, a validation report): set aside with this description, not refused.
     Unsupported(&'static str),
 }
 
@@ -189,6 +190,9 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     if let Some(f) = detect_inference_perf_text(&head, bytes) {
         return Ok(f);
     }
+    if let Some(f) = known_text_not_read(trimmed) {
+        return Ok(f);
+    }
     Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(
         "pass the format (vllm, sglang, perf-analyzer, aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi, nvidia-smi-dmon, dcgm); a truncated JSON file is also reported this way: check that it is complete",
     ))
@@ -213,7 +217,35 @@ fn detect_inference_perf_text(head: &str, bytes: &[u8]) -> Option<Format> {
     }
 }
 
+/// Text files the tools write beside the files credence reads.
+fn known_text_not_read(head: &str) -> Option<Format> {
+    if head.starts_with("Metric,avg,min,max") {
+        return Some(Format::Unsupported("AIPerf's CSV summary (profile_export_aiperf.csv): its JSON twin profile_export_aiperf.json is read"));
+    }
+    if head.contains("NVIDIA AIPerf |") {
+        return Some(Format::Unsupported("AIPerf's console tables (profile_export_console.txt): profile_export_aiperf.json holds the same numbers"));
+    }
+    None
+}
+
+/// JSON files the tools write beside the files credence reads.
+fn known_json_not_read(v: &Value) -> Option<Format> {
+    if v.get("global").is_some() && v.get("reports").is_some_and(Value::is_object) {
+        return Some(Format::Unsupported("inference-perf's validation.json (its checks of its own reports; credence checks the reports itself)"));
+    }
+    if has_all(v, &["ready", "was_cancelled"]) {
+        return Some(Format::Unsupported("AIPerf's results-ready marker (.aiperf_results_ready.json)"));
+    }
+    if v.get("data").and_then(Value::as_array).and_then(|a| a.first()).is_some_and(|d| has_all(d, &["session_id", "payloads"])) {
+        return Some(Format::Unsupported("AIPerf's inputs.json (the request payloads it sent)"));
+    }
+    None
+}
+
 fn classify(v: &Value) -> Format {
+    if let Some(f) = known_json_not_read(v) {
+        return f;
+    }
     if v.as_array().and_then(|a| a.first()).is_some_and(|r| r.get("ttft_s").is_some() && r.get("end_to_end_latency_s").is_some()) {
         return Format::Llmperf;
     }

@@ -10,6 +10,7 @@ pub mod aiperf;
 pub mod dcgm;
 pub mod detect;
 pub mod dmon;
+pub mod folder;
 pub mod guidellm;
 pub mod inference_perf;
 pub mod json;
@@ -167,15 +168,33 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
         Format::AiperfAggregate => aiperf::parse_aggregate(path, bytes, o),
         Format::AiperfLog => aiperf::parse_log(path, bytes, o),
         Format::AiperfPhaseManifest => aiperf::parse_phase_manifest(path, bytes, o),
-        Format::Unsupported(name) => Err(ImportError::new(path, None, format!("the {name} format is recognised but its importer is not built yet"))),
+        Format::Unsupported(name) => Err(ImportError::new(path, None, format!("not read: {name}"))),
         Format::Auto => unreachable!("detected before parsing"),
     }
 }
 
-/// Imports `paths` into run data. One file must carry per-request data; others may add GPU
-/// telemetry or the tool's summary (for `audit`).
+/// Imports `paths` into run data: files, or a folder holding one run (see `folder::gather`,
+/// which the CLI calls itself to list what it set aside and to import a folder of several
+/// runs). One file must carry per-request data; others may add GPU telemetry or the tool's
+/// summary (for `audit`).
 pub fn import(paths: &[PathBuf], format: Format, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
-    import_inputs(read_inputs(paths, format)?, o, allow_aggregate_only)
+    let mut gathered = folder::gather(paths, format)?;
+    if gathered.runs.len() > 1 {
+        return Err(several_runs(&paths[0], &gathered.runs));
+    }
+    import_run(gathered.runs.remove(0), o, allow_aggregate_only)
+}
+
+/// Imports the files of one run.
+pub fn import_run(run: folder::RunFiles, o: &ImportOptions, allow_aggregate_only: bool) -> Result<ImportResult, ImportError> {
+    import_inputs(run.inputs, o, allow_aggregate_only)
+}
+
+/// The error when one run is wanted and the paths hold several.
+pub fn several_runs(path: &Path, runs: &[folder::RunFiles]) -> ImportError {
+    let names: Vec<&str> = runs.iter().map(|r| r.name.as_str()).collect();
+    ImportError::new(path, None, format!("holds {} runs ({}): one run is wanted here", runs.len(), names.join(", ")))
+        .hint("give one run's folder, or `credence import` the folder into a series and `credence report` that")
 }
 
 /// Imports one file already in memory, as `import` would read it from `path` (which is only
@@ -230,31 +249,10 @@ fn quarantine((path, _, part): &mut Part) -> Result<Option<(usize, String)>, Imp
 pub(crate) type Part = (PathBuf, Format, Imported);
 
 /// One input file: its path, its bytes and its format (given or detected).
-struct Input {
+pub(crate) struct Input {
     path: PathBuf,
     bytes: Vec<u8>,
     format: Format,
-}
-
-/// Reads and detects every input (with several files, each is detected from its content).
-fn read_inputs(paths: &[PathBuf], format: Format) -> Result<Vec<Input>, ImportError> {
-    let mut inputs = Vec::new();
-    for p in paths {
-        let bytes = read(p)?;
-        let f = if format == Format::Auto || paths.len() > 1 {
-            detect::detect(p, &bytes).map_err(|e| {
-                if format == Format::Auto {
-                    e
-                } else {
-                    e.hint(format!("with several files, each is detected from its content; the format {} given first applies to none of them", format.name()))
-                }
-            })?
-        } else {
-            format
-        };
-        inputs.push(Input { path: p.clone(), bytes, format: f });
-    }
-    Ok(inputs)
 }
 
 /// Parses every input, recording each file's provenance.

@@ -165,7 +165,7 @@ fn an_open_loop_opens_a_connection_whenever_none_is_idle() {
     let srv = server(1000, 10, Some(2));
     let s = Scratch::new("bench_open");
     let out = s.path("run");
-    let o = bench(&srv, &out, &["--rate", "100", "--arrival", "constant", "--duration", "1500ms", "--output-len", "2", "--input-len", "8"]);
+    let o = bench(&srv, &out, &["--rate", "100", "--arrival", "constant", "--requests", "150", "--output-len", "2", "--input-len", "8"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(!err.contains("every connection busy"), "no request waited for a connection: {err}");

@@ -271,7 +271,7 @@ fn late_send_cause(o: &BenchOptions, own: &OwnLoad, seconds: &[Second], waited: 
         )
     } else if queued as f64 >= 0.01 * own.all_lags.len().max(1) as f64 {
         format!(
-            "{queued} requests found every connection busy and waited while the pool grew (peak {} in flight): the client's threads were starved of CPU; give it its own cores or lower the rate",
+            "{queued} requests were taken up late though the in-flight bound was not reached (peak {} of {limit}): the client's threads were starved of CPU; give it its own cores or lower the rate",
             demand.peak
         )
     } else {

@@ -66,9 +66,9 @@ fn read_run(out: &std::path::Path, ttft_ms: f64, wall: f64) -> Step {
     let r = &run.requests;
     let (sched, sent, first) =
         (r.timestamps("scheduled_ns").expect("scheduled"), r.timestamps("sent_ns").expect("sent"), r.timestamps("first_token_ns").expect("ttft"));
-    let mut lags: Vec<f64> = sched.iter().zip(&sent).filter_map(|(a, b)| Some((b.as_ref()? - a.as_ref()?) as f64 / 1e6)).collect();
+    let mut lags: Vec<f64> = sched.iter().zip(sent.iter()).filter_map(|(a, b)| Some((b.as_ref()? - a.as_ref()?) as f64 / 1e6)).collect();
     lags.sort_by(f64::total_cmp);
-    let mut ttft_err: Vec<f64> = sent.iter().zip(first).filter_map(|(s, f)| Some((f? - s.as_ref()?) as f64 / 1e6 - ttft_ms)).collect();
+    let mut ttft_err: Vec<f64> = sent.iter().zip(first.iter()).filter_map(|(s, f)| Some((f.as_ref()? - s.as_ref()?) as f64 / 1e6 - ttft_ms)).collect();
     ttft_err.sort_by(f64::total_cmp);
     let steal = run
         .host

@@ -47,6 +47,12 @@ fn validate(dir: &Path) {
     assert_eq!(serde_json::from_slice::<Value>(&v.stdout).unwrap()["valid"], true, "{}", String::from_utf8_lossy(&v.stdout));
 }
 
+/// The in-flight count a late-send warning says the rate needed ("needed about N").
+fn needed_in_flight(err: &str) -> f64 {
+    let at = err.find("needed about ").unwrap_or_else(|| panic!("no Little's-law count in: {err}")) + "needed about ".len();
+    err[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -126,7 +132,13 @@ fn the_schedule_holds_under_a_slow_server_and_slips_only_when_the_client_starves
     let o = bench(&srv, &starved, &["--rate", "40", "--arrival", "constant", "--requests", "30", "--connections", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("send lag") && err.contains("every connection busy") && err.contains("--connections 4"), "{err}");
+    // The warning names the cap and, by Little's law, the in-flight count the rate needed:
+    // 40/s × about 0.45 s is 18 (the suggestion was 2 × the pool before issue 48).
+    assert!(err.contains("send lag") && err.contains("every connection busy") && err.contains("--connections 2 held requests in flight to 2"), "{err}");
+    let needed = needed_in_flight(&err);
+    assert!((14.0..24.0).contains(&needed), "needed {needed} in flight: {err}");
+    let f = credence::run::load(&starved).unwrap().manifest.workload.in_flight.unwrap();
+    assert_eq!((f.limit, f.limited_by.as_str(), f.prewarmed, f.peak), (2, "connections", 2, 2), "a fixed pool of 2");
     let a = analyze(&starved);
     let lag = a["metrics"]["send_lag"]["p50"]["estimate"].as_f64().unwrap();
     assert!(lag > 500.0, "P50 send lag {lag} ms when starved");
@@ -135,6 +147,60 @@ fn the_schedule_holds_under_a_slow_server_and_slips_only_when_the_client_starves
     assert!(service > 2.0 * e2e, "latency from the schedule {service} ms includes the wait; E2E {e2e} ms hides it");
     let findings: Vec<&str> = a["findings"].as_array().unwrap().iter().filter_map(|f| f["cause"].as_str()).collect();
     assert!(findings.contains(&"client_saturation"), "the analysis names the client: {findings:?}");
+}
+
+/// Send lags (ms) of a run's requests, sorted.
+fn send_lags_ms(run: &credence::run::Run) -> Vec<f64> {
+    let (sched, sent) = (run.requests.timestamps("scheduled_ns").unwrap(), run.requests.timestamps("sent_ns").unwrap());
+    let mut lags: Vec<f64> = (0..run.requests.num_rows()).map(|i| (sent[i].unwrap() - sched[i].unwrap()) as f64 / 1e6).collect();
+    lags.sort_by(f64::total_cmp);
+    lags
+}
+
+#[test]
+fn an_open_loop_opens_a_connection_whenever_none_is_idle() {
+    let _serial = serial();
+    // 1 s per request at 100/s: about 100 in flight, past the fixed pool of 64 that bench
+    // had by default before issue 48.
+    let srv = server(1000, 10, Some(2));
+    let s = Scratch::new("bench_open");
+    let out = s.path("run");
+    let o = bench(&srv, &out, &["--rate", "100", "--arrival", "constant", "--requests", "150", "--output-len", "2", "--input-len", "8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.contains("every connection busy"), "no request waited for a connection: {err}");
+    let run = credence::run::load(&out).unwrap();
+    assert_eq!(run.requests.num_rows(), 150);
+    let f = run.manifest.workload.in_flight.clone().unwrap();
+    assert_eq!(f.limited_by, "fd_limit", "no explicit cap: the file-descriptor limit bounds it");
+    assert!(f.fd_soft_limit.unwrap() > u64::from(f.limit) && f.fd_hard_limit >= f.fd_soft_limit, "{f:?}");
+    assert!(f.peak > 64 && f.peak <= 150, "in flight grew past the old pool of 64: {f:?}");
+    assert!(run.manifest.workload.connections.unwrap() >= f.peak, "a connection per request in flight");
+    assert!(f.prewarmed >= 4, "connections opened before time zero: {f:?}");
+    // (A shared CI machine may stall a thread now and then; a wait for a connection would be ~1 s.)
+    let lags = send_lags_ms(&run);
+    assert!(lags[lags.len() * 9 / 10] < 10.0 && lags[lags.len() - 1] < 300.0, "send lags {:?}", &lags[lags.len() - 5..]);
+    validate(&out);
+}
+
+#[test]
+fn max_in_flight_caps_the_pool_and_the_warning_names_it() {
+    let _serial = serial();
+    // 0.5 s per request at 50/s needs about 26 in flight; the cap allows 8.
+    let srv = server(500, 10, Some(2));
+    let s = Scratch::new("bench_cap");
+    let out = s.path("run");
+    let o = bench(&srv, &out, &["--rate", "50", "--arrival", "constant", "--requests", "40", "--output-len", "2", "--max-in-flight", "8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("--max-in-flight 8 held requests in flight to 8"), "{err}");
+    let needed = needed_in_flight(&err);
+    assert!((20.0..34.0).contains(&needed), "needed {needed} in flight: {err}");
+    let run = credence::run::load(&out).unwrap();
+    let f = run.manifest.workload.in_flight.clone().unwrap();
+    assert_eq!((f.limit, f.limited_by.as_str()), (8, "max_in_flight"));
+    assert!(f.peak == 8 && run.manifest.workload.connections == Some(8), "{f:?}");
+    assert!(send_lags_ms(&run)[20] > 200.0, "the capped sends went out late, and keep their schedule");
 }
 
 #[test]
@@ -271,7 +337,14 @@ fn closed_loop_new_connections_datasets_and_bad_input() {
     assert!((14..=16).contains(&warm), "{warm} warmup requests in the first 0.5 s at 30/s");
     let bad = s.path("bad");
     let url = srv.url();
-    for args in [vec!["--url", "ftp://x", "--rate", "1", "--requests", "1"], vec!["--url", &url, "--requests", "1"], vec!["--url", &url, "--rate", "1"]] {
+    for args in [
+        vec!["--url", "ftp://x", "--rate", "1", "--requests", "1"],
+        vec!["--url", &url, "--requests", "1"],
+        vec!["--url", &url, "--rate", "1"],
+        vec!["--url", &url, "--rate", "1", "--requests", "1", "--connections", "4", "--max-in-flight", "4"],
+        vec!["--url", &url, "--concurrency", "2", "--requests", "1", "--max-in-flight", "4"],
+        vec!["--url", &url, "--rate", "1", "--requests", "1", "--max-in-flight", "0"],
+    ] {
         let mut all = vec!["bench", "--model", "m", "--out", bad.to_str().unwrap()];
         all.extend(args.iter().copied());
         let o = credence(&all);

@@ -107,6 +107,14 @@ fn full_manifest() -> Manifest {
     m.workload.connections = Some(8);
     m.workload.tls = Some(credence::run::manifest::TlsUse { insecure: false, ca_cert: Some("ca.pem".into()) });
     m.workload.request_headers = vec!["Authorization".into()];
+    m.workload.in_flight = Some(credence::run::manifest::InFlight {
+        limit: 19_900,
+        limited_by: "fd_limit".into(),
+        fd_soft_limit: Some(20_000),
+        fd_hard_limit: Some(20_000),
+        prewarmed: 4,
+        peak: 130,
+    });
     m.workload.dataset = Some("sharegpt".into());
     m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
     m.phases.note = Some("n".into());

@@ -14,15 +14,18 @@ pub mod mock_secure;
 pub mod mock_server;
 pub mod tls;
 
+pub mod in_flight;
 pub mod lengths;
+mod pool;
 mod record;
 pub mod schedule;
+mod self_sample;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::collect::host::{HostSample, HostSampler};
+use crate::collect::host::HostSample;
 use crate::run::write::RunData;
 use lengths::LengthDist;
 pub use record::Limits;
@@ -55,7 +58,10 @@ pub struct BenchOptions {
     pub output_len: LengthDist,
     /// Send vLLM's `ignore_eos` so that every response runs to `max_tokens`.
     pub ignore_eos: bool,
-    pub connections: u32,
+    /// Open loop: what bounds the connections (and so the requests in flight).
+    pub bound: in_flight::Bound,
+    /// The file-descriptor limit in force (raised at start where the OS allowed it).
+    pub fd_limit: Option<in_flight::FdLimit>,
     pub new_connection_per_request: bool,
     pub timeout: Duration,
     pub seed: u64,
@@ -162,24 +168,55 @@ enum NextRequest<'a> {
     Closed(&'a AtomicU64),
 }
 
+/// How a connection thread starts: with the pre-warmed ones at the barrier that sets time
+/// zero, or, opened by the pool's keeper after time zero, at once.
+#[derive(Clone, Copy)]
+enum Start<'a> {
+    AtZero(&'a std::sync::Barrier, &'a std::sync::OnceLock<(Instant, i64)>),
+    Late((Instant, i64)),
+}
+
 /// One connection thread. Open loop: while idle it claims the next slot of the schedule,
 /// builds that request, sleeps until its time and sends it; a request whose time passed while
 /// every connection was busy goes out at once, late, and keeps its scheduled time. There is no
 /// dispatcher thread, so the only delay between the schedule and the send is this thread's
-/// own timer wake-up. Closed loop: sends the next request as soon as the last one ends.
-fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier, &std::sync::OnceLock<(Instant, i64)>), source: NextRequest) -> Vec<Record> {
+/// own timer wake-up. A growing `pool` is told of each send and end, so that it opens another
+/// connection before the idle ones run out. Closed loop: sends the next request as soon as
+/// the last one ends.
+fn connection_worker(o: &BenchOptions, live: &Live, pool: Option<&pool::Pool>, start: Start, source: NextRequest) -> Vec<Record> {
     precise_sleep();
     let mut conn: Option<http::Conn> = None;
     if !o.new_connection_per_request {
-        // Open the connection before time zero: its setup is not part of a request.
+        // Open the connection before its first slot: its setup is not part of a request.
         conn = http::Conn::open(&o.hostport, o.tls.as_ref(), o.timeout).ok();
     }
-    start.0.wait();
-    start.0.wait();
-    let Some(&(anchor, _)) = start.1.get() else { return Vec::new() };
+    let anchor = match start {
+        Start::AtZero(ready, zero) => {
+            ready.wait();
+            ready.wait();
+            zero.get().map(|a| a.0)
+        }
+        Start::Late(a) => Some(a.0),
+    };
+    let records = anchor.map(|anchor| requests_on_connection(o, live, pool, anchor, &source, &mut conn)).unwrap_or_default();
+    if let Some(p) = pool {
+        p.exited();
+    }
+    records
+}
+
+/// The requests one connection thread sends until the run is over.
+fn requests_on_connection(
+    o: &BenchOptions,
+    live: &Live,
+    pool: Option<&pool::Pool>,
+    anchor: Instant,
+    source: &NextRequest,
+    conn: &mut Option<http::Conn>,
+) -> Vec<Record> {
     let limits = RunLimits { n: o.requests.unwrap_or(u64::MAX), end_at: o.duration_s.map(|d| anchor + Duration::from_secs_f64(d)) };
     let mut records = Vec::new();
-    while let Some((k, scheduled)) = claim_next(o, live, anchor, &source, &limits) {
+    while let Some((k, scheduled)) = claim_next(o, live, anchor, source, &limits) {
         // Built before the wait: nothing is serialized between the scheduled time and the send.
         let request = request_for(o, k);
         if let Some(due) = scheduled {
@@ -191,17 +228,25 @@ fn connection_worker(o: &BenchOptions, live: &Live, start: (&std::sync::Barrier,
             live.planned.fetch_add(1, Ordering::Relaxed);
             live.second(due.saturating_duration_since(anchor).as_secs() as usize, |x| x.planned += 1);
         }
+        if let Some(p) = pool {
+            // Before the send time is taken: the bookkeeping lands in the send lag (a
+            // microsecond or so), not in the request's measured latency.
+            p.sending();
+        }
         let sent = Instant::now();
         count_sent(live, anchor, sent, scheduled);
         live.inflight.fetch_add(1, Ordering::Relaxed);
-        let (mut obs, after) = send(o, &mut conn, &request);
-        obs.end.get_or_insert_with(Instant::now);
+        let (mut obs, after) = send(o, conn, &request);
+        let end = *obs.end.get_or_insert_with(Instant::now);
         live.inflight.fetch_sub(1, Ordering::Relaxed);
+        if let Some(p) = pool {
+            p.ended(end.saturating_duration_since(sent).as_secs_f64());
+        }
         if obs.error.is_some() {
             live.errors.fetch_add(1, Ordering::Relaxed);
         }
         if after != http::After::Reuse || o.new_connection_per_request {
-            conn = None;
+            *conn = None;
         }
         records.push(Record { k, scheduled, sent, obs });
     }
@@ -303,30 +348,6 @@ fn precise_sleep() {
     }
 }
 
-/// The self-sampler: the generator's own CPU and threads, in-flight requests and the live
-/// status line, once a second at the end of each second of the run.
-fn sample_self(o: &BenchOptions, live: &Live, anchor: Instant, anchor_ns: i64, stop: &AtomicBool) -> Vec<(HostSample, u32)> {
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let mut host = HostSampler::new();
-    let me = std::process::id();
-    let mut rows = Vec::new();
-    // A first reading primes the CPU counters; rows are the seconds that follow it.
-    let _ = host.sample(anchor_ns, Some(me));
-    let mut i = 1u32;
-    while sleep_until(anchor + Duration::from_secs(u64::from(i)), stop) {
-        let ts = anchor_ns + i64::from(i) * 1_000_000_000;
-        rows.push((host.sample(ts, Some(me)), live.inflight.load(Ordering::Relaxed)));
-        if tty {
-            status(o, live, anchor);
-        }
-        i += 1;
-    }
-    if tty {
-        eprintln!();
-    }
-    rows
-}
-
 /// Runs the benchmark and returns the run data and what it found about its own limits.
 pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -341,7 +362,7 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
     stop.store(true, Ordering::SeqCst);
     let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
     let anchor_ns = load.anchor.1;
-    let (mut data, limits) = build(o, load.anchor, load.records, load.seconds, load.host_rows, load.queued, environment)?;
+    let (mut data, limits) = build(o, load.anchor, load.records, load.seconds, load.host_rows, (load.queued, load.pool), environment)?;
     add_beside_tables(&mut data, gpu_rows, server_rows)?;
     if let Some(n) = gpu_note {
         data.manifest.config.extra.insert("gpu".into(), n);
@@ -368,42 +389,88 @@ struct Observations {
     anchor: (Instant, i64),
     seconds: Vec<Second>,
     queued: u64,
+    /// What a growing pool did; none for a fixed pool or a closed loop.
+    pool: Option<pool::PoolReport>,
 }
 
-/// Starts the connection threads and the self-sampler, sets time zero once all are up, and waits for the load to end.
+/// The open loop's growing pool, unless `--connections` fixed its size or the loop is closed.
+fn growing_pool(o: &BenchOptions) -> Option<pool::Pool> {
+    match o.load {
+        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) if o.bound.grows() => Some(pool::Pool::new(r, o.bound.limit())),
+        _ => None,
+    }
+}
+
+/// Starts the connection threads (pre-warmed before time zero) and the self-sampler, sets
+/// time zero once all are up, lets a growing pool's keeper open more, and waits for the load to end.
 fn apply_load(o: &BenchOptions) -> Observations {
     let live = Live::default();
     let next_k = AtomicU64::new(0);
     let schedule = Mutex::new(Schedule::new(o.seed));
-    let workers = match o.load {
-        Load::Closed(c) => c,
-        _ => o.connections.max(1),
+    let pool = growing_pool(o);
+    let workers = match (o.load, &pool) {
+        (Load::Closed(c), _) => c,
+        (_, Some(p)) => p.prewarm(),
+        (_, None) => o.bound.limit(),
     };
     let self_stop = AtomicBool::new(false);
-    // Time zero is set once every connection thread is up and connected, so the first
-    // requests do not wait for thread start-up and connection setup.
+    // Time zero is set once every pre-warmed connection thread is up and connected, so the
+    // first requests do not wait for thread start-up and connection setup.
     let ready = std::sync::Barrier::new(workers as usize + 1);
     let start = std::sync::OnceLock::<(Instant, i64)>::new();
     let (records, host_rows, anchor) = std::thread::scope(|scope| {
+        let (live, pool, schedule) = (&live, pool.as_ref(), &schedule);
         let handles: Vec<_> = (0..workers)
             .map(|_| {
-                let source = if matches!(o.load, Load::Closed(_)) { NextRequest::Closed(&next_k) } else { NextRequest::Open(&schedule) };
-                let (live, ready, start) = (&live, &ready, &start);
-                scope.spawn(move || connection_worker(o, live, (ready, start), source))
+                let source = if matches!(o.load, Load::Closed(_)) { NextRequest::Closed(&next_k) } else { NextRequest::Open(schedule) };
+                let at_zero = Start::AtZero(&ready, &start);
+                if let Some(p) = pool {
+                    p.started();
+                }
+                scope.spawn(move || connection_worker(o, live, pool, at_zero, source))
             })
             .collect();
         ready.wait();
         let anchor = *start.get_or_init(|| (Instant::now(), crate::collect::now_ns()));
         ready.wait();
-        let (live, self_stop) = (&live, &self_stop);
-        let sampler = scope.spawn(move || sample_self(o, live, anchor.0, anchor.1, self_stop));
-        let records: Vec<Record> = handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect();
+        let self_stop = &self_stop;
+        let sampler = scope.spawn(move || self_sample::sample_self(o, live, anchor, self_stop));
+        let keeper = pool.map(|p| scope.spawn(move || keep_growing(scope, o, live, p, schedule, anchor)));
+        let mut records: Vec<Record> = handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect();
+        if let Some(p) = pool {
+            p.finish();
+        }
+        let grown = keeper.and_then(|k| k.join().ok()).unwrap_or_default();
+        records.extend(grown.into_iter().flat_map(|h| h.join().unwrap_or_default()));
         self_stop.store(true, Ordering::SeqCst);
         (records, sampler.join().unwrap_or_default(), anchor)
     });
     let seconds = std::mem::take(&mut *live.seconds.lock().expect("seconds"));
     let queued = live.queued.load(Ordering::Relaxed);
-    Observations { records, host_rows, anchor, seconds, queued }
+    Observations { records, host_rows, anchor, seconds, queued, pool: pool.map(|p| p.report()) }
+}
+
+/// The pool's keeper: opens a connection thread whenever a send left too few idle (or the
+/// pool is below the concurrency the first requests implied), until the run is over or the
+/// OS refuses a thread. Returns the threads it started.
+fn keep_growing<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    o: &'scope BenchOptions,
+    live: &'scope Live,
+    pool: &'scope pool::Pool,
+    schedule: &'scope Mutex<Schedule>,
+    anchor: (Instant, i64),
+) -> Vec<std::thread::ScopedJoinHandle<'scope, Vec<Record>>> {
+    let mut handles = Vec::new();
+    while pool.wait_for_need() {
+        pool.started();
+        let worker = move || connection_worker(o, live, Some(pool), Start::Late(anchor), NextRequest::Open(schedule));
+        match std::thread::Builder::new().spawn_scoped(scope, worker) {
+            Ok(h) => handles.push(h),
+            Err(e) => pool.refuse(format!("the OS refused a new connection thread with {} running ({e})", handles.len() + pool.prewarm() as usize)),
+        }
+    }
+    handles
 }
 
 /// Adds the GPU and server tables sampled beside the load, when there are any.
@@ -429,29 +496,4 @@ fn note_early_stop(data: &mut RunData, anchor_ns: i64) {
         (last_sent - anchor_ns) as f64 / 1e9
     );
     data.manifest.config.extra.insert("stopped_early".into(), note);
-}
-
-/// The live status line: elapsed and remaining time (or requests), achieved versus offered
-/// rate, in-flight requests, errors and the last full second's P99 send lag.
-fn status(o: &BenchOptions, live: &Live, start: Instant) {
-    let elapsed = start.elapsed().as_secs_f64();
-    let lag = live.seconds.lock().ok().and_then(|s| {
-        let mut last: Vec<f64> = s.iter().rev().nth(1).map(|x| x.lags_ms.clone()).unwrap_or_default();
-        last.sort_by(f64::total_cmp);
-        crate::stats::quantile::quantile_sorted(&last, 0.99)
-    });
-    let (planned, sent) = (live.planned.load(Ordering::Relaxed), live.sent.load(Ordering::Relaxed));
-    let progress = match (o.duration_s, o.requests) {
-        (Some(d), _) => format!("{elapsed:.0} s, {:.0} s left", (d - elapsed).max(0.0)),
-        (None, Some(n)) => format!("{elapsed:.0} s, {sent}/{n} sent"),
-        _ => format!("{elapsed:.0} s"),
-    };
-    let offered = if matches!(o.load, Load::Closed(_)) { "closed loop".to_string() } else { format!("offered {:.1}/s", planned as f64 / elapsed.max(1e-9)) };
-    eprint!(
-        "\r{progress} · {offered}, achieved {:.1}/s · in flight {} · errors {} · P99 send lag {}   ",
-        sent as f64 / elapsed.max(1e-9),
-        live.inflight.load(Ordering::Relaxed),
-        live.errors.load(Ordering::Relaxed),
-        lag.map_or("n/a".into(), |l| format!("{l:.2} ms"))
-    );
 }

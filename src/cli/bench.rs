@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::bench::headers::{RequestHeaders, parse_header};
+use crate::bench::in_flight::{Bound, FdLimit, fd_budget};
 use crate::bench::lengths::LengthDist;
 use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
@@ -71,9 +72,14 @@ pub struct BenchArgs {
     /// responses may then end before --output-len.
     #[arg(long)]
     no_ignore_eos: bool,
-    /// Connections (open loop): requests beyond them queue and show as send lag.
-    #[arg(long, default_value_t = 64)]
-    connections: u32,
+    /// Open loop: a fixed pool of N connections; requests beyond them wait and show as send
+    /// lag. Without it (and without --max-in-flight) a connection is opened whenever none is
+    /// idle, up to what the file-descriptor limit allows.
+    #[arg(long)]
+    connections: Option<u32>,
+    /// Open loop: at most N requests in flight (the pool still grows on demand up to N).
+    #[arg(long)]
+    max_in_flight: Option<u32>,
     /// Open a new connection for every request.
     #[arg(long)]
     new_connection_per_request: bool,
@@ -194,6 +200,8 @@ fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
         other => return Err(CliError::bad_input(format!("--api {other:?}: expected chat or completions"))),
     };
     let (warmup_requests, warmup_s) = warmup(&a.warmup)?;
+    let fd_limit = crate::bench::in_flight::raise_fd_limit();
+    let bound = in_flight_bound(a, &load, fd_limit)?;
     Ok(BenchOptions {
         hostport: endpoint.hostport,
         tls,
@@ -209,13 +217,30 @@ fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
         input_len: LengthDist::parse(&a.input_len).map_err(|e| CliError::bad_input(format!("--input-len {e}")))?,
         output_len: LengthDist::parse(&a.output_len).map_err(|e| CliError::bad_input(format!("--output-len {e}")))?,
         ignore_eos: !a.no_ignore_eos,
-        connections: a.connections.max(1),
+        bound,
+        fd_limit,
         new_connection_per_request: a.new_connection_per_request,
         timeout: Duration::from_secs_f64(timeout),
         seed: a.seed,
         prompts: a.dataset.as_deref().map(read_dataset).transpose()?.unwrap_or_default(),
         dataset: a.dataset.as_ref().map(|d| d.display().to_string()),
     })
+}
+
+/// What bounds the open loop's requests in flight: `--connections` (a fixed pool),
+/// `--max-in-flight`, or the file-descriptor limit.
+fn in_flight_bound(a: &BenchArgs, load: &Load, fd_limit: Option<FdLimit>) -> Result<Bound, CliError> {
+    match (a.connections, a.max_in_flight) {
+        (Some(_), Some(_)) => Err(CliError::bad_input("give --connections N (a fixed pool) or --max-in-flight N (a cap on a growing pool), not both")),
+        (_, Some(_)) if matches!(load, Load::Closed(_)) => {
+            Err(CliError::bad_input("--max-in-flight applies to an open loop (--rate); --concurrency already fixes the requests in flight"))
+        }
+        (Some(0), _) | (_, Some(0)) => Err(CliError::bad_input("--connections and --max-in-flight must be at least 1")),
+        (Some(n), None) => Ok(Bound::Connections(n)),
+        (None, Some(n)) => Ok(Bound::MaxInFlight(n)),
+        // Where the limit cannot be read, the pool may still grow; the OS says no by failing a connection.
+        (None, None) => Ok(Bound::FdLimit(fd_limit.map_or(u32::MAX, fd_budget))),
+    }
 }
 
 /// Where `--url` points.

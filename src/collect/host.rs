@@ -230,13 +230,17 @@ impl HostSampler {
         let mut now_ticks = BTreeMap::new();
         let mut delta = 0u64;
         let mut reaped = None;
+        // After the first sample, a process not seen before was born since the last one: all
+        // its ticks are new (counting from its first sighting lost a busy child's first second).
+        let primed = !self.prev_proc_ticks.is_empty();
         for p in family(pid) {
             let text = read_to_string(format!("/proc/{p}/stat")).ok();
             if p == pid {
                 reaped = text.as_deref().and_then(reaped_ticks);
             }
             if let Some((t, _, _, _)) = text.as_deref().and_then(proc_stat) {
-                delta += t.saturating_sub(*self.prev_proc_ticks.get(&p).unwrap_or(&t));
+                let before = self.prev_proc_ticks.get(&p).copied().unwrap_or(if primed { 0 } else { t });
+                delta += t.saturating_sub(before);
                 now_ticks.insert(p, t);
             }
         }
@@ -259,6 +263,7 @@ impl HostSampler {
             s.lg_vol_ctxsw = field(&st, "voluntary_ctxt_switches:");
             s.lg_invol_ctxsw = field(&st, "nonvoluntary_ctxt_switches:");
         }
+        let primed = !self.prev_thread_ticks.is_empty();
         let (now_ticks, delta) = self.family_ticks(pid);
         let mut hottest = 0u64;
         let mut now_threads = BTreeMap::new();
@@ -267,7 +272,8 @@ impl HostSampler {
                 for e in dir.flatten() {
                     let Ok(tid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
                     if let Some((t, _, _, _)) = read_to_string(format!("/proc/{p}/task/{tid}/stat")).ok().and_then(|x| proc_stat(&x)) {
-                        hottest = hottest.max(t.saturating_sub(*self.prev_thread_ticks.get(&(*p, tid)).unwrap_or(&t)));
+                        let before = self.prev_thread_ticks.get(&(*p, tid)).copied().unwrap_or(if primed { 0 } else { t });
+                        hottest = hottest.max(t.saturating_sub(before));
                         now_threads.insert((*p, tid), t);
                     }
                 }

@@ -147,6 +147,29 @@ pub struct Workload {
     /// values; absent when there were none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub request_headers: Vec<String>,
+    /// How many requests the load generator let be in flight at once, and what bounded it;
+    /// absent for imported runs and runs written before it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_flight: Option<InFlight>,
+}
+
+/// The load generator's bound on requests in flight, and what it reached.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InFlight {
+    /// The most requests (one per connection) the client allowed in flight at once.
+    pub limit: u32,
+    /// What set the limit: `max_in_flight` (`--max-in-flight`), `connections` (a fixed pool,
+    /// `--connections`), `fd_limit` (the file-descriptor limit) or `concurrency` (closed loop).
+    pub limited_by: String,
+    /// RLIMIT_NOFILE during the run: the soft limit was raised to the hard one at start
+    /// where the OS allowed it.
+    pub fd_soft_limit: Option<u64>,
+    pub fd_hard_limit: Option<u64>,
+    /// Connections opened before time zero.
+    pub prewarmed: u32,
+    /// The most requests in flight at once.
+    pub peak: u32,
 }
 
 /// How HTTPS connections were verified. Holds no secret.
@@ -175,6 +198,7 @@ impl Workload {
             duration_s: None,
             tls: None,
             request_headers: Vec::new(),
+            in_flight: None,
         }
     }
 }

@@ -471,6 +471,7 @@ fn workload(opts: &SimOptions) -> Workload {
         duration_s: Some(opts.duration_s),
         tls: None,
         request_headers: Vec::new(),
+        in_flight: None,
     }
 }
 

@@ -86,9 +86,10 @@ fn a_step_is_a_change_point_and_a_regression() {
     // Runs are ordered by start time, not by the order given.
     assert_eq!(h["runs"][0]["run_id"], "night-000");
     assert!(stdout(&o).contains("REGRESSION"), "{}", stdout(&o));
-    // The same input gives byte-identical JSON.
+    // The same input gives byte-identical JSON (the JSON records --fail-on and its outcome, so
+    // the same flags are given again).
     let again = s.path("again.json");
-    history(&args(&paths, &["--out", again.to_str().unwrap()]));
+    history(&args(&paths, &["--fail-on", "regression", "--out", again.to_str().unwrap()]));
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&again).unwrap());
     let schema: Value = read_json(&common::repo().join("schemas/history.schema.json"));
     let violations = credence::run::json_schema::check(&schema, &h);

@@ -9,7 +9,7 @@
 //! p = (#{permuted ≥ observed} + 1) / (R + 1) at most the significance level. Apache Otava
 //! replaces the permutations with a t-test; the permutation test needs no normality and its
 //! p-value is exact for exchangeable data. Each end κ costs O(n log n) (Fenwick trees over
-//! ranks); a segment searches at most `MAX_RIGHT_ENDS` ends.
+//! ranks); a long segment searches a grid of `GRID_ENDS` ends.
 
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
@@ -92,9 +92,12 @@ fn best_split_of_segments(x: &[f64], segments: &[(usize, usize)], min_size: usiz
         .fold(None, |best: Option<(usize, f64)>, c| if best.is_none_or(|b| c.1 > b.1) { Some(c) } else { best })
 }
 
-/// Most right-sample ends κ searched per segment; a longer segment searches this many ends,
-/// evenly spaced and its own end among them, so that one statistic costs O(ENDS · n log n).
-const MAX_RIGHT_ENDS: usize = 96;
+/// A segment with at most this many possible right-sample ends κ searches them all (a series of
+/// up to 69 runs at the default three runs per segment); a longer one searches `GRID_ENDS` of
+/// them, evenly spaced and its own end among them, so that one statistic costs
+/// O(GRID_ENDS · n log n) and a 1,000-run history stays within seconds.
+const EXHAUSTIVE_ENDS: usize = 64;
+const GRID_ENDS: usize = 24;
 
 /// The split τ of `x` that maximises, over τ and the right sample's end κ
 /// (min_size ≤ τ, τ + min_size ≤ κ ≤ n),
@@ -128,14 +131,14 @@ pub fn best_split(x: &[f64], min_size: usize) -> Option<(usize, f64)> {
 }
 
 /// The right-sample ends searched in a segment of `n` values: every one from 2·min_size to n,
-/// or `MAX_RIGHT_ENDS` of them evenly spaced (n always among them) in a long segment.
+/// or `GRID_ENDS` of them evenly spaced (n always among them) in a long segment.
 fn right_ends(n: usize, min_size: usize) -> Vec<usize> {
     let first = 2 * min_size;
     let count = n + 1 - first;
-    if count <= MAX_RIGHT_ENDS {
+    if count <= EXHAUSTIVE_ENDS {
         return (first..=n).collect();
     }
-    let mut ends: Vec<usize> = (0..MAX_RIGHT_ENDS).map(|i| first + i * (count - 1) / (MAX_RIGHT_ENDS - 1)).collect();
+    let mut ends: Vec<usize> = (0..GRID_ENDS).map(|i| first + i * (count - 1) / (GRID_ENDS - 1)).collect();
     ends.dedup();
     ends
 }
@@ -287,7 +290,7 @@ mod tests {
     fn long_segments_search_a_bounded_set_of_ends() {
         assert_eq!(right_ends(30, 3), (6..=30).collect::<Vec<_>>());
         let ends = right_ends(1000, 3);
-        assert_eq!(ends.len(), MAX_RIGHT_ENDS);
+        assert_eq!(ends.len(), GRID_ENDS);
         assert_eq!((ends[0], *ends.last().unwrap()), (6, 1000));
     }
 

@@ -101,9 +101,16 @@ def table(d, otava_path, spa_path):
             print(f'| {words} | {r["series"]} | {r["low"]}/{r["runs"]} | {t} | {found_true} | {c["any"]}/{r["series"]} | {c["false"]} | {drift} |')
     print()
     print(f"Change points Otava or signal-processing-algorithms find that credence does not find within ±1 run: {len(misses)}")
-    for scenario, f, t, i, true, cred, theirs, why in misses:
-        kind = "at a true change" if true else "not at a true change"
-        print(f"  {f}: {t} finds {i} ({kind}); {t}: {theirs}; credence: {cred}{'; ' + why if why else ''}")
+    at_true = [m for m in misses if m[4]]
+    drift_false = [m for m in misses if not m[4] and m[7]]
+    other_false = [m for m in misses if not m[4] and not m[7]]
+    print(f"- at a true change: {len(at_true)}")
+    for scenario, f, t, i, true, cred, theirs, why in at_true:
+        print(f"    {f}: {t} finds {i}; {t}: {theirs}; credence: {cred}{'; ' + why if why else ''}")
+    print(f"- not at a true change, in a series credence reports as drift: {len(drift_false)}")
+    print(f"- not at a true change, elsewhere (false alarms credence does not raise): {len(other_false)}")
+    for scenario, f, t, i, true, cred, theirs, why in other_false:
+        print(f"    {f}: {t} finds {i}; {t}: {theirs}; credence: {cred}")
 
 
 if __name__ == "__main__":

@@ -219,7 +219,12 @@ fn sim_options(seed: u64, effect: Option<f64>) -> SimOptions {
 fn simulated_point(seed: u64, effect: Option<f64>) -> RunPoint {
     let sim = simulate(&sim_options(seed, effect)).unwrap();
     let view = RequestView::from_table(&sim.data.requests);
-    let a = analyze_view(&sim.data.manifest, &view, &credence::analyze::attribute::Telemetry::none(), &AnalyzeOptions { resamples: 499, ..AnalyzeOptions::default() });
+    let a = analyze_view(
+        &sim.data.manifest,
+        &view,
+        &credence::analyze::attribute::Telemetry::none(),
+        &AnalyzeOptions { resamples: 499, ..AnalyzeOptions::default() },
+    );
     let mut p = credence::analyze::history::run_point(&serde_json::to_value(&a).unwrap()).unwrap();
     p.run_id = format!("seed-{seed}");
     p
@@ -269,7 +274,12 @@ fn pool() -> Vec<Vec<RunPoint>> {
         grade: r["grade"].as_str().unwrap().to_string(),
         values: BTreeMap::from([(
             HistoryMetric::TtftP50,
-            RunValue { estimate: r["estimate"].as_f64().unwrap(), ci_low: r["ci_low"].as_f64(), ci_high: r["ci_high"].as_f64(), confidence: r["confidence"].as_f64().unwrap() },
+            RunValue {
+                estimate: r["estimate"].as_f64().unwrap(),
+                ci_low: r["ci_low"].as_f64(),
+                ci_high: r["ci_high"].as_f64(),
+                confidence: r["confidence"].as_f64().unwrap(),
+            },
         )]),
     };
     (0..SIM_SERIES as u64)
@@ -306,7 +316,16 @@ fn effect_runs_are_scaled_runs() {
     for seed in [500, 512] {
         let (plain, with) = (simulated_point(seed, None), simulated_point(seed, Some(0.10)));
         let (a, b) = (plain.values[&HistoryMetric::TtftP50], with.values[&HistoryMetric::TtftP50]);
-        eprintln!("seed {seed}: {:.3} → {:.3} ms (× {:.5}); interval [{:?}, {:?}] → [{:?}, {:?}]", a.estimate, b.estimate, b.estimate / a.estimate, a.ci_low, a.ci_high, b.ci_low, b.ci_high);
+        eprintln!(
+            "seed {seed}: {:.3} → {:.3} ms (× {:.5}); interval [{:?}, {:?}] → [{:?}, {:?}]",
+            a.estimate,
+            b.estimate,
+            b.estimate / a.estimate,
+            a.ci_low,
+            a.ci_high,
+            b.ci_low,
+            b.ci_high
+        );
         assert!((b.estimate / a.estimate - 1.10).abs() < 0.002);
     }
 }

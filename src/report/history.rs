@@ -172,9 +172,7 @@ fn breaks(s: &mut String, h: &History) {
 pub fn run_row(h: &History, r: &HistoryRun) -> Vec<String> {
     let grade = if r.grade == "LOW" { "LOW ⚠".to_string() } else { r.grade.clone() };
     let mut row = vec![r.index.to_string(), r.run_id.clone(), r.start_time.clone().unwrap_or_else(|| "unknown".into()), r.fingerprint.clone(), grade];
-    row.extend(h.metrics.iter().map(|m| {
-        r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate) + if v.has_interval() { "" } else { " †" })
-    }));
+    row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate) + if v.has_interval() { "" } else { " †" })));
     row
 }
 

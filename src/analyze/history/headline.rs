@@ -69,12 +69,8 @@ pub fn headline(runs: usize, newest: Option<&Newest>, cps: &[ChangePointReport],
 /// No regression and no drift beyond tolerance: the newest change of each metric that has one,
 /// with its verdict, and how many metrics have none.
 fn quiet(runs: usize, n: &Newest, cps: &[ChangePointReport], o: &HistoryOptions) -> String {
-    let changes: Vec<String> = o
-        .metrics
-        .iter()
-        .filter_map(|&m| newest_change(cps, n, m))
-        .map(|c| format!("{} ({})", change_words(c), verdict_word(c.verdict)))
-        .collect();
+    let changes: Vec<String> =
+        o.metrics.iter().filter_map(|&m| newest_change(cps, n, m)).map(|c| format!("{} ({})", change_words(c), verdict_word(c.verdict))).collect();
     let without = o.metrics.len() - changes.len();
     let mut s = String::from("No regression in the newest segment and no drift beyond tolerance");
     if changes.is_empty() {

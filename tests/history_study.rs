@@ -397,7 +397,8 @@ fn export_simulated_series() {
     let Ok(out) = std::env::var("HISTORY_SIDE_BY_SIDE_OUT") else { panic!("set HISTORY_SIDE_BY_SIDE_OUT") };
     std::fs::create_dir_all(&out).unwrap();
     let pool = pool();
-    let scenarios: [(&str, fn(usize) -> f64); 5] = [
+    type Factor = fn(usize) -> f64;
+    let scenarios: [(&str, Factor); 5] = [
         ("none", |_| 1.0),
         ("step10", |i| if i >= 20 { 1.10 } else { 1.0 }),
         ("step5", |i| if i >= 20 { 1.05 } else { 1.0 }),

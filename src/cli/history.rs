@@ -1,6 +1,7 @@
 //! `credence history RUN_OR_ANALYSIS... [--dir STORE]`: change points, drift and configuration
 //! breaks across a series of runs; exit 3 with `--fail-on regression` when the newest segment
-//! is a regression against the one before it.
+//! is a regression against the one before it, and with `--fail-on drift` when the newest
+//! configuration drifts worse by more than the tolerance.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::analyze::AnalyzeOptions;
-use crate::analyze::history::{HistoryMetric, HistoryOptions, Order, RunPoint, history, run_point, series};
+use crate::analyze::history::{FailOn, HistoryMetric, HistoryOptions, Order, RunPoint, history, run_point, series};
 use crate::cli::args::{ReportFormat, check_resamples, parse_tolerances};
 use crate::cli::history_store as store;
 use crate::cli::io::{Timing, check_writable, print_stdout, write_atomic, write_json};
@@ -34,9 +35,11 @@ pub struct HistoryArgs {
     /// Tolerance of a change: `5%` for every metric, or `ttft_p99=10%,throughput=2%` per metric.
     #[arg(long)]
     tolerance: Vec<String>,
-    /// Exit with 3 when the newest segment of a metric is a regression against the one before.
-    #[arg(long, value_enum)]
-    fail_on: Option<FailOnArg>,
+    /// Exit with 3 when the newest segment of a metric is a regression against the one before
+    /// (`regression`), or when a metric of the newest configuration drifts worse by more than
+    /// its tolerance over the series (`drift`); comma-separated for both.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    fail_on: Vec<FailOnArg>,
     /// Write the history JSON here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -72,6 +75,7 @@ enum OrderArg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum FailOnArg {
     Regression,
+    Drift,
 }
 
 pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
@@ -110,8 +114,7 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
     } else {
         print_stdout(&markdown)?;
     }
-    let regressed = h.newest.as_ref().is_some_and(|n| !n.regressions.is_empty());
-    Ok(if a.fail_on.is_some() && regressed { ExitCode::ConditionMet } else { ExitCode::Success })
+    Ok(if h.failed { ExitCode::ConditionMet } else { ExitCode::Success })
 }
 
 fn options(a: &HistoryArgs) -> Result<HistoryOptions, CliError> {
@@ -136,7 +139,11 @@ fn options(a: &HistoryArgs) -> Result<HistoryOptions, CliError> {
     if a.min_segment < 2 {
         return Err(CliError::bad_input("--min-segment: at least 2 runs on either side of a change point"));
     }
+    let mut fail_on: Vec<FailOn> = a.fail_on.iter().map(|f| if *f == FailOnArg::Regression { FailOn::Regression } else { FailOn::Drift }).collect();
+    fail_on.sort_by_key(|f| *f == FailOn::Drift);
+    fail_on.dedup();
     Ok(HistoryOptions {
+        fail_on,
         metrics,
         order: if a.order == OrderArg::Time { Order::Time } else { Order::Given },
         tolerance,

@@ -1,6 +1,7 @@
-//! The history as Markdown, for CI logs and pull-request comments: the newest segment's
-//! verdicts first, then change points, drift, configuration breaks and the runs. Every number
-//! is a field of the `History`; untrusted strings (run ids, configuration words) are escaped.
+//! The history as Markdown, for CI logs and pull-request comments: the headline (the verdict
+//! that sets the exit code) first, then change points, drift, configuration breaks and the runs.
+//! Every number is a field of the `History`; untrusted strings (run ids, configuration words)
+//! are escaped.
 
 use std::fmt::Write;
 
@@ -16,9 +17,10 @@ pub fn markdown(h: &History) -> String {
     let mut s = String::new();
     let configs = h.configurations.len();
     let cp = &h.methods.change_points;
+    let _ = writeln!(s, "{}\n", md(&h.headline));
     let _ = writeln!(
         s,
-        "# credence history\n\n{} runs, {configs} configuration{}, ordered by {}. Change points: E-divisive means with a permutation test (significance level {}, {} permutations, seed {}, at least {} runs per segment); drift: Mann–Kendall (Hamed–Rao) with Sen's slope. Runs graded LOW are listed but do not define a change point.\n",
+        "# credence history\n\n{} runs, {configs} configuration{}, ordered by {}. Change points: E-divisive means with a permutation test (significance level {}, {} permutations, seed {}, at least {} runs per segment); drift: Mann–Kendall (Hamed–Rao) with Sen's slope, worse or better only beyond the runs' noise. A run enters a metric's series when its estimate has an interval, whatever its grade (LOW runs are marked ⚠); an estimate without an interval (marked †) is shown but defines no change point.\n",
         h.runs.len(),
         if configs == 1 { "" } else { "s" },
         if h.order == crate::analyze::history::Order::Time { "start time" } else { "the order given" },
@@ -110,16 +112,18 @@ pub fn slope_text(d: &Drift) -> String {
 }
 
 fn drift(s: &mut String, drift: &[Drift]) {
-    let found: Vec<&Drift> = drift.iter().filter(|d| d.verdict == DriftVerdict::Drift).collect();
+    let found: Vec<&Drift> = drift.iter().filter(|d| matches!(d.verdict, DriftVerdict::Drift | DriftVerdict::WithinNoise)).collect();
     if found.is_empty() {
         let few = drift.iter().filter(|d| d.verdict == DriftVerdict::TooFewRuns).count();
-        let note = if few > 0 { format!(" ({few} series had too few trusted runs to test)") } else { String::new() };
+        let note = if few > 0 { format!(" ({few} series had too few runs with an interval to test)") } else { String::new() };
         let _ = writeln!(s, "## Drift\n\nNo significant drift{note}.\n");
         return;
     }
-    let _ =
-        writeln!(s, "## Drift\n\n| metric | configuration | runs | slope | over the series | direction | p (Mann–Kendall) |\n|---|---|---|---|---|---|---|");
-    let rows: Vec<[String; 7]> = found
+    let _ = writeln!(
+        s,
+        "## Drift\n\n| metric | configuration | runs | slope | over the series | noise | direction | p (Mann–Kendall) |\n|---|---|---|---|---|---|---|---|"
+    );
+    let rows: Vec<[String; 8]> = found
         .iter()
         .map(|d| {
             [
@@ -128,13 +132,22 @@ fn drift(s: &mut String, drift: &[Drift]) {
                 d.runs.to_string(),
                 slope_text(d) + if d.within_segments { " (within segments)" } else { "" },
                 d.total_change.map_or("n/a".into(), |x| format!("{:+.1} %", x * 100.0)),
-                d.direction.unwrap_or("").to_string(),
+                d.noise.map_or("n/a".into(), |x| format!("±{:.1} %", x * 100.0)),
+                drift_direction(d).to_string(),
                 d.mann_kendall.map_or("n/a".into(), |mk| format!("{:.2e}", mk.p)),
             ]
         })
         .collect();
     table_rows(s, &rows);
     let _ = writeln!(s);
+}
+
+/// `worse`, `better`, or `within noise` for a significant trend smaller than the runs' noise.
+pub fn drift_direction(d: &Drift) -> &'static str {
+    match d.verdict {
+        DriftVerdict::WithinNoise => "within noise",
+        _ => d.direction.unwrap_or(""),
+    }
 }
 
 fn breaks(s: &mut String, h: &History) {
@@ -154,10 +167,12 @@ fn breaks(s: &mut String, h: &History) {
     let _ = writeln!(s);
 }
 
-/// One run's cells: position, id, start, fingerprint, grade, then each metric's estimate.
+/// One run's cells: position, id, start, fingerprint, grade (LOW marked ⚠), then each metric's
+/// estimate (marked † when it has no interval and so stays out of the series).
 pub fn run_row(h: &History, r: &HistoryRun) -> Vec<String> {
-    let mut row = vec![r.index.to_string(), r.run_id.clone(), r.start_time.clone().unwrap_or_else(|| "unknown".into()), r.fingerprint.clone(), r.grade.clone()];
-    row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate))));
+    let grade = if r.grade == "LOW" { "LOW ⚠".to_string() } else { r.grade.clone() };
+    let mut row = vec![r.index.to_string(), r.run_id.clone(), r.start_time.clone().unwrap_or_else(|| "unknown".into()), r.fingerprint.clone(), grade];
+    row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate) + if v.has_interval() { "" } else { " †" })));
     row
 }
 

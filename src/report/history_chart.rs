@@ -1,5 +1,5 @@
 //! The trend chart of one metric across a history, as SVG: each run's estimate with its
-//! interval (LOW runs hollow and grey), the segment levels between change points, the change
+//! interval (LOW runs grey, estimates without an interval hollow), the segment levels between change points, the change
 //! points as dashed red lines, and each configuration after a break shaded. Reads only the
 //! `History`.
 
@@ -17,13 +17,14 @@ const BREAK: RGBColor = RGBColor(200, 200, 200);
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
-/// One run's point: index, estimate, interval, whether graded LOW.
+/// One run's point: index, estimate, interval, whether graded LOW, whether it has an interval.
 struct Point {
     x: f64,
     y: f64,
     lo: f64,
     hi: f64,
     low: bool,
+    in_series: bool,
 }
 
 fn points(h: &History, m: HistoryMetric, scale: f64) -> Vec<Point> {
@@ -32,7 +33,8 @@ fn points(h: &History, m: HistoryMetric, scale: f64) -> Vec<Point> {
         .filter_map(|r| {
             let v = r.values.get(&m)?;
             let y = v.estimate * scale;
-            Some(Point { x: r.index as f64, y, lo: v.ci_low.map_or(y, |l| l * scale), hi: v.ci_high.map_or(y, |u| u * scale), low: r.grade == "LOW" })
+            let (lo, hi) = (v.ci_low.map_or(y, |l| l * scale), v.ci_high.map_or(y, |u| u * scale));
+            Some(Point { x: r.index as f64, y, lo, hi, low: r.grade == "LOW", in_series: v.has_interval() })
         })
         .collect()
 }
@@ -100,7 +102,7 @@ fn draw(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, h: &History,
     for p in pts {
         let color = if p.low { LOW } else { RUN };
         chart.draw_series([PathElement::new([(p.x, p.lo), (p.x, p.hi)], ShapeStyle::from(&color).stroke_width(1))])?;
-        let dot = if p.low { ShapeStyle::from(&color).stroke_width(1) } else { color.filled() };
+        let dot = if p.in_series { color.filled() } else { ShapeStyle::from(&color).stroke_width(1) };
         chart.draw_series([Circle::new((p.x, p.y), 3, dot)])?;
     }
     Ok(())

@@ -7,7 +7,7 @@ use typst::foundations::{Bytes, Dict, IntoValue};
 use typst_as_lib::TypstEngine;
 
 use super::ReportError;
-use super::history::{change_text, run_row, slope_text, value_text, verdict_text};
+use super::history::{change_text, drift_direction, run_row, slope_text, value_text, verdict_text};
 use super::history_chart::trend;
 use crate::analyze::history::History;
 use crate::analyze::history::detect::DriftVerdict;
@@ -38,13 +38,8 @@ struct HistoryView {
 
 fn view(h: &History, charts: Vec<String>) -> HistoryView {
     let cp = &h.methods.change_points;
-    let newest = match &h.newest {
-        Some(n) if !n.regressions.is_empty() => {
-            format!("Newest run {} (#{}): regression in {}.", n.run_id, n.index, n.regressions.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "))
-        }
-        Some(n) => format!("Newest run {} (#{}): no metric's newest segment is a regression.", n.run_id, n.index),
-        None => "No runs.".into(),
-    };
+    // The headline: the verdict that sets the exit code, first on the page.
+    let newest = h.headline.clone();
     let skipped = h.runs.len().saturating_sub(MAX_RUN_ROWS);
     let mut run_header = vec!["#".to_string(), "run".into(), "start".into(), "config".into(), "grade".into()];
     run_header.extend(h.metrics.iter().map(|m| m.to_string()));
@@ -52,10 +47,10 @@ fn view(h: &History, charts: Vec<String>) -> HistoryView {
         title: "credence history".into(),
         subtitle: format!("{} runs, {} configuration(s)", h.runs.len(), h.configurations.len()),
         method: format!(
-            "Change points: E-divisive means with a permutation test (significance level {}, {} permutations, seed {}, at least {} runs per segment), searched on the log of each run's estimate. Size: hierarchical bootstrap of the segments' runs ({} resamples, 95 %). Drift: Mann–Kendall (Hamed–Rao) and Sen's slope. LOW runs (hollow, grey) do not define a change point. Shaded: a configuration after a break.",
+            "Change points: E-divisive means with a permutation test (significance level {}, {} permutations, seed {}, at least {} runs per segment), searched on the log of each run's estimate. Size: hierarchical bootstrap of the segments' runs ({} resamples, 95 %). Drift: Mann–Kendall (Hamed–Rao) and Sen's slope, worse or better only beyond the runs' noise. A run enters a metric's series when its estimate has an interval, whatever its grade; LOW runs are grey (and marked ⚠ in the table); estimates without an interval (hollow, † in the table) define no change point. Shaded: a configuration after a break.",
             cp.significance_level, cp.permutations, cp.seed, cp.min_segment_runs, h.methods.change_size.resamples
         ),
-        regression: h.newest.as_ref().is_some_and(|n| !n.regressions.is_empty()),
+        regression: h.newest.as_ref().is_some_and(|n| !n.regressions.is_empty() || !n.drifts.is_empty()),
         newest,
         charts,
         change_points: change_point_rows(h),
@@ -89,14 +84,14 @@ fn change_point_rows(h: &History) -> Vec<[String; 8]> {
 fn drift_rows(h: &History) -> Vec<[String; 6]> {
     h.drift
         .iter()
-        .filter(|d| d.verdict == DriftVerdict::Drift)
+        .filter(|d| matches!(d.verdict, DriftVerdict::Drift | DriftVerdict::WithinNoise))
         .map(|d| {
             [
                 d.metric.to_string(),
                 d.fingerprint.clone(),
                 d.runs.to_string(),
                 slope_text(d),
-                d.direction.unwrap_or("").into(),
+                drift_direction(d).into(),
                 d.mann_kendall.map_or("n/a".into(), |mk| format!("{:.2e}", mk.p)),
             ]
         })

@@ -2,13 +2,14 @@
 //! change points in a short univariate series such as one estimate per nightly run.
 //!
 //! Variant: distance exponent α = 1; each candidate split compares the values before τ with
-//! those from τ to the end of the current segment (the end κ is the segment's end; Matteson and
-//! James also search κ); the best split over all current segments is kept when a permutation
-//! test (values shuffled within each segment, the statistic maximised again) gives
+//! those from τ to an end κ, and both τ and κ are searched (as Matteson and James, and Apache
+//! Otava, do), so a step that is undone later (a regression, then its fix) is found at both
+//! ends; the best split over all current segments is kept when a permutation test (values
+//! shuffled within each segment, the statistic maximised again) gives
 //! p = (#{permuted ≥ observed} + 1) / (R + 1) at most the significance level. Apache Otava
-//! (formerly Hunter) replaces the permutations with a t-test; the permutation test needs no
-//! normality and its p-value is exact for exchangeable data. Each split costs O(n log n)
-//! (Fenwick trees over ranks), so 1,000 permutations of 1,000 values take well under a second.
+//! replaces the permutations with a t-test; the permutation test needs no normality and its
+//! p-value is exact for exchangeable data. Each end κ costs O(n log n) (Fenwick trees over
+//! ranks); a long segment searches a grid of `GRID_ENDS` ends.
 
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
@@ -91,9 +92,19 @@ fn best_split_of_segments(x: &[f64], segments: &[(usize, usize)], min_size: usiz
         .fold(None, |best: Option<(usize, f64)>, c| if best.is_none_or(|b| c.1 > b.1) { Some(c) } else { best })
 }
 
-/// The split τ of `x` (min_size ≤ τ ≤ n − min_size) that maximises
-/// Q̂(τ) = m·k/n · (2/(m·k)·Σ|xᵢ − yⱼ| − 2/(m(m−1))·Σ|xᵢ − xᵢ'| − 2/(k(k−1))·Σ|yⱼ − yⱼ'|),
-/// with X = x[..τ] (m values) and Y = x[τ..] (k values). `None` when no split fits.
+/// A segment with at most this many possible right-sample ends κ searches them all (a series of
+/// up to 69 runs at the default three runs per segment); a longer one searches `GRID_ENDS` of
+/// them, evenly spaced and its own end among them, so that one statistic costs
+/// O(GRID_ENDS · n log n) and a 1,000-run history stays within seconds.
+const EXHAUSTIVE_ENDS: usize = 64;
+const GRID_ENDS: usize = 24;
+
+/// The split τ of `x` that maximises, over τ and the right sample's end κ
+/// (min_size ≤ τ, τ + min_size ≤ κ ≤ n),
+/// Q̂(τ, κ) = m·k/(m+k) · (2/(m·k)·Σ|xᵢ − yⱼ| − 2/(m(m−1))·Σ|xᵢ − xᵢ'| − 2/(k(k−1))·Σ|yⱼ − yⱼ'|),
+/// with X = x[..τ] (m values) and Y = x[τ..κ] (k values), as Matteson and James (and Apache
+/// Otava) search it: a step that is later undone leaves Y a mixture when κ is fixed at the end.
+/// `None` when no split fits.
 pub fn best_split(x: &[f64], min_size: usize) -> Option<(usize, f64)> {
     let n = x.len();
     let min_size = min_size.max(2);
@@ -101,21 +112,35 @@ pub fn best_split(x: &[f64], min_size: usize) -> Option<(usize, f64)> {
         return None;
     }
     let left = prefix_within_sums(x);
-    let reversed: Vec<f64> = x.iter().rev().copied().collect();
-    let right_rev = prefix_within_sums(&reversed);
-    let total = left[n];
     let mut best: Option<(usize, f64)> = None;
-    for tau in min_size..=n - min_size {
-        let (m, k) = (tau as f64, (n - tau) as f64);
-        let (a, b) = (left[tau], right_rev[n - tau]);
-        let cross = total - a - b;
-        let e = 2.0 * cross / (m * k) - 2.0 * a / (m * (m - 1.0)) - 2.0 * b / (k * (k - 1.0));
-        let q = m * k / n as f64 * e;
-        if best.is_none_or(|(_, bq)| q > bq) {
-            best = Some((tau, q));
+    for kappa in right_ends(n, min_size) {
+        let reversed: Vec<f64> = x[..kappa].iter().rev().copied().collect();
+        let right_rev = prefix_within_sums(&reversed);
+        for tau in min_size..=kappa - min_size {
+            let (m, k) = (tau as f64, (kappa - tau) as f64);
+            let (a, b) = (left[tau], right_rev[kappa - tau]);
+            let cross = left[kappa] - a - b;
+            let e = 2.0 * cross / (m * k) - 2.0 * a / (m * (m - 1.0)) - 2.0 * b / (k * (k - 1.0));
+            let q = m * k / (m + k) * e;
+            if best.is_none_or(|(_, bq)| q > bq) {
+                best = Some((tau, q));
+            }
         }
     }
     best
+}
+
+/// The right-sample ends searched in a segment of `n` values: every one from 2·min_size to n,
+/// or `GRID_ENDS` of them evenly spaced (n always among them) in a long segment.
+fn right_ends(n: usize, min_size: usize) -> Vec<usize> {
+    let first = 2 * min_size;
+    let count = n + 1 - first;
+    if count <= EXHAUSTIVE_ENDS {
+        return (first..=n).collect();
+    }
+    let mut ends: Vec<usize> = (0..GRID_ENDS).map(|i| first + i * (count - 1) / (GRID_ENDS - 1)).collect();
+    ends.dedup();
+    ends
 }
 
 /// `s[t]` = Σ_{i<j<t} |xᵢ − xⱼ| for t = 0..=n, from prefix counts and sums over ranks.
@@ -186,9 +211,13 @@ mod tests {
 
     #[test]
     fn fast_statistic_matches_the_definition() {
-        let x = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0, 8.0, 9.0, 7.0, 9.0];
+        let x = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0, 8.0, 9.0, 7.0, 9.0, 2.0, 1.0, 3.0];
         let (tau, q) = best_split(&x, 2).unwrap();
-        let direct = (2..=x.len() - 2).map(|t| (t, q_direct(&x, t))).fold((0, f64::MIN), |b, c| if c.1 > b.1 { c } else { b });
+        // Every split τ and every end κ of the right sample.
+        let direct = (4..=x.len())
+            .flat_map(|kappa| (2..=kappa - 2).map(move |t| (t, kappa)))
+            .map(|(t, kappa)| (t, q_direct(&x[..kappa], t)))
+            .fold((0, f64::MIN), |b, c| if c.1 > b.1 { c } else { b });
         assert_eq!(tau, direct.0);
         assert!((q - direct.1).abs() < 1e-9, "{q} vs {}", direct.1);
     }
@@ -232,9 +261,6 @@ mod tests {
         assert_eq!(idx, vec![15, 30]);
     }
 
-    /// A regression fixed again later (a bump): with the right sample running to the segment's
-    /// end, the first split sees a mixture on one side, so a bump needs a larger size than a
-    /// step to be found (Matteson and James' search over κ would find it sooner).
     #[test]
     fn finds_a_large_bump() {
         let o = EDivisiveOptions { significance: 0.01, permutations: 199, min_size: 3, seed: 7 };
@@ -244,6 +270,28 @@ mod tests {
         }
         let idx: Vec<usize> = e_divisive(&x, &o).iter().map(|c| c.index).collect();
         assert_eq!(idx, vec![15, 30]);
+    }
+
+    /// A regression fixed ten runs later (+2.5 noise SD from run 10 to run 19): the right
+    /// sample running to the segment's end sees a mixture and misses it; searching its end κ
+    /// finds both the regression and its fix.
+    #[test]
+    fn finds_a_step_that_is_undone() {
+        let o = EDivisiveOptions { significance: 0.01, permutations: 199, min_size: 3, seed: 7 };
+        let mut x = noise(30, 4);
+        for v in &mut x[10..20] {
+            *v += 2.5;
+        }
+        let idx: Vec<usize> = e_divisive(&x, &o).iter().map(|c| c.index).collect();
+        assert_eq!(idx, vec![10, 20]);
+    }
+
+    #[test]
+    fn long_segments_search_a_bounded_set_of_ends() {
+        assert_eq!(right_ends(30, 3), (6..=30).collect::<Vec<_>>());
+        let ends = right_ends(1000, 3);
+        assert_eq!(ends.len(), GRID_ENDS);
+        assert_eq!((ends[0], *ends.last().unwrap()), (6, 1000));
     }
 
     #[test]

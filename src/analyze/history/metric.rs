@@ -112,6 +112,28 @@ pub struct RunValue {
     pub confidence: f64,
 }
 
+impl RunValue {
+    /// Whether the estimate has a two-sided interval: only then does the run enter the metric's
+    /// series (a P99 from too few requests, with one bound or none, is shown but defines no
+    /// change point).
+    pub fn has_interval(&self) -> bool {
+        self.ci_low.is_some() && self.ci_high.is_some()
+    }
+
+    /// Half the width of the 95 % interval, relative to the estimate (on the log scale when the
+    /// estimate and bounds are positive); None without a two-sided interval.
+    pub fn relative_half_width(&self) -> Option<f64> {
+        let (lo, hi) = (self.ci_low?, self.ci_high?);
+        if self.estimate > 0.0 && lo > 0.0 {
+            Some((hi.ln() - lo.ln()) / 2.0)
+        } else if self.estimate > 0.0 {
+            Some((hi - lo) / 2.0 / self.estimate)
+        } else {
+            None
+        }
+    }
+}
+
 /// One run as a history sees it: identity, configuration, credibility and its estimates.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunPoint {

@@ -5,11 +5,14 @@
 //! of fingerprint is a labelled break), and each configuration's series of each metric is
 //! searched for steps with E-divisive means and for slow drift with Mann–Kendall and Sen's
 //! slope (`detect`). Each step gets its size with an interval from the hierarchical bootstrap
-//! `compare` uses, and a verdict against the tolerance (`size`). Runs graded LOW are shown but
-//! left out of the search and of the segment estimates, so they never define a step alone.
+//! `compare` uses, and a verdict against the tolerance (`size`). A run enters a metric's series
+//! when its estimate of that metric has a two-sided interval, whatever its overall grade (runs
+//! graded LOW are marked); an estimate without one is shown but defines no change point. The
+//! verdict that sets the exit code opens the output (`headline`).
 
 pub mod detect;
 pub mod fingerprint;
+pub mod headline;
 pub mod metric;
 pub mod series;
 pub mod size;
@@ -23,9 +26,21 @@ use crate::stats::edivisive::EDivisiveOptions;
 pub use metric::{HistoryMetric, RunPoint, RunValue, run_point};
 pub use series::Order;
 
+/// What `--fail-on` turns into exit code 3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailOn {
+    /// A metric's newest segment is a regression against the one before it.
+    Regression,
+    /// A metric of the newest configuration drifts worse by more than its tolerance.
+    Drift,
+}
+
 /// Options of `credence history`, already validated.
 #[derive(Debug, Clone)]
 pub struct HistoryOptions {
+    /// What makes the exit code 3 (the headline leads with it).
+    pub fail_on: Vec<FailOn>,
     pub metrics: Vec<HistoryMetric>,
     pub order: Order,
     pub tolerance: f64,
@@ -41,6 +56,7 @@ pub struct HistoryOptions {
 impl Default for HistoryOptions {
     fn default() -> Self {
         HistoryOptions {
+            fail_on: Vec::new(),
             metrics: HistoryMetric::DEFAULT.to_vec(),
             order: Order::Time,
             tolerance: 0.05,
@@ -146,11 +162,20 @@ pub struct Newest {
     pub verdicts: BTreeMap<HistoryMetric, Option<Verdict>>,
     /// Metrics whose newest segment is a regression.
     pub regressions: Vec<HistoryMetric>,
+    /// Metrics whose series in the newest configuration drifts worse by more than the tolerance
+    /// over the series (what `--fail-on drift` reads).
+    pub drifts: Vec<HistoryMetric>,
 }
 
 /// The result of `credence history`. Documented in `schemas/history.schema.json`.
 #[derive(Debug, Clone, Serialize)]
 pub struct History {
+    /// The verdict that sets the exit code, with its numbers: the first sentence of every output.
+    pub headline: String,
+    /// What `--fail-on` asked for.
+    pub fail_on: Vec<FailOn>,
+    /// Whether what `--fail-on` asked for was found (exit code 3).
+    pub failed: bool,
     pub credence_version: String,
     pub methods: MethodsUsed,
     pub order: Order,
@@ -178,8 +203,14 @@ pub fn history(points: &[RunPoint], o: &HistoryOptions) -> History {
             drift.push(found.drift);
         }
     }
-    let newest = newest(points, &change_points, o);
+    let newest = newest(points, &change_points, &drift, o);
+    let failed = newest.as_ref().is_some_and(|n| {
+        (o.fail_on.contains(&FailOn::Regression) && !n.regressions.is_empty()) || (o.fail_on.contains(&FailOn::Drift) && !n.drifts.is_empty())
+    });
     History {
+        headline: headline::headline(points.len(), newest.as_ref(), &change_points, &drift, o),
+        fail_on: o.fail_on.clone(),
+        failed,
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
         methods: methods_used(o),
         order: o.order,
@@ -207,7 +238,7 @@ fn history_run(index: usize, p: &RunPoint) -> HistoryRun {
 }
 
 /// The newest run's configuration: each metric's last change point decides.
-fn newest(points: &[RunPoint], cps: &[size::ChangePointReport], o: &HistoryOptions) -> Option<Newest> {
+fn newest(points: &[RunPoint], cps: &[size::ChangePointReport], drift: &[detect::Drift], o: &HistoryOptions) -> Option<Newest> {
     let last = points.last()?;
     let index = points.len() - 1;
     let verdicts: BTreeMap<HistoryMetric, Option<Verdict>> = o
@@ -216,7 +247,8 @@ fn newest(points: &[RunPoint], cps: &[size::ChangePointReport], o: &HistoryOptio
         .map(|&m| (m, cps.iter().filter(|c| c.metric == m && c.fingerprint == last.fingerprint).max_by_key(|c| c.index).map(|c| c.verdict)))
         .collect();
     let regressions = verdicts.iter().filter(|(_, v)| **v == Some(Verdict::Regression)).map(|(m, _)| *m).collect();
-    Some(Newest { index, run_id: last.run_id.clone(), fingerprint: last.fingerprint.clone(), verdicts, regressions })
+    let drifts = drift.iter().filter(|d| d.fingerprint == last.fingerprint && headline::drifts_beyond_tolerance(d, o)).map(|d| d.metric).collect();
+    Some(Newest { index, run_id: last.run_id.clone(), fingerprint: last.fingerprint.clone(), verdicts, regressions, drifts })
 }
 
 fn methods_used(o: &HistoryOptions) -> MethodsUsed {
@@ -224,7 +256,7 @@ fn methods_used(o: &HistoryOptions) -> MethodsUsed {
     MethodsUsed {
         change_points: ChangePointMethod {
             method: "e_divisive_means_permutation",
-            variant: "Matteson & James (2014) E-divisive, distance exponent 1, the right sample running to the segment's end; each split kept when its permutation p-value (values shuffled within segments) is at most the significance level. Where steps are found, they compete with a least-squares line by BIC; when the line fits as well, the series is reported as drift instead of steps.",
+            variant: "Matteson & James (2014) E-divisive, distance exponent 1, searching both the split and the end of the right sample (as Apache Otava does), so that a step undone later is found at both ends; each split kept when its permutation p-value (values shuffled within segments) is at most the significance level. Where steps are found, they compete with a least-squares line by BIC; when the line fits as well, the series is reported as drift instead of steps.",
             significance_level: cp.significance,
             permutations: cp.permutations,
             min_segment_runs: cp.min_size,
@@ -234,7 +266,7 @@ fn methods_used(o: &HistoryOptions) -> MethodsUsed {
         drift: DriftMethod {
             method: "mann_kendall_hamed_rao_sen",
             significance_level: o.drift_significance,
-            note: "Mann-Kendall with the Hamed-Rao autocorrelation correction; Sen's slope per run. Where steps were found, drift is tested on the values less their segment's median.",
+            note: "Mann-Kendall with the Hamed-Rao autocorrelation correction; Sen's slope per run. Where steps were found, drift is tested on the values less their segment's median. A significant trend is drift (worse or better) only when its size over the series exceeds the noise: the larger of the runs' median 95 % half-width and 1.96 x their scatter about the trend; otherwise it is within noise.",
         },
         change_size: ChangeSizeMethod {
             method: "hierarchical_bootstrap",
@@ -243,7 +275,7 @@ fn methods_used(o: &HistoryOptions) -> MethodsUsed {
             resamples: o.resamples,
             seed: o.seed,
         },
-        low_runs: "runs graded LOW are shown but left out of the change-point search, the drift test and the segment estimates",
+        low_runs: "a run enters a metric's series when its estimate of that metric has a two-sided interval, whatever its grade; runs graded LOW are marked; an estimate without an interval is shown but left out of the change-point search, the drift test and the segment estimates",
         fingerprint_fields: fingerprint::FIELDS.to_vec(),
     }
 }

@@ -3,6 +3,8 @@
 //! summary number guidellm wrote is a claim recomputed from its own records with its own
 //! definitions; outcomes, phases, workload and clock match what guidellm itself reports. Bad
 //! input is refused with exit 2 naming the file, the record and the key, and nothing written.
+//! A client that kept its schedule is not called saturated, and the audit compares guidellm's
+//! numbers with credence's metric of the same meaning or says why there is none.
 //! (`sigint/` holds no benchmarks.json: guidellm writes nothing when stopped with Ctrl-C.)
 
 mod common;
@@ -69,7 +71,7 @@ const YEAR_2026_NS: std::ops::Range<i64> = 1_767_225_600_000_000_000..1_798_761_
 #[test]
 fn every_case_imports_validates_analyzes_and_matches_guidellm() {
     let cases = cases();
-    assert_eq!(cases.len(), 8, "every case but sigint has a benchmarks.json: {cases:?}");
+    assert_eq!(cases.len(), 9, "every case but sigint has a benchmarks.json: {cases:?}");
     for (case, file) in &cases {
         let s = Scratch::new(&format!("gl-{case}"));
         let out = s.path("run");
@@ -205,6 +207,78 @@ fn every_summary_number_is_reproduced_from_guidellms_own_records() {
         if reason.contains("credence's steady-state value differs") {
             assert!(reason.contains(&format!("({tpot_definition}")), "{case}: the definition is the first reason: {reason}");
         }
+    }
+}
+
+/// `constant-10rps`: guidellm at 10 requests/s for 30 s on a busy 2-core host. It sent every
+/// request on schedule with a P99 send lag of some tens of ms, under the 100 ms between sends:
+/// not a client that limited the run (issue 42: the old rule, P99 lag above 5 ms, called it
+/// saturated and the run LOW). Through `analyze` and `audit`.
+#[test]
+fn a_client_that_kept_its_schedule_is_not_called_saturated() {
+    let file = fixture("peers/guidellm-0.8.1/constant-10rps/benchmarks.json");
+    let s = Scratch::new("gl-client");
+    let run = s.path("run");
+    let o = credence(&["import", file.to_str().unwrap(), "--out", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a = credence(&["analyze", run.to_str().unwrap(), "--json", "--resamples", "499"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let audit_out = s.path("audit.json");
+    let o = credence(&["audit", file.to_str().unwrap(), "-o", audit_out.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let audited = json(&audit_out)["runs"][0].clone();
+    for (what, v) in [("analyze", serde_json::from_slice::<Value>(&a.stdout).unwrap()), ("audit", audited)] {
+        // The lag is real and above the old 5-ms limit; every request was sent.
+        let lag = v["metrics"]["send_lag"]["p99"]["estimate"].as_f64().unwrap();
+        assert!(lag > 5.0 && lag < 100.0, "{what}: P99 send lag {lag} ms");
+        let detector = v["attribution"]["detectors"].as_array().unwrap().iter().find(|d| d["cause"] == "client_saturation").unwrap();
+        assert_eq!(detector["status"], "checked", "{what}: the detector ran on the schedule: {detector}");
+        let causes: Vec<&str> = v["findings"].as_array().unwrap().iter().filter_map(|f| f["cause"].as_str()).collect();
+        assert!(!causes.contains(&"client_saturation"), "{what}: {causes:?}");
+        let check = v["credibility"]["checks"].as_array().unwrap().iter().find(|c| c["name"] == "client_saturation").unwrap();
+        assert_eq!(check["status"], "PASS", "{what}: {check}");
+    }
+}
+
+/// Every guidellm number credence also estimates is set beside credence's value, under
+/// credence's name where it differs; the ITL says why it is not a per-token ITL.
+#[test]
+fn the_audit_maps_guidellms_metrics_onto_credences() {
+    let file = fixture("peers/guidellm-0.8.1/constant-10rps/benchmarks.json");
+    let s = Scratch::new("gl-audit-notes");
+    let out = s.path("audit.json");
+    let o = credence(&["audit", file.to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json(&out);
+    let claims = v["audit"]["claims"].as_array().unwrap();
+    let find = |key: &str| claims.iter().find(|c| c["key"] == key).unwrap_or_else(|| panic!("no claim {key}"));
+    for (key, metric) in [
+        ("metrics.request_scheduled_latency.successful.median", "service"),
+        ("metrics.request_dispatch_delay.successful.percentiles.p99", "send_lag"),
+        ("metrics.inter_token_latency_ms.successful.median", "tpot"),
+    ] {
+        let c = find(key);
+        assert_eq!(c["credence_metric"], metric, "{c}");
+        // A value; its interval only where the 20-s steady window allows one (it does not).
+        assert!(c["credence"].as_f64().is_some(), "credence's steady-state value: {c}");
+    }
+    let itl = find("metrics.inter_token_latency_ms.successful.median");
+    assert_eq!(
+        itl["credence_note"],
+        "guidellm saves no chunk times: per-token ITL cannot be computed; its ITL is the per-request mean gap, compared with credence's TPOT"
+    );
+    assert_eq!(find("metrics.time_to_first_output_token_ms.successful.median")["credence_metric"], "ttfot");
+    let rate = find("metrics.requests_per_second.successful.median");
+    assert!(rate["credence_note"].as_str().unwrap().starts_with("credence estimates requests_per_s as one rate"), "{rate}");
+    let e2e = find("metrics.request_latency.successful.median");
+    assert!(e2e["credence_metric"].is_null() && e2e["credence"].as_f64().is_some(), "{e2e}");
+    // No note may say credence does not estimate a metric it estimates.
+    for c in claims {
+        let note = c["credence_note"].as_str().unwrap_or_default();
+        for m in ["ttft", "tpot", "itl", "e2e", "service", "send_lag", "scheduled_e2e", "dispatch_delay", "requests_per_s", "output_tokens_per_s"] {
+            assert_ne!(note, format!("credence does not estimate {m}"), "{c}");
+        }
+        assert!(!note.starts_with("no steady-state value") || c["metric"] != "itl", "{c}");
     }
 }
 

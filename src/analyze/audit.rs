@@ -32,7 +32,12 @@ pub struct ClaimCheck {
     /// credence's estimate over the steady window, where it has the same statistic.
     pub credence: Option<f64>,
     pub credence_ci: Option<(f64, f64)>,
-    /// What credence's value is (descriptive, without an interval) or why there is none.
+    /// credence's metric the claim is compared with, where its name differs from the claim's
+    /// (guidellm's `scheduled_e2e` is credence's `service`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credence_metric: Option<&'static str>,
+    /// What credence's value is (descriptive, without an interval, or another metric of the
+    /// same meaning) or why there is none.
     pub credence_note: Option<String>,
     /// credence's value relative to the tool's, minus one, when they differ by more than 2 %.
     pub credence_differs_by: Option<f64>,
@@ -72,12 +77,33 @@ fn rel(a: f64, b: f64) -> f64 {
     if a == b { 0.0 } else { (a - b).abs() / a.abs().max(b.abs()).max(1e-12) }
 }
 
+/// credence's metric for a claim's `metric`, where credence estimates the same quantity under
+/// another name: the latency from the scheduled send (guidellm's `request_scheduled_latency`)
+/// is `service`; a dispatch or schedule delay (start − scheduled) is `send_lag`; the wait for
+/// the first answer token is `ttfot`; an ITL from a source without chunk times (guidellm's
+/// per-request mean gap) is credence's TPOT, the same per-request mean gap.
+pub fn mapped_metric(a: &Analysis, metric: &str) -> Option<&'static str> {
+    match metric {
+        "scheduled_e2e" => Some("service"),
+        "dispatch_delay" | "schedule_delay" => Some("send_lag"),
+        "time_to_first_content_token" => Some("ttfot"),
+        "itl" if !a.run.has_chunks => Some("tpot"),
+        _ => None,
+    }
+}
+
+/// The metric credence compares a claim of `metric` with: its own name, or `mapped_metric`.
+fn credence_metric<'m>(a: &Analysis, metric: &'m str) -> &'m str {
+    mapped_metric(a, metric).unwrap_or(metric)
+}
+
 /// credence's value for a claim's statistic over the steady window: a percentile or mean with
 /// its interval (any percentile the claims state is estimated: see `claimed_percentiles`), a
 /// throughput with its interval, or a descriptive min, max or SD without one.
 fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> {
+    let metric = credence_metric(a, &c.metric);
     if c.stat == "value" {
-        let e = match c.metric.as_str() {
+        let e = match metric {
             "requests_per_s" => &a.throughput.requests_per_s,
             "output_tokens_per_s" => &a.throughput.output_tokens_per_s,
             "input_tokens_per_s" => &a.throughput.input_tokens_per_s,
@@ -85,7 +111,7 @@ fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> 
         };
         return e.estimate.map(|x| (x, e.ci_low.zip(e.ci_high)));
     }
-    if let Some(d) = a.distributions.get(c.metric.as_str()) {
+    if let Some(d) = a.distributions.get(metric) {
         match c.stat.as_str() {
             "min" => return Some((d.min, None)),
             "max" => return Some((d.max, None)),
@@ -94,47 +120,115 @@ fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> 
         }
     }
     let key = if c.stat == "mean" { "mean".to_string() } else { percentile_key(percentile_of_stat(&c.stat)?) };
-    let e = a.metrics.get(c.metric.as_str())?.get(&key)?;
+    let e = a.metrics.get(metric)?.get(&key)?;
     let ci = (e.status == Status::Ok).then(|| e.ci_low.zip(e.ci_high)).flatten();
     e.estimate.map(|x| (x, ci))
 }
 
 /// Why credence's value has no interval, or why there is no value (`english` words it; the
 /// report's Chinese words it from the same variants).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum CredenceNote {
     /// A min, max or SD of the steady window: descriptive, without an interval.
     Descriptive,
+    /// credence estimates the claim's quantity under another name (`mapped_metric`).
+    EstimatedAs(&'static str),
+    /// The source saves no chunk times (its name): credence cannot compute a per-token ITL;
+    /// the tool's ITL is a per-request mean gap, compared with credence's TPOT.
+    NoChunkTimes(String),
+    /// The source records no scheduled send times: no send lag, no latency from the schedule.
+    NoSchedule,
+    /// credence estimates latencies and token counts of successful requests only.
+    SuccessfulOnly,
     /// credence has no estimate of this metric.
     NotEstimated,
     /// A count or total, which depends on the window.
     WindowDependent,
+    /// A statistic of a distribution of instantaneous rates: credence's rate is one number.
+    OneRate,
+    /// A min, max or SD of a metric whose distribution credence does not describe.
+    NotDescribed,
+    /// A statistic credence does not compute (a variance, a mode, a tool's confidence bound).
+    StatNotComputed,
     NoSteadyValue,
 }
 
 impl CredenceNote {
-    pub fn english(self, metric: &str, stat: &str) -> String {
+    pub fn english(&self, metric: &str, stat: &str) -> String {
         match self {
             CredenceNote::Descriptive => {
                 format!("the steady window's {} (descriptive: credence gives no interval for it)", if stat.starts_with("std") { "SD" } else { stat })
             }
+            CredenceNote::EstimatedAs(m) => format!("credence's {m}: {}", metric_words(m)),
+            CredenceNote::NoChunkTimes(source) => {
+                format!("{source} saves no chunk times: per-token ITL cannot be computed; its ITL is the per-request mean gap, compared with credence's TPOT")
+            }
+            CredenceNote::NoSchedule => "the files hold no scheduled send times: credence cannot compute the send lag or the latency from the schedule".into(),
+            CredenceNote::SuccessfulOnly => {
+                format!("credence estimates {} over successful requests only", metric.split('.').next().unwrap_or(metric))
+            }
             CredenceNote::NotEstimated => format!("credence does not estimate {metric}"),
             CredenceNote::WindowDependent => "a count or total depends on the window: credence reports rates and percentiles".into(),
+            CredenceNote::OneRate => {
+                format!("credence estimates {metric} as one rate over the steady window, with its interval: it has no distribution of instantaneous rates")
+            }
+            CredenceNote::NotDescribed => {
+                format!("credence gives no min, max or SD of {metric}: it describes the distributions of TTFT, TPOT and E2E")
+            }
+            CredenceNote::StatNotComputed => {
+                format!("credence does not compute this statistic ({stat}): it reports percentiles and means, each with its own interval")
+            }
             CredenceNote::NoSteadyValue => "no steady-state value: too few values in the steady window, or no steady window".into(),
         }
     }
 }
 
-/// The note on credence's value for `metric` `stat`, when one is due.
-pub fn credence_note(a: &Analysis, metric: &str, stat: &str, has_value: bool) -> Option<CredenceNote> {
-    let known = a.metrics.contains_key(metric) || stat == "value";
-    match (has_value, stat) {
-        (true, "min" | "max" | "std" | "std_sample") => Some(CredenceNote::Descriptive),
-        (true, _) => None,
-        (false, _) if !known => Some(CredenceNote::NotEstimated),
-        (false, "count" | "sum") => Some(CredenceNote::WindowDependent),
-        (false, _) => Some(CredenceNote::NoSteadyValue),
+/// What a metric credence maps a claim onto is, in words.
+pub fn metric_words(metric: &str) -> &'static str {
+    match metric {
+        "service" => "end minus the scheduled send",
+        "send_lag" => "sent minus scheduled",
+        "ttfot" => "first answer token minus sent",
+        _ => "the per-request mean gap after the first token",
     }
+}
+
+/// The metric of a tool's other request group (`e2e.errored`, `ttft.all`) without its
+/// suffix: credence's latencies and rates are of successful requests.
+fn other_status(metric: &str) -> Option<&str> {
+    [".errored", ".incomplete", ".all"].iter().find_map(|s| metric.strip_suffix(s))
+}
+
+/// Whether credence estimates `metric` (under its own name or `mapped_metric`'s).
+fn estimated(a: &Analysis, metric: &str) -> bool {
+    let m = credence_metric(a, metric);
+    a.metrics.contains_key(m) || matches!(m, "requests_per_s" | "output_tokens_per_s" | "input_tokens_per_s")
+}
+
+/// The note on credence's value for a claim of `metric` `stat`, when one is due.
+pub fn credence_note(a: &Analysis, metric: &str, stat: &str, has_value: bool) -> Option<CredenceNote> {
+    let as_metric = mapped_metric(a, metric);
+    let mapped = as_metric.unwrap_or(metric);
+    let descriptive = matches!(stat, "min" | "max" | "std" | "std_sample");
+    if has_value {
+        return match as_metric {
+            Some("tpot") if metric == "itl" => Some(CredenceNote::NoChunkTimes(a.run.source_name.clone())),
+            _ if descriptive => Some(CredenceNote::Descriptive),
+            Some(m) => Some(CredenceNote::EstimatedAs(m)),
+            None => None,
+        };
+    }
+    let rate = matches!(mapped, "requests_per_s" | "output_tokens_per_s" | "input_tokens_per_s");
+    Some(match stat {
+        "count" | "count_all" | "sum" => CredenceNote::WindowDependent,
+        _ if rate && stat != "value" => CredenceNote::OneRate,
+        _ if matches!(mapped, "service" | "send_lag") && !a.run.has_schedule => CredenceNote::NoSchedule,
+        _ if other_status(metric).is_some_and(|m| estimated(a, m)) => CredenceNote::SuccessfulOnly,
+        _ if !estimated(a, metric) => CredenceNote::NotEstimated,
+        _ if descriptive => CredenceNote::NotDescribed,
+        _ if stat != "mean" && percentile_of_stat(stat).is_none() => CredenceNote::StatNotComputed,
+        _ => CredenceNote::NoSteadyValue,
+    })
 }
 
 /// The percentiles (fractions) the claims state, for the analysis to estimate beside its own.
@@ -179,6 +273,7 @@ impl Why {
 /// Why credence's number for `metric` `stat` may differ from the tool's.
 pub fn reasons(a: &Analysis, metric: &str, stat: &str, definition: Option<&str>) -> Vec<Why> {
     let mut r: Vec<Why> = definition.map(|d| Why::Definition(d.to_string())).into_iter().collect();
+    let metric = credence_metric(a, metric);
     let s = &a.steady_state;
     if s.dropped_start_requests + s.dropped_end_requests > 0 {
         r.push(Why::Dropped { warmup: s.dropped_start_requests, ramp_down: s.dropped_end_requests });
@@ -281,6 +376,7 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         verdict,
         credence: cred.map(|x| x.0),
         credence_ci: cred.and_then(|x| x.1),
+        credence_metric: analysis.and_then(|a| mapped_metric(a, &c.metric)),
         credence_note: analysis.and_then(|a| credence_note(a, &c.metric, &c.stat, cred.is_some())).map(|n| n.english(&c.metric, &c.stat)),
         credence_differs_by,
         definition: c.definition.clone(),

@@ -302,12 +302,16 @@ pub(crate) fn claim_label(c: &ClaimCheck) -> String {
 /// value and the reason.
 fn claim_row(c: &ClaimCheck) -> [String; 6] {
     let f = |x: f64| significant(x, 4);
-    let cred = match (c.credence, c.credence_ci, &c.credence_note) {
+    let mut cred = match (c.credence, c.credence_ci, &c.credence_note) {
         (Some(v), Some((lo, hi)), _) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
         (Some(v), None, _) => format!("~{} (no interval)", f(v)),
         (None, _, Some(n)) => format!("n/a: {n}"),
         _ => "n/a".into(),
     };
+    // A value of another credence metric says which, and why.
+    if let (Some(_), Some(_), Some(n)) = (c.credence, c.credence_metric, &c.credence_note) {
+        cred += &format!("; {n}");
+    }
     [
         claim_label(c),
         format!("{} {}", f(c.tool_value), c.unit),

@@ -96,6 +96,7 @@ impl Request {
         }
         self.first_byte_ns = None;
         self.first_token_ns = None;
+        self.first_content_ns = None;
         self.chunk_ns = None;
         self.invalid_source = None;
         self

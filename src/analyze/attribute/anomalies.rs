@@ -138,11 +138,14 @@ fn request_series(r: &RequestView, w: &WindowIndex) -> Vec<WindowSeries> {
     ]
 }
 
-/// The client's send lag and achieved share of the offered rate (open loop only).
-fn schedule_series(r: &RequestView, w: &WindowIndex) -> [WindowSeries; 2] {
+/// The client's send lag, achieved share of the offered rate and the offered rate itself
+/// (open loop only).
+fn schedule_series(r: &RequestView, w: &WindowIndex) -> [WindowSeries; 3] {
     let by_sched = w.by_window(&r.scheduled_s);
     let t_s = w.starts();
+    let offered_per_s = by_sched.iter().map(|b| if b.len() < MIN_REQUESTS { f64::NAN } else { b.len() as f64 / w.window_s }).collect();
     [
+        WindowSeries { name: "offered_per_s", t_s: t_s.clone(), values: offered_per_s, worse: -1.0 },
         WindowSeries {
             name: "send_lag_p99",
             t_s: t_s.clone(),

@@ -290,13 +290,25 @@ fn series<'s>(s: &'s [WindowSeries], name: &str) -> Option<&'s WindowSeries> {
     s.iter().find(|w| w.name == name)
 }
 
-/// Client saturation: the load generator's CPU, its send lag, late or dropped sends, and an
-/// achieved rate below the offered one, from host telemetry and from the requests' schedule.
+/// The P99 send lag that shows a client behind its schedule, for sends `gap_ms` apart: one gap
+/// between sends, and at least 1 ms. A client whose P99 send is a whole gap late has a queue of
+/// due sends: it, not the server, set the pace, and the queue grows while the load lasts (a
+/// backlog builds: the lag grows with load and over time). A smaller lag at the full rate is
+/// timer and scheduling latency that every request bears alike; it delays no later send and
+/// limits nothing (a Python client at 10 requests/s keeps its schedule with 10–90 ms of P99 lag
+/// on a busy host). Below a millisecond a lag is jitter even at thousands of requests/s.
+pub fn behind_schedule_ms(gap_ms: f64) -> f64 {
+    gap_ms.max(1.0)
+}
+
+/// Client saturation: evidence that the load generator limited the run. Its CPU at its limit
+/// (≥ 90 % of a core, or its hottest thread ≥ 95 %), dropped sends, an achieved rate below
+/// 90 % of the offered one, or a P99 send lag of at least one gap between sends
+/// (`behind_schedule_ms`), from host telemetry and from the requests' schedule.
 pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_interarrival_ms: Option<f64>) -> Detection {
-    // A tenth of the gap between sends, between 1 and 5 ms: below a millisecond a send lag is
-    // timer and scheduling jitter, not a saturated client (at 1000 requests/s and more a tenth
-    // of the gap is under 0.1 ms, which any real client exceeds).
-    let lag_limit = mean_interarrival_ms.map_or(5.0, |iat| (0.1 * iat).clamp(1.0, 5.0));
+    // The host's lag against the planned gap; without a planned rate, 5 ms (a tenth of the gap
+    // at 20 requests/s, the simulator's default).
+    let host_lag_limit = mean_interarrival_ms.map_or(5.0, behind_schedule_ms);
     let host_has = hosts.iter().any(|h| present(&h.lg_cpu_pct) || present(&h.lag_p99_ms) || present(&h.planned));
     let lag = series(windows, "send_lag_p99");
     if !host_has && lag.is_none() {
@@ -304,38 +316,18 @@ pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_in
     }
     let mut d = Detection::checked("client_saturation");
     for h in hosts {
-        let flags: Vec<bool> = (0..h.t_s.len())
-            .map(|i| {
-                h.lg_cpu_pct[i] >= 90.0
-                    || h.lg_thread_pct[i] >= 95.0
-                    || h.lag_p99_ms[i] > lag_limit
-                    || h.dropped[i] > 0.0
-                    || (h.planned[i] >= 5.0 && h.actual[i] < 0.9 * h.planned[i])
-            })
-            .collect();
-        for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
-            let peak = BTreeMap::from([
-                ("lg_cpu_pct_max".into(), max_of(&idx, &h.lg_cpu_pct)),
-                ("lg_thread_pct_max".into(), max_of(&idx, &h.lg_thread_pct)),
-                ("send_lag_p99_ms_max".into(), max_of(&idx, &h.lag_p99_ms)),
-                (
-                    "achieved_share_min".into(),
-                    idx.iter()
-                        .map(|&i| if h.planned[i] > 0.0 { h.actual[i] / h.planned[i] } else { f64::NAN })
-                        .filter(|x| x.is_finite())
-                        .fold(f64::NAN, f64::min),
-                ),
-            ]);
-            d.episodes.push(CauseEpisode { span, source: format!("{} load generator", h.host), peak });
-        }
-        if d.signal.t_s.is_empty() && present(&h.lg_cpu_pct) {
-            d.signal = Signal { t_s: h.t_s.clone(), values: h.lg_cpu_pct.clone() };
-        }
+        host_episodes(h, host_lag_limit, &mut d);
     }
-    if let (Some(lag), Some(share)) = (lag, series(windows, "achieved_share")) {
-        let flags: Vec<bool> = (0..lag.t_s.len()).map(|i| lag.values[i] > lag_limit || share.values[i] < 0.9).collect();
+    if let (Some(lag), Some(share), Some(offered)) = (lag, series(windows, "achieved_share"), series(windows, "offered_per_s")) {
+        // Each window's own gap between scheduled sends (a stepped or swept rate has several).
+        let behind: Vec<f64> = (0..lag.t_s.len()).map(|i| lag.values[i] / behind_schedule_ms(1000.0 / offered.values[i])).collect();
+        let flags: Vec<bool> = (0..lag.t_s.len()).map(|i| behind[i] >= 1.0 || share.values[i] < 0.9).collect();
         for (span, idx) in flagged_spans(&lag.t_s, &flags, 2, 0) {
-            let peak = BTreeMap::from([("send_lag_p99_ms_max".into(), max_of(&idx, &lag.values)), ("achieved_share_min".into(), min_of(&idx, &share.values))]);
+            let peak = BTreeMap::from([
+                ("send_lag_p99_ms_max".into(), max_of(&idx, &lag.values)),
+                ("send_lag_gaps_max".into(), max_of(&idx, &behind)),
+                ("achieved_share_min".into(), min_of(&idx, &share.values)),
+            ]);
             d.episodes.push(CauseEpisode { span, source: "requests (scheduled vs sent)".into(), peak });
         }
         if d.signal.t_s.is_empty() {
@@ -343,6 +335,35 @@ pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_in
         }
     }
     d
+}
+
+/// One host's load-generator episodes (CPU at its limit, lag behind the schedule, dropped
+/// sends, achieved below planned), and its CPU as the signal when none is set yet.
+fn host_episodes(h: &HostSeries, lag_limit: f64, d: &mut Detection) {
+    let flags: Vec<bool> = (0..h.t_s.len())
+        .map(|i| {
+            h.lg_cpu_pct[i] >= 90.0
+                || h.lg_thread_pct[i] >= 95.0
+                || h.lag_p99_ms[i] >= lag_limit
+                || h.dropped[i] > 0.0
+                || (h.planned[i] >= 5.0 && h.actual[i] < 0.9 * h.planned[i])
+        })
+        .collect();
+    for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
+        let peak = BTreeMap::from([
+            ("lg_cpu_pct_max".into(), max_of(&idx, &h.lg_cpu_pct)),
+            ("lg_thread_pct_max".into(), max_of(&idx, &h.lg_thread_pct)),
+            ("send_lag_p99_ms_max".into(), max_of(&idx, &h.lag_p99_ms)),
+            (
+                "achieved_share_min".into(),
+                idx.iter().map(|&i| if h.planned[i] > 0.0 { h.actual[i] / h.planned[i] } else { f64::NAN }).filter(|x| x.is_finite()).fold(f64::NAN, f64::min),
+            ),
+        ]);
+        d.episodes.push(CauseEpisode { span, source: format!("{} load generator", h.host), peak });
+    }
+    if d.signal.t_s.is_empty() && present(&h.lg_cpu_pct) {
+        d.signal = Signal { t_s: h.t_s.clone(), values: h.lg_cpu_pct.clone() };
+    }
 }
 
 /// Network trouble: retransmit ratio above 1 % over 5 samples, or any interface error, drop or
@@ -512,5 +533,44 @@ mod tests {
         let idle =
             HostSeries { host: "node-0".into(), t_s: vec![0.0, 1.0], steal_pct: vec![f64::NAN; 2], governor_performance: vec![None; 2], ..Default::default() };
         assert!(host(&[idle]).not_checked.is_some(), "nothing recorded: not checked");
+    }
+
+    /// The request-side client series of a run at 10 requests/s: `lag` P99 send lag (ms) and
+    /// `share` achieved share per 5-s window.
+    fn schedule_windows(lag: &[f64], share: &[f64]) -> Vec<WindowSeries> {
+        let t_s: Vec<f64> = (0..lag.len()).map(|i| 5.0 * i as f64).collect();
+        let s = |name, values: Vec<f64>| WindowSeries { name, t_s: t_s.clone(), values, worse: 1.0 };
+        vec![s("send_lag_p99", lag.to_vec()), s("achieved_share", share.to_vec()), s("offered_per_s", vec![10.0; lag.len()])]
+    }
+
+    /// A client that keeps its full rate with a small, steady lag is not its own bottleneck; one
+    /// a whole gap between sends behind (a queue of due sends), or short of the offered rate, is.
+    #[test]
+    fn client_saturation_needs_a_client_behind_its_schedule() {
+        let n = 24;
+        // guidellm 0.8.1 at 10 requests/s on a busy host: 100 % of the schedule, P99 lag 3-16 ms.
+        let steady_lag: Vec<f64> = (0..n).map(|i| 3.0 + 13.3 * ((i * 7) % 5) as f64 / 4.0).collect();
+        let d = client_saturation(&[], &schedule_windows(&steady_lag, &vec![1.0; n]), Some(100.0));
+        assert!(d.not_checked.is_none() && d.episodes.is_empty(), "{:?}", d.episodes);
+        // A backlog from 40 s to 60 s: the lag passes the 100-ms gap at the full rate.
+        let mut backlog = steady_lag.clone();
+        backlog[8..12].copy_from_slice(&[120.0, 450.0, 900.0, 300.0]);
+        let d = client_saturation(&[], &schedule_windows(&backlog, &vec![1.0; n]), Some(100.0));
+        assert_eq!(d.episodes.len(), 1, "{:?}", d.episodes);
+        assert_eq!((d.episodes[0].span.start_s, d.episodes[0].span.end_s), (40.0, 60.0));
+        assert_eq!(d.episodes[0].peak["send_lag_gaps_max"], 9.0);
+        // Sends short of the schedule with a small lag (a client that skips sends): still found.
+        let mut share = vec![1.0; n];
+        share[14..17].copy_from_slice(&[0.8, 0.85, 0.7]);
+        let d = client_saturation(&[], &schedule_windows(&steady_lag, &share), Some(100.0));
+        assert_eq!(d.episodes.len(), 1, "{:?}", d.episodes);
+        assert_eq!(d.episodes[0].peak["achieved_share_min"], 0.7);
+    }
+
+    /// At thousands of requests/s one gap is under a millisecond: the limit stays at 1 ms.
+    #[test]
+    fn the_lag_limit_is_one_gap_and_at_least_a_millisecond() {
+        assert_eq!(behind_schedule_ms(100.0), 100.0);
+        assert_eq!(behind_schedule_ms(0.2), 1.0);
     }
 }

@@ -236,7 +236,7 @@ fn info(cause: &str) -> CauseInfo {
 
 /// The peak values `peak_text` words (`errors_timeout` stands for every `errors_<kind>`);
 /// `report::i18n::evidence_zh` words the same ones in Chinese.
-pub const PEAK_KEYS: [&str; 23] = [
+pub const PEAK_KEYS: [&str; 24] = [
     "sm_clock_drop_share",
     "temp_max_c",
     "thermal_violation_s",
@@ -248,6 +248,7 @@ pub const PEAK_KEYS: [&str; 23] = [
     "lg_cpu_pct_max",
     "lg_thread_pct_max",
     "send_lag_p99_ms_max",
+    "send_lag_gaps_max",
     "achieved_share_min",
     "retransmit_ratio_max",
     "interface_errors",
@@ -281,6 +282,7 @@ pub fn peak_text(key: &str, v: f64) -> Option<String> {
         "lg_cpu_pct_max" => format!("load-generator CPU up to {v:.0} % of a core"),
         "lg_thread_pct_max" => format!("hottest load-generator thread up to {v:.0} %"),
         "send_lag_p99_ms_max" => format!("P99 send lag up to {v:.1} ms"),
+        "send_lag_gaps_max" => format!("up to {v:.1} gaps between sends behind the schedule"),
         "achieved_share_min" => {
             format!("achieved send rate down to {} of the offered rate", pct(v))
         }

@@ -73,6 +73,9 @@ pub fn request(r: &Record, window: (f64, f64)) -> Request {
         sent_ns: sent,
         first_byte_ns: t.first_request_iteration.map(ns),
         first_token_ns: t.first_token_iteration.map(ns),
+        // guidellm's first output token: the first answer token, after any reasoning (kept
+        // only where it lies between the first token and the end, as the contract asks).
+        first_content_ns: first_content(t.first_output_token_iteration, t.first_token_iteration, end).map(ns),
         end_ns: end.map_or(sent, ns),
         input_tokens: input.unwrap_or(None),
         output_tokens: output.unwrap_or(None),
@@ -89,6 +92,12 @@ pub fn request(r: &Record, window: (f64, f64)) -> Request {
         invalid_source: invalid.map(|why| format!("{}: {why}", r.at)),
         ..Default::default()
     }
+}
+
+/// The first answer token's time, where it lies between the first token and the end.
+fn first_content(first_output: Option<f64>, first_token: Option<f64>, end: Option<f64>) -> Option<f64> {
+    let (fc, ft, end) = (first_output?, first_token?, end?);
+    (fc.is_finite() && fc >= ft && fc <= end).then_some(fc)
 }
 
 #[cfg(test)]

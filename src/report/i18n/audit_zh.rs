@@ -61,11 +61,15 @@ fn verdict_word(verdict: &str) -> &'static str {
 
 fn credence_cell(c: &ClaimCheck, analysis: Option<&Analysis>) -> String {
     let f = |x: f64| significant(x, 4);
-    match (c.credence, c.credence_ci, &c.credence_note) {
+    let cell = match (c.credence, c.credence_ci, &c.credence_note) {
         (Some(v), Some((lo, hi)), _) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
         (Some(v), None, _) => format!("~{}（无置信区间）", f(v)),
         (None, _, Some(_)) => format!("无：{}", note(c, analysis)),
         _ => "无".into(),
+    };
+    match (c.credence, c.credence_metric, &c.credence_note) {
+        (Some(_), Some(_), Some(_)) => format!("{cell}；{}", note(c, analysis)),
+        _ => cell,
     }
 }
 
@@ -78,9 +82,28 @@ fn note(c: &ClaimCheck, analysis: Option<&Analysis>) -> String {
     };
     match analysis.and_then(|a| credence_note(a, &c.metric, &c.stat, c.credence.is_some())) {
         Some(CredenceNote::Descriptive) => format!("稳态窗口的{stat}（描述性统计：credence 不为其给出置信区间）"),
+        Some(CredenceNote::EstimatedAs(m)) => format!("credence 的 {m}：{}", metric_words_zh(m)),
+        Some(CredenceNote::NoChunkTimes(source)) => {
+            format!("{source} 不保存数据块时间：无法计算逐 token 的 ITL；它的 ITL 是逐请求的平均间隔，与 credence 的 TPOT 对比")
+        }
+        Some(CredenceNote::NoSchedule) => "文件中没有计划发送时间：credence 无法计算发送延迟和从计划时间起算的延迟".into(),
+        Some(CredenceNote::SuccessfulOnly) => format!("credence 只估计成功请求的 {}", c.metric.split('.').next().unwrap_or(&c.metric)),
         Some(CredenceNote::NotEstimated) => format!("credence 不估计 {}", c.metric),
         Some(CredenceNote::WindowDependent) => "计数或总量取决于窗口：credence 报告速率和百分位数".into(),
+        Some(CredenceNote::OneRate) => format!("credence 把 {} 估计为稳态窗口内的单一速率（带置信区间）：它没有瞬时速率的分布", c.metric),
+        Some(CredenceNote::NotDescribed) => format!("credence 不给出 {} 的最小值、最大值或标准差：它只描述 TTFT、TPOT 和 E2E 的分布", c.metric),
+        Some(CredenceNote::StatNotComputed) => format!("credence 不计算这一统计量（{}）：它报告百分位数和均值，各自带置信区间", c.stat),
         _ => "没有稳态值：稳态窗口内数值过少，或没有稳态窗口".into(),
+    }
+}
+
+/// `analyze::audit::metric_words` in Chinese.
+fn metric_words_zh(metric: &str) -> &'static str {
+    match metric {
+        "service" => "结束时间减去计划发送时间",
+        "send_lag" => "实际发送时间减去计划发送时间",
+        "ttfot" => "第一个回答 token 的时间减去发送时间",
+        _ => "首个 token 之后逐请求的平均间隔",
     }
 }
 

@@ -70,6 +70,7 @@ fn peak_text(key: &str, v: f64) -> Option<String> {
         "lg_cpu_pct_max" => format!("压测端 CPU 最高占单核的 {v:.0} %"),
         "lg_thread_pct_max" => format!("压测端最忙线程最高 {v:.0} %"),
         "send_lag_p99_ms_max" => format!("P99 发送延迟最高 {v:.1} ms"),
+        "send_lag_gaps_max" => format!("最多落后发送计划 {v:.1} 个发送间隔"),
         "achieved_share_min" => format!("实际发送速率最低为计划速率的 {}", pct(v)),
         "retransmit_ratio_max" if v > 0.0 => format!("TCP 重传率最高 {:.2} %", v * 100.0),
         "interface_errors" if v > 0.0 => format!("网卡错误 {v:.0} 个"),

@@ -1,12 +1,14 @@
 //! A/A false-alarm rate and power of `compare`, against the simulator's ground truth.
 //! Ignored (minutes): `cargo test --release --test compare_study -- --ignored --nocapture`.
 
+mod common;
+
 use credence::analyze::compare::verdict::Verdict;
 use credence::analyze::compare::{ArmRun, CompareOptions, compare};
 use credence::analyze::requests::RequestView;
-use credence::analyze::{Analysis, AnalyzeOptions, analyze_view};
+use credence::analyze::Analysis;
 use credence::run::Manifest;
-use credence::simulate::{ArrivalProcess, Effect, EffectMetric, Scenario, SimOptions, simulate};
+use credence::simulate::{ArrivalProcess, Effect, EffectMetric, Scenario, SimOptions};
 
 const AB_FIXTURE_SECONDS: f64 = 480.0;
 
@@ -22,27 +24,11 @@ fn run(seed: u64, effect: Option<f64>) -> (Manifest, RequestView, Analysis) {
     }
     o.compute_truth = false;
     o.effect = effect.map(|r| Effect { metric: EffectMetric::Ttft, relative: r });
-    let sim = simulate(&o).unwrap();
-    let view = RequestView::from_table(&sim.data.requests);
-    let a = analyze_view(
-        &sim.data.manifest,
-        &view,
-        &credence::analyze::attribute::Telemetry::none(),
-        &AnalyzeOptions { resamples: 499, ..AnalyzeOptions::default() },
-    );
-    (sim.data.manifest, view, a)
+    common::simulated(&o, 499)
 }
 
 fn verdicts(pairs: u64, effect: Option<f64>) -> Vec<Verdict> {
-    let opts = CompareOptions {
-        tolerance: 0.05,
-        per_metric_tolerance: Default::default(),
-        resamples: 999,
-        seed: 1,
-        allow_workload_mismatch: false,
-        order: None,
-        ..Default::default()
-    };
+    let opts = CompareOptions { tolerance: 0.05, resamples: 999, seed: 1, ..Default::default() };
     let results: Vec<(Verdict, f64, f64)> = (0..pairs)
         .map(|k| {
             let (mb, vb, ab) = run(10_000 + 2 * k, None);
@@ -96,15 +82,8 @@ fn ttft_p50_pool(runs: usize, duration_s: f64) -> Vec<credence::analyze::compare
             o.arrival = ArrivalProcess::Poisson { rate: 10.0 };
             o.lengths.output_median = 64.0;
             o.compute_truth = false;
-            let sim = simulate(&o).unwrap();
-            let view = RequestView::from_table(&sim.data.requests);
-            let a = analyze_view(
-                &sim.data.manifest,
-                &view,
-                &credence::analyze::attribute::Telemetry::none(),
-                &AnalyzeOptions { resamples: 499, ..AnalyzeOptions::default() },
-            );
-            let arm = [ArmRun { name: format!("r{s}"), manifest: &sim.data.manifest, view: &view, analysis: &a }];
+            let (manifest, view, a) = common::simulated(&o, 499);
+            let arm = [ArmRun { name: format!("r{s}"), manifest: &manifest, view: &view, analysis: &a }];
             credence::analyze::compare::run_statistics(&arm, &opts).remove("ttft_p50").unwrap().remove(0)
         })
         .flatten()

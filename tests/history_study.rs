@@ -9,6 +9,8 @@
 //! --ignored --nocapture` runs the full study (500 seeds, 999 permutations; also at 2 % and
 //! 5 % run-to-run noise) and prints the rates.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use credence::analyze::history::detect::DriftVerdict;
@@ -198,9 +200,7 @@ fn thousand_runs_in_under_ten_seconds() {
 // `benches/history_side_by_side.sh` runs Apache Otava and MongoDB's E-divisive on the same
 // per-run estimates (`export_simulated_series` writes them).
 
-use credence::analyze::requests::RequestView;
-use credence::analyze::{AnalyzeOptions, analyze_view};
-use credence::simulate::{ArrivalProcess, Effect, EffectMetric, Scenario, SimOptions, simulate};
+use credence::simulate::{ArrivalProcess, Effect, EffectMetric, Scenario, SimOptions};
 
 const SIM_SERIES: usize = 100;
 const SIM_RUNS: usize = 30;
@@ -217,14 +217,7 @@ fn sim_options(seed: u64, effect: Option<f64>) -> SimOptions {
 
 /// One simulated run, analyzed: its `RunPoint` (all metrics, as `history` reads them).
 fn simulated_point(seed: u64, effect: Option<f64>) -> RunPoint {
-    let sim = simulate(&sim_options(seed, effect)).unwrap();
-    let view = RequestView::from_table(&sim.data.requests);
-    let a = analyze_view(
-        &sim.data.manifest,
-        &view,
-        &credence::analyze::attribute::Telemetry::none(),
-        &AnalyzeOptions { resamples: 499, ..AnalyzeOptions::default() },
-    );
+    let (_, _, a) = common::simulated(&sim_options(seed, effect), 499);
     let mut p = credence::analyze::history::run_point(&serde_json::to_value(&a).unwrap()).unwrap();
     p.run_id = format!("seed-{seed}");
     p

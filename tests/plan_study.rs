@@ -51,15 +51,7 @@ fn arm<'r>(runs: &'r [Run], tag: &str) -> Vec<ArmRun<'r>> {
 }
 
 fn compare_options() -> CompareOptions {
-    CompareOptions {
-        tolerance: 0.05,
-        per_metric_tolerance: Default::default(),
-        resamples: 999,
-        seed: 1,
-        allow_workload_mismatch: false,
-        order: None,
-        ..Default::default()
-    }
+    CompareOptions { tolerance: 0.05, resamples: 999, seed: 1, ..Default::default() }
 }
 
 /// Plans from one 240 s pilot run with the true between-run CV given as the assumption, then

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Usage: fuzz/run.sh SECONDS [TARGET...]
-# Fuzzes each target (all by default) for SECONDS, one process at a time, starting from its
-# committed corpus plus any seeds in $SEEDS/<target>/; then minimizes (-merge=1) the corpus
-# and what the run found back into fuzz/corpus/<target>/. Crashes go to fuzz/artifacts/<target>/,
+# Fuzzes each target (all by default) for SECONDS, one process at a time. Before a target's
+# run, its minimized corpus is unpacked from corpus-archives/<target>.tar.gz into corpus/<target>/
+# (not tracked: .gitignore), replacing what was there; the run starts from that corpus, the
+# seeds in git (seeds/<target>/), the crash inputs (regressions/<target>/) and any seeds in
+# $SEEDS/<target>/. Then the corpus and what the run found are minimized (-merge=1) back into
+# corpus/<target>/ and packed again into corpus-archives/<target>.tar.gz (reproducibly: sorted
+# names, no owners or times), the file to commit. Crashes go to fuzz/artifacts/<target>/,
 # each run's log to fuzz/logs/<target>.log (its last line holds the final cov:/ft: numbers).
-# The committed corpus is kept under $CORPUS_KB (300) KB per target: past that, the largest
-# inputs are dropped (the full merged corpus stays in fuzz/work/<target>/).
+# The archived corpus is kept under $CORPUS_KB (300) KB of inputs per target: past that, the
+# largest inputs are dropped (the full merged corpus stays in fuzz/work/<target>/).
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds="$1"; shift
@@ -25,9 +29,23 @@ trim() (
     rm -f "$file"; total=$(( total - size ))
   done
 )
+# Replaces corpus/$1/ with the contents of its archive (an empty folder if there is none).
+unpack() {
+  rm -rf "corpus/$1" && mkdir -p "corpus/$1"
+  [ ! -f "corpus-archives/$1.tar.gz" ] || tar -xzf "corpus-archives/$1.tar.gz" -C corpus
+}
+# Packs corpus/$1/ into corpus-archives/$1.tar.gz, the format tests/fuzz_corpus.rs reads
+# (ustar, gzip); the same files give the same bytes.
+pack() {
+  mkdir -p corpus-archives
+  tar --format=ustar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 --mode=a+r,u+w,go-w \
+    -C corpus -cf - "$1" | gzip -9n > "corpus-archives/$1.tar.gz.new"
+  mv "corpus-archives/$1.tar.gz.new" "corpus-archives/$1.tar.gz"
+}
 for t in "${targets[@]}"; do
-  mkdir -p "corpus/$t" "work/$t" "artifacts/$t" logs
-  seeds=(); [ -d "${SEEDS:-/nonexistent}/$t" ] && seeds=("$SEEDS/$t")
+  unpack "$t"
+  mkdir -p "work/$t" "artifacts/$t" logs
+  seeds=(); for d in "seeds/$t" "regressions/$t" "${SEEDS:-/nonexistent}/$t"; do [ -d "$d" ] && seeds+=("$d"); done
   "$bin/$t" "${flags[@]}" -max_total_time="$seconds" -artifact_prefix="artifacts/$t/" \
     "work/$t" "corpus/$t" "${seeds[@]}" > "logs/$t.log" 2>&1 || echo "$t: exited $? (see fuzz/logs/$t.log, fuzz/artifacts/$t/)"
   grep -aE 'DONE +cov|^Done [0-9]+ runs' "logs/$t.log" | tail -2 | sed "s/^/$t: /" || true
@@ -35,4 +53,5 @@ for t in "${targets[@]}"; do
   "$bin/$t" -merge=1 -max_len=65536 -rss_limit_mb=2048 -timeout=10 "corpus/$t.merged" "corpus/$t" "work/$t" "${seeds[@]}" > "logs/$t.merge.log" 2>&1
   rm -rf "corpus/$t" && mv "corpus/$t.merged" "corpus/$t"
   trim "corpus/$t" "${CORPUS_KB:-300}"
+  pack "$t"
 done

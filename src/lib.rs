@@ -33,6 +33,8 @@ pub mod analyze;
 
 pub mod report;
 
-/// Fuzz targets over every parser, for `fuzz/` and the corpus replay test.
+/// Fuzz targets over every parser, for `fuzz/` and the corpus replay test (the `fuzzing`
+/// feature, on by default).
+#[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;

@@ -42,7 +42,7 @@ fn a_series_runs_before_each_command_and_reads_as_replicated_runs() {
     assert_eq!(v["base_runs"].as_array().unwrap().len(), 3, "{}", stdout(&o));
     let replication = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "replication").unwrap();
     assert_eq!(replication["status"], "PASS", "{replication}");
-    assert_eq!(v["metrics"]["ttft_p50"]["change"]["method"], "hierarchical_bootstrap");
+    assert_eq!(v["metrics"]["ttft_p50"]["change"]["method"], credence::analyze::compare::METHOD);
     assert!(v["metrics"]["ttft_p50"]["variance"]["base"]["between"].is_number());
     // plan measures the between-run variance from it.
     let o = credence(&["plan", out.to_str().unwrap(), "--metric", "ttft_p50"]);

@@ -251,7 +251,7 @@ fn an_improvement_leads_the_headline_of_the_swapped_pair() {
     let (b, c) = (sim("slow", &["--seed", "3", "--effect", "ttft=+25%"]), sim("fast", &["--seed", "4"]));
     let (md, v) = comparison_md_agrees_with_json(&s, b.to_str().unwrap(), c.to_str().unwrap());
     assert_eq!(v["comparison"]["metrics"]["ttft_p50"]["verdict"], "improvement");
-    assert!(md.lines().nth(2).unwrap().starts_with("Improvement: P50 TTFT -"), "{md}");
+    assert!(md.lines().nth(2).unwrap().starts_with("Improvements: P50 TTFT -"), "{md}");
 }
 
 #[test]

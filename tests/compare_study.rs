@@ -3,10 +3,10 @@
 
 mod common;
 
+use credence::analyze::Analysis;
 use credence::analyze::compare::verdict::Verdict;
 use credence::analyze::compare::{ArmRun, CompareOptions, compare};
 use credence::analyze::requests::RequestView;
-use credence::analyze::Analysis;
 use credence::run::Manifest;
 use credence::simulate::{ArrivalProcess, Effect, EffectMetric, Scenario, SimOptions};
 

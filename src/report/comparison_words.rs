@@ -182,7 +182,10 @@ pub(crate) fn condition_rows(c: &Comparison, condition: Deciding) -> Vec<(&str, 
             .into_iter()
             .filter_map(|(k, m)| {
                 let cm = clean.metrics.get(k)?;
-                Some((k, MetricComparison { change: cm.change.clone(), base: cm.base, cand: cm.cand, tolerance: cm.tolerance, verdict: cm.verdict, ..m.clone() }))
+                Some((
+                    k,
+                    MetricComparison { change: cm.change.clone(), base: cm.base, cand: cm.cand, tolerance: cm.tolerance, verdict: cm.verdict, ..m.clone() },
+                ))
             })
             .collect(),
         _ => measured.into_iter().map(|(k, m)| (k, m.clone())).collect(),

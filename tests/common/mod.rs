@@ -7,7 +7,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A simulated run analyzed in-process, as the studies draw them: its manifest, requests and
 /// analysis (`resamples` bootstrap resamples, no telemetry).
-pub fn simulated(o: &credence::simulate::SimOptions, resamples: usize) -> (credence::run::Manifest, credence::analyze::requests::RequestView, credence::analyze::Analysis) {
+pub fn simulated(
+    o: &credence::simulate::SimOptions,
+    resamples: usize,
+) -> (credence::run::Manifest, credence::analyze::requests::RequestView, credence::analyze::Analysis) {
     let sim = credence::simulate::simulate(o).unwrap();
     let view = credence::analyze::requests::RequestView::from_table(&sim.data.requests);
     let opts = credence::analyze::AnalyzeOptions { resamples, ..credence::analyze::AnalyzeOptions::default() };

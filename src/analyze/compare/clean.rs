@@ -166,12 +166,18 @@ pub(super) fn clean_comparison(
     let mut metrics: BTreeMap<String, CleanMetric> = BTreeMap::new();
     for (name, better, stat) in &metric_specs(o, true) {
         if let Some(m) = arms.metric(name, *better, stat) {
-            metrics.insert(name.clone(), CleanMetric { change: m.change, base: m.base, cand: m.cand, tolerance: m.tolerance, verdict: m.verdict, reason: m.reason });
+            metrics.insert(
+                name.clone(),
+                CleanMetric { change: m.change, base: m.base, cand: m.cand, tolerance: m.tolerance, verdict: m.verdict, reason: m.reason },
+            );
         }
     }
     if let Some(e) = measured.get("error_rate") {
         let reason = Some("the error rate is not split by condition: as measured".to_string());
-        metrics.insert("error_rate".into(), CleanMetric { change: e.change.clone(), base: e.base, cand: e.cand, tolerance: e.tolerance, verdict: e.verdict, reason });
+        metrics.insert(
+            "error_rate".into(),
+            CleanMetric { change: e.change.clone(), base: e.base, cand: e.cand, tolerance: e.tolerance, verdict: e.verdict, reason },
+        );
     }
     let ((base_s, base_share), (cand_s, cand_share)) = (excluded(base), excluded(cand));
     let sentence = sentence(&metrics, measured, base, cand);

@@ -124,7 +124,7 @@ pub enum Command {
     /// steady state or no successful requests, or an --effect not above the tolerance.
     #[command(after_help = "Example: credence plan pilot-1 pilot-2 --effect 10% --tolerance 5%")]
     Plan(plan::PlanArgs),
-    /// Keep a named baseline (runs plus their noise floor) and check new runs against it.
+    /// Keep a named baseline (copies of its runs) and check new runs against it.
     #[command(after_help = "Example: credence baseline save nightly run-1 run-2 --dir baselines")]
     Baseline(baseline::BaselineArgs),
     /// Change points, drift and configuration breaks across a series of runs (nightly CI).

@@ -365,7 +365,13 @@ fn conditions_full_pairs() {
         p.pairs,
         share(p.aa_measured_no_change, p.pairs)
     );
-    assert!(ab >= 0.90 && aa >= 0.95, "see the numbers above");
+    // The clean verdict must recover what the same candidate shows undisturbed (within 10
+    // points), and never call A/A pairs a change. With one run per arm, how often either calls
+    // a +10 % change against 5 % is compare's single-run power, which since issue 42 carries
+    // the prior's run-to-run noise (about ±3.8 %): 60-70 % at 20 minutes, not the 100 % an
+    // interval without run-to-run noise claimed.
+    let reference = share(p.reference_regression, p.pairs);
+    assert!(ab >= reference - 0.10 && aa >= 0.95, "see the numbers above");
 }
 
 #[test]

@@ -76,7 +76,7 @@ fn power_curve() {
 fn ttft_p50_pool(runs: usize, duration_s: f64) -> Vec<credence::analyze::compare::RunStatistic> {
     let opts = CompareOptions { resamples: 999, seed: 1, ..Default::default() };
     (0..runs as u64)
-        .map(|s| {
+        .filter_map(|s| {
             let mut o = SimOptions::new(Scenario::Steady, 70_000 + s);
             o.duration_s = duration_s;
             o.arrival = ArrivalProcess::Poisson { rate: 10.0 };
@@ -86,7 +86,6 @@ fn ttft_p50_pool(runs: usize, duration_s: f64) -> Vec<credence::analyze::compare
             let arm = [ArmRun { name: format!("r{s}"), manifest: &manifest, view: &view, analysis: &a }];
             credence::analyze::compare::run_statistics(&arm, &opts).remove("ttft_p50").unwrap().remove(0)
         })
-        .flatten()
         .collect()
 }
 

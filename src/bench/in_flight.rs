@@ -63,15 +63,15 @@ pub fn raise_fd_limit() -> Option<FdLimit> {
         return None;
     }
     let nr_open = std::fs::read_to_string("/proc/sys/fs/nr_open").ok().and_then(|t| t.trim().parse::<u64>().ok()).unwrap_or(u64::MAX);
-    let target = (r.rlim_max as u64).min(nr_open);
-    if (r.rlim_cur as u64) < target {
-        let raised = libc::rlimit { rlim_cur: target as libc::rlim_t, rlim_max: r.rlim_max };
+    let target = r.rlim_max.min(nr_open);
+    if r.rlim_cur < target {
+        let raised = libc::rlimit { rlim_cur: target, rlim_max: r.rlim_max };
         // SAFETY: as above.
         if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
             r.rlim_cur = raised.rlim_cur;
         }
     }
-    Some(FdLimit { soft: r.rlim_cur as u64, hard: r.rlim_max as u64 })
+    Some(FdLimit { soft: r.rlim_cur, hard: r.rlim_max })
 }
 
 /// How many connections the descriptor limit leaves room for: the soft limit less the

@@ -434,8 +434,11 @@ impl Arms<'_, '_> {
     }
 }
 
+/// A change with its 95 % and 90 % intervals.
+type Intervals = (PooledChange, (f64, f64), (f64, f64));
+
 /// The change between two arms' statistics with its 95 % and 90 % intervals.
-fn pooled_intervals(b: &[RunStatistic], c: &[RunStatistic], prior: BetweenRunPrior) -> Option<(PooledChange, (f64, f64), (f64, f64))> {
+fn pooled_intervals(b: &[RunStatistic], c: &[RunStatistic], prior: BetweenRunPrior) -> Option<Intervals> {
     let pooled = PooledChange::new(b, c, prior)?;
     Some((pooled, pooled.interval(0.95), pooled.interval(0.90)))
 }

@@ -89,7 +89,9 @@ impl PooledChange {
             return None;
         }
         let (b, c) = (mean_estimate(base), mean_estimate(cand));
-        if !(b > 0.0 && c > 0.0) || base.iter().chain(cand).any(|r| !(r.estimate > 0.0)) {
+        // (NaN fails `> 0.0` too.)
+        let positive = |x: f64| x > 0.0;
+        if !positive(b) || !positive(c) || !base.iter().chain(cand).all(|r| positive(r.estimate)) {
             return None;
         }
         let ((ss_b, w_b), (ss_c, w_c)) = (arm_spread(base), arm_spread(cand));

@@ -474,7 +474,13 @@ fn prose_lines(text: &str) -> Vec<&str> {
 
 /// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.
 fn anchor_of(heading: &str) -> String {
-    heading.trim().to_lowercase().chars().filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_').map(|c| if c == ' ' { '-' } else { c }).collect()
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
 }
 
 fn anchors_in(file: &Path) -> Vec<String> {
@@ -546,7 +552,8 @@ fn getting_started_commands_run_on_the_demo_data() {
     for command in &commands {
         let words: Vec<&str> = command.split_whitespace().collect();
         assert_eq!(words[0], "credence", "a getting-started command runs credence: {command}");
-        let args: Vec<String> = words[1..].iter().map(|w| if w.starts_with("fixtures/") { common::repo().join(w).display().to_string() } else { w.to_string() }).collect();
+        let args: Vec<String> =
+            words[1..].iter().map(|w| if w.starts_with("fixtures/") { common::repo().join(w).display().to_string() } else { w.to_string() }).collect();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_credence")).args(&args).current_dir(&scratch.0).output().unwrap();
         assert!(out.status.success(), "`{command}` exited {:?}:\n{}", out.status.code(), stderr(&out));
     }

@@ -18,7 +18,7 @@
 //!   simulator's end of the warmup are printed beside it.
 //!
 //! `conditions_fast` runs a few seeds in CI; the three `conditions_full_*` (ignored) are the
-//! study whose numbers the README quotes. `CONDITIONS_SEEDS` sets their seeds per part.
+//! study whose numbers docs/method.md quotes. `CONDITIONS_SEEDS` sets their seeds per part.
 
 use credence::analyze::compare::verdict::Verdict;
 use credence::analyze::compare::{ArmRun, CompareOptions, compare};

@@ -445,3 +445,117 @@ fn every_help_fits_a_terminal_with_an_example() {
     let (short, long) = (stdout(&credence(&["import", "--help"])), stdout(&credence(&["help", "import"])));
     assert!(!short.contains("inference-perf's files are read together") && long.contains("inference-perf's files are read together"), "{long}");
 }
+
+// The manual (README.md and docs/): its links resolve, and its getting-started commands run.
+
+/// The Markdown files of the manual: README.md and every docs/*.md.
+fn manual_files() -> Vec<std::path::PathBuf> {
+    let mut files = vec![common::repo().join("README.md")];
+    let docs = common::repo().join("docs");
+    let mut chapters: Vec<_> = std::fs::read_dir(&docs).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    chapters.sort();
+    files.extend(chapters);
+    files
+}
+
+/// The lines outside fenced code blocks (links and headings in code are not Markdown).
+fn prose_lines(text: &str) -> Vec<&str> {
+    let mut in_fence = false;
+    text.lines()
+        .filter(|line| {
+            if line.starts_with("```") {
+                in_fence = !in_fence;
+                return false;
+            }
+            !in_fence
+        })
+        .collect()
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+fn anchors_in(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    prose_lines(&text).iter().filter(|l| l.starts_with('#')).map(|l| anchor_of(l.trim_start_matches('#'))).collect()
+}
+
+/// Every `](target)` of a Markdown text, outside code blocks.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    for line in prose_lines(text) {
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            if let Some(end) = rest.find(')') {
+                targets.push(rest[..end].to_string());
+            }
+        }
+    }
+    targets
+}
+
+#[test]
+fn every_relative_link_in_readme_and_docs_resolves() {
+    let mut broken = Vec::new();
+    for file in manual_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for target in link_targets(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = target.split_once('#').map_or((target.as_str(), None), |(p, a)| (p, Some(a)));
+            let linked = if path.is_empty() { file.clone() } else { file.parent().unwrap().join(path) };
+            if !linked.exists() {
+                broken.push(format!("{}: {target} (no such file)", file.display()));
+            } else if let Some(anchor) = anchor.filter(|_| linked.extension().is_some_and(|e| e == "md")) {
+                if !anchors_in(&linked).iter().any(|a| a == anchor) {
+                    broken.push(format!("{}: {target} (no heading with that anchor)", file.display()));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The commands of the ```sh blocks of a Markdown text, comments dropped.
+fn sh_commands(text: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut in_sh = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_sh = !in_sh && line.trim() == "```sh";
+            continue;
+        }
+        let command = line.split(" #").next().unwrap().trim();
+        if in_sh && !command.is_empty() && !command.starts_with('#') {
+            commands.push(command.to_string());
+        }
+    }
+    commands
+}
+
+#[test]
+fn getting_started_commands_run_on_the_demo_data() {
+    let text = std::fs::read_to_string(common::repo().join("docs/getting-started.md")).unwrap();
+    let commands = sh_commands(&text);
+    assert!(commands.len() >= 6, "the quick start shows its commands: {commands:?}");
+    let scratch = Scratch::new("getting-started");
+    for command in &commands {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[0], "credence", "a getting-started command runs credence: {command}");
+        let args: Vec<String> =
+            words[1..].iter().map(|w| if w.starts_with("fixtures/") { common::repo().join(w).display().to_string() } else { w.to_string() }).collect();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_credence")).args(&args).current_dir(&scratch.0).output().unwrap();
+        assert!(out.status.success(), "`{command}` exited {:?}:\n{}", out.status.code(), stderr(&out));
+    }
+    assert!(scratch.path("demo.pdf").exists() && scratch.path("demo.md").exists() && scratch.path("run1/truth.json").exists());
+}

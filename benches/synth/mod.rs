@@ -148,7 +148,7 @@ fn tile(table: Option<Table>, hours: usize) -> Option<Table> {
 }
 
 /// Runs of more requests than this are written as one segment per hour (`requests/hNNNN.parquet`,
-/// the partitioned layout of the README's "Past one machine"), generated one at a time.
+/// the partitioned layout of docs/performance.md's "Past one machine"), generated one at a time.
 const SEGMENT_ABOVE: usize = 10_000_000;
 
 /// Writes the run of `shape` to `dir`.

@@ -9,7 +9,7 @@
 //! The noise is autocorrelated (AR(1) on the log scale, Student-t innovations) with rare
 //! stalls whose sizes have a power-law tail (Pareto, shape 2.5, capped at 1 s), as real
 //! engines show. (A shape of 1.5 — infinite variance — made P99 of a 5-minute run hinge on
-//! whether one multi-second stall happened at all; see the README's coverage numbers.)
+//! whether one multi-second stall happened at all; see the coverage numbers in docs/limits.md.)
 //!
 //! The engine records only iteration end times and each request's admission iteration; all
 //! token times are read from those afterwards, so the cost is O(iterations + requests).

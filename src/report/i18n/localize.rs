@@ -1,7 +1,7 @@
 //! Puts a `View` into the report's language. English is the view as `view.rs` builds it; for
 //! Chinese, each field a person reads is rebuilt from the `Report` (the analyses, their
 //! credibility and the comparison), with the words from the catalog and the numbers formatted
-//! as in English. Fields not rebuilt here keep their English text (listed in the README).
+//! as in English. Fields not rebuilt here keep their English text (listed in docs/analyze-and-report.md, under `report`).
 
 use std::collections::BTreeMap;
 

@@ -19,6 +19,12 @@ fn main() {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     }
     println!("cargo:rerun-if-changed=build.rs");
+    // A target folder shared by two checkouts (CI's persistent cache) would otherwise keep the
+    // reflog path of whichever checkout ran this script first: a checkout's own `.git/HEAD`
+    // (relative, so each checkout has its own, written when it was cloned) reruns it there.
+    if Path::new(".git").exists() {
+        println!("cargo:rerun-if-changed=.git/HEAD");
+    }
     let reflog = git_dir().map(|d| d.join("logs").join("HEAD")).filter(|p| p.is_file());
     let reflog = reflog.unwrap_or_else(|| {
         let empty = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("no-reflog");

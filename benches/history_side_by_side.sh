@@ -19,7 +19,7 @@ OTAVA_PY=${OTAVA_PY:-/tmp/hist-venv/bin/python}
 SPA_PY=${SPA_PY:-/tmp/hist-venv-spa/bin/python}
 rm -rf "$OUT/series" && mkdir -p "$OUT/series"
 HISTORY_SIDE_BY_SIDE_OUT="$OUT/series" HISTORY_SIDE_BY_SIDE_SERIES=${SERIES:-40} \
-  cargo test --release --locked --test history_study -- --ignored --exact export_simulated_series --nocapture
+  cargo test --release --locked --test it -- --ignored --exact history_study::export_simulated_series --nocapture
 "$OTAVA_PY" -c 'import importlib.metadata as m; print("apache-otava", m.version("apache-otava"))'
 "$SPA_PY" -c 'import importlib.metadata as m; print("signal-processing-algorithms", m.version("signal-processing-algorithms"))'
 "$OTAVA_PY" benches/history_side_by_side.py detect otava "$OUT/series" > "$OUT/otava.json"

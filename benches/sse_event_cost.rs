@@ -1,5 +1,5 @@
 //! Bench: the client's CPU cost per SSE event, the hot path of `credence bench`
-//! (`src/bench/http.rs`). A loopback server thread answers every request at once with a
+//! (`crates/loadgen/src/http.rs`). A loopback server thread answers every request at once with a
 //! pre-built chunked stream of vLLM-shaped events, so the client's time goes to de-framing,
 //! stamping and classifying events, not to waiting; the client thread's own CPU time
 //! (CLOCK_THREAD_CPUTIME_ID, system time included) is divided by the events it read.

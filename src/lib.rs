@@ -1,37 +1,34 @@
 //! credence: an offline trace analyzer and report generator for LLM inference load tests.
 //!
-//! Data flows one way, and the modules are listed in that order:
-//! - `cli`: one file per subcommand; parses what the user typed into options and calls the
-//!   library. Only `cli` writes files and prints.
-//! - producers of run directories: `simulate` (known ground truth), `import` (other tools'
-//!   outputs), `collect` (GPU, host and server telemetry) and `bench` (the load generator).
-//! - `run`: the run directory (Parquet tables described by `schemas/`, and `run.json`):
+//! The workspace's crates follow the data flow, and each one compiles against the ones
+//! upstream only (README, Architecture):
+//! - `credence-stats`: statistics over slices, knowing nothing of requests.
+//! - `credence-run`: the run directory (Parquet tables described by `schemas/`, and `run.json`):
 //!   load, validate, write.
-//! - `stats`: statistics over slices, knowing nothing of requests.
-//! - `analyze`: pure functions from a loaded run to one serializable `Analysis` (steady state,
-//!   metrics with intervals, comparison, change points across a history of runs, attribution,
-//!   credibility, audit).
-//! - `timing`: stage timings on stderr under `CREDENCE_TIMING` (a diagnostic, the one
-//!   printer outside `cli`).
-//! - `report`: renderers of the `Analysis` (PDF, Markdown, JSON); they compute no statistics.
+//! - producers of run directories: `credence-simulate` (known ground truth), `credence-import`
+//!   (other tools' outputs) and `credence-loadgen` (the load generator, the mock server and
+//!   the telemetry collectors).
+//! - `credence-analyze`: pure functions from a loaded run to one serializable `Analysis`.
+//! - `credence-report`: renderers of the `Analysis` (PDF, Markdown, JSON); no statistics.
+//!
+//! This crate is the top: `cli` (one file per subcommand: arguments → options → one `ops`
+//! call → print) over `ops` (the steps the commands share: the analysis pipeline, the history
+//! store, sweeps and series). It re-exports the crates under their old module names, so
+//! `credence::run::load` still reads a run.
 
 pub mod cli;
 pub mod error;
-pub mod text;
-pub mod timing;
+pub mod ops;
 
-pub mod bench;
-pub mod collect;
-pub mod import;
-pub mod simulate;
-
-pub mod run;
-
-pub mod stats;
-
-pub mod analyze;
-
-pub mod report;
+pub use credence_analyze as analyze;
+pub use credence_import as import;
+pub use credence_loadgen as bench;
+pub use credence_loadgen::collect;
+pub use credence_report as report;
+pub use credence_run as run;
+pub use credence_run::{text, timing};
+pub use credence_simulate as simulate;
+pub use credence_stats as stats;
 
 /// Fuzz targets over every parser, for `fuzz/` and the corpus replay test (the `fuzzing`
 /// feature, on by default).

@@ -5,8 +5,10 @@ use clap::FromArgMatches;
 
 use credence::cli::Cli;
 
+mod allocator;
+
 #[global_allocator]
-static ALLOCATOR: credence::cli::huge_pages::HugePageAdvice = credence::cli::huge_pages::HugePageAdvice;
+static ALLOCATOR: allocator::HugePageAdvice = allocator::HugePageAdvice;
 
 /// git's reflog of HEAD when built from a checkout, else empty (see build.rs). Read only while
 /// compiling: the binary keeps the 9 digits of `COMMIT`, not the log.
@@ -55,6 +57,9 @@ fn version() -> &'static str {
 fn main() -> std::process::ExitCode {
     let matches = credence::cli::command().version(version()).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if cli.command.analyzes_runs() {
+        allocator::keep_freed_memory();
+    }
     match credence::cli::run(cli.command) {
         Ok(code) => code.into(),
         Err(e) => {

@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use crate::analyze::{AnalyzeOptions, Penalty};
 use crate::cli::args::duration_flag;
 use crate::cli::io::{Progress, check_writable, json_text, print_stdout, write_atomic};
-use crate::cli::load::analyze_dir;
+use crate::ops::pipeline::analyze_dir;
 use crate::error::{CliError, ExitCode};
 
 #[derive(Debug, clap::Args)]
@@ -55,7 +55,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
-    if let Some(runs) = crate::cli::load::series_runs(&a.run)? {
+    if let Some(runs) = crate::ops::pipeline::series_runs(&a.run)? {
         return Err(CliError::bad_input(format!("{}: a series of {} runs (bench --repeat), not one run", a.run.display(), runs.len()))
             .hint(format!("analyze one of them ({}), or read them together as replicated runs with report, compare or plan", runs[0].display())));
     }

@@ -11,7 +11,7 @@ use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{CompareOptions, Comparison, compare};
 use crate::cli::args::parse_tolerances;
 use crate::cli::io::{print_stdout, write_json};
-use crate::cli::load::{analyze_arm, arm_runs, comparison_report};
+use crate::ops::pipeline::{analyze_arm, arm_runs};
 use crate::error::{CliError, ExitCode};
 
 #[derive(Debug, clap::Args)]
@@ -110,13 +110,13 @@ fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resampl
     // The tolerance stays the user's: the new run is judged against a prediction interval for
     // one more run of the baseline's configuration (compare with one candidate run: the
     // baseline runs' spread, pooled, sits in the interval; see `compare::pooled`).
-    let (b, c) = (analyze_arm(&base_dirs, resamples, 1)?, analyze_arm(runs, resamples, 1)?);
     let opts =
         CompareOptions { tolerance: global, per_metric_tolerance: per, resamples, seed: 1, allow_workload_mismatch: false, order: None, ..Default::default() };
-    let cmp = compare(&arm_runs(&b), &arm_runs(&c), &opts);
+    let report = crate::ops::compare::compare_dirs(&base_dirs, runs, &opts, None, None)?;
+    let cmp = report.comparison.as_ref().expect("a comparison's report holds it");
     let regression = cmp.verdicts(None).values().any(|v| *v == Verdict::Regression) || !cmp.valid;
-    let drift = drift_warning(&cmp);
-    print_stdout(&(crate::report::compare_summary::summary(&comparison_report(b, c, cmp, None, None)) + &drift))?;
+    let drift = drift_warning(cmp);
+    print_stdout(&(crate::report::compare_summary::summary(&report) + &drift))?;
     Ok(if regression { ExitCode::ConditionMet } else { ExitCode::Success })
 }
 

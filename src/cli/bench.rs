@@ -11,8 +11,8 @@ use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
 use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag};
 use crate::cli::gpu::gpu_source;
-use crate::cli::series::{SeriesPlan, run_series};
-use crate::cli::sweep::{parse_sweep, run_sweep};
+use crate::ops::bench::series::{SeriesPlan, run_series};
+use crate::ops::bench::sweep::{parse_sweep, run_sweep};
 use crate::error::{CliError, ExitCode};
 use crate::run::manifest::TlsUse;
 

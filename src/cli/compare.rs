@@ -6,10 +6,9 @@ use clap::ValueEnum;
 
 use crate::analyze::compare::decision::Deciding;
 use crate::analyze::compare::verdict::Verdict;
-use crate::analyze::compare::{CompareOptions, compare};
+use crate::analyze::compare::CompareOptions;
 use crate::cli::args::{check_resamples, parse_order, parse_tolerances};
 use crate::cli::io::{check_writable, print_stdout, write_json};
-use crate::cli::load::{analyze_arm, arm_runs, comparison_report};
 use crate::error::{CliError, ExitCode};
 
 #[derive(Debug, clap::Args)]
@@ -107,14 +106,13 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         order: parse_order(a.order),
         ..Default::default()
     };
-    let (base, cand) = (analyze_arm(&a.base, a.resamples, a.seed)?, analyze_arm(&a.cand, a.resamples, a.seed)?);
-    let cmp = compare(&arm_runs(&base), &arm_runs(&cand), &opts);
+    let report = crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, None, None)?;
+    let cmp = report.comparison.as_ref().expect("a comparison's report holds it");
     // The verdicts the headline says decide, unless `--condition` names others (without
     // episodes in either arm the clean verdicts are the measured ones).
     let verdicts: Vec<Verdict> = cmp.verdicts(a.condition.named()).into_values().collect();
     let failed = a.fail_on.is_some_and(|f| !cmp.valid || verdicts.iter().any(|v| f.hit(*v)));
-    let report = comparison_report(base, cand, cmp, None, None);
-    if let (Some(path), Some(cmp)) = (&a.out, &report.comparison) {
+    if let Some(path) = &a.out {
         write_json(path, cmp)?;
     }
     print_stdout(&match a.format {

@@ -3,18 +3,13 @@
 //! is a regression against the one before it, and with `--fail-on drift` when the newest
 //! configuration drifts worse by more than the tolerance.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use rayon::prelude::*;
-use serde_json::Value;
-
-use crate::analyze::AnalyzeOptions;
-use crate::analyze::history::{FailOn, HistoryMetric, HistoryOptions, Order, RunPoint, history, run_point, series};
+use crate::analyze::history::{FailOn, HistoryMetric, HistoryOptions, Order};
 use crate::cli::args::{ReportFormat, check_resamples, parse_tolerances};
-use crate::cli::history_store as store;
-use crate::cli::io::{Timing, check_writable, print_stdout, write_atomic, write_json};
-use crate::cli::load::analyze_dir;
+use crate::cli::io::{check_writable, print_stdout, write_atomic, write_json};
 use crate::error::{CliError, ExitCode};
+use crate::ops;
 use crate::stats::edivisive::EDivisiveOptions;
 
 #[derive(Debug, clap::Args)]
@@ -87,16 +82,10 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
     if a.inputs.is_empty() && a.dir.is_none() {
         return Err(CliError::bad_input("no runs: give RUN_OR_ANALYSIS... or --dir STORE"));
     }
-    let timing = Timing::new();
-    let given = load_points(&a.inputs, a.resamples, a.seed)?;
-    timing.mark("inputs read and analyzed");
-    let points = match &a.dir {
-        Some(dir) => with_store(dir, given, &timing)?,
-        None => unique(given),
-    };
-    let points = series::order(points, opts.order).map_err(|e| CliError::bad_input(e).hint("use --order given to keep the order of the inputs"))?;
-    let h = history(&points, &opts);
-    timing.mark("change points, sizes and drift");
+    let (h, stored) = ops::history::history_of(&a.inputs, a.dir.as_deref(), a.resamples, a.seed, &opts)?;
+    if let Some(s) = stored.filter(|s| s.given > 0) {
+        eprintln!("history store {}: {} run(s) added, {} already there", s.dir.display(), s.added, s.given - s.added);
+    }
     if let Some(path) = &a.out {
         write_json(path, &h)?;
     }
@@ -105,7 +94,7 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
         let bytes = match format {
             ReportFormat::Md => markdown.clone().into_bytes(),
             ReportFormat::Json => crate::cli::io::json_text(&h).into_bytes(),
-            ReportFormat::Pdf => crate::report::history_pdf::pdf(&h).map_err(|e| CliError::failure(e.to_string()))?,
+            ReportFormat::Pdf => crate::report::history::pdf::pdf(&h).map_err(|e| CliError::failure(e.to_string()))?,
         };
         write_atomic(path, &bytes)?;
     }
@@ -165,46 +154,4 @@ fn document_format(a: &HistoryArgs) -> Result<Option<ReportFormat>, CliError> {
         (Some(_), Some(f)) => Ok(Some(f)),
         (Some(p), None) => Ok(Some(if p.extension().is_some_and(|x| x == "md") { ReportFormat::Md } else { ReportFormat::Pdf })),
     }
-}
-
-/// Each input's summary, in the order given; run folders without an analysis are analyzed
-/// in parallel.
-fn load_points(inputs: &[PathBuf], resamples: usize, seed: u64) -> Result<Vec<RunPoint>, CliError> {
-    let opts = AnalyzeOptions { resamples: resamples.min(1999), seed, ..Default::default() };
-    inputs.par_iter().map(|p| load_point(p, &opts)).collect()
-}
-
-fn load_point(path: &Path, opts: &AnalyzeOptions) -> Result<RunPoint, CliError> {
-    let saved = path.join("analysis.json");
-    let (value, label) = if path.is_dir() && !saved.is_file() {
-        let run = analyze_dir(path, opts)?;
-        (serde_json::to_value(&run.analysis).map_err(|e| CliError::failure(e.to_string()))?, path.display().to_string())
-    } else {
-        let file = if path.is_dir() { saved } else { path.to_path_buf() };
-        let text = std::fs::read_to_string(&file).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", file.display())))?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| CliError::bad_input(format!("{}: not JSON: {e}", file.display())))?;
-        (value, file.display().to_string())
-    };
-    run_point(&value).map_err(|e| CliError::bad_input(format!("{label}: {e}")).hint("give run folders, or analysis JSON written by `credence analyze --out`"))
-}
-
-/// The store's runs followed by the new ones, after appending those it lacked.
-fn with_store(dir: &Path, given: Vec<RunPoint>, timing: &Timing) -> Result<Vec<RunPoint>, CliError> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(CliError::bad_input(format!("--dir {}: not a folder", dir.display())));
-    }
-    let stored = store::read(dir)?;
-    timing.mark("store read");
-    let added = store::append(dir, &stored, &given)?;
-    timing.mark("store appended");
-    if !given.is_empty() {
-        eprintln!("history store {}: {added} run(s) added, {} already there", dir.display(), given.len() - added);
-    }
-    Ok(unique(stored.into_iter().chain(given).collect()))
-}
-
-/// The first run of each run id.
-fn unique(points: Vec<RunPoint>) -> Vec<RunPoint> {
-    let mut seen = std::collections::BTreeSet::new();
-    points.into_iter().filter(|p| seen.insert(p.run_id.clone())).collect()
 }

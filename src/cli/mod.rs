@@ -10,10 +10,7 @@ use crate::error::{CliError, ExitCode};
 
 pub(crate) mod args;
 mod gpu;
-mod history_store;
-pub mod huge_pages;
 mod io;
-mod load;
 
 mod analyze;
 mod audit;
@@ -27,10 +24,8 @@ mod mock_server;
 mod plan;
 mod report;
 mod schema;
-mod series;
 mod shell;
 mod simulate;
-mod sweep;
 mod validate;
 
 /// credence: trustworthy numbers from LLM inference load tests.
@@ -160,6 +155,14 @@ fn short_help_flag(cmd: clap::Command) -> clap::Command {
     let flag = clap::Arg::new("help").short('h').long("help").action(clap::ArgAction::HelpShort).help("Print help (the full reference: credence help COMMAND)");
     let cmd = cmd.disable_help_flag(true).arg(flag);
     names.iter().fold(cmd, |c, n| c.mut_subcommand(n, short_help_flag))
+}
+
+impl Command {
+    /// Whether the command loads and analyzes run folders (the pipeline in `ops::pipeline`),
+    /// and so wants the allocator tuned for large analyses (`main`).
+    pub fn analyzes_runs(&self) -> bool {
+        matches!(self, Command::Analyze(_) | Command::Compare(_) | Command::Report(_) | Command::Plan(_) | Command::Baseline(_) | Command::History(_))
+    }
 }
 
 /// Runs one subcommand and returns its exit code.

@@ -6,7 +6,7 @@ use crate::analyze::compare::CompareOptions;
 use crate::analyze::plan::{DEFAULT_BETWEEN_RUN_CV, PlanOptions, check_options, pilot_from_runs, plan};
 use crate::cli::args::{check_resamples, delay_flag, parse_fraction};
 use crate::cli::io::{check_writable, print_stdout, write_json};
-use crate::cli::load::{analyze_arm, arm_runs};
+use crate::ops::pipeline::{analyze_arm, arm_runs};
 use crate::error::{CliError, ExitCode};
 
 #[derive(Debug, clap::Args)]

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::analyze::attribute::Telemetry;
-use crate::analyze::compare::{CompareOptions, compare};
+use crate::analyze::compare::CompareOptions;
 use crate::analyze::requests::RequestView;
 use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
 use crate::cli::args::{ReportFormat, check_resamples, parse_lang, parse_order, parse_tolerances};
 use crate::cli::io::{check_writable, write_report_in};
-use crate::cli::load::{analyze_arm, analyze_dir, arm_runs};
+use crate::ops::pipeline::analyze_dir;
 use crate::error::{CliError, ExitCode};
 use crate::report::Report;
 use crate::report::document::{Sweep, SweepStep};
@@ -116,10 +116,10 @@ fn analyze_all(paths: &[PathBuf], opts: &AnalyzeOptions) -> Result<Vec<Analysis>
     let mut analyses = Vec::new();
     for path in paths {
         if path.is_file() {
-            analyses.push(crate::analyze::saved::read(path).map_err(|e| CliError::bad_input(e.to_string()))?);
+            analyses.push(crate::ops::saved::read(path).map_err(|e| CliError::bad_input(e.to_string()))?);
             continue;
         }
-        for dir in crate::cli::load::expand_series(std::slice::from_ref(path))? {
+        for dir in crate::ops::pipeline::expand_series(std::slice::from_ref(path))? {
             analyses.push(analyze_dir(&dir, opts)?.analysis);
         }
     }
@@ -137,9 +137,7 @@ fn comparison(a: &ReportArgs) -> Result<Report, CliError> {
         order: parse_order(a.order.clone()),
         ..Default::default()
     };
-    let (base, cand) = (analyze_arm(&a.base, a.resamples, a.seed)?, analyze_arm(&a.cand, a.resamples, a.seed)?);
-    let cmp = compare(&arm_runs(&base), &arm_runs(&cand), &opts);
-    Ok(crate::cli::load::comparison_report(base, cand, cmp, a.title.clone(), a.date.clone()))
+    crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, a.title.clone(), a.date.clone())
 }
 
 /// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be

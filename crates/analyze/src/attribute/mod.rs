@@ -1,0 +1,576 @@
+//! Attribution: ties each anomaly of the request timeline to a cause, with evidence.
+//!
+//! 1. Telemetry becomes per-device series on the request timeline (`signals`).
+//! 2. Anomaly episodes are found on the request side (`anomalies`): robust z-scores of
+//!    per-window latency, throughput and errors against the steady baseline.
+//! 3. Each cause detector (`detectors`) reports its episodes, or `not_checked` when its
+//!    evidence is absent.
+//! 4. Every detected cause becomes a finding: its episodes, the metric inside versus outside
+//!    them with an interval (`effect`), how strongly it is linked to the anomalies (overlap
+//!    and lagged correlation), and what to do. Symptoms (server queueing) fold into the root
+//!    cause they overlap. Anomalies no cause explains are listed as unexplained.
+
+pub mod anomalies;
+pub mod detectors;
+pub mod effect;
+pub mod episodes;
+pub mod signals;
+pub mod timeline;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::requests::RequestView;
+use super::steady::{Classification, SteadyState};
+use anomalies::{Anomaly, WindowSeries, anomalies, window_series};
+use detectors::{CauseEpisode, Detection};
+use effect::{Effect, EffectMetric, effect, lagged_correlation, on_windows};
+use episodes::{Span, merge};
+use signals::ALIGN_TOLERANCE_S;
+pub use signals::{Telemetry, TelemetrySeries};
+
+/// Window length of the anomaly search and of the correlation, seconds.
+pub const ANOMALY_WINDOW_S: f64 = 5.0;
+
+/// One episode of a finding.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FindingEpisode {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub source: String,
+    /// Peak evidence values in the episode (units in the names).
+    pub peak: BTreeMap<String, f64>,
+}
+
+/// How strongly a cause is tied to the anomalies.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Strength {
+    /// `strong`, `moderate` or `weak`.
+    #[serde(deserialize_with = "crate::saved::leak_str")]
+    pub label: crate::saved::StaticText,
+    /// Share of the cause's episode time that overlaps a latency, throughput or error anomaly
+    /// (with the alignment tolerance).
+    pub anomaly_overlap: f64,
+    /// Strongest Pearson correlation between the cause signal and the effect metric per
+    /// window, over lags of up to ±3 windows.
+    pub correlation: Option<f64>,
+    /// Lag of that correlation, seconds (positive: the metric follows the signal).
+    pub lag_s: Option<f64>,
+    /// Whether the effect's interval lies entirely on the harmful side of zero.
+    pub effect_significant: bool,
+}
+
+/// A cause with its episodes, effect, evidence, link strength and recommended action.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Finding {
+    pub cause: String,
+    pub title: String,
+    pub episodes: Vec<FindingEpisode>,
+    pub effect: Option<Effect>,
+    pub evidence: Vec<String>,
+    /// Symptoms (server queueing) that overlap this cause's episodes, kept as its evidence.
+    #[serde(default)]
+    pub consequences: Vec<FindingEpisode>,
+    pub strength: Strength,
+    pub action: String,
+    /// Whether any episode overlaps the steady (measured) window.
+    pub in_steady_window: bool,
+}
+
+/// Whether a detector could run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DetectorStatus {
+    pub cause: String,
+    /// `checked` or `not_checked`.
+    #[serde(deserialize_with = "crate::saved::leak_str")]
+    pub status: crate::saved::StaticText,
+    pub episodes: usize,
+    pub reason: String,
+}
+
+/// Everything attribution found.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Attribution {
+    pub window_s: f64,
+    pub alignment_tolerance_s: f64,
+    pub alignment: String,
+    pub detectors: Vec<DetectorStatus>,
+    pub anomalies: Vec<Anomaly>,
+    /// Anomalies that no finding overlaps: said so rather than guessed at.
+    pub unexplained: Vec<Anomaly>,
+}
+
+/// Every cause a detector looks for, in report order.
+pub const CAUSES: [&str; 14] = [
+    "thermal_throttle",
+    "power_cap",
+    "hw_power_brake",
+    "hw_slowdown",
+    "clock_change",
+    "memory_pressure",
+    "foreign_process",
+    "client_saturation",
+    "network",
+    "host",
+    "server_queueing",
+    "error_burst",
+    "drift",
+    "ramp_down",
+];
+
+impl Attribution {
+    /// A source without per-request timestamps: nothing can be placed on a timeline.
+    pub fn without_timestamps() -> Attribution {
+        Attribution {
+            window_s: ANOMALY_WINDOW_S,
+            alignment_tolerance_s: ALIGN_TOLERANCE_S,
+            alignment: "not possible: the source has no per-request timestamps".into(),
+            detectors: CAUSES
+                .iter()
+                .map(|c| DetectorStatus { cause: c.to_string(), status: "not_checked", episodes: 0, reason: "the source has no per-request timestamps".into() })
+                .collect(),
+            anomalies: Vec::new(),
+            unexplained: Vec::new(),
+        }
+    }
+}
+
+struct CauseInfo {
+    title: &'static str,
+    metric: EffectMetric,
+    action: &'static str,
+}
+
+/// Median TPOT: what GPU-side causes slow down.
+const TPOT_P50: EffectMetric = EffectMetric::Quantile { name: "tpot", p: 0.5 };
+/// Median TTFT: what queueing, network and host causes slow down.
+const TTFT_P50: EffectMetric = EffectMetric::Quantile { name: "ttft", p: 0.5 };
+
+/// Per cause: its title, the metric its effect is measured on, and what to do about it.
+const CAUSE_INFO: [(&str, &str, EffectMetric, &str); 14] = [
+    (
+        "thermal_throttle",
+        "GPU thermal throttling",
+        TPOT_P50,
+        "Improve cooling (airflow, fan, inlet temperature) until the GPU stays below its slowdown temperature under load; lock clocks with `nvidia-smi -lgc` so that throttling is visible; rerun.",
+    ),
+    (
+        "power_cap",
+        "GPU power-limited (SW power cap)",
+        TPOT_P50,
+        "The GPU ran at its power limit, which lowers clocks. This is normal operation, not a fault: compare only with runs at the same enforced power limit, or raise it with `nvidia-smi -pl`; rerun.",
+    ),
+    (
+        "hw_power_brake",
+        "GPU HW power brake (external)",
+        TPOT_P50,
+        "The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.",
+    ),
+    ("hw_slowdown", "GPU HW slowdown without a thermal cause", TPOT_P50, "Check `nvidia-smi -q -d PERFORMANCE` and the board's power delivery; rerun."),
+    (
+        "clock_change",
+        "GPU clock change without a reason bit",
+        TPOT_P50,
+        "Clocks moved under load with no throttle reason: lock clocks with `nvidia-smi -lgc` and check application clocks before rerunning.",
+    ),
+    (
+        "memory_pressure",
+        "GPU memory pressure",
+        TPOT_P50,
+        "GPU memory was nearly full (batches shrink, requests are preempted): lower the engine's memory share or maximum batch, or free the memory another process holds; rerun.",
+    ),
+    (
+        "foreign_process",
+        "Another process on the GPU",
+        TPOT_P50,
+        "Stop the other compute process (`nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv`) or give the server a dedicated GPU; rerun.",
+    ),
+    (
+        "client_saturation",
+        "Load generator saturated",
+        EffectMetric::Quantile { name: "service", p: 0.5 },
+        "The load generator was its own bottleneck: add connections, client processes or hosts, or lower the rate; rerun. Latencies from this episode include client delay.",
+    ),
+    ("network", "Network retransmits or drops", TTFT_P50, "Check the NIC, the network path and the listen backlog (`net.core.somaxconn`); rerun."),
+    (
+        "host",
+        "Host CPU steal or frequency governor",
+        TTFT_P50,
+        "Use a dedicated host and the `performance` governor (`cpupower frequency-set -g performance`); rerun.",
+    ),
+    (
+        "server_queueing",
+        "Requests queued at the server",
+        TTFT_P50,
+        "The offered load exceeded the server's capacity in this episode (waiting queue or full KV cache): lower the rate, or report the result as overload.",
+    ),
+    (
+        "error_burst",
+        "Burst of failed requests",
+        EffectMetric::ErrorRate,
+        "Read the error messages of this episode (timeouts and OOM point at overload or memory); fix and rerun. Latency statistics exclude failed requests, which flatters them.",
+    ),
+    (
+        "drift",
+        "Performance drifted through the run",
+        TPOT_P50,
+        "There is no steady state to report: find the trend's cause (heat soak, memory fragmentation, cache growth) or run longer until it settles; do not quote a single number.",
+    ),
+    (
+        "ramp_down",
+        "Offered load ramped down",
+        TTFT_P50,
+        "The send rate fell at the end of the run; the steady window excludes it. If it was not intended, check the load generator's schedule.",
+    ),
+];
+
+/// The title, effect metric and action of a cause.
+fn info(cause: &str) -> CauseInfo {
+    let (title, metric, action) = CAUSE_INFO
+        .iter()
+        .find(|c| c.0 == cause)
+        .map_or(("Unknown cause", TTFT_P50, "Inspect the timelines."), |&(_, title, metric, action)| (title, metric, action));
+    CauseInfo { title, metric, action }
+}
+
+/// The peak values `peak_text` words (`errors_timeout` stands for every `errors_<kind>`);
+/// `report::i18n::evidence_zh` words the same ones in Chinese.
+pub const PEAK_KEYS: [&str; 24] = [
+    "sm_clock_drop_share",
+    "temp_max_c",
+    "thermal_violation_s",
+    "power_share_of_limit_max",
+    "memory_used_share_max",
+    "preemptions",
+    "foreign_processes_max",
+    "foreign_memory_gib_max",
+    "lg_cpu_pct_max",
+    "lg_thread_pct_max",
+    "send_lag_p99_ms_max",
+    "send_lag_gaps_max",
+    "achieved_share_min",
+    "retransmit_ratio_max",
+    "interface_errors",
+    "interface_drops",
+    "listen_overflows",
+    "cpu_steal_pct_max",
+    "samples_not_performance_governor",
+    "waiting_requests_max",
+    "kv_cache_used_share_max",
+    "error_share_max",
+    "send_rate_share_min",
+    "errors_timeout",
+];
+
+/// A peak value in words; None for one not worth showing (not finite, or zero where only a
+/// positive count means something).
+pub fn peak_text(key: &str, v: f64) -> Option<String> {
+    if !v.is_finite() {
+        return None;
+    }
+    let pct = |x: f64| format!("{:.0} %", x * 100.0);
+    Some(match key {
+        "sm_clock_drop_share" => format!("SM clock down {} from its baseline under load", pct(v)),
+        "temp_max_c" => format!("temperature up to {v:.1} °C"),
+        "thermal_violation_s" if v > 0.0 => format!("{v:.0} s of thermal violation time"),
+        "power_share_of_limit_max" => format!("power up to {} of the enforced limit", pct(v)),
+        "memory_used_share_max" => format!("GPU memory up to {} used", pct(v)),
+        "preemptions" => format!("{v:.0} preemptions"),
+        "foreign_processes_max" => format!("{v:.0} foreign compute process(es)"),
+        "foreign_memory_gib_max" if v > 0.0 => format!("{v:.1} GiB held by foreign processes"),
+        "lg_cpu_pct_max" => format!("load-generator CPU up to {v:.0} % of a core"),
+        "lg_thread_pct_max" => format!("hottest load-generator thread up to {v:.0} %"),
+        "send_lag_p99_ms_max" => format!("P99 send lag up to {v:.1} ms"),
+        "send_lag_gaps_max" => format!("up to {v:.1} gaps between sends behind the schedule"),
+        "achieved_share_min" => {
+            format!("achieved send rate down to {} of the offered rate", pct(v))
+        }
+        "retransmit_ratio_max" if v > 0.0 => {
+            format!("TCP retransmit ratio up to {:.2} %", v * 100.0)
+        }
+        "interface_errors" | "interface_drops" | "listen_overflows" if v > 0.0 => {
+            format!("{v:.0} {}", key.replace('_', " "))
+        }
+        "cpu_steal_pct_max" if v > 0.0 => format!("CPU steal up to {v:.0} %"),
+        "samples_not_performance_governor" if v > 0.0 => {
+            format!("{v:.0} samples with a governor other than performance")
+        }
+        "waiting_requests_max" => format!("up to {v:.0} requests waiting"),
+        "kv_cache_used_share_max" => format!("KV cache up to {} full", pct(v)),
+        "error_share_max" => format!("up to {} of requests failing per window", pct(v)),
+        "send_rate_share_min" => format!("send rate down to {} of its steady level", pct(v)),
+        k if k.starts_with("errors_") && v > 0.0 => format!("{v:.0} {} error(s)", &k[7..]),
+        _ => return None,
+    })
+}
+
+/// The run's telemetry and request-side series, on the request timeline.
+struct Timelines<'a> {
+    telemetry: &'a TelemetrySeries,
+    windows: Vec<WindowSeries>,
+}
+
+/// What building a finding reads: the run, its request-side series and its anomalies.
+struct FindingContext<'a> {
+    r: &'a RequestView,
+    windows: &'a [WindowSeries],
+    /// The anomaly episodes, merged.
+    anomaly_spans: Vec<Span>,
+    steady: &'a SteadyState,
+    run_end: f64,
+    seed: u64,
+}
+
+/// The end of the run: the last completion, the last send or the planned end, whichever is latest.
+fn run_end(r: &RequestView, planned_s: Option<f64>) -> f64 {
+    let last_send = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+    r.end_s.iter().copied().filter(|x| x.is_finite()).fold(last_send.max(planned_s.unwrap_or(0.0)), f64::max)
+}
+
+/// Failed requests that ended inside `span`, by error kind (`errors_<kind>`).
+fn errors_by_kind(r: &RequestView, span: &Span) -> BTreeMap<String, f64> {
+    let mut kinds: BTreeMap<String, f64> = BTreeMap::new();
+    for i in 0..r.len() {
+        if !r.ok[i] && span.contains(r.end_s[i]) {
+            *kinds.entry(format!("errors_{}", r.error_kind[i].map_or("other", RequestView::kind_name))).or_default() += 1.0;
+        }
+    }
+    kinds
+}
+
+/// Runs every cause detector, in `CAUSES` order.
+fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, run_end: f64, mean_interarrival_ms: Option<f64>) -> Vec<Detection> {
+    let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
+    let t = tl.telemetry;
+    let mut detections = detectors::gpu_detectors(&t.gpus, &t.server);
+    detections.push(detectors::client_saturation(&t.hosts, &tl.windows, mean_interarrival_ms));
+    detections.push(detectors::network(&t.hosts));
+    detections.push(detectors::host(&t.hosts));
+    detections.push(detectors::server_queueing(&t.server));
+    detections.push(detectors::error_burst(&tl.windows, &steady_span, |span| errors_by_kind(r, span)));
+    detections.push(drift(steady, run_end));
+    detections.push(detectors::ramp_down(&tl.windows, &steady_span, run_end));
+    detections
+}
+
+/// Symptoms overlapping a root cause become its evidence; the rest stand on their own.
+fn fold_symptom(d: &Detection, findings: &mut Vec<Finding>, ctx: &FindingContext<'_>) {
+    let mut alone: Vec<CauseEpisode> = Vec::new();
+    for e in &d.episodes {
+        let root =
+            findings.iter_mut().find(|f| f.episodes.iter().any(|x| Span { start_s: x.start_s, end_s: x.end_s }.overlap(&e.span, ALIGN_TOLERANCE_S) > 0.0));
+        match root {
+            Some(f) => {
+                let what: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
+                f.evidence.push(format!("consequence: server queueing from {:.0} s to {:.0} s ({})", e.span.start_s, e.span.end_s, what.join(", ")));
+                f.consequences.push(finding_episode(e));
+            }
+            None => alone.push(e.clone()),
+        }
+    }
+    if !alone.is_empty() {
+        findings.push(finding(d, &alone, ctx));
+    }
+}
+
+/// One finding per detected root cause, then the symptoms folded in; strongest first.
+fn findings(detections: &[Detection], ctx: &FindingContext<'_>) -> Vec<Finding> {
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut symptoms: Vec<&Detection> = Vec::new();
+    for d in detections.iter().filter(|d| !d.episodes.is_empty()) {
+        if d.symptom {
+            symptoms.push(d);
+            continue;
+        }
+        findings.push(finding(d, &d.episodes, ctx));
+    }
+    for d in symptoms {
+        fold_symptom(d, &mut findings, ctx);
+    }
+    findings.sort_by(|a, b| rank(b).total_cmp(&rank(a)).then_with(|| a.cause.cmp(&b.cause)));
+    findings
+}
+
+/// Anomalies that no finding overlaps and that are not the dropped warmup itself.
+fn unexplained(found: &[Anomaly], findings: &[Finding], steady: &SteadyState) -> Vec<Anomaly> {
+    let explained: Vec<Span> = findings.iter().flat_map(|f| f.episodes.iter().map(|e| Span { start_s: e.start_s, end_s: e.end_s })).collect();
+    // Anomalies mostly inside the dropped warmup are the warmup itself: explained by the
+    // steady-state cut, not by a cause.
+    let in_warmup = |a: &Anomaly| a.span().overlap(&Span { start_s: f64::NEG_INFINITY, end_s: steady.start_s }, 0.0) >= 0.5 * a.span().duration();
+    found.iter().filter(|a| !in_warmup(a) && !explained.iter().any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)).cloned().collect()
+}
+
+/// Whether each detector ran, and how many episodes it found.
+fn detector_statuses(detections: &[Detection]) -> Vec<DetectorStatus> {
+    detections
+        .iter()
+        .map(|d| DetectorStatus {
+            cause: d.cause.to_string(),
+            status: if d.not_checked.is_some() { "not_checked" } else { "checked" },
+            episodes: d.episodes.len(),
+            reason: d
+                .not_checked
+                .clone()
+                .unwrap_or_else(|| if d.episodes.is_empty() { "checked: no episode".into() } else { format!("{} episode(s)", d.episodes.len()) }),
+        })
+        .collect()
+}
+
+/// Attribution over a run's request view and telemetry. `planned_s` is the planned duration of
+/// the load, when the manifest records it (sends that stop early then show as a ramp-down).
+pub fn attribute(
+    r: &RequestView,
+    steady: &SteadyState,
+    telemetry: &TelemetrySeries,
+    mean_interarrival_ms: Option<f64>,
+    planned_s: Option<f64>,
+    seed: u64,
+) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
+    let tl = Timelines { telemetry, windows: window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0)) };
+    let found = anomalies(&tl.windows, &Span { start_s: steady.start_s, end_s: steady.end_s });
+    let run_end = run_end(r, planned_s);
+    let detections = detect_causes(r, &tl, steady, run_end, mean_interarrival_ms);
+    let ctx = FindingContext { r, windows: &tl.windows, anomaly_spans: merge(found.iter().map(Anomaly::span).collect(), 0.0), steady, run_end, seed };
+    let findings = findings(&detections, &ctx);
+    let unexplained = unexplained(&found, &findings, steady);
+    let attribution = Attribution {
+        window_s: ANOMALY_WINDOW_S,
+        alignment_tolerance_s: ALIGN_TOLERANCE_S,
+        alignment: "telemetry joined to the request timeline on epoch ns, per GPU and per host; episodes match anomalies within ±2 s (1 Hz polls drift and host clocks differ)".into(),
+        detectors: detector_statuses(&detections),
+        anomalies: found,
+        unexplained,
+    };
+    (findings, attribution, timeline::timeline(&telemetry.gpus, &telemetry.hosts))
+}
+
+/// Drift: the steady-state detector found no steady state because the level keeps moving.
+fn drift(steady: &SteadyState, run_end: f64) -> Detection {
+    let mut d = Detection { cause: "drift", not_checked: None, episodes: Vec::new(), signal: Default::default(), symptom: false };
+    if steady.detectors.iter().any(|x| x.verdict == "not_run" && x.name == "timestamps") {
+        d.not_checked = Some("no per-request timestamps".into());
+        return d;
+    }
+    let trend = steady.detectors.iter().find(|x| x.verdict == "trend");
+    if steady.classification == Classification::NoSteadyState {
+        let mut peak = BTreeMap::new();
+        if let Some(s) = steady.series.iter().filter_map(|s| s.segments.first().map(|x| x.relative_to_last.abs())).reduce(f64::max) {
+            peak.insert("level_change_share".into(), s);
+        }
+        d.episodes.push(CauseEpisode {
+            span: Span { start_s: 0.0, end_s: run_end },
+            source: trend.map_or("steady-state detector".into(), |t| format!("steady-state detector: {}", t.reason)),
+            peak,
+        });
+    }
+    d
+}
+
+fn rank(f: &Finding) -> f64 {
+    let s = match f.strength.label {
+        "strong" => 3.0,
+        "moderate" => 2.0,
+        _ => 1.0,
+    };
+    let size = f.effect.as_ref().map_or(0.0, |e| e.change.abs().min(10.0));
+    s * 10.0 + size + if f.in_steady_window { 0.5 } else { 0.0 }
+}
+
+/// How strongly a cause's episodes are tied to the anomalies: overlap, lagged correlation of
+/// its signal with the effect metric, and the effect's significance.
+fn strength(d: &Detection, spans: &[Span], metric: EffectMetric, eff: Option<&Effect>, ctx: &FindingContext<'_>) -> Strength {
+    let duration: f64 = spans.iter().map(Span::duration).sum();
+    let overlap: f64 = spans.iter().map(|s| ctx.anomaly_spans.iter().map(|a| s.overlap(a, ALIGN_TOLERANCE_S)).sum::<f64>().min(s.duration())).sum();
+    let anomaly_overlap = if duration > 0.0 { overlap / duration } else { 0.0 };
+    let metric_series = match metric {
+        EffectMetric::Quantile { name: "ttft", .. } => "ttft_p50",
+        EffectMetric::Quantile { name: "service", .. } => "send_lag_p99",
+        EffectMetric::ErrorRate => "error_fraction",
+        _ => "tpot_p50",
+    };
+    let corr = ctx.windows.iter().find(|w| w.name == metric_series).filter(|_| !d.signal.t_s.is_empty()).and_then(|w| {
+        let sig = on_windows(&d.signal.t_s, &d.signal.values, &w.t_s, ANOMALY_WINDOW_S);
+        lagged_correlation(&sig, &w.values, 3)
+    });
+    let significant = eff.is_some_and(|e| e.ci_low.is_some_and(|lo| lo > 0.0));
+    let score = usize::from(anomaly_overlap >= 0.5) + usize::from(corr.is_some_and(|(c, _)| c.abs() >= 0.5)) + usize::from(significant);
+    Strength {
+        label: match score {
+            3 => "strong",
+            2 => "moderate",
+            _ => "weak",
+        },
+        anomaly_overlap,
+        correlation: corr.map(|c| c.0),
+        lag_s: corr.map(|c| c.1 as f64 * ANOMALY_WINDOW_S),
+        effect_significant: significant,
+    }
+}
+
+/// The effect in words: its change and interval inside the episodes.
+fn effect_evidence(e: &Effect) -> String {
+    let change = if e.kind == "relative" {
+        format!("{:+.1} %", e.change * 100.0)
+    } else if e.metric == "error_rate" {
+        format!("{:+.1} percentage points", e.change * 100.0)
+    } else {
+        format!("{:+.2} {}", e.change, e.unit)
+    };
+    let interval = match (e.ci_low, e.ci_high) {
+        (Some(lo), Some(hi)) if e.kind == "relative" => {
+            format!(" [{:+.1} %, {:+.1} %]", lo * 100.0, hi * 100.0)
+        }
+        (Some(lo), Some(hi)) if e.metric == "error_rate" => {
+            format!(" [{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)
+        }
+        _ => String::new(),
+    };
+    format!("{} {}{} inside the episodes compared with the rest of the measured run", e.metric, change, interval)
+}
+
+/// One line of evidence per episode (source, time, peak values), then the effect.
+fn evidence(episodes: &[CauseEpisode], eff: Option<&Effect>) -> Vec<String> {
+    let mut evidence: Vec<String> = episodes
+        .iter()
+        .map(|e| {
+            let parts: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
+            format!("{} from {:.0} s to {:.0} s{}{}", e.source, e.span.start_s, e.span.end_s, if parts.is_empty() { "" } else { ": " }, parts.join(", "))
+        })
+        .collect();
+    evidence.extend(eff.map(effect_evidence));
+    evidence
+}
+
+/// An episode as a finding shows it: its span, source and finite peak values.
+fn finding_episode(e: &CauseEpisode) -> FindingEpisode {
+    FindingEpisode {
+        start_s: e.span.start_s,
+        end_s: e.span.end_s,
+        source: e.source.clone(),
+        peak: e.peak.iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k.clone(), *v)).collect(),
+    }
+}
+
+/// A detected cause as a finding: its episodes, effect, evidence, strength and action.
+fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -> Finding {
+    let ci = info(d.cause);
+    let (steady, run_end) = (ctx.steady, ctx.run_end);
+    let spans = merge(episodes.iter().map(|e| e.span).collect(), 0.0);
+    // Outside = the measured part of the run (after the dropped warmup); drift compares the
+    // last quarter with the rest.
+    let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
+    let effect_spans = if d.cause == "drift" { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
+    let eff = effect(ctx.r, ci.metric, &effect_spans, from, run_end + 1.0, ctx.seed);
+    Finding {
+        cause: d.cause.to_string(),
+        title: ci.title.to_string(),
+        episodes: episodes.iter().map(finding_episode).collect(),
+        consequences: Vec::new(),
+        strength: strength(d, &spans, ci.metric, eff.as_ref(), ctx),
+        evidence: evidence(episodes, eff.as_ref()),
+        effect: eff,
+        action: ci.action.to_string(),
+        in_steady_window: spans.iter().any(|s| s.overlap(&Span { start_s: steady.start_s, end_s: steady.end_s }, 0.0) > 0.0),
+    }
+}

@@ -1,0 +1,500 @@
+//! `credence bench`: an open- or closed-loop load generator for OpenAI-compatible streaming
+//! servers that records honest per-request timing and knows when it is the bottleneck.
+//!
+//! Open loop: each idle connection claims the next slot of a seeded schedule (`schedule`),
+//! sleeps until its time and sends; a request sent late keeps its scheduled time, so
+//! coordinated omission is measured, never hidden. Closed loop: each connection sends its next
+//! request as soon as the last one ends. One monotonic clock, anchored once to epoch time.
+//! Warmup requests are marked, not deleted. `record` turns what was observed into the run
+//! directory and the verdict on the generator's own limits.
+
+pub mod collect;
+pub mod headers;
+pub mod http;
+pub mod mock_secure;
+pub mod mock_server;
+pub mod tls;
+
+pub mod in_flight;
+pub mod lengths;
+mod pool;
+mod record;
+pub mod schedule;
+mod self_sample;
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::collect::host::HostSample;
+use credence_run::write::RunData;
+use lengths::LengthDist;
+pub use record::Limits;
+use record::{Record, Second, build};
+pub use schedule::Load;
+use schedule::Schedule;
+
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// `host:port`.
+    pub hostport: String,
+    /// HTTPS: how every connection is opened; `None` for plain HTTP.
+    pub tls: Option<tls::TlsClient>,
+    /// HTTPS as `run.json` records it (whether verification was skipped, the CA file's name).
+    pub tls_use: Option<credence_run::manifest::TlsUse>,
+    /// The API key and `--header`s sent with every request; only their names are recorded.
+    pub headers: headers::RequestHeaders,
+    pub chat: bool,
+    pub model: String,
+    pub load: Load,
+    pub duration_s: Option<f64>,
+    pub requests: Option<u64>,
+    /// The first N requests are warmup.
+    pub warmup_requests: u64,
+    /// Requests scheduled (or sent, closed loop) in the first S seconds are warmup.
+    pub warmup_s: f64,
+    /// Prompt length in words (synthetic prompts only).
+    pub input_len: LengthDist,
+    /// Output tokens asked for (`max_tokens`, with `ignore_eos` unless turned off).
+    pub output_len: LengthDist,
+    /// Send vLLM's `ignore_eos` so that every response runs to `max_tokens`.
+    pub ignore_eos: bool,
+    /// Open loop: what bounds the connections (and so the requests in flight).
+    pub bound: in_flight::Bound,
+    /// The file-descriptor limit in force (raised at start where the OS allowed it).
+    pub fd_limit: Option<in_flight::FdLimit>,
+    pub new_connection_per_request: bool,
+    pub timeout: Duration,
+    pub seed: u64,
+    /// Prompts from `--dataset` (cycled in order); empty: synthetic prompts of `input_len`.
+    pub prompts: Vec<String>,
+    pub dataset: Option<String>,
+}
+
+fn api_path(o: &BenchOptions) -> &'static str {
+    if o.chat { "/v1/chat/completions" } else { "/v1/completions" }
+}
+
+/// The bytes of request `k`: its lengths and prompt come from its own seeded stream, so the
+/// same seed gives the same requests whichever thread builds them.
+fn request_for(o: &BenchOptions, k: u64) -> Vec<u8> {
+    let mut rng = lengths::request_rng(o.seed, k);
+    let max_tokens = o.output_len.sample(&mut rng);
+    let p = if o.prompts.is_empty() {
+        let words = o.input_len.sample(&mut rng);
+        lengths::synthetic_prompt(k, words, &mut rng)
+    } else {
+        o.prompts[(k % o.prompts.len() as u64) as usize].clone()
+    };
+    let mut v = if o.chat {
+        serde_json::json!({"model": o.model, "messages": [{"role": "user", "content": p}], "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}})
+    } else {
+        serde_json::json!({"model": o.model, "prompt": p, "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}})
+    };
+    if o.ignore_eos {
+        v["ignore_eos"] = true.into();
+    }
+    http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &serde_json::to_vec(&v).expect("a JSON body"))
+}
+
+/// Telemetry sampled beside the load, once a second, on its own thread.
+pub struct Beside {
+    pub gpus: Option<Box<dyn crate::collect::gpu::GpuSource + Send>>,
+    pub server_metrics: Option<String>,
+    pub gpu_note: Option<String>,
+}
+
+/// Samples GPUs and the server's metrics every second until `stop`.
+fn sample_beside(mut b: Beside, stop: Arc<AtomicBool>) -> (credence_run::rows::GpuRows, Vec<crate::collect::scrape::ServerSample>) {
+    let host = crate::collect::host_name();
+    let devices = b.gpus.as_ref().map(|g| g.devices().len()).unwrap_or(0);
+    let (mut gpu, mut server) = (credence_run::rows::GpuRows::default(), Vec::new());
+    let mut deadline = Instant::now();
+    loop {
+        if let Some(g) = b.gpus.as_mut() {
+            crate::collect::sample_gpus(g.as_mut(), devices, &host, &mut gpu);
+        }
+        if let Some(url) = &b.server_metrics {
+            server.extend(crate::collect::scrape::scrape(url, crate::collect::now_ns()));
+        }
+        deadline += Duration::from_secs(1);
+        if !sleep_until(deadline, &stop) {
+            return (gpu, server);
+        }
+    }
+}
+
+/// Sleeps until `deadline` in short steps; false when `stop` was raised.
+fn sleep_until(deadline: Instant, stop: &AtomicBool) -> bool {
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return true;
+        }
+        std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
+    }
+}
+
+/// Counters the threads share; the self-sampler reads them once a second.
+#[derive(Default)]
+struct Live {
+    planned: AtomicU64,
+    sent: AtomicU64,
+    errors: AtomicU64,
+    inflight: AtomicU32,
+    /// Requests claimed more than 0.1 ms after their scheduled time: every connection was busy
+    /// until then, so they waited.
+    queued: AtomicU64,
+    seconds: Mutex<Vec<Second>>,
+}
+
+impl Live {
+    fn second(&self, i: usize, f: impl FnOnce(&mut Second)) {
+        let mut secs = self.seconds.lock().expect("seconds");
+        if secs.len() <= i {
+            secs.resize_with(i + 1, Second::default);
+        }
+        f(&mut secs[i]);
+    }
+}
+
+/// Where a connection's next request comes from.
+enum NextRequest<'a> {
+    /// Open loop: the shared schedule.
+    Open(&'a Mutex<Schedule>),
+    /// Closed loop: the next request number, sent at once.
+    Closed(&'a AtomicU64),
+}
+
+/// How a connection thread starts: with the pre-warmed ones at the barrier that sets time
+/// zero, or, opened by the pool's keeper after time zero, at once.
+#[derive(Clone, Copy)]
+enum Start<'a> {
+    AtZero(&'a std::sync::Barrier, &'a std::sync::OnceLock<(Instant, i64)>),
+    Late((Instant, i64)),
+}
+
+/// One connection thread. Open loop: while idle it claims the next slot of the schedule,
+/// builds that request, sleeps until its time and sends it; a request whose time passed while
+/// every connection was busy goes out at once, late, and keeps its scheduled time. There is no
+/// dispatcher thread, so the only delay between the schedule and the send is this thread's
+/// own timer wake-up. A growing `pool` is told of each send and end, so that it opens another
+/// connection before the idle ones run out. Closed loop: sends the next request as soon as
+/// the last one ends.
+fn connection_worker(o: &BenchOptions, live: &Live, pool: Option<&pool::Pool>, start: Start, source: NextRequest) -> Vec<Record> {
+    precise_sleep();
+    let mut conn: Option<http::Conn> = None;
+    if !o.new_connection_per_request {
+        // Open the connection before its first slot: its setup is not part of a request.
+        conn = http::Conn::open(&o.hostport, o.tls.as_ref(), o.timeout).ok();
+    }
+    let anchor = match start {
+        Start::AtZero(ready, zero) => {
+            ready.wait();
+            ready.wait();
+            zero.get().map(|a| a.0)
+        }
+        Start::Late(a) => Some(a.0),
+    };
+    let records = anchor.map(|anchor| requests_on_connection(o, live, pool, anchor, &source, &mut conn)).unwrap_or_default();
+    if let Some(p) = pool {
+        p.exited();
+    }
+    records
+}
+
+/// The requests one connection thread sends until the run is over.
+fn requests_on_connection(
+    o: &BenchOptions,
+    live: &Live,
+    pool: Option<&pool::Pool>,
+    anchor: Instant,
+    source: &NextRequest,
+    conn: &mut Option<http::Conn>,
+) -> Vec<Record> {
+    let limits = RunLimits { n: o.requests.unwrap_or(u64::MAX), end_at: o.duration_s.map(|d| anchor + Duration::from_secs_f64(d)) };
+    let mut records = Vec::new();
+    while let Some((k, scheduled)) = claim_next(o, live, anchor, source, &limits) {
+        // Built before the wait: nothing is serialized between the scheduled time and the send.
+        let request = request_for(o, k);
+        if let Some(due) = scheduled {
+            if !wait_until_due(due) {
+                // A slot not yet due when the stop came: never sent, so not recorded.
+                break;
+            }
+            // Counted once due (slots are claimed ahead of time by idle connections).
+            live.planned.fetch_add(1, Ordering::Relaxed);
+            live.second(due.saturating_duration_since(anchor).as_secs() as usize, |x| x.planned += 1);
+        }
+        if let Some(p) = pool {
+            // Before the send time is taken: the bookkeeping lands in the send lag (a
+            // microsecond or so), not in the request's measured latency.
+            p.sending();
+        }
+        let sent = Instant::now();
+        count_sent(live, anchor, sent, scheduled);
+        live.inflight.fetch_add(1, Ordering::Relaxed);
+        let (mut obs, after) = send(o, conn, &request);
+        let end = *obs.end.get_or_insert_with(Instant::now);
+        live.inflight.fetch_sub(1, Ordering::Relaxed);
+        if let Some(p) = pool {
+            p.ended(end.saturating_duration_since(sent).as_secs_f64());
+        }
+        if obs.error.is_some() {
+            live.errors.fetch_add(1, Ordering::Relaxed);
+        }
+        if after != http::After::Reuse || o.new_connection_per_request {
+            *conn = None;
+        }
+        records.push(Record { k, scheduled, sent, obs });
+    }
+    records
+}
+
+/// When a closed loop stops: after this many requests, or at this time.
+struct RunLimits {
+    n: u64,
+    end_at: Option<Instant>,
+}
+
+/// The next request number and, open loop, its scheduled time; none once the run is over.
+fn claim_next(o: &BenchOptions, live: &Live, anchor: Instant, source: &NextRequest, limits: &RunLimits) -> Option<(u64, Option<Instant>)> {
+    match source {
+        NextRequest::Open(schedule) => {
+            if crate::collect::stop_requested() {
+                return None;
+            }
+            let (k, due) = schedule.lock().ok().and_then(|mut s| s.next(o, anchor))?;
+            let now = Instant::now();
+            if now > due + Duration::from_micros(100) {
+                // Claimed after its time: every connection was busy until now.
+                live.queued.fetch_add(1, Ordering::Relaxed);
+            }
+            Some((k, Some(due)))
+        }
+        NextRequest::Closed(next_k) => {
+            let k = next_k.fetch_add(1, Ordering::SeqCst);
+            if k >= limits.n || limits.end_at.is_some_and(|e| Instant::now() >= e) || crate::collect::stop_requested() {
+                return None;
+            }
+            Some((k, None))
+        }
+    }
+}
+
+/// Sleeps until a request's scheduled time; false when a stop came first.
+fn wait_until_due(due: Instant) -> bool {
+    loop {
+        let now = Instant::now();
+        if now >= due {
+            break;
+        }
+        if crate::collect::stop_requested() {
+            break;
+        }
+        // In steps of at most 100 ms, so that a stop is seen at low rates too.
+        std::thread::sleep((due - now).min(Duration::from_millis(100)));
+    }
+    !crate::collect::stop_requested()
+}
+
+/// Counts a send, and open loop its lag behind the schedule, in the second it went out.
+fn count_sent(live: &Live, anchor: Instant, sent: Instant, scheduled: Option<Instant>) {
+    live.sent.fetch_add(1, Ordering::Relaxed);
+    if let Some(s) = scheduled {
+        live.second(sent.saturating_duration_since(anchor).as_secs() as usize, |x| {
+            x.sent += 1;
+            x.lags_ms.push(sent.saturating_duration_since(s).as_secs_f64() * 1e3);
+        });
+    }
+}
+
+/// Sends one request on the connection (opening one if needed) and reads its response.
+fn send(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8]) -> (http::Observed, http::After) {
+    let mut obs = http::Observed::default();
+    let mut after = http::After::Close;
+    // A reused connection the server closed while idle is retried once on a new one: the
+    // request never reached the server. The sent time stays that of the first attempt.
+    for _ in 0..2 {
+        if conn.is_none() {
+            match http::Conn::open(&o.hostport, o.tls.as_ref(), o.timeout) {
+                Ok(c) => *conn = Some(c),
+                Err(e) => {
+                    obs.error = Some(e);
+                    break;
+                }
+            }
+        }
+        let Some(c) = conn.as_mut() else { break };
+        after = http::post_stream(c, request, &mut obs);
+        if after != http::After::Stale {
+            break;
+        }
+        *conn = None;
+        obs = http::Observed::default();
+    }
+    (obs, after)
+}
+
+/// Asks the kernel to wake this thread within 1 µs of the time it sleeps until, instead of
+/// the default 50 µs timer slack: oversleep is send lag.
+fn precise_sleep() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_TIMERSLACK takes one integer argument and changes only this thread's slack.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 1000 as libc::c_ulong, 0 as libc::c_ulong, 0 as libc::c_ulong, 0 as libc::c_ulong);
+    }
+}
+
+/// Runs the benchmark and returns the run data and what it found about its own limits.
+pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let gpu_note = beside.gpu_note.clone();
+    let mut beside = beside;
+    let environment = pre_run_checklist(&mut beside);
+    let sampling = (beside.gpus.is_some() || beside.server_metrics.is_some()).then(|| {
+        let stop = stop.clone();
+        std::thread::spawn(move || sample_beside(beside, stop))
+    });
+    let load = apply_load(o);
+    stop.store(true, Ordering::SeqCst);
+    let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
+    let anchor_ns = load.anchor.1;
+    let (mut data, limits) = build(o, load.anchor, load.records, load.seconds, load.host_rows, (load.queued, load.pool), environment)?;
+    add_beside_tables(&mut data, gpu_rows, server_rows)?;
+    if let Some(n) = gpu_note {
+        data.manifest.config.extra.insert("gpu".into(), n);
+    }
+    if crate::collect::stop_requested() {
+        note_early_stop(&mut data, anchor_ns);
+    }
+    Ok((data, limits))
+}
+
+/// The pre-run checklist, taken before the load starts (host memory and page cache after
+/// the run would describe the run, not the machine it started on).
+fn pre_run_checklist(beside: &mut Beside) -> credence_run::manifest::Environment {
+    match beside.gpus.as_mut() {
+        Some(g) => crate::collect::env::snapshot(Some(g.as_mut()), false, None).0,
+        None => crate::collect::env::snapshot(None, false, Some(credence_run::env_notes::GPUS_NOT_SAMPLED)).0,
+    }
+}
+
+/// What the load itself observed: every request, each second's self-instrumentation and the clock anchor.
+struct Observations {
+    records: Vec<Record>,
+    host_rows: Vec<(HostSample, u32)>,
+    anchor: (Instant, i64),
+    seconds: Vec<Second>,
+    queued: u64,
+    /// What a growing pool did; none for a fixed pool or a closed loop.
+    pool: Option<pool::PoolReport>,
+}
+
+/// The open loop's growing pool, unless `--connections` fixed its size or the loop is closed.
+fn growing_pool(o: &BenchOptions) -> Option<pool::Pool> {
+    match o.load {
+        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) if o.bound.grows() => Some(pool::Pool::new(r, o.bound.limit())),
+        _ => None,
+    }
+}
+
+/// Starts the connection threads (pre-warmed before time zero) and the self-sampler, sets
+/// time zero once all are up, lets a growing pool's keeper open more, and waits for the load to end.
+fn apply_load(o: &BenchOptions) -> Observations {
+    let live = Live::default();
+    let next_k = AtomicU64::new(0);
+    let schedule = Mutex::new(Schedule::new(o.seed));
+    let pool = growing_pool(o);
+    let workers = match (o.load, &pool) {
+        (Load::Closed(c), _) => c,
+        (_, Some(p)) => p.prewarm(),
+        (_, None) => o.bound.limit(),
+    };
+    let self_stop = AtomicBool::new(false);
+    // Time zero is set once every pre-warmed connection thread is up and connected, so the
+    // first requests do not wait for thread start-up and connection setup.
+    let ready = std::sync::Barrier::new(workers as usize + 1);
+    let start = std::sync::OnceLock::<(Instant, i64)>::new();
+    let (records, host_rows, anchor) = std::thread::scope(|scope| {
+        let (live, pool, schedule) = (&live, pool.as_ref(), &schedule);
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let source = if matches!(o.load, Load::Closed(_)) { NextRequest::Closed(&next_k) } else { NextRequest::Open(schedule) };
+                let at_zero = Start::AtZero(&ready, &start);
+                if let Some(p) = pool {
+                    p.started();
+                }
+                scope.spawn(move || connection_worker(o, live, pool, at_zero, source))
+            })
+            .collect();
+        ready.wait();
+        let anchor = *start.get_or_init(|| (Instant::now(), crate::collect::now_ns()));
+        ready.wait();
+        let self_stop = &self_stop;
+        let sampler = scope.spawn(move || self_sample::sample_self(o, live, anchor, self_stop));
+        let keeper = pool.map(|p| scope.spawn(move || keep_growing(scope, o, live, p, schedule, anchor)));
+        let mut records: Vec<Record> = handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect();
+        if let Some(p) = pool {
+            p.finish();
+        }
+        let grown = keeper.and_then(|k| k.join().ok()).unwrap_or_default();
+        records.extend(grown.into_iter().flat_map(|h| h.join().unwrap_or_default()));
+        self_stop.store(true, Ordering::SeqCst);
+        (records, sampler.join().unwrap_or_default(), anchor)
+    });
+    let seconds = std::mem::take(&mut *live.seconds.lock().expect("seconds"));
+    let queued = live.queued.load(Ordering::Relaxed);
+    Observations { records, host_rows, anchor, seconds, queued, pool: pool.map(|p| p.report()) }
+}
+
+/// The pool's keeper: opens a connection thread whenever a send left too few idle (or the
+/// pool is below the concurrency the first requests implied), until the run is over or the
+/// OS refuses a thread. Returns the threads it started.
+fn keep_growing<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    o: &'scope BenchOptions,
+    live: &'scope Live,
+    pool: &'scope pool::Pool,
+    schedule: &'scope Mutex<Schedule>,
+    anchor: (Instant, i64),
+) -> Vec<std::thread::ScopedJoinHandle<'scope, Vec<Record>>> {
+    let mut handles = Vec::new();
+    while pool.wait_for_need() {
+        pool.started();
+        let worker = move || connection_worker(o, live, Some(pool), Start::Late(anchor), NextRequest::Open(schedule));
+        match std::thread::Builder::new().spawn_scoped(scope, worker) {
+            Ok(h) => handles.push(h),
+            Err(e) => pool.refuse(format!("the OS refused a new connection thread with {} running ({e})", handles.len() + pool.prewarm() as usize)),
+        }
+    }
+    handles
+}
+
+/// Adds the GPU and server tables sampled beside the load, when there are any.
+fn add_beside_tables(data: &mut RunData, gpu_rows: credence_run::rows::GpuRows, server_rows: Vec<crate::collect::scrape::ServerSample>) -> Result<(), String> {
+    if !gpu_rows.is_empty() {
+        data.gpu = Some(gpu_rows.into_table()?);
+        data.manifest.tables.push("gpu".into());
+        data.manifest.clock.tables.insert("gpu".into(), "collector host CLOCK_REALTIME (epoch ns)".into());
+    }
+    if !server_rows.is_empty() {
+        data.server = Some(crate::collect::scrape::table(&server_rows)?);
+        data.manifest.tables.push("server".into());
+        data.manifest.clock.tables.insert("server".into(), "collector host CLOCK_REALTIME (epoch ns)".into());
+    }
+    Ok(())
+}
+
+/// Records in the manifest that a signal ended the run, and when its last request went out.
+fn note_early_stop(data: &mut RunData, anchor_ns: i64) {
+    let last_sent = data.requests.timestamps("sent_ns").and_then(|s| s.iter().flatten().max().copied()).unwrap_or(anchor_ns);
+    let note = format!(
+        "stopped by SIGINT/SIGTERM: the last request was sent {:.1} s into the run; requests in flight then were completed and recorded",
+        (last_sent - anchor_ns) as f64 / 1e9
+    );
+    data.manifest.config.extra.insert("stopped_early".into(), note);
+}

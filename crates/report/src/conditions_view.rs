@@ -1,0 +1,216 @@
+//! The conditions as display strings: page 1's clean-beside-measured headline, the
+//! "Conditions" section (a table per condition, and each metric inside against outside each
+//! episode), and the clean verdicts of a comparison. Every number is a field of the
+//! `Analysis` or `Comparison`; nothing is excluded without saying how much.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::format::estimate;
+use super::i18n::{Lang, fill, tr};
+use credence_analyze::conditions::{Condition, clean};
+use credence_analyze::{Analysis, Estimate};
+
+/// One condition's estimates, as a key-metrics table.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionTable {
+    pub title: String,
+    /// Where it held and what it covers, in words.
+    pub note: String,
+    /// metric, P50, P90, P99, P99.9, n.
+    pub rows: Vec<[String; 6]>,
+}
+
+/// The "Conditions" section of one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionsView {
+    pub title: String,
+    pub note: String,
+    pub tables: Vec<ConditionTable>,
+    /// cause, metric, inside the episodes, outside (clean), inside / outside.
+    pub contrast: Vec<[String; 5]>,
+}
+
+const METRICS: [(&str, &str); 4] = [("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E")];
+
+fn cell(c: &Condition, metric: &str, stat: &str, lang: Lang) -> String {
+    c.metrics.get(metric).and_then(|m| m.get(stat)).map_or("n/a".to_string(), |e| estimate_in(e, lang))
+}
+
+/// The windows of a condition, e.g. `11–115 s, 200–300 s`.
+fn windows(c: &Condition) -> String {
+    c.windows.iter().map(|w| format!("{:.0}–{:.0} s", w.start_s, w.end_s)).collect::<Vec<_>>().join(", ")
+}
+
+fn table(c: &Condition, lang: Lang) -> ConditionTable {
+    let rows = METRICS
+        .iter()
+        .filter_map(|(key, label)| {
+            let n = c.metrics.get(*key)?.get("p50").map_or(0, |e| e.n);
+            let cell = |stat| cell(c, key, stat, lang);
+            Some([format!("{label} (ms)"), cell("p50"), cell("p90"), cell("p99"), cell("p999"), n.to_string()])
+        })
+        .chain(std::iter::once([
+            tr(lang, "cond.throughput_rps").to_string(),
+            estimate_in(&c.throughput.requests_per_s, lang),
+            String::new(),
+            String::new(),
+            String::new(),
+            fill(lang, "cond.windows", &[("n", &c.throughput.windows.to_string())]),
+        ]))
+        .collect();
+    let note = match &c.cause {
+        None => fill(
+            lang,
+            "cond.clean_note",
+            &[
+                ("s", &format!("{:.0}", c.duration_s)),
+                ("n", &c.requests.to_string()),
+                ("windows", &windows(c)),
+                ("ex", &format!("{:.0}", c.excluded_s)),
+                ("exn", &c.excluded_requests.to_string()),
+                ("share", &format!("{:.0}", c.excluded_share * 100.0)),
+            ],
+        ),
+        Some(_) => fill(lang, "cond.episode_note", &[("s", &format!("{:.0}", c.duration_s)), ("n", &c.requests.to_string()), ("windows", &windows(c))]),
+    };
+    ConditionTable { title: title(c, lang), note, rows }
+}
+
+/// A condition's name: "Clean windows", or its cause's title (the analysis' own in English).
+fn title(c: &Condition, lang: Lang) -> String {
+    match (&c.cause, lang) {
+        (None, _) => tr(lang, "cond.clean_title").to_string(),
+        (Some(cause), Lang::Zh) => match tr(lang, &format!("cause.{cause}.title")) {
+            "?" => c.title.clone(),
+            t => t.to_string(),
+        },
+        (Some(_), Lang::En) => c.title.clone(),
+    }
+}
+
+/// An estimate with its interval, in the report's language.
+fn estimate_in(e: &Estimate, lang: Lang) -> String {
+    match lang {
+        Lang::En => estimate(e, 1.0),
+        Lang::Zh => super::i18n::localize::estimate_zh(e, 1.0),
+    }
+}
+
+/// A point ratio, e.g. `+84 %`.
+fn ratio(inside: &Estimate, outside: &Estimate) -> String {
+    match (inside.estimate, outside.estimate) {
+        (Some(i), Some(o)) if o > 0.0 => format!("{:+.0} %", (i / o - 1.0) * 100.0),
+        _ => "n/a".into(),
+    }
+}
+
+/// Each metric inside each cause's episodes against the clean windows.
+fn contrast(a: &Analysis, clean_c: &Condition, lang: Lang) -> Vec<[String; 5]> {
+    let mut rows = Vec::new();
+    for c in a.conditions.iter().filter(|c| c.cause.is_some()) {
+        for (key, label) in METRICS {
+            for stat in ["p50", "p99"] {
+                let (Some(i), Some(o)) = (c.metrics.get(key).and_then(|m| m.get(stat)), clean_c.metrics.get(key).and_then(|m| m.get(stat))) else { continue };
+                rows.push([title(c, lang), format!("{} {label}", stat.to_uppercase()), estimate_in(i, lang), estimate_in(o, lang), ratio(i, o)]);
+            }
+        }
+        rows.push([
+            title(c, lang),
+            tr(lang, "cond.throughput").to_string(),
+            estimate_in(&c.throughput.requests_per_s, lang),
+            estimate_in(&clean_c.throughput.requests_per_s, lang),
+            ratio(&c.throughput.requests_per_s, &clean_c.throughput.requests_per_s),
+        ]);
+    }
+    rows
+}
+
+/// The "Conditions" section of a run with episodes; None without.
+pub fn conditions_view(a: &Analysis, lang: Lang) -> Option<ConditionsView> {
+    let clean_c = clean(&a.conditions)?;
+    Some(ConditionsView {
+        title: fill(lang, "cond.run_title", &[("run", &a.run.run_id)]),
+        note: tr(lang, "cond.note").to_string(),
+        tables: a.conditions.iter().map(|c| table(c, lang)).collect(),
+        contrast: contrast(a, clean_c, lang),
+    })
+}
+
+/// Page 1's rows with the clean estimates first and the as-measured ones beside them, and a
+/// row saying what was excluded; `rows` unchanged when the run has no episodes.
+pub fn headline(a: &Analysis, rows: Vec<[String; 2]>, lang: Lang) -> Vec<[String; 2]> {
+    let Some(c) = clean(&a.conditions) else { return rows };
+    let e = |m: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, Estimate>>, k: &str, p: &str| {
+        m.get(k).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate_in(x, lang))
+    };
+    let mut out: Vec<[String; 2]> = rows
+        .into_iter()
+        .map(|[label, value]| {
+            // Labels are "TTFT" in English and end in "(TTFT)" in Chinese.
+            let key = match label.as_str() {
+                l if l == "TTFT" || l.ends_with("(TTFT)") => "ttft",
+                l if l == "TPOT" || l.ends_with("(TPOT)") => "tpot",
+                _ => return [label, value],
+            };
+            let text = fill(
+                lang,
+                "cond.headline",
+                &[
+                    ("p50", &e(&c.metrics, key, "p50")),
+                    ("p99", &e(&c.metrics, key, "p99")),
+                    ("s", &format!("{:.0}", c.duration_s)),
+                    ("mp50", &e(&a.metrics, key, "p50")),
+                    ("mp99", &e(&a.metrics, key, "p99")),
+                ],
+            );
+            [label, text]
+        })
+        .collect();
+    let causes: Vec<String> = a
+        .conditions
+        .iter()
+        .filter(|x| x.cause.is_some())
+        .map(|x| fill(lang, "cond.cause_windows", &[("cause", &title(x, lang)), ("windows", &windows(x))]))
+        .collect();
+    out.insert(
+        1,
+        [
+            tr(lang, "cond.excluded_label").to_string(),
+            fill(
+                lang,
+                "cond.excluded",
+                &[
+                    ("ex", &format!("{:.0}", c.excluded_s)),
+                    ("exn", &c.excluded_requests.to_string()),
+                    ("share", &format!("{:.0}", c.excluded_share * 100.0)),
+                    ("causes", &causes.join(tr(lang, "cond.cause_separator"))),
+                ],
+            ),
+        ],
+    );
+    out
+}
+
+/// The clean verdicts of a comparison, for the text summary; empty without episodes.
+pub fn compare_text(c: &credence_analyze::compare::Comparison) -> String {
+    let mut s = String::new();
+    let Some(cl) = &c.clean else { return s };
+    let _ = writeln!(
+        s,
+        "\non clean windows (excluded {:.0} s of the base, {:.0} % of its window; {:.0} s of the candidate, {:.0} %):",
+        cl.excluded.base_s,
+        cl.excluded.base_share * 100.0,
+        cl.excluded.cand_s,
+        cl.excluded.cand_share * 100.0
+    );
+    for (name, m) in &cl.metrics {
+        let f = |x: f64| if name == "error_rate" { format!("{:+.2} pp", x * 100.0) } else { format!("{:+.1} %", x * 100.0) };
+        let _ = writeln!(s, "  {:<22} {:>28}  {:?}", name, format!("{} [{}, {}]", f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high)), m.verdict);
+    }
+    if let Some(t) = &cl.sentence {
+        let _ = writeln!(s, "{t}");
+    }
+    s
+}

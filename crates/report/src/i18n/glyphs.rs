@@ -1,0 +1,93 @@
+//! Characters the embedded fonts lack. A run's own strings (a model name, a GPU's name) can hold
+//! any character, and the CJK subset holds only the common ones. Before the PDF is set, every
+//! character of its content is looked up: one the embedded fonts lack is set from a system CJK
+//! font when one is installed; otherwise it becomes U+FFFD (a replacement mark, which the
+//! embedded fonts have) and one warning names them, so that no PDF is silently tofu.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use typst::foundations::Bytes;
+use typst::text::Font;
+
+/// Where Linux, macOS and Windows keep a CJK font; the first that covers the text is used.
+pub const SYSTEM_CJK_FONTS: [&str; 7] = [
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/System/Library/Fonts/PingFang.ttc",
+    "C:\\Windows\\Fonts\\msyh.ttc",
+];
+
+fn embedded() -> &'static [Font] {
+    static FONTS: OnceLock<Vec<Font>> = OnceLock::new();
+    FONTS.get_or_init(|| crate::fonts::embedded().flat_map(Font::iter).collect())
+}
+
+fn has(fonts: &[Font], c: char) -> bool {
+    fonts.iter().any(|f| f.info().coverage.contains(c as u32))
+}
+
+/// Whether an embedded font has a glyph for `c` (white space and controls need none).
+pub fn covered(c: char) -> bool {
+    c.is_whitespace() || c.is_control() || has(embedded(), c)
+}
+
+/// What was done to make the PDF's text printable: the system fonts to add, and the
+/// characters replaced.
+pub struct Coverage {
+    pub system_fonts: Vec<Bytes>,
+    pub replaced: BTreeSet<char>,
+}
+
+/// Looks up every character of `texts` (the view's JSON and the charts' SVG, whose legends
+/// carry GPU names); adds the first of `system` that has the missing ones, and replaces those
+/// still missing with U+FFFD in place.
+pub fn cover(texts: &mut [String], system: &[&str]) -> Coverage {
+    let missing: BTreeSet<char> = texts.iter().flat_map(|t| t.chars()).filter(|c| !covered(*c)).collect();
+    if missing.is_empty() {
+        return Coverage { system_fonts: Vec::new(), replaced: missing };
+    }
+    let found = system.iter().filter(|p| Path::new(p).is_file()).find_map(|p| {
+        let bytes = Bytes::new(std::fs::read(p).ok()?);
+        let fonts: Vec<Font> = Font::iter(bytes.clone()).collect();
+        missing.iter().all(|c| has(&fonts, *c)).then_some(bytes)
+    });
+    if let Some(font) = found {
+        return Coverage { system_fonts: vec![font], replaced: BTreeSet::new() };
+    }
+    for text in texts.iter_mut() {
+        if text.chars().any(|c| missing.contains(&c)) {
+            *text = text.chars().map(|c| if missing.contains(&c) { '\u{fffd}' } else { c }).collect();
+        }
+    }
+    Coverage { system_fonts: Vec::new(), replaced: missing }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogs_chinese_is_in_the_embedded_fonts() {
+        for (key, _, zh) in super::super::CATALOG {
+            let lacking: String = zh.chars().filter(|c| !covered(*c)).collect();
+            assert!(lacking.is_empty(), "{key}: no glyph for {lacking:?}");
+        }
+    }
+
+    #[test]
+    fn a_character_no_font_has_becomes_a_replacement_mark() {
+        let mut texts = [r#"{"title":"模型 𪚥-7B"}"#.to_string(), "<text>GPU 𪚥</text>".to_string()];
+        let c = cover(&mut texts, &[]);
+        assert_eq!(texts[0], r#"{"title":"模型 �-7B"}"#);
+        assert_eq!(texts[1], "<text>GPU �</text>");
+        assert_eq!(c.replaced.into_iter().collect::<String>(), "𪚥");
+        assert!(covered('\u{fffd}'));
+        let plain = cover(&mut [r#"{"title":"sim-8b 压测"}"#.to_string()], &[]);
+        assert!(plain.replaced.is_empty() && plain.system_fonts.is_empty());
+    }
+}

@@ -1,0 +1,468 @@
+//! Puts a `View` into the report's language. English is the view as `view.rs` builds it; for
+//! Chinese, each field a person reads is rebuilt from the `Report` (the analyses, their
+//! credibility and the comparison), with the words from the catalog and the numbers formatted
+//! as in English. Fields not rebuilt here keep their English text (listed in docs/analyze-and-report.md, under `report`).
+
+use std::collections::BTreeMap;
+
+use super::checks_zh::{check_reason, finding_title};
+use super::evidence_zh::episode_source;
+use super::statement_zh;
+use super::{CATALOG, Lang, comparison_zh, fill, tr};
+use credence_analyze::credibility::Credibility;
+use credence_analyze::{Analysis, Estimate, Status};
+use crate::comparison_words as words;
+use crate::document::Report;
+use crate::format::{estimate, significant};
+use crate::view::{CheckSet, FindingView, MetricTable, View};
+
+const ZH: Lang = Lang::Zh;
+
+/// The template's fixed words (`tpl.*` keys, without the prefix's dot) in `lang`.
+pub fn template_words(lang: Lang) -> BTreeMap<&'static str, &'static str> {
+    CATALOG.iter().filter(|e| e.0.starts_with("tpl.")).map(|e| (e.0, if lang == Lang::Zh { e.2 } else { e.1 })).collect()
+}
+
+/// Sets the view's language and, for Chinese, rebuilds its sentences from the report.
+pub fn localize(v: &mut View, r: &Report, lang: Lang) {
+    v.lang = lang.code();
+    v.words = template_words(lang);
+    if lang == Lang::En {
+        return;
+    }
+    let runs: Vec<&Analysis> = r.runs.iter().collect();
+    v.title = title(r);
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    v.footer = format!("{} · credence {} · {}", v.title, r.credence_version, date);
+    v.subtitle = subtitle(r);
+    v.grade_rule = tr(ZH, "view.grade_rule").to_string();
+    if !runs.is_empty() && r.comparison.is_none() && r.sweep.is_none() {
+        v.statement = statement_zh::statement(&runs, &r.credibility);
+        v.headline = crate::conditions_view::headline(runs[0], headline(runs[0]), lang);
+    }
+    if let (Some(sw), Some(sv)) = (&r.sweep, v.sweep.as_mut()) {
+        super::sweep_zh::localize_sweep(sv, sw, r);
+        v.headline = vec![[tr(ZH, "view.kind_sweep").to_string(), sv.summary.clone()]];
+        v.statement = super::sweep_zh::statement(sw, r).unwrap_or_default();
+    }
+    v.check_sets = check_sets(r);
+    v.metrics_note = tr(ZH, "view.metrics_note").to_string();
+    v.metric_tables = r.runs.iter().map(metric_table).collect();
+    v.conditions = r.runs.iter().filter_map(|a| crate::conditions_view::conditions_view(a, lang)).collect();
+    v.rates = r.runs.iter().flat_map(rates).collect();
+    let top_step =
+        r.sweep.as_ref().and_then(|s| s.steps.last()).map_or(String::new(), |s| format!("负载扫描的最高一档（{} req/s）。", significant(s.offered_per_s, 3)));
+    v.timeline_note = top_step + tr(ZH, "view.timeline_note");
+    v.findings = r.runs.iter().flat_map(|a| a.findings.iter().map(move |f| finding(a, f))).collect();
+    v.findings_none = tr(ZH, "view.findings_none").to_string();
+    v.unexplained = r.runs.iter().flat_map(unexplained).collect();
+    v.not_checked = not_checked(r);
+    for e in &mut v.environment {
+        e.title = e.title.replacen("run ", tr(ZH, "view.run_prefix"), 1);
+        for row in &mut e.rows {
+            if let Some(note) = row[1].strip_prefix("unknown: ") {
+                row[1] = fill(ZH, "view.unknown_note", &[("note", &unknown_note(note))]);
+            } else if row[1] == "unknown" {
+                row[1] = tr(ZH, "view.unknown").to_string();
+            }
+        }
+    }
+    v.provenance = provenance(r);
+    v.methodology = methodology(r);
+    if runs.is_empty() && r.comparison.is_none() {
+        run_less(v, r);
+    }
+    if let (Some(audit), Some(av)) = (&r.audit, v.audit.as_mut()) {
+        super::audit_zh::localize_audit(av, audit, r.runs.first());
+    }
+    if let (Some(c), Some(cv)) = (&r.comparison, v.comparison.as_mut()) {
+        comparison(cv, c, r);
+        v.statement = cv.credibility.clone();
+    }
+}
+
+/// A report without runs (a GPU capture or a tool's summary files audited alone): its
+/// statement, checks, headline and methodology from the capture and the audit.
+fn run_less(v: &mut View, r: &Report) {
+    use super::capture_checks_zh::{aggregate_statement, check_reason, telemetry_statement};
+    if let Some(t) = &r.telemetry {
+        v.statement = telemetry_statement(t, &r.credibility);
+        v.headline = crate::telemetry_view::headline(t, Lang::Zh);
+        v.methodology = super::telemetry_zh::methodology();
+        if let Some(tv) = v.telemetry.as_mut() {
+            super::telemetry_zh::localize_telemetry(tv, t);
+        }
+    } else if let Some(a) = &r.audit {
+        v.statement = aggregate_statement(&a.source, a);
+    }
+    for set in &mut v.check_sets {
+        for (row, k) in set.checks.iter_mut().zip(&r.credibility.checks) {
+            if let Some(zh) = check_reason(k, r.telemetry.as_ref(), r.audit.as_ref()) {
+                row[2] = zh;
+            }
+        }
+    }
+}
+
+/// Why an effect has no interval, in Chinese (an analysis read back from JSON keeps its note).
+fn effect_note(e: &credence_analyze::attribute::effect::Effect) -> String {
+    use credence_analyze::attribute::effect::EffectNote;
+    match (e.why_note, &e.note) {
+        (Some(EffectNote::FewGroups(i, o)), _) => format!("时段内外分别只有 {i} 和 {o} 个 5 秒分组：无置信区间"),
+        (Some(EffectNote::Sampled(k)), _) => format!("按每 {k} 个请求系统抽样 1 个计算"),
+        (None, Some(note)) => note.clone(),
+        (None, None) => tr(ZH, "view.no_interval").to_string(),
+    }
+}
+
+/// Why a fact is unknown, in Chinese where the note is one of the importers' (`not recorded by
+/// llmperf`) or of credence's collectors; another tool's note stays as written.
+pub fn unknown_note(note: &str) -> String {
+    match note.strip_prefix("not recorded") {
+        Some("") => "未记录".to_string(),
+        Some(rest) => match rest.strip_prefix(" by ") {
+            Some(tool) => format!("{tool} 未记录此项"),
+            None => note.to_string(),
+        },
+        None => super::env_notes_zh::env_note(note),
+    }
+}
+
+/// The default title in Chinese; a title the user gave stays as given.
+fn title(r: &Report) -> String {
+    let comparing = r.comparison.is_some();
+    // `audit`'s default title names the source files.
+    if let Some(source) = r.title.strip_prefix("Audit of ").filter(|_| r.audit.is_some() || r.telemetry.is_some()) {
+        return format!("{}：{source}", tr(ZH, "view.title_audit"));
+    }
+    if r.title != crate::document::default_title(&r.runs, comparing) {
+        return r.title.clone();
+    }
+    let first = r.runs.first();
+    let sut: Vec<String> = [first.and_then(|a| a.run.config.model.clone()), first.and_then(|a| a.run.config.engine.clone())].into_iter().flatten().collect();
+    let what = tr(ZH, if comparing { "view.title_comparison" } else { "view.title_benchmark" });
+    match sut.as_slice() {
+        [] => what.to_string(),
+        [one] => format!("{what}：{one}"),
+        [model, engine, ..] => format!("{what}：{model}（{engine}）"),
+    }
+}
+
+/// The system under test, the load, the date and the kind of report.
+fn subtitle(r: &Report) -> String {
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    let Some(a) = r.runs.first() else {
+        // As in English: a capture says what it lacks; summary files alone have no subtitle.
+        return if r.telemetry.is_some() {
+            format!("{} · {date} · {}", tr(ZH, "view.telemetry_only"), tr(ZH, "view.no_request_records"))
+        } else {
+            String::new()
+        };
+    };
+    let c = &a.run.config;
+    let parts: Vec<String> = [
+        c.model.as_ref().map(|m| fill(ZH, "view.sut_model", &[("model", m)])),
+        c.engine.as_ref().map(|e| format!("{e} {}", c.engine_version.clone().unwrap_or_default()).trim().to_string()),
+        c.hardware.clone(),
+        c.parallelism.as_ref().map(|p| fill(ZH, "view.sut_parallelism", &[("p", p)])),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let sut = if parts.is_empty() { tr(ZH, "view.sut_unknown").to_string() } else { parts.join("，") };
+    let load = match (a.run.rate_per_s, a.run.concurrency) {
+        (Some(rate), _) => fill(ZH, "view.load_rate", &[("arrival", &a.run.arrival), ("rate", &significant(rate, 3))]),
+        (None, Some(n)) => fill(ZH, "view.load_concurrency", &[("n", &n.to_string())]),
+        _ => a.run.arrival.clone(),
+    };
+    let kind = match (r.kind, r.runs.len()) {
+        ("comparison", _) => "view.kind_comparison",
+        ("sweep", _) => "view.kind_sweep",
+        (_, 1) => "view.kind_single",
+        _ => "view.kind_replicated",
+    };
+    format!("{sut} · {load} · {date} · {}", tr(ZH, kind))
+}
+
+/// `36.1 [35.6, 36.7]`, `~80.0（≥ 70.0，数据不足）` or `n/a`: `format::estimate` in Chinese.
+pub fn estimate_zh(e: &Estimate, scale: f64) -> String {
+    match (e.status, e.estimate) {
+        (Status::InsufficientData, Some(v)) => {
+            let d = e.decimals(scale);
+            match e.ci_low {
+                Some(lo) => fill(ZH, "view.insufficient_bound", &[("v", &format!("{:.d$}", v * scale)), ("lo", &format!("{:.d$}", lo * scale))]),
+                None => fill(ZH, "view.insufficient", &[("v", &format!("{:.d$}", v * scale))]),
+            }
+        }
+        _ => estimate(e, scale),
+    }
+}
+
+fn headline(a: &Analysis) -> Vec<[String; 2]> {
+    let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate_zh(x, 1.0));
+    let p50_p99 = |m: &str| format!("P50 {} ms · P99 {} ms", e(m, "p50"), e(m, "p99"));
+    let throughput = fill(
+        ZH,
+        "view.throughput_line",
+        &[("requests", &estimate_zh(&a.throughput.requests_per_s, 1.0)), ("tokens", &estimate_zh(&a.throughput.output_tokens_per_s, 1.0))],
+    );
+    let mut rows = vec![[tr(ZH, "view.row_throughput").to_string(), throughput], [tr(ZH, "view.row_ttft").to_string(), p50_p99("ttft")]];
+    if a.metrics.contains_key("ttfot") {
+        rows.push([tr(ZH, "view.row_ttfot").to_string(), p50_p99("ttfot")]);
+    }
+    rows.push([tr(ZH, "view.row_tpot").to_string(), p50_p99("tpot")]);
+    rows.push([tr(ZH, "view.row_errors").to_string(), errors_line(a)]);
+    rows
+}
+
+fn errors_line(a: &Analysis) -> String {
+    let mut total = fill(
+        ZH,
+        "view.errors_line",
+        &[("errors", &a.errors.errors.to_string()), ("requests", &a.errors.requests.to_string()), ("rate", &estimate_zh(&a.errors.rate, 100.0))],
+    );
+    if a.errors.cancelled > 0 {
+        total += &fill(ZH, "view.errors_cancelled", &[("n", &a.errors.cancelled.to_string())]);
+    }
+    let parts = crate::view::error_kind_shares(a);
+    if parts.is_empty() {
+        return total;
+    }
+    format!("{total}（{}）", parts.join("，"))
+}
+
+/// One set of checks per arm of a comparison, else one; reasons in Chinese.
+fn check_sets(r: &Report) -> Vec<CheckSet> {
+    let runs: Vec<&Analysis> = r.runs.iter().collect();
+    let set = |title: String, statement: String, c: &Credibility, arm: &[&Analysis]| CheckSet {
+        title,
+        statement,
+        checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), check_reason(k, arm, &c.half_widths)]).collect(),
+    };
+    match (&r.base_credibility, &r.comparison) {
+        (Some(b), Some(cmp)) => {
+            let (base_runs, cand_runs) = runs.split_at(cmp.base_runs.len().min(runs.len()));
+            let arm_title = |key: &str, c: &Credibility| format!("{}：{}", tr(ZH, key), comparison_zh::grade_word(c.grade));
+            vec![
+                set(arm_title("cmp.arm_base_title", b), statement_zh::statement(base_runs, b), b, base_runs),
+                set(arm_title("cmp.arm_cand_title", &r.credibility), statement_zh::statement(cand_runs, &r.credibility), &r.credibility, cand_runs),
+            ]
+        }
+        // A sweep's checks are its weakest step's.
+        _ => match r.sweep.as_ref().and_then(|sw| super::sweep_zh::weakest(sw, r)) {
+            Some((_, a)) => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &[a])],
+            None => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &runs)],
+        },
+    }
+}
+
+const METRICS: [(&str, &str); 6] =
+    [("ttft", "TTFT"), ("ttfot", "view.metric_ttfot"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E"), ("service", "view.metric_service")];
+
+fn metric_table(a: &Analysis) -> MetricTable {
+    let rows = METRICS
+        .iter()
+        .filter_map(|(key, label)| {
+            let m = a.metrics.get(*key)?;
+            let cell = |p: &str| m.get(p).map_or("n/a".to_string(), |e| estimate_zh(e, 1.0));
+            let n = m.get("p50").map_or(0, |e| e.n);
+            let label = if label.starts_with("view.") { tr(ZH, label) } else { label };
+            Some([format!("{label} (ms)"), cell("p50"), cell("p90"), cell("p99"), cell("p999"), n.to_string()])
+        })
+        .collect();
+    MetricTable { title: format!("{}{}", tr(ZH, "view.run_prefix"), a.run.run_id), rows }
+}
+
+fn rates(a: &Analysis) -> [[String; 2]; 3] {
+    let id = &a.run.run_id;
+    [
+        [fill(ZH, "view.rate_requests", &[("id", id)]), estimate_zh(&a.throughput.requests_per_s, 1.0)],
+        [fill(ZH, "view.rate_tokens", &[("id", id)]), estimate_zh(&a.throughput.output_tokens_per_s, 1.0)],
+        [fill(ZH, "view.rate_errors", &[("id", id)]), estimate_zh(&a.errors.rate, 100.0)],
+    ]
+}
+
+fn finding(a: &Analysis, f: &credence_analyze::attribute::Finding) -> FindingView {
+    let _ = a;
+    let strength = fill(
+        ZH,
+        "view.strength",
+        &[
+            ("label", tr(ZH, &format!("view.strength_{}", f.strength.label))),
+            ("overlap", &format!("{:.0}", f.strength.anomaly_overlap * 100.0)),
+            ("corr", &f.strength.correlation.map_or("n/a".into(), |c| format!("{c:.2}"))),
+        ],
+    ) + &f.strength.lag_s.map_or(String::new(), |l| fill(ZH, "view.strength_lag", &[("lag", &format!("{l:+.0}"))]));
+    let action = match tr(ZH, &format!("cause.{}.action", f.cause)) {
+        "?" => f.action.clone(),
+        zh => zh.to_string(),
+    };
+    FindingView {
+        title: finding_title(&f.cause, &f.title),
+        cause: f.cause.clone(),
+        strength,
+        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, episode_source(a, f, e))).collect::<Vec<_>>().join("；"),
+        effect: f.effect.as_ref().map_or(tr(ZH, "view.effect_none").to_string(), effect),
+        evidence: super::evidence_zh::evidence(a, f),
+        action,
+    }
+}
+
+fn effect(e: &credence_analyze::attribute::effect::Effect) -> String {
+    let fmt = |x: f64| crate::view::effect_value(e, x);
+    let ci = match (e.ci_low, e.ci_high) {
+        (Some(lo), Some(hi)) => fill(
+            ZH,
+            "view.effect_ci",
+            &[("lo", &fmt(lo)), ("hi", &fmt(hi)), ("method", e.method), ("seed", &e.seed.to_string()), ("resamples", &e.resamples.to_string())],
+        ),
+        _ => format!("（{}）", effect_note(e)),
+    };
+    fill(
+        ZH,
+        "view.effect",
+        &[("metric", &e.metric), ("change", &fmt(e.change)), ("ci", &ci), ("inside", &e.n_inside.to_string()), ("outside", &e.n_outside.to_string())],
+    )
+}
+
+fn unexplained(a: &Analysis) -> Vec<String> {
+    a.attribution
+        .unexplained
+        .iter()
+        .map(|u| {
+            fill(
+                ZH,
+                "view.unexplained",
+                &[
+                    ("id", &a.run.run_id),
+                    ("series", &u.series),
+                    (
+                        "change",
+                        &u.peak_relative.map_or_else(
+                            || tr(ZH, "view.from_zero_baseline").to_string(),
+                            |r| fill(ZH, "view.change_percent", &[("peak", &format!("{:+.0}", r * 100.0))]),
+                        ),
+                    ),
+                    ("start", &format!("{:.0}", u.start_s)),
+                    ("end", &format!("{:.0}", u.end_s)),
+                    ("z", &format!("{:.1}", u.peak_z)),
+                ],
+            )
+        })
+        .collect()
+}
+
+/// The detectors that could not run, each named once.
+fn not_checked(r: &Report) -> String {
+    if r.runs.is_empty() {
+        return tr(ZH, "view.no_detector").to_string();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for d in r.runs.iter().flat_map(|a| a.attribution.detectors.iter().filter(|d| d.status == "not_checked")) {
+        let s = format!("{}（{}）", d.cause, detector_reason(&d.reason));
+        if !names.contains(&s) {
+            names.push(s);
+        }
+    }
+    if names.is_empty() { tr(ZH, "view.every_detector").to_string() } else { fill(ZH, "view.not_checked", &[("items", &names.join("；"))]) }
+}
+
+/// A detector's "not checked" reason in Chinese when the catalog has it, else as written.
+pub fn detector_reason(reason: &str) -> String {
+    by_english("detector.", reason)
+}
+
+/// A fixed English string the analysis writes (a detector's note, the quantile definition),
+/// in Chinese when an entry under `prefix` has it as its English; else as written.
+pub(super) fn by_english(prefix: &str, english: &str) -> String {
+    CATALOG.iter().find(|e| e.0.starts_with(prefix) && e.1 == english).map_or_else(|| english.to_string(), |e| e.2.to_string())
+}
+
+/// Where the numbers come from: credence's version, and each run's labels, errors and source.
+fn provenance(r: &Report) -> Vec<[String; 2]> {
+    let mut rows = vec![["credence".to_string(), r.credence_version.clone()]];
+    for a in &r.runs {
+        for (k, v) in &a.run.labels {
+            rows.push([fill(ZH, "view.prov_label", &[("key", k)]), v.clone()]);
+        }
+        for e in &a.errors.examples {
+            rows.push([fill(ZH, "view.prov_error", &[("kind", &e.kind), ("n", &e.count.to_string())]), e.message.clone()]);
+        }
+        let version = a.run.source_tool_version.as_ref().map_or(String::new(), |v| fill(ZH, "view.prov_version", &[("v", v)]));
+        let source = fill(
+            ZH,
+            "view.prov_source",
+            &[
+                ("tool", &a.run.creator.tool),
+                ("tool_version", &a.run.creator.version),
+                ("format", &a.run.format_version.to_string()),
+                ("kind", &a.run.source_kind),
+                ("name", &a.run.source_name),
+                ("version", &version),
+            ],
+        );
+        rows.push([format!("{}{}", tr(ZH, "view.run_prefix"), a.run.run_id), source]);
+    }
+    rows
+}
+
+fn methodology(r: &Report) -> Vec<[String; 2]> {
+    let first = r.runs.first();
+    let o = first.map(|a| &a.options);
+    let groups = first.map_or(5.0, |a| credence_analyze::resampling_group_s(a.options.window_s, a.steady_state.end_s - a.steady_state.start_s));
+    let row = |term: &str, key: &str, args: &[(&str, &str)]| [term.to_string(), fill(ZH, key, args)];
+    let mut rows = vec![
+        row("TTFT", "method.ttft", &[]),
+        row(tr(ZH, "view.metric_service"), "method.service", &[]),
+        row("TPOT", "method.tpot", &[]),
+        row("ITL", "method.itl", &[]),
+        [tr(ZH, "method.percentiles_term").to_string(), o.map_or(String::new(), |o| by_english("quantile.", o.quantile_definition))],
+    ];
+    if let Some(o) = o {
+        let groups = if groups.fract() == 0.0 { format!("{groups:.0}") } else { format!("{groups:.1}") };
+        rows.push(row(
+            tr(ZH, "method.intervals_term"),
+            "method.intervals",
+            &[
+                ("confidence", &format!("{:.0}", o.confidence * 100.0)),
+                ("groups", &groups),
+                ("seed", &o.seed.to_string()),
+                ("resamples", &o.resamples.to_string()),
+            ],
+        ));
+        rows.push(row(
+            tr(ZH, "method.steady_term"),
+            "method.steady",
+            &[("penalty", &format!("{:?}", o.penalty)), ("delta", &format!("{:.0}", o.steady_delta * 100.0))],
+        ));
+    } else {
+        rows.push([tr(ZH, "method.intervals_term").to_string(), String::new()]);
+        rows.push([tr(ZH, "method.steady_term").to_string(), String::new()]);
+    }
+    rows.push(row(tr(ZH, "method.attribution_term"), "method.attribution", &[]));
+    rows.push([tr(ZH, "method.grade_term").to_string(), tr(ZH, "view.grade_rule").to_string()]);
+    rows
+}
+
+/// The comparison's top part and details in Chinese.
+fn comparison(cv: &mut crate::comparison_view::ComparisonView, c: &credence_analyze::compare::Comparison, r: &Report) {
+    let base = r.base_credibility.as_ref().unwrap_or(&r.credibility);
+    cv.headline = comparison_zh::headline(c, r.grade(), (base, &r.credibility));
+    cv.table_header = comparison_zh::table_header();
+    for (row, (name, m)) in cv.table.iter_mut().zip(words::ordered(c)) {
+        row.metric = comparison_zh::metric_label(name);
+        row.verdict_word = comparison_zh::verdict_word(m.verdict).to_string();
+    }
+    cv.table_note = comparison_zh::table_note(c);
+    cv.gates_line = comparison_zh::gates_line(c);
+    cv.credibility = comparison_zh::credibility_summary(c, r.grade());
+    cv.arms = vec![
+        comparison_zh::arm_line(tr(ZH, "cmp.arm_base_title"), &c.base_runs, base),
+        comparison_zh::arm_line(tr(ZH, "cmp.arm_cand_title"), &c.cand_runs, &r.credibility),
+    ];
+    cv.summary = comparison_zh::summary(c);
+    cv.notes = comparison_zh::notes(c);
+    for (row, g) in cv.gates.iter_mut().zip(&c.gates) {
+        row[2] = super::gates_zh::gate_reason(&g.why);
+    }
+}

@@ -1,0 +1,127 @@
+//! `credence bench --sweep rate=…`: one run per offered rate under OUT, each analyzed as it
+//! ends, a table on stderr, and `OUT/sweep.json` linking the steps.
+
+use std::path::Path;
+
+use crate::analyze::attribute::Telemetry;
+use crate::analyze::requests::RequestView;
+use crate::analyze::{AnalyzeOptions, analyze_view};
+use crate::bench::{BenchOptions, Beside, Load};
+use crate::ops::files::write_json;
+use crate::error::{CliError, ExitCode};
+use crate::report::format::estimate;
+use crate::run::write::RunData;
+
+/// `rate=R1,R2,…` as the offered rates; a sweep needs an open-loop load.
+pub fn parse_sweep(sweep: &str, load: &Load) -> Result<Vec<f64>, CliError> {
+    let rates: Vec<f64> = sweep
+        .strip_prefix("rate=")
+        .and_then(|r| r.split(',').map(|x| x.trim().parse::<f64>().ok().filter(|v| *v > 0.0)).collect::<Option<Vec<_>>>())
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| CliError::bad_input(format!("--sweep {sweep:?}: expected rate=R1,R2,…")))?;
+    if matches!(load, Load::Closed(_)) {
+        return Err(CliError::bad_input("--sweep rate=… needs an open-loop --rate (its value is replaced by each step)"));
+    }
+    Ok(rates)
+}
+
+/// Runs every step (until a signal stops the sweep) and writes `sweep.json`.
+pub fn run_sweep(o: &BenchOptions, rates: &[f64], beside: Beside, out: &Path) -> Result<ExitCode, CliError> {
+    std::fs::create_dir_all(out).map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
+    let (mut steps, mut rows) = (Vec::new(), Vec::new());
+    let Beside { mut gpus, server_metrics, gpu_note } = beside;
+    for (i, r) in rates.iter().enumerate() {
+        if crate::collect::stop_requested() {
+            break;
+        }
+        eprintln!("sweep [{}] step {}/{}: {r} requests/s", progress_bar(i, rates.len()), i + 1, rates.len());
+        // GPUs are sampled in the first step only: NVML sources are not cloneable.
+        let beside = Beside { gpus: gpus.take(), server_metrics: server_metrics.clone(), gpu_note: gpu_note.clone() };
+        let (step, row) = run_step(o, i, *r, beside, out)?;
+        steps.push(step);
+        rows.push(row);
+    }
+    print_sweep_table(&steps, &rows);
+    let stopped = crate::collect::stop_requested();
+    if stopped {
+        eprintln!("note: the sweep was stopped by a signal after {} of {} steps", steps.len(), rates.len());
+    }
+    let parent = serde_json::json!({"kind": "credence sweep", "credence_version": env!("CARGO_PKG_VERSION"), "parameter": "rate", "planned_steps": rates, "stopped_early": stopped, "steps": steps});
+    write_json(&out.join("sweep.json"), &parent)?;
+    eprintln!("wrote {} ({} steps, sweep.json links them)", out.display(), rates.len());
+    Ok(ExitCode::Success)
+}
+
+/// `##>..`: the steps done, the one running and those to come.
+fn progress_bar(current: usize, total: usize) -> String {
+    (0..total)
+        .map(|j| match j.cmp(&current) {
+            std::cmp::Ordering::Less => '#',
+            std::cmp::Ordering::Equal => '>',
+            std::cmp::Ordering::Greater => '.',
+        })
+        .collect()
+}
+
+/// One step at `rate`: its run folder, its entry in sweep.json and its row of the table.
+fn run_step(o: &BenchOptions, i: usize, rate: f64, beside: Beside, out: &Path) -> Result<(serde_json::Value, [String; 4]), CliError> {
+    let mut step = o.clone();
+    step.load = match o.load {
+        Load::Constant(_) => Load::Constant(rate),
+        Load::Gamma(_, cv) => Load::Gamma(rate, cv),
+        _ => Load::Poisson(rate),
+    };
+    let (mut data, limits) = crate::bench::run(&step, beside).map_err(CliError::bad_input)?;
+    data.manifest.labels.insert("sweep_step".into(), format!("{}", i + 1));
+    let dir = out.join(format!("step-{:02}-rate-{rate}", i + 1));
+    crate::run::write::write_run(&dir, &data)?;
+    for w in &limits.warnings {
+        eprintln!("warning (step {}): {w}", i + 1);
+    }
+    let (summary, row) = step_summary(&data);
+    let entry = serde_json::json!({
+        "stopped_early": data.manifest.config.extra.contains_key("stopped_early"),
+        "step": i + 1,
+        "rate_per_s": rate,
+        "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+        "requests": data.requests.num_rows(),
+        "client_limited": !limits.warnings.is_empty(),
+        "warnings": limits.warnings,
+        "summary": summary,
+    });
+    Ok((entry, row))
+}
+
+/// The numbers a sweep is read by, from `analyze` on one step (its steady window, default
+/// options, so each value is what `credence analyze STEP --json` reports), and the step's row
+/// of the printed table.
+fn step_summary(data: &RunData) -> (serde_json::Value, [String; 4]) {
+    let view = RequestView::from_table(&data.requests);
+    let telemetry = Telemetry { gpu: data.gpu.as_ref(), host: data.host.as_ref(), server: data.server.as_ref() };
+    let a = analyze_view(&data.manifest, &view, &telemetry, &AnalyzeOptions::default());
+    let metric = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).cloned();
+    let json = serde_json::json!({
+        "achieved_requests_per_s": a.throughput.requests_per_s,
+        "output_tokens_per_s": a.throughput.output_tokens_per_s,
+        "ttft_p50_ms": metric("ttft", "p50"),
+        "ttft_p99_ms": metric("ttft", "p99"),
+        "tpot_p50_ms": metric("tpot", "p50"),
+        "e2e_p99_ms": metric("e2e", "p99"),
+        "send_lag_p99_ms": metric("send_lag", "p99"),
+        "error_rate": a.errors.rate,
+        "credibility": a.credibility.grade.label(),
+    });
+    let cell = |m: &str, p: &str| metric(m, p).map_or("n/a".to_string(), |e| estimate(&e, 1.0));
+    let row = [estimate(&a.throughput.requests_per_s, 1.0), cell("ttft", "p50"), cell("ttft", "p99"), a.credibility.grade.label().to_string()];
+    (json, row)
+}
+
+/// The sweep as a table on stderr: throughput and latency (with their intervals) per offered rate.
+fn print_sweep_table(steps: &[serde_json::Value], rows: &[[String; 4]]) {
+    eprintln!("{:>8}  {:<26} {:<26} {:<26} {:<8} client", "offered", "achieved req/s", "TTFT P50 ms", "TTFT P99 ms", "grade");
+    for (st, r) in steps.iter().zip(rows) {
+        let client = if st["client_limited"] == true { "near its limit (see the warnings)" } else { "ok" };
+        let offered = st["rate_per_s"].as_f64().map_or("?".to_string(), |v| format!("{v}"));
+        eprintln!("{offered:>8}  {:<26} {:<26} {:<26} {:<8} {client}", r[0], r[1], r[2], r[3]);
+    }
+}

@@ -1,0 +1,17 @@
+//! A comparison of two arms of run folders, as `compare`, `report --base/--cand` and `baseline
+//! check` make it: each arm loaded and analyzed (`pipeline`), compared, and put in a report.
+
+use std::path::PathBuf;
+
+use crate::analyze::compare::{CompareOptions, compare};
+use crate::error::CliError;
+use crate::ops::pipeline::{analyze_arm, arm_runs, comparison_report};
+use crate::report::Report;
+
+/// The report on `cand` against `base` (a series folder stands for its runs), its comparison
+/// in `Report::comparison`, with the resamples and seed of `opts`.
+pub fn compare_dirs(base: &[PathBuf], cand: &[PathBuf], opts: &CompareOptions, title: Option<String>, date: Option<String>) -> Result<Report, CliError> {
+    let (b, c) = (analyze_arm(base, opts.resamples, opts.seed)?, analyze_arm(cand, opts.resamples, opts.seed)?);
+    let cmp = compare(&arm_runs(&b), &arm_runs(&c), opts);
+    Ok(comparison_report(b, c, cmp, title, date))
+}

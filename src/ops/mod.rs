@@ -1,0 +1,9 @@
+//! The steps the commands share, as library functions: `cli` parses what the user typed into
+//! options, calls one of these and prints what it returns.
+
+pub mod bench;
+pub mod compare;
+pub mod files;
+pub mod history;
+pub mod pipeline;
+pub mod saved;

@@ -7,7 +7,7 @@
   history_side_by_side.py table DIR OTAVA_JSON SPA_JSON
 
 DIR holds credence's history JSON of each series (`<scenario>-<NNN>.json`, written by the
-ignored test `export_simulated_series` of tests/history_study.rs); each run's P50 TTFT estimate
+ignored test `export_simulated_series` of tests/it/history_study.rs); each run's P50 TTFT estimate
 (`runs[].values.ttft_p50.estimate`) is the series all three tools search, and credence's change
 points are that JSON's `change_points[].index`. Each tool runs with its defaults:
   - Otava 0.8 `otava.analysis.compute_change_points` (window 50, max p-value 0.001: the CLI's

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side by side (issue 42): credence history, Apache Otava 0.8 and MongoDB's
 # signal-processing-algorithms on the same per-run estimates: simulated 30-run series of
-# 120-s steady runs at 10 requests/s (P50 TTFT; tests/history_study.rs builds and caches the
+# 120-s steady runs at 10 requests/s (P50 TTFT; tests/it/history_study.rs builds and caches the
 # pool of analyzed runs), 40 series per scenario (no change, +10 % and +5 % steps at run 20,
 # +8 % from run 10 to 19, a 0 -> +10 % drift). Prints a table per scenario and every change
 # point Otava or signal-processing-algorithms find that credence does not find within ±1 run.

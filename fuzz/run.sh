@@ -34,7 +34,7 @@ unpack() {
   rm -rf "corpus/$1" && mkdir -p "corpus/$1"
   [ ! -f "corpus-archives/$1.tar.gz" ] || tar -xzf "corpus-archives/$1.tar.gz" -C corpus
 }
-# Packs corpus/$1/ into corpus-archives/$1.tar.gz, the format tests/fuzz_corpus.rs reads
+# Packs corpus/$1/ into corpus-archives/$1.tar.gz, the format tests/it/fuzz_corpus.rs reads
 # (ustar, gzip); the same files give the same bytes.
 pack() {
   mkdir -p corpus-archives

@@ -1,6 +1,6 @@
 //! Fuzz targets: one function per parser, taking arbitrary bytes. Each calls the real parser
 //! and asserts what a caller relies on, not only that nothing panics: a panic here is the
-//! fuzzer's signal. `fuzz/` (libFuzzer) and `tests/fuzz_corpus.rs` (CI's replay of the
+//! fuzzer's signal. `fuzz/` (libFuzzer) and `tests/it/fuzz_corpus.rs` (CI's replay of the
 //! committed corpus) both call these, so the replay runs exactly the fuzzed code paths.
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The analysis pipeline that `analyze`, `compare`, `report`, `baseline`, `history` and `plan`
 //! share: run folders loaded (`run::load`, after a check that the analysis fits in memory), the
-//! request view built, then `analyze::analyze_series`. The benches call it too.
+//! request view built, then `analyze::analyze_series`. `benches/pipeline.rs` times it directly.
 
 use std::path::{Path, PathBuf};
 

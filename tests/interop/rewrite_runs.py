@@ -4,7 +4,7 @@ defaults, as a user who builds or edits run directories with those libraries wou
 Usage: python3 tests/interop/rewrite_runs.py SOURCE_RUN OUT_DIR
 Writes OUT_DIR/{pyarrow,polars,duckdb,encodings,naive-timestamps}/ (each a run directory: the rewritten tables and a
 copy of run.json). Needs: pip install pyarrow polars duckdb.
-tests/interop_rewritten.rs reads the committed output (fixtures/rewritten/): each run must
+tests/it/interop_rewritten.rs reads the committed output (fixtures/rewritten/): each run must
 validate and analyze to the same JSON as the source.
 
 What each library changes (the point of the exercise):

@@ -40,7 +40,7 @@ fn every_scenario_is_attributed_to_its_true_cause() {
     let (mut correct, mut total) = (0usize, 0usize);
     let mut report = String::new();
     for scenario in Scenario::ALL {
-        // warmup-throttle is the conditions study's scenario (tests/conditions_sim.rs, which
+        // warmup-throttle is the conditions study's scenario (tests/it/conditions_sim.rs, which
         // counts its throttle attributions on 300-s runs): at this 120-s size its 36-s warmup
         // and 60-s episode leave too little of the run to judge anything else against.
         if scenario == Scenario::WarmupThrottle {

@@ -14,7 +14,7 @@ use crate::common::{MockProcess, Scratch, credence, stderr};
 use credence::bench::mock_secure::server_config;
 use credence::bench::mock_server::{MockConfig, spawn};
 
-/// The tests measure time: one at a time, as in tests/bench_cli.rs.
+/// The tests measure time: one at a time, as in tests/it/bench_cli.rs.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {

@@ -44,7 +44,7 @@ fn json_contract_on_the_fixture_pair() {
     // The printed summary leads with the verdict (issue 23).
     assert!(text.starts_with("Regression: P50 TTFT +9."), "{text}");
     // The known +10 % TTFT effect: detected as a regression at the default 5 % tolerance (the
-    // pair runs 8 minutes so that a single run per arm has the power; tests/compare_study.rs).
+    // pair runs 8 minutes so that a single run per arm has the power; tests/it/compare_study.rs).
     assert_eq!(v["metrics"]["ttft_p50"]["verdict"], "regression", "{text}");
     for m in ["tpot_p50", "e2e_p50"] {
         assert_ne!(v["metrics"][m]["verdict"], "regression", "{m} did not change: {text}");

@@ -6,7 +6,6 @@
 //! footer alone, before any row is read.
 
 
-use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -24,24 +23,45 @@ struct Bounded {
 
 /// Runs `credence args` and measures its peak resident memory (the kernel's own count, from
 /// `wait4`, so nothing is sampled and nothing is missed).
-#[allow(clippy::zombie_processes)] // reaped by `wait4` below, which also reads its peak memory
+///
+/// The child is started by a fresh process of this test binary (`measuring_parent`), not by
+/// this one: Linux copies a parent's resident size into the high-water mark of a child it forks
+/// and keeps it across `exec`, and this process holds every integration test, so a child forked
+/// here would report hundreds of MB it never used.
 fn run_measured(args: &[&str]) -> Bounded {
+    let scratch = Scratch::new("bounds_measured");
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_credence")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let stdout = std::thread::spawn(move || {
-        let mut text = String::new();
-        out.read_to_string(&mut text).map(|_| text).unwrap_or_default()
-    });
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-    let stdout = stdout.join().unwrap();
+    let parent = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "resource_bounds::measuring_parent", "--ignored", "--test-threads=1", "--quiet"])
+        .env(ARGS_VAR, args.join("\u{1f}"))
+        .env(OUT_VAR, &scratch.0)
+        .output()
+        .unwrap();
+    assert!(parent.status.success(), "the measuring parent failed: {}", String::from_utf8_lossy(&parent.stderr));
+    let read = |name: &str| std::fs::read_to_string(scratch.0.join(name)).unwrap_or_default();
+    let (code, peak_rss_bytes) = read("usage").split_once(' ').map(|(c, r)| (c.parse().unwrap(), r.trim().parse().unwrap())).expect("the measuring parent wrote its usage");
+    Bounded { code, stdout: read("stdout"), stderr: read("stderr"), elapsed: start.elapsed(), peak_rss_bytes }
+}
+
+const ARGS_VAR: &str = "CREDENCE_MEASURED_ARGS";
+const OUT_VAR: &str = "CREDENCE_MEASURED_OUT";
+
+/// The measuring parent of `run_measured`, run only as its own process: starts `credence` with
+/// the arguments in `CREDENCE_MEASURED_ARGS`, and writes its stdout, stderr and "exit-code
+/// peak-rss-bytes" (`usage`) into the folder `CREDENCE_MEASURED_OUT`.
+#[test]
+#[ignore = "run by run_measured in a process of its own"]
+#[allow(clippy::zombie_processes)] // reaped by `wait4` below, which also reads its peak memory
+fn measuring_parent() {
+    let (args, out) = (std::env::var(ARGS_VAR).expect("run by run_measured"), std::path::PathBuf::from(std::env::var(OUT_VAR).unwrap()));
+    let file = |name: &str| Stdio::from(std::fs::File::create(out.join(name)).unwrap());
+    let child = Command::new(env!("CARGO_BIN_EXE_credence")).args(args.split('\u{1f}')).stdout(file("stdout")).stderr(file("stderr")).spawn().unwrap();
     let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
     // SAFETY: the child is ours and not yet waited for; both out-pointers are valid locals.
     let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
     assert_eq!(waited, child.id() as libc::pid_t, "wait4 failed");
     let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
-    Bounded { code, stdout, stderr, elapsed: start.elapsed(), peak_rss_bytes: usage.ru_maxrss as u64 * 1024 }
+    std::fs::write(out.join("usage"), format!("{code} {}", usage.ru_maxrss as u64 * 1024)).unwrap();
 }
 
 /// Imports `file` and checks the outcome: exit 2, an error naming the file, nothing written,

@@ -71,7 +71,7 @@ fn drift_check_can_fail() {
 
 #[test]
 fn written_parquet_schemas_match_the_spec() {
-    // (A bench run writes `first_byte_ns`; tests/bench_cli.rs reads it back.)
+    // (A bench run writes `first_byte_ns`; tests/it/bench_cli.rs reads it back.)
     let scratch = crate::common::Scratch::new("drift");
     let mut opts = SimOptions::new(Scenario::Steady, 3);
     opts.duration_s = 20.0;

@@ -126,7 +126,7 @@ fn lower_bound_only(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> Option<f64> 
 /// `Var(σ̂²)/σ⁴ ≈ 2b/n` (Politis & White 2004), about `n/b` degrees of freedom, but the block
 /// length is itself estimated from the same short series, and a run whose autocorrelations
 /// happen to look short gets a short block and a narrow interval too. On simulated 5-minute
-/// runs of one process (`tests/conditions_sim.rs`, 240 seeds) the half-widths varied by 28–39 %
+/// runs of one process (`tests/it/conditions_sim.rs`, 240 seeds) the half-widths varied by 28–39 %
 /// (coefficient of variation) from seed to seed, against 21 % at `n/b`: about half the degrees of
 /// freedom, as used here.
 pub fn one_run_df(windows: usize, block: f64) -> f64 {
@@ -155,7 +155,7 @@ pub fn few_blocks_factor(df: f64, cl: f64) -> f64 {
 ///   edges, so the bootstrap variance is low by `G/(block·σ²∞)` to first order (`bias_ratio` =
 ///   `G/σ²∞` of the statistic's influence series, from the same flat-top window).
 ///
-/// The coverage study (`tests/coverage.rs`) measured the under-coverage each one removes.
+/// The coverage study (`tests/it/coverage.rs`) measured the under-coverage each one removes.
 fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, block: f64, bias_ratio: f64, cl: f64) -> (f64, f64) {
     let c = few_blocks_factor(one_run_df(windows, block), cl) * (1.0 + bias_ratio.max(0.0) / block.max(1.0)).sqrt();
     if estimate > 0.0 && lo > 0.0 {

@@ -1,6 +1,6 @@
 //! `run.json`: what was measured, how, on what, and where the data came from.
 //!
-//! Documented field by field in `schemas/run.schema.json`; `tests/schema_drift.rs` checks that a
+//! Documented field by field in `schemas/run.schema.json`; `tests/it/schema_drift.rs` checks that a
 //! fully populated manifest and that schema agree.
 
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! Table layouts of a run directory, format version 1.
 //!
 //! `schemas/*.schema.json` is the published contract; this module is its mirror in code.
-//! `tests/schema_drift.rs` fails when the two disagree, so a column is added by editing both.
+//! `tests/it/schema_drift.rs` fails when the two disagree, so a column is added by editing both.
 //! Types are kept to a small, plain palette (no extension or dictionary types) so that pandas,
 //! polars and DuckDB read the files without help.
 

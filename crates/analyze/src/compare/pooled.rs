@@ -33,7 +33,7 @@ pub struct BetweenRunPrior {
 /// of 6 runs in each of 2 arms (10 degrees of freedom). One run per arm then gets a 95 %
 /// interval of about ±3.8 % even when its requests pin the level exactly: with a true 3 %
 /// run-to-run noise under 5 % of A/A pairs are called a change against a 5 % tolerance, and a
-/// +10 % change in two 20-minute runs is still called (`tests/compare_study.rs`, the
+/// +10 % change in two 20-minute runs is still called (`tests/it/compare_study.rs`, the
 /// conditions study). Weaker priors let one run per arm call noise a change; stronger ones
 /// make single runs unable to decide.
 pub const DEFAULT_PRIOR: BetweenRunPrior = BetweenRunPrior { cv: 0.012, df: 10.0 };

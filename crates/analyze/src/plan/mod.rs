@@ -34,7 +34,7 @@ pub const MAX_RUNS_PER_ARM: usize = 50;
 ///
 /// Never shorter than the pilot: in shorter runs the within-run noise grows faster than
 /// 1/length (fewer resampling blocks widen the interval; on the simulator, 2 runs per arm of
-/// half a 240 s pilot's length reached 50 % power where 81 % was planned, tests/plan_study.rs),
+/// half a 240 s pilot's length reached 50 % power where 81 % was planned, tests/it/plan_study.rs),
 /// so the pilot cannot speak for them.
 const LENGTH_SCALES: [f64; 9] = [1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0];
 

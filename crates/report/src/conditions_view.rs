@@ -82,10 +82,7 @@ fn table(c: &Condition, lang: Lang) -> ConditionTable {
 fn title(c: &Condition, lang: Lang) -> String {
     match (&c.cause, lang) {
         (None, _) => tr(lang, "cond.clean_title").to_string(),
-        (Some(cause), Lang::Zh) => match tr(lang, &format!("cause.{cause}.title")) {
-            "?" => c.title.clone(),
-            t => t.to_string(),
-        },
+        (Some(cause), Lang::Zh) => super::i18n::messages::cause_title(cause, lang),
         (Some(_), Lang::En) => c.title.clone(),
     }
 }

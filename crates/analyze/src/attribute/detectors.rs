@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use super::anomalies::{WindowSeries, baseline, z_scores};
 use super::episodes::{Span, flagged_spans, sample_interval};
 use super::signals::{GpuSeries, HostSeries, ServerSeries, increments, present, server_metric};
+use credence_messages::Message;
 use credence_stats::quantile::quantile_unsorted;
 
 /// Clock-event-reason bits (NVML).
@@ -42,7 +43,7 @@ pub struct Signal {
 pub struct Detection {
     pub cause: &'static str,
     /// None: checked. Some(reason): not checked, because the evidence is absent.
-    pub not_checked: Option<String>,
+    pub not_checked: Option<Message>,
     pub episodes: Vec<CauseEpisode>,
     pub signal: Signal,
     /// Causes that are consequences of others (queueing) are kept as evidence of the root
@@ -55,8 +56,9 @@ impl Detection {
         Detection { cause, not_checked: None, episodes: Vec::new(), signal: Signal::default(), symptom: false }
     }
 
-    fn absent(cause: &'static str, reason: impl Into<String>) -> Detection {
-        Detection { not_checked: Some(reason.into()), ..Detection::checked(cause) }
+    /// Not checked: the message `id` (`locales/*/detectors.ftl`) says which evidence is absent.
+    fn absent(cause: &'static str, id: &str) -> Detection {
+        Detection { not_checked: Some(Message::new(id)), ..Detection::checked(cause) }
     }
 }
 
@@ -133,7 +135,7 @@ fn clock_drop_peak(g: &GpuSeries, idx: &[usize], base: f64) -> BTreeMap<String, 
 /// Thermal throttling, from reason bits or the thermal violation counter.
 fn thermal_throttle(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !(has_reasons || gpus.iter().any(|g| present(&g.viol_thermal_ns))) {
-        return Detection::absent("thermal_throttle", "no clock-event reasons or thermal violation counter");
+        return Detection::absent("thermal_throttle", "detector-thermal");
     }
     per_gpu(
         gpus,
@@ -154,7 +156,7 @@ fn thermal_throttle(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// Power capping, from reason bits or power against its limit.
 fn power_cap(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !(has_reasons || gpus.iter().any(|g| present(&g.power_w) && present(&g.limit_w))) {
-        return Detection::absent("power_cap", "no clock-event reasons and no power or power limit");
+        return Detection::absent("power_cap", "detector-power");
     }
     per_gpu(
         gpus,
@@ -171,7 +173,7 @@ fn power_cap(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// The external HW power brake, from its reason bit.
 fn hw_power_brake(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !has_reasons {
-        return Detection::absent("hw_power_brake", "no clock-event reasons");
+        return Detection::absent("hw_power_brake", "detector-clock-reasons");
     }
     per_gpu(
         gpus,
@@ -185,7 +187,7 @@ fn hw_power_brake(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// HW slowdown that neither heat nor the power brake explains.
 fn hw_slowdown(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !has_reasons {
-        return Detection::absent("hw_slowdown", "no clock-event reasons");
+        return Detection::absent("hw_slowdown", "detector-clock-reasons");
     }
     per_gpu(
         gpus,
@@ -199,7 +201,7 @@ fn hw_slowdown(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// Clocks below 90 % of the baseline under load with no reason bit but idle.
 fn clock_change(gpus: &[GpuSeries]) -> Detection {
     if !gpus.iter().any(|g| present(&g.sm_mhz) && present(&g.util_pct)) {
-        return Detection::absent("clock_change", "no SM clock or utilization");
+        return Detection::absent("clock_change", "detector-clock-util");
     }
     per_gpu(
         gpus,
@@ -221,7 +223,7 @@ fn memory_pressure(gpus: &[GpuSeries], server: &ServerSeries) -> Detection {
             |g, i, _| g.mem_used[i] / g.mem_total[i],
         )
     } else {
-        Detection::absent("memory_pressure", "no GPU memory columns")
+        Detection::absent("memory_pressure", "detector-memory")
     };
     if let Some(p) = preemptions(server) {
         memory.not_checked = None;
@@ -233,7 +235,7 @@ fn memory_pressure(gpus: &[GpuSeries], server: &ServerSeries) -> Detection {
 /// Another compute process, or its memory, on the GPU.
 fn foreign_process(gpus: &[GpuSeries]) -> Detection {
     if !gpus.iter().any(|g| present(&g.foreign_procs) || present(&g.foreign_mem)) {
-        return Detection::absent("foreign_process", "no foreign-process columns");
+        return Detection::absent("foreign_process", "detector-foreign");
     }
     per_gpu(
         gpus,
@@ -253,7 +255,7 @@ fn foreign_process(gpus: &[GpuSeries]) -> Detection {
 pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection> {
     const CAUSES: [&str; 7] = ["thermal_throttle", "power_cap", "hw_power_brake", "hw_slowdown", "clock_change", "memory_pressure", "foreign_process"];
     if gpus.is_empty() {
-        let mut out: Vec<Detection> = CAUSES.iter().map(|c| Detection::absent(c, "no GPU telemetry in the run")).collect();
+        let mut out: Vec<Detection> = CAUSES.iter().map(|c| Detection::absent(c, "detector-no-gpu")).collect();
         // Memory pressure can still show in the server's preemption counter.
         if let Some(d) = preemptions(server) {
             out[5] = d;
@@ -312,7 +314,7 @@ pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_in
     let host_has = hosts.iter().any(|h| present(&h.lg_cpu_pct) || present(&h.lag_p99_ms) || present(&h.planned));
     let lag = series(windows, "send_lag_p99");
     if !host_has && lag.is_none() {
-        return Detection::absent("client_saturation", "no load-generator telemetry and no scheduled send times");
+        return Detection::absent("client_saturation", "detector-client");
     }
     let mut d = Detection::checked("client_saturation");
     for h in hosts {
@@ -370,7 +372,7 @@ fn host_episodes(h: &HostSeries, lag_limit: f64, d: &mut Detection) {
 /// listen-queue overflow.
 pub fn network(hosts: &[HostSeries]) -> Detection {
     if !hosts.iter().any(|h| present(&h.retrans) || present(&h.net_errs) || present(&h.listen_overflows)) {
-        return Detection::absent("network", "no network counters in the host telemetry");
+        return Detection::absent("network", "detector-network");
     }
     let mut d = Detection::checked("network");
     for h in hosts {
@@ -405,7 +407,7 @@ pub fn network(hosts: &[HostSeries]) -> Detection {
 /// Host trouble: CPU steal ≥ 10 %, or a CPU governor other than `performance`.
 pub fn host(hosts: &[HostSeries]) -> Detection {
     if !hosts.iter().any(|h| present(&h.steal_pct) || h.governor_performance.iter().any(Option::is_some)) {
-        return Detection::absent("host", "no CPU steal or governor in the host telemetry");
+        return Detection::absent("host", "detector-cpu-steal");
     }
     let mut d = Detection::checked("host");
     for h in hosts {
@@ -428,7 +430,7 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
     let waiting = server_metric(server, &["vllm:num_requests_waiting", "sglang:num_queue_reqs", "tgi_queue_size"]);
     let kv = server_metric(server, &["vllm:gpu_cache_usage_perc", "vllm:kv_cache_usage_perc", "sglang:token_usage"]);
     if waiting.is_none() && kv.is_none() {
-        return Detection::absent("server_queueing", "no server queue or KV-cache metrics");
+        return Detection::absent("server_queueing", "detector-server");
     }
     let mut d = Detection { symptom: true, ..Detection::checked("server_queueing") };
     if let Some((name, s)) = waiting {
@@ -460,7 +462,7 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
 /// Error bursts: windows whose error share is far above the run's usual share.
 pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&Span) -> BTreeMap<String, f64>) -> Detection {
     let Some(s) = series(windows, "error_fraction") else {
-        return Detection::absent("error_burst", "no requests");
+        return Detection::absent("error_burst", "detector-no-requests");
     };
     let mut d = Detection::checked("error_burst");
     if let Some(base) = baseline(s, steady) {
@@ -479,7 +481,7 @@ pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&S
 /// the run (`run_end_s`: the last completion, so sends that stop early count as a ramp-down).
 pub fn ramp_down(windows: &[WindowSeries], steady: &Span, run_end_s: f64) -> Detection {
     let Some(s) = series(windows, "sent_per_s") else {
-        return Detection::absent("ramp_down", "no requests");
+        return Detection::absent("ramp_down", "detector-no-requests");
     };
     let mut d = Detection::checked("ramp_down");
     let dt = sample_interval(&s.t_s);

@@ -19,6 +19,7 @@ pub mod timeline;
 
 use std::collections::BTreeMap;
 
+use credence_messages::{Lang, Message};
 use serde::{Deserialize, Serialize};
 
 use super::requests::RequestView;
@@ -86,7 +87,16 @@ pub struct DetectorStatus {
     #[serde(deserialize_with = "crate::saved::leak_str")]
     pub status: crate::saved::StaticText,
     pub episodes: usize,
+    /// In English, for the JSON's readers: `message` rendered by the English catalog.
     pub reason: String,
+    #[serde(default, skip_serializing_if = "Message::is_empty")]
+    pub message: Message,
+}
+
+impl DetectorStatus {
+    fn of(cause: &str, status: &'static str, episodes: usize, message: Message) -> DetectorStatus {
+        DetectorStatus { cause: cause.to_string(), status, episodes, reason: message.render(Lang::En), message }
+    }
 }
 
 /// Everything attribution found.
@@ -128,7 +138,7 @@ impl Attribution {
             alignment: "not possible: the source has no per-request timestamps".into(),
             detectors: CAUSES
                 .iter()
-                .map(|c| DetectorStatus { cause: c.to_string(), status: "not_checked", episodes: 0, reason: "the source has no per-request timestamps".into() })
+                .map(|c| DetectorStatus::of(c, "not_checked", 0, Message::new("detector-no-timestamps")))
                 .collect(),
             anomalies: Vec::new(),
             unexplained: Vec::new(),
@@ -137,9 +147,9 @@ impl Attribution {
 }
 
 struct CauseInfo {
-    title: &'static str,
+    title: String,
     metric: EffectMetric,
-    action: &'static str,
+    action: String,
 }
 
 /// Median TPOT: what GPU-side causes slow down.
@@ -147,91 +157,30 @@ const TPOT_P50: EffectMetric = EffectMetric::Quantile { name: "tpot", p: 0.5 };
 /// Median TTFT: what queueing, network and host causes slow down.
 const TTFT_P50: EffectMetric = EffectMetric::Quantile { name: "ttft", p: 0.5 };
 
-/// Per cause: its title, the metric its effect is measured on, and what to do about it.
-const CAUSE_INFO: [(&str, &str, EffectMetric, &str); 14] = [
-    (
-        "thermal_throttle",
-        "GPU thermal throttling",
-        TPOT_P50,
-        "Improve cooling (airflow, fan, inlet temperature) until the GPU stays below its slowdown temperature under load; lock clocks with `nvidia-smi -lgc` so that throttling is visible; rerun.",
-    ),
-    (
-        "power_cap",
-        "GPU power-limited (SW power cap)",
-        TPOT_P50,
-        "The GPU ran at its power limit, which lowers clocks. This is normal operation, not a fault: compare only with runs at the same enforced power limit, or raise it with `nvidia-smi -pl`; rerun.",
-    ),
-    (
-        "hw_power_brake",
-        "GPU HW power brake (external)",
-        TPOT_P50,
-        "The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.",
-    ),
-    ("hw_slowdown", "GPU HW slowdown without a thermal cause", TPOT_P50, "Check `nvidia-smi -q -d PERFORMANCE` and the board's power delivery; rerun."),
-    (
-        "clock_change",
-        "GPU clock change without a reason bit",
-        TPOT_P50,
-        "Clocks moved under load with no throttle reason: lock clocks with `nvidia-smi -lgc` and check application clocks before rerunning.",
-    ),
-    (
-        "memory_pressure",
-        "GPU memory pressure",
-        TPOT_P50,
-        "GPU memory was nearly full (batches shrink, requests are preempted): lower the engine's memory share or maximum batch, or free the memory another process holds; rerun.",
-    ),
-    (
-        "foreign_process",
-        "Another process on the GPU",
-        TPOT_P50,
-        "Stop the other compute process (`nvidia-smi --query-compute-apps=pid,name,used_memory --format=csv`) or give the server a dedicated GPU; rerun.",
-    ),
-    (
-        "client_saturation",
-        "Load generator saturated",
-        EffectMetric::Quantile { name: "service", p: 0.5 },
-        "The load generator was its own bottleneck: add connections, client processes or hosts, or lower the rate; rerun. Latencies from this episode include client delay.",
-    ),
-    ("network", "Network retransmits or drops", TTFT_P50, "Check the NIC, the network path and the listen backlog (`net.core.somaxconn`); rerun."),
-    (
-        "host",
-        "Host CPU steal or frequency governor",
-        TTFT_P50,
-        "Use a dedicated host and the `performance` governor (`cpupower frequency-set -g performance`); rerun.",
-    ),
-    (
-        "server_queueing",
-        "Requests queued at the server",
-        TTFT_P50,
-        "The offered load exceeded the server's capacity in this episode (waiting queue or full KV cache): lower the rate, or report the result as overload.",
-    ),
-    (
-        "error_burst",
-        "Burst of failed requests",
-        EffectMetric::ErrorRate,
-        "Read the error messages of this episode (timeouts and OOM point at overload or memory); fix and rerun. Latency statistics exclude failed requests, which flatters them.",
-    ),
-    (
-        "drift",
-        "Performance drifted through the run",
-        TPOT_P50,
-        "There is no steady state to report: find the trend's cause (heat soak, memory fragmentation, cache growth) or run longer until it settles; do not quote a single number.",
-    ),
-    (
-        "ramp_down",
-        "Offered load ramped down",
-        TTFT_P50,
-        "The send rate fell at the end of the run; the steady window excludes it. If it was not intended, check the load generator's schedule.",
-    ),
+/// Per cause: the metric its effect is measured on. Its title and what to do about it are
+/// messages (`cause-title`, `cause-action` in `locales/*/causes.ftl`).
+const CAUSE_METRIC: [(&str, EffectMetric); 14] = [
+    ("thermal_throttle", TPOT_P50),
+    ("power_cap", TPOT_P50),
+    ("hw_power_brake", TPOT_P50),
+    ("hw_slowdown", TPOT_P50),
+    ("clock_change", TPOT_P50),
+    ("memory_pressure", TPOT_P50),
+    ("foreign_process", TPOT_P50),
+    ("client_saturation", EffectMetric::Quantile { name: "service", p: 0.5 }),
+    ("network", TTFT_P50),
+    ("host", TTFT_P50),
+    ("server_queueing", TTFT_P50),
+    ("error_burst", EffectMetric::ErrorRate),
+    ("drift", TPOT_P50),
+    ("ramp_down", TTFT_P50),
 ];
 
-/// The title, effect metric and action of a cause.
+/// The title, effect metric and action of a cause (the title and action in English).
 fn info(cause: &str) -> CauseInfo {
-    let (title, metric, action) = CAUSE_INFO
-        .iter()
-        .find(|c| c.0 == cause)
-        .map_or(("Unknown cause", TTFT_P50, "Inspect the timelines."), |&(_, title, metric, action)| (title, metric, action));
-    CauseInfo { title, metric, action }
+    let metric = CAUSE_METRIC.iter().find(|c| c.0 == cause).map_or(TTFT_P50, |c| c.1);
+    let render = |id: &str| Message::new(id).text("cause", cause).render(Lang::En);
+    CauseInfo { title: render("cause-title"), metric, action: render("cause-action") }
 }
 
 /// The peak values `peak_text` words (`errors_timeout` stands for every `errors_<kind>`);
@@ -405,14 +354,9 @@ fn unexplained(found: &[Anomaly], findings: &[Finding], steady: &SteadyState) ->
 fn detector_statuses(detections: &[Detection]) -> Vec<DetectorStatus> {
     detections
         .iter()
-        .map(|d| DetectorStatus {
-            cause: d.cause.to_string(),
-            status: if d.not_checked.is_some() { "not_checked" } else { "checked" },
-            episodes: d.episodes.len(),
-            reason: d
-                .not_checked
-                .clone()
-                .unwrap_or_else(|| if d.episodes.is_empty() { "checked: no episode".into() } else { format!("{} episode(s)", d.episodes.len()) }),
+        .map(|d| match &d.not_checked {
+            Some(why) => DetectorStatus::of(d.cause, "not_checked", d.episodes.len(), why.clone()),
+            None => DetectorStatus::of(d.cause, "checked", d.episodes.len(), Message::new("detector-checked").int("episodes", d.episodes.len())),
         })
         .collect()
 }
@@ -449,7 +393,7 @@ pub fn attribute(
 fn drift(steady: &SteadyState, run_end: f64) -> Detection {
     let mut d = Detection { cause: "drift", not_checked: None, episodes: Vec::new(), signal: Default::default(), symptom: false };
     if steady.detectors.iter().any(|x| x.verdict == "not_run" && x.name == "timestamps") {
-        d.not_checked = Some("no per-request timestamps".into());
+        d.not_checked = Some(Message::new("detector-no-timestamps-short"));
         return d;
     }
     let trend = steady.detectors.iter().find(|x| x.verdict == "trend");
@@ -564,13 +508,13 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
     let eff = effect(ctx.r, ci.metric, &effect_spans, from, run_end + 1.0, ctx.seed);
     Finding {
         cause: d.cause.to_string(),
-        title: ci.title.to_string(),
+        title: ci.title,
         episodes: episodes.iter().map(finding_episode).collect(),
         consequences: Vec::new(),
         strength: strength(d, &spans, ci.metric, eff.as_ref(), ctx),
         evidence: evidence(episodes, eff.as_ref()),
         effect: eff,
-        action: ci.action.to_string(),
+        action: ci.action,
         in_steady_window: spans.iter().any(|s| s.overlap(&Span { start_s: steady.start_s, end_s: steady.end_s }, 0.0) > 0.0),
     }
 }

@@ -6,12 +6,12 @@ use crate::audit::Audit;
 
 /// LOW by construction: nothing can be recomputed or given an interval.
 pub fn aggregate_only(source: &str, audit: &Audit) -> Credibility {
-    let mut checks = vec![Check {
-        name: "per_request_data".into(),
-        status: CheckStatus::Fail,
-        reason: "the files hold summary statistics only: no percentile, interval or steady state can be recomputed".into(),
-    }];
-    checks.extend(audit.facts.iter().map(|f| Check { name: f.name.clone(), status: fact_status(f.status), reason: f.reason.clone() }));
+    let mut checks = vec![Check::plain(
+        "per_request_data",
+        CheckStatus::Fail,
+        "the files hold summary statistics only: no percentile, interval or steady state can be recomputed",
+    )];
+    checks.extend(audit.facts.iter().map(|f| Check::plain(&f.name, fact_status(f.status), f.reason.clone())));
     let facts: Vec<String> = audit.facts.iter().map(|f| format!("{}: {} ({}).", f.name, f.status, f.reason)).collect();
     let statement = format!(
         "Credibility LOW. {source} holds no per-request data, so none of its numbers can be recomputed or given an interval; {} of its {} claims could be cross-checked between the tool's own files. {}",

@@ -1,8 +1,10 @@
 //! The named checks. Each is computed per run; with several runs the worst run decides.
 
+use super::notes::note_arg;
 use super::{Check, CheckStatus, HalfWidth};
 use crate::steady::Classification;
 use crate::{Analysis, Estimate, Status};
+use credence_messages::{Message, Sep};
 use credence_run::manifest::Observed;
 
 use CheckStatus::{Fail, NotChecked, Pass, Warn};
@@ -15,8 +17,18 @@ const WIDE: f64 = 0.05;
 /// The percentile the headline rests on (P99 TTFT is what users quote and SLOs name).
 const HEADLINE: (&str, &str, f64) = ("ttft", "p99", 0.99);
 
-fn check(name: &str, status: CheckStatus, reason: impl Into<String>) -> Check {
-    Check { name: name.to_string(), status, reason: reason.into() }
+/// A status with its reason, as each run's part of a check states it.
+type Outcome = (CheckStatus, Message);
+
+/// `id` with `status` (pass, warn, fail) as its selector.
+fn by_status(id: &str, status: CheckStatus) -> Message {
+    let key = match status {
+        Pass => "pass",
+        Warn => "warn",
+        Fail => "fail",
+        NotChecked => "not_checked",
+    };
+    Message::new(id).text("status", key)
 }
 
 fn relative_half_width(e: &Estimate) -> Option<f64> {
@@ -45,112 +57,101 @@ pub fn half_widths(runs: &[&Analysis]) -> Vec<HalfWidth> {
         .collect()
 }
 
-/// The worst status over runs, with that run's reason (prefixed by the run id when k > 1).
-fn worst(runs: &[&Analysis], name: &str, f: impl Fn(&Analysis) -> (CheckStatus, String)) -> Check {
-    let results: Vec<(CheckStatus, String, &str)> = runs
+/// The worst status over runs, with that run's reason (the run named first when k > 1).
+fn worst(runs: &[&Analysis], name: &str, f: impl Fn(&Analysis) -> Outcome) -> Check {
+    let results: Vec<(CheckStatus, Message, &str)> = runs
         .iter()
         .map(|a| {
             let (s, r) = f(a);
             (s, r, a.run.run_id.as_str())
         })
         .collect();
-    let (status, reason, id) = results.iter().max_by_key(|r| r.0).cloned().unwrap_or((NotChecked, "no runs".into(), ""));
-    let reason = if runs.len() > 1 && status != Pass { format!("{id}: {reason}") } else { reason };
-    check(name, status, reason)
+    let (status, reason, id) = results.iter().max_by_key(|r| r.0).cloned().unwrap_or((NotChecked, Message::new("check-no-runs"), ""));
+    let reason = if runs.len() > 1 && status != Pass { Message::new("in-run").text("run", id).msg("reason", reason) } else { reason };
+    Check::stated(name, status, reason)
 }
 
-fn observed<T>(o: &Observed<T>, f: impl Fn(&T) -> (CheckStatus, String)) -> (CheckStatus, String) {
+/// A value the run recorded, judged by `f`; "unknown", with the producer's note, when it did not.
+fn observed<T>(o: &Observed<T>, f: impl Fn(&T) -> Outcome) -> Outcome {
     match &o.value {
         Some(v) => f(v),
-        None => (NotChecked, format!("unknown: {}", o.note.as_deref().unwrap_or("not recorded"))),
+        None => (NotChecked, Message::new("unknown").arg("note", note_arg(o.note.as_deref()))),
     }
+}
+
+/// A check of the environment that passes when the recorded flag is true.
+fn flag(o: &Observed<bool>, id: &str) -> Outcome {
+    observed(o, |v| {
+        let status = if *v { Pass } else { Warn };
+        (status, by_status(id, status))
+    })
 }
 
 fn environment(runs: &[&Analysis]) -> Vec<Check> {
     vec![
-        worst(runs, "environment.clocks_locked", |a| {
-            observed(&a.run.environment.clocks_locked, |v| {
-                if *v {
-                    (Pass, "GPU clocks were locked".into())
-                } else {
-                    (Warn, "GPU clocks were not locked: boost clocks follow temperature and power, which adds run-to-run variance".into())
-                }
-            })
-        }),
+        worst(runs, "environment.clocks_locked", |a| flag(&a.run.environment.clocks_locked, "check-clocks-locked")),
         worst(runs, "environment.cpu_governor", |a| {
             observed(&a.run.environment.cpu_governor, |v| {
-                if v == "performance" {
-                    (Pass, "CPU governor performance".into())
-                } else {
-                    (Warn, format!("CPU governor {v:?}: frequency scaling on the client adds latency jitter"))
-                }
+                let status = if v == "performance" { Pass } else { Warn };
+                (status, by_status("check-cpu-governor", status).text("governor", v.as_str()))
             })
         }),
         worst(runs, "environment.gpu_idle_and_cool", |a| {
             let e = &a.run.environment;
-            match (e.gpu_temp_at_start_c.value, e.gpu_cooling_down.value) {
-                (Some(t), Some(false)) if t < 50.0 => (Pass, format!("GPU at {t:.0} °C and not cooling from an earlier load")),
-                (Some(t), Some(c)) => {
-                    (Warn, format!("GPU at {t:.0} °C{} at the start: an earlier load's heat can throttle this run", if c { " and still cooling" } else { "" }))
-                }
-                _ => (NotChecked, "unknown: GPU temperature at the start was not recorded".into()),
-            }
+            let (status, state) = match (e.gpu_temp_at_start_c.value, e.gpu_cooling_down.value) {
+                (Some(t), Some(false)) if t < 50.0 => (Pass, "cool"),
+                (Some(_), Some(false)) => (Warn, "warm"),
+                (Some(_), Some(true)) => (Warn, "cooling"),
+                _ => (NotChecked, "unknown"),
+            };
+            let message = Message::new("check-gpu-idle-and-cool").text("state", state);
+            (status, e.gpu_temp_at_start_c.value.map_or(message.clone(), |t| message.num("temp", t, 0)))
         }),
         worst(runs, "environment.no_foreign_gpu_processes", |a| {
             observed(&a.run.environment.foreign_gpu_processes, |v| {
-                if v.is_empty() {
-                    (Pass, "no other compute process on the GPUs at the start".into())
-                } else {
-                    (Fail, format!("{} other compute process(es) on the GPUs at the start: they compete for compute and memory", v.len()))
-                }
+                (if v.is_empty() { Pass } else { Fail }, Message::new("check-foreign-processes").int("n", v.len()))
             })
         }),
-        worst(runs, "environment.page_cache", |a| {
-            observed(&a.run.environment.page_cache_dropped, |v| {
-                if *v {
-                    (Pass, "page cache dropped before the run".into())
-                } else {
-                    (Warn, "page cache not dropped: model and data loads may be faster than from a cold start".into())
-                }
-            })
-        }),
-        worst(runs, "environment.server_restarted", |a| {
-            observed(&a.run.environment.server_restarted, |v| {
-                if *v {
-                    (Pass, "server restarted before the run".into())
-                } else {
-                    (Warn, "server not restarted: warm prefix caches from earlier runs can flatter TTFT".into())
-                }
-            })
-        }),
+        worst(runs, "environment.page_cache", |a| flag(&a.run.environment.page_cache_dropped, "check-page-cache")),
+        worst(runs, "environment.server_restarted", |a| flag(&a.run.environment.server_restarted, "check-server-restarted")),
     ]
 }
 
-fn has_finding(a: &Analysis, causes: &[&str]) -> Option<String> {
-    let f: Vec<String> = a.findings.iter().filter(|f| f.in_steady_window && causes.contains(&f.cause.as_str())).map(|f| f.title.clone()).collect();
-    (!f.is_empty()).then(|| f.join(", "))
+/// The titles of the findings of `causes` inside the measured window, as a list.
+fn has_finding(a: &Analysis, causes: &[&str]) -> Option<Vec<Message>> {
+    let titles: Vec<Message> = a
+        .findings
+        .iter()
+        .filter(|f| f.in_steady_window && causes.contains(&f.cause.as_str()))
+        .map(|f| Message::new("cause-title").text("cause", f.cause.as_str()))
+        .collect();
+    (!titles.is_empty()).then_some(titles)
 }
 
-fn not_checked(a: &Analysis, causes: &[&str]) -> Option<String> {
+/// The reason the detectors of `causes` did not run, when none of them did.
+fn not_checked(a: &Analysis, causes: &[&str]) -> Option<Message> {
     let d: Vec<&crate::attribute::DetectorStatus> = a.attribution.detectors.iter().filter(|d| causes.contains(&d.cause.as_str())).collect();
-    (!d.is_empty() && d.iter().all(|d| d.status == "not_checked")).then(|| d[0].reason.clone())
+    (!d.is_empty() && d.iter().all(|d| d.status == "not_checked")).then(|| d[0].message.clone())
 }
 
 /// Steady state of one run: reached, shifted, or absent.
-fn steady_state_of(a: &Analysis) -> (CheckStatus, String) {
+fn steady_state_of(a: &Analysis) -> Outcome {
     let s = &a.steady_state;
-    let kept = format!(
-        "measured {:.0} s to {:.0} s after dropping {:.0} s ({} requests) at the start and {:.0} s ({} requests) at the end",
-        s.start_s, s.end_s, s.dropped_start_s, s.dropped_start_requests, s.dropped_end_s, s.dropped_end_requests
-    );
-    if a.run.timestamps == "absent" {
-        return (NotChecked, "the source has no per-request timestamps: steady state cannot be checked".into());
-    }
-    match s.classification {
-        Classification::NoSteadyState => (Fail, "no steady state: the level keeps moving, so no single number describes the run".into()),
-        Classification::Slowdown => (Warn, format!("the level shifted during the run; {kept}")),
-        _ => (Pass, format!("steady state reached; {kept}")),
-    }
+    let (status, outcome) = match s.classification {
+        _ if a.run.timestamps == "absent" => (NotChecked, "no_timestamps"),
+        Classification::NoSteadyState => (Fail, "none"),
+        Classification::Slowdown => (Warn, "shifted"),
+        _ => (Pass, "reached"),
+    };
+    let message = Message::new("check-steady-state")
+        .text("outcome", outcome)
+        .num("start", s.start_s, 0)
+        .num("end", s.end_s, 0)
+        .num("warm_s", s.dropped_start_s, 0)
+        .int("warm_n", s.dropped_start_requests)
+        .num("tail_s", s.dropped_end_s, 0)
+        .int("tail_n", s.dropped_end_requests);
+    (status, message)
 }
 
 /// Whether the headline percentile can be bounded, pooling effective observations over runs.
@@ -160,9 +161,9 @@ fn sample_size(runs: &[&Analysis]) -> Check {
     let per_run_ok = runs.iter().all(|a| a.metrics[metric][key].status == Status::Ok);
     let name = format!("sample_size.{metric}_{key}");
     if per_run_ok || (runs.len() > 1 && beyond >= 10.0) {
-        check(&name, Pass, format!("{beyond:.0} effective observations beyond P99 TTFT (at least 10 needed)"))
+        Check::stated(&name, Pass, by_status("check-sample-size", Pass).num("beyond", beyond, 0))
     } else {
-        check(&name, Fail, format!("only {beyond:.1} effective observations beyond P99 TTFT (10 needed): P99 TTFT cannot be bounded; run longer or add runs"))
+        Check::stated(&name, Fail, by_status("check-sample-size", Fail).num("beyond", beyond, 1))
     }
 }
 
@@ -190,150 +191,139 @@ pub fn ttft_dependence(a: &Analysis) -> Option<(&crate::intervals::Dependence, u
 
 /// Dependence of one run's TTFT, judged on the clean windows when episodes were excluded (an
 /// explained episode is a level shift, not dependence), and whether a residual trend remains.
-fn dependence_of(a: &Analysis, replicated: bool) -> (CheckStatus, String) {
+fn dependence_of(a: &Analysis, replicated: bool) -> Outcome {
+    let message = Message::new("check-dependence");
     let Some((d, n, clean)) = ttft_dependence(a) else {
-        return (NotChecked, "no TTFT values".into());
+        return (NotChecked, message.text("outcome", "no_values"));
     };
-    let basis = if clean { " in clean windows" } else { "" };
     let trend = a.steady_state.detectors.iter().any(|x| x.verdict == "trend" && x.name.starts_with("mann_kendall_hamed_rao("));
-    let measured = format!("TTFT design effect {:.1}{basis}: effective n {:.0} of {n}", d.design_effect, d.n_eff);
+    let measured = Message::new("dependence-measured")
+        .num("deff", d.design_effect, 1)
+        .text("clean", if clean { "yes" } else { "no" })
+        .num("n_eff", d.n_eff, 0)
+        .int("n", n);
     let high = d.design_effect > DESIGN_EFFECT_WARN;
-    if trend {
-        (Warn, format!("a residual trend remains in the measured window (Mann–Kendall); {measured}"))
+    let (status, outcome) = if trend {
+        (Warn, "trend")
     } else if d.n_eff < N_EFF_WARN || (high && !replicated) {
-        (
-            Warn,
-            format!(
-                "{measured}: the intervals account for it, but rest on few independent observations (warns below {N_EFF_WARN:.0} or above a design effect of {DESIGN_EFFECT_WARN:.0}); run longer, or find what correlates the requests"
-            ),
-        )
+        (Warn, "few")
     } else if high {
-        (Pass, format!("{measured}; the intervals account for it, and across {REPLICATED_RUNS} or more replicated runs they come from the spread between runs"))
+        (Pass, "replicated")
     } else {
-        (Pass, format!("{measured}; the intervals account for it"))
-    }
+        (Pass, "ok")
+    };
+    let message = message.text("outcome", outcome).msg("measured", measured).num("n_eff_warn", N_EFF_WARN, 0).num("deff_warn", DESIGN_EFFECT_WARN, 0);
+    (status, message.int("replicated", REPLICATED_RUNS))
 }
 
 /// Whether one run's load generator kept up with its schedule.
-fn client_saturation_of(a: &Analysis) -> (CheckStatus, String) {
+fn client_saturation_of(a: &Analysis) -> Outcome {
     let causes = ["client_saturation"];
     if let Some(t) = has_finding(a, &causes) {
-        (Fail, format!("{t} inside the measured window: latencies include client delay and the offered load was not delivered"))
+        (Fail, by_status("check-client-saturation", Fail).list("findings", t, Sep::Enumeration))
     } else if let Some(why) = not_checked(a, &causes) {
         (NotChecked, why)
     } else {
-        (Pass, "the load generator kept up with its schedule (CPU, send lag, achieved rate)".into())
+        (Pass, by_status("check-client-saturation", Pass))
     }
 }
 
 /// Throttling in one run's measured window: hard throttles fail, a power cap warns.
-fn throttling_of(a: &Analysis) -> (CheckStatus, String) {
+fn throttling_of(a: &Analysis) -> Outcome {
     let hard = ["thermal_throttle", "hw_power_brake", "hw_slowdown", "clock_change"];
     if let Some(t) = has_finding(a, &hard) {
-        (Fail, format!("{t} inside the measured window"))
+        (Fail, by_status("check-throttling", Fail).list("findings", t, Sep::Enumeration))
     } else if let Some(t) = has_finding(a, &["power_cap"]) {
-        (Warn, format!("{t}: compare only with runs at the same power limit"))
+        (Warn, by_status("check-throttling", Warn).list("findings", t, Sep::Enumeration))
     } else if let Some(why) = not_checked(a, &["thermal_throttle", "power_cap", "clock_change"]) {
         (NotChecked, why)
     } else {
-        (Pass, "no throttle reason or clock drop under load in the measured window".into())
+        (Pass, by_status("check-throttling", Pass))
     }
 }
 
 /// Interference in one run's measured window: a foreign GPU process fails, the rest warn.
-fn interference_of(a: &Analysis) -> (CheckStatus, String) {
+fn interference_of(a: &Analysis) -> Outcome {
+    let found = |status: CheckStatus, t: Vec<Message>| (status, Message::new("check-interference").text("status", "found").list("findings", t, Sep::Enumeration));
     if let Some(t) = has_finding(a, &["foreign_process"]) {
-        (Fail, format!("{t} inside the measured window"))
+        found(Fail, t)
     } else if let Some(t) = has_finding(a, &["memory_pressure", "network", "host", "server_queueing"]) {
-        (Warn, format!("{t} inside the measured window"))
+        found(Warn, t)
     } else if let Some(why) = not_checked(a, &["foreign_process", "memory_pressure", "network", "host"]) {
         (NotChecked, why)
     } else {
-        (Pass, "no foreign GPU process, memory pressure, network or host trouble in the measured window".into())
+        (Pass, by_status("check-interference", Pass))
     }
 }
 
 /// One run's error rate against the warn and fail limits.
-fn error_rate_of(a: &Analysis) -> (CheckStatus, String) {
+fn error_rate_of(a: &Analysis) -> Outcome {
     let r = a.errors.rate.estimate.unwrap_or(0.0);
-    let text = format!("{} of {} requests failed ({:.2} %)", a.errors.errors, a.errors.requests, r * 100.0);
-    if r >= ERROR_FAIL {
-        (Fail, text)
+    let message = Message::new("check-error-rate").int("errors", a.errors.errors).int("requests", a.errors.requests).num("percent", r * 100.0, 2);
+    let status = if r >= ERROR_FAIL {
+        Fail
     } else if r >= ERROR_WARN {
-        (Warn, text)
+        Warn
     } else {
-        (Pass, text)
+        Pass
+    };
+    (status, message)
+}
+
+/// One headline interval's half-width (or that it has none).
+fn half_width_message(w: &HalfWidth) -> Message {
+    let label = Message::new("headline-label").text("metric", w.metric.as_str());
+    match w.relative {
+        Some(h) => Message::new("interval-half-width").msg("label", label).num("percent", h * 100.0, 1),
+        None => Message::new("interval-unbounded").msg("label", label),
     }
 }
 
 /// Whether the pooled headline intervals are narrow enough to quote.
 fn interval_width(widths: &[HalfWidth]) -> Check {
-    let wide: Vec<String> = widths
-        .iter()
-        .filter_map(|w| match w.relative {
-            Some(h) if h > WIDE => Some(format!("{} ±{:.1} %", w.label, h * 100.0)),
-            None => Some(format!("{} unbounded", w.label)),
-            _ => None,
-        })
-        .collect();
-    let all: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
-    if wide.is_empty() {
-        check("interval_width", Pass, format!("headline intervals within ±{:.0} %: {}", WIDE * 100.0, all.join(", ")))
-    } else {
-        check("interval_width", Warn, format!("wide or unbounded intervals: {}", wide.join(", ")))
-    }
+    let wide: Vec<Message> = widths.iter().filter(|w| w.relative.is_none_or(|h| h > WIDE)).map(half_width_message).collect();
+    let all: Vec<Message> = widths.iter().filter(|w| w.relative.is_some()).map(half_width_message).collect();
+    let (status, items) = if wide.is_empty() { (Pass, all) } else { (Warn, wide) };
+    Check::stated("interval_width", status, by_status("check-interval-width", status).num("limit", WIDE * 100.0, 0).list("items", items, Sep::Comma))
 }
 
 /// Successful requests of one run's measured window that lack a TTFT.
-fn data_quality_of(a: &Analysis) -> (CheckStatus, String) {
+fn data_quality_of(a: &Analysis) -> Outcome {
     let n = a.requests.in_steady_window.max(1);
     let missing = a.requests.missing.get("ttft").copied().unwrap_or(0);
     let ok_missing = missing.saturating_sub((a.errors.errors + a.errors.cancelled) as usize);
-    if ok_missing * 100 > n {
-        (Warn, format!("{ok_missing} successful requests in the measured window lack a TTFT"))
-    } else {
-        (Pass, format!("{} requests, {} without TTFT (failed requests included)", a.requests.total, missing))
-    }
+    let status = if ok_missing * 100 > n { Warn } else { Pass };
+    (status, by_status("check-data-quality", status).int("total", a.requests.total).int("missing", missing).int("ok_missing", ok_missing))
 }
 
 /// Timings one run's source does not record, and what they rule out.
-fn source_limits_of(a: &Analysis) -> (CheckStatus, String) {
-    let mut limits = Vec::new();
-    if a.run.timestamps == "absent" {
-        limits.push("no per-request timestamps (steady state, drift and time-based checks are impossible)");
+fn source_limits_of(a: &Analysis) -> Outcome {
+    let lacks = [("no_timestamps", a.run.timestamps == "absent"), ("no_schedule", !a.run.has_schedule), ("no_chunks", !a.run.has_chunks)];
+    let limits: Vec<Message> = lacks.iter().filter(|l| l.1).map(|l| Message::new("source-limit").text("limit", l.0)).collect();
+    let message = Message::new("check-source-limits");
+    if limits.is_empty() {
+        (Pass, message.text("status", "pass"))
+    } else {
+        (NotChecked, message.text("status", "limited").list("limits", limits, Sep::Semicolon))
     }
-    if !a.run.has_schedule {
-        limits.push("no scheduled send times (coordinated omission cannot be measured)");
-    }
-    if !a.run.has_chunks {
-        limits.push("no per-chunk times (no ITL)");
-    }
-    if limits.is_empty() { (Pass, "the source records every timing credence uses".into()) } else { (NotChecked, limits.join("; ")) }
 }
 
 /// Anomalies in one run's measured window that no cause explains.
-fn unexplained_anomalies_of(a: &Analysis) -> (CheckStatus, String) {
-    let inside: Vec<String> = a
+fn unexplained_anomalies_of(a: &Analysis) -> Outcome {
+    let inside: Vec<Message> = a
         .attribution
         .unexplained
         .iter()
         .filter(|x| x.end_s > a.steady_state.start_s && x.start_s < a.steady_state.end_s)
-        .map(|x| format!("{} {:.0}–{:.0} s", x.series, x.start_s, x.end_s))
+        .map(|x| Message::new("anomaly-span").text("series", x.series.as_str()).num("start", x.start_s, 0).num("end", x.end_s, 0))
         .collect();
-    if inside.is_empty() {
-        (Pass, "every anomaly in the measured window has a cause, or there is none".into())
-    } else {
-        (Warn, format!("anomalies with no cause found: {}", inside.join(", ")))
-    }
+    let status = if inside.is_empty() { Pass } else { Warn };
+    (status, by_status("check-unexplained-anomalies", status).list("items", inside, Sep::Comma))
 }
 
 /// Whether there are enough runs to separate the configuration from run-to-run noise.
 fn replication(k: usize) -> Check {
-    match k {
-        0 | 1 => check("replication", Warn, "single run: the configuration effect cannot be separated from run-to-run noise; repeat the run at least 3 times"),
-        2 => check("replication", Warn, "2 runs: too few to estimate run-to-run noise reliably; 3 or more are needed"),
-        k => check("replication", Pass, format!("{k} runs of this configuration")),
-    }
+    Check::stated("replication", if k >= 3 { Pass } else { Warn }, Message::new("check-replication").int("k", k))
 }
 
 /// All checks, in report order.

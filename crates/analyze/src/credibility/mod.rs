@@ -11,10 +11,12 @@
 
 mod aggregate_only;
 mod checks;
+pub mod notes;
 pub use checks::ttft_dependence;
 mod statement;
 mod telemetry_only;
 
+use credence_messages::{Lang, Message};
 use serde::{Deserialize, Serialize};
 
 use super::Analysis;
@@ -50,7 +52,25 @@ impl CheckStatus {
 pub struct Check {
     pub name: String,
     pub status: CheckStatus,
+    /// The reason in English, kept for the JSON's readers: `message` rendered by the English
+    /// catalog (or, for checks not yet stated as messages, the English text itself).
     pub reason: String,
+    /// The reason as data, which every language renders; empty where `reason` is all there is
+    /// (an analysis saved before messages, and the audit's own checks).
+    #[serde(default, skip_serializing_if = "Message::is_empty")]
+    pub message: Message,
+}
+
+impl Check {
+    /// A check whose reason is a message: the English reason is rendered from it.
+    pub fn stated(name: &str, status: CheckStatus, message: Message) -> Check {
+        Check { name: name.to_string(), status, reason: message.render(Lang::En), message }
+    }
+
+    /// A check whose reason is English text only.
+    pub fn plain(name: &str, status: CheckStatus, reason: impl Into<String>) -> Check {
+        Check { name: name.to_string(), status, reason: reason.into(), message: Message::default() }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,7 +151,7 @@ mod tests {
     use super::*;
 
     fn c(status: CheckStatus) -> Check {
-        Check { name: "x".into(), status, reason: String::new() }
+        Check::plain("x", status, "")
     }
 
     #[test]

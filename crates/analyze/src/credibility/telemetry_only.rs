@@ -11,7 +11,7 @@ use crate::telemetry_audit::stability::{STABLE_CV, STABLE_SHARE_FALLEN};
 use crate::telemetry_audit::{TelemetryAudit, short_gpu};
 
 fn check(name: &str, status: CheckStatus, reason: impl Into<String>) -> Check {
-    Check { name: name.into(), status, reason: reason.into() }
+    Check::plain(name, status, reason)
 }
 
 /// The checks that need requests, each with why a GPU capture cannot answer it.

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::checks_zh::{check_reason, finding_title};
+use super::messages::{cause_action, cause_title, check_reason, detector_reason};
 use super::evidence_zh::episode_source;
 use super::statement_zh;
 use super::{CATALOG, Lang, comparison_zh, fill, tr};
@@ -61,7 +61,7 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
         e.title = e.title.replacen("run ", tr(ZH, "view.run_prefix"), 1);
         for row in &mut e.rows {
             if let Some(note) = row[1].strip_prefix("unknown: ") {
-                row[1] = fill(ZH, "view.unknown_note", &[("note", &unknown_note(note))]);
+                row[1] = fill(ZH, "view.unknown_note", &[("note", &super::messages::unknown_note(note, Lang::Zh))]);
             } else if row[1] == "unknown" {
                 row[1] = tr(ZH, "view.unknown").to_string();
             }
@@ -112,19 +112,6 @@ fn effect_note(e: &credence_analyze::attribute::effect::Effect) -> String {
         (Some(EffectNote::Sampled(k)), _) => format!("按每 {k} 个请求系统抽样 1 个计算"),
         (None, Some(note)) => note.clone(),
         (None, None) => tr(ZH, "view.no_interval").to_string(),
-    }
-}
-
-/// Why a fact is unknown, in Chinese where the note is one of the importers' (`not recorded by
-/// llmperf`) or of credence's collectors; another tool's note stays as written.
-pub fn unknown_note(note: &str) -> String {
-    match note.strip_prefix("not recorded") {
-        Some("") => "未记录".to_string(),
-        Some(rest) => match rest.strip_prefix(" by ") {
-            Some(tool) => format!("{tool} 未记录此项"),
-            None => note.to_string(),
-        },
-        None => super::env_notes_zh::env_note(note),
     }
 }
 
@@ -234,25 +221,22 @@ fn errors_line(a: &Analysis) -> String {
 /// One set of checks per arm of a comparison, else one; reasons in Chinese.
 fn check_sets(r: &Report) -> Vec<CheckSet> {
     let runs: Vec<&Analysis> = r.runs.iter().collect();
-    let set = |title: String, statement: String, c: &Credibility, arm: &[&Analysis]| CheckSet {
+    let set = |title: String, statement: String, c: &Credibility| CheckSet {
         title,
         statement,
-        checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), check_reason(k, arm, &c.half_widths)]).collect(),
+        checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), check_reason(k, Lang::Zh)]).collect(),
     };
     match (&r.base_credibility, &r.comparison) {
         (Some(b), Some(cmp)) => {
             let (base_runs, cand_runs) = runs.split_at(cmp.base_runs.len().min(runs.len()));
             let arm_title = |key: &str, c: &Credibility| format!("{}：{}", tr(ZH, key), comparison_zh::grade_word(c.grade));
             vec![
-                set(arm_title("cmp.arm_base_title", b), statement_zh::statement(base_runs, b), b, base_runs),
-                set(arm_title("cmp.arm_cand_title", &r.credibility), statement_zh::statement(cand_runs, &r.credibility), &r.credibility, cand_runs),
+                set(arm_title("cmp.arm_base_title", b), statement_zh::statement(base_runs, b), b),
+                set(arm_title("cmp.arm_cand_title", &r.credibility), statement_zh::statement(cand_runs, &r.credibility), &r.credibility),
             ]
         }
         // A sweep's checks are its weakest step's.
-        _ => match r.sweep.as_ref().and_then(|sw| super::sweep_zh::weakest(sw, r)) {
-            Some((_, a)) => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &[a])],
-            None => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility, &runs)],
-        },
+        _ => vec![set(tr(ZH, "view.named_checks").to_string(), String::new(), &r.credibility)],
     }
 }
 
@@ -293,12 +277,9 @@ fn finding(a: &Analysis, f: &credence_analyze::attribute::Finding) -> FindingVie
             ("corr", &f.strength.correlation.map_or("n/a".into(), |c| format!("{c:.2}"))),
         ],
     ) + &f.strength.lag_s.map_or(String::new(), |l| fill(ZH, "view.strength_lag", &[("lag", &format!("{l:+.0}"))]));
-    let action = match tr(ZH, &format!("cause.{}.action", f.cause)) {
-        "?" => f.action.clone(),
-        zh => zh.to_string(),
-    };
+    let action = cause_action(&f.cause, Lang::Zh);
     FindingView {
-        title: finding_title(&f.cause, &f.title),
+        title: cause_title(&f.cause, Lang::Zh),
         cause: f.cause.clone(),
         strength,
         episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, episode_source(a, f, e))).collect::<Vec<_>>().join("；"),
@@ -359,17 +340,12 @@ fn not_checked(r: &Report) -> String {
     }
     let mut names: Vec<String> = Vec::new();
     for d in r.runs.iter().flat_map(|a| a.attribution.detectors.iter().filter(|d| d.status == "not_checked")) {
-        let s = format!("{}（{}）", d.cause, detector_reason(&d.reason));
+        let s = format!("{}（{}）", d.cause, detector_reason(d, Lang::Zh));
         if !names.contains(&s) {
             names.push(s);
         }
     }
     if names.is_empty() { tr(ZH, "view.every_detector").to_string() } else { fill(ZH, "view.not_checked", &[("items", &names.join("；"))]) }
-}
-
-/// A detector's "not checked" reason in Chinese when the catalog has it, else as written.
-pub fn detector_reason(reason: &str) -> String {
-    by_english("detector.", reason)
 }
 
 /// A fixed English string the analysis writes (a detector's note, the quantile definition),

@@ -11,47 +11,21 @@ pub mod audit_zh;
 pub mod capture_checks_zh;
 mod catalog;
 pub mod charts_zh;
-pub mod checks_zh;
 pub mod comparison_zh;
 pub mod definitions_zh;
-pub mod env_notes_zh;
 pub mod evidence_zh;
 pub mod facts_zh;
 pub mod gates_zh;
 pub mod glyphs;
 pub mod localize;
+pub mod messages;
 pub mod statement_zh;
 pub mod sweep_zh;
 pub mod telemetry_zh;
 
 pub use catalog::CATALOG;
 
-/// A report language (`--lang`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Lang {
-    /// The language `--lang` names; None for one credence does not have.
-    pub fn parse(code: &str) -> Option<Lang> {
-        match code {
-            "en" => Some(Lang::En),
-            "zh" | "zh-CN" | "zh-Hans" => Some(Lang::Zh),
-            _ => None,
-        }
-    }
-
-    /// The code typst's `text(lang:)` takes.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-}
+pub use credence_messages::Lang;
 
 /// The entry of `key` in `lang`; the key itself when the catalog lacks it (the catalog test
 /// finds every key the code names, so this shows up in a test, not in a report).

@@ -4,7 +4,7 @@
 //! how much was warmup and how much was measured, what was reset and what was not (with the
 //! likely effect), then the resulting intervals, then what to compare with caution.
 
-use super::checks_zh::{check_reason, finding_title};
+use super::messages::{cause_title, check_reason};
 use super::{Lang, fill, list, tr};
 use credence_analyze::Analysis;
 use credence_analyze::credibility::{Check, CheckStatus, Credibility, HalfWidth};
@@ -105,12 +105,12 @@ fn short_tails_sentence(runs: &[&Analysis]) -> Option<String> {
 }
 
 /// The other checks that failed, each with its reason.
-fn failed_checks_sentence(runs: &[&Analysis], c: &Credibility) -> Option<String> {
+fn failed_checks_sentence(c: &Credibility) -> Option<String> {
     let failed: Vec<String> = c
         .checks
         .iter()
         .filter(|k| !k.name.starts_with("environment.") && k.status == CheckStatus::Fail)
-        .map(|k| format!("{}（{}）", k.name, check_reason(k, runs, &c.half_widths)))
+        .map(|k| format!("{}（{}）", k.name, check_reason(k, Lang::Zh)))
         .collect();
     (!failed.is_empty()).then(|| fill(ZH, "stmt.failed", &[("items", &failed.join("；"))]))
 }
@@ -118,7 +118,7 @@ fn failed_checks_sentence(runs: &[&Analysis], c: &Credibility) -> Option<String>
 /// What to compare with caution: single runs, windows with findings, warned checks.
 fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<String> {
     let findings: std::collections::BTreeSet<String> =
-        runs.iter().flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| finding_title(&f.cause, &f.title))).collect();
+        runs.iter().flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| cause_title(&f.cause, Lang::Zh))).collect();
     let mut caution = Vec::new();
     if runs.len() == 1 {
         caution.push(tr(ZH, "stmt.caution_single").to_string());
@@ -143,7 +143,7 @@ pub fn statement(runs: &[&Analysis], c: &Credibility) -> String {
     s.extend(environment_sentences(&c.checks));
     s.extend(width_sentences(&c.half_widths));
     s.extend(short_tails_sentence(runs));
-    s.extend(failed_checks_sentence(runs, c));
+    s.extend(failed_checks_sentence(c));
     s.extend(caution_sentence(runs, &c.checks));
     s.concat()
 }

@@ -1,0 +1,108 @@
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::*;
+
+/// The messages of one catalog file and the variables each names: `id = …` starts a message at
+/// the start of a line; `$name` anywhere in its lines is a variable.
+fn messages_of(text: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut current = None;
+    for line in text.lines() {
+        let starts_message = line.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && line.contains(" =");
+        if starts_message {
+            let id = line.split(" =").next().unwrap_or_default().to_string();
+            out.entry(id.clone()).or_default();
+            current = Some(id);
+        }
+        let Some(id) = &current else { continue };
+        for part in line.split('$').skip(1) {
+            let name: String = part.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            out.get_mut(id).unwrap().insert(name);
+        }
+    }
+    out
+}
+
+fn files(code: &str) -> &'static [(&'static str, &'static str)] {
+    CATALOGS.iter().find(|c| c.0 == code).map(|c| c.1).unwrap()
+}
+
+#[test]
+fn every_catalog_parses() {
+    for (code, files) in CATALOGS {
+        for (file, text) in *files {
+            if let Err((_, errors)) = FluentResource::try_new(text.to_string()) {
+                panic!("locales/{code}/{file}: {errors:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_language_has_the_same_messages_with_the_same_variables() {
+    let english = files("en");
+    for lang in Lang::ALL {
+        let theirs = files(lang.code());
+        assert_eq!(theirs.iter().map(|f| f.0).collect::<Vec<_>>(), english.iter().map(|f| f.0).collect::<Vec<_>>(), "{}: files", lang.code());
+        for ((file, en), (_, other)) in english.iter().zip(theirs) {
+            let (en, other) = (messages_of(en), messages_of(other));
+            assert_eq!(en.keys().collect::<Vec<_>>(), other.keys().collect::<Vec<_>>(), "locales/{}/{file}: message ids", lang.code());
+            for (id, vars) in &en {
+                assert_eq!(vars, &other[id], "locales/{}/{file}: the variables of {id}", lang.code());
+            }
+        }
+    }
+}
+
+/// Every id the analysis names (`Message::new("…")` in the crates' sources) is in the catalog.
+#[test]
+fn every_id_the_code_names_is_in_the_catalog() {
+    let crates = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut named = 0;
+    let mut stack: Vec<std::path::PathBuf> = vec![crates.into()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("messages/src/tests.rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for part in text.split("Message::new(\"").skip(1) {
+                    let id = part.split('"').next().unwrap();
+                    named += 1;
+                    for lang in Lang::ALL {
+                        assert!(bundle(lang).has_message(id), "{}: {id} is not in locales/{}", path.display(), lang.code());
+                    }
+                }
+            }
+        }
+    }
+    assert!(named > 20, "only {named} ids found: the scan no longer sees the code's messages");
+}
+
+#[test]
+fn selectors_numbers_lists_and_nesting() {
+    let processes = |n: i64| Message::new("check-foreign-processes").int("n", n);
+    assert_eq!(processes(0).render(Lang::En), "no other compute process on the GPUs at the start");
+    assert_eq!(processes(1).render(Lang::En), "1 other compute process on the GPUs at the start: it competes for compute and memory");
+    assert_eq!(processes(3).render(Lang::En), "3 other compute processes on the GPUs at the start: they compete for compute and memory");
+    assert_eq!(processes(3).render(Lang::Zh), "开始时 GPU 上有 3 个其他计算进程：它们会争用算力和显存");
+
+    let width = |metric: &str, percent: f64| Message::new("interval-half-width").msg("label", Message::new("headline-label").text("metric", metric)).num("percent", percent, 1);
+    let check = Message::new("check-interval-width").text("status", "warn").list("items", vec![width("throughput", 6.04), width("ttft_p99", 12.25)], Sep::Comma);
+    assert_eq!(check.render(Lang::En), "wide or unbounded intervals: throughput ±6.0 %, P99 TTFT ±12.2 %");
+    assert_eq!(check.render(Lang::Zh), "置信区间过宽或无界：吞吐量 ±6.0 %，P99 TTFT ±12.2 %");
+
+    let in_run = Message::new("in-run").text("run", "a2").msg("reason", check);
+    assert_eq!(in_run.render(Lang::Zh), "a2：置信区间过宽或无界：吞吐量 ±6.0 %，P99 TTFT ±12.2 %");
+    assert_eq!(Message::new("no-such-message").render(Lang::En), "{no-such-message}");
+}
+
+#[test]
+fn a_message_round_trips_through_json() {
+    let m = Message::new("check-error-rate").int("errors", 3).int("requests", 1200).num("percent", 0.25, 2).list("x", vec![Message::new("a").text("t", "b")], Sep::Semicolon);
+    let json = serde_json::to_string(&m).unwrap();
+    assert_eq!(json, r#"{"id":"check-error-rate","args":{"errors":3,"percent":{"value":0.25,"decimals":2},"requests":1200,"x":{"items":[{"id":"a","args":{"t":"b"}}],"sep":"semicolon"}}}"#);
+    assert_eq!(serde_json::from_str::<Message>(&json).unwrap(), m);
+    assert_eq!(m.render(Lang::En), "3 of 1200 requests failed (0.25 %)");
+}

@@ -1,0 +1,36 @@
+//! The sentences the analysis states as messages (`credence_messages`), in the report's
+//! language: check reasons, finding titles and actions, detector notes, unknown values' notes.
+//! An analysis saved before messages carries its English text only, which is shown as it is.
+
+use credence_analyze::attribute::DetectorStatus;
+use credence_analyze::credibility::Check;
+use credence_analyze::credibility::notes::note_arg;
+use credence_messages::{Arg, Lang, Message};
+
+/// A check's reason.
+pub fn check_reason(k: &Check, lang: Lang) -> String {
+    if k.message.is_empty() { k.reason.clone() } else { k.message.render(lang) }
+}
+
+/// A finding's title, by its cause.
+pub fn cause_title(cause: &str, lang: Lang) -> String {
+    Message::new("cause-title").text("cause", cause).render(lang)
+}
+
+/// What to do about a finding, by its cause.
+pub fn cause_action(cause: &str, lang: Lang) -> String {
+    Message::new("cause-action").text("cause", cause).render(lang)
+}
+
+/// Why a detector did not run, or what it found.
+pub fn detector_reason(d: &DetectorStatus, lang: Lang) -> String {
+    if d.message.is_empty() { d.reason.clone() } else { d.message.render(lang) }
+}
+
+/// The note beside an unknown value: credence's own notes worded, another tool's as written.
+pub fn unknown_note(note: &str, lang: Lang) -> String {
+    match note_arg(Some(note)) {
+        Arg::Msg(m) => m.render(lang),
+        _ => note.to_string(),
+    }
+}

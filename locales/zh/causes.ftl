@@ -3,7 +3,7 @@
 
 cause-title = { $cause ->
     [thermal_throttle] GPU 过热降频
-    [power_cap] GPU 受功耗上限限制（SW power cap）
+    [power_cap] GPU 受功耗上限限制
     [hw_power_brake] GPU 硬件功耗制动（外部触发）
     [hw_slowdown] 非过热原因的 GPU 硬件降频
     [clock_change] 没有原因位的 GPU 时钟变化
@@ -30,7 +30,7 @@ cause-action = { $cause ->
     [client_saturation] 压测客户端本身成了瓶颈：增加连接数、客户端进程或主机，或降低速率；然后重新测试。该时段的延迟包含客户端延迟。
     [network] 检查网卡、网络路径和监听队列（`net.core.somaxconn`）；然后重新测试。
     [host] 使用独占主机和 `performance` 调频策略（`cpupower frequency-set -g performance`）；然后重新测试。
-    [server_queueing] 该时段的给定负载超过了服务能力（等待队列或 KV cache 已满）：降低速率，或将结果报告为过载。
+    [server_queueing] 该时段的给定负载超过了服务能力（等待队列或 KV 缓存已满）：降低速率，或将结果报告为过载。
     [error_burst] 查看该时段的错误信息（超时和 OOM 指向过载或显存不足）；修复后重新测试。延迟统计不含失败请求，因此会偏乐观。
     [drift] 没有可报告的稳态：找出趋势的原因（持续升温、显存碎片、缓存增长），或延长运行直到稳定；不要引用单个数值。
     [ramp_down] 运行末尾发送速率下降，稳态窗口已将其排除。如非有意为之，请检查压测客户端的发送计划。

@@ -3,7 +3,7 @@
 detector-client = 没有压测客户端遥测，也没有计划发送时间
 detector-clock-reasons = 没有时钟事件原因位
 detector-clock-util = 没有 SM 时钟或利用率数据
-detector-cpu-steal = 主机遥测中没有 CPU steal 或调频策略数据
+detector-cpu-steal = 主机遥测中没有 CPU 抢占时间或调频策略数据
 detector-foreign = 没有其他进程的数据列
 detector-memory = 没有 GPU 显存数据列
 detector-network = 主机遥测中没有网络计数器
@@ -12,7 +12,7 @@ detector-no-requests = 没有请求
 detector-no-timestamps = 数据源没有逐请求时间戳
 detector-no-timestamps-short = 没有逐请求时间戳
 detector-power = 没有时钟事件原因位，也没有功耗或功耗上限数据
-detector-server = 没有服务端队列或 KV cache 指标
+detector-server = 没有服务端队列或 KV 缓存指标
 detector-thermal = 没有时钟事件原因位或过热违规计数
 
 detector-checked = { $episodes ->

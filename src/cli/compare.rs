@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use crate::analyze::compare::decision::Deciding;
 use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::CompareOptions;
-use crate::cli::args::{check_resamples, parse_order, parse_tolerances};
+use crate::cli::args::{check_resamples, parse_lang, parse_order, parse_tolerances};
 use crate::cli::io::{check_writable, print_stdout, write_json};
 use crate::error::{CliError, ExitCode};
 
@@ -50,6 +50,10 @@ pub struct CompareArgs {
     /// `report --format md`).
     #[arg(long, value_enum, default_value_t = PrintFormat::Text)]
     format: PrintFormat,
+    /// Language of the Markdown (`--format md`): en or zh. The plain-text summary and the JSON
+    /// are English.
+    #[arg(long, default_value = "en")]
+    lang: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -94,6 +98,10 @@ impl FailOnArg {
 pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let (tolerance, per_metric_tolerance) = parse_tolerances(&a.tolerance)?;
     check_resamples(a.resamples)?;
+    let lang = parse_lang(&a.lang)?;
+    if a.format == PrintFormat::Text && lang != crate::report::i18n::Lang::En {
+        return Err(CliError::bad_input(format!("--lang {}: the plain-text summary is English; give --format md for the Markdown in that language", a.lang)));
+    }
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
@@ -117,7 +125,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     }
     print_stdout(&match a.format {
         PrintFormat::Text => crate::report::compare_summary::summary(&report),
-        PrintFormat::Md => crate::report::markdown::comparison_top(&report),
+        PrintFormat::Md => crate::report::markdown::comparison_top(&report, lang),
     })?;
     Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
 }

@@ -122,3 +122,19 @@ impl Drop for MockProcess {
         let _ = self.child.wait();
     }
 }
+
+/// The numbers of a sentence, sorted: runs of digits with their decimal point and sign.
+pub fn numbers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() || (c == '.' && !current.is_empty()) {
+            current.push(c);
+        } else if !current.is_empty() {
+            out.push(current.trim_end_matches('.').to_string());
+            current.clear();
+        }
+    }
+    out.sort();
+    out
+}

@@ -370,5 +370,22 @@ fn the_first_sentence_gives_the_deciding_verdict_and_the_exit_code_follows_it() 
     // The Markdown for a pull request leads with the same sentence.
     let o = credence(&["compare", "--base", &base, "--cand", &cand, "--resamples", "999", "--format", "md"]);
     let md = stdout(&o);
-    assert!(md.lines().find(|l| l.contains("P50 TTFT")).unwrap().contains("Regression in clean conditions"), "{md}");
+    let headline = md.lines().find(|l| l.contains("P50 TTFT")).unwrap();
+    assert!(headline.contains("Regression in clean conditions"), "{md}");
+    // In Chinese the Markdown leads with the same verdict and the same numbers.
+    let o = credence(&["compare", "--base", &base, "--cand", &cand, "--resamples", "999", "--format", "md", "--lang", "zh"]);
+    let zh = stdout(&o);
+    let zh_headline = zh.lines().find(|l| l.contains("P50 TTFT")).unwrap();
+    assert!(zh_headline.contains("回归"), "{zh}");
+    assert_eq!(crate::common::numbers(zh_headline), crate::common::numbers(headline), "en: {headline}\nzh: {zh_headline}");
+}
+
+#[test]
+fn the_plain_text_summary_in_another_language_is_refused() {
+    let (base, cand) = (fixture("ab/base"), fixture("ab/cand"));
+    let o = credence(&["compare", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "--lang", "zh"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--format md"), "{}", stderr(&o));
+    let o = credence(&["compare", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "--lang", "fr", "--format", "md"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

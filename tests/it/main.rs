@@ -23,6 +23,7 @@ mod history_study;
 mod import_cli;
 mod import_invalid_rows;
 mod interop_rewritten;
+mod messages_cli;
 mod mock_server;
 mod peers_aiperf;
 mod peers_guidellm;

@@ -106,3 +106,61 @@ fn a_message_round_trips_through_json() {
     assert_eq!(serde_json::from_str::<Message>(&json).unwrap(), m);
     assert_eq!(m.render(Lang::En), "3 of 1200 requests failed (0.25 %)");
 }
+
+/// The Chinese catalog's prose, message by message: values only (no ids, comments, selector
+/// keys or placeables).
+fn chinese_prose() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (file, text) in files("zh") {
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let value = line.split_once(" = ").map_or(line, |(_, v)| v);
+            let value = value.trim_start().trim_start_matches('*');
+            let value = if value.starts_with('[') { value.split_once(']').map_or("", |x| x.1) } else { value };
+            // Placeables: `{ $x }` and a selector's head `{ $x ->` to the end of its line.
+            let mut prose = String::new();
+            let mut depth = 0;
+            for c in value.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth = (depth - 1_i32).max(0),
+                    _ if depth == 0 => prose.push(c),
+                    _ => {}
+                }
+            }
+            out.push((file.to_string(), prose));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_chinese_catalog_keeps_to_the_glossary() {
+    let not = ["首token延迟", "请求速率", "请求吞吐量", "结论", "稳定状态", "热身", "信赖区间", "节流", "负载生成器", "KV cache"];
+    for (file, prose) in chinese_prose() {
+        for word in not {
+            assert!(!prose.contains(word), "locales/zh/{file}: {word:?} is not the glossary's term (GLOSSARY.md): {prose}");
+        }
+        assert!(!prose.replace("时钟事件", "").contains("事件"), "locales/zh/{file}: an episode is 时段: {prose}");
+    }
+}
+
+/// English words in Chinese prose are metric names, units and identifiers only: options and
+/// assignments (`--config model=…`), paths, and the few names below.
+#[test]
+fn chinese_prose_has_no_english_words() {
+    let names = [
+        "TTFT", "TPOT", "ITL", "E2E", "P50", "P99", "GPU", "CPU", "SM", "KV", "NVML", "OOM", "HW", "NIC", "PSU", "Mann", "Kendall", "credence", "s", "C",
+        "performance", "off", "auto", "sysfs", "cpufreq", "nvidia", "smi", "collect",
+    ];
+    for (file, prose) in chinese_prose() {
+        let prose: String = prose.split('`').step_by(2).collect();
+        for token in prose.split(|c: char| !(c.is_ascii_alphanumeric() || "-_=./…".contains(c))) {
+            let identifier = token.contains("--") || token.contains('=') || token.contains('_') || token.contains('/') || token.contains('.');
+            let word = token.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+            if word.is_empty() || identifier || word.chars().all(|c| c.is_ascii_digit()) {
+                continue;
+            }
+            assert!(names.contains(&word), "locales/zh/{file}: English word {word:?} in Chinese prose: {prose}");
+        }
+    }
+}

@@ -330,6 +330,12 @@ macro_rules! with_x_axis {
     }};
 }
 
+/// What a distribution of `metric` counts, as its axes say it (count, share): ITL has one value
+/// per interval between tokens, the other metrics one per request.
+fn counted(metric: &str) -> (&'static str, &'static str) {
+    if metric == "itl" { ("intervals", "% of intervals") } else { ("requests", "% of requests") }
+}
+
 /// The latency CDF (log axis when it spans a decade), with P50, P90, P99 marked.
 pub fn cdf(a: &Analysis, metric: &str) -> Option<String> {
     let d = a.distributions.get(metric)?;
@@ -343,7 +349,7 @@ pub fn cdf(a: &Analysis, metric: &str) -> Option<String> {
         let area = SVGBackend::with_string(&mut svg, (440, 250)).into_drawing_area();
         let draw = || -> Result<()> {
             area.fill(&WHITE)?;
-            with_x_axis!(&area, format!("{} CDF", metric.to_uppercase()), lo, hi, 0.0..100.0, "% of requests", "ms", |chart| {
+            with_x_axis!(&area, format!("{} CDF", metric.to_uppercase()), lo, hi, 0.0..100.0, counted(metric).1, "ms", |chart| {
                 chart.draw_series(LineSeries::new(pts.clone(), ShapeStyle::from(&PALETTE[0]).stroke_width(2)))?;
                 for (p, key) in [(0.5, "p50"), (0.9, "p90"), (0.99, "p99")] {
                     if let Some(v) = a.metrics.get(metric).and_then(|m| m.get(key)).and_then(|e| e.estimate).filter(|v| *v > lo && *v < hi) {
@@ -373,7 +379,7 @@ pub fn histogram(a: &Analysis, metric: &str) -> Option<String> {
         let area = SVGBackend::with_string(&mut svg, (440, 250)).into_drawing_area();
         let draw = || -> Result<()> {
             area.fill(&WHITE)?;
-            with_x_axis!(&area, format!("{} histogram", metric.to_uppercase()), lo, hi, 0.0..max * 1.15, "requests", "ms, log-spaced bins", |chart| {
+            with_x_axis!(&area, format!("{} histogram", metric.to_uppercase()), lo, hi, 0.0..max * 1.15, counted(metric).0, "ms, log-spaced bins", |chart| {
                 chart.draw_series(
                     d.counts.iter().enumerate().map(|(i, c)| Rectangle::new([(d.edges[i], 0.0), (d.edges[i + 1], *c as f64)], PALETTE[0].mix(0.6).filled())),
                 )?;

@@ -113,8 +113,9 @@ fn check_table(s: &mut String, v: &View, set: &CheckSet) {
 
 /// The top part of a comparison: title, headline, verdict table, gates, credibility. This is
 /// what `credence compare --format md` prints for a CI job to post.
-pub fn comparison_top(r: &Report) -> String {
-    let v = view(r);
+pub fn comparison_top(r: &Report, lang: Lang) -> String {
+    let mut v = view(r);
+    localize(&mut v, r, lang);
     let mut s = String::new();
     if let Some(c) = &v.comparison {
         comparison_lead(&mut s, &v, c);

@@ -1,0 +1,97 @@
+//! The credibility checks say the same thing in every language. Each check's reason is one
+//! message that each language renders, so in the English and the Chinese Markdown of every
+//! golden report, and of the fault scenarios, a check carries the same numbers; the Chinese
+//! leaves no English prose behind (a three-run report once showed "wide or unbounded
+//! intervals" as a run's name); and a report rendered from a saved analysis words its
+//! checks exactly as one rendered from the run.
+
+use crate::common::{Scratch, credence, fixture, numbers, stderr};
+
+fn report_md(args: &[String], lang: &str, s: &Scratch) -> String {
+    let out = s.path(&format!("report-{lang}.md"));
+    let mut all: Vec<&str> = vec!["report"];
+    all.extend(args.iter().map(String::as_str));
+    all.extend(["--format", "md", "--lang", lang, "-o", out.to_str().unwrap()]);
+    let o = credence(&all);
+    assert!(o.status.success(), "credence {all:?}: {}", stderr(&o));
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// The credibility checks' rows, (name, reason), of every check table: the rows under a
+/// `| check | status | reason |` header (`| 检查项 | 状态 | 原因 |` in Chinese).
+fn check_rows(md: &str) -> Vec<(String, String)> {
+    let cells = |line: &str| -> Vec<String> { line.trim().trim_matches('|').split(" | ").map(|c| c.trim().replace('\\', "")).collect() };
+    let mut rows = Vec::new();
+    let mut in_table = false;
+    for line in md.lines() {
+        if !line.starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        let c = cells(line);
+        if c.len() == 3 && (c[0] == "check" || c[0] == "检查项") {
+            in_table = true;
+        } else if in_table && !c[0].starts_with("---") && c.len() == 3 {
+            rows.push((c[0].clone(), c[2].clone()));
+        }
+    }
+    rows
+}
+
+/// Two English words in a row: prose that was not worded in Chinese.
+fn english_prose(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split(' ').collect();
+    let lower_word = |w: &str| w.len() >= 2 && w.chars().all(|c| c.is_ascii_lowercase());
+    words.windows(2).find(|w| lower_word(w[0]) && lower_word(w[1])).map(|w| w.join(" "))
+}
+
+fn cases() -> Vec<(&'static str, Vec<String>)> {
+    let f = |p: &str| fixture(p).display().to_string();
+    let mut cases = vec![
+        ("demo", vec![f("demo")]),
+        ("aa", vec![f("aa/a1"), f("aa/a2"), f("aa/a3")]),
+        ("ab", vec!["--base".into(), f("ab/base"), "--cand".into(), f("ab/cand")]),
+    ];
+    for scenario in ["thermal-throttle", "power-cap", "client-saturation", "foreign-process", "no-steady-state", "error-burst", "memory-pressure"] {
+        cases.push((scenario, vec![f(&format!("scenarios/{scenario}"))]));
+    }
+    cases
+}
+
+#[test]
+fn every_check_carries_the_same_numbers_in_english_and_chinese() {
+    let s = Scratch::new("messages_numbers");
+    let mut checked = 0;
+    for (name, args) in cases() {
+        let (en, zh) = (check_rows(&report_md(&args, "en", &s)), check_rows(&report_md(&args, "zh", &s)));
+        assert!(en.len() >= 19, "{name}: only {} check rows found in the English report", en.len());
+        assert_eq!(en.iter().map(|r| &r.0).collect::<Vec<_>>(), zh.iter().map(|r| &r.0).collect::<Vec<_>>(), "{name}: the same checks");
+        for ((check, en), (_, zh)) in en.iter().zip(&zh) {
+            assert_eq!(numbers(en), numbers(zh), "{name}, {check}: the same numbers\n  en: {en}\n  zh: {zh}");
+            assert!(english_prose(zh).is_none(), "{name}, {check}: English prose {:?} in {zh}", english_prose(zh));
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "only {checked} checks compared");
+}
+
+#[test]
+fn a_report_from_a_saved_analysis_words_its_checks_as_one_from_the_run() {
+    let s = Scratch::new("messages_saved");
+    let saved = s.path("demo.json");
+    let o = credence(&["analyze", fixture("demo").to_str().unwrap(), "--out", saved.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for lang in ["en", "zh"] {
+        let from_run = check_rows(&report_md(&[fixture("demo").display().to_string()], lang, &s));
+        let from_saved = check_rows(&report_md(&[saved.display().to_string()], lang, &s));
+        assert!(!from_run.is_empty());
+        assert_eq!(from_run, from_saved, "{lang}");
+    }
+}
+
+#[test]
+fn the_number_scanner_and_the_prose_finder() {
+    assert_eq!(numbers("TTFT design effect 3.1: effective n 1582 of 4883."), ["1582", "3.1", "4883"]);
+    assert_eq!(english_prose("置信区间过宽或无界：P99 TTFT ±9.8 %"), None);
+    assert_eq!(english_prose("wide or unbounded intervals：置信区间"), Some("wide or".into()));
+}

@@ -22,8 +22,9 @@ for hi in [0xA1, 0xA3] + list(range(0xB0, 0xD8)):
             text.add(bytes([hi, lo]).decode("gb2312"))
         except UnicodeDecodeError:
             pass
-# Every non-ASCII character of the catalog and the template.
-for path in ["crates/report/src/i18n/catalog.rs", "crates/report/templates/report.typ"]:
+# Every non-ASCII character of the catalogs and the template.
+import glob
+for path in ["crates/report/src/i18n/catalog.rs", "crates/report/templates/report.typ"] + sorted(glob.glob("locales/zh/*.ftl")):
     text.update(c for c in open(path, encoding="utf-8").read() if ord(c) > 127)
 open(sys.argv[1], "w", encoding="utf-8").write("".join(sorted(text)))
 PY

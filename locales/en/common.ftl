@@ -4,6 +4,18 @@
 sep-comma = ,{ " " }
 sep-semicolon = ;{ " " }
 sep-enumeration = ,{ " " }
+sep-and = {" "}and{" "}
+sep-sentence = {" "}
+
+## Text shown as written (an English reason saved before messages existed).
+as-written = { $text }
+grade = { $grade ->
+        [HIGH] HIGH
+        [MEDIUM] MEDIUM
+       *[LOW] LOW
+    }
+## The credibility statement: its sentences (`statement.ftl`) as one paragraph.
+statement = { $sentences }
 
 in-run = { $run }: { $reason }
 

@@ -4,6 +4,18 @@
 sep-comma = ，
 sep-semicolon = ；
 sep-enumeration = 、
+sep-and = 和
+sep-sentence = {""}
+
+## Text shown as written (an English reason saved before messages existed).
+as-written = { $text }
+grade = { $grade ->
+        [HIGH] 高
+        [MEDIUM] 中
+       *[LOW] 低
+    }
+## The credibility statement: its sentences (`statement.ftl`) as one paragraph.
+statement = { $sentences }
 
 in-run = { $run }：{ $reason }
 

@@ -1,9 +1,9 @@
-//! The credibility checks say the same thing in every language. Each check's reason is one
-//! message that each language renders, so in the English and the Chinese Markdown of every
-//! golden report, and of the fault scenarios, a check carries the same numbers; the Chinese
-//! leaves no English prose behind (a three-run report once showed "wide or unbounded
-//! intervals" as a run's name); and a report rendered from a saved analysis words its
-//! checks exactly as one rendered from the run.
+//! Page 1 says the same thing in every language. The statement and each check's reason are
+//! messages that each language renders, so in the English and the Chinese Markdown of every
+//! golden report, and of the fault scenarios, the statement and each check carry the same
+//! numbers; the Chinese leaves no English prose behind (a three-run report once showed "wide
+//! or unbounded intervals" as a run's name); and a report rendered from a saved analysis words
+//! its checks exactly as one rendered from the run.
 
 use crate::common::{Scratch, credence, fixture, numbers, stderr};
 
@@ -38,6 +38,13 @@ fn check_rows(md: &str) -> Vec<(String, String)> {
     rows
 }
 
+/// Page 1's statement: the paragraph after the grade line.
+fn statement(md: &str) -> String {
+    let lines: Vec<&str> = md.lines().collect();
+    let grade = lines.iter().position(|l| l.starts_with("**Credibility") || l.starts_with("**可信度")).expect("a grade line");
+    lines[grade + 2].replace('\\', "")
+}
+
 /// Two English words in a row: prose that was not worded in Chinese.
 fn english_prose(text: &str) -> Option<String> {
     let words: Vec<&str> = text.split(' ').collect();
@@ -63,9 +70,15 @@ fn every_check_carries_the_same_numbers_in_english_and_chinese() {
     let s = Scratch::new("messages_numbers");
     let mut checked = 0;
     for (name, args) in cases() {
-        let (en, zh) = (check_rows(&report_md(&args, "en", &s)), check_rows(&report_md(&args, "zh", &s)));
-        assert!(en.len() >= 19, "{name}: only {} check rows found in the English report", en.len());
+        let (en_md, zh_md) = (report_md(&args, "en", &s), report_md(&args, "zh", &s));
+        let (en, zh) = (check_rows(&en_md), check_rows(&zh_md));
+        assert!(en.len() >= 18, "{name}: only {} check rows found in the English report", en.len());
         assert_eq!(en.iter().map(|r| &r.0).collect::<Vec<_>>(), zh.iter().map(|r| &r.0).collect::<Vec<_>>(), "{name}: the same checks");
+        if !args.contains(&"--base".to_string()) {
+            let (en_st, zh_st) = (statement(&en_md), statement(&zh_md));
+            assert_eq!(numbers(&en_st), numbers(&zh_st), "{name}: page 1 states the same numbers\n  en: {en_st}\n  zh: {zh_st}");
+            assert!(english_prose(&zh_st).is_none(), "{name}: English prose {:?} in the statement {zh_st}", english_prose(&zh_st));
+        }
         for ((check, en), (_, zh)) in en.iter().zip(&zh) {
             assert_eq!(numbers(en), numbers(zh), "{name}, {check}: the same numbers\n  en: {en}\n  zh: {zh}");
             assert!(english_prose(zh).is_none(), "{name}, {check}: English prose {:?} in {zh}", english_prose(zh));

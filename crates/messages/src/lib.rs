@@ -75,14 +75,17 @@ pub enum Arg {
     Msg(Box<Message>),
 }
 
-/// How a list's items are separated: `comma` (", " / "，"), `semicolon` ("; " / "；") or
-/// `enumeration` (", " / "、", for short names).
+/// How a list's items are separated: `comma` (", " / "，"), `semicolon` ("; " / "；"),
+/// `enumeration` (", " / "、", for short names), `and` (`a, b and c` / `a、b和c`) or
+/// `sentence` (sentences of a paragraph: a space in English, nothing in Chinese).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Sep {
     Comma,
     Semicolon,
     Enumeration,
+    And,
+    Sentence,
 }
 
 impl Sep {
@@ -90,7 +93,17 @@ impl Sep {
         match self {
             Sep::Comma => "sep-comma",
             Sep::Semicolon => "sep-semicolon",
-            Sep::Enumeration => "sep-enumeration",
+            Sep::Enumeration | Sep::And => "sep-enumeration",
+            Sep::Sentence => "sep-sentence",
+        }
+    }
+
+    /// The items in running text.
+    fn join(self, lang: Lang, items: &[String]) -> String {
+        let sep = render(lang, &Message::new(self.id()));
+        match (self, items) {
+            (Sep::And, [first @ .., last]) if !first.is_empty() => format!("{}{}{last}", first.join(&sep), render(lang, &Message::new("sep-and"))),
+            _ => items.join(&sep),
         }
     }
 }
@@ -177,10 +190,7 @@ fn value(lang: Lang, arg: &Arg) -> FluentValue<'static> {
         Arg::Text(t) => FluentValue::String(Cow::Owned(t.clone())),
         Arg::Num { value, decimals } => FluentValue::String(Cow::Owned(format!("{value:.*}", usize::from(*decimals)))),
         Arg::Msg(m) => FluentValue::String(Cow::Owned(render(lang, m))),
-        Arg::List { items, sep } => {
-            let sep = render(lang, &Message::new(sep.id()));
-            FluentValue::String(Cow::Owned(items.iter().map(|m| render(lang, m)).collect::<Vec<_>>().join(&sep)))
-        }
+        Arg::List { items, sep } => FluentValue::String(Cow::Owned(sep.join(lang, &items.iter().map(|m| render(lang, m)).collect::<Vec<_>>()))),
     }
 }
 

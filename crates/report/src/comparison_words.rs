@@ -439,7 +439,7 @@ mod tests {
 
     fn credibility(grade: Grade, failed: Option<&str>) -> Credibility {
         let checks = failed.map(|n| Check::plain(n, CheckStatus::Fail, "x")).into_iter().collect();
-        Credibility { grade, grade_rule: GRADE_RULE, runs: 1, checks, half_widths: Vec::new(), statement: String::new() }
+        Credibility { grade, grade_rule: GRADE_RULE, runs: 1, checks, half_widths: Vec::new(), statement: String::new(), statement_message: Default::default() }
     }
 
     #[test]

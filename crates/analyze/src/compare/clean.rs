@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use credence_messages::{Lang, Message, Sep};
 use serde::Serialize;
 
 use super::verdict::Verdict;
@@ -46,8 +47,12 @@ pub struct CleanComparison {
     pub excluded: Excluded,
     /// Same names as the as-measured `metrics`.
     pub metrics: BTreeMap<String, CleanMetric>,
-    /// The headline in the form "+X % in clean conditions; +Y % as measured (…)", on P50 TTFT.
+    /// The headline in the form "+X % in clean conditions; +Y % as measured (…)", on P50 TTFT:
+    /// `sentence_message` in English.
     pub sentence: Option<String>,
+    /// The same sentence as data, which every report language renders.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sentence_message: Option<Message>,
 }
 
 /// Whether a request sent at `t` counts: every request of the steady window as measured, only
@@ -106,13 +111,15 @@ fn excluded(arm: &[ArmRun<'_>]) -> (f64, f64) {
     (s, if total > 0.0 { s / total } else { 0.0 })
 }
 
-/// The causes an arm's runs excluded, in words.
-fn causes(arm: &[ArmRun<'_>]) -> Vec<String> {
-    let mut out: Vec<String> =
-        arm.iter().flat_map(|r| r.analysis.conditions.iter().filter(|c| c.cause.is_some()).map(|c: &Condition| c.title.clone())).collect();
+/// The causes an arm's runs excluded, as their titles.
+fn causes(arm: &[ArmRun<'_>]) -> Vec<Message> {
+    let mut out: Vec<(String, String)> = arm
+        .iter()
+        .flat_map(|r| r.analysis.conditions.iter().filter_map(|c: &Condition| Some((c.title.clone(), c.cause.clone()?))))
+        .collect();
     out.sort();
     out.dedup();
-    out
+    out.into_iter().map(|(_, cause)| Message::new("cause-title").text("cause", cause)).collect()
 }
 
 /// "+X % in clean conditions; +Y % as measured (the candidate was affected by … for Z % of its
@@ -122,29 +129,30 @@ fn sentence(
     measured: &BTreeMap<String, MetricComparison>,
     base: &[ArmRun<'_>],
     cand: &[ArmRun<'_>],
-) -> Option<String> {
+) -> Option<Message> {
     let (c, m) = (clean_m.get("ttft_p50")?, measured.get("ttft_p50")?);
     let pct = |x: f64| format!("{:+.1} %", x * 100.0);
+    let verdict = |v: Verdict| Message::new("verdict-word").text("verdict", format!("{v:?}").to_lowercase());
     let mut arms = Vec::new();
-    for (who, arm) in [("the base", base), ("the candidate", cand)] {
+    for (who, arm) in [("base", base), ("cand", cand)] {
         let (_, share) = excluded(arm);
         let what = causes(arm);
         if !what.is_empty() {
-            arms.push(format!("{who} was affected by {} for {:.0} % of its window", what.join(" and "), share * 100.0));
+            arms.push(Message::new("clean-compare-arm").text("arm", who).list("causes", what, Sep::And).num("share", share * 100.0, 0));
         }
     }
-    Some(format!(
-        "P50 TTFT {} [{}, {}] in clean conditions ({}); {} [{}, {}] as measured ({}) ({})",
-        pct(c.change.estimate),
-        pct(c.change.ci_low),
-        pct(c.change.ci_high),
-        format!("{:?}", c.verdict).to_lowercase(),
-        pct(m.change.estimate),
-        pct(m.change.ci_low),
-        pct(m.change.ci_high),
-        format!("{:?}", m.verdict).to_lowercase(),
-        arms.join("; ")
-    ))
+    Some(
+        Message::new("clean-compare")
+            .text("clean", pct(c.change.estimate))
+            .text("clean_lo", pct(c.change.ci_low))
+            .text("clean_hi", pct(c.change.ci_high))
+            .msg("clean_verdict", verdict(c.verdict))
+            .text("measured", pct(m.change.estimate))
+            .text("measured_lo", pct(m.change.ci_low))
+            .text("measured_hi", pct(m.change.ci_high))
+            .msg("measured_verdict", verdict(m.verdict))
+            .list("arms", arms, Sep::Semicolon),
+    )
 }
 
 /// The comparison on clean windows; None when neither arm has episodes.
@@ -180,8 +188,9 @@ pub(super) fn clean_comparison(
         );
     }
     let ((base_s, base_share), (cand_s, cand_share)) = (excluded(base), excluded(cand));
-    let sentence = sentence(&metrics, measured, base, cand);
-    Some(CleanComparison { valid, excluded: Excluded { base_s, cand_s, base_share, cand_share }, metrics, sentence })
+    let sentence_message = sentence(&metrics, measured, base, cand);
+    let sentence = sentence_message.as_ref().map(|m| m.render(Lang::En));
+    Some(CleanComparison { valid, excluded: Excluded { base_s, cand_s, base_share, cand_share }, metrics, sentence, sentence_message })
 }
 
 #[cfg(test)]

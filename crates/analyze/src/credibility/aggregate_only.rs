@@ -19,7 +19,7 @@ pub fn aggregate_only(source: &str, audit: &Audit) -> Credibility {
         audit.claims.len(),
         facts.join(" ")
     );
-    Credibility { grade: Grade::Low, grade_rule: GRADE_RULE, runs: 0, checks, half_widths: Vec::new(), statement }
+    Credibility { grade: Grade::Low, grade_rule: GRADE_RULE, runs: 0, checks, half_widths: Vec::new(), statement, statement_message: Default::default() }
 }
 
 pub(super) fn fact_status(status: &str) -> CheckStatus {

@@ -103,7 +103,12 @@ pub struct Credibility {
     pub checks: Vec<Check>,
     /// Relative half-widths of the headline intervals (e.g. 0.021 = ±2.1 %), pooled over runs.
     pub half_widths: Vec<HalfWidth>,
+    /// In English, for the JSON's readers: `statement_message` rendered by the English catalog
+    /// (or the English text itself where the statement is not yet a message).
     pub statement: String,
+    /// The statement as data, which every language renders; empty where `statement` is all.
+    #[serde(default, skip_serializing_if = "Message::is_empty")]
+    pub statement_message: Message,
 }
 
 /// A headline interval's relative half-width.
@@ -133,7 +138,15 @@ pub fn grade(checks: &[Check], runs: usize) -> Grade {
 impl Credibility {
     /// An empty value, replaced once the rest of the `Analysis` exists (the checks read it).
     pub fn placeholder() -> Credibility {
-        Credibility { grade: Grade::Medium, grade_rule: GRADE_RULE, runs: 0, checks: Vec::new(), half_widths: Vec::new(), statement: String::new() }
+        Credibility {
+            grade: Grade::Medium,
+            grade_rule: GRADE_RULE,
+            runs: 0,
+            checks: Vec::new(),
+            half_widths: Vec::new(),
+            statement: String::new(),
+            statement_message: Message::default(),
+        }
     }
 }
 
@@ -142,8 +155,9 @@ pub fn assess(runs: &[&Analysis]) -> Credibility {
     let half_widths = checks::half_widths(runs);
     let checks = checks::checks(runs, &half_widths);
     let grade = grade(&checks, runs.len());
-    let statement = statement::statement(runs, &checks, &half_widths, grade);
-    Credibility { grade, grade_rule: GRADE_RULE, runs: runs.len(), checks, half_widths, statement }
+    let statement_message = statement::statement(runs, &checks, &half_widths, grade);
+    let statement = statement_message.render(Lang::En);
+    Credibility { grade, grade_rule: GRADE_RULE, runs: runs.len(), checks, half_widths, statement, statement_message }
 }
 
 #[cfg(test)]

@@ -1,181 +1,196 @@
-//! The credibility statement: one paragraph, every number taken from the `Analysis` values
-//! (a test recomputes each from the JSON and finds it in the text).
+//! The credibility statement: one paragraph, one message per sentence, every number taken from
+//! the `Analysis` values (a test recomputes each from the JSON and finds it in the text). Every
+//! language words the same sentences (`locales/*/statement.ftl`).
 
 use super::{Check, CheckStatus, Grade, HalfWidth};
 use crate::Analysis;
-
-/// What an environment problem can do to the numbers.
-fn bias(name: &str) -> &'static str {
-    match name {
-        "environment.clocks_locked" => "unlocked clocks let results vary with temperature and power",
-        "environment.cpu_governor" => "frequency scaling on the client adds latency jitter",
-        "environment.gpu_idle_and_cool" => "a warm or busy GPU at the start can throttle early",
-        "environment.no_foreign_gpu_processes" => "another process competes for the GPU",
-        "environment.page_cache" => "a warm page cache flatters load times",
-        "environment.server_restarted" => "warm server caches can flatter TTFT",
-        _ => "unknown bias",
-    }
-}
-
-fn list(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
-    }
-}
+use credence_messages::{Message, Sep};
 
 /// The opening sentence: grade, requests measured, and what was dropped.
-fn measured_sentence(runs: &[&Analysis], grade: Grade) -> String {
-    let k = runs.len();
-    let measured: usize = runs.iter().map(|a| a.requests.in_steady_window).sum();
-    let seconds: f64 = runs.iter().map(|a| a.steady_state.end_s - a.steady_state.start_s).sum();
-    let warm_s: f64 = runs.iter().map(|a| a.steady_state.dropped_start_s).sum();
-    let warm_n: usize = runs.iter().map(|a| a.steady_state.dropped_start_requests).sum();
-    let tail_s: f64 = runs.iter().map(|a| a.steady_state.dropped_end_s).sum();
-    let tail_n: usize = runs.iter().map(|a| a.steady_state.dropped_end_requests).sum();
-    let runs_text = if k == 1 { "This single run".to_string() } else { format!("These {k} runs") };
-    if runs.iter().any(|a| a.run.timestamps == "absent") {
-        format!(
-            "Credibility {}. {runs_text} measured {measured} requests, but the source records no per-request timestamps: warmup, steady state and drift cannot be checked, and every request counts.",
-            grade.label()
-        )
-    } else {
-        format!(
-            "Credibility {}. {runs_text} measured {measured} requests over {seconds:.0} s of steady state, after dropping {warm_s:.0} s ({warm_n} requests) of warmup and {tail_s:.0} s ({tail_n} requests) at the end.",
-            grade.label()
-        )
-    }
+fn measured_sentence(runs: &[&Analysis], grade: Grade) -> Message {
+    let sum = |f: fn(&Analysis) -> f64| runs.iter().map(|a| f(a)).sum::<f64>();
+    let count = |f: fn(&Analysis) -> usize| runs.iter().map(|a| f(a)).sum::<usize>();
+    let untimed = runs.iter().any(|a| a.run.timestamps == "absent");
+    Message::new("stmt-measured")
+        .msg("grade", grade_word(grade))
+        .int("k", runs.len())
+        .text("timestamps", if untimed { "absent" } else { "present" })
+        .int("measured", count(|a| a.requests.in_steady_window))
+        .num("seconds", sum(|a| a.steady_state.end_s - a.steady_state.start_s), 0)
+        .num("warm_s", sum(|a| a.steady_state.dropped_start_s), 0)
+        .int("warm_n", count(|a| a.steady_state.dropped_start_requests))
+        .num("tail_s", sum(|a| a.steady_state.dropped_end_s), 0)
+        .int("tail_n", count(|a| a.steady_state.dropped_end_requests))
+}
+
+/// The grade as a word of the reader's language.
+pub fn grade_word(grade: Grade) -> Message {
+    Message::new("grade").text("grade", grade.label())
 }
 
 /// How wide the headline intervals are, and which cannot be bounded.
-fn width_sentences(widths: &[HalfWidth]) -> Vec<String> {
+fn width_sentences(widths: &[HalfWidth]) -> Vec<Message> {
+    let label = |w: &HalfWidth| Message::new("headline-label").text("metric", w.metric.as_str());
+    let bounded: Vec<Message> = widths
+        .iter()
+        .filter_map(|w| w.relative.map(|h| Message::new("interval-half-width").msg("label", label(w)).num("percent", h * 100.0, 1)))
+        .collect();
+    let unbounded: Vec<Message> = widths.iter().filter(|w| w.relative.is_none()).map(label).collect();
     let mut s = Vec::new();
-    let bounded: Vec<String> = widths.iter().filter_map(|w| w.relative.map(|h| format!("{} ±{:.1} %", w.label, h * 100.0))).collect();
-    let unbounded: Vec<String> = widths.iter().filter(|w| w.relative.is_none()).map(|w| w.label.clone()).collect();
     if !bounded.is_empty() {
-        s.push(format!("The 95 % intervals reach {}.", list(&bounded)));
+        s.push(Message::new("stmt-widths").list("items", bounded, Sep::And));
     }
     if !unbounded.is_empty() {
-        s.push(format!("{} cannot be bounded with this much data and must not be quoted as a number.", list(&unbounded)));
+        s.push(Message::new("stmt-unbounded").list("items", unbounded, Sep::And));
     }
     s
 }
 
 /// Other tails: named, not graded (the key metrics table marks them insufficient_data).
-fn short_tails_sentence(runs: &[&Analysis]) -> Option<String> {
-    let mut short: Vec<String> = Vec::new();
+fn short_tails_sentence(runs: &[&Analysis]) -> Option<Message> {
+    let mut short = Vec::new();
     for (metric, label) in [("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e", "E2E")] {
         for (key, p) in [("p99", "P99"), ("p999", "P99.9")] {
             if (metric, key) != ("ttft", "p99") && runs.iter().any(|a| a.metrics[metric][key].status != crate::Status::Ok) {
-                short.push(format!("{p} {label}"));
+                short.push(Message::new("tail-label").text("p", p).text("metric", label));
             }
         }
     }
-    (!short.is_empty()).then(|| format!("Too few samples to bound {}: these are reported as insufficient data, not as numbers.", list(&short)))
+    (!short.is_empty()).then(|| Message::new("stmt-short-tails").list("items", short, Sep::And))
+}
+
+/// An environment check's item (its name after `environment.`), as a message argument.
+fn env_item(c: &Check) -> String {
+    c.name.trim_start_matches("environment.").to_string()
 }
 
 /// Environment checks that failed (with their bias) or are unknown, or that all passed.
-fn environment_sentences(checks: &[Check]) -> Vec<String> {
-    let mut s = Vec::new();
-    let env_bad: Vec<String> = checks
+fn environment_sentences(checks: &[Check]) -> Vec<Message> {
+    let env = |c: &&Check| c.name.starts_with("environment.");
+    let bad: Vec<Message> = checks
         .iter()
-        .filter(|c| c.name.starts_with("environment.") && matches!(c.status, CheckStatus::Warn | CheckStatus::Fail))
-        .map(|c| format!("{} ({})", &c.name[12..], bias(&c.name)))
+        .filter(env)
+        .filter(|c| matches!(c.status, CheckStatus::Warn | CheckStatus::Fail))
+        .map(|c| {
+            let item = env_item(c);
+            Message::new("stmt-env-failed-item").msg("item", Message::new("env-item").text("item", item.as_str())).msg("bias", Message::new("env-bias").text("item", item))
+        })
         .collect();
-    let env_unknown: Vec<String> =
-        checks.iter().filter(|c| c.name.starts_with("environment.") && c.status == CheckStatus::NotChecked).map(|c| c.name[12..].to_string()).collect();
-    if !env_bad.is_empty() {
-        s.push(format!("Environment checks that failed: {}.", list(&env_bad)));
+    let unknown: Vec<Message> =
+        checks.iter().filter(env).filter(|c| c.status == CheckStatus::NotChecked).map(|c| Message::new("env-item").text("item", env_item(c))).collect();
+    let mut s = Vec::new();
+    if bad.is_empty() && unknown.is_empty() {
+        s.push(Message::new("stmt-env-passed"));
     }
-    if !env_unknown.is_empty() {
-        s.push(format!("Unknown environment items: {}; their biases cannot be ruled out.", list(&env_unknown)));
+    if !bad.is_empty() {
+        s.push(Message::new("stmt-env-failed").list("items", bad, Sep::And));
     }
-    if env_bad.is_empty() && env_unknown.is_empty() {
-        s.push("Every environment check passed.".into());
+    if !unknown.is_empty() {
+        s.push(Message::new("stmt-env-unknown").list("items", unknown, Sep::And));
     }
     s
 }
 
+/// A check's reason as a message argument (its English text when it has no message).
+fn reason_of(c: &Check) -> Message {
+    if c.message.is_empty() { Message::new("as-written").text("text", c.reason.as_str()) } else { c.message.clone() }
+}
+
+/// A check's name in running text, as written (`raw`) or with its underscores as spaces.
+fn check_name(c: &Check, style: &str) -> Message {
+    Message::new("check-name").text("check", c.name.replace('.', "-")).text("style", style).text("name", c.name.as_str()).text("spaced", c.name.replace('_', " "))
+}
+
 /// The other checks that failed, with their reasons.
-fn failed_checks_sentence(checks: &[Check]) -> Option<String> {
-    let other_fail: Vec<String> =
-        checks.iter().filter(|c| !c.name.starts_with("environment.") && c.status == CheckStatus::Fail).map(|c| format!("{} ({})", c.name, c.reason)).collect();
-    (!other_fail.is_empty()).then(|| format!("Failed checks: {}.", list(&other_fail)))
+fn failed_checks_sentence(checks: &[Check]) -> Option<Message> {
+    let failed: Vec<Message> = checks
+        .iter()
+        .filter(|c| !c.name.starts_with("environment.") && c.status == CheckStatus::Fail)
+        .map(|c| Message::new("stmt-failed-item").msg("check", check_name(c, "raw")).msg("reason", reason_of(c)))
+        .collect();
+    (!failed.is_empty()).then(|| Message::new("stmt-failed").list("items", failed, Sep::And))
 }
 
 /// What to compare with caution: single runs, windows with findings, warned checks.
-fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<String> {
-    let findings: Vec<String> = runs
+fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<Message> {
+    let findings: Vec<Message> = runs
         .iter()
-        .flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| f.title.clone()))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
+        .flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| (f.title.clone(), f.cause.clone())))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_values()
+        .map(|cause| Message::new("cause-title").text("cause", cause))
         .collect();
     let mut caution = Vec::new();
     if runs.len() == 1 {
-        caution.push("any comparison with another single run (run-to-run noise is unmeasured)".to_string());
+        caution.push(Message::new("caution-single-run"));
     }
     if !findings.is_empty() {
-        caution.push(format!("numbers from windows affected by {}", list(&findings)));
+        caution.push(Message::new("caution-findings").list("findings", findings, Sep::And));
     }
-    let warned: Vec<String> = checks
+    let warned: Vec<Message> = checks
         .iter()
         .filter(|c| !c.name.starts_with("environment.") && !matches!(c.name.as_str(), "replication" | "interval_width") && c.status == CheckStatus::Warn)
-        .map(|c| c.name.replace('_', " "))
+        .map(|c| check_name(c, "spaced"))
         .collect();
     if !warned.is_empty() {
-        caution.push(format!("anything that depends on {}", list(&warned)));
+        caution.push(Message::new("caution-warned").list("checks", warned, Sep::And));
     }
-    (!caution.is_empty()).then(|| format!("Compare with caution: {}.", list(&caution)))
+    (!caution.is_empty()).then(|| Message::new("stmt-caution").list("items", caution, Sep::And))
 }
 
 /// An estimate in ms as a reader should quote it, with the digits the report's tables give it
 /// (two significant digits of the interval's half-width; of 5 % of a value with only one
 /// bound): `38.2 [37.5, 39.0] ms`, or `~1072 ms (>= 798, insufficient data)`.
-fn quoted(e: &crate::Estimate) -> String {
-    let d = e.decimals(1.0);
+fn quoted(e: Option<&crate::Estimate>) -> Message {
+    let message = Message::new("quoted-ms");
+    let Some(e) = e else { return message.text("kind", "none") };
+    let d = u8::try_from(e.decimals(1.0)).unwrap_or(u8::MAX);
     match (e.status, e.estimate, e.ci_low, e.ci_high) {
-        (crate::Status::Ok, Some(x), Some(lo), Some(hi)) => format!("{x:.d$} [{lo:.d$}, {hi:.d$}] ms"),
-        (_, Some(x), Some(lo), None) => format!("~{x:.d$} ms (>= {lo:.d$}, insufficient data)"),
-        (_, Some(x), _, _) => format!("~{x:.d$} ms (insufficient data)"),
-        _ => "not measurable".into(),
+        (crate::Status::Ok, Some(x), Some(lo), Some(hi)) => message.text("kind", "bounded").num("x", x, d).num("lo", lo, d).num("hi", hi, d),
+        (_, Some(x), Some(lo), None) => message.text("kind", "lower").num("x", x, d).num("lo", lo, d),
+        (_, Some(x), _, _) => message.text("kind", "point").num("x", x, d),
+        _ => message.text("kind", "none"),
     }
 }
 
 /// When episodes with an environmental cause were excluded: the clean TTFT first, the
 /// as-measured one beside it, and what was excluded (nothing is left out silently).
-fn conditions_sentences(runs: &[&Analysis]) -> Vec<String> {
+fn conditions_sentences(runs: &[&Analysis]) -> Vec<Message> {
     let mut s = Vec::new();
     for a in runs {
         let Some(clean) = crate::conditions::clean(&a.conditions) else { continue };
-        let who = if runs.len() > 1 { format!("Run {}: i", a.run.run_id) } else { "I".to_string() };
-        let ttft = |m: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, crate::Estimate>>, k: &str| {
-            m.get("ttft").and_then(|x| x.get(k)).map_or("not measurable".into(), quoted)
-        };
+        type Metrics = std::collections::BTreeMap<String, std::collections::BTreeMap<String, crate::Estimate>>;
+        let ttft = |m: &Metrics, k: &str| quoted(m.get("ttft").and_then(|x| x.get(k)));
         let caused: Vec<&crate::conditions::Condition> = a.conditions.iter().filter(|c| c.cause.is_some()).collect();
         // Several causes may overlap: each with its own seconds.
-        let causes: Vec<String> =
-            caused.iter().map(|c| if caused.len() > 1 { format!("{} ({:.0} s)", c.title, c.excluded_s) } else { c.title.clone() }).collect();
-        s.push(format!(
-            "{who}n clean windows ({:.0} s, {} requests), P50 TTFT is {} and P99 TTFT {}; as measured, P50 TTFT {} and P99 TTFT {}. Excluded {:.0} s ({} requests, {:.0} % of the window): {}.",
-            clean.duration_s,
-            clean.requests,
-            ttft(&clean.metrics, "p50"),
-            ttft(&clean.metrics, "p99"),
-            ttft(&a.metrics, "p50"),
-            ttft(&a.metrics, "p99"),
-            clean.excluded_s,
-            clean.excluded_requests,
-            clean.excluded_share * 100.0,
-            list(&causes)
-        ));
+        let causes: Vec<Message> = caused
+            .iter()
+            .map(|c| {
+                let title = Message::new("cause-title").text("cause", c.cause.clone().unwrap_or_default());
+                if caused.len() > 1 { Message::new("stmt-cause-seconds").msg("cause", title).num("seconds", c.excluded_s, 0) } else { title }
+            })
+            .collect();
+        s.push(
+            Message::new("stmt-clean")
+                .text("several", if runs.len() > 1 { "yes" } else { "no" })
+                .text("run", a.run.run_id.as_str())
+                .num("seconds", clean.duration_s, 0)
+                .int("requests", clean.requests)
+                .msg("p50_clean", ttft(&clean.metrics, "p50"))
+                .msg("p99_clean", ttft(&clean.metrics, "p99"))
+                .msg("p50", ttft(&a.metrics, "p50"))
+                .msg("p99", ttft(&a.metrics, "p99"))
+                .num("excluded_s", clean.excluded_s, 0)
+                .int("excluded_n", clean.excluded_requests)
+                .num("excluded_pct", clean.excluded_share * 100.0, 0)
+                .list("causes", causes, Sep::And),
+        );
     }
     s
 }
 
 /// The credibility statement: one paragraph of sentences, each present only when it says something.
-pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], grade: Grade) -> String {
+pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], grade: Grade) -> Message {
     let mut s = vec![measured_sentence(runs, grade)];
     s.extend(conditions_sentences(runs));
     s.extend(width_sentences(widths));
@@ -183,5 +198,5 @@ pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], gra
     s.extend(environment_sentences(checks));
     s.extend(failed_checks_sentence(checks));
     s.extend(caution_sentence(runs, checks));
-    s.join(" ")
+    Message::new("statement").list("sentences", s, Sep::Sentence)
 }

@@ -47,7 +47,7 @@ pub fn telemetry_only(t: &TelemetryAudit, claims: Option<&Audit>) -> Credibility
     }
     let grade = grade(&checks, 0);
     let statement = statement(t, grade.label());
-    Credibility { grade, grade_rule: GRADE_RULE, runs: 0, checks, half_widths: Vec::new(), statement }
+    Credibility { grade, grade_rule: GRADE_RULE, runs: 0, checks, half_widths: Vec::new(), statement, statement_message: Default::default() }
 }
 
 /// How much telemetry there is, and its gaps.

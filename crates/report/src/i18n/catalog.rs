@@ -1,8 +1,10 @@
 //! The message catalog: every sentence and word a report shows, keyed, in English and in
 //! Chinese. Keys sort by prefix: `tpl.` the template's headings and column names, `view.` the
-//! view's sentences, `stmt.` and `env.` the credibility statement, `chart.` the charts' titles, axes and legends, `cmp.` the comparison,
+//! view's sentences, `chart.` the charts' titles, axes and legends, `cmp.` the comparison,
 //! `method.` the methodology, `tpl.md_` the Markdown's own words, `term.` and `metric.` names,
-//! `detector.` and `quantile.` fixed English notes of the analysis (looked up by their English).
+//! `quantile.` and `replication.` fixed English notes of the analysis (looked up by their English
+//! until they are messages; the checks, the statement, the causes and the detectors are, in
+//! `locales/`).
 //! `{name}` marks a value filled in.
 //! Chinese follows Chinese technical writing: full-width punctuation in prose, half-width
 //! digits, and a space between a number and its unit.
@@ -122,24 +124,6 @@ pub const CATALOG: &[(&str, &str, &str)] = &[
     ("cond.throughput", "throughput", "吞吐量"),
     ("cond.throughput_rps", "throughput (requests/s)", "吞吐量 (req/s)"),
     ("cond.windows", "{n} windows", "{n} 个窗口"),
-    ("env.clocks_locked.done", "GPU clocks locked", "GPU 已锁频"),
-    ("env.clocks_locked.item", "GPU clock locking", "GPU 是否锁频"),
-    ("env.clocks_locked.not_done", "GPU clocks not locked (boost clocks follow temperature and power, which adds run-to-run variance)", "GPU 未锁频（boost 频率随温度和功耗变化，会增大运行间差异）"),
-    ("env.cpu_governor.done", "client CPU governor set to performance", "客户端 CPU 调频策略为 performance"),
-    ("env.cpu_governor.item", "CPU governor", "CPU 调频策略"),
-    ("env.cpu_governor.not_done", "client CPU governor not set to performance (frequency scaling adds latency jitter)", "客户端 CPU 未使用 performance 调频策略（调频会给延迟带来抖动）"),
-    ("env.gpu_idle_and_cool.done", "GPU idle and cool at the start", "开始时 GPU 空闲且已冷却"),
-    ("env.gpu_idle_and_cool.item", "GPU temperature at the start", "开始时的 GPU 温度"),
-    ("env.gpu_idle_and_cool.not_done", "GPU warm or busy at the start (it can throttle early)", "开始时 GPU 温度偏高或仍在降温（前一轮负载的余热可能导致早期降频）"),
-    ("env.no_foreign_gpu_processes.done", "no other process on the GPU", "GPU 上无其他计算进程"),
-    ("env.no_foreign_gpu_processes.item", "other processes on the GPU", "GPU 上的其他进程"),
-    ("env.no_foreign_gpu_processes.not_done", "another process on the GPU (it competes for compute and memory)", "GPU 上有其他计算进程（争用算力和显存）"),
-    ("env.page_cache.done", "page cache dropped", "页缓存已清空"),
-    ("env.page_cache.item", "page cache", "页缓存是否清空"),
-    ("env.page_cache.not_done", "page cache not dropped (a warm cache flatters load times)", "页缓存未清空（热缓存会让加载时间偏快）"),
-    ("env.server_restarted.done", "server restarted", "服务已重启"),
-    ("env.server_restarted.item", "server restart", "服务是否重启"),
-    ("env.server_restarted.not_done", "server not restarted (warm prefix caches can flatter TTFT)", "服务未重启（之前运行留下的前缀缓存可能让首token延迟偏低）"),
     ("method.attribution", "Robust z-scores of 5-second windows against the steady window's median and MAD find anomalies; telemetry detectors (NVML reason bits and violation counters, power, memory, foreign processes, load-generator CPU and send lag, network counters, server queue) find causes; episodes match within ±2 s.", "以稳态窗口的中位数和 MAD 为基准，计算每个 5 秒窗口的稳健 z 值以发现异常；遥测检测器（NVML 降频原因位和违规计数、功耗、显存、其他进程、压测客户端 CPU 和发送延迟、网络计数器、服务端队列）负责找出原因；异常时段在 ±2 s 内匹配。"),
     ("method.attribution_term", "Attribution", "归因"),
     ("method.grade_term", "Credibility grade", "可信度等级"),
@@ -157,23 +141,6 @@ pub const CATALOG: &[(&str, &str, &str)] = &[
     ("metric.requests_per_s", "requests/s", "请求吞吐量 (req/s)"),
     ("quantile.type7", "Hyndman-Fan type 7 (linear interpolation, numpy default)", "Hyndman–Fan 第 7 类（线性插值，与 numpy 默认相同）"),
     ("replication.single", "single-run: cannot separate the configuration effect from run-to-run noise", "单次运行：无法把配置本身的影响与运行间噪声区分开"),
-    ("stmt.caution", "Compare with caution: {items}.", "以下比较需谨慎：{items}。"),
-    ("stmt.caution_findings", "numbers from windows affected by {items}", "受{items}影响的窗口中的数值"),
-    ("stmt.caution_single", "any comparison with another single run (run-to-run noise is unmeasured)", "与另一次单次运行的任何比较（运行间噪声未测量）"),
-    ("stmt.caution_warned", "anything that depends on {items}", "依赖 {items} 的结论"),
-    ("stmt.env_all_pass", "Every environment check passed.", "环境检查全部通过。"),
-    ("stmt.env_done", "Done before the run: {items}.", "测试前已做到：{items}。"),
-    ("stmt.env_not_done", "Not done: {items}.", "未做到：{items}。"),
-    ("stmt.env_unknown", "Unknown environment items: {items}; their biases cannot be ruled out.", "未记录的环境项：{items}，其偏差无法排除。"),
-    ("stmt.failed", "Failed checks: {items}.", "未通过的检查：{items}。"),
-    ("stmt.k_runs", "These {k} runs", "共 {k} 次运行"),
-    ("stmt.label_throughput", "throughput", "吞吐量"),
-    ("stmt.measured", "Credibility {grade}. {runs} measured {measured} requests over {seconds} s of steady state, after dropping {warm_s} s ({warm_n} requests) of warmup and {tail_s} s ({tail_n} requests) at the end.", "可信度：{grade}。{runs}：舍弃开头 {warm_s} s 的预热（{warm_n} 个请求）和末尾 {tail_s} s 的收尾（{tail_n} 个请求）后，在 {seconds} s 的稳态窗口内测量了 {measured} 个请求。"),
-    ("stmt.measured_untimed", "Credibility {grade}. {runs} measured {measured} requests, but the source records no per-request timestamps: warmup, steady state and drift cannot be checked, and every request counts.", "可信度：{grade}。{runs}，共测量 {measured} 个请求，但数据源没有逐请求时间戳：无法检查预热、稳态和漂移，所有请求均计入。"),
-    ("stmt.short_tails", "Too few samples to bound {items}: these are reported as insufficient data, not as numbers.", "{items} 的样本过少，无法给出区间：报告中标为数据不足，而不是数值。"),
-    ("stmt.single_run", "This single run", "本次为单次运行"),
-    ("stmt.unbounded", "{items} cannot be bounded with this much data and must not be quoted as a number.", "在现有数据量下，{items} 无法给出置信区间，不应作为数值引用。"),
-    ("stmt.widths", "The 95 % intervals reach {items}.", "由此得到的 95 % 置信区间半宽：{items}。"),
     ("telemetry.basis.clock_only", "SM clock only", "仅依据 SM 时钟"),
     ("telemetry.basis.power_at_limit", "power at its limit, no reason bits", "功耗达到上限，无原因位"),
     ("telemetry.basis.reason_bits", "reason bits", "依据原因位"),

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 
 use super::messages::{cause_action, cause_title, check_reason, detector_reason};
 use super::evidence_zh::episode_source;
-use super::statement_zh;
 use super::{CATALOG, Lang, comparison_zh, fill, tr};
 use credence_analyze::credibility::Credibility;
 use credence_analyze::{Analysis, Estimate, Status};
@@ -37,7 +36,7 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     v.subtitle = subtitle(r);
     v.grade_rule = tr(ZH, "view.grade_rule").to_string();
     if !runs.is_empty() && r.comparison.is_none() && r.sweep.is_none() {
-        v.statement = statement_zh::statement(&runs, &r.credibility);
+        v.statement = super::messages::statement(&r.credibility, Lang::Zh);
         v.headline = crate::conditions_view::headline(runs[0], headline(runs[0]), lang);
     }
     if let (Some(sw), Some(sv)) = (&r.sweep, v.sweep.as_mut()) {
@@ -220,19 +219,17 @@ fn errors_line(a: &Analysis) -> String {
 
 /// One set of checks per arm of a comparison, else one; reasons in Chinese.
 fn check_sets(r: &Report) -> Vec<CheckSet> {
-    let runs: Vec<&Analysis> = r.runs.iter().collect();
     let set = |title: String, statement: String, c: &Credibility| CheckSet {
         title,
         statement,
         checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), check_reason(k, Lang::Zh)]).collect(),
     };
     match (&r.base_credibility, &r.comparison) {
-        (Some(b), Some(cmp)) => {
-            let (base_runs, cand_runs) = runs.split_at(cmp.base_runs.len().min(runs.len()));
+        (Some(b), Some(_)) => {
             let arm_title = |key: &str, c: &Credibility| format!("{}：{}", tr(ZH, key), comparison_zh::grade_word(c.grade));
             vec![
-                set(arm_title("cmp.arm_base_title", b), statement_zh::statement(base_runs, b), b),
-                set(arm_title("cmp.arm_cand_title", &r.credibility), statement_zh::statement(cand_runs, &r.credibility), &r.credibility),
+                set(arm_title("cmp.arm_base_title", b), super::messages::statement(b, Lang::Zh), b),
+                set(arm_title("cmp.arm_cand_title", &r.credibility), super::messages::statement(&r.credibility, Lang::Zh), &r.credibility),
             ]
         }
         // A sweep's checks are its weakest step's.
@@ -430,6 +427,7 @@ fn comparison(cv: &mut crate::comparison_view::ComparisonView, c: &credence_anal
         row.verdict_word = comparison_zh::verdict_word(m.verdict).to_string();
     }
     cv.table_note = comparison_zh::table_note(c);
+    cv.clean_sentence = c.clean.as_ref().and_then(|cl| cl.sentence_message.as_ref()).map(|m| m.render(Lang::Zh));
     cv.gates_line = comparison_zh::gates_line(c);
     cv.credibility = comparison_zh::credibility_summary(c, r.grade());
     cv.arms = vec![

@@ -1,15 +1,21 @@
 //! The sentences the analysis states as messages (`credence_messages`), in the report's
-//! language: check reasons, finding titles and actions, detector notes, unknown values' notes.
+//! language: the credibility statement, check reasons, finding titles and actions, detector
+//! notes, unknown values' notes.
 //! An analysis saved before messages carries its English text only, which is shown as it is.
 
 use credence_analyze::attribute::DetectorStatus;
-use credence_analyze::credibility::Check;
+use credence_analyze::credibility::{Check, Credibility};
 use credence_analyze::credibility::notes::note_arg;
 use credence_messages::{Arg, Lang, Message};
 
 /// A check's reason.
 pub fn check_reason(k: &Check, lang: Lang) -> String {
     if k.message.is_empty() { k.reason.clone() } else { k.message.render(lang) }
+}
+
+/// A credibility statement.
+pub fn statement(c: &Credibility, lang: Lang) -> String {
+    if c.statement_message.is_empty() { c.statement.clone() } else { c.statement_message.render(lang) }
 }
 
 /// A finding's title, by its cause.

@@ -19,7 +19,6 @@ pub mod gates_zh;
 pub mod glyphs;
 pub mod localize;
 pub mod messages;
-pub mod statement_zh;
 pub mod sweep_zh;
 pub mod telemetry_zh;
 

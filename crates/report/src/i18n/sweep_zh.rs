@@ -4,7 +4,6 @@
 
 use super::comparison_zh::grade_word;
 use super::localize::estimate_zh;
-use super::statement_zh;
 use credence_analyze::credibility::Grade;
 use crate::document::{Report, Sweep};
 use crate::format::significant;
@@ -28,7 +27,7 @@ pub fn statement(sw: &Sweep, r: &Report) -> Option<String> {
         "共 {} 档的负载扫描；其可信度取最弱的一档（给定速率 {} req/s）：{}",
         sw.steps.len(),
         step.offered_per_s,
-        statement_zh::statement(&[a], &a.credibility)
+        super::messages::statement(&a.credibility, super::Lang::Zh)
     ))
 }
 

@@ -1,0 +1,76 @@
+## The credibility statement (`credibility.statement`): page 1's paragraph, one message per
+## sentence, each present only when it says something.
+
+stmt-measured = 可信度：{ $grade }。{ $k ->
+        [1] 本次为单次运行
+       *[other] 共 { $k } 次运行
+    }{ $timestamps ->
+        [absent] ，测量了 { $measured } 个请求，但数据源没有逐请求时间戳：无法检查预热、稳态和漂移，所有请求都计入结果。
+       *[present] ：舍弃开头 { $warm_s } s 的预热（{ $warm_n } 个请求）和末尾 { $tail_s } s（{ $tail_n } 个请求）后，在 { $seconds } s 的稳态窗口内测量了 { $measured } 个请求。
+    }
+
+stmt-clean = { $several ->
+        [yes] 运行 { $run }：
+       *[no] {""}
+    }在干净窗口（{ $seconds } s，{ $requests } 个请求）中，P50 TTFT 为 { $p50_clean }，P99 TTFT 为 { $p99_clean }；把受影响的时段也算在内，P50 TTFT 为 { $p50 }，P99 TTFT 为 { $p99 }。已排除 { $excluded_s } s（{ $excluded_n } 个请求，占稳态窗口的 { $excluded_pct } %）：{ $causes }。
+stmt-cause-seconds = { $cause }（{ $seconds } s）
+quoted-ms = { $kind ->
+        [bounded] { $x } [{ $lo }, { $hi }] ms
+        [lower] ~{ $x } ms（≥ { $lo }，数据不足）
+        [point] ~{ $x } ms（数据不足）
+       *[none] 无法测量
+    }
+
+stmt-widths = 95 % 置信区间的半宽：{ $items }。
+stmt-unbounded = { $items } 在现有数据量下无法给出区间，不能作为数值引用。
+stmt-short-tails = { $items } 的样本过少，无法给出区间：报告中标为数据不足，而不是数值。
+tail-label = { $p } { $metric }
+
+stmt-env-failed = 未通过的环境检查：{ $items }。
+stmt-env-failed-item = { $item }（{ $bias }）
+stmt-env-unknown = 情况未知的环境项：{ $items }；无法排除它们带来的偏差。
+stmt-env-passed = 环境检查全部通过。
+## An environment check's name (the part after `environment.`), and what its failure can do.
+env-item = { $item ->
+        [clocks_locked] GPU 锁频
+        [cpu_governor] 客户端 CPU 调频策略
+        [gpu_idle_and_cool] 开始时 GPU 空闲且已冷却
+        [no_foreign_gpu_processes] GPU 上无其他计算进程
+        [page_cache] 页缓存已清空
+       *[server_restarted] 服务已重启
+    }
+env-bias = { $item ->
+        [clocks_locked] 未锁频时结果随温度和功耗浮动
+        [cpu_governor] 客户端调频会给延迟带来抖动
+        [gpu_idle_and_cool] 开始时 GPU 较热或繁忙，可能过早降频
+        [no_foreign_gpu_processes] 其他进程会争用 GPU
+        [page_cache] 页缓存未清空会让加载时间偏短
+       *[server_restarted] 服务端缓存未清空会让 TTFT 偏低
+    }
+
+stmt-failed = 未通过的检查：{ $items }。
+stmt-failed-item = { $check }（{ $reason }）
+
+stmt-caution = 以下情况需谨慎比较：{ $items }。
+caution-single-run = 与另一次单次运行的任何比较（运行间噪声未经测量）
+caution-findings = 受{ $findings }影响的窗口中的数值
+caution-warned = 依赖{ $checks }的任何判断
+## A check's name in running text (`$check` is its name with "." as "-").
+check-name = { $check ->
+        [steady_state] 稳态
+        [sample_size-ttft_p99] P99 TTFT 样本量
+        [dependence] 请求间相关性
+        [client_saturation] 压测客户端饱和
+        [throttling] 降频
+        [interference] 干扰
+        [error_rate] 错误率
+        [interval_width] 置信区间宽度
+        [data_quality] 数据质量
+        [source_limits] 数据源限制
+        [unexplained_anomalies] 无法解释的异常
+        [replication] 重复运行
+       *[other] { $style ->
+            [spaced] { $spaced }
+           *[raw] { $name }
+        }
+    }

@@ -7,7 +7,7 @@ clean-compare-arm = { $arm ->
        *[cand] 候选
     }有 { $share } % 的窗口受{ $causes }影响
 verdict-word = { $verdict ->
-        [regression] 回归
+        [regression] 退化
         [improvement] 改进
         [equivalent] 持平
        *[inconclusive] 无法判断

@@ -108,7 +108,15 @@ fn other_condition(c: &Comparison) -> Option<String> {
         .filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement))
         .map(|(k, m)| format!("{}（{}）", decided_change(k, m), verdict_word(m.verdict)))
         .collect();
-    let found = if decided.is_empty() { "无超出容差的变化".to_string() } else { decided.join("；") };
+    // The same words as the English: the decided changes, else how many metrics were
+    // equivalent and how many could not be decided.
+    let count = |v: Verdict| rows.iter().filter(|(_, m)| m.verdict == v).count();
+    let found = match (decided.is_empty(), count(Verdict::Equivalent), count(Verdict::Inconclusive)) {
+        (false, ..) => decided.join("；"),
+        (true, 0, _) => "均无法判断".to_string(),
+        (true, _, 0) => "均持平".to_string(),
+        (true, e, i) => format!("{e} 项持平，{i} 项无法判断"),
+    };
     let why = match (c.decision.why, &c.clean) {
         (DecidingWhy::EpisodesAlike, Some(cl)) => format!(
             "两组处于异常时段的时间占比相近（基线 {:.0} %，候选 {:.0} %），以洁净时段核验结果为准",

@@ -329,3 +329,17 @@ fn bad_input_exits_2() {
         assert!(!out.exists());
     }
 }
+
+/// A command in a sentence (`nvidia-smi -lgc` in a finding's action) is set in the monospace
+/// font, in both languages; its backticks never reach the page.
+#[test]
+fn code_in_sentences_is_set_without_backticks() {
+    let s = Scratch::new("report_code_spans");
+    for lang in ["en", "zh"] {
+        let pdf = s.path(&format!("demo-{lang}.pdf"));
+        report(&[fixture("demo").to_str().unwrap(), "--lang", lang], &pdf);
+        let text = flat(&pdftotext(&pdf));
+        assert!(text.contains("nvidia-smi -lgc"), "{lang}: the action's command is on the page");
+        assert!(!text.contains('`'), "{lang}: a backtick reached the page");
+    }
+}

@@ -22,8 +22,13 @@ fn main() {
     // A target folder shared by two checkouts (CI's persistent cache) would otherwise keep the
     // reflog path of whichever checkout ran this script first: a checkout's own `.git/HEAD`
     // (relative, so each checkout has its own, written when it was cloned) reruns it there.
+    // Named by its absolute path too: a checkout that ran it and is gone since (a CI clone)
+    // leaves a path that no longer exists, which reruns it here.
     if Path::new(".git").exists() {
         println!("cargo:rerun-if-changed=.git/HEAD");
+        if let Ok(head) = std::path::absolute(".git/HEAD") {
+            println!("cargo:rerun-if-changed={}", head.display());
+        }
     }
     let reflog = git_dir().map(|d| d.join("logs").join("HEAD")).filter(|p| p.is_file());
     let reflog = reflog.unwrap_or_else(|| {

@@ -5,6 +5,7 @@ sep-comma = ,{ " " }
 sep-semicolon = ;{ " " }
 sep-enumeration = ,{ " " }
 sep-and = {" "}and{" "}
+sep-phrases = ,{ " " }
 sep-sentence = {" "}
 
 ## Text shown as written (an English reason saved before messages existed).
@@ -43,3 +44,6 @@ note-collector = { $note ->
     [telemetry_only_phases] telemetry only: the requests come from the load generator's own run directory or an import
    *[warmup_marked] warmup requests are marked phase=warmup, not deleted
 }
+
+## An arrival process (the manifest's `workload.arrival`).
+arrival = { $arrival } arrivals

@@ -5,6 +5,7 @@ sep-comma = ，
 sep-semicolon = ；
 sep-enumeration = 、
 sep-and = 和
+sep-phrases = ；
 sep-sentence = {""}
 
 ## Text shown as written (an English reason saved before messages existed).
@@ -43,3 +44,12 @@ note-collector = { $note ->
     [telemetry_only_phases] 仅遥测：请求数据来自压测工具自己的运行目录或导入的文件
    *[warmup_marked] 预热请求标记为 phase=warmup，并未删除
 }
+
+## An arrival process (the manifest's `workload.arrival`).
+arrival = { $arrival ->
+        [poisson] 泊松到达
+        [constant] 匀速到达
+        [closed_loop] 闭环并发
+        [trace_replay] 按轨迹回放
+       *[unknown] 到达方式未知
+    }

@@ -1,14 +1,189 @@
 ## The comparison's sentences (`credence compare`, the comparison report).
 
 ## On P50 TTFT, when episodes were excluded: the clean change beside the measured one.
-clean-compare = P50 TTFT 在干净窗口中的变化为 { $clean } [{ $clean_lo }, { $clean_hi }]（{ $clean_verdict }），按全部数据为 { $measured } [{ $measured_lo }, { $measured_hi }]（{ $measured_verdict }）（{ $arms }）
+clean-compare = P50 TTFT 在洁净时段的变化为 { $clean } [{ $clean_lo }, { $clean_hi }]（{ $clean_verdict }），实测为 { $measured } [{ $measured_lo }, { $measured_hi }]（{ $measured_verdict }）。{ $arms }。
 clean-compare-arm = { $arm ->
         [base] 基线
        *[cand] 候选
-    }有 { $share } % 的窗口受{ $causes }影响
+    }有 { $share } % 的测量窗口受 { $causes } 影响
 verdict-word = { $verdict ->
         [regression] 退化
         [improvement] 改进
         [equivalent] 持平
        *[inconclusive] 无法判断
     }
+
+## A metric as a reader says it.
+metric-label = { $metric ->
+        [output_tokens_per_s] 输出 token 吞吐量
+        [requests_per_s] 吞吐量
+        [error_rate] 错误率
+       *[other] { $metric }
+    }
+metric-percentile = { $percentile } { $family ->
+        [ttft] TTFT
+        [tpot] TPOT
+        [e2e] E2E
+        [itl] ITL
+       *[other] { $family }
+    }
+metric-unit = { $unit ->
+        [tokens_per_s] tokens/s
+        [requests_per_s] req/s
+        [percent] %
+       *[ms] ms
+    }
+status = { $status ->
+        [PASS] 通过
+        [WARN] 警告
+        [FAIL] 未通过
+       *[NOT_CHECKED] 未检查
+    }
+empty = {""}
+
+## The headline.
+compare-headline = { $parts }。
+compare-invalid = 对比无效（{ $gates }）
+compare-gate-failed = { $gate } 未通过
+compare-a-gate-failed = 有一项有效性门槛未通过
+## (`$n` counts the changes; the Chinese lists them without a count or a plural.)
+compare-changes = { $verdict ->
+        [regression] { $n ->
+           *[other] 退化
+        }
+       *[improvement] { $n ->
+           *[other] 改进
+        }
+    }{ $lead }：{ $changes }
+compare-lead = { $condition ->
+        [clean] （洁净时段）
+        [measured] （实测）
+       *[none] {""}
+    }
+compare-decided = { $metric } 变化 { $change }，超出容差 { $tolerance }（{ $base } → { $cand } { $unit }）
+compare-others = { $equivalent } 项持平，{ $inconclusive } 项无法判断
+compare-none-beyond = { $lower ->
+        [yes] 没有
+       *[no] 没有
+    }超出容差的退化或改进{ $lead }：{ $others }
+compare-other-decided = { $condition ->
+        [clean] 洁净时段
+       *[measured] 实测
+    }核验结果：{ $changes }
+compare-other-change = { $change }（{ $verdict }）
+compare-other-counted = { $condition ->
+        [clean] 洁净时段
+       *[measured] 实测
+    }核验结果：{ $equivalent ->
+        [0] 均无法判断
+       *[other] { $inconclusive ->
+            [0] 均持平
+           *[other] { $equivalent } 项持平，{ $inconclusive } 项无法判断
+        }
+    }
+compare-why = { $why ->
+        [alike] 两组处于异常时段的时间占比相近（基线 { $base } %，候选 { $cand } %），以洁净时段核验结果为准
+       *[differ] 异常时段占候选测量窗口的 { $cand } %、基线的 { $base } %，可能由切换本身引起，以实测核验结果为准
+    }
+compare-credibility = 可信度{ $grade }（{ $note }）
+compare-runs = { $single ->
+        [yes] 每组单次运行
+       *[no] 基线 { $base } 次、候选 { $cand } 次运行
+    }
+compare-runs-failed = { $runs }；未通过：{ $checks }
+compare-arm-check = { $arm ->
+        [base] 基线
+       *[cand] 候选
+    } { $check }
+
+## The top part under the headline.
+compare-column = { $column ->
+        [metric] 指标
+        [base] 基线 [95 % 置信区间]
+        [cand] 候选 [95 % 置信区间]
+        [change] 变化 [95 % 置信区间]
+        [tolerance] 容差
+       *[verdict] 核验结果
+    }
+compare-table-note = 基线与候选：各组的统计量及其 95 % 置信区间，与变化量使用同一方差模型（{ $method }：运行内分块自助法重抽样 { $resamples } 次，种子 { $seed }；错误率用 Wilson 区间）。容差 τ：即所要求的容差（运行间的离散计入置信区间，从不抬高 τ）。核验结果：95 % 置信区间完全落在 ±τ 之外为退化或改进；90 % 置信区间完全落在 ±τ 之内为持平；其余为无法判断。
+compare-gates = 有效性门槛：{ $tally }{ $details }。
+compare-gates-details = （{ $items }）
+compare-gate-count = { $status } { $n } 项
+compare-gate-detail = { $gate } { $status }：{ $reason }
+compare-no-gates = 无
+compare-summary = 对比的可信度取较弱的一组：{ $grade }。{ $gates } 项有效性门槛中 { $passed } 项通过。{ $replication }{ $changed }
+compare-replication = { $single ->
+        [yes] 每组只有一次运行：运行间噪声未测量，单是环境差异就可能让指标变化这么多；每组至少重复运行 3 次。
+       *[no] 基线 { $base } 次、候选 { $cand } 次运行：运行间噪声已测量，并计入每个置信区间。
+    }
+compare-changed = { $n ->
+        [0] 两份运行清单没有差异。
+        [1] 两份运行清单之间只有 { $key } 不同：{ $base } → { $cand }。
+       *[other] 两份运行清单之间有 { $n } 个字段不同：{ $keys }。
+    }
+compare-arm = { $arm ->
+        [base] 基线组
+       *[cand] 候选组
+    }（{ $runs }）：可信度{ $grade }；{ $checks } 项检查中 { $passed } 项通过{ $statuses }。
+compare-arm-statuses = ；{ $items }
+compare-arm-status = { $status }：{ $names }
+
+## The details.
+compare-details = { $valid ->
+        [no] 对比无效。
+       *[yes] {""}
+    }基线：{ $base }。候选：{ $cand }。{ $replication }。方法：{ $method }，重抽样 { $resamples } 次，种子 { $seed }。
+compare-replication-short = { $single ->
+        [yes] 每组单次运行：无法把配置本身的影响与运行间噪声区分开
+       *[no] 基线 { $base } 次、候选 { $cand } 次运行
+    }
+compare-too-few-groups = { $metrics }：无法判断。某次运行的稳态窗口只有 { $groups } 个重抽样组，至少需要 { $min } 个才能衡量请求之间的相关程度
+compare-note = { $metric }：{ $advice }
+advice = { $kind ->
+        [runs-or-longer] 要作出判断，每组需 { $runs } 次运行，或把每次运行的请求数增加到约 { $factor } 倍（{ $source }）
+        [runs-dominated] 要作出判断，每组需 { $runs } 次运行；{ $dominates }
+        [runs] 要作出判断，每组需 { $runs } 次运行（{ $source }）
+        [longer] 要作出判断，需把每次运行的请求数增加到约 { $factor } 倍（{ $source }）
+        [pooled] 要作出判断，每组需约 { $factor } 倍的请求，分几次运行均可（{ $source }）
+       *[cannot-tell] 现有运行不足以估计还需多少数据才能作出判断（按此估算超过当前的 { $max } 倍；{ $source }）：每组先至少运行 { $pilot } 个请求，再用 `credence plan` 规划
+    }
+advice-source = { $basis ->
+        [measured] 实测运行间变异系数 { $cv } %
+        [assumed] 假设运行间相差 { $cv } %：每组一次运行无法测量它
+       *[pooled] 错误率把各次运行的请求合并计算
+    }
+advice-dominates = { $basis ->
+        [measured] 实测运行间噪声（变异系数 { $cv } %）占主导，延长单次运行无济于事
+       *[assumed] 若运行间按假设相差 { $cv } %（每组一次运行无法测量它），延长单次运行无济于事
+    }
+
+## The validity gates' reasons.
+gate-lengths = 双样本 KS 检验：D = { $d }（上限 { $limit }），p = { $p }
+gate-no-token-counts = 没有 token 计数
+gate-arrival = 基线：{ $base }；候选：{ $cand }
+load = { $arrival }{ $rate }{ $concurrency }，{ $streaming ->
+        [yes] 流式
+        [no] 非流式
+       *[unknown] 是否流式未知
+    }
+load-rate = ，每秒 { $rate } 个请求
+load-concurrency = ，并发 { $n }
+gate-manifests-same = 两份运行清单没有差异：没有记录切换了什么
+gate-one-switch = 只有一处变化：{ $key }
+gate-many-switches = 有 { $n } 处不同，无法把影响归于某一处变化：{ $keys }
+gate-steady = { $class }
+gate-left-out = { $class }：已从该组剔除，该组剩余运行仍足以比较
+steady-class = { $class ->
+        [Flat] 平稳
+        [Warmup] 有预热段，之后平稳
+        [Slowdown] 运行中逐渐变慢
+       *[NoSteadyState] 没有稳态
+    }
+gate-replicated = 基线每组 { $base } 次运行，候选 { $cand } 次
+gate-single-run = 单次运行：无法把配置本身的影响与运行间噪声区分开
+gate-drift = 前后两次基线运行的 P50 TTFT 相差 { $percent } %
+gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } %，两组相差 { $change } %{ $as_much ->
+        [yes] ：同一配置的运行之间的差异与两种配置之间的差异一样大
+       *[no] {""}
+    }
+manifest-absent = （未设置）

@@ -1,5 +1,6 @@
 //! Outputs pinned to committed copies: the analysis JSON of every fixture run and the reports
-//! (PDF, Markdown, JSON) of the demo, the A/A runs, the A/B comparison and two audits. A
+//! (PDF, Markdown, JSON) of the demo, the A/A runs, the A/B comparison and two audits, and the
+//! Chinese reports (PDF, Markdown) of the demo, the A/A runs, the comparison and an audit. A
 //! refactor must leave them byte-identical; a deliberate change re-blesses them with
 //! `CREDENCE_BLESS=1 cargo test --release --test it golden::` and shows up in the diff.
 //!
@@ -110,8 +111,16 @@ fn reports_are_unchanged() {
     let s = Scratch::new("golden_reports");
     let mut hashes = String::new();
     let jobs = reports().into_iter().map(|(n, a)| (n, "report", a)).chain(audits().into_iter().map(|(n, a)| (n, "audit", a)));
+    // Chinese: every kind of report once (a run, several runs, a comparison, an audit); the JSON
+    // is the same in every language.
+    let chinese = ["demo", "aa", "ab", "audit-llmperf"];
+    let jobs = jobs.flat_map(|(n, c, a)| {
+        let zh = chinese.contains(&n).then(|| (format!("{n}.zh"), c, [a.clone(), vec!["--lang".into(), "zh".into()]].concat()));
+        std::iter::once((n.to_string(), c, a)).chain(zh)
+    });
     for (name, command, args) in jobs {
-        for (format, ext) in [("pdf", "pdf"), ("md", "md"), ("json", "json")] {
+        let formats: &[(&str, &str)] = if name.ends_with(".zh") { &[("pdf", "pdf"), ("md", "md")] } else { &[("pdf", "pdf"), ("md", "md"), ("json", "json")] };
+        for &(format, ext) in formats {
             let out = s.path(&format!("{name}.{ext}"));
             let mut full: Vec<&str> = vec![command];
             full.extend(args.iter().map(String::as_str));

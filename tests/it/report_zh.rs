@@ -212,7 +212,7 @@ fn a_chinese_comparison_leads_with_its_verdict_and_the_compare_jsons_numbers() {
         }
     }
     assert!(decided > 0 && headline.starts_with("退化：") && headline.ends_with('。'), "{headline}");
-    assert!(top.iter().any(|l| l.starts_with("| 指标 | 基线 [95 % 置信区间] | 候选 [95 % 置信区间] | 变化 [95 % 置信区间] | 容差 | 结论 |")), "{top:#?}");
+    assert!(top.iter().any(|l| l.starts_with("| 指标 | 基线 [95 % 置信区间] | 候选 [95 % 置信区间] | 变化 [95 % 置信区间] | 容差 | 核验结果 |")), "{top:#?}");
     assert!(top.iter().any(|l| l.starts_with("有效性门槛：")), "{top:#?}");
 }
 
@@ -408,7 +408,7 @@ fn a_chinese_comparison_whose_workloads_differ_says_why_in_chinese() {
     assert!(gate["reason"].as_str().unwrap().starts_with("base poisson arrivals"), "the JSON keeps the English reason: {gate}");
     let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
     let row = md.lines().find(|l| l.starts_with("| same_workload.arrival")).expect("the arrival gate's row");
-    assert!(row.contains("基线：poisson 到达，10.0 req/s，流式；候选：poisson 到达，20.0 req/s，非流式"), "{row}");
+    assert!(row.contains("基线：泊松到达，每秒 10.0 个请求，流式；候选：泊松到达，每秒 20.0 个请求，非流式"), "{row}");
     let config = &j["runs"][0]["run"]["config"];
     let allowed: Vec<String> = ["engine", "hardware", "model"].iter().filter_map(|k| config[k].as_str().map(String::from)).collect();
     let left: Vec<String> = english_runs(&md).into_iter().filter(|r| !allowed.iter().any(|a| a.contains(r.as_str()))).collect();

@@ -76,8 +76,9 @@ pub enum Arg {
 }
 
 /// How a list's items are separated: `comma` (", " / "，"), `semicolon` ("; " / "；"),
-/// `enumeration` (", " / "、", for short names), `and` (`a, b and c` / `a、b和c`) or
-/// `sentence` (sentences of a paragraph: a space in English, nothing in Chinese).
+/// `enumeration` (", " / "、", for short names), `and` (`a, b and c` / `a、b和c`),
+/// `phrases` (phrases with commas of their own: ", " / "；") or `sentence` (sentences of a
+/// paragraph: a space in English, nothing in Chinese).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Sep {
@@ -85,6 +86,7 @@ pub enum Sep {
     Semicolon,
     Enumeration,
     And,
+    Phrases,
     Sentence,
 }
 
@@ -94,6 +96,7 @@ impl Sep {
             Sep::Comma => "sep-comma",
             Sep::Semicolon => "sep-semicolon",
             Sep::Enumeration | Sep::And => "sep-enumeration",
+            Sep::Phrases => "sep-phrases",
             Sep::Sentence => "sep-sentence",
         }
     }

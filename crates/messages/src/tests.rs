@@ -153,7 +153,7 @@ fn the_chinese_catalog_keeps_to_the_glossary() {
 fn chinese_prose_has_no_english_words() {
     let names = [
         "TTFT", "TPOT", "ITL", "E2E", "P50", "P99", "ms", "GPU", "CPU", "SM", "KV", "NVML", "OOM", "HW", "NIC", "PSU", "Mann", "Kendall", "credence", "s", "C",
-        "performance", "off", "auto", "sysfs", "cpufreq", "nvidia", "smi", "collect",
+        "performance", "off", "auto", "sysfs", "cpufreq", "nvidia", "smi", "collect", "token", "tokens", "KS", "D", "p", "Wilson",
     ];
     for (file, prose) in chinese_prose() {
         let prose: String = prose.split('`').step_by(2).collect();

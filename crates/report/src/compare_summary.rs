@@ -8,7 +8,7 @@ use super::document::Report;
 
 pub fn summary(r: &Report) -> String {
     let mut s = String::new();
-    let Some(c) = comparison(r) else { return s };
+    let Some(c) = comparison(r, credence_messages::Lang::En) else { return s };
     let _ = writeln!(s, "{}\n", c.headline);
     let [metric, base, cand, change, tolerance, verdict] = &c.table_header;
     let _ = writeln!(s, "{metric:<16} {base:>30} {cand:>30} {change:>30} {tolerance:>10}  {verdict}");

@@ -1,14 +1,14 @@
 //! A comparison's content for the renderers, verdict first: the headline sentence, the verdict
 //! table, the gates in one line and the credibility summary; then the details (method, every
-//! gate, what would decide, what changed). The words come from `comparison_words`.
+//! gate, what would decide, what changed), in the report's language. The sentences are
+//! `comparison_words`' messages.
 
 use serde::Serialize;
 
 use super::comparison_words as words;
 use super::document::Report;
-use super::i18n::{Lang, fill, list};
 use credence_analyze::compare::verdict::Verdict;
-use credence_analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
+use credence_messages::{Lang, Message};
 
 /// One row of the verdict table. `verdict` is the enum's name (`regression`), from which the
 /// PDF template picks the colour; `verdict_word` is what the reader sees.
@@ -50,59 +50,44 @@ pub struct ComparisonView {
     pub environment_changed: Vec<[String; 3]>,
 }
 
-/// The comparison's view; None when the report has no comparison.
-pub fn comparison(r: &Report) -> Option<ComparisonView> {
+/// The comparison's view in `lang`; None when the report has no comparison.
+pub fn comparison(r: &Report, lang: Lang) -> Option<ComparisonView> {
     let c = r.comparison.as_ref()?;
     let base = r.base_credibility.as_ref().unwrap_or(&r.credibility);
+    let say = |m: Message| m.render(lang);
     let table = words::ordered(c)
         .into_iter()
         .map(|(name, m)| VerdictRow {
-            metric: words::metric_label(name),
-            base: words::arm_cell(name, m, m.base, m.base_ci),
-            cand: words::arm_cell(name, m, m.cand, m.cand_ci),
+            metric: say(words::metric_label(name)),
+            base: words::arm_cell(name, m, m.base, m.base_ci, lang),
+            cand: words::arm_cell(name, m, m.cand, m.cand_ci, lang),
             change: words::change_cell(name, m),
             tolerance: words::tolerance_cell(name, m),
             verdict: m.verdict,
-            verdict_word: words::verdict_word(m.verdict).to_string(),
+            verdict_word: say(words::verdict_word(m.verdict)),
         })
         .collect();
-    let notes = words::too_few_groups(c)
-        .into_iter()
-        .map(|(groups, names)| {
-            let labels: Vec<String> = names.iter().map(|n| words::metric_label(n)).collect();
-            let (groups, min) = (groups.to_string(), MIN_WINDOWS_FOR_DEPENDENCE.to_string());
-            fill(Lang::En, "cmp.note_too_few_groups", &[("metrics", &list(Lang::En, &labels)), ("groups", &groups), ("min", &min)])
-        })
-        .chain(
-            words::ordered(c)
-                .into_iter()
-                .filter_map(|(name, m)| m.more_data.as_ref().map(|d| format!("{}: to decide, {}", words::metric_label(name), d.advice))),
-        )
-        .collect();
-    let (base_name, cand_name) = words::arm_names();
+    // The headline the JSON carries, so that every renderer shows the sentence that set the
+    // exit code; rebuilt only for a comparison that has none.
+    let headline = c.headline_message.clone().unwrap_or_else(|| words::headline(c, r.grade(), (base, &r.credibility)));
+    let sentence = |cl: &credence_analyze::compare::clean::CleanComparison| match lang {
+        Lang::En => cl.sentence.clone(),
+        _ => cl.sentence_message.as_ref().map(|m| m.render(lang)),
+    };
     Some(ComparisonView {
-        headline: c.headline.clone().unwrap_or_else(|| words::headline(c, r.grade(), (base, &r.credibility))),
+        headline: say(headline),
         headline_verdict: words::lead_verdict(c),
-        table_header: words::table_header(),
+        table_header: words::table_header().map(say),
         table,
-        table_note: words::table_note(c),
-        gates_line: words::gates_line(c),
-        clean_sentence: c.clean.as_ref().and_then(|cl| cl.sentence.clone()),
-        credibility: words::credibility_summary(c, r.grade()),
-        arms: vec![words::arm_line(base_name, &c.base_runs, base), words::arm_line(cand_name, &c.cand_runs, &r.credibility)],
-        summary: format!(
-            "{}Base: {}. Candidate: {}. {}. Method: {} with {} resamples, seed {}.",
-            if c.valid { "" } else { "INVALID COMPARISON. " },
-            c.base_runs.join(", "),
-            c.cand_runs.join(", "),
-            c.replication,
-            c.metrics.values().next().map_or("", |m| m.change.method),
-            c.metrics.values().next().map_or(0, |m| m.change.resamples),
-            c.metrics.values().next().map_or(0, |m| m.change.seed)
-        ),
-        notes,
-        gates: c.gates.iter().map(|g| [g.name.clone(), g.status.clone(), g.reason.clone()]).collect(),
-        what_changed: c.what_changed.iter().map(|d| [d.key.clone(), d.base.clone(), d.cand.clone()]).collect(),
+        table_note: say(words::table_note(c)),
+        gates_line: say(words::gates_line(c)),
+        clean_sentence: c.clean.as_ref().and_then(sentence),
+        credibility: say(words::credibility_summary(c, r.grade())),
+        arms: vec![say(words::arm_line("base", &c.base_runs, base)), say(words::arm_line("cand", &c.cand_runs, &r.credibility))],
+        summary: say(words::details(c)),
+        notes: words::notes(c).into_iter().map(say).collect(),
+        gates: c.gates.iter().map(|g| [g.name.clone(), g.status.clone(), say(g.message.clone())]).collect(),
+        what_changed: c.what_changed.iter().map(|d| [d.key.clone(), say(words::manifest_value(&d.base)), say(words::manifest_value(&d.cand))]).collect(),
         environment_changed: words::environment_rows(c),
     })
 }

@@ -1,14 +1,18 @@
 //! The words of a comparison's top part: the headline sentence, the verdict table's header and
-//! cells, the validity gates in one line, and the credibility summary. Every English word the
-//! top part shows comes from a function here, and each takes the comparison's serialized data,
-//! so that a message catalog (`--lang`) can replace these functions without touching the
-//! layouts. Numbers come from the compare JSON only (`Comparison`), formatted by `format.rs`.
+//! cells, the validity gates in one line, the credibility summary and the notes. The sentences
+//! are messages (`locales/*/compare.ftl`) built from the comparison's serialized data, so every
+//! language says the same facts with the same numbers; the cells (numbers with units and
+//! intervals) read the same in every language. Numbers come from the compare JSON only
+//! (`Comparison`), formatted by `format.rs`.
 
 use super::format::decimals_for;
 use credence_analyze::compare::decision::{Deciding, DecidingWhy};
+use credence_analyze::compare::gate_reason::identifiers;
 use credence_analyze::compare::verdict::Verdict;
 use credence_analyze::compare::{Comparison, MetricComparison};
 use credence_analyze::credibility::{CheckStatus, Credibility, Grade};
+use credence_analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
+use credence_messages::{Lang, Message, Sep};
 
 /// The compared metrics in the order the table lists them; any other metric follows by name.
 pub const METRIC_ORDER: [&str; 9] =
@@ -20,24 +24,12 @@ fn is_absolute(metric: &str) -> bool {
 }
 
 /// A metric's name as a reader says it: `P50 TTFT`, `output tokens/s`.
-pub fn metric_label(metric: &str) -> String {
-    fn family(m: &str) -> &str {
-        match m {
-            "ttft" => "TTFT",
-            "tpot" => "TPOT",
-            "e2e" => "E2E",
-            "itl" => "ITL",
-            other => other,
+pub fn metric_label(metric: &str) -> Message {
+    match metric.rsplit_once("_p") {
+        Some((family, p)) if p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty() => {
+            Message::new("metric-percentile").text("percentile", percentile_label(p)).text("family", family)
         }
-    }
-    match metric {
-        "output_tokens_per_s" => "output tokens/s".into(),
-        "requests_per_s" => "requests/s".into(),
-        "error_rate" => "error rate".into(),
-        _ => match metric.rsplit_once("_p") {
-            Some((m, p)) if p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty() => format!("{} {}", percentile_label(p), family(m)),
-            _ => metric.to_string(),
-        },
+        _ => Message::new("metric-label").text("metric", metric),
     }
 }
 
@@ -50,17 +42,22 @@ fn percentile_label(digits: &str) -> String {
 }
 
 /// The unit a metric's values are shown in.
-pub(crate) fn unit(metric: &str) -> &'static str {
-    match metric {
-        "output_tokens_per_s" => "tokens/s",
-        "requests_per_s" => "requests/s",
-        "error_rate" => "%",
+fn unit_message(metric: &str) -> Message {
+    let unit = match metric {
+        "output_tokens_per_s" => "tokens_per_s",
+        "requests_per_s" => "requests_per_s",
+        "error_rate" => "percent",
         _ => "ms",
-    }
+    };
+    Message::new("metric-unit").text("unit", unit)
 }
 
-/// The verdict as a word.
-pub fn verdict_word(v: Verdict) -> &'static str {
+/// The verdict as a word: `regression`.
+pub fn verdict_word(v: Verdict) -> Message {
+    Message::new("verdict-word").text("verdict", verdict_key(v))
+}
+
+fn verdict_key(v: Verdict) -> &'static str {
     match v {
         Verdict::Regression => "regression",
         Verdict::Improvement => "improvement",
@@ -69,20 +66,26 @@ pub fn verdict_word(v: Verdict) -> &'static str {
     }
 }
 
+fn grade(g: Grade) -> Message {
+    Message::new("grade").text("grade", g.label())
+}
+
+fn status(s: &str) -> Message {
+    Message::new("status").text("status", s)
+}
+
 /// The verdict table's column names.
-pub fn table_header() -> [String; 6] {
-    ["metric", "base [95 % CI]", "candidate [95 % CI]", "change [95 % CI]", "tolerance", "verdict"].map(String::from)
+pub fn table_header() -> [Message; 6] {
+    ["metric", "base", "cand", "change", "tolerance", "verdict"].map(|c| Message::new("compare-column").text("column", c))
 }
 
 /// What the table's intervals are, in one line under it.
-pub fn table_note(c: &Comparison) -> String {
+pub fn table_note(c: &Comparison) -> Message {
     let m = c.metrics.values().find(|m| m.change.resamples > 0);
-    format!(
-        "Base and candidate: each arm's statistic with its 95 % interval, from the same variance model as the change ({}: within-run block bootstrap of {} resamples, seed {}; Wilson for the error rate). Tolerance τ: the one asked for (the spread of the runs is in the interval, never in τ). Verdict: regression or improvement when the 95 % interval lies beyond ±τ; equivalent when the 90 % interval lies within it; inconclusive otherwise.",
-        m.map_or("", |m| m.change.method),
-        m.map_or(0, |m| m.change.resamples),
-        m.map_or(0, |m| m.change.seed),
-    )
+    Message::new("compare-table-note")
+        .text("method", m.map_or("", |m| m.change.method))
+        .int("resamples", m.map_or(0, |m| m.change.resamples))
+        .int("seed", m.map_or(0, |m| m.change.seed))
 }
 
 /// The digits a pair of arm intervals supports: those of the narrower half-width.
@@ -96,9 +99,14 @@ pub(crate) fn scale(metric: &str) -> f64 {
 }
 
 /// One arm's value with its interval and unit: `29.69 [29.32, 30.06] ms`.
-pub fn arm_cell(metric: &str, m: &MetricComparison, value: f64, ci: (f64, f64)) -> String {
+pub fn arm_cell(metric: &str, m: &MetricComparison, value: f64, ci: (f64, f64), lang: Lang) -> String {
     let (k, d) = (scale(metric), arm_decimals(m, scale(metric)));
-    format!("{:.d$} [{:.d$}, {:.d$}] {}", value * k, ci.0 * k, ci.1 * k, unit(metric))
+    format!("{:.d$} [{:.d$}, {:.d$}] {}", value * k, ci.0 * k, ci.1 * k, unit_message(metric).render(lang))
+}
+
+/// A manifest value in the comparison's "what changed": as written, or absent.
+pub fn manifest_value(value: &str) -> Message {
+    if value == "(absent)" { Message::new("manifest-absent") } else { Message::new("as-written").text("text", value) }
 }
 
 /// A change or one of its bounds: `+9.5 %`, or `+0.12 pp` for the error rate.
@@ -137,41 +145,56 @@ pub fn too_few_groups(c: &Comparison) -> Vec<(usize, Vec<&str>)> {
     by_groups
 }
 
-/// A decided change in the headline: `P50 TTFT +9.5 % [+7.4 %, +11.7 %] beyond ±5.0 % (29.69 → 32.50 ms)`.
-fn decided_change(metric: &str, m: &MetricComparison) -> String {
-    let (k, d) = (scale(metric), arm_decimals(m, scale(metric)));
-    format!(
-        "{} {} beyond {} ({:.d$} → {:.d$} {})",
-        metric_label(metric),
-        change_cell(metric, m),
-        tolerance_cell(metric, m),
-        m.base * k,
-        m.cand * k,
-        unit(metric)
-    )
+/// What would decide each inconclusive metric: the metrics whose runs are too short first,
+/// then each metric's advice.
+pub fn notes(c: &Comparison) -> Vec<Message> {
+    let short = too_few_groups(c).into_iter().map(|(groups, names)| {
+        Message::new("compare-too-few-groups")
+            .list("metrics", names.iter().map(|n| metric_label(n)).collect(), Sep::And)
+            .int("groups", groups)
+            .int("min", MIN_WINDOWS_FOR_DEPENDENCE)
+    });
+    let advice = ordered(c).into_iter().filter_map(|(name, m)| {
+        m.more_data.as_ref().map(|d| Message::new("compare-note").msg("metric", metric_label(name)).msg("advice", d.advice_message.clone()))
+    });
+    short.chain(advice).collect()
 }
 
-/// The verdicts of one condition, in words: `Regression: P50 TTFT +9.5 % [...] beyond ±5.0 %
-/// (29.69 → 32.50 ms); 1 metric equivalent, 6 inconclusive`, or `No regression or improvement
+/// A decided change in the headline: `P50 TTFT +9.5 % [+7.4 %, +11.7 %] beyond ±5.0 % (29.69 → 32.50 ms)`.
+fn decided_change(metric: &str, m: &MetricComparison) -> Message {
+    let (k, d) = (scale(metric), arm_decimals(m, scale(metric)));
+    let d = u8::try_from(d).unwrap_or(u8::MAX);
+    Message::new("compare-decided")
+        .msg("metric", metric_label(metric))
+        .text("change", change_cell(metric, m))
+        .text("tolerance", tolerance_cell(metric, m))
+        .num("base", m.base * k, d)
+        .num("cand", m.cand * k, d)
+        .msg("unit", unit_message(metric))
+}
+
+/// The verdicts of one condition: `Regression: P50 TTFT +9.5 % [...] beyond ±5.0 % (29.69 →
+/// 32.50 ms)`, then `1 metric equivalent, 6 inconclusive`; or `No regression or improvement
 /// beyond tolerance: …`. `rows` are (metric, comparison with that condition's verdict and change).
-fn verdicts_words(rows: &[(&str, MetricComparison)], lead: &str) -> String {
-    let with = |v: Verdict| rows.iter().filter(|(_, m)| m.verdict == v).map(|(k, m)| decided_change(k, m)).collect::<Vec<_>>();
+fn verdicts_parts(rows: &[(&str, MetricComparison)], lead: &str, lower: bool) -> Vec<Message> {
+    let lead = Message::new("compare-lead").text("condition", lead);
     let count = |v: Verdict| rows.iter().filter(|(_, m)| m.verdict == v).count();
     let mut parts = Vec::new();
-    for (v, one, many) in [(Verdict::Regression, "Regression", "Regressions"), (Verdict::Improvement, "Improvement", "Improvements")] {
-        let changes = with(v);
+    for v in [Verdict::Regression, Verdict::Improvement] {
+        let changes: Vec<Message> = rows.iter().filter(|(_, m)| m.verdict == v).map(|(k, m)| decided_change(k, m)).collect();
         if !changes.is_empty() {
-            parts.push(format!("{}{lead}: {}", if changes.len() == 1 { one } else { many }, changes.join(", ")));
+            let n = changes.len();
+            parts.push(Message::new("compare-changes").text("verdict", verdict_key(v)).int("n", n).msg("lead", lead.clone()).list("changes", changes, Sep::Phrases));
         }
     }
-    let (equivalent, inconclusive) = (count(Verdict::Equivalent), count(Verdict::Inconclusive));
-    let others = format!("{equivalent} {} equivalent, {inconclusive} inconclusive", if equivalent == 1 { "metric" } else { "metrics" });
+    let others = Message::new("compare-others").int("equivalent", count(Verdict::Equivalent)).int("inconclusive", count(Verdict::Inconclusive));
     if parts.is_empty() {
-        parts.push(format!("No regression or improvement beyond tolerance{lead}: {others}"));
+        let lower = if lower { "yes" } else { "no" };
+        parts.push(Message::new("compare-none-beyond").text("lower", lower).msg("lead", lead).msg("others", others));
     } else {
         parts.push(others);
     }
-    parts.join("; ")
+    parts
 }
 
 /// The rows of one condition: as measured, or each metric with its clean change and verdict.
@@ -192,76 +215,66 @@ pub(crate) fn condition_rows(c: &Comparison, condition: Deciding) -> Vec<(&str, 
     }
 }
 
+fn condition_key(condition: Deciding) -> &'static str {
+    match condition {
+        Deciding::Clean => "clean",
+        Deciding::AsMeasured => "measured",
+    }
+}
+
 /// The other condition's verdicts in a few words: `as measured inconclusive`, or its decided
 /// changes.
-fn other_condition_words(rows: &[(&str, MetricComparison)], name: &str) -> String {
-    let decided: Vec<String> = rows
+fn other_condition(rows: &[(&str, MetricComparison)], condition: Deciding) -> Message {
+    let decided: Vec<Message> = rows
         .iter()
         .filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement))
-        .map(|(k, m)| format!("{} {}", verdict_word(m.verdict), decided_change(k, m)))
+        .map(|(k, m)| Message::new("compare-other-change").msg("verdict", verdict_word(m.verdict)).msg("change", decided_change(k, m)))
         .collect();
+    let condition = condition_key(condition);
     if decided.is_empty() {
         let count = |v: Verdict| rows.iter().filter(|(_, m)| m.verdict == v).count();
-        let (equivalent, inconclusive) = (count(Verdict::Equivalent), count(Verdict::Inconclusive));
-        let word = if equivalent == 0 {
-            "inconclusive".to_string()
-        } else if inconclusive == 0 {
-            "equivalent".to_string()
-        } else {
-            format!("{equivalent} equivalent, {inconclusive} inconclusive")
-        };
-        format!("{name} {word}")
+        Message::new("compare-other-counted")
+            .text("condition", condition)
+            .int("equivalent", count(Verdict::Equivalent))
+            .int("inconclusive", count(Verdict::Inconclusive))
     } else {
-        format!("{name}: {}", decided.join(", "))
+        Message::new("compare-other-decided").text("condition", condition).list("changes", decided, Sep::Phrases)
     }
 }
 
 /// Why one condition decides, when episodes were excluded: how much of each arm they took.
-fn decision_context(c: &Comparison) -> Option<String> {
+fn decision_context(c: &Comparison) -> Option<Message> {
     let clean = c.clean.as_ref()?;
-    let (b, cd) = (clean.excluded.base_share * 100.0, clean.excluded.cand_share * 100.0);
-    Some(match c.decision.why {
-        DecidingWhy::EpisodesAlike => {
-            format!("both arms spent about the same share of their windows in episodes (base {b:.0} %, candidate {cd:.0} %), so the clean verdict decides")
-        }
-        DecidingWhy::EpisodesDiffer => format!(
-            "episodes took {cd:.0} % of the candidate's window and {b:.0} % of the base's: the switch may have caused them, so the as-measured verdict decides"
-        ),
+    let why = match c.decision.why {
+        DecidingWhy::EpisodesAlike => "alike",
+        DecidingWhy::EpisodesDiffer => "differ",
         DecidingWhy::NoEpisodes => return None,
-    })
+    };
+    Some(Message::new("compare-why").text("why", why).num("base", clean.excluded.base_share * 100.0, 0).num("cand", clean.excluded.cand_share * 100.0, 0))
 }
 
 /// The headline: the comparison's validity, then the deciding verdicts (regressions,
 /// improvements, the others counted), both conditions' when they differ, and the credibility,
 /// in one sentence. `arms` is (base, candidate).
-pub fn headline(c: &Comparison, grade: Grade, arms: (&Credibility, &Credibility)) -> String {
+pub fn headline(c: &Comparison, grade: Grade, arms: (&Credibility, &Credibility)) -> Message {
     let mut parts = Vec::new();
     if !c.valid {
-        parts.push(format!("Invalid comparison ({})", failed_gates(c)));
+        parts.push(Message::new("compare-invalid").arg("gates", failed_gates(c)));
     }
     let deciding = c.decision.deciding;
     if c.decision.verdicts_differ {
-        let (lead, other, other_name) = match deciding {
-            Deciding::Clean => (" in clean conditions", Deciding::AsMeasured, "as measured"),
-            Deciding::AsMeasured => (" as measured", Deciding::Clean, "in clean conditions"),
+        let other = match deciding {
+            Deciding::Clean => Deciding::AsMeasured,
+            Deciding::AsMeasured => Deciding::Clean,
         };
-        parts.push(verdicts_words(&condition_rows(c, deciding), lead));
-        parts.push(other_condition_words(&condition_rows(c, other), other_name));
+        parts.extend(verdicts_parts(&condition_rows(c, deciding), condition_key(deciding), false));
+        parts.push(other_condition(&condition_rows(c, other), other));
         parts.extend(decision_context(c));
     } else {
-        parts.push(verdicts_words(&condition_rows(c, deciding), ""));
+        parts.extend(verdicts_parts(&condition_rows(c, deciding), "none", !c.valid));
     }
-    if !c.valid && parts.len() == 2 && parts[1].starts_with("No regression") {
-        parts[1] = lower_first(&parts[1]);
-    }
-    parts.push(format!("credibility {} ({})", grade.label(), credibility_note(c, arms)));
-    parts.join("; ") + "."
-}
-
-/// `No regression` → `no regression`, after an earlier clause.
-fn lower_first(s: &str) -> String {
-    let mut chars = s.chars();
-    chars.next().map_or(String::new(), |f| f.to_lowercase().collect::<String>() + chars.as_str())
+    parts.push(Message::new("compare-credibility").msg("grade", self::grade(grade)).msg("note", credibility_note(c, arms)));
+    Message::new("compare-headline").list("parts", parts, Sep::Semicolon)
 }
 
 /// Which direction the headline leads with, for its colour: the first of regression,
@@ -272,62 +285,99 @@ pub fn lead_verdict(c: &Comparison) -> Verdict {
 }
 
 /// The gates that did not pass, named: `same_workload.input_lengths FAIL`.
-fn failed_gates(c: &Comparison) -> String {
-    let failed: Vec<String> = c.gates.iter().filter(|g| g.status == "FAIL").map(|g| format!("{} FAIL", g.name)).collect();
-    if failed.is_empty() { "a validity gate failed".into() } else { failed.join(", ") }
+fn failed_gates(c: &Comparison) -> credence_messages::Arg {
+    let failed: Vec<Message> = c.gates.iter().filter(|g| g.status == "FAIL").map(|g| Message::new("compare-gate-failed").text("gate", &g.name)).collect();
+    if failed.is_empty() {
+        credence_messages::Arg::Msg(Box::new(Message::new("compare-a-gate-failed")))
+    } else {
+        credence_messages::Arg::List { items: failed, sep: Sep::Enumeration }
+    }
 }
 
 /// The replication and, when an arm is LOW, its failed checks: `single runs`.
-fn credibility_note(c: &Comparison, (base, cand): (&Credibility, &Credibility)) -> String {
-    let runs = if c.base_runs.len() == 1 && c.cand_runs.len() == 1 {
-        "single runs".to_string()
-    } else {
-        format!("{} base and {} candidate runs", c.base_runs.len(), c.cand_runs.len())
-    };
-    let failed: Vec<String> = [("base", base), ("candidate", cand)]
+fn credibility_note(c: &Comparison, (base, cand): (&Credibility, &Credibility)) -> Message {
+    let runs = runs_message("compare-runs", c);
+    let failed: Vec<Message> = [("base", base), ("cand", cand)]
         .iter()
-        .flat_map(|(arm, cr)| cr.checks.iter().filter(|k| k.status == CheckStatus::Fail).map(move |k| format!("{arm} {}", k.name)))
+        .flat_map(|(arm, cr)| {
+            cr.checks.iter().filter(|k| k.status == CheckStatus::Fail).map(move |k| Message::new("compare-arm-check").text("arm", *arm).text("check", &k.name))
+        })
         .collect();
-    if failed.is_empty() { runs } else { format!("{runs}; failed: {}", failed.join(", ")) }
+    if failed.is_empty() { runs } else { Message::new("compare-runs-failed").msg("runs", runs).list("checks", failed, Sep::Enumeration) }
+}
+
+/// `id` with the runs per arm: single runs, or how many of each.
+fn runs_message(id: &str, c: &Comparison) -> Message {
+    let single = c.base_runs.len() == 1 && c.cand_runs.len() == 1;
+    Message::new(id).text("single", if single { "yes" } else { "no" }).int("base", c.base_runs.len()).int("cand", c.cand_runs.len())
 }
 
 /// The validity gates in one line: `Validity gates: 6 PASS, 1 WARN (replication: …).`
-pub fn gates_line(c: &Comparison) -> String {
+pub fn gates_line(c: &Comparison) -> Message {
     let count = |s: &str| c.gates.iter().filter(|g| g.status == s).count();
-    let tally: Vec<String> = ["PASS", "WARN", "FAIL", "NOT_CHECKED"].iter().filter(|s| count(s) > 0).map(|s| format!("{} {s}", count(s))).collect();
-    let not_passed: Vec<String> = c.gates.iter().filter(|g| g.status != "PASS").map(|g| format!("{} {}: {}", g.name, g.status, g.reason)).collect();
-    let tally = if tally.is_empty() { "none".to_string() } else { tally.join(", ") };
-    if not_passed.is_empty() { format!("Validity gates: {tally}.") } else { format!("Validity gates: {tally} ({}).", not_passed.join("; ")) }
+    let tally: Vec<Message> =
+        ["PASS", "WARN", "FAIL", "NOT_CHECKED"].iter().filter(|s| count(s) > 0).map(|s| Message::new("compare-gate-count").int("n", count(s)).msg("status", status(s))).collect();
+    let not_passed: Vec<Message> = c
+        .gates
+        .iter()
+        .filter(|g| g.status != "PASS")
+        .map(|g| Message::new("compare-gate-detail").text("gate", &g.name).msg("status", status(&g.status)).msg("reason", g.message.clone()))
+        .collect();
+    let tally = if tally.is_empty() { credence_messages::Arg::Msg(Box::new(Message::new("compare-no-gates"))) } else { credence_messages::Arg::List { items: tally, sep: Sep::Comma } };
+    let details = if not_passed.is_empty() { Message::new("empty") } else { Message::new("compare-gates-details").list("items", not_passed, Sep::Semicolon) };
+    Message::new("compare-gates").arg("tally", tally).msg("details", details)
 }
 
 /// The comparison's credibility in a few sentences: its grade is the weaker arm's, how many
 /// gates pass, what replication allows, and what changed between the manifests.
-pub fn credibility_summary(c: &Comparison, grade: Grade) -> String {
+pub fn credibility_summary(c: &Comparison, g: Grade) -> Message {
     let passed = c.gates.iter().filter(|g| g.status == "PASS").count();
-    let replication = if c.base_runs.len() == 1 && c.cand_runs.len() == 1 {
-        "One run per arm: run-to-run noise is unmeasured, so the environment alone could move a metric this much; repeat each arm at least 3 times.".to_string()
-    } else {
-        format!("{} base and {} candidate runs: run-to-run noise is measured and part of every interval.", c.base_runs.len(), c.cand_runs.len())
-    };
     let changed = match c.what_changed.as_slice() {
-        [] => "The manifests do not differ.".to_string(),
-        [d] => format!("Between the manifests only {} changed: {} → {}.", d.key, d.base, d.cand),
-        many => format!("Between the manifests {} fields changed: {}.", many.len(), many.iter().map(|d| d.key.as_str()).collect::<Vec<_>>().join(", ")),
+        [d] => Message::new("compare-changed").int("n", 1).text("key", &d.key).msg("base", manifest_value(&d.base)).msg("cand", manifest_value(&d.cand)),
+        many => {
+            let keys: Vec<String> = many.iter().map(|d| d.key.clone()).collect();
+            Message::new("compare-changed").int("n", many.len()).list("keys", identifiers(&keys), Sep::Comma)
+        }
     };
-    format!("The comparison is as credible as its weaker arm: {}. {passed} of {} validity gates pass. {replication} {changed}", grade.label(), c.gates.len())
+    Message::new("compare-summary")
+        .msg("grade", grade(g))
+        .int("passed", passed)
+        .int("gates", c.gates.len())
+        .msg("replication", runs_message("compare-replication", c))
+        .msg("changed", changed)
 }
 
 /// One arm in one line: `Base (base): MEDIUM; 16 of 18 checks pass; WARN: interval_width, replication.`
-pub fn arm_line(arm: &str, runs: &[String], cr: &Credibility) -> String {
+pub fn arm_line(arm: &str, runs: &[String], cr: &Credibility) -> Message {
     let passed = cr.checks.iter().filter(|k| k.status == CheckStatus::Pass).count();
-    let mut line = format!("{arm} ({}): {}; {passed} of {} checks pass", runs.join(", "), cr.grade.label(), cr.checks.len());
-    for status in [CheckStatus::Fail, CheckStatus::Warn, CheckStatus::NotChecked] {
-        let names: Vec<&str> = cr.checks.iter().filter(|k| k.status == status).map(|k| k.name.as_str()).collect();
-        if !names.is_empty() {
-            line += &format!("; {}: {}", status.label(), names.join(", "));
-        }
-    }
-    line + "."
+    let statuses: Vec<Message> = [CheckStatus::Fail, CheckStatus::Warn, CheckStatus::NotChecked]
+        .into_iter()
+        .filter_map(|s| {
+            let names: Vec<String> = cr.checks.iter().filter(|k| k.status == s).map(|k| k.name.clone()).collect();
+            (!names.is_empty()).then(|| Message::new("compare-arm-status").msg("status", status(s.label())).list("names", identifiers(&names), Sep::Enumeration))
+        })
+        .collect();
+    let statuses = if statuses.is_empty() { Message::new("empty") } else { Message::new("compare-arm-statuses").list("items", statuses, Sep::Semicolon) };
+    Message::new("compare-arm")
+        .text("arm", arm)
+        .list("runs", identifiers(runs), Sep::Enumeration)
+        .msg("grade", grade(cr.grade))
+        .int("passed", passed)
+        .int("checks", cr.checks.len())
+        .msg("statuses", statuses)
+}
+
+/// The details' first line: the runs, the replication and the method.
+pub fn details(c: &Comparison) -> Message {
+    let first = c.metrics.values().next();
+    Message::new("compare-details")
+        .text("valid", if c.valid { "yes" } else { "no" })
+        .list("base", identifiers(&c.base_runs), Sep::Enumeration)
+        .list("cand", identifiers(&c.cand_runs), Sep::Enumeration)
+        .msg("replication", runs_message("compare-replication-short", c))
+        .text("method", first.map_or("", |m| m.change.method))
+        .int("resamples", first.map_or(0, |m| m.change.resamples))
+        .int("seed", first.map_or(0, |m| m.change.seed))
 }
 
 /// A measured environment field as a reader says it, with its unit: (label, scale, unit).
@@ -434,6 +484,7 @@ mod tests {
             clean: None,
             decision: credence_analyze::compare::decision::decide(&Default::default(), None),
             headline: None,
+            headline_message: None,
         }
     }
 
@@ -445,7 +496,7 @@ mod tests {
     #[test]
     fn the_headline_names_every_regression_then_every_improvement_with_numbers() {
         let (b, c) = (credibility(Grade::Medium, None), credibility(Grade::Medium, None));
-        let h = headline(&comparison(true), Grade::Medium, (&b, &c));
+        let h = headline(&comparison(true), Grade::Medium, (&b, &c)).render(Lang::En);
         assert_eq!(
             h,
             "Regressions: P50 TTFT +9.5 % [+7.4 %, +11.7 %] beyond ±5.0 % (150.2 → 164.5 ms), \
@@ -461,36 +512,38 @@ mod tests {
         let (b, c) = (credibility(Grade::Low, Some("steady_state")), credibility(Grade::Medium, None));
         let mut cmp = comparison(false);
         cmp.metrics.retain(|k, _| k.starts_with("e2e"));
-        let h = headline(&cmp, Grade::Low, (&b, &c));
+        let h = headline(&cmp, Grade::Low, (&b, &c)).render(Lang::En);
         assert_eq!(
             h,
             "Invalid comparison (same_workload.input_lengths FAIL); no regression or improvement beyond tolerance: \
              1 metric equivalent, 1 inconclusive; credibility LOW (single runs; failed: base steady_state)."
         );
-        assert_eq!(gates_line(&cmp), "Validity gates: 1 FAIL (same_workload.input_lengths FAIL: KS).");
+        assert_eq!(gates_line(&cmp).render(Lang::En), "Validity gates: 1 FAIL (same_workload.input_lengths FAIL: KS).");
     }
 
     #[test]
     fn cells_carry_their_units_and_intervals() {
         let m = metric(150.2, 164.5, (0.074, 0.117), Verdict::Regression);
-        assert_eq!(arm_cell("ttft_p50", &m, m.base, m.base_ci), "150.2 [148.7, 151.7] ms");
+        assert_eq!(arm_cell("ttft_p50", &m, m.base, m.base_ci, Lang::En), "150.2 [148.7, 151.7] ms");
         assert_eq!(change_cell("ttft_p50", &m), "+9.5 % [+7.4 %, +11.7 %]");
         assert_eq!(tolerance_cell("ttft_p50", &m), "±5.0 %");
         let mut e = metric(0.01, 0.02, (0.002, 0.018), Verdict::Inconclusive);
         (e.tolerance, e.change.estimate, e.base_ci, e.cand_ci) = (0.005, 0.01, (0.006, 0.015), (0.015, 0.026));
         assert_eq!(change_cell("error_rate", &e), "+1.00 pp [+0.20 pp, +1.80 pp]");
         assert_eq!(tolerance_cell("error_rate", &e), "±0.50 pp");
-        assert_eq!(arm_cell("error_rate", &e, e.cand, e.cand_ci), "2.00 [1.50, 2.60] %");
+        assert_eq!(arm_cell("error_rate", &e, e.cand, e.cand_ci, Lang::En), "2.00 [1.50, 2.60] %");
         let t = metric(742.0, 726.0, (-0.066, 0.023), Verdict::Inconclusive);
-        assert_eq!(arm_cell("output_tokens_per_s", &t, t.base, t.base_ci), "742.0 [734.6, 749.4] tokens/s");
+        assert_eq!(arm_cell("output_tokens_per_s", &t, t.base, t.base_ci, Lang::En), "742.0 [734.6, 749.4] tokens/s");
     }
 
     #[test]
     fn metric_labels_read_as_spoken() {
-        assert_eq!(metric_label("ttft_p50"), "P50 TTFT");
-        assert_eq!(metric_label("e2e_p999"), "P99.9 E2E");
-        assert_eq!(metric_label("output_tokens_per_s"), "output tokens/s");
-        assert_eq!(metric_label("error_rate"), "error rate");
-        assert_eq!(metric_label("something_else"), "something_else");
+        let label = |m: &str| metric_label(m).render(Lang::En);
+        assert_eq!(label("ttft_p50"), "P50 TTFT");
+        assert_eq!(label("e2e_p999"), "P99.9 E2E");
+        assert_eq!(label("output_tokens_per_s"), "output tokens/s");
+        assert_eq!(label("error_rate"), "error rate");
+        assert_eq!(label("something_else"), "something_else");
+        assert_eq!(metric_label("ttft_p99").render(Lang::Zh), "P99 TTFT");
     }
 }

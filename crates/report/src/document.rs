@@ -202,7 +202,8 @@ impl Report {
         let base = report.base_credibility.as_ref().unwrap_or(&report.credibility);
         let headline = report.comparison.as_ref().map(|c| super::comparison_words::headline(c, report.grade(), (base, &report.credibility)));
         if let Some(c) = report.comparison.as_mut() {
-            c.headline = headline;
+            c.headline = headline.as_ref().map(|m| m.render(credence_messages::Lang::En));
+            c.headline_message = headline;
         }
         report
     }

@@ -421,7 +421,7 @@ fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<String> {
 /// The report's content, formatted.
 pub fn view(r: &Report) -> View {
     let first = r.runs.first();
-    let comparison_view = comparison(r);
+    let comparison_view = comparison(r, super::i18n::Lang::En);
     // A comparison states its own credibility briefly; each arm's statement goes with its checks.
     let statement = comparison_view.as_ref().map_or_else(|| r.credibility.statement.clone(), |c| c.credibility.clone());
     let sweep_view = sweep(r);

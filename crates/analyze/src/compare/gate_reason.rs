@@ -1,8 +1,10 @@
-//! Why a validity gate came out as it did, as data: `english` words it for the JSON and the
-//! English report, and the report's Chinese words it from the same variants.
+//! Why a validity gate came out as it did, as data. `message` states it in the catalog's terms
+//! (`locales/*/compare.ftl`), which every report language renders; the JSON keeps the English.
 
 use crate::steady::Classification;
+use credence_messages::{Lang, Message, Sep};
 use credence_run::manifest::Workload;
+use credence_run::text::significant;
 
 /// The load an arm offered, as the arrival gate compares it.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,24 +18,19 @@ pub struct Load {
 
 impl Load {
     pub fn of(w: &Workload) -> Load {
-        Load { arrival: format!("{:?}", w.arrival).to_lowercase(), rate_per_s: w.rate_per_s, concurrency: w.concurrency, streaming: w.streaming }
+        Load { arrival: serde_json::to_value(w.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(), rate_per_s: w.rate_per_s, concurrency: w.concurrency, streaming: w.streaming }
     }
 
-    /// "poisson arrivals at 10 requests/s, streaming" — the load as a reader would say it.
-    pub fn english(&self) -> String {
-        let mut s = format!("{} arrivals", self.arrival);
-        if let Some(r) = self.rate_per_s {
-            s += &format!(" at {} requests/s", credence_run::text::significant(r, 3));
-        }
-        if let Some(c) = self.concurrency {
-            s += &format!(", concurrency {c}");
-        }
-        s += match self.streaming {
-            Some(true) => ", streaming",
-            Some(false) => ", not streaming",
-            None => ", streaming unknown",
+    /// "poisson arrivals at 10 requests/s, streaming": the load as a reader says it.
+    pub fn message(&self) -> Message {
+        let rate = self.rate_per_s.map_or(Message::new("empty"), |r| Message::new("load-rate").text("rate", significant(r, 3)));
+        let concurrency = self.concurrency.map_or(Message::new("empty"), |c| Message::new("load-concurrency").int("n", c));
+        let streaming = match self.streaming {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "unknown",
         };
-        s
+        Message::new("load").msg("arrival", Message::new("arrival").text("arrival", &self.arrival)).msg("rate", rate).msg("concurrency", concurrency).text("streaming", streaming)
     }
 }
 
@@ -75,28 +72,40 @@ pub enum GateReason {
 }
 
 impl GateReason {
-    pub fn english(&self) -> String {
+    /// The reason as a message (`locales/*/compare.ftl`); the JSON keeps its English beside it.
+    pub fn message(&self) -> Message {
+        let percent = |x: f64| format!("{:.1}", x * 100.0);
         match self {
-            GateReason::Lengths { d, limit, p } => format!("two-sample KS: D = {d:.3} (limit {limit}), p = {p:.2e}"),
-            GateReason::NoTokenCounts => "no token counts".into(),
-            GateReason::Arrival { base, cand } => format!("base {}; candidate {}", base.english(), cand.english()),
-            GateReason::ManifestsSame => "the manifests do not differ: nothing records what the switch was".into(),
-            GateReason::OneSwitch(key) => format!("one switch: {key}"),
-            GateReason::ManySwitches(keys) => {
-                format!("{} things differ; the effect cannot be pinned on one switch: {}", keys.len(), keys.join(", "))
-            }
-            GateReason::Steady(c) => format!("{c:?}"),
-            GateReason::LeftOut(c) => format!("{c:?}: left out of its arm, which keeps enough runs to compare"),
-            GateReason::Replicated { base, cand } => format!("{base} and {cand} runs per arm"),
-            GateReason::SingleRun => "single-run: cannot separate the configuration effect from run-to-run noise".into(),
-            GateReason::Drift(d) => format!("bracketing base runs differ by {:.1} % in P50 TTFT", d * 100.0),
-            GateReason::RunSpread { spread, change } => format!(
-                "runs of one arm differ by up to {:.1} % in P50 TTFT; the arms differ by {:+.1} %{}",
-                spread * 100.0,
-                change * 100.0,
-                if spread >= &change.abs() { ": the runs of one configuration differ as much as the configurations do" } else { "" }
-            ),
-            GateReason::Text(t) => t.clone(),
+            GateReason::Lengths { d, limit, p } => Message::new("gate-lengths").num("d", *d, 3).text("limit", limit.to_string()).text("p", format!("{p:.2e}")),
+            GateReason::NoTokenCounts => Message::new("gate-no-token-counts"),
+            GateReason::Arrival { base, cand } => Message::new("gate-arrival").msg("base", base.message()).msg("cand", cand.message()),
+            GateReason::ManifestsSame => Message::new("gate-manifests-same"),
+            GateReason::OneSwitch(key) => Message::new("gate-one-switch").text("key", key),
+            GateReason::ManySwitches(keys) => Message::new("gate-many-switches").int("n", keys.len()).list("keys", identifiers(keys), Sep::Enumeration),
+            GateReason::Steady(c) => Message::new("gate-steady").msg("class", steady_class(*c)),
+            GateReason::LeftOut(c) => Message::new("gate-left-out").msg("class", steady_class(*c)),
+            GateReason::Replicated { base, cand } => Message::new("gate-replicated").int("base", *base).int("cand", *cand),
+            GateReason::SingleRun => Message::new("gate-single-run"),
+            GateReason::Drift(d) => Message::new("gate-drift").text("percent", percent(*d)),
+            GateReason::RunSpread { spread, change } => Message::new("gate-run-spread")
+                .text("spread", percent(*spread))
+                .text("change", format!("{:+.1}", change * 100.0))
+                .text("as_much", if spread >= &change.abs() { "yes" } else { "no" }),
+            GateReason::Text(t) => Message::new("as-written").text("text", t),
         }
     }
+
+    pub fn english(&self) -> String {
+        self.message().render(Lang::En)
+    }
+}
+
+/// A steady-state classification as a message (its English is the variant's name).
+fn steady_class(c: Classification) -> Message {
+    Message::new("steady-class").text("class", format!("{c:?}"))
+}
+
+/// Names shown as written (manifest keys, run ids), as list items.
+pub fn identifiers(names: &[String]) -> Vec<Message> {
+    names.iter().map(|n| Message::new("as-written").text("text", n)).collect()
 }

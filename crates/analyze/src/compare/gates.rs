@@ -1,6 +1,7 @@
 //! Validity gates checked before any verdict: same workload, what changed, steady state,
 //! replication and drift; plus the error-rate comparison.
 
+use credence_messages::{Lang, Message};
 use serde::Serialize;
 
 use super::change::VarianceComponents;
@@ -16,16 +17,19 @@ use credence_stats::wilson::wilson_interval;
 pub struct Gate {
     pub name: String,
     pub status: String,
-    /// `why` in English.
+    /// `message` in English.
     pub reason: String,
-    /// The reason as data, for the report's other languages; the JSON has `reason`.
+    /// The reason as a message, which every report language renders.
+    pub message: Message,
+    /// The reason as data (tests read it).
     #[serde(skip)]
     pub why: GateReason,
 }
 
 impl Gate {
     pub fn new(name: impl Into<String>, status: &str, why: GateReason) -> Gate {
-        Gate { name: name.into(), status: status.into(), reason: why.english(), why }
+        let message = why.message();
+        Gate { name: name.into(), status: status.into(), reason: message.render(Lang::En), message, why }
     }
 }
 

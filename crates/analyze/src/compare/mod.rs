@@ -161,6 +161,9 @@ pub struct Comparison {
     /// The first sentence every renderer shows, in English (the report fills it in; null in
     /// a comparison not yet rendered).
     pub headline: Option<String>,
+    /// The same sentence as a message (`locales/*/compare.ftl`), which every report language
+    /// renders.
+    pub headline_message: Option<credence_messages::Message>,
 }
 
 const LATENCY: [(&str, &str, f64); 6] = [
@@ -527,5 +530,6 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
         clean,
         decision,
         headline: None,
+        headline_message: None,
     }
 }

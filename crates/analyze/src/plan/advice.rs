@@ -4,6 +4,7 @@
 //! or more runs; with one run per arm it is assumed (`DEFAULT_BETWEEN_RUN_CV`) and the advice
 //! says so. Nothing past 100× today's data is advised: then the runs are too small to tell.
 
+use credence_messages::{Lang, Message};
 use serde::Serialize;
 
 use super::{DEFAULT_BETWEEN_RUN_CV, MAX_EXTRAPOLATION};
@@ -24,7 +25,23 @@ pub struct MoreData {
     pub between_run: &'static str,
     /// The between-run CV the advice rests on (relative metrics).
     pub between_run_cv: Option<f64>,
+    /// `advice_message` in English.
     pub advice: String,
+    /// What would decide, as a message every report language renders.
+    pub advice_message: Message,
+}
+
+impl MoreData {
+    fn new(
+        factor: f64,
+        runs_per_arm: Option<usize>,
+        requests_per_run_factor: Option<f64>,
+        between_run: &'static str,
+        between_run_cv: Option<f64>,
+        advice: Message,
+    ) -> MoreData {
+        MoreData { factor, runs_per_arm, requests_per_run_factor, between_run, between_run_cv, advice: advice.render(Lang::En), advice_message: advice }
+    }
 }
 
 /// The between-run variance to plan with, and whether it was measured.
@@ -55,58 +72,53 @@ pub fn more_data_plan(factor: f64, base: &VarianceComponents, cand: &VarianceCom
     let requests_per_run_factor = longer.filter(|m| *m <= MAX_EXTRAPOLATION);
     let needed_ratio = longer.map_or(runs_ratio, |m| m.min(runs_ratio));
     let advice = relative_advice(runs_per_arm, requests_per_run_factor, basis, between, runs, needed_ratio, requests_per_arm);
-    MoreData { factor, runs_per_arm, requests_per_run_factor, between_run: basis, between_run_cv: Some(between.sqrt()), advice }
+    MoreData::new(factor, runs_per_arm, requests_per_run_factor, basis, Some(between.sqrt()), advice)
 }
 
-/// The advice in words, saying which variance was measured and which assumed.
+/// The advice as a message, saying which variance was measured and which assumed.
 fn relative_advice(
     runs_per_arm: Option<usize>,
     longer: Option<f64>,
-    basis: &str,
+    basis: &'static str,
     between: f64,
     runs: usize,
     needed_ratio: f64,
     requests_per_arm: u64,
-) -> String {
+) -> Message {
     let cv = between.sqrt() * 100.0;
-    let (source, dominates) = if basis == "measured" {
-        (format!("run-to-run CV {cv:.1} % measured"), format!("longer runs cannot reach it because the measured run-to-run noise (CV {cv:.1} %) dominates"))
-    } else {
-        (
-            format!("if runs differ by the assumed {cv:.1} %: one run per arm cannot measure it"),
-            format!("if runs differ by the assumed {cv:.1} % (one run per arm cannot measure it), longer single runs cannot reach it"),
-        )
-    };
+    let source = Message::new("advice-source").text("basis", basis).num("cv", cv, 1);
+    let advice = |kind: &str| Message::new("advice").text("kind", kind).msg("source", source.clone());
     match (runs_per_arm, longer) {
-        (Some(k), Some(m)) => format!("{k} runs per arm, or about {m:.1}x more requests per run ({source})"),
-        (Some(k), None) if basis == "assumed" || runs > 1 => format!("{k} runs per arm; {dominates}"),
-        (Some(k), None) => format!("{k} runs per arm ({source})"),
-        (None, Some(m)) => format!("about {m:.1}x more requests per run ({source})"),
-        (None, None) => cannot_tell(needed_ratio, requests_per_arm, &source),
+        (Some(k), Some(m)) => advice("runs-or-longer").int("runs", k).num("factor", m, 1),
+        (Some(k), None) if basis == "assumed" || runs > 1 => {
+            advice("runs-dominated").int("runs", k).msg("dominates", Message::new("advice-dominates").text("basis", basis).num("cv", cv, 1))
+        }
+        (Some(k), None) => advice("runs").int("runs", k),
+        (None, Some(m)) => advice("longer").num("factor", m, 1),
+        (None, None) => cannot_tell(needed_ratio, requests_per_arm, source),
     }
 }
 
 /// The answer past 100× today's data: these runs are too small to tell.
-fn cannot_tell(needed_ratio: f64, requests_per_arm: u64, source: &str) -> String {
+fn cannot_tell(needed_ratio: f64, requests_per_arm: u64, source: Message) -> Message {
     // What a larger pilot needs to plan within 100x, but never more than 100x today's runs
     // can speak for.
     let today = requests_per_arm as f64;
     let pilot = (needed_ratio * today / MAX_EXTRAPOLATION).min(MAX_EXTRAPOLATION * today).ceil().max(today + 1.0);
-    format!(
-        "these runs cannot tell how much more data would decide (more than {MAX_EXTRAPOLATION:.0}x today's by this estimate; {source}): run at least {pilot:.0} requests per arm, then `credence plan`"
-    )
+    Message::new("advice").text("kind", "cannot-tell").msg("source", source).num("max", MAX_EXTRAPOLATION, 0).num("pilot", pilot, 0)
 }
 
 /// Plans the extra data for an inconclusive error-rate verdict: the rate pools requests over
 /// runs, so only the request count matters.
 pub fn more_requests_plan(factor: f64, requests_per_arm: u64) -> MoreData {
-    let advice = if factor <= MAX_EXTRAPOLATION {
-        format!("about {factor:.1}x more requests per arm, in any number of runs (the error rate pools requests over runs)")
-    } else {
-        cannot_tell(factor, requests_per_arm, "the error rate pools requests over runs")
-    };
     let fits = factor <= MAX_EXTRAPOLATION;
-    MoreData { factor, runs_per_arm: None, requests_per_run_factor: fits.then_some(factor), between_run: "pooled", between_run_cv: None, advice }
+    let pooled = Message::new("advice-source").text("basis", "pooled");
+    let message = if fits {
+        Message::new("advice").text("kind", "pooled").msg("source", pooled).num("factor", factor, 1)
+    } else {
+        cannot_tell(factor, requests_per_arm, pooled)
+    };
+    MoreData::new(factor, None, fits.then_some(factor), "pooled", None, message)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! (`credibility::aggregate_only`). Each check's reason and the statement are rebuilt from the
 //! `TelemetryAudit` and the `Audit`, as those modules build the English.
 
-use super::comparison_zh::grade_word;
+use super::messages::grade_word;
 use super::facts_zh::fact_reason;
 use super::telemetry_zh::{load_reason, reason_label};
 use credence_analyze::audit::Audit;
@@ -139,7 +139,7 @@ pub fn telemetry_statement(t: &TelemetryAudit, c: &Credibility) -> String {
     let loaded = t.gpus_in(LoadState::Loaded).count();
     let mut s = format!(
         "作为压测结果的可信度：{}。{} 只有 GPU 遥测，没有请求记录。它展示了 {} 块 GPU 在 {:.0} s 内的运行情况（{}）；它无法展示延迟、吞吐量、错误率、稳态或工具的结论，也无法把任何异常时段与延迟或吞吐量的变化联系起来，因此这些检查均为“未检查”。{loaded} 块 GPU 处于负载下（利用率 ≥ {:.0} %）；{} 块未纳入分析。",
-        grade_word(c.grade),
+        &grade_word(c.grade, super::Lang::Zh),
         t.source,
         t.gpus.len(),
         t.duration_s,

@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 
 use super::messages::{cause_action, cause_title, check_reason, detector_reason};
 use super::evidence_zh::episode_source;
-use super::{CATALOG, Lang, comparison_zh, fill, tr};
+use super::{CATALOG, Lang, fill, tr};
 use credence_analyze::credibility::Credibility;
 use credence_analyze::{Analysis, Estimate, Status};
-use crate::comparison_words as words;
 use crate::document::Report;
 use crate::format::{estimate, significant};
 use crate::view::{CheckSet, FindingView, MetricTable, View};
@@ -74,8 +73,8 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     if let (Some(audit), Some(av)) = (&r.audit, v.audit.as_mut()) {
         super::audit_zh::localize_audit(av, audit, r.runs.first());
     }
-    if let (Some(c), Some(cv)) = (&r.comparison, v.comparison.as_mut()) {
-        comparison(cv, c, r);
+    if let Some(cv) = v.comparison.as_mut() {
+        *cv = crate::comparison_view::comparison(r, lang).unwrap_or_else(|| cv.clone());
         v.statement = cv.credibility.clone();
     }
 }
@@ -157,9 +156,9 @@ fn subtitle(r: &Report) -> String {
     .collect();
     let sut = if parts.is_empty() { tr(ZH, "view.sut_unknown").to_string() } else { parts.join("，") };
     let load = match (a.run.rate_per_s, a.run.concurrency) {
-        (Some(rate), _) => fill(ZH, "view.load_rate", &[("arrival", &a.run.arrival), ("rate", &significant(rate, 3))]),
+        (Some(rate), _) => fill(ZH, "view.load_rate", &[("arrival", &credence_messages::Message::new("arrival").text("arrival", &a.run.arrival).render(ZH)), ("rate", &significant(rate, 3))]),
         (None, Some(n)) => fill(ZH, "view.load_concurrency", &[("n", &n.to_string())]),
-        _ => a.run.arrival.clone(),
+        _ => credence_messages::Message::new("arrival").text("arrival", &a.run.arrival).render(ZH),
     };
     let kind = match (r.kind, r.runs.len()) {
         ("comparison", _) => "view.kind_comparison",
@@ -226,7 +225,7 @@ fn check_sets(r: &Report) -> Vec<CheckSet> {
     };
     match (&r.base_credibility, &r.comparison) {
         (Some(b), Some(_)) => {
-            let arm_title = |key: &str, c: &Credibility| format!("{}：{}", tr(ZH, key), comparison_zh::grade_word(c.grade));
+            let arm_title = |key: &str, c: &Credibility| format!("{}：{}", tr(ZH, key), super::messages::grade_word(c.grade, ZH));
             vec![
                 set(arm_title("cmp.arm_base_title", b), super::messages::statement(b, Lang::Zh), b),
                 set(arm_title("cmp.arm_cand_title", &r.credibility), super::messages::statement(&r.credibility, Lang::Zh), &r.credibility),
@@ -417,26 +416,3 @@ fn methodology(r: &Report) -> Vec<[String; 2]> {
     rows
 }
 
-/// The comparison's top part and details in Chinese.
-fn comparison(cv: &mut crate::comparison_view::ComparisonView, c: &credence_analyze::compare::Comparison, r: &Report) {
-    let base = r.base_credibility.as_ref().unwrap_or(&r.credibility);
-    cv.headline = comparison_zh::headline(c, r.grade(), (base, &r.credibility));
-    cv.table_header = comparison_zh::table_header();
-    for (row, (name, m)) in cv.table.iter_mut().zip(words::ordered(c)) {
-        row.metric = comparison_zh::metric_label(name);
-        row.verdict_word = comparison_zh::verdict_word(m.verdict).to_string();
-    }
-    cv.table_note = comparison_zh::table_note(c);
-    cv.clean_sentence = c.clean.as_ref().and_then(|cl| cl.sentence_message.as_ref()).map(|m| m.render(Lang::Zh));
-    cv.gates_line = comparison_zh::gates_line(c);
-    cv.credibility = comparison_zh::credibility_summary(c, r.grade());
-    cv.arms = vec![
-        comparison_zh::arm_line(tr(ZH, "cmp.arm_base_title"), &c.base_runs, base),
-        comparison_zh::arm_line(tr(ZH, "cmp.arm_cand_title"), &c.cand_runs, &r.credibility),
-    ];
-    cv.summary = comparison_zh::summary(c);
-    cv.notes = comparison_zh::notes(c);
-    for (row, g) in cv.gates.iter_mut().zip(&c.gates) {
-        row[2] = super::gates_zh::gate_reason(&g.why);
-    }
-}

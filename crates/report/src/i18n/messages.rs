@@ -4,7 +4,7 @@
 //! An analysis saved before messages carries its English text only, which is shown as it is.
 
 use credence_analyze::attribute::DetectorStatus;
-use credence_analyze::credibility::{Check, Credibility};
+use credence_analyze::credibility::{Check, Credibility, Grade};
 use credence_analyze::credibility::notes::note_arg;
 use credence_messages::{Arg, Lang, Message};
 
@@ -39,4 +39,9 @@ pub fn unknown_note(note: &str, lang: Lang) -> String {
         Arg::Msg(m) => m.render(lang),
         _ => note.to_string(),
     }
+}
+
+/// A grade as a word: `MEDIUM`, 中.
+pub fn grade_word(g: Grade, lang: Lang) -> String {
+    Message::new("grade").text("grade", g.label()).render(lang)
 }

@@ -2,7 +2,7 @@
 //! statement (the weakest step's), rebuilt from the `Report` as `view::sweep` and
 //! `Report::for_sweep` build the English.
 
-use super::comparison_zh::grade_word;
+use super::messages::grade_word;
 use super::localize::estimate_zh;
 use credence_analyze::credibility::Grade;
 use crate::document::{Report, Sweep};
@@ -34,7 +34,7 @@ pub fn statement(sw: &Sweep, r: &Report) -> Option<String> {
 /// Rewrites the sweep's summary and table cells in Chinese.
 pub fn localize_sweep(v: &mut SweepView, sw: &Sweep, r: &Report) {
     let steps = sweep_points(sw, r);
-    v.rows = sweep_rows(&steps, estimate_zh, |(s, a)| format!("{}{}", grade_word(a.credibility.grade), if s.client_limited { "（客户端受限）" } else { "" }));
+    v.rows = sweep_rows(&steps, estimate_zh, |(s, a)| format!("{}{}", grade_word(a.credibility.grade, super::Lang::Zh), if s.client_limited { "（客户端受限）" } else { "" }));
     let mut parts = rate_summary(&steps);
     let limited = client_limited_rates(&steps);
     if !limited.is_empty() {

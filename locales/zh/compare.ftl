@@ -46,7 +46,7 @@ compare-headline = { $parts }。
 compare-invalid = 对比无效（{ $gates }）
 compare-gate-failed = { $gate } 未通过
 compare-a-gate-failed = 有一项有效性门槛未通过
-## (`$n` counts the changes; the Chinese lists them without a count or a plural.)
+## (The count of changes selects nothing: the Chinese lists them without a count or a plural.)
 compare-changes = { $verdict ->
         [regression] { $n ->
            *[other] 退化

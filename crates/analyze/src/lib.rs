@@ -538,7 +538,7 @@ fn run_info(m: &credence_run::Manifest, r: &RequestView) -> RunInfo {
         source_name: m.source.name.clone(),
         labels: m.labels.clone(),
         config: m.config.clone(),
-        arrival: serde_json::to_value(m.workload.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        arrival: m.workload.arrival.name().to_string(),
         rate_per_s: m.workload.rate_per_s,
         concurrency: m.workload.concurrency,
         timestamps: serde_json::to_value(m.clock.timestamps).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),

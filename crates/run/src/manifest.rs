@@ -116,6 +116,19 @@ pub enum Arrival {
     Unknown,
 }
 
+impl Arrival {
+    /// The name `run.json` gives it (`closed_loop`), which the catalogs select on.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arrival::Poisson => "poisson",
+            Arrival::Constant => "constant",
+            Arrival::ClosedLoop => "closed_loop",
+            Arrival::TraceReplay => "trace_replay",
+            Arrival::Unknown => "unknown",
+        }
+    }
+}
+
 /// The load that was offered.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -314,5 +327,17 @@ impl Manifest {
         let mut s = serde_json::to_string_pretty(self).expect("a manifest always serializes");
         s.push('\n');
         s
+    }
+}
+
+#[cfg(test)]
+mod arrival_tests {
+    use super::Arrival;
+
+    #[test]
+    fn an_arrivals_name_is_its_run_json_spelling() {
+        for a in [Arrival::Poisson, Arrival::Constant, Arrival::ClosedLoop, Arrival::TraceReplay, Arrival::Unknown] {
+            assert_eq!(serde_json::to_value(a).unwrap(), a.name());
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! (`locales/*/compare.ftl`), which every report language renders; the JSON keeps the English.
 
 use crate::steady::Classification;
-use credence_messages::{Lang, Message, Sep};
+use credence_messages::{Message, Sep};
 use credence_run::manifest::Workload;
 use credence_run::text::significant;
 
@@ -18,7 +18,7 @@ pub struct Load {
 
 impl Load {
     pub fn of(w: &Workload) -> Load {
-        Load { arrival: serde_json::to_value(w.arrival).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(), rate_per_s: w.rate_per_s, concurrency: w.concurrency, streaming: w.streaming }
+        Load { arrival: w.arrival.name().to_string(), rate_per_s: w.rate_per_s, concurrency: w.concurrency, streaming: w.streaming }
     }
 
     /// "poisson arrivals at 10 requests/s, streaming": the load as a reader says it.
@@ -93,10 +93,6 @@ impl GateReason {
                 .text("as_much", if spread >= &change.abs() { "yes" } else { "no" }),
             GateReason::Text(t) => Message::new("as-written").text("text", t),
         }
-    }
-
-    pub fn english(&self) -> String {
-        self.message().render(Lang::En)
     }
 }
 

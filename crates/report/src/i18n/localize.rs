@@ -73,8 +73,8 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     if let (Some(audit), Some(av)) = (&r.audit, v.audit.as_mut()) {
         super::audit_zh::localize_audit(av, audit, r.runs.first());
     }
-    if let Some(cv) = v.comparison.as_mut() {
-        *cv = crate::comparison_view::comparison(r, lang).unwrap_or_else(|| cv.clone());
+    v.comparison = crate::comparison_view::comparison(r, lang);
+    if let Some(cv) = &v.comparison {
         v.statement = cv.credibility.clone();
     }
 }

@@ -24,6 +24,7 @@ pub use credence_analyze as analyze;
 pub use credence_import as import;
 pub use credence_loadgen as bench;
 pub use credence_loadgen::collect;
+pub use credence_messages as messages;
 pub use credence_report as report;
 pub use credence_run as run;
 pub use credence_run::{text, timing};

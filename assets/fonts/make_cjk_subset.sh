@@ -35,7 +35,7 @@ for hi in [0xA1, 0xA3] + list(range(0xB0, 0xD8)):
             bold.add(c)
 # Every non-ASCII character of the catalogs, the Chinese builders and the template.
 import glob
-for path in ["crates/report/templates/report.typ"] + sorted(glob.glob("crates/report/src/i18n/*.rs")) + sorted(glob.glob("locales/zh/*.ftl")):
+for path in sorted(glob.glob("crates/report/templates/*.typ")) + sorted(glob.glob("crates/report/src/i18n/*.rs")) + sorted(glob.glob("locales/zh/*.ftl")):
     used = [c for c in open(path, encoding="utf-8").read() if ord(c) > 127]
     text.update(used)
     bold.update(used)

@@ -196,3 +196,12 @@ gate-run-spread = runs of one arm differ by up to { $spread } % in P50 TTFT; the
        *[no] {""}
     }
 manifest-absent = (absent)
+
+## The plain text `credence compare` and `credence baseline check` print, beyond the view's
+## sentences: the section titles and the clean-window lines.
+text-clean-title = on clean windows (excluded { $base_s } s of the base, { $base_share } % of its window; { $cand_s } s of the candidate, { $cand_share } %):
+text-what-changed = what changed:
+text-environment = measured environment (context, not a switch):
+text-credibility = credibility { $grade }: { $summary }
+text-baseline-drift = warning: these runs have the baseline's configuration, yet { $metrics } changed beyond the tolerance: the baseline itself has drifted (environment, driver, or hardware).
+      hint: find the cause; if the new level is the truth, save a new baseline

@@ -187,3 +187,11 @@ gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } 
        *[no] {""}
     }
 manifest-absent = （未设置）
+
+## 纯文本输出（`credence compare`、`credence baseline check`）的小节标题和洁净时段各行。
+text-clean-title = 洁净时段（基线排除 { $base_s } s，占其窗口的 { $base_share } %；候选排除 { $cand_s } s，占 { $cand_share } %）：
+text-what-changed = 变更项：
+text-environment = 实测环境（仅作背景，不是变更项）：
+text-credibility = 可信度 { $grade }：{ $summary }
+text-baseline-drift = 警告：这些运行的配置与基线相同，但 { $metrics } 的变化超出了容差：基线本身已经漂移（环境、驱动或硬件）。
+      提示：先找出原因；如果新的水平才是真实值，就重新保存基线

@@ -168,14 +168,36 @@ impl GpuArg {
     }
 }
 
-/// `--lang`: the report languages credence has.
+/// `--lang`: a language credence has, or `auto` for the locale's (English when it names none
+/// of them). The default stays `en`, so a script's output does not change with its machine.
 pub fn parse_lang(code: &str) -> Result<crate::report::i18n::Lang, CliError> {
-    crate::report::i18n::Lang::parse(code).ok_or_else(|| CliError::bad_input(format!("--lang {code:?}: expected en or zh")))
+    if code == "auto" {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        return Ok(lang_of_locale(var("LC_ALL").or_else(|| var("LC_MESSAGES")).or_else(|| var("LANG")).as_deref()));
+    }
+    crate::report::i18n::Lang::parse(code).ok_or_else(|| CliError::bad_input(format!("--lang {code:?}: expected en, zh or auto")))
+}
+
+/// The language a POSIX locale (`zh_CN.UTF-8`, `en_US`, `C`) names; English for any other.
+fn lang_of_locale(locale: Option<&str>) -> crate::report::i18n::Lang {
+    let code = locale.unwrap_or("").split(['_', '.', '@', '-']).next().unwrap_or("");
+    crate::report::i18n::Lang::parse(code).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{delay_flag, parse_duration};
+    use super::{delay_flag, lang_of_locale, parse_duration};
+    use crate::report::i18n::Lang;
+
+    #[test]
+    fn auto_reads_the_locales_language() {
+        assert_eq!(lang_of_locale(Some("zh_CN.UTF-8")), Lang::Zh);
+        assert_eq!(lang_of_locale(Some("zh_TW")), Lang::Zh);
+        assert_eq!(lang_of_locale(Some("en_US.UTF-8")), Lang::En);
+        assert_eq!(lang_of_locale(Some("C")), Lang::En);
+        assert_eq!(lang_of_locale(Some("fr_FR")), Lang::En);
+        assert_eq!(lang_of_locale(None), Lang::En);
+    }
 
     /// Found by the `args` fuzz target: `--ttft 4444444444444444444444444ms` panicked turning
     /// the delay into a `Duration`; a duration that overflows or underflows was accepted.

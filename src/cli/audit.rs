@@ -46,7 +46,8 @@ pub struct AuditArgs {
     /// Report date, YYYY-MM-DD.
     #[arg(long)]
     date: Option<String>,
-    /// Report language of the PDF and Markdown: en or zh (the JSON is the same in both).
+    /// Report language of the PDF and Markdown: en, zh, or auto (from LC_ALL, LC_MESSAGES or
+    /// LANG). The JSON is the same in every language.
     #[arg(long, default_value = "en")]
     lang: String,
     /// Bootstrap resamples.

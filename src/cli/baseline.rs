@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::analyze::compare::verdict::Verdict;
 use crate::analyze::compare::{CompareOptions, Comparison, compare};
-use crate::cli::args::parse_tolerances;
+use crate::cli::args::{parse_lang, parse_tolerances};
+use crate::report::i18n::Lang;
+use crate::messages::{Message, Sep};
 use crate::cli::io::{print_stdout, write_json};
 use crate::ops::pipeline::{analyze_arm, arm_runs};
 use crate::error::{CliError, ExitCode};
@@ -47,6 +49,9 @@ enum BaselineAction {
         tolerance: Vec<String>,
         #[arg(long, default_value_t = 999)]
         resamples: usize,
+        /// Language of the summary: en, zh, or auto (from LC_ALL, LC_MESSAGES or LANG).
+        #[arg(long, default_value = "en")]
+        lang: String,
     },
 }
 
@@ -64,7 +69,7 @@ struct BaselineFile {
 pub fn run(a: BaselineArgs) -> Result<ExitCode, CliError> {
     match a.action {
         BaselineAction::Save { name, runs, dir } => save(&name, &runs, &dir),
-        BaselineAction::Check { name, runs, dir, tolerance, resamples } => check(&name, &runs, &dir, &tolerance, resamples),
+        BaselineAction::Check { name, runs, dir, tolerance, resamples, lang } => check(&name, &runs, &dir, &tolerance, resamples, &lang),
     }
 }
 
@@ -101,8 +106,9 @@ fn save(name: &str, runs: &[PathBuf], dir: &Path) -> Result<ExitCode, CliError> 
     Ok(ExitCode::Success)
 }
 
-fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize) -> Result<ExitCode, CliError> {
+fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize, lang: &str) -> Result<ExitCode, CliError> {
     valid_name(name)?;
+    let lang = parse_lang(lang)?;
     let folder = dir.join(name);
     let file = read_baseline(&folder)?;
     let base_dirs: Vec<PathBuf> = file.runs.iter().map(|r| folder.join("runs").join(r)).collect();
@@ -115,8 +121,8 @@ fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resampl
     let report = crate::ops::compare::compare_dirs(&base_dirs, runs, &opts, None, None)?;
     let cmp = report.comparison.as_ref().expect("a comparison's report holds it");
     let regression = cmp.verdicts(None).values().any(|v| *v == Verdict::Regression) || !cmp.valid;
-    let drift = drift_warning(cmp);
-    print_stdout(&(crate::report::compare_summary::summary(&report) + &drift))?;
+    let drift = drift_warning(cmp, lang);
+    print_stdout(&(crate::report::compare_summary::summary(&report, lang) + &drift))?;
     Ok(if regression { ExitCode::ConditionMet } else { ExitCode::Success })
 }
 
@@ -128,17 +134,18 @@ fn read_baseline(folder: &Path) -> Result<BaselineFile, CliError> {
 }
 
 /// Reruns of the baseline's own configuration that changed significantly: the baseline drifted.
-fn drift_warning(cmp: &Comparison) -> String {
-    let changed: Vec<&str> =
-        cmp.metrics.iter().filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement)).map(|(k, _)| k.as_str()).collect();
+fn drift_warning(cmp: &Comparison, lang: Lang) -> String {
+    let changed: Vec<Message> = cmp
+        .metrics
+        .iter()
+        .filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement))
+        .map(|(k, _)| crate::report::comparison_words::metric_label(k))
+        .collect();
     let same_config = cmp.what_changed.iter().all(|d| !d.key.starts_with("config."));
     if !same_config || changed.is_empty() {
         return String::new();
     }
-    format!(
-        "warning: these runs have the baseline's configuration, yet {} changed beyond the tolerance: the baseline itself has drifted (environment, driver, or hardware).\n  hint: find the cause; if the new level is the truth, save a new baseline\n",
-        changed.join(", ")
-    )
+    Message::new("text-baseline-drift").list("metrics", changed, Sep::Enumeration).render(lang) + "\n"
 }
 
 fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {

@@ -50,8 +50,8 @@ pub struct CompareArgs {
     /// `report --format md`).
     #[arg(long, value_enum, default_value_t = PrintFormat::Text)]
     format: PrintFormat,
-    /// Language of the Markdown (`--format md`): en or zh. The plain-text summary and the JSON
-    /// are English.
+    /// Language of the summary and the Markdown: en, zh, or auto (from LC_ALL, LC_MESSAGES or
+    /// LANG). The JSON is the same in every language.
     #[arg(long, default_value = "en")]
     lang: String,
 }
@@ -99,9 +99,6 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     let (tolerance, per_metric_tolerance) = parse_tolerances(&a.tolerance)?;
     check_resamples(a.resamples)?;
     let lang = parse_lang(&a.lang)?;
-    if a.format == PrintFormat::Text && lang != crate::report::i18n::Lang::En {
-        return Err(CliError::bad_input(format!("--lang {}: the plain-text summary is English; give --format md for the Markdown in that language", a.lang)));
-    }
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
@@ -124,7 +121,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         write_json(path, cmp)?;
     }
     print_stdout(&match a.format {
-        PrintFormat::Text => crate::report::compare_summary::summary(&report),
+        PrintFormat::Text => crate::report::compare_summary::summary(&report, lang),
         PrintFormat::Md => crate::report::markdown::comparison_top(&report, lang),
     })?;
     Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })

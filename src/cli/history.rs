@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use crate::analyze::history::{FailOn, HistoryMetric, HistoryOptions, Order};
-use crate::cli::args::{ReportFormat, check_resamples, parse_tolerances};
+use crate::cli::args::{ReportFormat, check_resamples, parse_lang, parse_tolerances};
 use crate::cli::io::{check_writable, print_stdout, write_atomic, write_json};
 use crate::error::{CliError, ExitCode};
 use crate::ops;
@@ -59,6 +59,10 @@ pub struct HistoryArgs {
     /// Seed of the permutations and of every resampling.
     #[arg(long, default_value_t = 0x00C0_FFEE)]
     seed: u64,
+    /// Language of the Markdown and the PDF: en, zh, or auto (from LC_ALL, LC_MESSAGES or
+    /// LANG). The JSON is the same in every language.
+    #[arg(long, default_value = "en")]
+    lang: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -76,6 +80,7 @@ enum FailOnArg {
 pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
     let opts = options(&a)?;
     let format = document_format(&a)?;
+    let lang = parse_lang(&a.lang)?;
     for path in a.out.iter().chain(&a.output) {
         check_writable(path)?;
     }
@@ -89,12 +94,12 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         write_json(path, &h)?;
     }
-    let markdown = crate::report::history::markdown(&h);
+    let markdown = crate::report::history::markdown(&h, lang);
     if let (Some(path), Some(format)) = (&a.output, format) {
         let bytes = match format {
             ReportFormat::Md => markdown.clone().into_bytes(),
             ReportFormat::Json => crate::cli::io::json_text(&h).into_bytes(),
-            ReportFormat::Pdf => crate::report::history::pdf::pdf(&h).map_err(|e| CliError::failure(e.to_string()))?,
+            ReportFormat::Pdf => crate::report::history::pdf::pdf(&h, lang).map_err(|e| CliError::failure(e.to_string()))?,
         };
         write_atomic(path, &bytes)?;
     }

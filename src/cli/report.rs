@@ -34,7 +34,8 @@ pub struct ReportArgs {
     /// Title (default: from the system under test).
     #[arg(long)]
     title: Option<String>,
-    /// Report language of the PDF and Markdown: en or zh (the JSON is the same in both).
+    /// Report language of the PDF and Markdown: en, zh, or auto (from LC_ALL, LC_MESSAGES or
+    /// LANG). The JSON is the same in every language.
     #[arg(long, default_value = "en")]
     lang: String,
     /// Report date, YYYY-MM-DD (default: the day of the first request, never today).

@@ -381,14 +381,36 @@ fn the_first_sentence_gives_the_deciding_verdict_and_the_exit_code_follows_it() 
     assert!(zh_lead.starts_with("退化"), "{zh}");
     assert_eq!(crate::common::numbers(&zh_lead), crate::common::numbers(&en_lead), "en: {en_lead}\nzh: {zh_lead}");
     assert!(!zh.contains("in clean conditions"), "the clean sentence is worded in Chinese: {zh}");
+    // So does the plain text, whose clean-window lines are worded too.
+    let o = credence(&["compare", "--base", &base, "--cand", &cand, "--resamples", "999", "--lang", "zh"]);
+    let zh_text = stdout(&o);
+    let zh_first = zh_text.lines().next().unwrap();
+    assert_eq!(crate::common::numbers(zh_first), crate::common::numbers(first), "en: {first}\nzh: {zh_first}");
+    assert!(zh_text.contains("洁净时段（基线排除") && !zh_text.contains("on clean windows"), "{zh_text}");
 }
 
+/// The plain text speaks Chinese with `--lang zh`, and with `--lang auto` under a Chinese
+/// locale; a language credence lacks exits 2.
 #[test]
-fn the_plain_text_summary_in_another_language_is_refused() {
+fn the_plain_text_summary_speaks_the_language_asked_for() {
     let (base, cand) = (fixture("ab/base"), fixture("ab/cand"));
-    let o = credence(&["compare", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "--lang", "zh"]);
+    let (base, cand) = (base.to_str().unwrap(), cand.to_str().unwrap());
+    let en = stdout(&credence(&["compare", "--base", base, "--cand", cand]));
+    let zh = stdout(&credence(&["compare", "--base", base, "--cand", cand, "--lang", "zh"]));
+    assert!(zh.starts_with("退化：P50 TTFT"), "{zh}");
+    assert_eq!(crate::common::numbers(zh.lines().next().unwrap()), crate::common::numbers(en.lines().next().unwrap()));
+    for english in ["what changed:", "credibility MEDIUM", "[PASS]", "Base (base)"] {
+        assert!(en.contains(english) && !zh.contains(english), "{english:?} in the Chinese summary: {zh}");
+    }
+    let auto = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+        .args(["compare", "--base", base, "--cand", cand, "--lang", "auto"])
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "zh_CN.UTF-8")
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&auto), zh, "--lang auto under LANG=zh_CN.UTF-8");
+    let o = credence(&["compare", "--base", base, "--cand", cand, "--lang", "fr", "--format", "md"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--format md"), "{}", stderr(&o));
-    let o = credence(&["compare", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "--lang", "fr", "--format", "md"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("expected en, zh or auto"), "{}", stderr(&o));
 }

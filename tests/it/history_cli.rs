@@ -169,6 +169,38 @@ fn documents_are_written_and_deterministic() {
     assert!(text.contains("## Change points") && text.contains("night-012"), "{text}");
 }
 
+/// `--lang zh`: the headline says the same numbers as the English one, the Markdown has no
+/// English prose, and the PDF renders the Chinese headline (deterministically).
+#[test]
+fn the_history_speaks_chinese_with_the_english_numbers() {
+    let s = Scratch::new("history-zh");
+    let paths = write_series(&s.0, 24, |i| if i >= 12 { 115.0 } else { 100.0 }, |_| 20.0);
+    let en = history(&args(&paths, &["--fail-on", "regression"]));
+    let zh = history(&args(&paths, &["--fail-on", "regression", "--lang", "zh"]));
+    assert_eq!((en.status.code(), zh.status.code()), (Some(3), Some(3)), "{}", stderr(&zh));
+    let (en, zh) = (stdout(&en), stdout(&zh));
+    let (en_first, zh_first) = (en.lines().next().unwrap().replace('\\', ""), zh.lines().next().unwrap().replace('\\', ""));
+    assert!(zh_first.starts_with("最新分段出现退化：P50 TTFT 自第 12 次运行"), "{zh_first}");
+    assert_eq!(crate::common::numbers(&en_first), crate::common::numbers(&zh_first), "{en_first}\n{zh_first}");
+    assert!(zh.contains("## 变点") && zh.contains("| 指标 |"), "{zh}");
+    for line in zh.lines().filter(|l| !l.starts_with('|')) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let english = |w: &str| w.len() >= 2 && w.chars().all(|c| c.is_ascii_lowercase());
+        assert!(!words.windows(2).any(|w| english(w[0]) && english(w[1])), "English prose in the Chinese history: {line}");
+    }
+    let (pdf, pdf2) = (s.path("h.pdf"), s.path("h2.pdf"));
+    for p in [&pdf, &pdf2] {
+        let o = history(&args(&paths, &["--lang", "zh", "-o", p.to_str().unwrap()]));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&pdf).unwrap(), std::fs::read(&pdf2).unwrap(), "the Chinese PDF differs between two renderings");
+    let o = std::process::Command::new("pdftotext").args(["-layout", pdf.to_str().unwrap(), "-"]).output();
+    if let Some(o) = o.ok().filter(|o| o.status.success()) {
+        let text: String = String::from_utf8_lossy(&o.stdout).split_whitespace().collect();
+        assert!(text.contains("最新分段出现退化") && text.contains("变点"), "{text}");
+    }
+}
+
 #[test]
 fn bad_input_exits_two_and_names_the_problem() {
     let s = Scratch::new("history-bad");
@@ -256,7 +288,7 @@ fn issue_42_a_step_among_low_runs_is_found() {
     assert!((change - 0.15).abs() < 0.03, "{change}");
     // The first line is the verdict that set the exit code, with its numbers.
     let first = stdout(&o).lines().next().unwrap_or("").to_string();
-    assert!(first.starts_with("Regression in the newest segment: ttft\\_p50 +1") && first.contains("since run \\#12") && first.contains("exit 3"), "{first}");
+    assert!(first.starts_with("Regression in the newest segment: P50 TTFT +1") && first.contains("since run \\#12") && first.contains("exit 3"), "{first}");
     assert_eq!(h["headline"].as_str().unwrap().replace('\\', ""), first.replace('\\', ""));
     assert!(stdout(&o).contains("LOW ⚠"), "{}", stdout(&o));
     // Without --fail-on, the same verdict leads and the exit is 0.
@@ -278,7 +310,7 @@ fn a_drift_beyond_tolerance_pages_when_asked() {
     assert_eq!(h["newest"]["drifts"], json!(["ttft_p50"]));
     assert_eq!(h["drift"][0]["verdict"], "drift");
     assert_eq!(h["drift"][0]["direction"], "worse");
-    assert!(stdout(&o).starts_with("Drift worse beyond tolerance: ttft\\_p50 +"), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("Drift worse beyond tolerance: P50 TTFT +"), "{}", stdout(&o));
     let schema: Value = read_json(&crate::common::repo().join("schemas/history.schema.json"));
     let violations = credence::run::json_schema::check(&schema, &h);
     assert!(violations.is_empty(), "{}", violations.join("\n"));

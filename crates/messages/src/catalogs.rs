@@ -8,6 +8,6 @@ macro_rules! catalog {
 }
 
 pub const CATALOGS: &[(&str, &[(&str, &str)])] = &[
-    catalog!("en": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl"),
-    catalog!("zh": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl"),
+    catalog!("en": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl", "history.ftl"),
+    catalog!("zh": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl", "history.ftl"),
 ];

@@ -19,7 +19,9 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use serde::{Deserialize, Serialize};
 
 mod catalogs;
+mod vocabulary;
 pub use catalogs::CATALOGS;
+pub use vocabulary::metric_label;
 
 /// A language of the reports (`--lang`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]

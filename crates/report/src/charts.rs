@@ -11,6 +11,15 @@ use credence_analyze::Analysis;
 use credence_analyze::compare::Comparison;
 
 const FONT: &str = "DejaVu Sans Mono";
+
+/// The charts' font list in `lang`: the embedded CJK font follows for Chinese glyphs, which
+/// typst's SVG renderer takes from the next family that has them.
+pub fn font_family(lang: credence_messages::Lang) -> &'static str {
+    match lang {
+        credence_messages::Lang::En => FONT,
+        credence_messages::Lang::Zh => "DejaVu Sans Mono, Noto Sans CJK SC",
+    }
+}
 const SIZE: (u32, u32) = (900, 250);
 const PALETTE: [RGBColor; 6] =
     [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];

@@ -3,21 +3,28 @@
 
 use std::fmt::Write;
 
+use credence_messages::{Lang, Message};
+
 use super::comparison_view::comparison;
 use super::document::Report;
 
-pub fn summary(r: &Report) -> String {
+/// The summary in `lang`.
+pub fn summary(r: &Report, lang: Lang) -> String {
     let mut s = String::new();
-    let Some(c) = comparison(r, credence_messages::Lang::En) else { return s };
+    let Some(c) = comparison(r, lang) else { return s };
     let _ = writeln!(s, "{}\n", c.headline);
     let [metric, base, cand, change, tolerance, verdict] = &c.table_header;
-    let _ = writeln!(s, "{metric:<16} {base:>30} {cand:>30} {change:>30} {tolerance:>10}  {verdict}");
-    for row in &c.table {
-        let _ = writeln!(s, "{:<16} {:>30} {:>30} {:>30} {:>10}  {}", row.metric, row.base, row.cand, row.change, row.tolerance, row.verdict_word);
+    let row = |cells: [&str; 6]| {
+        format!("{} {} {} {} {}  {}", left(cells[0], 16), right(cells[1], 30), right(cells[2], 30), right(cells[3], 30), right(cells[4], 10), cells[5])
+    };
+    let _ = writeln!(s, "{}", row([metric, base, cand, change, tolerance, verdict]));
+    for r in &c.table {
+        let _ = writeln!(s, "{}", row([&r.metric, &r.base, &r.cand, &r.change, &r.tolerance, &r.verdict_word]));
     }
     let _ = writeln!(s, "\n{}", c.gates_line);
     for g in &c.gates {
-        let _ = writeln!(s, "  [{}] {}: {}", g[1], g[0], g[2]);
+        let status = Message::new("status").text("status", g[1].clone()).render(lang);
+        let _ = writeln!(s, "  [{status}] {}: {}", g[0], g[2]);
     }
     if !c.notes.is_empty() {
         let _ = writeln!(s);
@@ -26,23 +33,60 @@ pub fn summary(r: &Report) -> String {
         let _ = writeln!(s, "{n}");
     }
     if let Some(cmp) = &r.comparison {
-        s.push_str(&super::conditions_view::compare_text(cmp));
+        s.push_str(&super::conditions_view::compare_text(cmp, lang));
     }
     if !c.what_changed.is_empty() {
-        let _ = writeln!(s, "\nwhat changed:");
+        let _ = writeln!(s, "\n{}", Message::new("text-what-changed").render(lang));
         for d in &c.what_changed {
             let _ = writeln!(s, "  {}: {} -> {}", d[0], d[1], d[2]);
         }
     }
     if !c.environment_changed.is_empty() {
-        let _ = writeln!(s, "\nmeasured environment (context, not a switch):");
+        let _ = writeln!(s, "\n{}", Message::new("text-environment").render(lang));
         for d in &c.environment_changed {
             let _ = writeln!(s, "  {}: {} -> {}", d[0], d[1], d[2]);
         }
     }
-    let _ = writeln!(s, "\ncredibility {}: {}", r.grade().label(), c.credibility);
+    let grade = Message::new("grade").text("grade", r.grade().label());
+    let credibility = Message::new("text-credibility").msg("grade", grade).text("summary", c.credibility.clone());
+    let _ = writeln!(s, "\n{}", credibility.render(lang));
     for arm in &c.arms {
         let _ = writeln!(s, "  {arm}");
     }
     s
+}
+
+/// Columns a terminal gives `c`: two for hanzi and full-width forms, one otherwise.
+fn columns(c: char) -> usize {
+    match c as u32 {
+        0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 => 2,
+        _ => 1,
+    }
+}
+
+fn padding(s: &str, width: usize) -> String {
+    " ".repeat(width.saturating_sub(s.chars().map(columns).sum()))
+}
+
+/// `s` then spaces, to `width` terminal columns.
+fn left(s: &str, width: usize) -> String {
+    format!("{s}{}", padding(s, width))
+}
+
+/// Spaces then `s`, to `width` terminal columns.
+fn right(s: &str, width: usize) -> String {
+    format!("{}{s}", padding(s, width))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{left, right};
+
+    #[test]
+    fn hanzi_take_two_columns() {
+        assert_eq!(right("退化", 6), "  退化");
+        assert_eq!(left("P50 TTFT", 10), "P50 TTFT  ");
+        assert_eq!(right("±5.0 %", 8), "  ±5.0 %");
+        assert_eq!(left("too long", 3), "too long");
+    }
 }

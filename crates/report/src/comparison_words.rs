@@ -13,6 +13,7 @@ use credence_analyze::compare::{Comparison, MetricComparison};
 use credence_analyze::credibility::{CheckStatus, Credibility, Grade};
 use credence_analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 use credence_messages::{Lang, Message, Sep};
+pub use credence_messages::metric_label;
 
 /// The compared metrics in the order the table lists them; any other metric follows by name.
 pub const METRIC_ORDER: [&str; 9] =
@@ -21,24 +22,6 @@ pub const METRIC_ORDER: [&str; 9] =
 /// The error rate's change is absolute (percentage points); every other change is relative.
 fn is_absolute(metric: &str) -> bool {
     metric == "error_rate"
-}
-
-/// A metric's name as a reader says it: `P50 TTFT`, `output tokens/s`.
-pub fn metric_label(metric: &str) -> Message {
-    match metric.rsplit_once("_p") {
-        Some((family, p)) if p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty() => {
-            Message::new("metric-percentile").text("percentile", percentile_label(p)).text("family", family)
-        }
-        _ => Message::new("metric-label").text("metric", metric),
-    }
-}
-
-/// `50` → `P50`, `999` → `P99.9`.
-fn percentile_label(digits: &str) -> String {
-    match digits.len() {
-        3.. => format!("P{}.{}", &digits[..2], &digits[2..]),
-        _ => format!("P{digits}"),
-    }
 }
 
 /// The unit a metric's values are shown in.

@@ -190,24 +190,27 @@ pub fn headline(a: &Analysis, rows: Vec<[String; 2]>, lang: Lang) -> Vec<[String
     out
 }
 
-/// The clean verdicts of a comparison, for the text summary; empty without episodes.
-pub fn compare_text(c: &credence_analyze::compare::Comparison) -> String {
+/// The clean verdicts of a comparison, for the text summary, in `lang`; empty without episodes.
+pub fn compare_text(c: &credence_analyze::compare::Comparison, lang: Lang) -> String {
+    use credence_messages::Message;
     let mut s = String::new();
     let Some(cl) = &c.clean else { return s };
-    let _ = writeln!(
-        s,
-        "\non clean windows (excluded {:.0} s of the base, {:.0} % of its window; {:.0} s of the candidate, {:.0} %):",
-        cl.excluded.base_s,
-        cl.excluded.base_share * 100.0,
-        cl.excluded.cand_s,
-        cl.excluded.cand_share * 100.0
-    );
+    let e = &cl.excluded;
+    let title = Message::new("text-clean-title")
+        .num("base_s", e.base_s, 0)
+        .num("base_share", e.base_share * 100.0, 0)
+        .num("cand_s", e.cand_s, 0)
+        .num("cand_share", e.cand_share * 100.0, 0);
+    let _ = writeln!(s, "\n{}", title.render(lang));
     for (name, m) in &cl.metrics {
         let f = |x: f64| if name == "error_rate" { format!("{:+.2} pp", x * 100.0) } else { format!("{:+.1} %", x * 100.0) };
-        let _ = writeln!(s, "  {:<22} {:>28}  {:?}", name, format!("{} [{}, {}]", f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high)), m.verdict);
+        let change = format!("{} [{}, {}]", f(m.change.estimate), f(m.change.ci_low), f(m.change.ci_high));
+        let label = crate::comparison_words::metric_label(name).render(lang);
+        let verdict = crate::comparison_words::verdict_word(m.verdict).render(lang);
+        let _ = writeln!(s, "  {label:<22} {change:>28}  {verdict}");
     }
-    if let Some(t) = &cl.sentence {
-        let _ = writeln!(s, "{t}");
+    if let Some(t) = &cl.sentence_message {
+        let _ = writeln!(s, "{}", t.render(lang));
     }
     s
 }

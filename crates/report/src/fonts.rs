@@ -28,3 +28,31 @@ pub fn cjk() -> Bytes {
 pub fn embedded() -> impl Iterator<Item = Bytes> {
     FONTS.into_iter().map(Bytes::new)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FONTS;
+    use typst::foundations::Bytes;
+    use typst::text::Font;
+
+    /// Every character the Chinese catalogs and the templates use, in both CJK weights: a
+    /// heading or a headline in a character a subset lacks would fall back to another weight
+    /// or to a replacement mark. When this fails, run `assets/fonts/make_cjk_subset.sh`.
+    #[test]
+    fn both_cjk_weights_cover_every_catalog_character() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let mut text = String::new();
+        for dir in ["locales/zh", "crates/report/templates"] {
+            for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap().flatten() {
+                text += &std::fs::read_to_string(entry.path()).unwrap_or_default();
+            }
+        }
+        for (name, bytes) in [("regular", FONTS[4]), ("bold", FONTS[5])] {
+            let font = Font::new(Bytes::new(bytes), 0).unwrap();
+            // Hanzi, CJK punctuation and full-width forms (symbols such as ⚠ come from DejaVu).
+            let cjk = |c: char| matches!(c as u32, 0x3000..=0x303F | 0x4E00..=0x9FFF | 0xFF00..=0xFFEF);
+            let missing: String = text.chars().filter(|c| cjk(*c) && !font.info().coverage.contains(*c as u32)).collect();
+            assert!(missing.is_empty(), "the {name} CJK subset lacks {missing:?}: run assets/fonts/make_cjk_subset.sh");
+        }
+    }
+}

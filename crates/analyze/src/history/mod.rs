@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use crate::compare::verdict::Verdict;
 use credence_stats::edivisive::EDivisiveOptions;
+use credence_messages::{Lang, Message};
 pub use metric::{HistoryMetric, RunPoint, RunValue, run_point};
 pub use series::Order;
 
@@ -170,8 +171,11 @@ pub struct Newest {
 /// The result of `credence history`. Documented in `schemas/history.schema.json`.
 #[derive(Debug, Clone, Serialize)]
 pub struct History {
-    /// The verdict that sets the exit code, with its numbers: the first sentence of every output.
+    /// The verdict that sets the exit code, with its numbers: the first sentence of every output
+    /// (`headline_message` in English).
     pub headline: String,
+    /// The same sentence as data, which every language renders.
+    pub headline_message: Message,
     /// What `--fail-on` asked for.
     pub fail_on: Vec<FailOn>,
     /// Whether what `--fail-on` asked for was found (exit code 3).
@@ -207,8 +211,10 @@ pub fn history(points: &[RunPoint], o: &HistoryOptions) -> History {
     let failed = newest.as_ref().is_some_and(|n| {
         (o.fail_on.contains(&FailOn::Regression) && !n.regressions.is_empty()) || (o.fail_on.contains(&FailOn::Drift) && !n.drifts.is_empty())
     });
+    let headline_message = headline::headline(points.len(), newest.as_ref(), &change_points, &drift, o);
     History {
-        headline: headline::headline(points.len(), newest.as_ref(), &change_points, &drift, o),
+        headline: headline_message.render(Lang::En),
+        headline_message,
         fail_on: o.fail_on.clone(),
         failed,
         credence_version: env!("CARGO_PKG_VERSION").to_string(),

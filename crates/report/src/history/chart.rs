@@ -6,8 +6,8 @@
 use plotters::prelude::*;
 
 use credence_analyze::history::{History, HistoryMetric};
+use credence_messages::{Lang, Message};
 
-const FONT: &str = "DejaVu Sans Mono";
 const SIZE: (u32, u32) = (900, 260);
 const RUN: RGBColor = RGBColor(31, 119, 180);
 const LOW: RGBColor = RGBColor(150, 150, 150);
@@ -61,7 +61,7 @@ fn levels(h: &History, m: HistoryMetric, scale: f64) -> Vec<(f64, f64, f64)> {
 }
 
 /// The trend chart of `m`; None when no run has the metric.
-pub fn trend(h: &History, m: HistoryMetric) -> Option<String> {
+pub fn trend(h: &History, m: HistoryMetric, lang: Lang) -> Option<String> {
     let scale = if m == HistoryMetric::ErrorRate { 100.0 } else { 1.0 };
     let pts = points(h, m, scale);
     if pts.is_empty() {
@@ -70,13 +70,15 @@ pub fn trend(h: &History, m: HistoryMetric) -> Option<String> {
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        draw(&area, h, m, &pts, scale).ok()?;
+        draw(&area, h, m, &pts, scale, lang).ok()?;
         area.present().ok()?;
     }
     Some(svg)
 }
 
-fn draw(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, h: &History, m: HistoryMetric, pts: &[Point], scale: f64) -> Result<()> {
+fn draw(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, h: &History, m: HistoryMetric, pts: &[Point], scale: f64, lang: Lang) -> Result<()> {
+    let font = crate::charts::font_family(lang);
+    let caption = Message::new("history-chart-caption").msg("metric", credence_messages::metric_label(m.name()));
     area.fill(&WHITE)?;
     let y_lo = pts.iter().map(|p| p.lo).fold(f64::INFINITY, f64::min);
     let y_hi = pts.iter().map(|p| p.hi).fold(f64::NEG_INFINITY, f64::max);
@@ -85,12 +87,12 @@ fn draw(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, h: &History,
     let x_max = (h.runs.len() as f64 - 0.5).max(0.5);
     let unit = if m == HistoryMetric::ErrorRate { "%" } else { m.unit() };
     let mut chart = ChartBuilder::on(area)
-        .caption(format!("{m}: each run's estimate and 95 % interval"), (FONT, 15))
+        .caption(caption.render(lang), (font, 15))
         .margin(6)
         .x_label_area_size(34)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.5..x_max, lo..hi)?;
-    chart.configure_mesh().x_desc("run (position in the series)").y_desc(unit).label_style((FONT, 12)).y_labels(6).draw()?;
+    chart.configure_mesh().x_desc(Message::new("history-chart-x").render(lang)).y_desc(unit).label_style((font, 12)).y_labels(6).draw()?;
     chart.draw_series(shaded_spans(h).into_iter().map(|(a, z)| Rectangle::new([(a, lo), (z, hi)], BREAK.mix(0.35).filled())))?;
     for (a, z, level) in levels(h, m, scale) {
         chart.draw_series([PathElement::new([(a - 0.4, level), (z + 0.4, level)], ShapeStyle::from(&LEVEL).stroke_width(2))])?;

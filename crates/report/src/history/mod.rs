@@ -1,7 +1,7 @@
 //! The history as Markdown, for CI logs and pull-request comments: the headline (the verdict
 //! that sets the exit code) first, then change points, drift, configuration breaks and the runs.
-//! Every number is a field of the `History`; untrusted strings (run ids, configuration words)
-//! are escaped.
+//! Every number is a field of the `History`; every word is a message of `locales/*/history.ftl`,
+//! in the language asked for; untrusted strings (run ids, configuration words) are escaped.
 
 pub mod chart;
 pub mod pdf;
@@ -11,43 +11,74 @@ use std::fmt::Write;
 use credence_analyze::compare::verdict::Verdict;
 use credence_analyze::history::detect::{Drift, DriftVerdict};
 use credence_analyze::history::size::ChangePointReport;
-use credence_analyze::history::{History, HistoryMetric, HistoryRun, Newest};
+use credence_analyze::history::{History, HistoryMetric, HistoryRun, Newest, Order};
+use credence_messages::{Lang, Message, Sep};
 use crate::markdown::{md, table_rows};
 use credence_run::text::significant;
 
-/// The whole history as Markdown.
-pub fn markdown(h: &History) -> String {
-    let mut s = String::new();
-    let configs = h.configurations.len();
-    let cp = &h.methods.change_points;
-    let _ = writeln!(s, "{}\n", md(&h.headline));
-    let _ = writeln!(
-        s,
-        "# credence history\n\n{} runs, {configs} configuration{}, ordered by {}. Change points: E-divisive means with a permutation test (significance level {}, {} permutations, seed {}, at least {} runs per segment); drift: Mann–Kendall (Hamed–Rao) with Sen's slope, worse or better only beyond the runs' noise. A run enters a metric's series when its estimate has an interval, whatever its grade (LOW runs are marked ⚠); an estimate without an interval (marked †) is shown but defines no change point.\n",
-        h.runs.len(),
-        if configs == 1 { "" } else { "s" },
-        if h.order == credence_analyze::history::Order::Time { "start time" } else { "the order given" },
-        cp.significance_level,
-        cp.permutations,
-        cp.seed,
-        cp.min_segment_runs
-    );
-    if let Some(n) = &h.newest {
-        newest(&mut s, n, h);
+/// The words of one language: `w("history-h-drift")`.
+pub(crate) struct Words(pub Lang);
+
+impl Words {
+    pub fn say(&self, m: &Message) -> String {
+        m.render(self.0)
     }
-    change_points(&mut s, &h.change_points);
-    drift(&mut s, &h.drift);
-    breaks(&mut s, h);
-    configurations(&mut s, h);
-    runs(&mut s, h);
+
+    pub fn w(&self, id: &str) -> String {
+        Message::new(id).render(self.0)
+    }
+
+    /// Column headers, one message id each.
+    pub fn columns<const N: usize>(&self, ids: [&str; N]) -> [String; N] {
+        ids.map(|id| self.w(id))
+    }
+
+    pub fn na(&self) -> String {
+        self.w("history-na")
+    }
+}
+
+/// The whole history as Markdown in `lang`.
+pub fn markdown(h: &History, lang: Lang) -> String {
+    let w = Words(lang);
+    let mut s = String::new();
+    let _ = writeln!(s, "{}\n", md(&w.say(&h.headline_message)));
+    let _ = writeln!(s, "# {}\n\n{}\n", w.w("history-title"), w.say(&intro(h)));
+    if let Some(n) = &h.newest {
+        newest(&mut s, n, h, &w);
+    }
+    change_points(&mut s, &h.change_points, &w);
+    drift(&mut s, &h.drift, &w);
+    breaks(&mut s, h, &w);
+    configurations(&mut s, h, &w);
+    runs(&mut s, h, &w);
     s
 }
 
+fn intro(h: &History) -> Message {
+    let cp = &h.methods.change_points;
+    Message::new("history-intro")
+        .int("runs", h.runs.len())
+        .int("configs", h.configurations.len())
+        .text("order", if h.order == Order::Time { "time" } else { "given" })
+        .text("significance", cp.significance_level.to_string())
+        .int("permutations", cp.permutations)
+        .int("seed", cp.seed)
+        .int("min_runs", cp.min_segment_runs)
+}
+
+/// A Markdown table: its header row, its rule, then its rows.
+fn table<const N: usize>(s: &mut String, header: [String; N], rows: &[[String; N]]) {
+    let _ = writeln!(s, "| {} |\n|{}", header.join(" | "), "---|".repeat(N));
+    table_rows(s, rows);
+    let _ = writeln!(s);
+}
+
 /// `+10.2 % [+8.1, +12.3]`
-pub fn change_text(c: &ChangePointReport) -> String {
+pub(crate) fn change_text(c: &ChangePointReport, w: &Words) -> String {
     match &c.change {
         Some(x) => format!("{:+.1} % [{:+.1}, {:+.1}]", x.estimate * 100.0, x.ci_low * 100.0, x.ci_high * 100.0),
-        None => "n/a".into(),
+        None => w.na(),
     }
 }
 
@@ -56,39 +87,57 @@ pub fn value_text(m: HistoryMetric, v: f64) -> String {
     if m == HistoryMetric::ErrorRate { format!("{} %", significant(v * 100.0, 3)) } else { significant(v, 3) }
 }
 
-pub fn verdict_text(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Regression => "REGRESSION",
+/// The verdict in a table cell (a regression in capitals).
+pub(crate) fn verdict_text(v: Verdict, w: &Words) -> String {
+    let key = match v {
+        Verdict::Regression => "regression",
         Verdict::Improvement => "improvement",
-        Verdict::Equivalent => "within tolerance",
+        Verdict::Equivalent => "equivalent",
         Verdict::Inconclusive => "inconclusive",
-    }
+    };
+    w.say(&Message::new("history-table-verdict").text("verdict", key))
 }
 
-fn newest(s: &mut String, n: &Newest, h: &History) {
-    let _ = write!(s, "**Newest run** `{}` (#{}): ", md(&n.run_id), n.index);
+fn newest(s: &mut String, n: &Newest, h: &History, w: &Words) {
+    let run = Message::new("history-newest-run").text("run", format!("`{}`", md(&n.run_id))).int("index", n.index);
+    let _ = write!(s, "**{}** {}", w.w("history-newest-label"), w.say(&run));
     if n.regressions.is_empty() {
-        let _ = writeln!(s, "no metric's newest segment is a regression against the one before it.\n");
+        let _ = writeln!(s, "{}\n", w.w("history-newest-quiet"));
         return;
     }
-    let items: Vec<String> = n
+    let items: Vec<Message> = n
         .regressions
         .iter()
         .filter_map(|m| h.change_points.iter().filter(|c| c.metric == *m && c.fingerprint == n.fingerprint).max_by_key(|c| c.index))
-        .map(|c| format!("{} {} since run #{}", c.metric, change_text(c), c.index))
+        .map(|c| {
+            Message::new("history-since")
+                                .msg("metric", credence_messages::metric_label(c.metric.name()))
+                .text("change", change_text(c, w))
+                .int("index", c.index)
+        })
         .collect();
-    let _ = writeln!(s, "**regression** in {}.\n", md(&items.join("; ")));
+    let items = w.say(&Message::new("history-newest-items").list("items", items, Sep::Semicolon));
+    let _ = writeln!(s, "**{}** {}\n", w.w("history-newest-regression"), md(&items));
 }
 
-fn change_points(s: &mut String, cps: &[ChangePointReport]) {
+fn change_points(s: &mut String, cps: &[ChangePointReport], w: &Words) {
+    let _ = write!(s, "## {}\n\n", w.w("history-h-change-points"));
     if cps.is_empty() {
-        let _ = writeln!(s, "## Change points\n\nNone: every series holds only noise at this significance level.\n");
+        let _ = writeln!(s, "{}\n", w.w("history-no-change-points"));
         return;
     }
-    let _ = writeln!(
-        s,
-        "## Change points\n\n| metric | from run | # | before | after | change (95 % CI) | tolerance | verdict | p |\n|---|---|---|---|---|---|---|---|---|"
-    );
+    let header = w.columns([
+        "history-col-metric",
+        "history-col-from-run",
+        "history-col-index",
+        "history-col-before",
+        "history-col-after",
+        "history-col-change",
+        "history-col-tolerance",
+        "history-col-verdict",
+        "history-col-p",
+    ]);
+    let runs = |v: String, n: usize| w.say(&Message::new("history-runs-count").text("value", v).int("runs", n));
     let rows: Vec<[String; 9]> = cps
         .iter()
         .map(|c| {
@@ -96,108 +145,126 @@ fn change_points(s: &mut String, cps: &[ChangePointReport]) {
                 c.metric.to_string(),
                 c.run_id.clone(),
                 c.index.to_string(),
-                format!("{} ({} runs)", value_text(c.metric, c.before.estimate), c.before.runs),
-                format!("{} ({} runs)", value_text(c.metric, c.after.estimate), c.after.runs),
-                change_text(c),
+                runs(value_text(c.metric, c.before.estimate), c.before.runs),
+                runs(value_text(c.metric, c.after.estimate), c.after.runs),
+                change_text(c, w),
                 format!("±{:.1} %", c.tolerance * 100.0),
-                verdict_text(c.verdict).to_string(),
+                verdict_text(c.verdict, w),
                 format!("{:.3}", c.p_value),
             ]
         })
         .collect();
-    table_rows(s, &rows);
-    let _ = writeln!(s);
+    table(s, header, &rows);
 }
 
 /// `+1.02 % per run`
-pub fn slope_text(d: &Drift) -> String {
-    d.slope_per_run.map_or("n/a".into(), |x| format!("{:+.2} % per run", x * 100.0))
+pub(crate) fn slope_text(d: &Drift, w: &Words) -> String {
+    d.slope_per_run.map_or(w.na(), |x| w.say(&Message::new("history-per-run").text("slope", format!("{:+.2}", x * 100.0))))
 }
 
-fn drift(s: &mut String, drift: &[Drift]) {
-    let found: Vec<&Drift> = drift.iter().filter(|d| matches!(d.verdict, DriftVerdict::Drift | DriftVerdict::WithinNoise)).collect();
+/// The drifts the tables list: significant trends, beyond the runs' noise or within it.
+pub(crate) fn shown(drift: &[Drift]) -> Vec<&Drift> {
+    drift.iter().filter(|d| matches!(d.verdict, DriftVerdict::Drift | DriftVerdict::WithinNoise)).collect()
+}
+
+fn drift(s: &mut String, drift: &[Drift], w: &Words) {
+    let _ = write!(s, "## {}\n\n", w.w("history-h-drift"));
+    let found = shown(drift);
     if found.is_empty() {
         let few = drift.iter().filter(|d| d.verdict == DriftVerdict::TooFewRuns).count();
-        let note = if few > 0 { format!(" ({few} series had too few runs with an interval to test)") } else { String::new() };
-        let _ = writeln!(s, "## Drift\n\nNo significant drift{note}.\n");
+        let _ = writeln!(s, "{}\n", w.say(&Message::new("history-no-drift").int("few", few)));
         return;
     }
-    let _ = writeln!(
-        s,
-        "## Drift\n\n| metric | configuration | runs | slope | over the series | noise | direction | p (Mann–Kendall) |\n|---|---|---|---|---|---|---|---|"
-    );
+    let header = w.columns([
+        "history-col-metric",
+        "history-col-configuration",
+        "history-col-runs",
+        "history-col-slope",
+        "history-col-over-series",
+        "history-col-noise",
+        "history-col-direction",
+        "history-col-p-mk",
+    ]);
     let rows: Vec<[String; 8]> = found
         .iter()
         .map(|d| {
+            let slope = slope_text(d, w);
             [
                 d.metric.to_string(),
                 d.fingerprint.clone(),
                 d.runs.to_string(),
-                slope_text(d) + if d.within_segments { " (within segments)" } else { "" },
-                d.total_change.map_or("n/a".into(), |x| format!("{:+.1} %", x * 100.0)),
-                d.noise.map_or("n/a".into(), |x| format!("±{:.1} %", x * 100.0)),
-                drift_direction(d).to_string(),
-                d.mann_kendall.map_or("n/a".into(), |mk| format!("{:.2e}", mk.p)),
+                if d.within_segments { w.say(&Message::new("history-within-segments").text("slope", slope)) } else { slope },
+                d.total_change.map_or(w.na(), |x| format!("{:+.1} %", x * 100.0)),
+                d.noise.map_or(w.na(), |x| format!("±{:.1} %", x * 100.0)),
+                drift_direction(d, w),
+                mann_kendall_p(d, w),
             ]
         })
         .collect();
-    table_rows(s, &rows);
-    let _ = writeln!(s);
+    table(s, header, &rows);
+}
+
+pub(crate) fn mann_kendall_p(d: &Drift, w: &Words) -> String {
+    d.mann_kendall.map_or(w.na(), |mk| format!("{:.2e}", mk.p))
 }
 
 /// `worse`, `better`, or `within noise` for a significant trend smaller than the runs' noise.
-pub fn drift_direction(d: &Drift) -> &'static str {
-    match d.verdict {
-        DriftVerdict::WithinNoise => "within noise",
+pub(crate) fn drift_direction(d: &Drift, w: &Words) -> String {
+    let key = match d.verdict {
+        DriftVerdict::WithinNoise => "within_noise",
         _ => d.direction.unwrap_or(""),
-    }
+    };
+    w.say(&Message::new("history-direction").text("direction", key))
 }
 
-fn breaks(s: &mut String, h: &History) {
+fn breaks(s: &mut String, h: &History, w: &Words) {
     if h.breaks.is_empty() {
         return;
     }
-    let _ = writeln!(
-        s,
-        "## Configuration breaks\n\nA new configuration starts a new series; the step is not judged.\n\n| from run | # | from | to |\n|---|---|---|---|"
-    );
+    let _ = write!(s, "## {}\n\n{}\n\n", w.w("history-h-breaks"), w.w("history-breaks-note"));
+    let header = w.columns(["history-col-from-run", "history-col-index", "history-col-from", "history-col-to"]);
     let rows: Vec<[String; 4]> = h
         .breaks
         .iter()
         .map(|b| [b.run_id.clone(), b.index.to_string(), format!("{} ({})", b.from, b.from_fingerprint), format!("{} ({})", b.to, b.to_fingerprint)])
         .collect();
-    table_rows(s, &rows);
-    let _ = writeln!(s);
+    table(s, header, &rows);
 }
 
 /// One run's cells: position, id, start, fingerprint, grade (LOW marked ⚠), then each metric's
 /// estimate (marked † when it has no interval and so stays out of the series).
-pub fn run_row(h: &History, r: &HistoryRun) -> Vec<String> {
+pub(crate) fn run_row(h: &History, r: &HistoryRun, w: &Words) -> Vec<String> {
     let grade = if r.grade == "LOW" { "LOW ⚠".to_string() } else { r.grade.clone() };
-    let mut row = vec![r.index.to_string(), r.run_id.clone(), r.start_time.clone().unwrap_or_else(|| "unknown".into()), r.fingerprint.clone(), grade];
-    row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or("n/a".into(), |v| value_text(*m, v.estimate) + if v.has_interval() { "" } else { " †" })));
+    let start = r.start_time.clone().unwrap_or_else(|| w.w("history-unknown"));
+    let mut row = vec![r.index.to_string(), r.run_id.clone(), start, r.fingerprint.clone(), grade];
+    row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or(w.na(), |v| value_text(*m, v.estimate) + if v.has_interval() { "" } else { " †" })));
     row
 }
 
-fn configurations(s: &mut String, h: &History) {
-    let _ = writeln!(s, "## Configurations\n\n| fingerprint | configuration | runs | from # | to # |\n|---|---|---|---|---|");
+/// The runs table's header: position, run, start, configuration, grade, then the metrics.
+pub(crate) fn run_header(h: &History, w: &Words, configuration: &str) -> Vec<String> {
+    let mut header: Vec<String> = ["history-col-index", "history-col-run", "history-col-start", configuration, "history-col-grade"].map(|id| w.w(id)).into();
+    header.extend(h.metrics.iter().map(|m| m.to_string()));
+    header
+}
+
+fn configurations(s: &mut String, h: &History, w: &Words) {
+    let _ = write!(s, "## {}\n\n", w.w("history-h-configurations"));
+    let header =
+        w.columns(["history-col-fingerprint", "history-col-configuration", "history-col-runs", "history-col-from-index", "history-col-to-index"]);
     let rows: Vec<[String; 5]> = h
         .configurations
         .iter()
         .map(|c| [c.fingerprint.clone(), c.configuration.clone(), c.runs.to_string(), c.first_index.to_string(), c.last_index.to_string()])
         .collect();
-    table_rows(s, &rows);
-    let _ = writeln!(s);
+    table(s, header, &rows);
 }
 
-fn runs(s: &mut String, h: &History) {
-    let _ = write!(s, "## Runs\n\n| # | run | start | fingerprint | grade |");
-    for m in &h.metrics {
-        let _ = write!(s, " {m} |");
-    }
-    let _ = writeln!(s, "\n|{}", "---|".repeat(5 + h.metrics.len()));
+fn runs(s: &mut String, h: &History, w: &Words) {
+    let header = run_header(h, w, "history-col-fingerprint");
+    let _ = write!(s, "## {}\n\n| {} |\n|{}\n", w.w("history-h-runs"), header.join(" | "), "---|".repeat(header.len()));
     for r in &h.runs {
-        let row = run_row(h, r);
+        let row = run_row(h, r, w);
         let _ = writeln!(s, "| {} |", row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | "));
     }
 }

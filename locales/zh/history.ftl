@@ -4,7 +4,10 @@
 history-headline = { $parts }。
 history-no-runs = 没有运行记录，无从判断。
 history-regressions = 最新分段出现退化：{ $items }
-history-drifts = 持续向变差方向漂移且超出容差：{ $items }
+# 英文用 first 决定首字母大写；中文没有大小写，两个分支相同。
+history-drifts = { $first ->
+       *[other] 持续向变差方向漂移且超出容差：{ $items }
+    }
 history-beyond = { $what }，超出 ±{ $tolerance } %
 history-change = { $metric } 自第 { $index } 次运行（{ $run }）起变化 { $size }，{ $before } → { $after }
 history-size = { $estimate } % [{ $low } %, { $high } %]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::analyze::compare::CompareOptions;
 use crate::analyze::plan::{DEFAULT_BETWEEN_RUN_CV, PlanOptions, check_options, pilot_from_runs, plan};
-use crate::cli::args::{check_resamples, delay_flag, parse_fraction};
+use crate::cli::args::{check_resamples, delay_flag, parse_fraction, parse_lang};
 use crate::cli::io::{check_writable, print_stdout, write_json};
 use crate::ops::pipeline::{analyze_arm, arm_runs};
 use crate::error::{CliError, ExitCode};
@@ -42,6 +42,10 @@ pub struct PlanArgs {
     /// Seed of every resampling.
     #[arg(long, default_value_t = 0x00C0_FFEE)]
     seed: u64,
+    /// Language of the printed plan: en, zh, or auto (from LC_ALL, LC_MESSAGES or LANG). The
+    /// JSON is the same in every language.
+    #[arg(long, default_value = "en")]
+    lang: String,
 }
 
 fn options(a: &PlanArgs) -> Result<PlanOptions, CliError> {
@@ -60,6 +64,7 @@ fn options(a: &PlanArgs) -> Result<PlanOptions, CliError> {
 
 pub fn run(a: PlanArgs) -> Result<ExitCode, CliError> {
     let o = options(&a)?;
+    let lang = parse_lang(&a.lang)?;
     check_resamples(a.resamples)?;
     if let Some(path) = &a.out {
         check_writable(path)?;
@@ -79,6 +84,6 @@ pub fn run(a: PlanArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         write_json(path, &p)?;
     }
-    print_stdout(&crate::report::plan_summary::summary(&p))?;
+    print_stdout(&crate::report::plan_summary::summary(&p, lang))?;
     Ok(ExitCode::Success)
 }

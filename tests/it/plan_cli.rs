@@ -13,6 +13,28 @@ fn sim(s: &Scratch, name: &str, args: &[&str]) -> String {
     out.to_str().unwrap().to_string()
 }
 
+/// ~470 steady requests; a 6 % effect against a 5 % tolerance needs far more than 100x.
+fn tiny_pilot(s: &Scratch) -> String {
+    let out = s.path("tiny");
+    let o = credence(&[
+        "simulate",
+        "--scenario",
+        "steady",
+        "--seed",
+        "5",
+        "--duration",
+        "120s",
+        "--rate",
+        "4",
+        "--output-median",
+        "48",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    out.to_str().unwrap().to_string()
+}
+
 /// Runs `plan` and returns the exit code, the JSON (Null when none was written) and the text.
 fn plan(s: &Scratch, args: &[&str]) -> (i32, Value, String) {
     let out = s.path("plan.json");
@@ -76,28 +98,36 @@ fn one_pilot_run_labels_the_between_run_variance_assumed() {
     assert!(wide["recommended"]["runs_per_arm"].as_u64().unwrap() > v["recommended"]["runs_per_arm"].as_u64().unwrap(), "{}", wide["recommended"]);
 }
 
+/// `--lang zh` prints the same plan in Chinese: the same JSON, and every number of the English
+/// text, the assumed variance first.
+#[test]
+fn the_plan_speaks_chinese_with_the_english_numbers() {
+    let s = Scratch::new("plan-zh");
+    let run = sim(&s, "p", &["--scenario", "steady", "--seed", "4"]);
+    let (_, _, english) = plan(&s, &[&run, "--metric", "ttft_p50,tpot_p50"]);
+    let english_json = std::fs::read(s.path("plan.json")).unwrap();
+    let (code, v, chinese) = plan(&s, &[&run, "--metric", "ttft_p50,tpot_p50", "--lang", "zh"]);
+    assert_eq!(code, 0, "{chinese}");
+    check_schema(&v);
+    assert_eq!(english_json, std::fs::read(s.path("plan.json")).unwrap(), "the JSON does not depend on the language");
+    assert!(chinese.contains("（假定）") && chinese.contains("依据的假定：\n  - 运行间方差为假定值"), "{chinese}");
+    assert!(!chinese.contains("ASSUMED") && !chinese.contains("recommended"), "{chinese}");
+    assert_eq!(crate::common::numbers(&english), crate::common::numbers(&chinese), "{english}\n{chinese}");
+    // A plan that cannot tell says so in Chinese with the same numbers.
+    let tiny = tiny_pilot(&s);
+    let args = [tiny.as_str(), "--metric", "ttft_p50", "--between-run-cv", "0%", "--effect", "6%"];
+    let (_, v, english) = plan(&s, &args);
+    let (_, _, chinese) = plan(&s, &[&args[..], &["--lang", "zh"]].concat());
+    assert!(v["cannot_tell_message"].is_object(), "{}", v["cannot_tell"]);
+    assert!(chinese.contains("这组试验运行无法给出方案"), "{chinese}");
+    assert_eq!(crate::common::numbers(&english), crate::common::numbers(&chinese), "{english}\n{chinese}");
+}
+
 #[test]
 fn a_tiny_pilot_cannot_tell_and_says_how_large_a_pilot_would() {
     let s = Scratch::new("plantiny");
-    let out = s.path("tiny");
-    // ~470 steady requests; a 6 % effect against a 5 % tolerance needs far more than 100x.
-    let o = credence(&[
-        "simulate",
-        "--scenario",
-        "steady",
-        "--seed",
-        "5",
-        "--duration",
-        "120s",
-        "--rate",
-        "4",
-        "--output-median",
-        "48",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (code, v, text) = plan(&s, &[out.to_str().unwrap(), "--metric", "ttft_p50", "--between-run-cv", "0%", "--effect", "6%"]);
+    let out = tiny_pilot(&s);
+    let (code, v, text) = plan(&s, &[&out, "--metric", "ttft_p50", "--between-run-cv", "0%", "--effect", "6%"]);
     assert_eq!(code, 0, "{text}");
     check_schema(&v);
     assert!(v["recommended"].is_null() && v["designs"].as_array().unwrap().is_empty(), "{text}");

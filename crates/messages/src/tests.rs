@@ -153,9 +153,11 @@ fn the_chinese_catalog_keeps_to_the_glossary() {
 fn chinese_prose_has_no_english_words() {
     let names = [
         "TTFT", "TPOT", "ITL", "E2E", "P50", "P99", "ms", "GPU", "CPU", "SM", "KV", "NVML", "OOM", "HW", "NIC", "PSU", "Mann", "Kendall", "credence", "s", "C",
-        "performance", "off", "auto", "sysfs", "cpufreq", "nvidia", "smi", "collect", "token", "tokens", "KS", "D", "p", "Wilson",
+        "performance", "off", "auto", "sysfs", "cpufreq", "nvidia", "smi", "collect", "compare", "token", "tokens", "KS", "D", "p", "Wilson",
         // Method names, a grade, a file format.
-        "E-divisive", "Hamed", "Rao", "Sen", "LOW", "JSON",
+        "E-divisive", "Hamed", "Rao", "Sen", "Kalibera", "Jones", "PELT", "MSER-5", "MAD", "z", "Hyndman", "Fan", "numpy", "LOW", "JSON",
+        // Units and protocols.
+        "MHz", "W", "UTC", "TCP",
     ];
     for (file, prose) in chinese_prose() {
         let prose: String = prose.split('`').step_by(2).collect();

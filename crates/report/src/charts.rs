@@ -10,16 +10,24 @@ use plotters::prelude::*;
 use credence_analyze::Analysis;
 use credence_analyze::compare::Comparison;
 
+use crate::i18n::{Lang, fill, tr};
+
 const FONT: &str = "DejaVu Sans Mono";
 
 /// The charts' font list in `lang`: the embedded CJK font follows for Chinese glyphs, which
 /// typst's SVG renderer takes from the next family that has them.
-pub fn font_family(lang: credence_messages::Lang) -> &'static str {
+pub fn font_family(lang: Lang) -> &'static str {
     match lang {
-        credence_messages::Lang::En => FONT,
-        credence_messages::Lang::Zh => "DejaVu Sans Mono, Noto Sans CJK SC",
+        Lang::En => FONT,
+        Lang::Zh => "DejaVu Sans Mono, Noto Sans CJK SC",
     }
 }
+
+/// An SVG chart drawn in `FONT` with its font list in `lang` (plotters takes one family name).
+pub fn in_language_font(svg: &str, lang: Lang) -> String {
+    svg.replace(&format!("font-family=\"{FONT}\""), &format!("font-family=\"{}\"", font_family(lang)))
+}
+
 const SIZE: (u32, u32) = (900, 250);
 const PALETTE: [RGBColor; 6] =
     [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14), RGBColor(23, 190, 207)];
@@ -172,20 +180,21 @@ fn series(a: &Analysis, f: impl Fn(&credence_analyze::windows::WindowRow) -> Opt
 }
 
 /// Throughput and offered versus achieved send rate per window.
-pub fn throughput(a: &Analysis) -> Option<String> {
+pub fn throughput(a: &Analysis, lang: Lang) -> Option<String> {
+    let t = |key: &str| tr(lang, key);
     let w = a.timeseries.window_s;
     let b = bands(a);
     let mut lines =
-        vec![line("completed req/s", series(a, |r| Some(r.completed as f64 / w))), line("sent req/s (achieved)", series(a, |r| Some(r.achieved as f64 / w)))];
+        vec![line(t("chart.completed"), series(a, |r| Some(r.completed as f64 / w))), line(t("chart.sent"), series(a, |r| Some(r.achieved as f64 / w)))];
     let offered = series(a, |r| r.offered.map(|o| o as f64 / w));
     if !offered.is_empty() {
-        lines.push(Line { label: "scheduled req/s (offered)".into(), points: offered, dashed: true });
+        lines.push(Line { label: t("chart.offered"), points: offered, dashed: true });
     }
-    lines_svg("Throughput, offered and achieved rate", "requests/s", lines, Some(&b), false, "seconds from the first send")
+    lines_svg(&t("chart.throughput"), &t("chart.requests_axis"), lines, Some(&b), false, &t("chart.seconds"))
 }
 
 /// P50 and P99 of one latency metric per window (log axis).
-pub fn latency(a: &Analysis, metric: &str) -> Option<String> {
+pub fn latency(a: &Analysis, metric: &str, lang: Lang) -> Option<String> {
     let b = bands(a);
     type Column = fn(&credence_analyze::windows::WindowRow) -> Option<f64>;
     let (p50, p99): (Column, Column) = match metric {
@@ -193,20 +202,19 @@ pub fn latency(a: &Analysis, metric: &str) -> Option<String> {
         "tpot" => (|r| r.tpot_p50_ms, |r| r.tpot_p99_ms),
         _ => (|r| r.e2e_p50_ms, |r| r.e2e_p99_ms),
     };
-    let upper = metric.to_uppercase();
     lines_svg(
-        &format!("{upper} per window (log scale)"),
+        &tr(lang, &format!("chart.latency_{metric}")),
         "ms",
         vec![line("P50", series(a, p50)), line("P99", series(a, p99))],
         Some(&b),
         true,
-        "seconds from the first send",
+        &tr(lang, "chart.seconds"),
     )
 }
 
 /// A load sweep's latency–throughput curve: TTFT and E2E P50/P99 against the achieved
 /// request rate of each step (log latency axis), one point per step.
-pub fn sweep(r: &crate::Report) -> Option<String> {
+pub fn sweep(r: &crate::Report, lang: Lang) -> Option<String> {
     let sw = r.sweep.as_ref()?;
     let point = |m: &str, p: &str| -> Vec<(f64, f64)> {
         sw.steps
@@ -223,19 +231,20 @@ pub fn sweep(r: &crate::Report) -> Option<String> {
         Line { label: "E2E P50".into(), points: point("e2e", "p50"), dashed: true },
         Line { label: "E2E P99".into(), points: point("e2e", "p99"), dashed: true },
     ];
-    lines_svg("Latency against achieved throughput, one point per step", "ms", lines, None, false, "achieved requests/s (steady window)")
+    lines_svg(&tr(lang, "chart.sweep"), "ms", lines, None, false, &tr(lang, "chart.achieved_axis"))
 }
 
 /// Mean requests in flight per window.
-pub fn concurrency(a: &Analysis) -> Option<String> {
+pub fn concurrency(a: &Analysis, lang: Lang) -> Option<String> {
+    let t = |key: &str| tr(lang, key);
     let b = bands(a);
     lines_svg(
-        "Concurrency",
-        "requests in flight",
-        vec![line("mean in flight", series(a, |r| Some(r.concurrency)))],
+        &t("chart.concurrency"),
+        &t("chart.concurrency_axis"),
+        vec![line(t("chart.concurrency_mean"), series(a, |r| Some(r.concurrency)))],
         Some(&b),
         false,
-        "seconds from the first send",
+        &t("chart.seconds"),
     )
 }
 
@@ -249,36 +258,37 @@ fn short_gpu(label: &str) -> String {
 
 /// GPU panels: SM clock against its maximum, temperature, power against its limit,
 /// utilization, memory.
-pub fn gpu_panels(a: &Analysis) -> Vec<(String, String)> {
+pub fn gpu_panels(a: &Analysis, lang: Lang) -> Vec<(String, String)> {
+    let t = |key: &str| tr(lang, key);
     let b = bands(a);
     let mut out = Vec::new();
     let mut clock = per_gpu(a, |g| &g.sm_clock_mhz);
     if let Some(max) = a.telemetry.gpus.iter().filter_map(|g| g.sm_clock_max_mhz).reduce(f64::max)
         && let Some(g) = a.telemetry.gpus.first()
     {
-        clock.push(Line { label: "maximum".into(), points: vec![(0.0, max), (*g.t_s.last().unwrap_or(&0.0), max)], dashed: true });
+        clock.push(Line { label: t("chart.maximum"), points: vec![(0.0, max), (*g.t_s.last().unwrap_or(&0.0), max)], dashed: true });
     }
-    let x = "seconds from the first send";
-    if let Some(s) = lines_svg("GPU SM clock", "MHz", clock, Some(&b), false, x) {
+    let x = &t("chart.seconds");
+    if let Some(s) = lines_svg(&t("chart.gpu_clock"), "MHz", clock, Some(&b), false, x) {
         out.push(("gpu_clock".into(), s));
     }
     let mut temp = per_gpu(a, |g| &g.temp_c);
     if let Some(sd) = a.telemetry.gpus.iter().filter_map(|g| g.slowdown_c).reduce(f64::min)
         && let Some(g) = a.telemetry.gpus.first()
     {
-        temp.push(Line { label: "slowdown".into(), points: vec![(0.0, sd), (*g.t_s.last().unwrap_or(&0.0), sd)], dashed: true });
+        temp.push(Line { label: t("chart.slowdown"), points: vec![(0.0, sd), (*g.t_s.last().unwrap_or(&0.0), sd)], dashed: true });
     }
-    if let Some(s) = lines_svg("GPU temperature", "°C", temp, Some(&b), false, x) {
+    if let Some(s) = lines_svg(&t("chart.gpu_temperature"), "°C", temp, Some(&b), false, x) {
         out.push(("gpu_temperature".into(), s));
     }
     let mut power = per_gpu(a, |g| &g.power_w);
     if let Some(g) = a.telemetry.gpus.first() {
-        power.push(Line { label: "limit".into(), points: g.t_s.iter().zip(&g.power_limit_w).filter_map(|(t, v)| v.map(|v| (*t, v))).collect(), dashed: true });
+        power.push(Line { label: t("chart.limit"), points: g.t_s.iter().zip(&g.power_limit_w).filter_map(|(t, v)| v.map(|v| (*t, v))).collect(), dashed: true });
     }
-    if let Some(s) = lines_svg("GPU power", "W", power, Some(&b), false, x) {
+    if let Some(s) = lines_svg(&t("chart.gpu_power"), "W", power, Some(&b), false, x) {
         out.push(("gpu_power".into(), s));
     }
-    if let Some(s) = lines_svg("GPU utilization", "%", per_gpu(a, |g| &g.util_pct), Some(&b), false, x) {
+    if let Some(s) = lines_svg(&t("chart.gpu_utilization"), "%", per_gpu(a, |g| &g.util_pct), Some(&b), false, x) {
         out.push(("gpu_utilization".into(), s));
     }
     let mem: Vec<Line> = per_gpu(a, |g| &g.memory_used_share)
@@ -288,7 +298,7 @@ pub fn gpu_panels(a: &Analysis) -> Vec<(String, String)> {
             l
         })
         .collect();
-    if let Some(s) = lines_svg("GPU memory used", "% of total", mem, Some(&b), false, x) {
+    if let Some(s) = lines_svg(&t("chart.gpu_memory"), &t("chart.gpu_memory_axis"), mem, Some(&b), false, x) {
         out.push(("gpu_memory".into(), s));
     }
     out
@@ -299,23 +309,24 @@ fn per_host(a: &Analysis, get: impl Fn(&credence_analyze::attribute::timeline::H
 }
 
 /// Client panels (load-generator CPU, send lag) and network retransmits.
-pub fn client_panels(a: &Analysis) -> Vec<(String, String)> {
+pub fn client_panels(a: &Analysis, lang: Lang) -> Vec<(String, String)> {
+    let t = |key: &str| tr(lang, key);
     let b = bands(a);
-    let x = "seconds from the first send";
+    let x = &t("chart.seconds");
     let mut out = Vec::new();
     let mut cpu = per_host(a, |h| &h.lg_cpu_pct);
     cpu.extend(per_host(a, |h| &h.lg_thread_pct).into_iter().map(|mut l| {
-        l.label += " hottest thread";
+        l.label = fill(lang, "chart.hottest_thread", &[("host", &l.label)]);
         l.dashed = true;
         l
     }));
-    if let Some(s) = lines_svg("Load-generator CPU", "% of one core", cpu, Some(&b), false, x) {
+    if let Some(s) = lines_svg(&t("chart.client_cpu"), &t("chart.client_cpu_axis"), cpu, Some(&b), false, x) {
         out.push(("client_cpu".into(), s));
     }
-    if let Some(s) = lines_svg("Load-generator send lag (P99 per second)", "ms", per_host(a, |h| &h.send_lag_p99_ms), Some(&b), false, x) {
+    if let Some(s) = lines_svg(&t("chart.client_lag"), "ms", per_host(a, |h| &h.send_lag_p99_ms), Some(&b), false, x) {
         out.push(("client_send_lag".into(), s));
     }
-    if let Some(s) = lines_svg("TCP retransmits", "segments/s", per_host(a, |h| &h.retransmits_per_s), Some(&b), false, x) {
+    if let Some(s) = lines_svg(&t("chart.retransmits"), &t("chart.segments_axis"), per_host(a, |h| &h.retransmits_per_s), Some(&b), false, x) {
         out.push(("network_retransmits".into(), s));
     }
     out
@@ -323,13 +334,13 @@ pub fn client_panels(a: &Analysis) -> Vec<(String, String)> {
 
 /// Draws a distribution chart on a log or (within one decade) linear x axis.
 macro_rules! with_x_axis {
-    ($area:expr, $title:expr, $lo:expr, $hi:expr, $y:expr, $ylab:expr, $xlab:expr, |$chart:ident| $body:block) => {{
+    ($area:expr, $title:expr, $lo:expr, $hi:expr, $y:expr, $ylab:expr, $xlab:expr, $xlab_log:expr, |$chart:ident| $body:block) => {{
         let log = $hi / $lo >= 10.0;
         let mut b = ChartBuilder::on($area);
         b.caption($title, (FONT, 15)).margin(6).x_label_area_size(34).y_label_area_size(60);
         if log {
             let mut $chart = b.build_cartesian_2d(($lo..$hi).log_scale(), $y)?;
-            $chart.configure_mesh().x_desc(format!("{} (log scale)", $xlab)).y_desc($ylab).label_style((FONT, 11)).x_labels(5).draw()?;
+            $chart.configure_mesh().x_desc($xlab_log).y_desc($ylab).label_style((FONT, 11)).x_labels(5).draw()?;
             $body
         } else {
             let mut $chart = b.build_cartesian_2d($lo..$hi, $y)?;
@@ -341,12 +352,12 @@ macro_rules! with_x_axis {
 
 /// What a distribution of `metric` counts, as its axes say it (count, share): ITL has one value
 /// per interval between tokens, the other metrics one per request.
-fn counted(metric: &str) -> (&'static str, &'static str) {
-    if metric == "itl" { ("intervals", "% of intervals") } else { ("requests", "% of requests") }
+fn counted(metric: &str, lang: Lang) -> (String, String) {
+    if metric == "itl" { (tr(lang, "chart.hist_y_itl"), tr(lang, "chart.cdf_y_itl")) } else { (tr(lang, "chart.hist_y"), tr(lang, "chart.cdf_y")) }
 }
 
 /// The latency CDF (log axis when it spans a decade), with P50, P90, P99 marked.
-pub fn cdf(a: &Analysis, metric: &str) -> Option<String> {
+pub fn cdf(a: &Analysis, metric: &str, lang: Lang) -> Option<String> {
     let d = a.distributions.get(metric)?;
     let pts: Vec<(f64, f64)> = d.quantiles.iter().map(|q| (q[1], q[0] * 100.0)).filter(|p| p.0 > 0.0).collect();
     if pts.len() < 2 {
@@ -358,7 +369,7 @@ pub fn cdf(a: &Analysis, metric: &str) -> Option<String> {
         let area = SVGBackend::with_string(&mut svg, (440, 250)).into_drawing_area();
         let draw = || -> Result<()> {
             area.fill(&WHITE)?;
-            with_x_axis!(&area, format!("{} CDF", metric.to_uppercase()), lo, hi, 0.0..100.0, counted(metric).1, "ms", |chart| {
+            with_x_axis!(&area, tr(lang, &format!("chart.cdf_{metric}")), lo, hi, 0.0..100.0, counted(metric, lang).1, "ms", tr(lang, "chart.ms_log"), |chart| {
                 chart.draw_series(LineSeries::new(pts.clone(), ShapeStyle::from(&PALETTE[0]).stroke_width(2)))?;
                 for (p, key) in [(0.5, "p50"), (0.9, "p90"), (0.99, "p99")] {
                     if let Some(v) = a.metrics.get(metric).and_then(|m| m.get(key)).and_then(|e| e.estimate).filter(|v| *v > lo && *v < hi) {
@@ -376,7 +387,7 @@ pub fn cdf(a: &Analysis, metric: &str) -> Option<String> {
 }
 
 /// A histogram on log-spaced bins, with P50 and P99 marked.
-pub fn histogram(a: &Analysis, metric: &str) -> Option<String> {
+pub fn histogram(a: &Analysis, metric: &str, lang: Lang) -> Option<String> {
     let d = a.distributions.get(metric)?;
     let max = *d.counts.iter().max()? as f64;
     if max <= 0.0 || d.edges.len() < 2 {
@@ -388,7 +399,7 @@ pub fn histogram(a: &Analysis, metric: &str) -> Option<String> {
         let area = SVGBackend::with_string(&mut svg, (440, 250)).into_drawing_area();
         let draw = || -> Result<()> {
             area.fill(&WHITE)?;
-            with_x_axis!(&area, format!("{} histogram", metric.to_uppercase()), lo, hi, 0.0..max * 1.15, counted(metric).0, "ms, log-spaced bins", |chart| {
+            with_x_axis!(&area, tr(lang, &format!("chart.hist_{metric}")), lo, hi, 0.0..max * 1.15, counted(metric, lang).0, tr(lang, "chart.hist_x"), tr(lang, "chart.hist_x_log"), |chart| {
                 chart.draw_series(
                     d.counts.iter().enumerate().map(|(i, c)| Rectangle::new([(d.edges[i], 0.0), (d.edges[i + 1], *c as f64)], PALETTE[0].mix(0.6).filled())),
                 )?;
@@ -408,7 +419,7 @@ pub fn histogram(a: &Analysis, metric: &str) -> Option<String> {
 }
 
 /// Forest plot: each metric's relative change with its 95 % interval against the ±τ band.
-pub fn forest(c: &Comparison) -> Option<String> {
+pub fn forest(c: &Comparison, lang: Lang) -> Option<String> {
     let rows: Vec<(&String, f64, f64, f64, f64)> = c
         .metrics
         .iter()
@@ -427,19 +438,19 @@ pub fn forest(c: &Comparison) -> Option<String> {
         let draw = || -> Result<()> {
             area.fill(&WHITE)?;
             let mut chart = ChartBuilder::on(&area)
-                .caption("Relative change (candidate / base − 1) with 95 % intervals; grey: ±τ", (FONT, 14))
+                .caption(tr(lang, "chart.forest"), (FONT, 14))
                 .margin(8)
                 .x_label_area_size(34)
                 .y_label_area_size(170)
                 .build_cartesian_2d(-extent..extent, -0.5..(n as f64 - 0.5))?;
-            let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+            let names: Vec<String> = rows.iter().map(|r| credence_messages::metric_label(r.0).render(lang)).collect();
             chart
                 .configure_mesh()
                 .disable_y_mesh()
                 .y_labels(n)
                 .y_label_formatter(&|y| names.get(y.round() as usize).filter(|_| (y - y.round()).abs() < 1e-6).cloned().unwrap_or_default())
                 .x_label_formatter(&|x| format!("{x:+.0} %"))
-                .x_desc("change")
+                .x_desc(tr(lang, "chart.change"))
                 .label_style((FONT, 12))
                 .draw()?;
             for (i, r) in rows.iter().enumerate() {

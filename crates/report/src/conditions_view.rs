@@ -182,7 +182,7 @@ pub fn headline(a: &Analysis, rows: Vec<[String; 2]>, lang: Lang) -> Vec<[String
                     ("ex", &format!("{:.0}", c.excluded_s)),
                     ("exn", &c.excluded_requests.to_string()),
                     ("share", &format!("{:.0}", c.excluded_share * 100.0)),
-                    ("causes", &causes.join(tr(lang, "cond.cause_separator"))),
+                    ("causes", &causes.join(&tr(lang, "cond.cause_separator"))),
                 ],
             ),
         ],

@@ -18,6 +18,7 @@ pub mod pdf;
 pub mod plan_summary;
 pub mod summary;
 pub mod telemetry_charts;
+pub mod terminal;
 pub mod telemetry_view;
 pub mod view;
 

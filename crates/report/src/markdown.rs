@@ -76,7 +76,7 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
 
 /// A fixed word of the report in its language (the template's `words`).
 fn w<'a>(v: &'a View, key: &'a str) -> &'a str {
-    v.words.get(key).copied().unwrap_or(key)
+    v.words.get(key).map_or(key, String::as_str)
 }
 
 /// `**Credibility: LOW**`, in the report's language.

@@ -7,7 +7,7 @@ use typst_as_lib::TypstEngine;
 
 use super::charts;
 use super::document::Report;
-use super::i18n::{Lang, charts_zh, glyphs, localize::localize};
+use super::i18n::{Lang, glyphs, localize::localize};
 use super::telemetry_charts;
 use super::view::{View, view};
 use super::{Exporter, ReportError};
@@ -22,7 +22,7 @@ pub struct Pdf;
 type DrawnCharts = (Vec<(String, String)>, Vec<String>, Vec<[String; 2]>);
 
 /// Every chart the report shows, by name, in order; the view lists the names it places.
-fn draw_charts(r: &Report) -> DrawnCharts {
+fn draw_charts(r: &Report, lang: Lang) -> DrawnCharts {
     let mut all = Vec::new();
     let mut timelines = Vec::new();
     let mut distributions = Vec::new();
@@ -40,15 +40,15 @@ fn draw_charts(r: &Report) -> DrawnCharts {
             all.push((name, s));
         }
     };
-    add("throughput".into(), charts::throughput(a), &mut timelines);
-    add("ttft".into(), charts::latency(a, "ttft"), &mut timelines);
-    add("tpot".into(), charts::latency(a, "tpot"), &mut timelines);
-    add("concurrency".into(), charts::concurrency(a), &mut timelines);
-    for (name, svg) in charts::gpu_panels(a).into_iter().chain(charts::client_panels(a)) {
+    add("throughput".into(), charts::throughput(a, lang), &mut timelines);
+    add("ttft".into(), charts::latency(a, "ttft", lang), &mut timelines);
+    add("tpot".into(), charts::latency(a, "tpot", lang), &mut timelines);
+    add("concurrency".into(), charts::concurrency(a, lang), &mut timelines);
+    for (name, svg) in charts::gpu_panels(a, lang).into_iter().chain(charts::client_panels(a, lang)) {
         add(name, Some(svg), &mut timelines);
     }
     for m in ["ttft", "tpot", "itl", "e2e"] {
-        let (c, h) = (charts::cdf(a, m), charts::histogram(a, m));
+        let (c, h) = (charts::cdf(a, m, lang), charts::histogram(a, m, lang));
         if c.is_some() || h.is_some() {
             let (cn, hn) = (format!("{m}_cdf"), format!("{m}_histogram"));
             let mut unused = Vec::new();
@@ -59,19 +59,19 @@ fn draw_charts(r: &Report) -> DrawnCharts {
     }
     if let Some(c) = &r.comparison {
         let mut unused = Vec::new();
-        add("forest".into(), charts::forest(c), &mut unused);
+        add("forest".into(), charts::forest(c, lang), &mut unused);
     }
     if r.sweep.is_some() {
         let mut unused = Vec::new();
-        add("sweep".into(), charts::sweep(r), &mut unused);
+        add("sweep".into(), charts::sweep(r, lang), &mut unused);
     }
     (all, timelines, distributions)
 }
 
 /// The per-GPU panels of a telemetry-only audit, each GPU's block naming its own.
-fn add_telemetry_charts(r: &Report, v: &mut View, charts: &mut Vec<(String, String)>) {
+fn add_telemetry_charts(r: &Report, v: &mut View, charts: &mut Vec<(String, String)>, lang: Lang) {
     let (Some(t), Some(tv)) = (&r.telemetry, v.telemetry.as_mut()) else { return };
-    for (block, panels) in tv.gpus.iter_mut().zip(telemetry_charts::gpu_panels(t)) {
+    for (block, panels) in tv.gpus.iter_mut().zip(telemetry_charts::gpu_panels(t, lang)) {
         block.charts = panels.iter().map(|p| p.0.clone()).collect();
         charts.extend(panels);
     }
@@ -85,15 +85,13 @@ impl Exporter for Pdf {
 
 /// The PDF in `lang`: the view and the charts' words in that language, the numbers the same.
 pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
-    let (mut charts, timelines, distributions) = draw_charts(r);
+    let (mut charts, timelines, distributions) = draw_charts(r, lang);
     let mut v = view(r);
     localize(&mut v, r, lang);
     v.timelines = timelines;
     v.distributions = distributions;
-    add_telemetry_charts(r, &mut v, &mut charts);
-    if lang == Lang::Zh {
-        charts.iter_mut().for_each(|(_, svg)| *svg = charts_zh::localize_svg(svg));
-    }
+    add_telemetry_charts(r, &mut v, &mut charts, lang);
+    charts.iter_mut().for_each(|(_, svg)| *svg = charts::in_language_font(svg, lang));
     let json = serde_json::to_string(&v).map_err(|e| ReportError::Render(e.to_string()))?;
     let (names, mut texts): (Vec<String>, Vec<String>) = charts.into_iter().unzip();
     texts.push(json);

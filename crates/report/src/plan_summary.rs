@@ -1,8 +1,11 @@
-//! The plain-text table `credence plan` prints.
+//! The plain-text table `credence plan` prints, in the language asked for.
 
 use std::fmt::Write;
 
 use credence_analyze::plan::{Design, Plan};
+use credence_messages::{Lang, Message};
+
+use crate::terminal::{left, right};
 
 /// Seconds as `45 s`, `12 min` or `3.5 h`.
 fn span(s: f64) -> String {
@@ -15,51 +18,58 @@ fn span(s: f64) -> String {
     }
 }
 
-fn design_row(d: &Design, recommended: bool) -> String {
-    format!(
-        "{} {:>8} {:>10} {:>13} {:>7} {:>10}",
-        if recommended { "*" } else { " " },
-        d.runs_per_arm,
-        span(d.duration_s),
-        d.requests_per_run,
-        format!("{:.0} %", d.power * 100.0),
-        span(d.cost_s)
-    )
+/// A row of the designs table: a marker, then five right-aligned cells.
+fn row(marker: &str, cells: [&str; 5]) -> String {
+    format!("{marker} {} {} {} {} {}", right(cells[0], 14), right(cells[1], 10), right(cells[2], 14), right(cells[3], 7), right(cells[4], 10))
 }
 
-pub fn summary(p: &Plan) -> String {
+fn design_row(d: &Design, recommended: bool) -> String {
+    let power = format!("{:.0} %", d.power * 100.0);
+    row(if recommended { "*" } else { " " }, [&d.runs_per_arm.to_string(), &span(d.duration_s), &d.requests_per_run.to_string(), &power, &span(d.cost_s)])
+}
+
+pub fn summary(p: &Plan, lang: Lang) -> String {
+    let say = |m: Message| m.render(lang);
+    let column = |c: &str| say(Message::new("plan-column").text("column", c));
     let mut s = String::new();
     let o = &p.options;
-    let _ = writeln!(s, "plan: detect a {:.1} % change against a {:.1} % tolerance with {:.0} % power", o.effect * 100.0, o.tolerance * 100.0, o.power * 100.0);
-    let pi = &p.pilot;
     let _ = writeln!(
         s,
-        "pilot: {} run(s), {} steady requests ({:.1} requests/s, {:.0} s steady and {:.0} s warm-up per run)",
-        pi.runs, pi.steady_requests, pi.requests_per_s, pi.steady_s_per_run, pi.warmup_s_per_run
+        "{}",
+        say(Message::new("plan-title").num("effect", o.effect * 100.0, 1).num("tolerance", o.tolerance * 100.0, 1).num("power", o.power * 100.0, 0))
     );
-    let _ = writeln!(s, "\n{:<22} {:>18} {:>18}", "metric", "within-run CV", "between-run CV");
+    let pi = &p.pilot;
+    let pilot = Message::new("plan-pilot")
+        .int("runs", pi.runs)
+        .int("requests", pi.steady_requests)
+        .num("rate", pi.requests_per_s, 1)
+        .num("steady", pi.steady_s_per_run, 0)
+        .num("warmup", pi.warmup_s_per_run, 0);
+    let _ = writeln!(s, "{}", say(pilot));
+    let _ = writeln!(s, "\n{} {} {}", left(&column("metric"), 22), right(&column("within"), 18), right(&column("between"), 18));
     for (name, m) in &p.metrics {
-        let label = if m.between_run == "assumed" { " (ASSUMED)" } else { " (measured)" };
-        let _ = writeln!(s, "{:<22} {:>18} {:>18}{label}", name, format!("{:.2} %", m.within_run_cv * 100.0), format!("{:.2} %", m.between_run_cv * 100.0));
+        let basis = say(Message::new("plan-basis").text("basis", m.between_run));
+        let (within, between) = (format!("{:.2} %", m.within_run_cv * 100.0), format!("{:.2} %", m.between_run_cv * 100.0));
+        let _ = writeln!(s, "{} {} {} {basis}", left(name, 22), right(&within, 18), right(&between, 18));
     }
     let _ = writeln!(s);
-    match &p.cannot_tell {
+    match &p.cannot_tell_message {
         Some(why) => {
-            let _ = writeln!(s, "{why}");
+            let _ = writeln!(s, "{}", say(why.clone()));
         }
         None => {
-            let basis = p.designs.first().map_or("", |d| if d.between_run == "assumed" { " (power rests on the ASSUMED between-run CV)" } else { "" });
-            let _ = writeln!(s, "designs: the fewest runs per arm that reach the power, per run length{basis}");
-            let _ = writeln!(s, "  {:>8} {:>10} {:>13} {:>7} {:>10}", "runs/arm", "run", "requests/run", "power", "cost");
+            let basis = p.designs.first().map_or("measured", |d| d.between_run);
+            let _ = writeln!(s, "{}", say(Message::new("plan-designs").text("basis", basis)));
+            let _ = writeln!(s, "{}", row(" ", [&column("runs"), &column("run"), &column("requests"), &column("power"), &column("cost")]));
             for (i, d) in p.designs.iter().enumerate() {
                 let _ = writeln!(s, "{}", design_row(d, i == 0));
             }
-            let _ = writeln!(s, "* recommended: the cheapest, at {} of fixed cost per run (both arms counted)", span(o.cost_per_run_s));
+            let _ = writeln!(s, "{}", say(Message::new("plan-recommended").text("cost", span(o.cost_per_run_s))));
         }
     }
-    let _ = writeln!(s, "\nassumptions:");
-    for a in &p.assumptions {
-        let _ = writeln!(s, "  - {a}");
+    let _ = writeln!(s, "\n{}", say(Message::new("plan-assumptions")));
+    for a in &p.assumption_messages {
+        let _ = writeln!(s, "  - {}", say(a.clone()));
     }
     s
 }

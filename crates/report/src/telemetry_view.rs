@@ -48,7 +48,7 @@ fn pct(x: f64) -> String {
     format!("{:.1} %", x * 100.0)
 }
 
-fn basis(b: Basis, lang: Lang) -> &'static str {
+fn basis(b: Basis, lang: Lang) -> String {
     tr(
         lang,
         match b {
@@ -83,7 +83,7 @@ fn evidence(e: &ThrottleEpisode, lang: Lang) -> String {
     parts.push(
         e.reason_bits.as_ref().map_or_else(|| tr(lang, "telemetry.evidence.no_bits").to_string(), |b| fill(lang, "telemetry.evidence.bits", &[("bits", b)])),
     );
-    parts.join(tr(lang, "telemetry.sep"))
+    parts.join(&tr(lang, "telemetry.sep"))
 }
 
 /// "12.0 s (12 samples)" in the report's language.
@@ -94,10 +94,10 @@ fn seconds_of_samples(seconds: String, samples: usize, lang: Lang) -> String {
 /// One episode's row; `label` names its reason in the report's language.
 pub(crate) fn episode_row(t: &TelemetryAudit, e: &ThrottleEpisode, label: &str, lang: Lang) -> [String; 6] {
     let date = if utc_date(e.start_ns) == utc_date(t.t0_ns) { String::new() } else { format!("{} ", utc_date(e.start_ns)) };
-    let fault = if e.fault { tr(lang, "telemetry.episode.a_throttle") } else { "" };
+    let fault = if e.fault { tr(lang, "telemetry.episode.a_throttle") } else { String::new() };
     [
         short_gpu(&e.gpu).to_string(),
-        fill(lang, "telemetry.episode.what", &[("label", label), ("fault", fault), ("basis", basis(e.basis, lang))]),
+        fill(lang, "telemetry.episode.what", &[("label", label), ("fault", &fault), ("basis", &basis(e.basis, lang))]),
         format!("{date}{}–{} UTC", utc_time(e.start_ns), utc_time(e.end_ns)),
         format!("{:.1}–{:.1} s", e.start_s, e.end_s),
         seconds_of_samples(format!("{:.1}", e.duration_s), e.samples, lang),
@@ -213,7 +213,7 @@ pub fn headline(t: &TelemetryAudit, lang: Lang) -> Vec<[String; 2]> {
     let throttles = if lang == Lang::En { count(faults, "throttle") } else { faults.to_string() };
     let (episodes, others) = (t.episodes.len().to_string(), (t.episodes.len() - faults).to_string());
     let episodes = fill(lang, "telemetry.headline.episodes_value", &[("n", &episodes), ("throttles", &throttles), ("others", &others)]);
-    let clock = if stability.is_empty() { tr(lang, "telemetry.headline.no_gpu_under_load").to_string() } else { stability.join(tr(lang, "telemetry.sep")) };
+    let clock = if stability.is_empty() { tr(lang, "telemetry.headline.no_gpu_under_load").to_string() } else { stability.join(&tr(lang, "telemetry.sep")) };
     vec![
         [tr(lang, "telemetry.headline.capture").into(), capture],
         [tr(lang, "telemetry.headline.gpus").into(), gpus],

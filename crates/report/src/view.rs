@@ -67,7 +67,7 @@ pub struct EnvironmentView {
 pub struct View {
     /// The report's language (`en`, `zh`) and the template's fixed words in it (`i18n`).
     pub lang: &'static str,
-    pub words: BTreeMap<&'static str, &'static str>,
+    pub words: BTreeMap<String, String>,
     pub title: String,
     pub subtitle: String,
     pub footer: String,

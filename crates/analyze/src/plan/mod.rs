@@ -18,6 +18,7 @@ pub mod power;
 
 use std::collections::BTreeMap;
 
+use credence_messages::{Lang, Message};
 use serde::Serialize;
 
 pub use pilot::{MetricPilot, Pilot, pilot_from_runs};
@@ -97,9 +98,12 @@ pub struct Plan {
     /// pilot's data), cheapest first.
     pub designs: Vec<Design>,
     pub recommended: Option<Design>,
-    /// When no design fits: why, and what pilot would tell.
+    /// When no design fits: why, and what pilot would tell (`cannot_tell_message` in English).
     pub cannot_tell: Option<String>,
+    pub cannot_tell_message: Option<Message>,
+    /// What every number rests on (`assumption_messages` in English).
     pub assumptions: Vec<String>,
+    pub assumption_messages: Vec<Message>,
 }
 
 /// Why a plan cannot be made from these options.
@@ -180,7 +184,8 @@ pub fn plan(p: &Pilot, o: &PlanOptions) -> Plan {
     let (mut designs, beyond): (Vec<Design>, Vec<Design>) = candidates.into_iter().partition(|d| requests_per_arm(d) <= limit);
     designs.sort_by(|a, b| a.cost_s.total_cmp(&b.cost_s).then(a.runs_per_arm.cmp(&b.runs_per_arm)));
     let recommended = designs.first().cloned();
-    let cannot_tell = recommended.is_none().then(|| cannot_tell(p, o, &beyond, best_within_reach(p, o, limit).as_ref()));
+    let cannot_tell_message = recommended.is_none().then(|| cannot_tell(p, o, &beyond, best_within_reach(p, o, limit).as_ref()));
+    let assumption_messages = assumptions(p, o);
     let metrics = p
         .metrics
         .iter()
@@ -203,8 +208,10 @@ pub fn plan(p: &Pilot, o: &PlanOptions) -> Plan {
         metrics,
         designs,
         recommended,
-        cannot_tell,
-        assumptions: assumptions(p, o),
+        cannot_tell: cannot_tell_message.as_ref().map(|m| m.render(Lang::En)),
+        cannot_tell_message,
+        assumptions: assumption_messages.iter().map(|m| m.render(Lang::En)).collect(),
+        assumption_messages,
     }
 }
 
@@ -223,74 +230,49 @@ fn best_within_reach(p: &Pilot, o: &PlanOptions, limit: f64) -> Option<Design> {
 }
 
 /// Why no design fits within 100× the pilot's data, and what pilot would tell.
-fn cannot_tell(p: &Pilot, o: &PlanOptions, beyond: &[Design], best: Option<&Design>) -> String {
-    let basis = if p.runs >= 2 { "measured" } else { "assumed" };
-    let closest = best.map_or(String::new(), |d| {
-        format!(" (the best design within reach, {} runs per arm of {:.0} s, reaches {:.0} %)", d.runs_per_arm, d.duration_s, d.power * 100.0)
+fn cannot_tell(p: &Pilot, o: &PlanOptions, beyond: &[Design], best: Option<&Design>) -> Message {
+    let closest = best.map_or(Message::new("plan-nothing"), |d| {
+        Message::new("plan-closest").int("runs", d.runs_per_arm).num("duration", d.duration_s, 0).num("power", d.power * 100.0, 0)
     });
     match beyond.iter().map(requests_per_arm).min_by(f64::total_cmp) {
-        Some(need) => format!(
-            "this pilot cannot tell: reaching {:.0} % power would need more than {MAX_EXTRAPOLATION:.0}× the pilot's {} requests per arm{closest}; run a pilot of at least {} requests and plan again",
-            o.power * 100.0,
-            p.steady_requests,
-            // A pilot that plans this within 100x, but at most 100x this pilot: it cannot
-            // speak for more.
-            (need / MAX_EXTRAPOLATION).min(MAX_EXTRAPOLATION * p.steady_requests as f64).ceil() as u64
-        ),
-        None => format!(
-            "no design with up to {MAX_RUNS_PER_ARM} runs per arm reaches {:.0} % power{closest}: the run-to-run variance ({basis}) is too large next to the gap between the effect ({:.1} %) and the tolerance ({:.1} %){}",
-            o.power * 100.0,
-            o.effect * 100.0,
-            o.tolerance * 100.0,
-            if p.runs >= 2 { "" } else { "; measure it with 2 or more pilot runs" }
-        ),
+        // A pilot that plans this within 100x, but at most 100x this pilot: it cannot speak
+        // for more.
+        Some(need) => Message::new("plan-cannot-tell")
+            .num("power", o.power * 100.0, 0)
+            .num("limit", MAX_EXTRAPOLATION, 0)
+            .int("requests", p.steady_requests)
+            .msg("closest", closest)
+            .int("need", (need / MAX_EXTRAPOLATION).min(MAX_EXTRAPOLATION * p.steady_requests as f64).ceil() as u64),
+        None => Message::new("plan-no-design")
+            .int("max", MAX_RUNS_PER_ARM)
+            .num("power", o.power * 100.0, 0)
+            .msg("closest", closest)
+            .text("basis", if p.runs >= 2 { "measured" } else { "assumed" })
+            .num("effect", o.effect * 100.0, 1)
+            .num("tolerance", o.tolerance * 100.0, 1),
     }
 }
 
-/// How the power allows for the pilot's uncertain within-run variance, in words.
-fn within_uncertainty(p: &Pilot) -> String {
+/// How the power allows for the pilot's uncertain within-run variance.
+fn within_uncertainty(p: &Pilot) -> Message {
     let df = p.metrics.values().map(|m| m.within_df).fold(f64::INFINITY, f64::min);
-    if df.is_finite() {
-        format!(
-            "the pilot measured its within-run noise with about {df:.0} degrees of freedom (as few as that for the least certain metric), so each power is averaged over what that noise may be (assurance), not taken at the estimate: a pilot that happened to measure its noise low would otherwise plan too small an experiment"
-        )
-    } else {
-        "the within-run noise is taken as known (its degrees of freedom were not measured)".into()
-    }
+    if df.is_finite() { Message::new("plan-within-df").num("df", df, 0) } else { Message::new("plan-within-known") }
 }
 
-/// What every number of the plan rests on, in words.
-fn assumptions(p: &Pilot, o: &PlanOptions) -> Vec<String> {
+/// What every number of the plan rests on; an assumed between-run variance first.
+fn assumptions(p: &Pilot, o: &PlanOptions) -> Vec<Message> {
     let between = if p.runs >= 2 {
-        format!(
-            "between-run variance measured (Kalibera–Jones over {} pilot runs, {} degree(s) of freedom: a rough estimate with few runs)",
-            p.runs,
-            p.runs - 1
-        )
+        Message::new("plan-between-measured").int("runs", p.runs).int("df", p.runs - 1)
     } else {
-        format!(
-            "between-run variance ASSUMED: one pilot run cannot measure it; planned with a {:.1} % run-to-run CV (--between-run-cv), and every power and design depends on it",
-            o.between_run_cv * 100.0
-        )
+        Message::new("plan-between-assumed").num("cv", o.between_run_cv * 100.0, 1)
     };
     vec![
         between,
-        "within-run sampling variance from each pilot run's block bootstrap, falling with 1/(steady length); runs shorter than the pilot are not offered"
-            .into(),
+        Message::new("plan-within-sampling"),
         within_uncertainty(p),
-        format!(
-            "compare's verdict: a regression when the 95 % interval lies beyond the tolerance (which the spread of the runs never moves); the interval pools the runs' spread with a {:.1} % run-to-run prior worth {} degrees of freedom",
-            o.compare_prior.cv * 100.0,
-            o.compare_prior.df
-        ),
-        format!(
-            "power by a normal approximation on the log ratio; designs use at most {MAX_EXTRAPOLATION:.0}× the pilot's requests per arm and at least 2 runs per arm"
-        ),
-        format!(
-            "the same server, workload and rate as the pilot ({:.1} requests/s in the steady window, {:.0} s of warm-up per run)",
-            p.summary().requests_per_s,
-            p.warmup_s
-        ),
+        Message::new("plan-compare-rule").num("cv", o.compare_prior.cv * 100.0, 1).num("df", o.compare_prior.df, 0),
+        Message::new("plan-power-method").num("limit", MAX_EXTRAPOLATION, 0),
+        Message::new("plan-same-setup").num("rate", p.summary().requests_per_s, 1).num("warmup", p.warmup_s, 0),
     ]
 }
 

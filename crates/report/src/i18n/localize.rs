@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::messages::{cause_action, cause_title, check_reason, detector_reason};
 use super::evidence_zh::episode_source;
-use super::{CATALOG, Lang, fill, tr};
+use super::{Lang, fill, tr, words};
 use credence_analyze::credibility::Credibility;
 use credence_analyze::{Analysis, Estimate, Status};
 use crate::document::Report;
@@ -17,8 +17,8 @@ use crate::view::{CheckSet, FindingView, MetricTable, View};
 const ZH: Lang = Lang::Zh;
 
 /// The template's fixed words (`tpl.*` keys, without the prefix's dot) in `lang`.
-pub fn template_words(lang: Lang) -> BTreeMap<&'static str, &'static str> {
-    CATALOG.iter().filter(|e| e.0.starts_with("tpl.")).map(|e| (e.0, if lang == Lang::Zh { e.2 } else { e.1 })).collect()
+pub fn template_words(lang: Lang) -> BTreeMap<String, String> {
+    words("tpl", lang).into_iter().collect()
 }
 
 /// Sets the view's language and, for Chinese, rebuilds its sentences from the report.
@@ -30,7 +30,7 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     }
     let runs: Vec<&Analysis> = r.runs.iter().collect();
     v.title = title(r);
-    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.clone() };
     v.footer = format!("{} · credence {} · {}", v.title, r.credence_version, date);
     v.subtitle = subtitle(r);
     v.grade_rule = tr(ZH, "view.grade_rule").to_string();
@@ -50,13 +50,13 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     v.rates = r.runs.iter().flat_map(rates).collect();
     let top_step =
         r.sweep.as_ref().and_then(|s| s.steps.last()).map_or(String::new(), |s| format!("负载扫描的最高一档（{} req/s）。", significant(s.offered_per_s, 3)));
-    v.timeline_note = top_step + tr(ZH, "view.timeline_note");
+    v.timeline_note = top_step + &tr(ZH, "view.timeline_note");
     v.findings = r.runs.iter().flat_map(|a| a.findings.iter().map(move |f| finding(a, f))).collect();
     v.findings_none = tr(ZH, "view.findings_none").to_string();
     v.unexplained = r.runs.iter().flat_map(unexplained).collect();
     v.not_checked = not_checked(r);
     for e in &mut v.environment {
-        e.title = e.title.replacen("run ", tr(ZH, "view.run_prefix"), 1);
+        e.title = e.title.replacen("run ", &tr(ZH, "view.run_prefix"), 1);
         for row in &mut e.rows {
             if let Some(note) = row[1].strip_prefix("unknown: ") {
                 row[1] = fill(ZH, "view.unknown_note", &[("note", &super::messages::unknown_note(note, Lang::Zh))]);
@@ -135,7 +135,7 @@ fn title(r: &Report) -> String {
 
 /// The system under test, the load, the date and the kind of report.
 fn subtitle(r: &Report) -> String {
-    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.as_str() };
+    let date = if r.date == "undated" { tr(ZH, "view.undated") } else { r.date.clone() };
     let Some(a) = r.runs.first() else {
         // As in English: a capture says what it lacks; summary files alone have no subtitle.
         return if r.telemetry.is_some() {
@@ -246,7 +246,7 @@ fn metric_table(a: &Analysis) -> MetricTable {
             let m = a.metrics.get(*key)?;
             let cell = |p: &str| m.get(p).map_or("n/a".to_string(), |e| estimate_zh(e, 1.0));
             let n = m.get("p50").map_or(0, |e| e.n);
-            let label = if label.starts_with("view.") { tr(ZH, label) } else { label };
+            let label = if label.starts_with("view.") { tr(ZH, label) } else { label.to_string() };
             Some([format!("{label} (ms)"), cell("p50"), cell("p90"), cell("p99"), cell("p999"), n.to_string()])
         })
         .collect();
@@ -268,7 +268,7 @@ fn finding(a: &Analysis, f: &credence_analyze::attribute::Finding) -> FindingVie
         ZH,
         "view.strength",
         &[
-            ("label", tr(ZH, &format!("view.strength_{}", f.strength.label))),
+            ("label", &tr(ZH, &format!("view.strength_{}", f.strength.label))),
             ("overlap", &format!("{:.0}", f.strength.anomaly_overlap * 100.0)),
             ("corr", &f.strength.correlation.map_or("n/a".into(), |c| format!("{c:.2}"))),
         ],
@@ -346,8 +346,8 @@ fn not_checked(r: &Report) -> String {
 
 /// A fixed English string the analysis writes (a detector's note, the quantile definition),
 /// in Chinese when an entry under `prefix` has it as its English; else as written.
-pub(super) fn by_english(prefix: &str, english: &str) -> String {
-    CATALOG.iter().find(|e| e.0.starts_with(prefix) && e.1 == english).map_or_else(|| english.to_string(), |e| e.2.to_string())
+pub(super) fn by_english(group: &str, english: &str) -> String {
+    words(group, Lang::En).into_iter().zip(words(group, ZH)).find(|(en, _)| en.1 == english).map_or_else(|| english.to_string(), |(_, zh)| zh.1)
 }
 
 /// Where the numbers come from: credence's version, and each run's labels, errors and source.
@@ -385,15 +385,15 @@ fn methodology(r: &Report) -> Vec<[String; 2]> {
     let row = |term: &str, key: &str, args: &[(&str, &str)]| [term.to_string(), fill(ZH, key, args)];
     let mut rows = vec![
         row("TTFT", "method.ttft", &[]),
-        row(tr(ZH, "view.metric_service"), "method.service", &[]),
+        row(&tr(ZH, "view.metric_service"), "method.service", &[]),
         row("TPOT", "method.tpot", &[]),
         row("ITL", "method.itl", &[]),
-        [tr(ZH, "method.percentiles_term").to_string(), o.map_or(String::new(), |o| by_english("quantile.", o.quantile_definition))],
+        [tr(ZH, "method.percentiles_term").to_string(), o.map_or(String::new(), |o| by_english("quantile", o.quantile_definition))],
     ];
     if let Some(o) = o {
         let groups = if groups.fract() == 0.0 { format!("{groups:.0}") } else { format!("{groups:.1}") };
         rows.push(row(
-            tr(ZH, "method.intervals_term"),
+            &tr(ZH, "method.intervals_term"),
             "method.intervals",
             &[
                 ("confidence", &format!("{:.0}", o.confidence * 100.0)),
@@ -403,7 +403,7 @@ fn methodology(r: &Report) -> Vec<[String; 2]> {
             ],
         ));
         rows.push(row(
-            tr(ZH, "method.steady_term"),
+            &tr(ZH, "method.steady_term"),
             "method.steady",
             &[("penalty", &format!("{:?}", o.penalty)), ("delta", &format!("{:.0}", o.steady_delta * 100.0))],
         ));
@@ -411,7 +411,7 @@ fn methodology(r: &Report) -> Vec<[String; 2]> {
         rows.push([tr(ZH, "method.intervals_term").to_string(), String::new()]);
         rows.push([tr(ZH, "method.steady_term").to_string(), String::new()]);
     }
-    rows.push(row(tr(ZH, "method.attribution_term"), "method.attribution", &[]));
+    rows.push(row(&tr(ZH, "method.attribution_term"), "method.attribution", &[]));
     rows.push([tr(ZH, "method.grade_term").to_string(), tr(ZH, "view.grade_rule").to_string()]);
     rows
 }

@@ -1,5 +1,6 @@
-//! The report's languages: one message catalog (`catalog.rs`) with an `en` and a `zh` entry per
-//! key, and the Chinese versions of the sentences the renderers build from the `Analysis`.
+//! The report's languages: its words (`tr`, `fill`: headings, column names, chart labels) come
+//! from `locales/*/report.ftl`, and the Chinese versions of the sentences the renderers build
+//! from the `Analysis` are still rebuilt here where they are not yet messages.
 //!
 //! Design: the JSON stays language-neutral (English sentences, structured fields), and a
 //! renderer asked for another language rebuilds each sentence from the same structured fields
@@ -9,8 +10,6 @@
 
 pub mod audit_zh;
 pub mod capture_checks_zh;
-mod catalog;
-pub mod charts_zh;
 pub mod definitions_zh;
 pub mod evidence_zh;
 pub mod facts_zh;
@@ -20,29 +19,31 @@ pub mod messages;
 pub mod sweep_zh;
 pub mod telemetry_zh;
 
-pub use catalog::CATALOG;
-
 pub use credence_messages::Lang;
+use credence_messages::Message;
 
-/// The entry of `key` in `lang`; the key itself when the catalog lacks it (the catalog test
-/// finds every key the code names, so this shows up in a test, not in a report).
-pub fn tr(lang: Lang, key: &str) -> &'static str {
-    match CATALOG.binary_search_by(|e| e.0.cmp(key)) {
-        Ok(i) => match lang {
-            Lang::En => CATALOG[i].1,
-            Lang::Zh => CATALOG[i].2,
-        },
-        Err(_) => "?",
-    }
+/// The catalog id of a report word: `tpl.h_key_metrics` is `tpl-h_key_metrics` in
+/// `locales/*/report.ftl` (Fluent ids have no dots).
+fn id(key: &str) -> String {
+    key.replace('.', "-")
 }
 
-/// The entry of `key` with each `{name}` replaced by its value.
+/// The report word `key` in `lang`; `{id}` when the catalog lacks it (the catalog test finds
+/// every key the code names, so this shows up in a test, not in a report).
+pub fn tr(lang: Lang, key: &str) -> String {
+    Message::new(&id(key)).render(lang)
+}
+
+/// The entry of `key` with each argument filled in as written.
 pub fn fill(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
-    let mut out = tr(lang, key).to_string();
-    for (name, value) in args {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
+    args.iter().fold(Message::new(&id(key)), |m, (name, value)| m.text(name, *value)).render(lang)
+}
+
+/// The report words under `group` (`tpl`, `chart`, …) as (key, text in `lang`), keyed as the
+/// view and the templates look them up (`tpl.h_key_metrics`).
+pub fn words(group: &str, lang: Lang) -> Vec<(String, String)> {
+    let prefix = format!("{group}-");
+    credence_messages::ids().into_iter().filter(|i| i.starts_with(&prefix)).map(|i| (i.replacen('-', ".", 1), Message::new(i).render(lang))).collect()
 }
 
 /// A list in running text: `a, b and c` in English, `a、b 和 c` in Chinese.
@@ -61,28 +62,6 @@ pub fn list(lang: Lang, items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn placeholders(s: &str) -> Vec<&str> {
-        let mut out: Vec<&str> = s.split('{').skip(1).filter_map(|p| p.split_once('}').map(|x| x.0)).collect();
-        out.sort_unstable();
-        out
-    }
-
-    #[test]
-    fn every_key_has_both_languages_with_the_same_placeholders() {
-        for (key, en, zh) in CATALOG {
-            assert!(!en.trim().is_empty(), "{key}: no en entry");
-            assert!(!zh.trim().is_empty(), "{key}: no zh entry");
-            assert_eq!(placeholders(en), placeholders(zh), "{key}: placeholders differ between en and zh");
-        }
-    }
-
-    #[test]
-    fn keys_are_sorted_and_unique_for_the_binary_search() {
-        for pair in CATALOG.windows(2) {
-            assert!(pair[0].0 < pair[1].0, "{} must come before {}", pair[1].0, pair[0].0);
-        }
-    }
 
     /// Every key the sources name (`tr(lang, "…")`, `fill(lang, "…"`, `w("…")` and the
     /// template's `w.at("…")`) has a catalog entry.
@@ -109,7 +88,7 @@ mod tests {
                         continue;
                     }
                     named += 1;
-                    assert!(CATALOG.binary_search_by(|e| e.0.cmp(key)).is_ok(), "key {key:?} has no catalog entry");
+                    assert!(credence_messages::ids().contains(&id(key).as_str()), "key {key:?} has no entry in locales/*/report.ftl");
                 }
             }
         }
@@ -120,7 +99,7 @@ mod tests {
     fn lookups_fill_and_list() {
         assert_eq!(tr(Lang::Zh, "tpl.h_key_metrics"), "关键指标");
         assert_eq!(tr(Lang::En, "tpl.h_key_metrics"), "Key metrics");
-        assert_eq!(tr(Lang::En, "no.such.key"), "?");
+        assert_eq!(tr(Lang::En, "no.such_key"), "{no-such_key}");
         assert_eq!(list(Lang::Zh, &["a".into(), "b".into(), "c".into()]), "a、b和c");
         assert_eq!(list(Lang::En, &["a".into(), "b".into(), "c".into()]), "a, b and c");
         assert_eq!(Lang::parse("fr"), None);

@@ -232,6 +232,7 @@ view-every_detector = Every detector had its evidence.
 view-findings_none = Every detector with its evidence present found nothing; see below for those that could not run.
 view-from_zero_baseline = above a zero baseline
 view-grade_rule = LOW if any check fails; HIGH if there are at least three runs and every check passes; MEDIUM otherwise (a single run is at most MEDIUM)
+view-not_available = n/a
 view-insufficient = ~{ $v } (insufficient data)
 view-insufficient_bound = ~{ $v } (>= { $lo }, insufficient data)
 view-kind_comparison = comparison

@@ -35,7 +35,6 @@ plan-no-design = 每组最多 { $max } 次运行的方案都达不到 { $power }
        *[measured] {""}
     }
 plan-closest = （可及范围内最好的方案为每组 { $runs } 次、每次 { $duration } s，功效 { $power } %）
-plan-nothing = {""}
 
 plan-between-measured = 运行间方差为实测值（Kalibera–Jones 方法，基于 { $runs } 次试验运行，自由度 { $df ->
        *[other] { $df }

@@ -46,7 +46,7 @@ fn a_series_runs_before_each_command_and_reads_as_replicated_runs() {
     // plan measures the between-run variance from it.
     let o = credence(&["plan", out.to_str().unwrap(), "--metric", "ttft_p50"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("3 run(s)") && stdout(&o).contains("(measured)"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 runs") && stdout(&o).contains("(measured)"), "{}", stdout(&o));
     // report grades the three runs together.
     let report = s.path("report.json");
     let o = credence(&["report", out.to_str().unwrap(), "--format", "json", "--out", report.to_str().unwrap()]);

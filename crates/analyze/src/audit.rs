@@ -4,6 +4,7 @@
 //! the likely reason for any difference. Run-level facts (MLPerf's validity) are rechecked.
 
 use serde::Serialize;
+use credence_messages::{Lang, Message};
 
 use super::fact_reason::FactReason;
 use super::intervals::percentile_key;
@@ -51,16 +52,16 @@ pub struct FactCheck {
     pub name: String,
     /// PASS, WARN, FAIL or NOT_CHECKED.
     pub status: &'static str,
-    /// `why` in English.
+    /// `reason_message` in English.
     pub reason: String,
-    /// The reason as data, for the report's other languages; the JSON has `reason`.
-    #[serde(skip)]
-    pub why: FactReason,
+    /// The reason as data: every language renders it from its catalog.
+    pub reason_message: Message,
 }
 
 impl FactCheck {
     pub fn new(name: &str, status: &'static str, why: FactReason) -> FactCheck {
-        FactCheck { name: name.to_string(), status, reason: why.english(), why }
+        let reason_message = why.message();
+        FactCheck { name: name.to_string(), status, reason: reason_message.render(Lang::En), reason_message }
     }
 }
 

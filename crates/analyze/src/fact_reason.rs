@@ -1,11 +1,12 @@
-//! Why a run-level fact check came out as it did, as data: `english` words it for the JSON
-//! and the English report, and the report's Chinese words it from the same variants (so no
-//! renderer parses English). Strings a tool or its log wrote (AIPerf's `incomplete_reason`,
+//! Why a run-level fact check came out as it did, as data: `message` states it once, and every
+//! language renders it from its catalog (`locales/*/facts.ftl`), so no renderer parses English. Strings a tool or its log wrote (AIPerf's `incomplete_reason`,
 //! a log line's counts) are carried verbatim.
 
 /// The sentence credence's MLPerf importer records when a detail log has no `result_*` key
 /// (defined with the run's facts, where the importer can reach it).
 pub use credence_run::claims::MLPERF_TRUNCATED;
+
+use credence_messages::{Lang, Message, Sep};
 
 /// What `logs/aiperf.log` says about the requests a cancelled run left in flight.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,71 +88,98 @@ pub enum FactReason {
 
 impl FactReason {
     pub fn english(&self) -> String {
+        self.message().render(Lang::En)
+    }
+
+    /// The reason as a message (`locales/*/facts.ftl`).
+    pub fn message(&self) -> Message {
+        let num = |x: f64| x.to_string();
         match self {
-            FactReason::MlperfConditionsUnrecorded { validity } => format!("the log says {validity} but records none of the conditions"),
-            FactReason::MlperfValidity { validity, expected, failed } => format!(
-                "the log says {validity}; its conditions give {expected}{}",
-                if failed.is_empty() { String::new() } else { format!(" (failed: {})", failed.join(", ")) }
-            ),
-            FactReason::MlperfMinQueries { queries, min } => format!("{queries} queries against a minimum of {min}"),
-            FactReason::MlperfIncomplete(why) => why.clone(),
-            FactReason::MlperfSummaryMatchesDetail { summary, detail } => format!("summary says {summary}, detail says {detail}"),
-            FactReason::LlmperfErrorRate { rate } => {
-                format!("the tool's own error rate is {:.1} %; its percentiles cover only the successful requests", rate * 100.0)
+            FactReason::MlperfConditionsUnrecorded { validity } => Message::new("fact-mlperf-conditions-unrecorded").text("validity", validity),
+            FactReason::MlperfValidity { validity, expected, failed } => {
+                let failed = if failed.is_empty() { Message::new("nothing") } else { Message::new("fact-mlperf-failed").list("items", as_written(failed), Sep::Enumeration) };
+                Message::new("fact-mlperf-validity").text("validity", validity).text("expected", expected).msg("failed", failed)
             }
+            FactReason::MlperfMinQueries { queries, min } => Message::new("fact-mlperf-min-queries").text("queries", num(*queries)).text("min", num(*min)),
+            FactReason::MlperfIncomplete(why) if why == MLPERF_TRUNCATED => Message::new("fact-mlperf-truncated"),
+            FactReason::MlperfIncomplete(why) => Message::new("as-written").text("text", why),
+            FactReason::MlperfSummaryMatchesDetail { summary, detail } => Message::new("fact-mlperf-summary-matches").text("summary", summary).text("detail", detail),
+            FactReason::LlmperfErrorRate { rate } => Message::new("fact-llmperf-error-rate").num("rate", rate * 100.0, 1),
             FactReason::AiperfErrors { claimed, detail, records } => {
-                let detail = detail.as_ref().map_or(String::new(), |d| format!(" ({d})"));
-                match records {
-                    None => format!("the summary counts {claimed} errors{detail}; profile_export.jsonl is needed to count them"),
-                    Some(n) => format!("the summary counts {claimed} errors{detail}; profile_export.jsonl has {n} profiling records with an error"),
-                }
+                let m = match records {
+                    None => Message::new("fact-aiperf-errors-uncounted"),
+                    Some(n) => Message::new("fact-aiperf-errors-counted").int("records", *n),
+                };
+                m.int("claimed", *claimed).msg("detail", detail_of(detail.as_deref()))
             }
             FactReason::AiperfCancelled { reason, in_flight } => {
-                let why = reason.as_ref().map_or(String::new(), |r| format!(" ({r})"));
-                format!("AIPerf says the run was cancelled and is incomplete{why}: {}", in_flight_english(in_flight))
+                let records = in_flight.records.map_or(Message::new("nothing"), |n| Message::new("fact-records-held").int("n", n));
+                let lost = match &in_flight.log {
+                    Some((counts, lost)) => Message::new("fact-in-flight-logged").text("counts", counts).int("lost", *lost),
+                    None => Message::new("fact-in-flight-unlogged"),
+                };
+                Message::new("fact-aiperf-cancelled").msg("why", detail_of(reason.as_deref())).msg("records", records).msg("in_flight", lost)
             }
-            FactReason::AiperfCutPerLog { log_line, cancelled } => format!(
-                "the summary says is_complete: true, but logs/aiperf.log says {}: {cancelled} requests in flight when the phase ended were cancelled and are absent from profile_export.jsonl and from every statistic",
-                log_line.as_deref().unwrap_or("cancelled > 0")
-            ),
-            FactReason::AiperfCancelledRecords { records } => {
-                format!("the summary says is_complete: true, but {records} profiling records were cancelled (was_cancelled)")
+            FactReason::AiperfCutPerLog { log_line, cancelled } => {
+                Message::new("fact-aiperf-cut-per-log").text("line", log_line.as_deref().unwrap_or("cancelled > 0")).int("cancelled", *cancelled)
             }
-            FactReason::AiperfCompleteLogged { log_line } => {
-                format!("is_complete: true, and logs/aiperf.log says {}", log_line.as_deref().unwrap_or("no request was cancelled"))
-            }
+            FactReason::AiperfCancelledRecords { records } => Message::new("fact-aiperf-cancelled-records").int("records", *records),
+            FactReason::AiperfCompleteLogged { log_line: Some(line) } => Message::new("fact-aiperf-complete-logged").text("line", line),
+            FactReason::AiperfCompleteLogged { log_line: None } => Message::new("fact-aiperf-complete-clean"),
             FactReason::AiperfCompleteUnchecked { limit } => {
-                format!("the summary says is_complete: true, which cannot be checked here: {}", unlogged_cut_english(limit.as_ref()))
+                let limit = match limit {
+                    Some(PhaseLimit { duration_s, grace_period_s: Some(g) }) => Message::new("fact-phase-limit-grace").text("duration", duration_s).text("grace", g),
+                    Some(PhaseLimit { duration_s, grace_period_s: None }) => Message::new("fact-phase-limit").text("duration", duration_s),
+                    None => Message::new("nothing"),
+                };
+                Message::new("fact-aiperf-complete-unchecked").msg("limit", limit)
             }
-            FactReason::AiperfPhaseManifest { phase, listed, records } => match records {
-                None => format!("phase_manifest.json lists {listed} {phase} requests; profile_export.jsonl is needed to count them"),
-                Some(n) => format!("phase_manifest.json lists {listed} {phase} requests; profile_export.jsonl has {n} {phase} records"),
-            },
+            FactReason::AiperfPhaseManifest { phase, listed, records } => {
+                let m = match records {
+                    None => Message::new("fact-phase-manifest-uncounted"),
+                    Some(n) => Message::new("fact-phase-manifest-counted").int("records", *n),
+                };
+                m.int("listed", *listed).msg("phase", Message::new("fact-phase").text("phase", phase))
+            }
         }
     }
 }
 
-fn in_flight_english(f: &InFlight) -> String {
-    let records = f.records.map_or(String::new(), |n| format!("profile_export.jsonl holds {n} profiling records; "));
-    match &f.log {
-        Some((counts, lost)) => {
-            format!("{records}logs/aiperf.log says {counts}: {lost} requests sent but not completed are absent from every file and statistic")
-        }
-        None => format!(
-            "{records}requests cancelled in flight are absent from every file and statistic, and only logs/aiperf.log counts them: pass it to see how many"
-        ),
-    }
+/// A tool's own words in parentheses, or nothing.
+fn detail_of(text: Option<&str>) -> Message {
+    text.map_or(Message::new("nothing"), |t| Message::new("fact-detail").text("text", t))
 }
 
-fn unlogged_cut_english(limit: Option<&PhaseLimit>) -> String {
-    let limit = match limit {
-        Some(PhaseLimit { duration_s: d, grace_period_s: Some(g) }) => {
-            format!("this phase was limited to {d} s with a grace period of {g} s, so requests still in flight at its end are cancelled; ")
-        }
-        Some(PhaseLimit { duration_s: d, grace_period_s: None }) => format!("this phase was limited to {d} s; "),
-        None => String::new(),
-    };
-    format!(
-        "{limit}AIPerf leaves requests cancelled in flight out of profile_export.jsonl and of its summary, and only logs/aiperf.log counts them (pass it to check)"
-    )
+fn as_written(items: &[String]) -> Vec<Message> {
+    items.iter().map(|t| Message::new("as-written").text("text", t)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_importers_truncation_sentence_is_worded_and_a_logs_own_stays() {
+        let truncated = FactReason::MlperfIncomplete(MLPERF_TRUNCATED.into());
+        assert_eq!(truncated.english(), MLPERF_TRUNCATED);
+        assert!(truncated.message().render(Lang::Zh).starts_with("日志在任何 result_* 键之前结束"));
+        assert_eq!(FactReason::MlperfIncomplete("tool text".into()).message().render(Lang::Zh), "tool text");
+    }
+
+    #[test]
+    fn optional_parts_are_left_out_in_both_languages() {
+        let errors = FactReason::AiperfErrors { claimed: 3, detail: None, records: Some(2) };
+        assert_eq!(errors.english(), "the summary counts 3 errors; profile_export.jsonl has 2 profiling records with an error");
+        let cancelled = FactReason::AiperfCancelled { reason: Some("timeout".into()), in_flight: InFlight { records: Some(40), log: Some(("sent 50, completed 40".into(), 10)) } };
+        assert_eq!(
+            cancelled.english(),
+            "AIPerf says the run was cancelled and is incomplete (timeout): profile_export.jsonl holds 40 profiling records; logs/aiperf.log says sent 50, completed 40: 10 requests sent but not completed are absent from every file and statistic"
+        );
+        assert_eq!(
+            cancelled.message().render(Lang::Zh),
+            "AIPerf 称本次运行已取消、不完整（timeout）：profile_export.jsonl 中有 40 条测量阶段记录；logs/aiperf.log 记录 sent 50, completed 40：已发送但未完成的 10 个请求不在任何文件和统计量中"
+        );
+        let manifest = FactReason::AiperfPhaseManifest { phase: "warmup".into(), listed: 5, records: None };
+        assert_eq!(manifest.message().render(Lang::Zh), "phase_manifest.json 列出 5 个预热阶段请求；需要 profile_export.jsonl 才能清点");
+    }
 }

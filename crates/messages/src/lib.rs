@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 mod catalogs;
 mod vocabulary;
-pub use catalogs::{CATALOGS, ids};
+pub use catalogs::{CATALOGS, ids, variables};
 pub use vocabulary::metric_label;
 
 /// A language of the reports (`--lang`).

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::format::estimate;
+use super::format::{estimate_in, not_available};
 use super::i18n::{Lang, fill, tr};
 use credence_analyze::conditions::{Condition, clean};
 use credence_analyze::{Analysis, Estimate};
@@ -35,7 +35,7 @@ pub struct ConditionsView {
 const METRICS: [(&str, &str); 4] = [("ttft", "TTFT"), ("tpot", "TPOT"), ("itl", "ITL"), ("e2e", "E2E")];
 
 fn cell(c: &Condition, metric: &str, stat: &str, lang: Lang) -> String {
-    c.metrics.get(metric).and_then(|m| m.get(stat)).map_or("n/a".to_string(), |e| estimate_in(e, lang))
+    c.metrics.get(metric).and_then(|m| m.get(stat)).map_or(not_available(lang), |e| estimate_in(e, 1.0, lang))
 }
 
 /// The windows of a condition, e.g. `11–115 s, 200–300 s`.
@@ -53,7 +53,7 @@ fn table(c: &Condition, lang: Lang) -> ConditionTable {
         })
         .chain(std::iter::once([
             tr(lang, "cond.throughput_rps").to_string(),
-            estimate_in(&c.throughput.requests_per_s, lang),
+            estimate_in(&c.throughput.requests_per_s, 1.0, lang),
             String::new(),
             String::new(),
             String::new(),
@@ -87,14 +87,6 @@ fn title(c: &Condition, lang: Lang) -> String {
     }
 }
 
-/// An estimate with its interval, in the report's language.
-fn estimate_in(e: &Estimate, lang: Lang) -> String {
-    match lang {
-        Lang::En => estimate(e, 1.0),
-        Lang::Zh => super::i18n::localize::estimate_zh(e, 1.0),
-    }
-}
-
 /// A point ratio, e.g. `+84 %`.
 fn ratio(inside: &Estimate, outside: &Estimate) -> String {
     match (inside.estimate, outside.estimate) {
@@ -110,14 +102,14 @@ fn contrast(a: &Analysis, clean_c: &Condition, lang: Lang) -> Vec<[String; 5]> {
         for (key, label) in METRICS {
             for stat in ["p50", "p99"] {
                 let (Some(i), Some(o)) = (c.metrics.get(key).and_then(|m| m.get(stat)), clean_c.metrics.get(key).and_then(|m| m.get(stat))) else { continue };
-                rows.push([title(c, lang), format!("{} {label}", stat.to_uppercase()), estimate_in(i, lang), estimate_in(o, lang), ratio(i, o)]);
+                rows.push([title(c, lang), format!("{} {label}", stat.to_uppercase()), estimate_in(i, 1.0, lang), estimate_in(o, 1.0, lang), ratio(i, o)]);
             }
         }
         rows.push([
             title(c, lang),
             tr(lang, "cond.throughput").to_string(),
-            estimate_in(&c.throughput.requests_per_s, lang),
-            estimate_in(&clean_c.throughput.requests_per_s, lang),
+            estimate_in(&c.throughput.requests_per_s, 1.0, lang),
+            estimate_in(&clean_c.throughput.requests_per_s, 1.0, lang),
             ratio(&c.throughput.requests_per_s, &clean_c.throughput.requests_per_s),
         ]);
     }
@@ -140,15 +132,15 @@ pub fn conditions_view(a: &Analysis, lang: Lang) -> Option<ConditionsView> {
 pub fn headline(a: &Analysis, rows: Vec<[String; 2]>, lang: Lang) -> Vec<[String; 2]> {
     let Some(c) = clean(&a.conditions) else { return rows };
     let e = |m: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, Estimate>>, k: &str, p: &str| {
-        m.get(k).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate_in(x, lang))
+        m.get(k).and_then(|x| x.get(p)).map_or(not_available(lang), |x| estimate_in(x, 1.0, lang))
     };
     let mut out: Vec<[String; 2]> = rows
         .into_iter()
         .map(|[label, value]| {
-            // Labels are "TTFT" in English and end in "(TTFT)" in Chinese.
+            // The rows are labelled with the catalog's words.
             let key = match label.as_str() {
-                l if l == "TTFT" || l.ends_with("(TTFT)") => "ttft",
-                l if l == "TPOT" || l.ends_with("(TPOT)") => "tpot",
+                l if l == tr(lang, "view.row_ttft") => "ttft",
+                l if l == tr(lang, "view.row_tpot") => "tpot",
                 _ => return [label, value],
             };
             let text = fill(

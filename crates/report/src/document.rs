@@ -7,6 +7,7 @@ use credence_analyze::Analysis;
 use credence_analyze::compare::Comparison;
 use credence_analyze::credibility::{Credibility, Grade, assess};
 use credence_analyze::telemetry_audit::TelemetryAudit;
+use credence_messages::{Lang, Message};
 
 /// Everything a report shows.
 #[derive(Debug, Clone, Serialize)]
@@ -121,12 +122,14 @@ impl Report {
             None => assess(&[]),
         };
         if let Some(w) = weakest {
-            credibility.statement = format!(
-                "Sweep of {} steps; its grade is that of its weakest step (offered {} requests/s): {}",
-                sweep.steps.len(),
-                w.offered_per_s,
-                credibility.statement
-            );
+            let statement = if credibility.statement_message.is_empty() {
+                Message::new("as-written").text("text", credibility.statement.clone())
+            } else {
+                credibility.statement_message.clone()
+            };
+            credibility.statement_message =
+                Message::new("sweep-statement").int("steps", sweep.steps.len()).text("offered", w.offered_per_s.to_string()).msg("statement", statement);
+            credibility.statement = credibility.statement_message.render(Lang::En);
         }
         let mut r = Report::for_runs(runs, title, date);
         r.kind = "sweep";

@@ -3,25 +3,33 @@
 //! bare number.
 
 use credence_analyze::{Estimate, Status};
+
+use crate::i18n::{Lang, fill, tr};
 pub use credence_run::text::{decimals_for, significant};
 
 /// `36.1 [35.6, 36.7]`, `≥ 12.3 (insufficient data)`, or `n/a`.
 pub fn estimate(e: &Estimate, scale: f64) -> String {
+    estimate_in(e, scale, Lang::En)
+}
+
+/// An estimate with its interval in `lang`: `42.0 [40.1, 44.2]`, a lower bound only when the
+/// data support no more, or the language's word for a value that does not apply.
+pub fn estimate_in(e: &Estimate, scale: f64, lang: Lang) -> String {
+    let d = e.decimals(scale);
+    let number = |x: f64| format!("{:.d$}", x * scale);
     match (e.status, e.estimate) {
-        (Status::NotApplicable, _) | (_, None) => "n/a".to_string(),
-        (Status::Ok, Some(v)) => {
-            let (lo, hi) = (e.ci_low.unwrap_or(v) * scale, e.ci_high.unwrap_or(v) * scale);
-            let d = e.decimals(scale);
-            format!("{:.d$} [{:.d$}, {:.d$}]", v * scale, lo, hi)
-        }
-        (Status::InsufficientData, Some(v)) => {
-            let d = e.decimals(scale);
-            match e.ci_low {
-                Some(lo) => format!("~{:.d$} (>= {:.d$}, insufficient data)", v * scale, lo * scale),
-                None => format!("~{:.d$} (insufficient data)", v * scale),
-            }
-        }
+        (Status::NotApplicable, _) | (_, None) => not_available(lang),
+        (Status::Ok, Some(v)) => format!("{} [{}, {}]", number(v), number(e.ci_low.unwrap_or(v)), number(e.ci_high.unwrap_or(v))),
+        (Status::InsufficientData, Some(v)) => match e.ci_low {
+            Some(lo) => fill(lang, "view.insufficient_bound", &[("v", &number(v)), ("lo", &number(lo))]),
+            None => fill(lang, "view.insufficient", &[("v", &number(v))]),
+        },
     }
+}
+
+/// A table cell with no value.
+pub fn not_available(lang: Lang) -> String {
+    tr(lang, "view.not_available")
 }
 
 #[cfg(test)]

@@ -8,7 +8,9 @@ use serde::Serialize;
 
 use super::comparison_view::{ComparisonView, comparison};
 use super::document::{Report, Sweep, SweepStep};
-use super::format::{estimate, significant};
+use super::format::{estimate, estimate_in, not_available, significant};
+use super::i18n::Lang;
+use credence_messages::{Message, Sep};
 use super::telemetry_view::{TelemetryView, telemetry_view};
 use credence_analyze::Analysis;
 use credence_analyze::audit::ClaimCheck;
@@ -322,38 +324,40 @@ fn claim_row(c: &ClaimCheck) -> [String; 6] {
     ]
 }
 
-/// The sweep's table and a factual summary: up to which offered rate the achieved rate kept
-/// up, how the TTFT tail moved, and which steps the client itself limited.
-fn sweep(r: &Report) -> Option<SweepView> {
+/// The sweep's table and a factual summary in `lang`: up to which offered rate the achieved
+/// rate kept up, how the TTFT tail moved, and which steps the client itself limited.
+pub(crate) fn sweep(r: &Report, lang: Lang) -> Option<SweepView> {
     let sw = r.sweep.as_ref()?;
     let steps = sweep_points(sw, r);
-    let rows = sweep_rows(&steps, estimate, |(s, a)| format!("{}{}", a.credibility.grade.label(), if s.client_limited { " (client)" } else { "" }));
-    let mut parts = sweep_rate_summary(&steps);
+    let grade = |(s, a): &SweepPoint| {
+        let grade = Message::new("grade").text("grade", a.credibility.grade.label());
+        Message::new("sweep-grade").msg("grade", grade).text("client", if s.client_limited { "yes" } else { "no" }).render(lang)
+    };
+    let rows = sweep_rows(&steps, |e, scale| estimate_in(e, scale, lang), not_available(lang), grade);
+    let mut sentences = sweep_rate_summary(&steps);
     let limited = client_limited_rates(&steps);
     if !limited.is_empty() {
-        parts.push(format!(
-            "The load generator was near its own limit at {} requests/s: those points measure the client as well as the server.",
-            limited.join(", ")
-        ));
+        let rates = limited.into_iter().map(|r| Message::new("as-written").text("text", r)).collect();
+        sentences.push(Message::new("sweep-client-limited").list("rates", rates, Sep::Enumeration));
     }
     if sw.stopped_early {
-        parts.push("The sweep was stopped before its last planned step.".into());
+        sentences.push(Message::new("sweep-stopped-early"));
     }
-    Some(SweepView { summary: parts.join(" "), rows })
+    Some(SweepView { summary: Message::new("sweep-summary").list("sentences", sentences, Sep::Sentence).render(lang), rows })
 }
 
 /// One step of a sweep with the analysis of its run.
-pub(crate) type SweepPoint<'a> = (&'a SweepStep, &'a Analysis);
+type SweepPoint<'a> = (&'a SweepStep, &'a Analysis);
 
 /// The sweep's steps whose run has an analysis, in order.
-pub(crate) fn sweep_points<'a>(sw: &'a Sweep, r: &'a Report) -> Vec<SweepPoint<'a>> {
+fn sweep_points<'a>(sw: &'a Sweep, r: &'a Report) -> Vec<SweepPoint<'a>> {
     sw.steps.iter().filter_map(|s| Some((s, r.runs.get(s.run)?))).collect()
 }
 
 /// The sweep table's rows, each estimate worded by `word` (value, scale) and each step's grade
 /// (with the client flag) by `grade`, in the report's language.
-pub(crate) fn sweep_rows(steps: &[SweepPoint], word: impl Fn(&Estimate, f64) -> String, grade: impl Fn(&SweepPoint) -> String) -> Vec<[String; 8]> {
-    let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |e| word(e, 1.0));
+fn sweep_rows(steps: &[SweepPoint], word: impl Fn(&Estimate, f64) -> String, none: String, grade: impl Fn(&SweepPoint) -> String) -> Vec<[String; 8]> {
+    let metric = |a: &Analysis, m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or(none.clone(), |e| word(e, 1.0));
     steps
         .iter()
         .map(|point| {
@@ -373,12 +377,12 @@ pub(crate) fn sweep_rows(steps: &[SweepPoint], word: impl Fn(&Estimate, f64) -> 
 }
 
 /// The offered rates at which the load generator was near its own limit.
-pub(crate) fn client_limited_rates(steps: &[SweepPoint]) -> Vec<String> {
+fn client_limited_rates(steps: &[SweepPoint]) -> Vec<String> {
     steps.iter().filter(|(s, _)| s.client_limited).map(|(s, _)| significant(s.offered_per_s, 3)).collect()
 }
 
 /// The TTFT P99 at the first and the last step, each with its offered rate, when both have one.
-pub(crate) fn sweep_ttft_p99_span(steps: &[SweepPoint]) -> Option<((f64, f64), (f64, f64))> {
+fn sweep_ttft_p99_span(steps: &[SweepPoint]) -> Option<((f64, f64), (f64, f64))> {
     let p99 = |(s, a): &SweepPoint| Some((s.offered_per_s, a.metrics.get("ttft")?.get("p99")?.estimate?));
     Some((p99(steps.first()?)?, p99(steps.last()?)?))
 }
@@ -386,7 +390,7 @@ pub(crate) fn sweep_ttft_p99_span(steps: &[SweepPoint]) -> Option<((f64, f64), (
 /// The offered rates the achieved rate kept up with, from the first step on: its interval
 /// reaches 95 % of the offered rate (a short step's Poisson count alone can put the estimate a
 /// few percent low) and the client was not near its own limit.
-pub(crate) fn sweep_kept_up(steps: &[SweepPoint]) -> Vec<f64> {
+fn sweep_kept_up(steps: &[SweepPoint]) -> Vec<f64> {
     steps
         .iter()
         .take_while(|(s, a)| {
@@ -398,24 +402,20 @@ pub(crate) fn sweep_kept_up(steps: &[SweepPoint]) -> Vec<f64> {
 }
 
 /// The sweep's range, up to which rate the achieved rate kept up, and how the TTFT tail moved.
-fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<String> {
+fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<Message> {
     let kept_up = sweep_kept_up(steps);
-    let mut parts = vec![format!(
-        "{} steps, {} to {} requests/s offered.",
-        steps.len(),
-        steps.first().map_or("?".into(), |s| significant(s.0.offered_per_s, 3)),
-        steps.last().map_or("?".into(), |s| significant(s.0.offered_per_s, 3))
-    )];
-    parts.push(match kept_up.last() {
-        Some(top) if kept_up.len() == steps.len() => format!("The achieved rate kept up with the offered rate (≥ 95 %) at every step, up to {} requests/s: the sweep did not reach saturation.", significant(*top, 3)),
-        Some(top) => format!("The achieved rate kept up with the offered rate (≥ 95 %) up to {} requests/s; beyond it the system saturated or the client was near its own limit.", significant(*top, 3)),
-        None => "The achieved rate fell short of the offered rate (< 95 %, beyond its interval) from the first step, or the client was near its limit.".to_string(),
+    let rate = |s: Option<&SweepPoint>| s.map_or("?".into(), |s| significant(s.0.offered_per_s, 3));
+    let mut sentences = vec![Message::new("sweep-range").int("steps", steps.len()).text("from", rate(steps.first())).text("to", rate(steps.last()))];
+    sentences.push(match kept_up.last() {
+        Some(top) if kept_up.len() == steps.len() => Message::new("sweep-kept-up-throughout").text("top", significant(*top, 3)),
+        Some(top) => Message::new("sweep-kept-up-until").text("top", significant(*top, 3)),
+        None => Message::new("sweep-fell-short"),
     });
     if let Some(((from_rate, from), (to_rate, to))) = sweep_ttft_p99_span(steps) {
         let s = |x: f64| significant(x, 3);
-        parts.push(format!("TTFT P99 went from {} ms at {} requests/s to {} ms at {} requests/s.", s(from), s(from_rate), s(to), s(to_rate)));
+        sentences.push(Message::new("sweep-ttft-tail").text("from", s(from)).text("from_rate", s(from_rate)).text("to", s(to)).text("to_rate", s(to_rate)));
     }
-    parts
+    sentences
 }
 
 /// The report's content, formatted.
@@ -424,7 +424,7 @@ pub fn view(r: &Report) -> View {
     let comparison_view = comparison(r, super::i18n::Lang::En);
     // A comparison states its own credibility briefly; each arm's statement goes with its checks.
     let statement = comparison_view.as_ref().map_or_else(|| r.credibility.statement.clone(), |c| c.credibility.clone());
-    let sweep_view = sweep(r);
+    let sweep_view = sweep(r, Lang::En);
     View {
         lang: "en",
         words: super::i18n::localize::template_words(super::i18n::Lang::En),

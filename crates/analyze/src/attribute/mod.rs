@@ -184,7 +184,7 @@ fn info(cause: &str) -> CauseInfo {
 }
 
 /// The peak values `peak_text` words (`errors_timeout` stands for every `errors_<kind>`);
-/// `report::i18n::evidence_zh` words the same ones in Chinese.
+/// every language words them from the `peak` message.
 pub const PEAK_KEYS: [&str; 24] = [
     "sm_clock_drop_share",
     "temp_max_c",
@@ -215,43 +215,31 @@ pub const PEAK_KEYS: [&str; 24] = [
 /// A peak value in words; None for one not worth showing (not finite, or zero where only a
 /// positive count means something).
 pub fn peak_text(key: &str, v: f64) -> Option<String> {
+    peak_message(key, v).map(|m| m.render(Lang::En))
+}
+
+/// A peak value as a message (`peak` in `locales/*/evidence.ftl`): shares as percentages,
+/// each key with the decimals its precision supports.
+pub fn peak_message(key: &str, v: f64) -> Option<Message> {
     if !v.is_finite() {
         return None;
     }
-    let pct = |x: f64| format!("{:.0} %", x * 100.0);
-    Some(match key {
-        "sm_clock_drop_share" => format!("SM clock down {} from its baseline under load", pct(v)),
-        "temp_max_c" => format!("temperature up to {v:.1} °C"),
-        "thermal_violation_s" if v > 0.0 => format!("{v:.0} s of thermal violation time"),
-        "power_share_of_limit_max" => format!("power up to {} of the enforced limit", pct(v)),
-        "memory_used_share_max" => format!("GPU memory up to {} used", pct(v)),
-        "preemptions" => format!("{v:.0} preemptions"),
-        "foreign_processes_max" => format!("{v:.0} foreign compute process(es)"),
-        "foreign_memory_gib_max" if v > 0.0 => format!("{v:.1} GiB held by foreign processes"),
-        "lg_cpu_pct_max" => format!("load-generator CPU up to {v:.0} % of a core"),
-        "lg_thread_pct_max" => format!("hottest load-generator thread up to {v:.0} %"),
-        "send_lag_p99_ms_max" => format!("P99 send lag up to {v:.1} ms"),
-        "send_lag_gaps_max" => format!("up to {v:.1} gaps between sends behind the schedule"),
-        "achieved_share_min" => {
-            format!("achieved send rate down to {} of the offered rate", pct(v))
+    let (value, decimals) = match key {
+        "sm_clock_drop_share" | "power_share_of_limit_max" | "memory_used_share_max" | "achieved_share_min" | "kv_cache_used_share_max" | "error_share_max"
+        | "send_rate_share_min" => (v * 100.0, 0),
+        "retransmit_ratio_max" if v > 0.0 => (v * 100.0, 2),
+        "temp_max_c" | "send_lag_p99_ms_max" | "send_lag_gaps_max" => (v, 1),
+        "foreign_memory_gib_max" if v > 0.0 => (v, 1),
+        "thermal_violation_s" | "interface_errors" | "interface_drops" | "listen_overflows" | "cpu_steal_pct_max" | "samples_not_performance_governor"
+            if v > 0.0 =>
+        {
+            (v, 0)
         }
-        "retransmit_ratio_max" if v > 0.0 => {
-            format!("TCP retransmit ratio up to {:.2} %", v * 100.0)
-        }
-        "interface_errors" | "interface_drops" | "listen_overflows" if v > 0.0 => {
-            format!("{v:.0} {}", key.replace('_', " "))
-        }
-        "cpu_steal_pct_max" if v > 0.0 => format!("CPU steal up to {v:.0} %"),
-        "samples_not_performance_governor" if v > 0.0 => {
-            format!("{v:.0} samples with a governor other than performance")
-        }
-        "waiting_requests_max" => format!("up to {v:.0} requests waiting"),
-        "kv_cache_used_share_max" => format!("KV cache up to {} full", pct(v)),
-        "error_share_max" => format!("up to {} of requests failing per window", pct(v)),
-        "send_rate_share_min" => format!("send rate down to {} of its steady level", pct(v)),
-        k if k.starts_with("errors_") && v > 0.0 => format!("{v:.0} {} error(s)", &k[7..]),
+        "preemptions" | "foreign_processes_max" | "lg_cpu_pct_max" | "lg_thread_pct_max" | "waiting_requests_max" => (v, 0),
+        k if k.starts_with("errors_") && v > 0.0 => return Some(Message::new("peak").text("key", "errors").text("kind", &k[7..]).num("v", v, 0)),
         _ => return None,
-    })
+    };
+    Some(Message::new("peak").text("key", key).text("kind", "").num("v", value, decimals))
 }
 
 /// The run's telemetry and request-side series, on the request timeline.

@@ -22,7 +22,7 @@ pub fn localize_audit(v: &mut AuditView, audit: &Audit, analysis: Option<&Analys
         row[5] = reason(c, analysis);
     }
     for (row, f) in v.facts.iter_mut().zip(&audit.facts) {
-        row[2] = super::facts_zh::fact_reason(&f.why);
+        row[2] = f.reason_message.render(super::Lang::Zh);
     }
 }
 

@@ -4,7 +4,6 @@
 //! `TelemetryAudit` and the `Audit`, as those modules build the English.
 
 use super::messages::grade_word;
-use super::facts_zh::fact_reason;
 use super::telemetry_zh::{load_reason, reason_label};
 use credence_analyze::audit::Audit;
 use credence_analyze::credibility::{Check, CheckStatus, Credibility};
@@ -16,7 +15,7 @@ use credence_analyze::telemetry_audit::{TelemetryAudit, short_gpu};
 /// A check of a run-less report in Chinese; None for one this file does not know.
 pub fn check_reason(k: &Check, telemetry: Option<&TelemetryAudit>, audit: Option<&Audit>) -> Option<String> {
     if let Some(f) = audit.and_then(|a| a.facts.iter().find(|f| f.name == k.name)) {
-        return Some(fact_reason(&f.why));
+        return Some(f.reason_message.render(super::Lang::Zh));
     }
     let Some(t) = telemetry else {
         return (k.name == "per_request_data").then(|| "文件中只有汇总统计量：无法重算任何百分位数、置信区间或稳态".to_string());
@@ -164,7 +163,7 @@ pub fn aggregate_statement(source: &str, audit: &Audit) -> String {
     let facts: Vec<String> = audit
         .facts
         .iter()
-        .map(|f| format!("{}：{}（{}）。", f.name, super::tr(super::Lang::Zh, &format!("tpl.status_{}", f.status)), fact_reason(&f.why)))
+        .map(|f| format!("{}：{}（{}）。", f.name, super::tr(super::Lang::Zh, &format!("tpl.status_{}", f.status)), f.reason_message.render(super::Lang::Zh)))
         .collect();
     format!(
         "可信度：低。{source} 没有逐请求数据，因此其数值都无法重算或给出置信区间；其 {} 项结论中有 {} 项可以在该工具自身的文件之间交叉核对。{}",

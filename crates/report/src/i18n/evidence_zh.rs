@@ -52,39 +52,9 @@ fn effect(e: &Effect) -> String {
     format!("{} 在时段内较测量窗口其余部分变化 {}{}", e.metric, effect_value(e, e.change), interval)
 }
 
-/// A peak value in Chinese, for the keys `analyze::attribute::PEAK_KEYS` names.
+/// A peak value in Chinese, from the message the analysis words in English.
 fn peak_text(key: &str, v: f64) -> Option<String> {
-    if !v.is_finite() {
-        return None;
-    }
-    let pct = |x: f64| format!("{:.0} %", x * 100.0);
-    Some(match key {
-        "sm_clock_drop_share" => format!("SM 时钟较负载下的基线降低 {}", pct(v)),
-        "temp_max_c" => format!("温度最高 {v:.1} °C"),
-        "thermal_violation_s" if v > 0.0 => format!("热限制累计 {v:.0} s"),
-        "power_share_of_limit_max" => format!("功耗最高达到功耗上限的 {}", pct(v)),
-        "memory_used_share_max" => format!("GPU 显存占用最高 {}", pct(v)),
-        "preemptions" => format!("抢占 {v:.0} 次"),
-        "foreign_processes_max" => format!("其他计算进程 {v:.0} 个"),
-        "foreign_memory_gib_max" if v > 0.0 => format!("其他进程占用显存 {v:.1} GiB"),
-        "lg_cpu_pct_max" => format!("压测端 CPU 最高占单核的 {v:.0} %"),
-        "lg_thread_pct_max" => format!("压测端最忙线程最高 {v:.0} %"),
-        "send_lag_p99_ms_max" => format!("P99 发送延迟最高 {v:.1} ms"),
-        "send_lag_gaps_max" => format!("最多落后发送计划 {v:.1} 个发送间隔"),
-        "achieved_share_min" => format!("实际发送速率最低为计划速率的 {}", pct(v)),
-        "retransmit_ratio_max" if v > 0.0 => format!("TCP 重传率最高 {:.2} %", v * 100.0),
-        "interface_errors" if v > 0.0 => format!("网卡错误 {v:.0} 个"),
-        "interface_drops" if v > 0.0 => format!("网卡丢包 {v:.0} 个"),
-        "listen_overflows" if v > 0.0 => format!("监听队列溢出 {v:.0} 次"),
-        "cpu_steal_pct_max" if v > 0.0 => format!("CPU 被抢占（steal）最高 {v:.0} %"),
-        "samples_not_performance_governor" if v > 0.0 => format!("{v:.0} 个采样的 CPU 调频策略不是 performance"),
-        "waiting_requests_max" => format!("排队请求最多 {v:.0} 个"),
-        "kv_cache_used_share_max" => format!("KV cache 占用最高 {}", pct(v)),
-        "error_share_max" => format!("每窗口失败请求最高占 {}", pct(v)),
-        "send_rate_share_min" => format!("发送速率最低降至稳态水平的 {}", pct(v)),
-        k if k.starts_with("errors_") && v > 0.0 => format!("{} 错误 {v:.0} 个", &k[7..]),
-        _ => return None,
-    })
+    credence_analyze::attribute::peak_message(key, v).map(|m| m.render(super::Lang::Zh))
 }
 
 #[cfg(test)]

@@ -9,9 +9,9 @@ use super::messages::{cause_action, cause_title, check_reason, detector_reason};
 use super::evidence_zh::episode_source;
 use super::{Lang, fill, tr, words};
 use credence_analyze::credibility::Credibility;
-use credence_analyze::{Analysis, Estimate, Status};
+use credence_analyze::Analysis;
 use crate::document::Report;
-use crate::format::{estimate, significant};
+use crate::format::{estimate_in, not_available, significant};
 use crate::view::{CheckSet, FindingView, MetricTable, View};
 
 const ZH: Lang = Lang::Zh;
@@ -38,10 +38,10 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
         v.statement = super::messages::statement(&r.credibility, Lang::Zh);
         v.headline = crate::conditions_view::headline(runs[0], headline(runs[0]), lang);
     }
-    if let (Some(sw), Some(sv)) = (&r.sweep, v.sweep.as_mut()) {
-        super::sweep_zh::localize_sweep(sv, sw, r);
-        v.headline = vec![[tr(ZH, "view.kind_sweep").to_string(), sv.summary.clone()]];
-        v.statement = super::sweep_zh::statement(sw, r).unwrap_or_default();
+    if let Some(sv) = crate::view::sweep(r, lang) {
+        v.headline = vec![[tr(ZH, "view.kind_sweep"), sv.summary.clone()]];
+        v.statement = super::messages::statement(&r.credibility, lang);
+        v.sweep = Some(sv);
     }
     v.check_sets = check_sets(r);
     v.metrics_note = tr(ZH, "view.metrics_note").to_string();
@@ -169,27 +169,13 @@ fn subtitle(r: &Report) -> String {
     format!("{sut} · {load} · {date} · {}", tr(ZH, kind))
 }
 
-/// `36.1 [35.6, 36.7]`, `~80.0（≥ 70.0，数据不足）` or `n/a`: `format::estimate` in Chinese.
-pub fn estimate_zh(e: &Estimate, scale: f64) -> String {
-    match (e.status, e.estimate) {
-        (Status::InsufficientData, Some(v)) => {
-            let d = e.decimals(scale);
-            match e.ci_low {
-                Some(lo) => fill(ZH, "view.insufficient_bound", &[("v", &format!("{:.d$}", v * scale)), ("lo", &format!("{:.d$}", lo * scale))]),
-                None => fill(ZH, "view.insufficient", &[("v", &format!("{:.d$}", v * scale))]),
-            }
-        }
-        _ => estimate(e, scale),
-    }
-}
-
 fn headline(a: &Analysis) -> Vec<[String; 2]> {
-    let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or("n/a".to_string(), |x| estimate_zh(x, 1.0));
+    let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or(not_available(ZH), |x| estimate_in(x, 1.0, ZH));
     let p50_p99 = |m: &str| format!("P50 {} ms · P99 {} ms", e(m, "p50"), e(m, "p99"));
     let throughput = fill(
         ZH,
         "view.throughput_line",
-        &[("requests", &estimate_zh(&a.throughput.requests_per_s, 1.0)), ("tokens", &estimate_zh(&a.throughput.output_tokens_per_s, 1.0))],
+        &[("requests", &estimate_in(&a.throughput.requests_per_s, 1.0, ZH)), ("tokens", &estimate_in(&a.throughput.output_tokens_per_s, 1.0, ZH))],
     );
     let mut rows = vec![[tr(ZH, "view.row_throughput").to_string(), throughput], [tr(ZH, "view.row_ttft").to_string(), p50_p99("ttft")]];
     if a.metrics.contains_key("ttfot") {
@@ -204,7 +190,7 @@ fn errors_line(a: &Analysis) -> String {
     let mut total = fill(
         ZH,
         "view.errors_line",
-        &[("errors", &a.errors.errors.to_string()), ("requests", &a.errors.requests.to_string()), ("rate", &estimate_zh(&a.errors.rate, 100.0))],
+        &[("errors", &a.errors.errors.to_string()), ("requests", &a.errors.requests.to_string()), ("rate", &estimate_in(&a.errors.rate, 100.0, ZH))],
     );
     if a.errors.cancelled > 0 {
         total += &fill(ZH, "view.errors_cancelled", &[("n", &a.errors.cancelled.to_string())]);
@@ -244,7 +230,7 @@ fn metric_table(a: &Analysis) -> MetricTable {
         .iter()
         .filter_map(|(key, label)| {
             let m = a.metrics.get(*key)?;
-            let cell = |p: &str| m.get(p).map_or("n/a".to_string(), |e| estimate_zh(e, 1.0));
+            let cell = |p: &str| m.get(p).map_or(not_available(ZH), |e| estimate_in(e, 1.0, ZH));
             let n = m.get("p50").map_or(0, |e| e.n);
             let label = if label.starts_with("view.") { tr(ZH, label) } else { label.to_string() };
             Some([format!("{label} (ms)"), cell("p50"), cell("p90"), cell("p99"), cell("p999"), n.to_string()])
@@ -256,9 +242,9 @@ fn metric_table(a: &Analysis) -> MetricTable {
 fn rates(a: &Analysis) -> [[String; 2]; 3] {
     let id = &a.run.run_id;
     [
-        [fill(ZH, "view.rate_requests", &[("id", id)]), estimate_zh(&a.throughput.requests_per_s, 1.0)],
-        [fill(ZH, "view.rate_tokens", &[("id", id)]), estimate_zh(&a.throughput.output_tokens_per_s, 1.0)],
-        [fill(ZH, "view.rate_errors", &[("id", id)]), estimate_zh(&a.errors.rate, 100.0)],
+        [fill(ZH, "view.rate_requests", &[("id", id)]), estimate_in(&a.throughput.requests_per_s, 1.0, ZH)],
+        [fill(ZH, "view.rate_tokens", &[("id", id)]), estimate_in(&a.throughput.output_tokens_per_s, 1.0, ZH)],
+        [fill(ZH, "view.rate_errors", &[("id", id)]), estimate_in(&a.errors.rate, 100.0, ZH)],
     ]
 }
 

@@ -12,11 +12,9 @@ pub mod audit_zh;
 pub mod capture_checks_zh;
 pub mod definitions_zh;
 pub mod evidence_zh;
-pub mod facts_zh;
 pub mod glyphs;
 pub mod localize;
 pub mod messages;
-pub mod sweep_zh;
 pub mod telemetry_zh;
 
 pub use credence_messages::Lang;
@@ -40,10 +38,21 @@ pub fn fill(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
 }
 
 /// The report words under `group` (`tpl`, `chart`, …) as (key, text in `lang`), keyed as the
-/// view and the templates look them up (`tpl.h_key_metrics`).
+/// view and the templates look them up (`tpl.h_key_metrics`). A word with a variable keeps it
+/// as `{name}`, for the renderer that fills it in (`Key metrics, {title}`).
 pub fn words(group: &str, lang: Lang) -> Vec<(String, String)> {
     let prefix = format!("{group}-");
-    credence_messages::ids().into_iter().filter(|i| i.starts_with(&prefix)).map(|i| (i.replacen('-', ".", 1), Message::new(i).render(lang))).collect()
+    credence_messages::ids()
+        .into_iter()
+        .filter(|i| i.starts_with(&prefix))
+        .map(|i| {
+            let message = credence_messages::variables(i).into_iter().fold(Message::new(i), |m, name| {
+                let kept = format!("{{{name}}}");
+                m.text(name, kept)
+            });
+            (i.replacen('-', ".", 1), message.render(lang))
+        })
+        .collect()
 }
 
 /// A list in running text: `a, b and c` in English, `a、b 和 c` in Chinese.

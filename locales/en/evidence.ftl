@@ -1,0 +1,29 @@
+## A finding's evidence: the peak values of an episode (`key` names the value, as the
+## analysis's JSON does; `v` is the number; `kind` the error kind of `errors_<kind>`).
+
+peak = { $key ->
+        [sm_clock_drop_share] SM clock down { $v } % from its baseline under load
+        [temp_max_c] temperature up to { $v } °C
+        [thermal_violation_s] { $v } s of thermal violation time
+        [power_share_of_limit_max] power up to { $v } % of the enforced limit
+        [memory_used_share_max] GPU memory up to { $v } % used
+        [preemptions] { $v } preemptions
+        [foreign_processes_max] { $v } foreign compute process(es)
+        [foreign_memory_gib_max] { $v } GiB held by foreign processes
+        [lg_cpu_pct_max] load-generator CPU up to { $v } % of a core
+        [lg_thread_pct_max] hottest load-generator thread up to { $v } %
+        [send_lag_p99_ms_max] P99 send lag up to { $v } ms
+        [send_lag_gaps_max] up to { $v } gaps between sends behind the schedule
+        [achieved_share_min] achieved send rate down to { $v } % of the offered rate
+        [retransmit_ratio_max] TCP retransmit ratio up to { $v } %
+        [interface_errors] { $v } interface errors
+        [interface_drops] { $v } interface drops
+        [listen_overflows] { $v } listen overflows
+        [cpu_steal_pct_max] CPU steal up to { $v } %
+        [samples_not_performance_governor] { $v } samples with a governor other than performance
+        [waiting_requests_max] up to { $v } requests waiting
+        [kv_cache_used_share_max] KV cache up to { $v } % full
+        [error_share_max] up to { $v } % of requests failing per window
+        [send_rate_share_min] send rate down to { $v } % of its steady level
+       *[errors] { $v } { $kind } error(s)
+    }

@@ -1,0 +1,28 @@
+## 发现的证据：某一时段内的峰值（key 为分析 JSON 中的名称，v 为数值，kind 为 errors_<kind> 的错误类型）。
+
+peak = { $key ->
+        [sm_clock_drop_share] SM 时钟较负载下的基线降低 { $v } %
+        [temp_max_c] 温度最高 { $v } °C
+        [thermal_violation_s] 热限制累计 { $v } s
+        [power_share_of_limit_max] 功耗最高达到功耗上限的 { $v } %
+        [memory_used_share_max] GPU 显存占用最高 { $v } %
+        [preemptions] 抢占 { $v } 次
+        [foreign_processes_max] 其他计算进程 { $v } 个
+        [foreign_memory_gib_max] 其他进程占用显存 { $v } GiB
+        [lg_cpu_pct_max] 压测客户端 CPU 最高占单核的 { $v } %
+        [lg_thread_pct_max] 压测客户端最忙线程最高 { $v } %
+        [send_lag_p99_ms_max] P99 发送延迟最高 { $v } ms
+        [send_lag_gaps_max] 最多落后发送计划 { $v } 个发送间隔
+        [achieved_share_min] 实际发送速率最低为计划速率的 { $v } %
+        [retransmit_ratio_max] TCP 重传率最高 { $v } %
+        [interface_errors] 网卡错误 { $v } 个
+        [interface_drops] 网卡丢包 { $v } 个
+        [listen_overflows] 监听队列溢出 { $v } 次
+        [cpu_steal_pct_max] CPU 被宿主机占用最高 { $v } %
+        [samples_not_performance_governor] { $v } 个采样的 CPU 调频策略不是 performance
+        [waiting_requests_max] 排队请求最多 { $v } 个
+        [kv_cache_used_share_max] KV 缓存占用最高 { $v } %
+        [error_share_max] 每窗口失败请求最高占 { $v } %
+        [send_rate_share_min] 发送速率最低降至稳态水平的 { $v } %
+       *[errors] { $kind } 错误 { $v } 个
+    }

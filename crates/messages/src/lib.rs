@@ -161,7 +161,7 @@ impl Message {
 /// The bundle of `lang`, parsed once. A catalog that does not parse is a build defect that the
 /// tests catch (`every_catalog_parses`); here its good entries are still used.
 fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
-    static BUNDLES: [OnceLock<FluentBundle<FluentResource>>; 2] = [OnceLock::new(), OnceLock::new()];
+    static BUNDLES: [OnceLock<FluentBundle<FluentResource>>; Lang::ALL.len()] = [const { OnceLock::new() }; Lang::ALL.len()];
     BUNDLES[lang as usize].get_or_init(|| {
         let mut bundle = FluentBundle::new_concurrent(vec![lang.code().parse().expect("a valid language code")]);
         // Unicode isolation marks around each argument would reach the PDF and the Markdown.

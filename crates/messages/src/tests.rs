@@ -159,12 +159,13 @@ fn chinese_prose_has_no_english_words() {
         // Units and protocols.
         "MHz", "W", "GiB", "UTC", "TCP",
         // Tools named in their facts, and a JSON literal they wrote.
-        "AIPerf", "true",
+        "AIPerf", "true", "nvidia-smi", "dmon", "DCGM", "Hz",
     ];
     for (file, prose) in chinese_prose() {
         let prose: String = prose.split('`').step_by(2).collect();
         for token in prose.split(|c: char| !(c.is_ascii_alphanumeric() || "-_=./…".contains(c))) {
-            let identifier = token.contains("--") || token.contains('=') || token.contains('_') || token.contains('/') || token.contains('.');
+            let hex = token.starts_with("0x") && token.len() > 2 && token[2..].chars().all(|c| c.is_ascii_hexdigit());
+            let identifier = hex || token.contains("--") || token.contains('=') || token.contains('_') || token.contains('/') || token.contains('.');
             let word = token.trim_matches(|c: char| !c.is_ascii_alphanumeric());
             if word.is_empty() || identifier || word.chars().all(|c| c.is_ascii_digit()) {
                 continue;

@@ -9,7 +9,8 @@ use super::document::{utc_date, utc_time};
 use super::format::significant;
 use super::i18n::{Lang, fill, tr};
 use credence_analyze::telemetry_audit::episodes::{Basis, ThrottleEpisode};
-use credence_analyze::telemetry_audit::load::LoadState;
+use credence_analyze::telemetry_audit::load::{LoadState, load_rule_message};
+use credence_messages::{Message, Sep};
 use credence_analyze::telemetry_audit::stability::{ClockStability, STABLE_CV, STABLE_SHARE_FALLEN};
 use credence_analyze::telemetry_audit::{TelemetryAudit, short_gpu};
 
@@ -131,66 +132,66 @@ pub(crate) fn stability_row(gpu: &str, s: &ClockStability, note: &str, lang: Lan
     ]
 }
 
-/// The view of a telemetry-only audit.
-pub fn telemetry_view(t: &TelemetryAudit) -> TelemetryView {
+/// The view of a telemetry-only audit, in `lang`.
+pub fn telemetry_view(t: &TelemetryAudit, lang: Lang) -> TelemetryView {
     let loaded = t.gpus_in(LoadState::Loaded).count();
-    let episodes_note = match (t.episodes.is_empty(), loaded, t.reasons_captured()) {
-        (_, 0, _) => "No GPU was under load, so no episode was looked for.".to_string(),
-        (true, _, _) if !t.episodes_looked_for() => "No GPU under load has an SM clock or clock-event reasons, so no episode could be looked for.".to_string(),
-        (true, _, true) => "No throttle, power-limited stretch or SM clock fall was found on the GPUs under load (clock-event reason bits and SM clock read).".to_string(),
-        (true, _, false) => "No power-limited stretch or SM clock fall was found on the GPUs under load. The capture has no clock-event reason bits, so only falls of the SM clock could be seen.".to_string(),
-        (false, _, _) => "Episodes on the GPUs under load: two or more samples where a reason held, one clear sample bridged. A throttle forces clocks down (DCGM's failure reasons: thermal, HW slowdown, power brake); power-limited is a GPU held at its power limit, not a fault. Without reason bits, power within 5 % of its limit while the SM clock is more than 10 % below its highest loaded value is read as power-limited, and a clock fall without either has its cause unknown.".to_string(),
+    let case = match (t.episodes.is_empty(), loaded, t.reasons_captured()) {
+        (_, 0, _) => "none-loaded",
+        (true, _, _) if !t.episodes_looked_for() => "not-looked",
+        (true, _, true) => "none-with-bits",
+        (true, _, false) => "none-without-bits",
+        (false, _, _) => "found",
     };
+    let stability_note = Message::new("telemetry-stability-note").num("cv", STABLE_CV * 100.0, 0).num("fallen", STABLE_SHARE_FALLEN * 100.0, 0);
     TelemetryView {
-        summary: summary(t),
-        load_rule: t.load_rule.clone(),
-        episodes_note,
-        episodes: t.episodes.iter().map(|e| episode_row(t, e, e.reason.label(), Lang::En)).collect(),
-        set_aside: t.gpus.iter().filter(|g| g.load.state != LoadState::Loaded).map(|g| [short_gpu(&g.gpu).to_string(), g.load.reason.clone()]).collect(),
-        stability_note: format!(
-            "SM clock over the samples under load. CV: standard deviation over mean. Shares are of loaded samples (equally spaced, so of loaded time). Stable: CV ≤ {:.0} % and at most {:.0} % of loaded time below 90 % of the highest clock. Descriptive: 1 Hz clock samples are autocorrelated, so no interval is given.",
-            STABLE_CV * 100.0,
-            STABLE_SHARE_FALLEN * 100.0
-        ),
-        stability: t.gpus.iter().filter_map(|g| g.stability.as_ref().map(|s| stability_row(&g.gpu, s, &s.note, Lang::En))).collect(),
-        gpus: t.gpus.iter().map(gpu_block).collect(),
-        unreadable: unreadable(t),
+        summary: summary(t).render(lang),
+        load_rule: load_rule_message().render(lang),
+        episodes_note: Message::new("telemetry-episodes-note").text("case", case).render(lang),
+        episodes: t.episodes.iter().map(|e| episode_row(t, e, &e.reason.message().render(lang), lang)).collect(),
+        set_aside: t
+            .gpus
+            .iter()
+            .filter(|g| g.load.state != LoadState::Loaded)
+            .map(|g| [short_gpu(&g.gpu).to_string(), g.load.reason_message.render(lang)])
+            .collect(),
+        stability_note: stability_note.render(lang),
+        stability: t.gpus.iter().filter_map(|g| g.stability.as_ref().map(|s| stability_row(&g.gpu, s, &s.note_message.render(lang), lang))).collect(),
+        gpus: t.gpus.iter().map(|g| gpu_block(g, lang)).collect(),
+        unreadable: unreadable(t, lang),
     }
 }
 
-fn summary(t: &TelemetryAudit) -> String {
-    format!(
-        "{}: {} samples of {} GPUs over {:.0} s from {} {} UTC (time 0 of every chart and table). No request was recorded.",
-        t.source,
-        t.samples,
-        t.gpus.len(),
-        t.duration_s,
-        utc_date(t.t0_ns),
-        utc_time(t.t0_ns)
-    )
+fn summary(t: &TelemetryAudit) -> Message {
+    Message::new("telemetry-summary")
+        .text("source", &t.source)
+        .int("samples", t.samples)
+        .int("gpus", t.gpus.len())
+        .num("seconds", t.duration_s, 0)
+        .text("date", utc_date(t.t0_ns))
+        .text("time", utc_time(t.t0_ns))
 }
 
-fn gpu_block(g: &credence_analyze::telemetry_audit::GpuAudit) -> TelemetryGpuView {
+fn gpu_block(g: &credence_analyze::telemetry_audit::GpuAudit, lang: Lang) -> TelemetryGpuView {
     let state = match g.load.state {
-        // The reason reads "under load in N of M samples (…)".
-        LoadState::Loaded => format!("U{}.", g.load.reason.strip_prefix('u').unwrap_or(&g.load.reason)),
-        LoadState::Idle => format!("Idle, set aside: {}.", g.load.reason),
-        LoadState::Unknown => format!("Load unknown, set aside: {}.", g.load.reason),
+        LoadState::Loaded => "loaded",
+        LoadState::Idle => "idle",
+        LoadState::Unknown => "unknown",
     };
+    let fields = g.captured.iter().map(|f| Message::new("as-written").text("text", *f)).collect();
     TelemetryGpuView {
         title: g.gpu.clone(),
-        state,
-        captured: format!("{} samples, median interval {:.3} s; captured: {}.", g.samples, g.interval_s, g.captured.join(", ")),
+        state: Message::new("telemetry-gpu-state").text("state", state).msg("reason", g.load.reason_message.clone()).render(lang),
+        captured: Message::new("telemetry-captured").int("samples", g.samples).num("interval", g.interval_s, 3).list("fields", fields, Sep::Enumeration).render(lang),
         charts: Vec::new(),
     }
 }
 
-fn unreadable(t: &TelemetryAudit) -> String {
+fn unreadable(t: &TelemetryAudit, lang: Lang) -> String {
     if t.unreadable.is_empty() {
         return String::new();
     }
-    let list: Vec<String> = t.unreadable.iter().map(|u| format!("{} in {} samples", u.field, u.samples)).collect();
-    format!("Unreadable values, read as missing: {}.", list.join(", "))
+    let items = t.unreadable.iter().map(|u| Message::new("telemetry-unreadable-item").text("field", &u.field).int("samples", u.samples)).collect();
+    Message::new("telemetry-unreadable").list("items", items, Sep::Comma).render(lang)
 }
 
 /// The first page's headline rows, in the report's language.
@@ -222,13 +223,15 @@ pub fn headline(t: &TelemetryAudit, lang: Lang) -> Vec<[String; 2]> {
     ]
 }
 
-/// How the telemetry audit defines its terms.
-pub fn methodology(t: &TelemetryAudit) -> Vec<[String; 2]> {
+/// How the telemetry audit defines its terms, in `lang`.
+pub fn methodology(lang: Lang) -> Vec<[String; 2]> {
+    let say = |id: &str| Message::new(id).render(lang);
+    let row = |id: &str| [say(id), say(&format!("{id}-text"))];
     vec![
-        ["Under load".into(), t.load_rule.clone()],
-        ["Episodes".into(), "Thermal slowdown (reason bits 0x20, 0x40), HW power brake (0x80) and HW slowdown (0x08) are throttles, by DCGM's diagnostic mask; the SW power cap (0x04) is power-limited, not a fault. Without reason bits: power ≥ 95 % of its limit while the SM clock is < 90 % of its highest loaded value is power-limited; a fall of the SM clock below 90 % with neither explanation is a clock drop of unknown cause. Two samples at least; one clear sample inside is bridged.".into()],
-        ["Clock stability".into(), "Mean, standard deviation, CV, median and range of the SM clock over the loaded samples; shares of loaded samples below the highest loaded clock and below 90 % of it.".into()],
-        ["Times".into(), "Seconds from the capture's first sample, and UTC. nvidia-smi and dmon write local time without a zone; --tz gave the offset.".into()],
-        ["Not checked".into(), "Everything that needs requests: steady state, latency percentiles and their intervals, throughput, error rates, client saturation, claims recomputed from per-request data, and the link of any episode to latency.".into()],
+        [say("telemetry-method-load"), load_rule_message().render(lang)],
+        row("telemetry-method-episodes"),
+        row("telemetry-method-stability"),
+        row("telemetry-method-times"),
+        row("telemetry-method-unchecked"),
     ]
 }

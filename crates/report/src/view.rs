@@ -460,12 +460,12 @@ pub fn view(r: &Report) -> View {
         comparison: comparison_view,
         audit: audit(r),
         sweep: sweep_view,
-        telemetry: r.telemetry.as_ref().map(telemetry_view),
+        telemetry: r.telemetry.as_ref().map(|t| telemetry_view(t, Lang::En)),
         environment: r.runs.iter().map(environment).collect(),
         provenance: provenance(r),
         files: files(r),
         methodology: match &r.telemetry {
-            Some(t) => super::telemetry_view::methodology(t),
+            Some(_) => super::telemetry_view::methodology(Lang::En),
             None => methodology(r, first),
         },
     }

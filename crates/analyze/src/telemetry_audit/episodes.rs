@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use credence_messages::{Lang, Message};
 use serde::Serialize;
 
 use crate::attribute::detectors::bits;
@@ -42,14 +43,21 @@ impl EpisodeReason {
         matches!(self, EpisodeReason::ThermalSlowdown | EpisodeReason::HwPowerBrake | EpisodeReason::HwSlowdown)
     }
 
-    pub fn label(self) -> &'static str {
-        match self {
-            EpisodeReason::ThermalSlowdown => "thermal slowdown",
-            EpisodeReason::HwPowerBrake => "HW power brake",
-            EpisodeReason::HwSlowdown => "HW slowdown",
-            EpisodeReason::PowerCap => "power-limited",
-            EpisodeReason::ClockDrop => "SM clock drop, cause unknown",
-        }
+    /// The reason in English.
+    pub fn label(self) -> String {
+        self.message().render(Lang::En)
+    }
+
+    /// The reason as a message (`telemetry-reason`, keyed by its JSON name).
+    pub fn message(self) -> Message {
+        let key = match self {
+            EpisodeReason::ThermalSlowdown => "thermal_slowdown",
+            EpisodeReason::HwPowerBrake => "hw_power_brake",
+            EpisodeReason::HwSlowdown => "hw_slowdown",
+            EpisodeReason::PowerCap => "power_cap",
+            EpisodeReason::ClockDrop => "clock_drop",
+        };
+        Message::new("telemetry-reason").text("reason", key)
     }
 }
 

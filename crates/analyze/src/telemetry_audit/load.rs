@@ -5,6 +5,7 @@
 //! known and the GPU-idle bit (0x1) is clear. A GPU with fewer than `MIN_LOADED_SAMPLES`
 //! loaded samples is set aside as idle: its clocks say nothing about a workload.
 
+use credence_messages::{Lang, Message};
 use serde::Serialize;
 
 use crate::attribute::detectors::bits;
@@ -17,11 +18,14 @@ pub const LOAD_UTIL_PCT: f64 = 50.0;
 /// Fewer loaded samples than this and the GPU is set aside as idle.
 pub const MIN_LOADED_SAMPLES: usize = 5;
 
-/// What "under load" means, in words, for the report.
+/// What "under load" means, in English, for the JSON.
 pub fn load_rule() -> String {
-    format!(
-        "A sample is under load when GPU utilization is at least {LOAD_UTIL_PCT:.0} % (where utilization was not captured: when the clock-event reasons are known and the GPU-idle bit 0x1 is clear). A GPU with fewer than {MIN_LOADED_SAMPLES} samples under load is set aside as idle."
-    )
+    load_rule_message().render(Lang::En)
+}
+
+/// What "under load" means, as a message (`locales/*/telemetry.ftl`).
+pub fn load_rule_message() -> Message {
+    Message::new("telemetry-load-rule").num("util", LOAD_UTIL_PCT, 0).int("min", MIN_LOADED_SAMPLES)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -44,8 +48,9 @@ pub struct GpuLoad {
     pub util_max_pct: Option<f64>,
     /// Samples with the GPU-idle reason bit set.
     pub idle_bit_samples: usize,
-    /// Why the GPU is in this state, with the numbers.
+    /// Why the GPU is in this state, with the numbers (`reason_message` in English).
     pub reason: String,
+    pub reason_message: Message,
 }
 
 /// Per sample: Some(true) under load, Some(false) not, None when the capture cannot tell.
@@ -60,20 +65,17 @@ pub fn classify(g: &GpuSeries, flags: &[Option<bool>]) -> GpuLoad {
     let known = flags.iter().filter(|f| f.is_some()).count();
     let util_max_pct = g.util_pct.iter().copied().filter(|x| x.is_finite()).reduce(f64::max);
     let idle_bit_samples = g.reasons.iter().filter(|r| r.is_some_and(|r| r & bits::IDLE != 0)).count();
-    let util = util_max_pct.map_or("utilization not captured".to_string(), |m| format!("utilization at most {m:.0} %"));
-    let (state, reason) = if known == 0 {
-        (LoadState::Unknown, format!("neither utilization nor clock-event reasons were captured in its {samples} samples: whether it was busy cannot be told"))
+    let util = util_max_pct.map_or(Message::new("telemetry-util-none"), |m| Message::new("telemetry-util-max").num("max", m, 0));
+    let (state, reason_message) = if known == 0 {
+        (LoadState::Unknown, Message::new("telemetry-load-unknown").int("samples", samples))
     } else if loaded_samples < MIN_LOADED_SAMPLES {
-        (
-            LoadState::Idle,
-            format!(
-                "under load in {loaded_samples} of {samples} samples ({util}; GPU-idle bit set in {idle_bit_samples}); fewer than {MIN_LOADED_SAMPLES}, so its clocks are not read as a workload's"
-            ),
-        )
+        let m = Message::new("telemetry-load-idle").int("loaded", loaded_samples).int("samples", samples).msg("util", util);
+        (LoadState::Idle, m.int("idle", idle_bit_samples).int("min", MIN_LOADED_SAMPLES))
     } else {
-        (LoadState::Loaded, format!("under load in {loaded_samples} of {samples} samples ({util})"))
+        (LoadState::Loaded, Message::new("telemetry-load-loaded").int("loaded", loaded_samples).int("samples", samples).msg("util", util))
     };
-    GpuLoad { state, samples, loaded_samples, util_max_pct, idle_bit_samples, reason }
+    let reason = reason_message.render(Lang::En);
+    GpuLoad { state, samples, loaded_samples, util_max_pct, idle_bit_samples, reason, reason_message }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! samples), so no interval is attached, and with fewer than `MIN_SAMPLES` loaded samples
 //! the numbers are marked `insufficient_data`.
 
+use credence_messages::{Lang, Message};
 use serde::Serialize;
 
 use crate::Status;
@@ -43,7 +44,9 @@ pub struct ClockStability {
     pub share_below_90pct_of_max_observed: Option<f64>,
     /// Whether the clock was stable by `STABLE_CV` and `STABLE_SHARE_FALLEN`; None with too few samples.
     pub stable: Option<bool>,
+    /// What the numbers can be read as (`note_message` in English).
     pub note: String,
+    pub note_message: Message,
 }
 
 /// The SM clock's spread over the loaded samples of `g`.
@@ -66,11 +69,12 @@ pub fn clock_stability(g: &GpuSeries, loaded: &[Option<bool>], interval_s: f64) 
         (true, Some(c), Some(f)) => Some(c <= STABLE_CV && f <= STABLE_SHARE_FALLEN),
         _ => None,
     };
-    let note = if enough {
-        format!("descriptive over {n} loaded samples; 1 Hz clock samples are autocorrelated, so no interval is given")
+    let note_message = if enough {
+        Message::new("telemetry-stability-descriptive").int("n", n)
     } else {
-        format!("only {n} loaded samples with an SM clock ({MIN_SAMPLES} needed): the spread is not read as the GPU's")
+        Message::new("telemetry-stability-few").int("n", n).int("min", MIN_SAMPLES)
     };
+    let note = note_message.render(Lang::En);
     ClockStability {
         status: if enough { Status::Ok } else { Status::InsufficientData },
         loaded_samples: n,
@@ -86,6 +90,7 @@ pub fn clock_stability(g: &GpuSeries, loaded: &[Option<bool>], interval_s: f64) 
         share_below_90pct_of_max_observed: below_fallen,
         stable,
         note,
+        note_message,
     }
 }
 

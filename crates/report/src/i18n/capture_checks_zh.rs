@@ -4,7 +4,6 @@
 //! `TelemetryAudit` and the `Audit`, as those modules build the English.
 
 use super::messages::grade_word;
-use super::telemetry_zh::{load_reason, reason_label};
 use credence_analyze::audit::Audit;
 use credence_analyze::credibility::{Check, CheckStatus, Credibility};
 use credence_analyze::telemetry_audit::episodes::ThrottleEpisode;
@@ -61,7 +60,7 @@ fn data_quality(t: &TelemetryAudit) -> String {
 fn under_load(t: &TelemetryAudit) -> String {
     let loaded: Vec<&str> = t.gpus_in(LoadState::Loaded).map(|g| short_gpu(&g.gpu)).collect();
     let aside: Vec<String> =
-        t.gpus.iter().filter(|g| g.load.state != LoadState::Loaded).map(|g| format!("{}（{}）", short_gpu(&g.gpu), load_reason(&g.load))).collect();
+        t.gpus.iter().filter(|g| g.load.state != LoadState::Loaded).map(|g| format!("{}（{}）", short_gpu(&g.gpu), g.load.reason_message.render(super::Lang::Zh))).collect();
     let aside_text = if aside.is_empty() { String::new() } else { format!("；未纳入分析：{}", aside.join("；")) };
     let head = if loaded.is_empty() {
         format!("没有 GPU 处于负载下（利用率 ≥ {:.0} %）：采集中看不到任何负载", t.load_threshold_pct)
@@ -73,7 +72,7 @@ fn under_load(t: &TelemetryAudit) -> String {
 
 /// "GPU 0 过热降频 30–50 s（20 s）".
 fn episode_text(e: &ThrottleEpisode) -> String {
-    format!("{} {} {:.0}–{:.0} s（{:.0} s）", short_gpu(&e.gpu), reason_label(e.reason), e.start_s, e.end_s, e.duration_s)
+    format!("{} {} {:.0}–{:.0} s（{:.0} s）", short_gpu(&e.gpu), e.reason.message().render(super::Lang::Zh), e.start_s, e.end_s, e.duration_s)
 }
 
 fn throttling(t: &TelemetryAudit, status: CheckStatus) -> String {

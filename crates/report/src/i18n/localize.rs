@@ -86,10 +86,8 @@ fn run_less(v: &mut View, r: &Report) {
     if let Some(t) = &r.telemetry {
         v.statement = telemetry_statement(t, &r.credibility);
         v.headline = crate::telemetry_view::headline(t, Lang::Zh);
-        v.methodology = super::telemetry_zh::methodology();
-        if let Some(tv) = v.telemetry.as_mut() {
-            super::telemetry_zh::localize_telemetry(tv, t);
-        }
+        v.methodology = crate::telemetry_view::methodology(Lang::Zh);
+        v.telemetry = Some(crate::telemetry_view::telemetry_view(t, Lang::Zh));
     } else if let Some(a) = &r.audit {
         v.statement = aggregate_statement(&a.source, a);
     }

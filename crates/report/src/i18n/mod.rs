@@ -15,7 +15,6 @@ pub mod evidence_zh;
 pub mod glyphs;
 pub mod localize;
 pub mod messages;
-pub mod telemetry_zh;
 
 pub use credence_messages::Lang;
 use credence_messages::Message;
@@ -55,19 +54,6 @@ pub fn words(group: &str, lang: Lang) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A list in running text: `a, b and c` in English, `a、b 和 c` in Chinese.
-pub fn list(lang: Lang, items: &[String]) -> String {
-    let (sep, and) = match lang {
-        Lang::En => (", ", " and "),
-        Lang::Zh => ("、", "和"),
-    };
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{}{and}{}", items[..n - 1].join(sep), items[n - 1]),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,12 +91,15 @@ mod tests {
     }
 
     #[test]
-    fn lookups_fill_and_list() {
+    fn lookups_and_template_words() {
         assert_eq!(tr(Lang::Zh, "tpl.h_key_metrics"), "关键指标");
         assert_eq!(tr(Lang::En, "tpl.h_key_metrics"), "Key metrics");
         assert_eq!(tr(Lang::En, "no.such_key"), "{no-such_key}");
-        assert_eq!(list(Lang::Zh, &["a".into(), "b".into(), "c".into()]), "a、b和c");
-        assert_eq!(list(Lang::En, &["a".into(), "b".into(), "c".into()]), "a, b and c");
         assert_eq!(Lang::parse("fr"), None);
+        assert_eq!(fill(Lang::En, "view.unknown_note", &[("note", "x")]), "unknown: x");
+        // A template word keeps its variable for the renderer that fills it in.
+        let words = words("tpl", Lang::En);
+        let (_, metrics) = words.iter().find(|(k, _)| k == "tpl.md_key_metrics").expect("tpl.md_key_metrics");
+        assert!(metrics.contains("{title}"), "{metrics}");
     }
 }

@@ -27,3 +27,21 @@ peak = { $key ->
         [send_rate_share_min] send rate down to { $v } % of its steady level
        *[errors] { $v } { $kind } error(s)
     }
+
+## One line of a finding's evidence: an episode (where it was seen, when, its peak values),
+## the effect on the metric, or a consequence (server queueing inside the cause's episodes).
+evidence-episode = { $source } from { $start } s to { $end } s{ $peaks }
+evidence-peaks = :{" "}{ $items }
+evidence-effect = { $metric } { $change }{ $interval } inside the episodes compared with the rest of the measured run
+evidence-change = { $unit ->
+        [percent] { $value } %
+        [points] { $value } percentage points
+       *[other] { $value } { $unit }
+    }
+evidence-interval = {" "}[{ $low }, { $high }]
+evidence-consequence = consequence: server queueing from { $start } s to { $end } s ({ $items })
+## Where a drift was seen: the steady-state detector, with its test's numbers.
+evidence-drift-source = steady-state detector: { $trend }
+evidence-drift-source-bare = steady-state detector
+steady-trend = p = { $p }, Sen slope { $drift } % over the window (drift limit ±{ $limit } %), { $windows } windows of { $window } s
+steady-whole-run-trend = { $series } gets slower through the whole run: { $drift } % (p = { $p })

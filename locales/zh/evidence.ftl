@@ -26,3 +26,18 @@ peak = { $key ->
         [send_rate_share_min] 发送速率最低降至稳态水平的 { $v } %
        *[errors] { $kind } 错误 { $v } 个
     }
+
+evidence-episode = { $source }：{ $start } s 至 { $end } s{ $peaks }
+evidence-peaks = ，{ $items }
+evidence-effect = { $metric } 在时段内较测量窗口其余部分变化 { $change }{ $interval }
+evidence-change = { $unit ->
+        [percent] { $value } %
+        [points] { $value } 个百分点
+       *[other] { $value } { $unit }
+    }
+evidence-interval = {" "}[{ $low }, { $high }]
+evidence-consequence = 后果：{ $start } s 至 { $end } s 服务端排队（{ $items }）
+evidence-drift-source = 稳态检测器：{ $trend }
+evidence-drift-source-bare = 稳态检测器
+steady-trend = p = { $p }，窗口内 Sen 斜率 { $drift } %（漂移上限 ±{ $limit } %），{ $windows } 个 { $window } s 窗口
+steady-whole-run-trend = { $series } 在整个运行中持续变慢：{ $drift } %（p = { $p }）

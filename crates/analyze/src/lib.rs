@@ -342,6 +342,7 @@ fn steady_window(
             verdict: "not_run".into(),
             start_s: None,
             reason: "the source has no per-request timestamps: steady state cannot be checked".into(),
+            message: Default::default(),
         });
     }
     steady

@@ -19,7 +19,7 @@ pub mod timeline;
 
 use std::collections::BTreeMap;
 
-use credence_messages::{Lang, Message};
+use credence_messages::{Lang, Message, Sep};
 use serde::{Deserialize, Serialize};
 
 use super::requests::RequestView;
@@ -69,7 +69,12 @@ pub struct Finding {
     pub title: String,
     pub episodes: Vec<FindingEpisode>,
     pub effect: Option<Effect>,
+    /// `evidence_messages` in English.
     pub evidence: Vec<String>,
+    /// The evidence as data: every language renders the same lines (empty in an analysis saved
+    /// before they were messages).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence_messages: Vec<Message>,
     /// Symptoms (server queueing) that overlap this cause's episodes, kept as its evidence.
     #[serde(default)]
     pub consequences: Vec<FindingEpisode>,
@@ -299,8 +304,9 @@ fn fold_symptom(d: &Detection, findings: &mut Vec<Finding>, ctx: &FindingContext
             findings.iter_mut().find(|f| f.episodes.iter().any(|x| Span { start_s: x.start_s, end_s: x.end_s }.overlap(&e.span, ALIGN_TOLERANCE_S) > 0.0));
         match root {
             Some(f) => {
-                let what: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
-                f.evidence.push(format!("consequence: server queueing from {:.0} s to {:.0} s ({})", e.span.start_s, e.span.end_s, what.join(", ")));
+                let consequence = Message::new("evidence-consequence").num("start", e.span.start_s, 0).num("end", e.span.end_s, 0).list("items", peaks(e), Sep::Comma);
+                f.evidence.push(consequence.render(Lang::En));
+                f.evidence_messages.push(consequence);
                 f.consequences.push(finding_episode(e));
             }
             None => alone.push(e.clone()),
@@ -441,33 +447,44 @@ fn strength(d: &Detection, spans: &[Span], metric: EffectMetric, eff: Option<&Ef
 }
 
 /// The effect in words: its change and interval inside the episodes.
-fn effect_evidence(e: &Effect) -> String {
-    let change = if e.kind == "relative" {
-        format!("{:+.1} %", e.change * 100.0)
+fn effect_evidence(e: &Effect) -> Message {
+    let (unit, value, bound): (&str, f64, fn(f64) -> String) = if e.kind == "relative" {
+        ("percent", e.change * 100.0, |x| format!("{:+.1} %", x * 100.0))
     } else if e.metric == "error_rate" {
-        format!("{:+.1} percentage points", e.change * 100.0)
+        ("points", e.change * 100.0, |x| format!("{:+.1}", x * 100.0))
     } else {
-        format!("{:+.2} {}", e.change, e.unit)
+        (&*e.unit, e.change, |_| String::new())
     };
+    let decimals = if unit == "percent" || unit == "points" { 1 } else { 2 };
+    let change = Message::new("evidence-change").text("unit", unit).text("value", format!("{value:+.decimals$}"));
     let interval = match (e.ci_low, e.ci_high) {
-        (Some(lo), Some(hi)) if e.kind == "relative" => {
-            format!(" [{:+.1} %, {:+.1} %]", lo * 100.0, hi * 100.0)
-        }
-        (Some(lo), Some(hi)) if e.metric == "error_rate" => {
-            format!(" [{:+.1}, {:+.1}]", lo * 100.0, hi * 100.0)
-        }
-        _ => String::new(),
+        (Some(lo), Some(hi)) if unit == "percent" || unit == "points" => Message::new("evidence-interval").text("low", bound(lo)).text("high", bound(hi)),
+        _ => Message::new("nothing"),
     };
-    format!("{} {}{} inside the episodes compared with the rest of the measured run", e.metric, change, interval)
+    Message::new("evidence-effect").text("metric", &e.metric).msg("change", change).msg("interval", interval)
+}
+
+/// An episode's finite peak values worth showing, as messages.
+fn peaks(e: &CauseEpisode) -> Vec<Message> {
+    e.peak.iter().filter_map(|(k, v)| peak_message(k, *v)).collect()
+}
+
+/// Where a drift was seen: the steady-state detector, with the trend test it names (the first
+/// detector whose verdict is `trend`), when that test's reason is a message.
+pub fn drift_source(steady: &SteadyState) -> Message {
+    let trend = steady.detectors.iter().find(|x| x.verdict == "trend").filter(|t| !t.message.is_empty());
+    trend.map_or(Message::new("evidence-drift-source-bare"), |t| Message::new("evidence-drift-source").msg("trend", t.message.clone()))
 }
 
 /// One line of evidence per episode (source, time, peak values), then the effect.
-fn evidence(episodes: &[CauseEpisode], eff: Option<&Effect>) -> Vec<String> {
-    let mut evidence: Vec<String> = episodes
+fn evidence(episodes: &[CauseEpisode], eff: Option<&Effect>, drift: Option<Message>) -> Vec<Message> {
+    let mut evidence: Vec<Message> = episodes
         .iter()
         .map(|e| {
-            let parts: Vec<String> = e.peak.iter().filter_map(|(k, v)| peak_text(k, *v)).collect();
-            format!("{} from {:.0} s to {:.0} s{}{}", e.source, e.span.start_s, e.span.end_s, if parts.is_empty() { "" } else { ": " }, parts.join(", "))
+            let items = peaks(e);
+            let peaks = if items.is_empty() { Message::new("nothing") } else { Message::new("evidence-peaks").list("items", items, Sep::Comma) };
+            let source = drift.clone().unwrap_or_else(|| Message::new("as-written").text("text", &e.source));
+            Message::new("evidence-episode").msg("source", source).num("start", e.span.start_s, 0).num("end", e.span.end_s, 0).msg("peaks", peaks)
         })
         .collect();
     evidence.extend(eff.map(effect_evidence));
@@ -494,13 +511,16 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
     let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
     let effect_spans = if d.cause == "drift" { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
     let eff = effect(ctx.r, ci.metric, &effect_spans, from, run_end + 1.0, ctx.seed);
+    let drift = (d.cause == "drift").then(|| drift_source(ctx.steady));
+    let evidence_messages = evidence(episodes, eff.as_ref(), drift);
     Finding {
         cause: d.cause.to_string(),
         title: ci.title,
         episodes: episodes.iter().map(finding_episode).collect(),
         consequences: Vec::new(),
         strength: strength(d, &spans, ci.metric, eff.as_ref(), ctx),
-        evidence: evidence(episodes, eff.as_ref()),
+        evidence: evidence_messages.iter().map(|m| m.render(Lang::En)).collect(),
+        evidence_messages,
         effect: eff,
         action: ci.action,
         in_steady_window: spans.iter().any(|s| s.overlap(&Span { start_s: steady.start_s, end_s: steady.end_s }, 0.0) > 0.0),

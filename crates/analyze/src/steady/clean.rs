@@ -116,6 +116,7 @@ impl Cut {
                 "{total:.0} s of episodes with an environmental cause were cut out of the detection series ({}): the warmup cut and the noise level are judged without them",
                 self.spans.iter().map(|s| format!("{:.0}–{:.0} s", s.start_s, s.end_s)).collect::<Vec<_>>().join(", ")
             ),
+            message: Default::default(),
         })
     }
 }

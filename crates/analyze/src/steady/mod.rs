@@ -98,6 +98,10 @@ pub struct Detector {
     pub verdict: String,
     pub start_s: Option<f64>,
     pub reason: String,
+    /// `reason` as data where a report words it in another language (the trend tests, which a
+    /// drift finding names); empty otherwise.
+    #[serde(default, skip_serializing_if = "credence_messages::Message::is_empty")]
+    pub message: credence_messages::Message,
 }
 
 /// A drift that remains inside the retained window (Mann–Kendall, Hamed–Rao): the numbers
@@ -114,14 +118,17 @@ pub struct Trend {
 
 impl Trend {
     pub fn english(&self) -> String {
-        format!(
-            "p = {:.3}, Sen slope {:+.1} % over the window (drift limit ±{:.0} %), {} windows of {:.0} s",
-            self.p,
-            self.drift * 100.0,
-            self.limit * 100.0,
-            self.windows,
-            self.window_s
-        )
+        self.message().render(credence_messages::Lang::En)
+    }
+
+    /// The trend test's numbers as a message (`steady-trend`).
+    pub fn message(&self) -> credence_messages::Message {
+        credence_messages::Message::new("steady-trend")
+            .num("p", self.p, 3)
+            .text("drift", format!("{:+.1}", self.drift * 100.0))
+            .num("limit", self.limit * 100.0, 0)
+            .int("windows", self.windows)
+            .num("window", self.window_s, 0)
     }
 }
 
@@ -640,6 +647,7 @@ fn ramp_down_end(grid: &Grid, detectors: &mut Vec<Detector>) -> usize {
                 verdict: "cut".into(),
                 start_s: Some(grid.seconds(cut)),
                 reason: format!("the send rate falls below 85 % of its main level from {:.0} s", grid.seconds(cut)),
+                message: Default::default(),
             });
             end_bucket = cut.max(1);
         }
@@ -678,11 +686,16 @@ fn whole_run_trend(name: &str, y: &[f64], fill: usize, classification: Classific
     let slope = index_slope(&whole);
     let drift = (slope * whole.len() as f64).exp() - 1.0;
     let mk = hamed_rao(&whole, slope, 0.05)?;
+    let message = credence_messages::Message::new("steady-whole-run-trend")
+        .text("series", name.to_uppercase())
+        .text("drift", format!("{:+.0}", drift * 100.0))
+        .num("p", mk.p, 3);
     (mk.p < 0.05 && drift > 3.0 * opts.delta && classification != Classification::Warmup).then(|| Detector {
         name: format!("mann_kendall_hamed_rao_whole_run({name})"),
         verdict: "trend".into(),
         start_s: None,
-        reason: format!("{name} gets slower through the whole run: {:+.0} % (p = {:.3})", drift * 100.0, mk.p),
+        reason: message.render(credence_messages::Lang::En),
+        message,
     })
 }
 
@@ -715,6 +728,7 @@ impl SeriesPass {
                 verdict: "steady_from".into(),
                 start_s: Some(v.start_s),
                 reason: format!("{name} alone suggests a warmup until {:.0} s; TTFT does not, so the window is not cut", v.start_s),
+                message: Default::default(),
             });
         }
     }
@@ -747,6 +761,7 @@ fn classify_run(r: &RequestView, grid: &Grid, end_bucket: usize, fill: usize, op
             verdict: "not_run".into(),
             start_s: None,
             reason: format!("{end_bucket} detection windows of {} s: too few to find a steady state", grid.bucket_s),
+            message: Default::default(),
         });
     }
     pass.start_bucket = pass.start_bucket.min(end_bucket.saturating_sub(1));
@@ -767,6 +782,7 @@ fn residual_trend(name: &str, w: &[f64], f: usize, bucket_s: f64, opts: &SteadyO
         verdict: if trend { "trend" } else { "no_trend" }.into(),
         start_s: None,
         reason: stats.english(),
+        message: stats.message(),
     };
     Some((detector, trend.then_some(stats)))
 }
@@ -782,6 +798,7 @@ fn level_shift(name: &str, w: &[f64], f: usize, from_s: f64, bucket_s: f64, delt
         verdict: if found { "shift" } else { "no_shift" }.into(),
         start_s: Some(from_s + pt.change_after as f64 * bucket_s * f as f64),
         reason: format!("p = {:.3}, level shift {:+.1} %", pt.p, shift * 100.0),
+        message: Default::default(),
     })
 }
 
@@ -835,7 +852,7 @@ impl Agreement {
 /// MSER-5 on the primary series.
 fn mser_check(y: &[f64], grid: &Grid, agreement: &mut Agreement) -> Detector {
     let Some(m) = mser5(y) else {
-        return Detector { name: "mser5(ttft)".into(), verdict: "not_run".into(), start_s: None, reason: "fewer than 20 windows".into() };
+        return Detector { name: "mser5(ttft)".into(), verdict: "not_run".into(), start_s: None, reason: "fewer than 20 windows".into(), message: Default::default() };
     };
     let s = grid.seconds(m.truncate);
     let (verdict, reason) = if m.at_boundary {
@@ -844,7 +861,7 @@ fn mser_check(y: &[f64], grid: &Grid, agreement: &mut Agreement) -> Detector {
         ("steady_from", format!("truncate {} detection windows", m.truncate))
     };
     agreement.note("MSER-5", s);
-    Detector { name: "mser5(ttft)".into(), verdict: verdict.into(), start_s: Some(s), reason }
+    Detector { name: "mser5(ttft)".into(), verdict: verdict.into(), start_s: Some(s), reason, message: Default::default() }
 }
 
 /// A per-bucket statistic of the finite TTFTs of the requests sent in each bucket (given them
@@ -872,6 +889,7 @@ fn perf_analyzer_check(thr: &[f64], ttft_mean: &[f64], group: usize, grid: &Grid
                 verdict: "steady_from".into(),
                 start_s: Some(s),
                 reason: format!("3 windows of {:.0} s within ±10 % in throughput and mean TTFT", group as f64 * grid.bucket_s),
+                message: Default::default(),
             }
         }
         None => {
@@ -881,6 +899,7 @@ fn perf_analyzer_check(thr: &[f64], ttft_mean: &[f64], group: usize, grid: &Grid
                 verdict: "never_stable".into(),
                 start_s: None,
                 reason: "no 3 consecutive windows within ±10 %".into(),
+                message: Default::default(),
             }
         }
     }
@@ -894,12 +913,14 @@ fn practitioners_check(thr: &[f64], ttft_p99: &[f64], group: usize, grid: &Grid)
             verdict: "steady_from".into(),
             start_s: Some(grid.seconds(i)),
             reason: "consecutive windows within 2 % throughput and 5 % P99 TTFT".into(),
+            message: Default::default(),
         },
         None => Detector {
             name: "practitioners_2pct_5pct".into(),
             verdict: "never_stable".into(),
             start_s: None,
             reason: "consecutive windows never stay within 2 % throughput and 5 % P99 TTFT (too strict for this noise level)".into(),
+            message: Default::default(),
         },
     }
 }

@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use super::messages::{cause_action, cause_title, check_reason, detector_reason};
-use super::evidence_zh::episode_source;
 use super::{Lang, fill, tr, words};
 use credence_analyze::credibility::Credibility;
 use credence_analyze::Analysis;
+use credence_analyze::attribute::{Finding, FindingEpisode, drift_source};
 use crate::document::Report;
 use crate::format::{estimate_in, not_available, significant};
 use crate::view::{CheckSet, FindingView, MetricTable, View};
@@ -254,7 +254,7 @@ fn finding(a: &Analysis, f: &credence_analyze::attribute::Finding) -> FindingVie
         &[
             ("label", &tr(ZH, &format!("view.strength_{}", f.strength.label))),
             ("overlap", &format!("{:.0}", f.strength.anomaly_overlap * 100.0)),
-            ("corr", &f.strength.correlation.map_or("n/a".into(), |c| format!("{c:.2}"))),
+            ("corr", &f.strength.correlation.map_or(not_available(ZH), |c| format!("{c:.2}"))),
         ],
     ) + &f.strength.lag_s.map_or(String::new(), |l| fill(ZH, "view.strength_lag", &[("lag", &format!("{l:+.0}"))]));
     let action = cause_action(&f.cause, Lang::Zh);
@@ -262,9 +262,9 @@ fn finding(a: &Analysis, f: &credence_analyze::attribute::Finding) -> FindingVie
         title: cause_title(&f.cause, Lang::Zh),
         cause: f.cause.clone(),
         strength,
-        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, episode_source(a, f, e))).collect::<Vec<_>>().join("；"),
+        episodes: f.episodes.iter().map(|e| format!("{:.0}–{:.0} s（{}）", e.start_s, e.end_s, episode_source(a, f, e, ZH))).collect::<Vec<_>>().join("；"),
         effect: f.effect.as_ref().map_or(tr(ZH, "view.effect_none").to_string(), effect),
-        evidence: super::evidence_zh::evidence(a, f),
+        evidence: evidence(f, ZH),
         action,
     }
 }
@@ -400,3 +400,15 @@ fn methodology(r: &Report) -> Vec<[String; 2]> {
     rows
 }
 
+
+/// A finding's evidence in `lang`; as written (English) in an analysis saved before its evidence
+/// was messages.
+fn evidence(f: &Finding, lang: Lang) -> Vec<String> {
+    if f.evidence_messages.is_empty() { f.evidence.clone() } else { f.evidence_messages.iter().map(|m| m.render(lang)).collect() }
+}
+
+/// Where an episode was seen: a device or file as the run names it, or, for a drift, the
+/// steady-state detector with its trend test.
+fn episode_source(a: &Analysis, f: &Finding, e: &FindingEpisode, lang: Lang) -> String {
+    if f.cause == "drift" { drift_source(&a.steady_state).render(lang) } else { e.source.clone() }
+}

@@ -11,7 +11,6 @@
 pub mod audit_zh;
 pub mod capture_checks_zh;
 pub mod definitions_zh;
-pub mod evidence_zh;
 pub mod glyphs;
 pub mod localize;
 pub mod messages;

@@ -45,3 +45,7 @@ evidence-drift-source = steady-state detector: { $trend }
 evidence-drift-source-bare = steady-state detector
 steady-trend = p = { $p }, Sen slope { $drift } % over the window (drift limit ±{ $limit } %), { $windows } windows of { $window } s
 steady-whole-run-trend = { $series } gets slower through the whole run: { $drift } % (p = { $p })
+## An interval's method as a reader says it; English keeps the identifier the JSON records.
+method-name = { $method ->
+       *[other] { $method }
+    }

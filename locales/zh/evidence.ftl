@@ -41,3 +41,7 @@ evidence-drift-source = 稳态检测器：{ $trend }
 evidence-drift-source-bare = 稳态检测器
 steady-trend = p = { $p }，窗口内 Sen 斜率 { $drift } %（漂移上限 ±{ $limit } %），{ $windows } 个 { $window } s 窗口
 steady-whole-run-trend = { $series } 在整个运行中持续变慢：{ $drift } %（p = { $p }）
+method-name = { $method ->
+        [cluster_bootstrap_5s_groups] 按 5 s 分组的整群自助法
+       *[other] { $method }
+    }

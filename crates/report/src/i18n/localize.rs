@@ -275,15 +275,20 @@ fn effect(e: &credence_analyze::attribute::effect::Effect) -> String {
         (Some(lo), Some(hi)) => fill(
             ZH,
             "view.effect_ci",
-            &[("lo", &fmt(lo)), ("hi", &fmt(hi)), ("method", e.method), ("seed", &e.seed.to_string()), ("resamples", &e.resamples.to_string())],
+            &[("lo", &fmt(lo)), ("hi", &fmt(hi)), ("method", &method_name(e.method)), ("seed", &e.seed.to_string()), ("resamples", &e.resamples.to_string())],
         ),
         _ => format!("（{}）", effect_note(e)),
     };
     fill(
         ZH,
         "view.effect",
-        &[("metric", &e.metric), ("change", &fmt(e.change)), ("ci", &ci), ("inside", &e.n_inside.to_string()), ("outside", &e.n_outside.to_string())],
+        &[("metric", &credence_messages::metric_label(&e.metric).render(ZH)), ("change", &fmt(e.change)), ("ci", &ci), ("inside", &e.n_inside.to_string()), ("outside", &e.n_outside.to_string())],
     )
+}
+
+/// An interval's method in words (its identifier is in the JSON and the appendix).
+fn method_name(method: &str) -> String {
+    credence_messages::Message::new("method-name").text("method", method).render(ZH)
 }
 
 fn unexplained(a: &Analysis) -> Vec<String> {

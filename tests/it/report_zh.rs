@@ -245,7 +245,7 @@ fn a_chinese_audit_words_its_summary_verdicts_and_reasons_in_chinese() {
     run_ok(&["audit", &raw, &summary, "--lang", "zh", "--format", "md", "-o", md.to_str().unwrap()]);
     let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
     assert!(md.contains("## 工具声称值核验"), "{md}");
-    assert!(md.contains("的 40 项结论：40 项已复现"), "{md}");
+    assert!(md.contains("的 40 项工具声称值：40 项已复现"), "{md}");
     let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| results_")).collect();
     assert!(!rows.is_empty() && rows.iter().all(|r| r.contains("已复现") && r.contains("汇总值与该工具自身的原始数据一致")), "{rows:#?}");
     assert!(!md.contains("not recorded by") && md.contains("llmperf 未记录此项"), "{md}");

@@ -4,7 +4,7 @@
 //! the likely reason for any difference. Run-level facts (MLPerf's validity) are rechecked.
 
 use serde::Serialize;
-use credence_messages::{Lang, Message};
+use credence_messages::{Lang, Message, Sep};
 
 use super::fact_reason::FactReason;
 use super::intervals::percentile_key;
@@ -40,11 +40,16 @@ pub struct ClaimCheck {
     /// What credence's value is (descriptive, without an interval, or another metric of the
     /// same meaning) or why there is none.
     pub credence_note: Option<String>,
+    /// `credence_note` as data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credence_note_message: Option<Message>,
     /// credence's value relative to the tool's, minus one, when they differ by more than 2 %.
     pub credence_differs_by: Option<f64>,
     /// The tool's own definition of the number, where it differs from credence's.
     pub definition: Option<String>,
+    /// `reason_message` in English.
     pub reason: String,
+    pub reason_message: Message,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -156,31 +161,33 @@ pub enum CredenceNote {
 
 impl CredenceNote {
     pub fn english(&self, metric: &str, stat: &str) -> String {
-        match self {
-            CredenceNote::Descriptive => {
-                format!("the steady window's {} (descriptive: credence gives no interval for it)", if stat.starts_with("std") { "SD" } else { stat })
-            }
-            CredenceNote::EstimatedAs(m) => format!("credence's {m}: {}", metric_words(m)),
-            CredenceNote::NoChunkTimes(source) => {
-                format!("{source} saves no chunk times: per-token ITL cannot be computed; its ITL is the per-request mean gap, compared with credence's TPOT")
-            }
-            CredenceNote::NoSchedule => "the files hold no scheduled send times: credence cannot compute the send lag or the latency from the schedule".into(),
-            CredenceNote::SuccessfulOnly => {
-                format!("credence estimates {} over successful requests only", metric.split('.').next().unwrap_or(metric))
-            }
-            CredenceNote::NotEstimated => format!("credence does not estimate {metric}"),
-            CredenceNote::WindowDependent => "a count or total depends on the window: credence reports rates and percentiles".into(),
-            CredenceNote::OneRate => {
-                format!("credence estimates {metric} as one rate over the steady window, with its interval: it has no distribution of instantaneous rates")
-            }
-            CredenceNote::NotDescribed => {
-                format!("credence gives no min, max or SD of {metric}: it describes the distributions of TTFT, TPOT and E2E")
-            }
-            CredenceNote::StatNotComputed => {
-                format!("credence does not compute this statistic ({stat}): it reports percentiles and means, each with its own interval")
-            }
-            CredenceNote::NoSteadyValue => "no steady-state value: too few values in the steady window, or no steady window".into(),
-        }
+        self.message(metric, stat).render(Lang::En)
+    }
+
+    /// The note as a message (`audit-note`, `locales/*/audit.ftl`).
+    pub fn message(&self, metric: &str, stat: &str) -> Message {
+        let (note, as_metric, source) = match self {
+            CredenceNote::Descriptive => ("descriptive", "", ""),
+            CredenceNote::EstimatedAs(m) => ("estimated-as", *m, ""),
+            CredenceNote::NoChunkTimes(source) => ("no-chunk-times", "", source.as_str()),
+            CredenceNote::NoSchedule => ("no-schedule", "", ""),
+            CredenceNote::SuccessfulOnly => ("successful-only", "", ""),
+            CredenceNote::NotEstimated => ("not-estimated", "", ""),
+            CredenceNote::WindowDependent => ("window-dependent", "", ""),
+            CredenceNote::OneRate => ("one-rate", "", ""),
+            CredenceNote::NotDescribed => ("not-described", "", ""),
+            CredenceNote::StatNotComputed => ("stat-not-computed", "", ""),
+            CredenceNote::NoSteadyValue => ("no-steady-value", "", ""),
+        };
+        let shown_metric = if *self == CredenceNote::SuccessfulOnly { metric.split('.').next().unwrap_or(metric) } else { metric };
+        Message::new("audit-note")
+            .text("note", note)
+            .text("metric", shown_metric)
+            .text("stat", stat)
+            .msg("stat_word", Message::new("audit-stat").text("stat", if stat.starts_with("std") { "std" } else { stat }))
+            .text("as", as_metric)
+            .msg("words", Message::new("audit-metric-words").text("metric", as_metric))
+            .text("source", source)
     }
 }
 
@@ -259,14 +266,20 @@ pub enum Why {
 
 impl Why {
     pub fn english(&self) -> String {
+        self.message().render(Lang::En)
+    }
+
+    /// The reason as a message (`audit-why`; a tool's definition as `audit-definition`).
+    pub fn message(&self) -> Message {
+        let why = |key: &str| Message::new("audit-why").text("why", key);
         match self {
-            Why::Definition(d) => d.clone(),
-            Why::Dropped { warmup, ramp_down } => format!("credence dropped {warmup} warmup and {ramp_down} ramp-down requests; the tool used all"),
-            Why::PulledByTail => "means and SDs are pulled by the tail; credence's headline numbers are percentiles".into(),
-            Why::ItlPerChunk => "ITL here is per streamed chunk, not per token".into(),
-            Why::TpotDefinitions => "TPOT definitions differ between tools (per-request mean versus pooled gaps)".into(),
-            Why::NotAnchored => "times are not anchored to wall-clock time".into(),
-            Why::FewTailSamples => "tail percentiles rest on few samples".into(),
+            Why::Definition(d) => Message::new("audit-definition").text("definition", d),
+            Why::Dropped { warmup, ramp_down } => why("dropped").int("warmup", *warmup).int("ramp_down", *ramp_down),
+            Why::PulledByTail => why("tail"),
+            Why::ItlPerChunk => why("itl-chunk"),
+            Why::TpotDefinitions => why("tpot-definitions"),
+            Why::NotAnchored => why("not-anchored"),
+            Why::FewTailSamples => why("few-tail"),
         }
     }
 }
@@ -329,21 +342,16 @@ fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Opti
 }
 
 /// Why the recomputed number agrees with the claim or not.
-fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Option<f64>, definition: Option<&str>) -> String {
+fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Option<f64>, definition: Option<&str>) -> Message {
     match (verdict, recomputed_from, recomputed) {
-        ("reproduced", Some("summary"), _) => {
-            "the summary file states the same number as the detail log; no per-request data exists to recompute it from".to_string()
+        ("reproduced", Some("summary"), _) => Message::new("audit-reproduced-summary"),
+        ("reproduced", _, _) => Message::new("audit-reproduced-raw"),
+        ("differs", Some("summary"), Some(x)) => Message::new("audit-differs-summary").text("value", fmt(x)),
+        ("differs", _, Some(x)) => Message::new("audit-differs-raw").text("value", fmt(x)),
+        _ => {
+            let definition = definition.map_or(Message::new("nothing"), |d| Message::new("audit-no-raw-definition").msg("definition", Why::Definition(d.to_string()).message()));
+            Message::new("audit-no-raw").msg("definition", definition)
         }
-        ("reproduced", _, _) => "the summary matches the tool's own raw data".to_string(),
-        ("differs", Some("summary"), Some(x)) => format!("the summary file says {}: the tool's two files disagree (rounding or a different run)", fmt(x)),
-        ("differs", _, Some(x)) => format!(
-            "the summary does not match the tool's raw data (recomputed {}): another percentile definition, or rows filtered before summarising",
-            fmt(x)
-        ),
-        _ => match definition {
-            Some(d) => format!("the raw values behind this number are not in the files: {d}"),
-            None => "the raw values behind this number are not in the files".to_string(),
-        },
     }
 }
 
@@ -356,16 +364,14 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         None => "not_recomputable",
     };
     let cred = analysis.and_then(|a| credence_value(a, c));
-    let mut reason = recompute_reason(verdict, recomputed_from, recomputed, c.definition.as_deref());
+    let mut reason_message = recompute_reason(verdict, recomputed_from, recomputed, c.definition.as_deref());
     let credence_differs_by = cred.map(|(v, _)| v).filter(|v| rel(*v, c.value) > 0.02).map(|v| v / c.value - 1.0);
     if let (Some(a), Some(d)) = (analysis, credence_differs_by) {
-        let why: Vec<String> = reasons(a, &c.metric, &c.stat, c.definition.as_deref()).iter().map(Why::english).collect();
-        reason += &format!(
-            "; credence's steady-state value differs by {:+.1} %{}",
-            d * 100.0,
-            if why.is_empty() { String::new() } else { format!(" ({})", why.join("; ")) }
-        );
+        let why: Vec<Message> = reasons(a, &c.metric, &c.stat, c.definition.as_deref()).iter().map(Why::message).collect();
+        let why = if why.is_empty() { Message::new("nothing") } else { Message::new("audit-why-list").list("items", why, Sep::Semicolon) };
+        reason_message = Message::new("audit-credence-differs").msg("reason", reason_message).text("by", format!("{:+.1}", d * 100.0)).msg("why", why);
     }
+    let credence_note_message = analysis.and_then(|a| credence_note(a, &c.metric, &c.stat, cred.is_some())).map(|n| n.message(&c.metric, &c.stat));
     ClaimCheck {
         key: c.key.clone(),
         metric: c.metric.clone(),
@@ -378,10 +384,12 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         credence: cred.map(|x| x.0),
         credence_ci: cred.and_then(|x| x.1),
         credence_metric: analysis.and_then(|a| mapped_metric(a, &c.metric)),
-        credence_note: analysis.and_then(|a| credence_note(a, &c.metric, &c.stat, cred.is_some())).map(|n| n.english(&c.metric, &c.stat)),
+        credence_note: credence_note_message.as_ref().map(|m| m.render(Lang::En)),
+        credence_note_message,
         credence_differs_by,
         definition: c.definition.clone(),
-        reason,
+        reason: reason_message.render(Lang::En),
+        reason_message,
     }
 }
 

@@ -252,34 +252,30 @@ fn environment(a: &Analysis) -> EnvironmentView {
     EnvironmentView { title: format!("run {}", a.run.run_id), rows }
 }
 
-fn audit(r: &Report) -> Option<AuditView> {
+pub(crate) fn audit(r: &Report, lang: Lang) -> Option<AuditView> {
     let a = r.audit.as_ref()?;
     let whole = a.claims.len() <= AUDIT_ROWS;
     let mut shown: Vec<&ClaimCheck> = a.claims.iter().filter(|c| whole || in_audit_table(c)).collect();
     // Differences first, so that a cut never hides one.
     shown.sort_by_key(|c| c.verdict != "differs");
     shown.truncate(AUDIT_ROWS);
-    let mut summary = format!(
-        "{} claims from {}: {} reproduced ({} from the tool's raw per-request data, {} only cross-checked against its summary file), {} differ, {} could not be checked.",
-        a.claims.len(),
-        a.source,
-        a.reproduced,
-        a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("raw")).count(),
-        a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some("summary")).count(),
-        a.differing,
-        a.claims.len() - a.reproduced - a.differing
-    );
+    let reproduced_from = |from: &str| a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some(from)).count();
+    let mut summary = Message::new("audit-summary")
+        .int("claims", a.claims.len())
+        .text("source", &a.source)
+        .int("reproduced", a.reproduced)
+        .int("raw", reproduced_from("raw"))
+        .int("summary", reproduced_from("summary"))
+        .int("differ", a.differing)
+        .int("unchecked", a.claims.len() - a.reproduced - a.differing)
+        .render(lang);
     if shown.len() < a.claims.len() {
-        summary += &format!(
-            " The table lists {} of them: every claim that differs, then the headline latencies and rates; the JSON report lists all {}.",
-            shown.len(),
-            a.claims.len()
-        );
+        summary += &Message::new("audit-summary-cut").int("shown", shown.len()).int("claims", a.claims.len()).render(lang);
     }
     Some(AuditView {
         summary,
-        claims: shown.into_iter().map(claim_row).collect(),
-        facts: a.facts.iter().map(|x| [x.name.clone(), x.status.to_string(), x.reason.clone()]).collect(),
+        claims: shown.into_iter().map(|c| claim_row(c, lang)).collect(),
+        facts: a.facts.iter().map(|x| [x.name.clone(), x.status.to_string(), x.reason_message.render(lang)]).collect(),
     })
 }
 
@@ -302,26 +298,39 @@ pub(crate) fn claim_label(c: &ClaimCheck) -> String {
 
 /// One claim's row: the claim, the tool's value, the recomputation, the verdict, credence's
 /// value and the reason.
-fn claim_row(c: &ClaimCheck) -> [String; 6] {
+fn claim_row(c: &ClaimCheck, lang: Lang) -> [String; 6] {
     let f = |x: f64| significant(x, 4);
-    let mut cred = match (c.credence, c.credence_ci, &c.credence_note) {
-        (Some(v), Some((lo, hi)), _) => format!("{} [{}, {}]", f(v), f(lo), f(hi)),
-        (Some(v), None, _) => format!("~{} (no interval)", f(v)),
-        (None, _, Some(n)) => format!("n/a: {n}"),
-        _ => "n/a".into(),
+    let note = c.credence_note_message.as_ref().map(|m| in_language(m, lang));
+    let mut cred = match (c.credence, c.credence_ci, &note) {
+        (Some(v), Some((lo, hi)), _) => Message::new("audit-credence-interval").text("value", f(v)).text("low", f(lo)).text("high", f(hi)).render(lang),
+        (Some(v), None, _) => Message::new("audit-credence-point").text("value", f(v)).render(lang),
+        (None, _, Some(n)) => Message::new("audit-credence-none").text("note", n).render(lang),
+        _ => not_available(lang),
     };
     // A value of another credence metric says which, and why.
-    if let (Some(_), Some(_), Some(n)) = (c.credence, c.credence_metric, &c.credence_note) {
-        cred += &format!("; {n}");
+    if let (Some(_), Some(_), Some(n)) = (c.credence, c.credence_metric, &note) {
+        cred = Message::new("audit-credence-noted").text("cell", cred).text("note", n).render(lang);
     }
+    let recomputed = c.recomputed.map_or(not_available(lang), |x| {
+        Message::new("audit-recomputed").text("value", f(x)).text("from", c.recomputed_from.unwrap_or("raw")).render(lang)
+    });
     [
         claim_label(c),
         format!("{} {}", f(c.tool_value), c.unit),
-        c.recomputed.map_or("n/a".into(), |x| format!("{} ({})", f(x), c.recomputed_from.unwrap_or(""))),
-        c.verdict.to_string(),
+        recomputed,
+        Message::new("audit-verdict").text("verdict", c.verdict).render(lang),
         cred,
-        c.reason.clone(),
+        in_language(&c.reason_message, lang),
     ]
+}
+
+/// An audit message in `lang`: a tool's definitions (English from the importers) in Chinese
+/// through `definitions_zh`, until the importers name them by id.
+fn in_language(m: &Message, lang: Lang) -> String {
+    match lang {
+        Lang::En => m.render(lang),
+        Lang::Zh => super::i18n::definitions_zh::with_chinese_definitions(m).render(lang),
+    }
 }
 
 /// The sweep's table and a factual summary in `lang`: up to which offered rate the achieved
@@ -458,7 +467,7 @@ pub fn view(r: &Report) -> View {
         not_checked: not_checked(r),
         verdict_first: r.comparison.is_some() || r.sweep.is_some(),
         comparison: comparison_view,
-        audit: audit(r),
+        audit: audit(r, Lang::En),
         sweep: sweep_view,
         telemetry: r.telemetry.as_ref().map(|t| telemetry_view(t, Lang::En)),
         environment: r.runs.iter().map(environment).collect(),

@@ -3,6 +3,8 @@
 //! definition, so the table is the simplest bridge. A definition missing here is a test
 //! failure (`every_definition_the_importers_emit_has_a_chinese_entry`), not English in a report.
 
+use credence_messages::{Arg, Message};
+
 /// (English definition, Chinese), sorted by the English text for the binary search.
 const DEFINITIONS: [(&str, &str); 39] = [
     (
@@ -129,6 +131,20 @@ pub fn definition(english: &str) -> Option<String> {
 /// A definition in Chinese, or as written when the table lacks it.
 pub fn definition_or_english(english: &str) -> String {
     definition(english).unwrap_or_else(|| english.to_string())
+}
+
+/// `m` with every tool definition (`audit-definition`) in Chinese.
+pub fn with_chinese_definitions(m: &Message) -> Message {
+    let mut out = m.clone();
+    for (name, arg) in out.args.iter_mut() {
+        match arg {
+            Arg::Text(t) if m.id == "audit-definition" && name == "definition" => *t = definition_or_english(t),
+            Arg::Msg(inner) => **inner = with_chinese_definitions(inner),
+            Arg::List { items, .. } => items.iter_mut().for_each(|i| *i = with_chinese_definitions(i)),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -70,9 +70,7 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
     if runs.is_empty() && r.comparison.is_none() {
         run_less(v, r);
     }
-    if let (Some(audit), Some(av)) = (&r.audit, v.audit.as_mut()) {
-        super::audit_zh::localize_audit(av, audit, r.runs.first());
-    }
+    v.audit = crate::view::audit(r, lang);
     v.comparison = crate::comparison_view::comparison(r, lang);
     if let Some(cv) = &v.comparison {
         v.statement = cv.credibility.clone();

@@ -7,8 +7,6 @@ sep-enumeration = ,{ " " }
 sep-and = {" "}and{" "}
 sep-phrases = ,{ " " }
 sep-sentence = {" "}
-## An optional part that is absent.
-nothing = {""}
 
 ## Text shown as written (an English reason saved before messages existed).
 as-written = { $text }

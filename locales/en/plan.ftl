@@ -27,7 +27,7 @@ plan-designs = designs: the fewest runs per arm that reach the power, per run le
 plan-recommended = * recommended: the cheapest, at { $cost } of fixed cost per run (both arms counted)
 plan-assumptions = assumptions:
 
-## Why no design fits. `closest` is `plan-closest` or `nothing`.
+## Why no design fits. `closest` is `plan-closest` or `empty`.
 plan-cannot-tell = this pilot cannot tell: reaching { $power } % power would need more than { $limit }× the pilot's { $requests } requests per arm{ $closest }; run a pilot of at least { $need } requests and plan again
 plan-no-design = no design with up to { $max } runs per arm reaches { $power } % power{ $closest }: the run-to-run variance ({ $basis ->
         [assumed] assumed

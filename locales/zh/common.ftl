@@ -7,8 +7,6 @@ sep-enumeration = 、
 sep-and = 和
 sep-phrases = ；
 sep-sentence = {""}
-## 可选部分缺省时为空。
-nothing = {""}
 
 ## Text shown as written (an English reason saved before messages existed).
 as-written = { $text }

@@ -4,35 +4,24 @@
 use crate::common::{Scratch, credence, stderr, stdout};
 use serde_json::Value;
 
-fn sim(s: &Scratch, name: &str, args: &[&str]) -> String {
+/// A simulated run named `name`, with `args` after `simulate`.
+fn simulate(s: &Scratch, name: &str, args: &[&str]) -> String {
     let out = s.path(name);
-    let mut all = vec!["simulate", "--duration", "240s", "--rate", "15", "--output-median", "48", "--out", out.to_str().unwrap()];
+    let mut all = vec!["simulate", "--output-median", "48", "--out", out.to_str().unwrap()];
     all.extend_from_slice(args);
     let o = credence(&all);
     assert!(o.status.success(), "{}", stderr(&o));
     out.to_str().unwrap().to_string()
 }
 
+/// A 240 s pilot at 15 requests/s.
+fn sim(s: &Scratch, name: &str, args: &[&str]) -> String {
+    simulate(s, name, &[&["--duration", "240s", "--rate", "15"], args].concat())
+}
+
 /// ~470 steady requests; a 6 % effect against a 5 % tolerance needs far more than 100x.
 fn tiny_pilot(s: &Scratch) -> String {
-    let out = s.path("tiny");
-    let o = credence(&[
-        "simulate",
-        "--scenario",
-        "steady",
-        "--seed",
-        "5",
-        "--duration",
-        "120s",
-        "--rate",
-        "4",
-        "--output-median",
-        "48",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    out.to_str().unwrap().to_string()
+    simulate(s, "tiny", &["--scenario", "steady", "--seed", "5", "--duration", "120s", "--rate", "4"])
 }
 
 /// Runs `plan` and returns the exit code, the JSON (Null when none was written) and the text.

@@ -349,7 +349,7 @@ fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Op
         ("differs", Some("summary"), Some(x)) => Message::new("audit-differs-summary").text("value", fmt(x)),
         ("differs", _, Some(x)) => Message::new("audit-differs-raw").text("value", fmt(x)),
         _ => {
-            let definition = definition.map_or(Message::new("nothing"), |d| Message::new("audit-no-raw-definition").msg("definition", Why::Definition(d.to_string()).message()));
+            let definition = definition.map_or(Message::new("empty"), |d| Message::new("audit-no-raw-definition").msg("definition", Why::Definition(d.to_string()).message()));
             Message::new("audit-no-raw").msg("definition", definition)
         }
     }
@@ -368,7 +368,7 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
     let credence_differs_by = cred.map(|(v, _)| v).filter(|v| rel(*v, c.value) > 0.02).map(|v| v / c.value - 1.0);
     if let (Some(a), Some(d)) = (analysis, credence_differs_by) {
         let why: Vec<Message> = reasons(a, &c.metric, &c.stat, c.definition.as_deref()).iter().map(Why::message).collect();
-        let why = if why.is_empty() { Message::new("nothing") } else { Message::new("audit-why-list").list("items", why, Sep::Semicolon) };
+        let why = if why.is_empty() { Message::new("empty") } else { Message::new("audit-why-list").list("items", why, Sep::Semicolon) };
         reason_message = Message::new("audit-credence-differs").msg("reason", reason_message).text("by", format!("{:+.1}", d * 100.0)).msg("why", why);
     }
     let credence_note_message = analysis.and_then(|a| credence_note(a, &c.metric, &c.stat, cred.is_some())).map(|n| n.message(&c.metric, &c.stat));

@@ -97,7 +97,7 @@ impl FactReason {
         match self {
             FactReason::MlperfConditionsUnrecorded { validity } => Message::new("fact-mlperf-conditions-unrecorded").text("validity", validity),
             FactReason::MlperfValidity { validity, expected, failed } => {
-                let failed = if failed.is_empty() { Message::new("nothing") } else { Message::new("fact-mlperf-failed").list("items", as_written(failed), Sep::Enumeration) };
+                let failed = if failed.is_empty() { Message::new("empty") } else { Message::new("fact-mlperf-failed").list("items", as_written(failed), Sep::Enumeration) };
                 Message::new("fact-mlperf-validity").text("validity", validity).text("expected", expected).msg("failed", failed)
             }
             FactReason::MlperfMinQueries { queries, min } => Message::new("fact-mlperf-min-queries").text("queries", num(*queries)).text("min", num(*min)),
@@ -113,7 +113,7 @@ impl FactReason {
                 m.int("claimed", *claimed).msg("detail", detail_of(detail.as_deref()))
             }
             FactReason::AiperfCancelled { reason, in_flight } => {
-                let records = in_flight.records.map_or(Message::new("nothing"), |n| Message::new("fact-records-held").int("n", n));
+                let records = in_flight.records.map_or(Message::new("empty"), |n| Message::new("fact-records-held").int("n", n));
                 let lost = match &in_flight.log {
                     Some((counts, lost)) => Message::new("fact-in-flight-logged").text("counts", counts).int("lost", *lost),
                     None => Message::new("fact-in-flight-unlogged"),
@@ -130,7 +130,7 @@ impl FactReason {
                 let limit = match limit {
                     Some(PhaseLimit { duration_s, grace_period_s: Some(g) }) => Message::new("fact-phase-limit-grace").text("duration", duration_s).text("grace", g),
                     Some(PhaseLimit { duration_s, grace_period_s: None }) => Message::new("fact-phase-limit").text("duration", duration_s),
-                    None => Message::new("nothing"),
+                    None => Message::new("empty"),
                 };
                 Message::new("fact-aiperf-complete-unchecked").msg("limit", limit)
             }
@@ -147,7 +147,7 @@ impl FactReason {
 
 /// A tool's own words in parentheses, or nothing.
 fn detail_of(text: Option<&str>) -> Message {
-    text.map_or(Message::new("nothing"), |t| Message::new("fact-detail").text("text", t))
+    text.map_or(Message::new("empty"), |t| Message::new("fact-detail").text("text", t))
 }
 
 fn as_written(items: &[String]) -> Vec<Message> {

@@ -459,7 +459,7 @@ fn effect_evidence(e: &Effect) -> Message {
     let change = Message::new("evidence-change").text("unit", unit).text("value", format!("{value:+.decimals$}"));
     let interval = match (e.ci_low, e.ci_high) {
         (Some(lo), Some(hi)) if unit == "percent" || unit == "points" => Message::new("evidence-interval").text("low", bound(lo)).text("high", bound(hi)),
-        _ => Message::new("nothing"),
+        _ => Message::new("empty"),
     };
     Message::new("evidence-effect").text("metric", &e.metric).msg("change", change).msg("interval", interval)
 }
@@ -482,7 +482,7 @@ fn evidence(episodes: &[CauseEpisode], eff: Option<&Effect>, drift: Option<Messa
         .iter()
         .map(|e| {
             let items = peaks(e);
-            let peaks = if items.is_empty() { Message::new("nothing") } else { Message::new("evidence-peaks").list("items", items, Sep::Comma) };
+            let peaks = if items.is_empty() { Message::new("empty") } else { Message::new("evidence-peaks").list("items", items, Sep::Comma) };
             let source = drift.clone().unwrap_or_else(|| Message::new("as-written").text("text", &e.source));
             Message::new("evidence-episode").msg("source", source).num("start", e.span.start_s, 0).num("end", e.span.end_s, 0).msg("peaks", peaks)
         })

@@ -3,23 +3,31 @@
 
 use super::{Check, CheckStatus, Credibility, GRADE_RULE, Grade};
 use crate::audit::Audit;
+use credence_messages::{Lang, Message, Sep};
 
 /// LOW by construction: nothing can be recomputed or given an interval.
 pub fn aggregate_only(source: &str, audit: &Audit) -> Credibility {
-    let mut checks = vec![Check::plain(
-        "per_request_data",
-        CheckStatus::Fail,
-        "the files hold summary statistics only: no percentile, interval or steady state can be recomputed",
-    )];
-    checks.extend(audit.facts.iter().map(|f| Check::plain(&f.name, fact_status(f.status), f.reason.clone())));
-    let facts: Vec<String> = audit.facts.iter().map(|f| format!("{}: {} ({}).", f.name, f.status, f.reason)).collect();
-    let statement = format!(
-        "Credibility LOW. {source} holds no per-request data, so none of its numbers can be recomputed or given an interval; {} of its {} claims could be cross-checked between the tool's own files. {}",
-        audit.reproduced + audit.differing,
-        audit.claims.len(),
-        facts.join(" ")
-    );
-    Credibility { grade: Grade::Low, grade_rule: GRADE_RULE, runs: 0, checks, half_widths: Vec::new(), statement, statement_message: Default::default() }
+    let mut checks = vec![Check::stated("per_request_data", CheckStatus::Fail, Message::new("capture-summary-only"))];
+    checks.extend(audit.facts.iter().map(|f| Check::stated(&f.name, fact_status(f.status), f.reason_message.clone())));
+    let facts: Vec<Message> = audit
+        .facts
+        .iter()
+        .map(|f| Message::new("capture-fact").text("name", &f.name).msg("status", Message::new(&format!("tpl-status_{}", f.status))).msg("reason", f.reason_message.clone()))
+        .collect();
+    let statement_message = Message::new("capture-aggregate-statement")
+        .text("source", source)
+        .int("checked", audit.reproduced + audit.differing)
+        .int("claims", audit.claims.len())
+        .list("facts", facts, Sep::Sentence);
+    Credibility {
+        grade: Grade::Low,
+        grade_rule: GRADE_RULE,
+        runs: 0,
+        checks,
+        half_widths: Vec::new(),
+        statement: statement_message.render(Lang::En),
+        statement_message,
+    }
 }
 
 pub(super) fn fact_status(status: &str) -> CheckStatus {

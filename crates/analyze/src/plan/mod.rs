@@ -231,7 +231,7 @@ fn best_within_reach(p: &Pilot, o: &PlanOptions, limit: f64) -> Option<Design> {
 
 /// Why no design fits within 100× the pilot's data, and what pilot would tell.
 fn cannot_tell(p: &Pilot, o: &PlanOptions, beyond: &[Design], best: Option<&Design>) -> Message {
-    let closest = best.map_or(Message::new("nothing"), |d| {
+    let closest = best.map_or(Message::new("empty"), |d| {
         Message::new("plan-closest").int("runs", d.runs_per_arm).num("duration", d.duration_s, 0).num("power", d.power * 100.0, 0)
     });
     match beyond.iter().map(requests_per_arm).min_by(f64::total_cmp) {

@@ -80,21 +80,11 @@ pub fn localize(v: &mut View, r: &Report, lang: Lang) {
 /// A report without runs (a GPU capture or a tool's summary files audited alone): its
 /// statement, checks, headline and methodology from the capture and the audit.
 fn run_less(v: &mut View, r: &Report) {
-    use super::capture_checks_zh::{aggregate_statement, check_reason, telemetry_statement};
+    v.statement = super::messages::statement(&r.credibility, ZH);
     if let Some(t) = &r.telemetry {
-        v.statement = telemetry_statement(t, &r.credibility);
-        v.headline = crate::telemetry_view::headline(t, Lang::Zh);
-        v.methodology = crate::telemetry_view::methodology(Lang::Zh);
-        v.telemetry = Some(crate::telemetry_view::telemetry_view(t, Lang::Zh));
-    } else if let Some(a) = &r.audit {
-        v.statement = aggregate_statement(&a.source, a);
-    }
-    for set in &mut v.check_sets {
-        for (row, k) in set.checks.iter_mut().zip(&r.credibility.checks) {
-            if let Some(zh) = check_reason(k, r.telemetry.as_ref(), r.audit.as_ref()) {
-                row[2] = zh;
-            }
-        }
+        v.headline = crate::telemetry_view::headline(t, ZH);
+        v.methodology = crate::telemetry_view::methodology(ZH);
+        v.telemetry = Some(crate::telemetry_view::telemetry_view(t, ZH));
     }
 }
 

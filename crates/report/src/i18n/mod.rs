@@ -8,7 +8,6 @@
 //! renderers still read only the `Analysis`, and every number in a Chinese sentence comes
 //! from the same JSON field as in the English one.
 
-pub mod capture_checks_zh;
 pub mod definitions_zh;
 pub mod glyphs;
 pub mod localize;

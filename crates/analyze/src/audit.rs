@@ -160,10 +160,6 @@ pub enum CredenceNote {
 }
 
 impl CredenceNote {
-    pub fn english(&self, metric: &str, stat: &str) -> String {
-        self.message(metric, stat).render(Lang::En)
-    }
-
     /// The note as a message (`audit-note`, `locales/*/audit.ftl`).
     pub fn message(&self, metric: &str, stat: &str) -> Message {
         let (note, as_metric, source) = match self {
@@ -188,16 +184,6 @@ impl CredenceNote {
             .text("as", as_metric)
             .msg("words", Message::new("audit-metric-words").text("metric", as_metric))
             .text("source", source)
-    }
-}
-
-/// What a metric credence maps a claim onto is, in words.
-pub fn metric_words(metric: &str) -> &'static str {
-    match metric {
-        "service" => "end minus the scheduled send",
-        "send_lag" => "sent minus scheduled",
-        "ttfot" => "first answer token minus sent",
-        _ => "the per-request mean gap after the first token",
     }
 }
 
@@ -265,10 +251,6 @@ pub enum Why {
 }
 
 impl Why {
-    pub fn english(&self) -> String {
-        self.message().render(Lang::En)
-    }
-
     /// The reason as a message (`audit-why`; a tool's definition as `audit-definition`).
     pub fn message(&self) -> Message {
         let why = |key: &str| Message::new("audit-why").text("why", key);

@@ -188,7 +188,7 @@ fn info(cause: &str) -> CauseInfo {
     CauseInfo { title: render("cause-title"), metric, action: render("cause-action") }
 }
 
-/// The peak values `peak_text` words (`errors_timeout` stands for every `errors_<kind>`);
+/// The peak values `peak_message` words (`errors_timeout` stands for every `errors_<kind>`);
 /// every language words them from the `peak` message.
 pub const PEAK_KEYS: [&str; 24] = [
     "sm_clock_drop_share",
@@ -217,14 +217,9 @@ pub const PEAK_KEYS: [&str; 24] = [
     "errors_timeout",
 ];
 
-/// A peak value in words; None for one not worth showing (not finite, or zero where only a
-/// positive count means something).
-pub fn peak_text(key: &str, v: f64) -> Option<String> {
-    peak_message(key, v).map(|m| m.render(Lang::En))
-}
-
-/// A peak value as a message (`peak` in `locales/*/evidence.ftl`): shares as percentages,
-/// each key with the decimals its precision supports.
+/// A peak value in words (None for one not worth showing: not finite, or zero where only a
+/// positive count means something), as a message (`peak` in `locales/*/evidence.ftl`): shares
+/// as percentages, each key with the decimals its precision supports.
 pub fn peak_message(key: &str, v: f64) -> Option<Message> {
     if !v.is_finite() {
         return None;
@@ -524,5 +519,25 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
         effect: eff,
         action: ci.action,
         in_steady_window: spans.iter().any(|s| s.overlap(&Span { start_s: steady.start_s, end_s: steady.end_s }, 0.0) > 0.0),
+    }
+}
+
+#[cfg(test)]
+mod peak_tests {
+    use super::{PEAK_KEYS, peak_message};
+    use credence_messages::Lang;
+
+    #[test]
+    fn every_peak_is_worded_in_every_language_with_the_same_number() {
+        for key in PEAK_KEYS {
+            let m = peak_message(key, 1.0).unwrap_or_else(|| panic!("{key}: no message"));
+            let (en, zh) = (m.render(Lang::En), m.render(Lang::Zh));
+            assert!(!en.contains('{') && !zh.contains('{'), "{key}: {en} / {zh}");
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{key}: {zh}");
+            let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+            assert_eq!(digits(&en), digits(&zh), "{key}: {en} / {zh}");
+        }
+        assert!(peak_message("temp_max_c", f64::NAN).is_none());
+        assert!(peak_message("interface_errors", 0.0).is_none(), "a zero count is not evidence");
     }
 }

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use credence_messages::{Lang, Message};
+use credence_messages::Message;
 use serde::Serialize;
 
 use crate::attribute::detectors::bits;
@@ -41,11 +41,6 @@ impl EpisodeReason {
     /// In DCGM's diagnostic failure mask: the clocks were forced down, not merely held at a limit.
     pub fn fault(self) -> bool {
         matches!(self, EpisodeReason::ThermalSlowdown | EpisodeReason::HwPowerBrake | EpisodeReason::HwSlowdown)
-    }
-
-    /// The reason in English.
-    pub fn label(self) -> String {
-        self.message().render(Lang::En)
     }
 
     /// The reason as a message (`telemetry-reason`, keyed by its JSON name).

@@ -234,8 +234,7 @@ fn rates(a: &Analysis) -> [[String; 2]; 3] {
     ]
 }
 
-fn finding(a: &Analysis, f: &credence_analyze::attribute::Finding) -> FindingView {
-    let _ = a;
+fn finding(a: &Analysis, f: &Finding) -> FindingView {
     let strength = fill(
         ZH,
         "view.strength",

@@ -49,3 +49,6 @@ steady-whole-run-trend = { $series } gets slower through the whole run: { $drift
 method-name = { $method ->
        *[other] { $method }
     }
+## Why an effect has its interval or none.
+effect-sampled = computed on a systematic sample of 1 in { $every } requests
+effect-few-groups = only { $inside } and { $outside } five-second groups inside and outside: no interval

@@ -45,3 +45,5 @@ method-name = { $method ->
         [cluster_bootstrap_5s_groups] 按 5 s 分组的整群自助法
        *[other] { $method }
     }
+effect-sampled = 按每 { $every } 个请求系统抽样 1 个计算
+effect-few-groups = 时段内外分别只有 { $inside } 和 { $outside } 个 5 秒分组：无置信区间

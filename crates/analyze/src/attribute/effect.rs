@@ -3,6 +3,7 @@
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
+use credence_messages::{Lang, Message};
 
 use super::episodes::Span;
 use crate::requests::RequestView;
@@ -38,12 +39,12 @@ pub struct Effect {
     pub resamples: usize,
     pub n_inside: usize,
     pub n_outside: usize,
-    /// `why_note` in English.
+    /// `note_message` in English.
     pub note: Option<String>,
-    /// The note as data, for the report's other languages (None in an analysis read back
-    /// from its JSON, which has `note`).
-    #[serde(skip)]
-    pub why_note: Option<EffectNote>,
+    /// The note as data: every language renders it (absent in an analysis saved before it was
+    /// a message, which has `note` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_message: Option<Message>,
 }
 
 /// Why the effect's interval is qualified or missing.
@@ -56,10 +57,11 @@ pub enum EffectNote {
 }
 
 impl EffectNote {
-    pub fn english(self) -> String {
+    /// The note as a message (`effect-sampled`, `effect-few-groups`).
+    pub fn message(self) -> Message {
         match self {
-            EffectNote::Sampled(k) => format!("computed on a systematic sample of 1 in {k} requests"),
-            EffectNote::FewGroups(i, o) => format!("only {i} and {o} five-second groups inside and outside: no interval"),
+            EffectNote::Sampled(k) => Message::new("effect-sampled").int("every", k),
+            EffectNote::FewGroups(i, o) => Message::new("effect-few-groups").int("inside", i).int("outside", o),
         }
     }
 }
@@ -232,15 +234,15 @@ pub fn effect(r: &RequestView, m: EffectMetric, spans: &[Span], from: f64, to: f
         n_inside: n(&inside),
         n_outside: n(&outside),
         note: None,
-        why_note: None,
+        note_message: None,
     };
     if r.len() > MAX_REQUESTS {
-        e.why_note = Some(EffectNote::Sampled(r.len().div_ceil(MAX_REQUESTS)));
-        e.note = e.why_note.map(EffectNote::english);
+        e.note_message = Some(EffectNote::Sampled(r.len().div_ceil(MAX_REQUESTS)).message());
+        e.note = e.note_message.as_ref().map(|m| m.render(Lang::En));
     }
     if inside.len() < MIN_GROUPS || outside.len() < MIN_GROUPS {
-        e.why_note = Some(EffectNote::FewGroups(inside.len(), outside.len()));
-        e.note = e.why_note.map(EffectNote::english);
+        e.note_message = Some(EffectNote::FewGroups(inside.len(), outside.len()).message());
+        e.note = e.note_message.as_ref().map(|m| m.render(Lang::En));
         return Some(e);
     }
     let id = stat_id(&format!("effect{}{from}", m.key()));

@@ -88,14 +88,13 @@ fn run_less(v: &mut View, r: &Report) {
     }
 }
 
-/// Why an effect has no interval, in Chinese (an analysis read back from JSON keeps its note).
+/// Why an effect has no interval, in Chinese (as written in an analysis saved before the note
+/// was a message).
 fn effect_note(e: &credence_analyze::attribute::effect::Effect) -> String {
-    use credence_analyze::attribute::effect::EffectNote;
-    match (e.why_note, &e.note) {
-        (Some(EffectNote::FewGroups(i, o)), _) => format!("时段内外分别只有 {i} 和 {o} 个 5 秒分组：无置信区间"),
-        (Some(EffectNote::Sampled(k)), _) => format!("按每 {k} 个请求系统抽样 1 个计算"),
+    match (&e.note_message, &e.note) {
+        (Some(m), _) => m.render(ZH),
         (None, Some(note)) => note.clone(),
-        (None, None) => tr(ZH, "view.no_interval").to_string(),
+        (None, None) => tr(ZH, "view.no_interval"),
     }
 }
 

@@ -8,7 +8,7 @@ telemetry-load-unknown = neither utilization nor clock-event reasons were captur
 telemetry-load-idle = under load in { $loaded } of { $samples } samples ({ $util }; GPU-idle bit set in { $idle }); fewer than { $min }, so its clocks are not read as a workload's
 telemetry-load-loaded = under load in { $loaded } of { $samples } samples ({ $util })
 telemetry-gpu-state = { $state ->
-        [loaded] Loaded: { $reason }.
+        [loaded] Analyzed: { $reason }.
         [idle] Idle, set aside: { $reason }.
        *[unknown] Load unknown, set aside: { $reason }.
     }

@@ -7,7 +7,7 @@ telemetry-load-unknown = 其 { $samples } 个样本中既没有利用率也没�
 telemetry-load-idle = { $samples } 个样本中有 { $loaded } 个处于负载下（{ $util }；{ $idle } 个样本的 GPU 空闲位置位）；少于 { $min } 个，因此其时钟不作为负载下的时钟解读
 telemetry-load-loaded = { $samples } 个样本中有 { $loaded } 个处于负载下（{ $util }）
 telemetry-gpu-state = { $state ->
-        [loaded] 处于负载下：{ $reason }。
+        [loaded] 纳入分析：{ $reason }。
         [idle] 空闲，不纳入分析：{ $reason }。
        *[unknown] 负载未知，不纳入分析：{ $reason }。
     }

@@ -46,4 +46,9 @@ note-collector = { $note ->
 }
 
 ## An arrival process (the manifest's `workload.arrival`).
-arrival = { $arrival } arrivals
+arrival = { $arrival ->
+        [closed_loop] closed loop
+        [trace_replay] trace replay
+        [unknown] unknown arrivals
+       *[other] { $arrival } arrivals
+    }

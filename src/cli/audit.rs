@@ -18,6 +18,7 @@ use crate::error::{CliError, ExitCode};
 use crate::import::folder::gather;
 use crate::import::{ImportResult, import_run, several_runs};
 use crate::report::Report;
+use crate::report::document::{audit_title, titled};
 use crate::run::Table;
 
 #[derive(Debug, clap::Args)]
@@ -116,7 +117,8 @@ fn per_request_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> Repo
     let mut analysis = analyze_view(&d.manifest, &view, &Telemetry { gpu: d.gpu.as_ref(), host: None, server: None }, &opts);
     analysis.errors.examples = crate::analyze::rates::error_examples(&d.requests);
     let checked = audit_claims(source, &result.claims, &result.raw, &result.facts, Some(&analysis));
-    let mut r = Report::for_runs(vec![analysis], a.title.clone().or_else(|| Some(format!("Audit of {source}"))), a.date.clone());
+    let mut r = Report::for_runs(vec![analysis], None, a.date.clone());
+    (r.title, r.title_message) = titled(a.title.clone(), || audit_title(source));
     r.audit = Some(checked);
     r
 }
@@ -129,7 +131,7 @@ fn aggregate_only_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> R
     }
     let checked = audit_claims(source, &result.claims, &result.raw, &result.facts, None);
     let cred = aggregate_only(source, &checked);
-    let title = a.title.clone().unwrap_or_else(|| format!("Audit of {source}"));
+    let title = titled(a.title.clone(), || audit_title(source));
     Ok(Report::for_audit_only(cred, checked, title, a.date.clone().unwrap_or_else(|| "undated".into())))
 }
 
@@ -140,6 +142,6 @@ fn telemetry_only_audit(a: &AuditArgs, result: &ImportResult, source: &str, gpu:
     let t = telemetry_audit(gpu, source, files).ok_or_else(|| CliError::bad_input(format!("{source}: the GPU samples carry no time")))?;
     let claims = (!result.claims.is_empty() || !result.facts.is_empty()).then(|| audit_claims(source, &result.claims, &result.raw, &result.facts, None));
     let cred = telemetry_only(&t, claims.as_ref());
-    let title = a.title.clone().unwrap_or_else(|| format!("Audit of {source}"));
+    let title = titled(a.title.clone(), || audit_title(source));
     Ok(Report::for_telemetry(cred, t, claims, title, a.date.clone()))
 }

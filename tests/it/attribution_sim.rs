@@ -53,7 +53,7 @@ fn every_scenario_is_attributed_to_its_true_cause() {
             let (a, t) = run(scenario, 100 + seed, true);
             total += a.findings.len();
             for f in &a.findings {
-                if matches_truth(&a, &t, &f.cause) {
+                if matches_truth(&a, &t, f.cause.id()) {
                     correct += 1;
                 } else {
                     wrong.push(format!(
@@ -93,7 +93,7 @@ fn causes_are_named_correctly() {
             a.findings.iter().map(|f| &f.cause).collect::<Vec<_>>()
         );
         let (a, _) = run(Scenario::ClientSaturation, 300 + seed, true);
-        let causes: Vec<&str> = a.findings.iter().map(|f| f.cause.as_str()).collect();
+        let causes: Vec<&str> = a.findings.iter().map(|f| f.cause.id()).collect();
         assert!(causes.contains(&"client_saturation"), "{causes:?}");
         assert!(
             causes.iter().all(|c| !matches!(*c, "thermal_throttle" | "power_cap" | "clock_change" | "server_queueing" | "memory_pressure" | "foreign_process")),

@@ -1,11 +1,12 @@
-//! Every definition that the importers write beside a claim has a Chinese entry: imports each
-//! peer and sample fixture (a test across the import and report crates, so it lives here).
+//! Every definition that the importers write beside a claim is a catalog message, worded in
+//! every language: imports each peer and sample fixture (a test across the import and
+//! messages crates, so it lives here).
 
 use std::path::{Path, PathBuf};
 
 use credence::import::detect::Format;
 use credence::import::{ImportOptions, import};
-use credence::report::i18n::definitions_zh::definition as definition_zh;
+use credence_messages::Lang;
 
 /// The file groups of every peer and sample fixture, as an audit is given them: each
 /// directory's files together, and each summary alone (its definitions then say what is
@@ -44,7 +45,7 @@ fn fixture_groups() -> Vec<(Vec<PathBuf>, Format)> {
 }
 
 #[test]
-fn every_definition_the_importers_emit_has_a_chinese_entry() {
+fn every_definition_the_importers_emit_is_a_message_in_every_language() {
     let mut seen = 0;
     for (paths, format) in fixture_groups() {
         if paths.is_empty() {
@@ -54,7 +55,9 @@ fn every_definition_the_importers_emit_has_a_chinese_entry() {
         for c in &result.claims {
             if let Some(d) = &c.definition {
                 seen += 1;
-                assert!(definition_zh(d).is_some(), "no Chinese for the definition {d:?} (of {} in {paths:?})", c.key);
+                assert!(credence_messages::ids().contains(&d.0.id.as_str()), "{:?} (of {} in {paths:?}) is not in locales/*/definitions.ftl", d.0.id, c.key);
+                let (en, zh) = (d.0.render(Lang::En), d.0.render(Lang::Zh));
+                assert!(en != zh && !zh.contains('{') && !en.contains('{'), "{:?} renders as {en:?} / {zh:?}", d.0.id);
             }
         }
     }

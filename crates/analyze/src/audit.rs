@@ -9,7 +9,7 @@ use credence_messages::{Lang, Message, Sep};
 use super::fact_reason::FactReason;
 use super::intervals::percentile_key;
 use super::{Analysis, Status};
-use credence_run::claims::{Claim, RawValues, percentile_of_stat};
+use credence_run::claims::{Claim, Definition, RawValues, percentile_of_stat};
 
 /// Relative difference under which two numbers count as the same (the tools print ~6
 /// significant digits).
@@ -238,7 +238,7 @@ pub fn claimed_percentiles(claims: &[Claim]) -> Vec<f64> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Why {
     /// The tool's own definition of the number, where it differs.
-    Definition(String),
+    Definition(Definition),
     Dropped {
         warmup: usize,
         ramp_down: usize,
@@ -255,7 +255,7 @@ impl Why {
     pub fn message(&self) -> Message {
         let why = |key: &str| Message::new("audit-why").text("why", key);
         match self {
-            Why::Definition(d) => Message::new("audit-definition").text("definition", d),
+            Why::Definition(d) => Message::new("audit-definition").msg("definition", d.0.clone()),
             Why::Dropped { warmup, ramp_down } => why("dropped").int("warmup", *warmup).int("ramp_down", *ramp_down),
             Why::PulledByTail => why("tail"),
             Why::ItlPerChunk => why("itl-chunk"),
@@ -267,8 +267,8 @@ impl Why {
 }
 
 /// Why credence's number for `metric` `stat` may differ from the tool's.
-pub fn reasons(a: &Analysis, metric: &str, stat: &str, definition: Option<&str>) -> Vec<Why> {
-    let mut r: Vec<Why> = definition.map(|d| Why::Definition(d.to_string())).into_iter().collect();
+pub fn reasons(a: &Analysis, metric: &str, stat: &str, definition: Option<&Definition>) -> Vec<Why> {
+    let mut r: Vec<Why> = definition.map(|d| Why::Definition(d.clone())).into_iter().collect();
     let metric = credence_metric(a, metric);
     let s = &a.steady_state;
     if s.dropped_start_requests + s.dropped_end_requests > 0 {
@@ -324,14 +324,14 @@ fn recompute(c: &Claim, raw: &RawValues, facts: Facts<'_>) -> (Option<f64>, Opti
 }
 
 /// Why the recomputed number agrees with the claim or not.
-fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Option<f64>, definition: Option<&str>) -> Message {
+fn recompute_reason(verdict: &str, recomputed_from: Option<&str>, recomputed: Option<f64>, definition: Option<&Definition>) -> Message {
     match (verdict, recomputed_from, recomputed) {
         ("reproduced", Some("summary"), _) => Message::new("audit-reproduced-summary"),
         ("reproduced", _, _) => Message::new("audit-reproduced-raw"),
         ("differs", Some("summary"), Some(x)) => Message::new("audit-differs-summary").text("value", fmt(x)),
         ("differs", _, Some(x)) => Message::new("audit-differs-raw").text("value", fmt(x)),
         _ => {
-            let definition = definition.map_or(Message::new("empty"), |d| Message::new("audit-no-raw-definition").msg("definition", Why::Definition(d.to_string()).message()));
+            let definition = definition.map_or(Message::new("empty"), |d| Message::new("audit-no-raw-definition").msg("definition", Why::Definition(d.clone()).message()));
             Message::new("audit-no-raw").msg("definition", definition)
         }
     }
@@ -346,10 +346,10 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         None => "not_recomputable",
     };
     let cred = analysis.and_then(|a| credence_value(a, c));
-    let mut reason_message = recompute_reason(verdict, recomputed_from, recomputed, c.definition.as_deref());
+    let mut reason_message = recompute_reason(verdict, recomputed_from, recomputed, c.definition.as_ref());
     let credence_differs_by = cred.map(|(v, _)| v).filter(|v| rel(*v, c.value) > 0.02).map(|v| v / c.value - 1.0);
     if let (Some(a), Some(d)) = (analysis, credence_differs_by) {
-        let why: Vec<Message> = reasons(a, &c.metric, &c.stat, c.definition.as_deref()).iter().map(Why::message).collect();
+        let why: Vec<Message> = reasons(a, &c.metric, &c.stat, c.definition.as_ref()).iter().map(Why::message).collect();
         let why = if why.is_empty() { Message::new("empty") } else { Message::new("audit-why-list").list("items", why, Sep::Semicolon) };
         reason_message = Message::new("audit-credence-differs").msg("reason", reason_message).text("by", format!("{:+.1}", d * 100.0)).msg("why", why);
     }
@@ -369,7 +369,7 @@ fn check_claim(c: &Claim, raw: &RawValues, facts: Facts<'_>, analysis: Option<&A
         credence_note: credence_note_message.as_ref().map(|m| m.render(Lang::En)),
         credence_note_message,
         credence_differs_by,
-        definition: c.definition.clone(),
+        definition: c.definition.as_ref().map(Definition::english),
         reason: reason_message.render(Lang::En),
         reason_message,
     }

@@ -23,26 +23,13 @@ use serde::{Deserialize, Serialize};
 
 use super::attribute::episodes::{Span, merge};
 use super::attribute::{ANOMALY_WINDOW_S, Finding};
+use super::cause::Cause;
 use super::estimate::Estimate;
 use super::intervals::{Dependence, IntervalOptions};
 use super::rates::{Throughput, throughput_over};
 use super::requests::RequestView;
 use super::steady::SteadyState;
 use super::{MetricTables, ResamplingGroups};
-
-/// Causes outside the system under test: their episodes are excluded from the clean condition.
-pub const ENVIRONMENTAL_CAUSES: [&str; 10] = [
-    "thermal_throttle",
-    "power_cap",
-    "hw_power_brake",
-    "hw_slowdown",
-    "clock_change",
-    "memory_pressure",
-    "foreign_process",
-    "client_saturation",
-    "network",
-    "host",
-];
 
 /// Name of the condition without any episode.
 pub const CLEAN: &str = "clean";
@@ -53,7 +40,7 @@ pub struct Condition {
     /// `clean`, or the cause (`thermal_throttle`, …).
     pub name: String,
     /// The cause of the episodes; null for `clean`.
-    pub cause: Option<String>,
+    pub cause: Option<Cause>,
     /// The cause in words (`GPU thermal throttling`), or `clean windows`.
     pub title: String,
     /// Seconds of the steady window this entry takes out of the clean condition: for `clean`,
@@ -80,15 +67,15 @@ pub struct Condition {
 /// it when the latency follows, before it when it leads) plus one window on each side: the
 /// attribution window (`ANOMALY_WINDOW_S`, the resolution at which episodes and lags are
 /// measured) or `window_s` if longer. A queue built during an episode takes seconds to drain.
-pub fn affected_windows(findings: &[Finding], window_s: f64) -> Vec<(String, String, Vec<Span>)> {
+pub fn affected_windows(findings: &[Finding], window_s: f64) -> Vec<(Cause, String, Vec<Span>)> {
     let pad = window_s.max(ANOMALY_WINDOW_S);
     findings
         .iter()
-        .filter(|f| ENVIRONMENTAL_CAUSES.contains(&f.cause.as_str()) && !f.episodes.is_empty())
+        .filter(|f| f.cause.is_environmental() && !f.episodes.is_empty())
         .map(|f| {
             let lag = f.strength.lag_s.unwrap_or(0.0);
             let spans = f.episodes.iter().map(|e| Span { start_s: e.start_s - pad - (-lag).max(0.0), end_s: e.end_s + pad + lag.max(0.0) }).collect();
-            (f.cause.clone(), f.title.clone(), merge(spans, 0.0))
+            (f.cause, f.title.clone(), merge(spans, 0.0))
         })
         .collect()
 }
@@ -130,7 +117,7 @@ fn inside(spans: &[Span], t: f64) -> bool {
 /// What one condition is before its numbers: name, where it held, and what it leaves out.
 struct Plan {
     name: String,
-    cause: Option<String>,
+    cause: Option<Cause>,
     title: String,
     windows: Vec<Span>,
     excluded: Vec<Span>,
@@ -140,7 +127,7 @@ struct Plan {
 /// else `clean` then one per cause in the order of the findings.
 pub(super) fn conditions(r: &RequestView, steady: &SteadyState, findings: &[Finding], window_s: f64, iopts: &IntervalOptions) -> Vec<Condition> {
     let (from, to) = (steady.start_s, steady.end_s);
-    let causes: Vec<(String, String, Vec<Span>)> =
+    let causes: Vec<(Cause, String, Vec<Span>)> =
         affected_windows(findings, window_s).into_iter().map(|(c, t, s)| (c, t, clip(&s, from, to))).filter(|(_, _, s)| !s.is_empty()).collect();
     if causes.is_empty() {
         return Vec::new();
@@ -148,7 +135,7 @@ pub(super) fn conditions(r: &RequestView, steady: &SteadyState, findings: &[Find
     let all = merge(causes.iter().flat_map(|(_, _, s)| s.iter().copied()).collect(), 0.0);
     let mut plans = vec![Plan { name: CLEAN.into(), cause: None, title: "clean windows".into(), windows: complement(&all, from, to), excluded: all }];
     for (cause, title, spans) in causes {
-        plans.push(Plan { name: cause.clone(), cause: Some(cause), title, windows: spans.clone(), excluded: spans });
+        plans.push(Plan { name: cause.id().to_string(), cause: Some(cause), title, windows: spans.clone(), excluded: spans });
     }
     let groups = ResamplingGroups::of(r, steady, window_s);
     plans.into_iter().map(|p| condition(r, steady, &groups, p, window_s, iopts)).collect()

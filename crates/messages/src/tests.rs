@@ -70,8 +70,11 @@ fn every_id_the_code_names_is_in_the_catalog() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("messages/src/tests.rs") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                for part in text.split("Message::new(\"").skip(1) {
-                    let id = part.split('"').next().unwrap();
+                // A message by its id, and a tool's definition named by its id alone (importers).
+                let messages = text.split("Message::new(\"").skip(1).map(|part| part.split('"').next().unwrap().to_string());
+                let definitions = text.split("\"def-").skip(1).map(|part| format!("def-{}", part.split('"').next().unwrap()));
+                for id in messages.chain(definitions) {
+                    let id = id.as_str();
                     named += 1;
                     for lang in Lang::ALL {
                         assert!(bundle(lang).has_message(id), "{}: {id} is not in locales/{}", path.display(), lang.code());
@@ -159,7 +162,7 @@ fn chinese_prose_has_no_english_words() {
         // Units and protocols.
         "MHz", "W", "GiB", "UTC", "TCP",
         // Tools named in their facts, and a JSON literal they wrote.
-        "AIPerf", "true", "nvidia-smi", "dmon", "DCGM", "Hz",
+        "AIPerf", "guidellm", "inference-perf", "true", "nvidia-smi", "dmon", "DCGM", "Hz", "HTTP", "WebSocket",
     ];
     for (file, prose) in chinese_prose() {
         let prose: String = prose.split('`').step_by(2).collect();

@@ -78,13 +78,9 @@ fn table(c: &Condition, lang: Lang) -> ConditionTable {
     ConditionTable { title: title(c, lang), note, rows }
 }
 
-/// A condition's name: "Clean windows", or its cause's title (the analysis' own in English).
+/// A condition's name: "Clean windows", or its cause's title.
 fn title(c: &Condition, lang: Lang) -> String {
-    match (&c.cause, lang) {
-        (None, _) => tr(lang, "cond.clean_title").to_string(),
-        (Some(cause), Lang::Zh) => super::i18n::messages::cause_title(cause, lang),
-        (Some(_), Lang::En) => c.title.clone(),
-    }
+    c.cause.map_or_else(|| tr(lang, "cond.clean_title"), |cause| cause.title().render(lang))
 }
 
 /// A point ratio, e.g. `+84 %`.

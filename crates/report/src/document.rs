@@ -12,7 +12,11 @@ use credence_messages::{Lang, Message};
 /// Everything a report shows.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The title in English (the JSON's); `title_message` words credence's default title in
+    /// every language, and is absent when the user gave one.
     pub title: String,
+    #[serde(skip)]
+    pub title_message: Option<Message>,
     /// YYYY-MM-DD: from `--date`, else the day of the first run's first request (never the
     /// wall clock, so the same input gives the same bytes).
     pub date: String,
@@ -78,13 +82,34 @@ pub fn utc_time(epoch_ns: i64) -> String {
     format!("{:02}:{:02}:{:02}.{:03}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
 }
 
-pub(crate) fn default_title(runs: &[Analysis], comparison: bool) -> String {
+/// credence's title for runs: the kind of report and the system under test (model, engine).
+fn default_title(runs: &[Analysis], comparison: bool) -> Message {
     let first = runs.first();
     let model = first.and_then(|a| a.run.config.model.clone());
     let engine = first.and_then(|a| a.run.config.engine.clone());
-    let sut = [model, engine].into_iter().flatten().collect::<Vec<_>>().join(" on ");
-    let what = if comparison { "Comparison" } else { "Benchmark" };
-    if sut.is_empty() { format!("{what} report") } else { format!("{what} report: {sut}") }
+    let what = Message::new(if comparison { "view-title_comparison" } else { "view-title_benchmark" });
+    let sut = match (model, engine) {
+        (Some(model), Some(engine)) => Message::new("view-sut_pair").text("model", model).text("engine", engine),
+        (Some(one), None) | (None, Some(one)) => Message::new("as-written").text("text", one),
+        (None, None) => return what,
+    };
+    Message::new("view-title_sut").msg("what", what).msg("sut", sut)
+}
+
+/// The title the user gave, else `default` (kept as a message, to be worded in each language).
+pub fn titled(title: Option<String>, default: impl FnOnce() -> Message) -> (String, Option<Message>) {
+    match title {
+        Some(t) => (t, None),
+        None => {
+            let m = default();
+            (m.render(Lang::En), Some(m))
+        }
+    }
+}
+
+/// The default title of an audit of `source`.
+pub fn audit_title(source: &str) -> Message {
+    Message::new("view-title_audit_of").text("source", source)
 }
 
 impl Report {
@@ -92,8 +117,10 @@ impl Report {
     pub fn for_runs(runs: Vec<Analysis>, title: Option<String>, date: Option<String>) -> Report {
         let credibility = assess(&runs.iter().collect::<Vec<_>>());
         let undated = runs.first().is_none_or(|a| a.run.timestamps != "absolute");
+        let (title, title_message) = titled(title, || default_title(&runs, false));
         Report {
-            title: title.unwrap_or_else(|| default_title(&runs, false)),
+            title,
+            title_message,
             date: date.unwrap_or_else(|| if undated { "undated".into() } else { utc_date(runs.first().map_or(0, |a| a.timeseries.t0_ns)) }),
             lang: "en".into(),
             credence_version: env!("CARGO_PKG_VERSION").into(),
@@ -139,9 +166,10 @@ impl Report {
     }
 
     /// An audit of a source with no per-request data: only its claims and facts.
-    pub fn for_audit_only(credibility: Credibility, audit: credence_analyze::audit::Audit, title: String, date: String) -> Report {
+    pub fn for_audit_only(credibility: Credibility, audit: credence_analyze::audit::Audit, (title, title_message): (String, Option<Message>), date: String) -> Report {
         Report {
             title,
+            title_message,
             date,
             lang: "en".into(),
             credence_version: env!("CARGO_PKG_VERSION").into(),
@@ -162,11 +190,12 @@ impl Report {
         credibility: Credibility,
         telemetry: TelemetryAudit,
         claims: Option<credence_analyze::audit::Audit>,
-        title: String,
+        title: (String, Option<Message>),
         date: Option<String>,
     ) -> Report {
         Report {
-            title,
+            title: title.0,
+            title_message: title.1,
             date: date.unwrap_or_else(|| utc_date(telemetry.t0_ns)),
             lang: "en".into(),
             credence_version: env!("CARGO_PKG_VERSION").into(),
@@ -187,8 +216,10 @@ impl Report {
         let credibility = assess(&cand.iter().collect::<Vec<_>>());
         let mut runs = base;
         runs.extend(cand);
+        let (title, title_message) = titled(title, || default_title(&runs, true));
         let mut report = Report {
-            title: title.unwrap_or_else(|| default_title(&runs, true)),
+            title,
+            title_message,
             date: date.unwrap_or_else(|| utc_date(runs.first().map_or(0, |a| a.timeseries.t0_ns))),
             lang: "en".into(),
             credence_version: env!("CARGO_PKG_VERSION").into(),

@@ -16,6 +16,7 @@ pub mod i18n;
 pub mod markdown;
 pub mod pdf;
 pub mod plan_summary;
+pub mod run_view;
 pub mod summary;
 pub mod telemetry_charts;
 pub mod terminal;

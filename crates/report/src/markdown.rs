@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::comparison_view::ComparisonView;
 use super::document::Report;
-use super::i18n::{Lang, localize::localize};
+use super::i18n::Lang;
 use super::telemetry_view::TelemetryView;
 use super::view::{AuditView, CheckSet, View, view};
 use super::{Exporter, ReportError};
@@ -49,8 +49,7 @@ impl Exporter for Markdown {
 
 /// The Markdown in `lang`.
 pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
-    let mut v = view(r);
-    localize(&mut v, r, lang);
+    let v = view(r, lang);
     let mut s = String::new();
     if v.verdict_first {
         verdict_first(&mut s, &v);
@@ -114,8 +113,7 @@ fn check_table(s: &mut String, v: &View, set: &CheckSet) {
 /// The top part of a comparison: title, headline, verdict table, gates, credibility. This is
 /// what `credence compare --format md` prints for a CI job to post.
 pub fn comparison_top(r: &Report, lang: Lang) -> String {
-    let mut v = view(r);
-    localize(&mut v, r, lang);
+    let v = view(r, lang);
     let mut s = String::new();
     if let Some(c) = &v.comparison {
         comparison_lead(&mut s, &v, c);

@@ -7,7 +7,7 @@ use typst_as_lib::TypstEngine;
 
 use super::charts;
 use super::document::Report;
-use super::i18n::{Lang, glyphs, localize::localize};
+use super::i18n::{Lang, glyphs};
 use super::telemetry_charts;
 use super::view::{View, view};
 use super::{Exporter, ReportError};
@@ -86,8 +86,7 @@ impl Exporter for Pdf {
 /// The PDF in `lang`: the view and the charts' words in that language, the numbers the same.
 pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
     let (mut charts, timelines, distributions) = draw_charts(r, lang);
-    let mut v = view(r);
-    localize(&mut v, r, lang);
+    let mut v = view(r, lang);
     v.timelines = timelines;
     v.distributions = distributions;
     add_telemetry_charts(r, &mut v, &mut charts, lang);

@@ -110,7 +110,7 @@ fn findings(s: &mut String, a: &Analysis) {
             u.peak_z
         );
     }
-    let unchecked: Vec<&str> = a.attribution.detectors.iter().filter(|d| d.status == "not_checked").map(|d| d.cause.as_str()).collect();
+    let unchecked: Vec<&str> = a.attribution.detectors.iter().filter(|d| d.status == "not_checked").map(|d| d.cause.id()).collect();
     if !unchecked.is_empty() {
         let _ = writeln!(s, "not checked (evidence absent): {}", unchecked.join(", "));
     }

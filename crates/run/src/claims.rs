@@ -3,9 +3,32 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
+use credence_messages::{Lang, Message};
 use credence_stats::quantile::quantile_sorted;
+
+/// A tool's own definition of a number: a message of `locales/*/definitions.ftl`, so that a
+/// report words it in its language. The JSON keeps its English text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Definition(pub Message);
+
+impl Definition {
+    /// The definition with catalog id `id` (`def-guidellm-tpot`).
+    pub fn id(id: &str) -> Definition {
+        Definition(Message::new(id))
+    }
+
+    pub fn english(&self) -> String {
+        self.0.render(Lang::En)
+    }
+}
+
+impl Serialize for Definition {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.english())
+    }
+}
 
 /// The sentence credence's MLPerf importer records as the `detail.incomplete` fact when a detail
 /// log has no `result_*` key; the analysis and the renderers recognise it.
@@ -25,7 +48,7 @@ pub struct Claim {
     pub unit: String,
     /// How the tool defines this number where credence defines it otherwise (guidellm's TPOT
     /// includes the TTFT): the audit gives it as the reason for a difference.
-    pub definition: Option<String>,
+    pub definition: Option<Definition>,
 }
 
 /// Raw per-request values by metric (ms), with the tool's own definitions, for recomputation.

@@ -9,6 +9,7 @@ use super::anomalies::{WindowSeries, baseline, z_scores};
 use super::episodes::{Span, flagged_spans, sample_interval};
 use super::signals::{GpuSeries, HostSeries, ServerSeries, increments, present, server_metric};
 use credence_messages::Message;
+use crate::cause::Cause;
 use credence_stats::quantile::quantile_unsorted;
 
 /// Clock-event-reason bits (NVML).
@@ -41,7 +42,7 @@ pub struct Signal {
 /// What one detector found.
 #[derive(Debug, Clone)]
 pub struct Detection {
-    pub cause: &'static str,
+    pub cause: Cause,
     /// None: checked. Some(reason): not checked, because the evidence is absent.
     pub not_checked: Option<Message>,
     pub episodes: Vec<CauseEpisode>,
@@ -52,12 +53,12 @@ pub struct Detection {
 }
 
 impl Detection {
-    fn checked(cause: &'static str) -> Detection {
+    fn checked(cause: Cause) -> Detection {
         Detection { cause, not_checked: None, episodes: Vec::new(), signal: Signal::default(), symptom: false }
     }
 
     /// Not checked: the message `id` (`locales/*/detectors.ftl`) says which evidence is absent.
-    fn absent(cause: &'static str, id: &str) -> Detection {
+    fn absent(cause: Cause, id: &str) -> Detection {
         Detection { not_checked: Some(Message::new(id)), ..Detection::checked(cause) }
     }
 }
@@ -87,7 +88,7 @@ fn baseline_clock(g: &GpuSeries) -> f64 {
 /// Runs `rule` per GPU and gathers its episodes; `peak` names the evidence of an episode.
 fn per_gpu(
     gpus: &[GpuSeries],
-    cause: &'static str,
+    cause: Cause,
     rule: impl Fn(&GpuSeries, usize, f64) -> bool,
     peak: impl Fn(&GpuSeries, &[usize], f64) -> BTreeMap<String, f64>,
     signal: impl Fn(&GpuSeries, usize, f64) -> f64,
@@ -135,11 +136,11 @@ fn clock_drop_peak(g: &GpuSeries, idx: &[usize], base: f64) -> BTreeMap<String, 
 /// Thermal throttling, from reason bits or the thermal violation counter.
 fn thermal_throttle(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !(has_reasons || gpus.iter().any(|g| present(&g.viol_thermal_ns))) {
-        return Detection::absent("thermal_throttle", "detector-thermal");
+        return Detection::absent(Cause::ThermalThrottle, "detector-thermal");
     }
     per_gpu(
         gpus,
-        "thermal_throttle",
+        Cause::ThermalThrottle,
         |g, i, _| thermal_rule(g, i),
         |g, idx, base| {
             let viol: f64 = increments(&g.viol_thermal_ns).iter().enumerate().filter(|(i, _)| idx.contains(i)).map(|(_, d)| d).sum();
@@ -156,11 +157,11 @@ fn thermal_throttle(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// Power capping, from reason bits or power against its limit.
 fn power_cap(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !(has_reasons || gpus.iter().any(|g| present(&g.power_w) && present(&g.limit_w))) {
-        return Detection::absent("power_cap", "detector-power");
+        return Detection::absent(Cause::PowerCap, "detector-power");
     }
     per_gpu(
         gpus,
-        "power_cap",
+        Cause::PowerCap,
         |g, i, _| power_rule(g, i),
         |g, idx, base| {
             let share = idx.iter().map(|&i| g.power_w[i] / g.limit_w[i]).filter(|x| x.is_finite()).fold(f64::NAN, f64::max);
@@ -173,11 +174,11 @@ fn power_cap(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// The external HW power brake, from its reason bit.
 fn hw_power_brake(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !has_reasons {
-        return Detection::absent("hw_power_brake", "detector-clock-reasons");
+        return Detection::absent(Cause::HwPowerBrake, "detector-clock-reasons");
     }
     per_gpu(
         gpus,
-        "hw_power_brake",
+        Cause::HwPowerBrake,
         |g, i, _| has(g.reasons[i], bits::HW_POWER_BRAKE),
         clock_drop_peak,
         |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_POWER_BRAKE))),
@@ -187,11 +188,11 @@ fn hw_power_brake(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// HW slowdown that neither heat nor the power brake explains.
 fn hw_slowdown(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
     if !has_reasons {
-        return Detection::absent("hw_slowdown", "detector-clock-reasons");
+        return Detection::absent(Cause::HwSlowdown, "detector-clock-reasons");
     }
     per_gpu(
         gpus,
-        "hw_slowdown",
+        Cause::HwSlowdown,
         |g, i, _| has(g.reasons[i], bits::HW_SLOWDOWN) && !thermal_rule(g, i) && !has(g.reasons[i], bits::HW_POWER_BRAKE),
         clock_drop_peak,
         |g, i, _| f64::from(u8::from(has(g.reasons[i], bits::HW_SLOWDOWN))),
@@ -201,11 +202,11 @@ fn hw_slowdown(gpus: &[GpuSeries], has_reasons: bool) -> Detection {
 /// Clocks below 90 % of the baseline under load with no reason bit but idle.
 fn clock_change(gpus: &[GpuSeries]) -> Detection {
     if !gpus.iter().any(|g| present(&g.sm_mhz) && present(&g.util_pct)) {
-        return Detection::absent("clock_change", "detector-clock-util");
+        return Detection::absent(Cause::ClockChange, "detector-clock-util");
     }
     per_gpu(
         gpus,
-        "clock_change",
+        Cause::ClockChange,
         |g, i, base| g.util_pct[i] >= 50.0 && g.reasons[i].is_none_or(|r| r & !bits::IDLE == 0) && g.sm_mhz[i] < 0.9 * base,
         clock_drop_peak,
         |g, i, base| 1.0 - g.sm_mhz[i] / base,
@@ -217,13 +218,13 @@ fn memory_pressure(gpus: &[GpuSeries], server: &ServerSeries) -> Detection {
     let mut memory = if gpus.iter().any(|g| present(&g.mem_used) && present(&g.mem_total)) {
         per_gpu(
             gpus,
-            "memory_pressure",
+            Cause::MemoryPressure,
             |g, i, _| g.mem_used[i] >= 0.95 * g.mem_total[i],
             |g, idx, _| BTreeMap::from([("memory_used_share_max".into(), idx.iter().map(|&i| g.mem_used[i] / g.mem_total[i]).fold(f64::NAN, f64::max))]),
             |g, i, _| g.mem_used[i] / g.mem_total[i],
         )
     } else {
-        Detection::absent("memory_pressure", "detector-memory")
+        Detection::absent(Cause::MemoryPressure, "detector-memory")
     };
     if let Some(p) = preemptions(server) {
         memory.not_checked = None;
@@ -235,11 +236,11 @@ fn memory_pressure(gpus: &[GpuSeries], server: &ServerSeries) -> Detection {
 /// Another compute process, or its memory, on the GPU.
 fn foreign_process(gpus: &[GpuSeries]) -> Detection {
     if !gpus.iter().any(|g| present(&g.foreign_procs) || present(&g.foreign_mem)) {
-        return Detection::absent("foreign_process", "detector-foreign");
+        return Detection::absent(Cause::ForeignProcess, "detector-foreign");
     }
     per_gpu(
         gpus,
-        "foreign_process",
+        Cause::ForeignProcess,
         |g, i, _| g.foreign_procs[i] > 0.0 || g.foreign_mem[i] > 0.0,
         |g, idx, _| {
             BTreeMap::from([
@@ -253,9 +254,9 @@ fn foreign_process(gpus: &[GpuSeries]) -> Detection {
 
 /// GPU detectors: thermal, power cap, power brake, HW slowdown, clock change, memory, foreign.
 pub fn gpu_detectors(gpus: &[GpuSeries], server: &ServerSeries) -> Vec<Detection> {
-    const CAUSES: [&str; 7] = ["thermal_throttle", "power_cap", "hw_power_brake", "hw_slowdown", "clock_change", "memory_pressure", "foreign_process"];
+    const CAUSES: [Cause; 7] = [Cause::ThermalThrottle, Cause::PowerCap, Cause::HwPowerBrake, Cause::HwSlowdown, Cause::ClockChange, Cause::MemoryPressure, Cause::ForeignProcess];
     if gpus.is_empty() {
-        let mut out: Vec<Detection> = CAUSES.iter().map(|c| Detection::absent(c, "detector-no-gpu")).collect();
+        let mut out: Vec<Detection> = CAUSES.iter().map(|c| Detection::absent(*c, "detector-no-gpu")).collect();
         // Memory pressure can still show in the server's preemption counter.
         if let Some(d) = preemptions(server) {
             out[5] = d;
@@ -280,7 +281,7 @@ fn preemptions(server: &ServerSeries) -> Option<Detection> {
     let (name, s) = server_metric(server, &["vllm:num_preemptions_total", "vllm:num_preemptions"])?;
     let t: Vec<f64> = s.iter().map(|p| p.0).collect();
     let inc = increments(&s.iter().map(|p| p.1).collect::<Vec<_>>());
-    let mut d = Detection::checked("memory_pressure");
+    let mut d = Detection::checked(Cause::MemoryPressure);
     for (span, idx) in flagged_spans(&t, &inc.iter().map(|x| *x > 0.0).collect::<Vec<_>>(), 2, 2) {
         d.episodes.push(CauseEpisode { span, source: name.to_string(), peak: BTreeMap::from([("preemptions".into(), idx.iter().map(|&i| inc[i]).sum())]) });
     }
@@ -314,9 +315,9 @@ pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_in
     let host_has = hosts.iter().any(|h| present(&h.lg_cpu_pct) || present(&h.lag_p99_ms) || present(&h.planned));
     let lag = series(windows, "send_lag_p99");
     if !host_has && lag.is_none() {
-        return Detection::absent("client_saturation", "detector-client");
+        return Detection::absent(Cause::ClientSaturation, "detector-client");
     }
-    let mut d = Detection::checked("client_saturation");
+    let mut d = Detection::checked(Cause::ClientSaturation);
     for h in hosts {
         host_episodes(h, host_lag_limit, &mut d);
     }
@@ -372,9 +373,9 @@ fn host_episodes(h: &HostSeries, lag_limit: f64, d: &mut Detection) {
 /// listen-queue overflow.
 pub fn network(hosts: &[HostSeries]) -> Detection {
     if !hosts.iter().any(|h| present(&h.retrans) || present(&h.net_errs) || present(&h.listen_overflows)) {
-        return Detection::absent("network", "detector-network");
+        return Detection::absent(Cause::Network, "detector-network");
     }
-    let mut d = Detection::checked("network");
+    let mut d = Detection::checked(Cause::Network);
     for h in hosts {
         let (re, out, errs, drops, over) =
             (increments(&h.retrans), increments(&h.out_segs), increments(&h.net_errs), increments(&h.net_drops), increments(&h.listen_overflows));
@@ -407,9 +408,9 @@ pub fn network(hosts: &[HostSeries]) -> Detection {
 /// Host trouble: CPU steal ≥ 10 %, or a CPU governor other than `performance`.
 pub fn host(hosts: &[HostSeries]) -> Detection {
     if !hosts.iter().any(|h| present(&h.steal_pct) || h.governor_performance.iter().any(Option::is_some)) {
-        return Detection::absent("host", "detector-cpu-steal");
+        return Detection::absent(Cause::Host, "detector-cpu-steal");
     }
-    let mut d = Detection::checked("host");
+    let mut d = Detection::checked(Cause::Host);
     for h in hosts {
         let flags: Vec<bool> = (0..h.t_s.len()).map(|i| h.steal_pct[i] >= 10.0 || h.governor_performance[i] == Some(false)).collect();
         for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
@@ -430,9 +431,9 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
     let waiting = server_metric(server, &["vllm:num_requests_waiting", "sglang:num_queue_reqs", "tgi_queue_size"]);
     let kv = server_metric(server, &["vllm:gpu_cache_usage_perc", "vllm:kv_cache_usage_perc", "sglang:token_usage"]);
     if waiting.is_none() && kv.is_none() {
-        return Detection::absent("server_queueing", "detector-server");
+        return Detection::absent(Cause::ServerQueueing, "detector-server");
     }
-    let mut d = Detection { symptom: true, ..Detection::checked("server_queueing") };
+    let mut d = Detection { symptom: true, ..Detection::checked(Cause::ServerQueueing) };
     if let Some((name, s)) = waiting {
         let t: Vec<f64> = s.iter().map(|p| p.0).collect();
         let v: Vec<f64> = s.iter().map(|p| p.1).collect();
@@ -462,9 +463,9 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
 /// Error bursts: windows whose error share is far above the run's usual share.
 pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&Span) -> BTreeMap<String, f64>) -> Detection {
     let Some(s) = series(windows, "error_fraction") else {
-        return Detection::absent("error_burst", "detector-no-requests");
+        return Detection::absent(Cause::ErrorBurst, "detector-no-requests");
     };
-    let mut d = Detection::checked("error_burst");
+    let mut d = Detection::checked(Cause::ErrorBurst);
     if let Some(base) = baseline(s, steady) {
         let z = z_scores(s, base);
         for (span, idx) in flagged_spans(&s.t_s, &z.iter().map(|z| *z > super::anomalies::Z_LIMIT).collect::<Vec<_>>(), 2, 1) {
@@ -481,9 +482,9 @@ pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&S
 /// the run (`run_end_s`: the last completion, so sends that stop early count as a ramp-down).
 pub fn ramp_down(windows: &[WindowSeries], steady: &Span, run_end_s: f64) -> Detection {
     let Some(s) = series(windows, "sent_per_s") else {
-        return Detection::absent("ramp_down", "detector-no-requests");
+        return Detection::absent(Cause::RampDown, "detector-no-requests");
     };
-    let mut d = Detection::checked("ramp_down");
+    let mut d = Detection::checked(Cause::RampDown);
     let dt = sample_interval(&s.t_s);
     // Only whole windows: the final partial window always looks slow.
     let full: Vec<usize> = (0..s.t_s.len()).filter(|&i| s.t_s[i] + dt <= run_end_s + 1e-9).collect();

@@ -23,6 +23,7 @@ use credence_messages::{Lang, Message, Sep};
 use serde::{Deserialize, Serialize};
 
 use super::requests::RequestView;
+use crate::cause::Cause;
 use super::steady::{Classification, SteadyState};
 use anomalies::{Anomaly, WindowSeries, anomalies, window_series};
 use detectors::{CauseEpisode, Detection};
@@ -65,7 +66,7 @@ pub struct Strength {
 /// A cause with its episodes, effect, evidence, link strength and recommended action.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Finding {
-    pub cause: String,
+    pub cause: Cause,
     pub title: String,
     pub episodes: Vec<FindingEpisode>,
     pub effect: Option<Effect>,
@@ -87,7 +88,7 @@ pub struct Finding {
 /// Whether a detector could run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DetectorStatus {
-    pub cause: String,
+    pub cause: Cause,
     /// `checked` or `not_checked`.
     #[serde(deserialize_with = "crate::saved::leak_str")]
     pub status: crate::saved::StaticText,
@@ -99,8 +100,8 @@ pub struct DetectorStatus {
 }
 
 impl DetectorStatus {
-    fn of(cause: &str, status: &'static str, episodes: usize, message: Message) -> DetectorStatus {
-        DetectorStatus { cause: cause.to_string(), status, episodes, reason: message.render(Lang::En), message }
+    fn of(cause: Cause, status: &'static str, episodes: usize, message: Message) -> DetectorStatus {
+        DetectorStatus { cause, status, episodes, reason: message.render(Lang::En), message }
     }
 }
 
@@ -116,24 +117,6 @@ pub struct Attribution {
     pub unexplained: Vec<Anomaly>,
 }
 
-/// Every cause a detector looks for, in report order.
-pub const CAUSES: [&str; 14] = [
-    "thermal_throttle",
-    "power_cap",
-    "hw_power_brake",
-    "hw_slowdown",
-    "clock_change",
-    "memory_pressure",
-    "foreign_process",
-    "client_saturation",
-    "network",
-    "host",
-    "server_queueing",
-    "error_burst",
-    "drift",
-    "ramp_down",
-];
-
 impl Attribution {
     /// A source without per-request timestamps: nothing can be placed on a timeline.
     pub fn without_timestamps() -> Attribution {
@@ -141,51 +124,14 @@ impl Attribution {
             window_s: ANOMALY_WINDOW_S,
             alignment_tolerance_s: ALIGN_TOLERANCE_S,
             alignment: "not possible: the source has no per-request timestamps".into(),
-            detectors: CAUSES
-                .iter()
+            detectors: Cause::ALL
+                .into_iter()
                 .map(|c| DetectorStatus::of(c, "not_checked", 0, Message::new("detector-no-timestamps")))
                 .collect(),
             anomalies: Vec::new(),
             unexplained: Vec::new(),
         }
     }
-}
-
-struct CauseInfo {
-    title: String,
-    metric: EffectMetric,
-    action: String,
-}
-
-/// Median TPOT: what GPU-side causes slow down.
-const TPOT_P50: EffectMetric = EffectMetric::Quantile { name: "tpot", p: 0.5 };
-/// Median TTFT: what queueing, network and host causes slow down.
-const TTFT_P50: EffectMetric = EffectMetric::Quantile { name: "ttft", p: 0.5 };
-
-/// Per cause: the metric its effect is measured on. Its title and what to do about it are
-/// messages (`cause-title`, `cause-action` in `locales/*/causes.ftl`).
-const CAUSE_METRIC: [(&str, EffectMetric); 14] = [
-    ("thermal_throttle", TPOT_P50),
-    ("power_cap", TPOT_P50),
-    ("hw_power_brake", TPOT_P50),
-    ("hw_slowdown", TPOT_P50),
-    ("clock_change", TPOT_P50),
-    ("memory_pressure", TPOT_P50),
-    ("foreign_process", TPOT_P50),
-    ("client_saturation", EffectMetric::Quantile { name: "service", p: 0.5 }),
-    ("network", TTFT_P50),
-    ("host", TTFT_P50),
-    ("server_queueing", TTFT_P50),
-    ("error_burst", EffectMetric::ErrorRate),
-    ("drift", TPOT_P50),
-    ("ramp_down", TTFT_P50),
-];
-
-/// The title, effect metric and action of a cause (the title and action in English).
-fn info(cause: &str) -> CauseInfo {
-    let metric = CAUSE_METRIC.iter().find(|c| c.0 == cause).map_or(TTFT_P50, |c| c.1);
-    let render = |id: &str| Message::new(id).text("cause", cause).render(Lang::En);
-    CauseInfo { title: render("cause-title"), metric, action: render("cause-action") }
 }
 
 /// The peak values `peak_message` words (`errors_timeout` stands for every `errors_<kind>`);
@@ -276,7 +222,7 @@ fn errors_by_kind(r: &RequestView, span: &Span) -> BTreeMap<String, f64> {
     kinds
 }
 
-/// Runs every cause detector, in `CAUSES` order.
+/// Runs every cause detector, in `Cause::ALL` order.
 fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, run_end: f64, mean_interarrival_ms: Option<f64>) -> Vec<Detection> {
     let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
     let t = tl.telemetry;
@@ -380,7 +326,7 @@ pub fn attribute(
 
 /// Drift: the steady-state detector found no steady state because the level keeps moving.
 fn drift(steady: &SteadyState, run_end: f64) -> Detection {
-    let mut d = Detection { cause: "drift", not_checked: None, episodes: Vec::new(), signal: Default::default(), symptom: false };
+    let mut d = Detection { cause: Cause::Drift, not_checked: None, episodes: Vec::new(), signal: Default::default(), symptom: false };
     if steady.detectors.iter().any(|x| x.verdict == "not_run" && x.name == "timestamps") {
         d.not_checked = Some(Message::new("detector-no-timestamps-short"));
         return d;
@@ -498,26 +444,26 @@ fn finding_episode(e: &CauseEpisode) -> FindingEpisode {
 
 /// A detected cause as a finding: its episodes, effect, evidence, strength and action.
 fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -> Finding {
-    let ci = info(d.cause);
+    let metric = d.cause.effect_metric();
     let (steady, run_end) = (ctx.steady, ctx.run_end);
     let spans = merge(episodes.iter().map(|e| e.span).collect(), 0.0);
     // Outside = the measured part of the run (after the dropped warmup); drift compares the
     // last quarter with the rest.
     let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
-    let effect_spans = if d.cause == "drift" { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
-    let eff = effect(ctx.r, ci.metric, &effect_spans, from, run_end + 1.0, ctx.seed);
-    let drift = (d.cause == "drift").then(|| drift_source(ctx.steady));
+    let effect_spans = if d.cause == Cause::Drift { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
+    let eff = effect(ctx.r, metric, &effect_spans, from, run_end + 1.0, ctx.seed);
+    let drift = (d.cause == Cause::Drift).then(|| drift_source(ctx.steady));
     let evidence_messages = evidence(episodes, eff.as_ref(), drift);
     Finding {
-        cause: d.cause.to_string(),
-        title: ci.title,
+        cause: d.cause,
+        title: d.cause.title().render(Lang::En),
         episodes: episodes.iter().map(finding_episode).collect(),
         consequences: Vec::new(),
-        strength: strength(d, &spans, ci.metric, eff.as_ref(), ctx),
+        strength: strength(d, &spans, metric, eff.as_ref(), ctx),
         evidence: evidence_messages.iter().map(|m| m.render(Lang::En)).collect(),
         evidence_messages,
         effect: eff,
-        action: ci.action,
+        action: d.cause.action().render(Lang::En),
         in_steady_window: spans.iter().any(|s| s.overlap(&Span { start_s: steady.start_s, end_s: steady.end_s }, 0.0) > 0.0),
     }
 }

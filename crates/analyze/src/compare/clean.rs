@@ -113,13 +113,13 @@ fn excluded(arm: &[ArmRun<'_>]) -> (f64, f64) {
 
 /// The causes an arm's runs excluded, as their titles.
 fn causes(arm: &[ArmRun<'_>]) -> Vec<Message> {
-    let mut out: Vec<(String, String)> = arm
+    let mut out: Vec<(String, crate::cause::Cause)> = arm
         .iter()
-        .flat_map(|r| r.analysis.conditions.iter().filter_map(|c: &Condition| Some((c.title.clone(), c.cause.clone()?))))
+        .flat_map(|r| r.analysis.conditions.iter().filter_map(|c: &Condition| Some((c.title.clone(), c.cause?))))
         .collect();
     out.sort();
     out.dedup();
-    out.into_iter().map(|(_, cause)| Message::new("cause-title").text("cause", cause)).collect()
+    out.into_iter().map(|(_, cause)| cause.title()).collect()
 }
 
 /// "+X % in clean conditions; +Y % as measured (the candidate was affected by … for Z % of its

@@ -2,6 +2,7 @@
 
 use super::notes::note_arg;
 use super::{Check, CheckStatus, HalfWidth};
+use crate::cause::{Cause, CheckGroup};
 use crate::steady::Classification;
 use crate::{Analysis, Estimate, Status};
 use credence_messages::{Message, Sep};
@@ -117,20 +118,15 @@ fn environment(runs: &[&Analysis]) -> Vec<Check> {
     ]
 }
 
-/// The titles of the findings of `causes` inside the measured window, as a list.
-fn has_finding(a: &Analysis, causes: &[&str]) -> Option<Vec<Message>> {
-    let titles: Vec<Message> = a
-        .findings
-        .iter()
-        .filter(|f| f.in_steady_window && causes.contains(&f.cause.as_str()))
-        .map(|f| Message::new("cause-title").text("cause", f.cause.as_str()))
-        .collect();
+/// The titles of the findings inside the measured window whose cause is `of`, as a list.
+fn has_finding(a: &Analysis, of: impl Fn(Cause) -> bool) -> Option<Vec<Message>> {
+    let titles: Vec<Message> = a.findings.iter().filter(|f| f.in_steady_window && of(f.cause)).map(|f| f.cause.title()).collect();
     (!titles.is_empty()).then_some(titles)
 }
 
 /// The reason the detectors of `causes` did not run, when none of them did.
-fn not_checked(a: &Analysis, causes: &[&str]) -> Option<Message> {
-    let d: Vec<&crate::attribute::DetectorStatus> = a.attribution.detectors.iter().filter(|d| causes.contains(&d.cause.as_str())).collect();
+fn not_checked(a: &Analysis, causes: &[Cause]) -> Option<Message> {
+    let d: Vec<&crate::attribute::DetectorStatus> = a.attribution.detectors.iter().filter(|d| causes.contains(&d.cause)).collect();
     (!d.is_empty() && d.iter().all(|d| d.status == "not_checked")).then(|| d[0].message.clone())
 }
 
@@ -218,10 +214,9 @@ fn dependence_of(a: &Analysis, replicated: bool) -> Outcome {
 
 /// Whether one run's load generator kept up with its schedule.
 fn client_saturation_of(a: &Analysis) -> Outcome {
-    let causes = ["client_saturation"];
-    if let Some(t) = has_finding(a, &causes) {
+    if let Some(t) = has_finding(a, |c| c.check_group() == CheckGroup::Client) {
         (Fail, by_status("check-client-saturation", Fail).list("findings", t, Sep::Enumeration))
-    } else if let Some(why) = not_checked(a, &causes) {
+    } else if let Some(why) = not_checked(a, &[Cause::ClientSaturation]) {
         (NotChecked, why)
     } else {
         (Pass, by_status("check-client-saturation", Pass))
@@ -230,12 +225,12 @@ fn client_saturation_of(a: &Analysis) -> Outcome {
 
 /// Throttling in one run's measured window: hard throttles fail, a power cap warns.
 fn throttling_of(a: &Analysis) -> Outcome {
-    let hard = ["thermal_throttle", "hw_power_brake", "hw_slowdown", "clock_change"];
-    if let Some(t) = has_finding(a, &hard) {
+    let throttle = |c: Cause| c.check_group() == CheckGroup::Throttling;
+    if let Some(t) = has_finding(a, |c| throttle(c) && c.is_hard_throttle()) {
         (Fail, by_status("check-throttling", Fail).list("findings", t, Sep::Enumeration))
-    } else if let Some(t) = has_finding(a, &["power_cap"]) {
+    } else if let Some(t) = has_finding(a, |c| throttle(c) && !c.is_hard_throttle()) {
         (Warn, by_status("check-throttling", Warn).list("findings", t, Sep::Enumeration))
-    } else if let Some(why) = not_checked(a, &["thermal_throttle", "power_cap", "clock_change"]) {
+    } else if let Some(why) = not_checked(a, &[Cause::ThermalThrottle, Cause::PowerCap, Cause::ClockChange]) {
         (NotChecked, why)
     } else {
         (Pass, by_status("check-throttling", Pass))
@@ -245,11 +240,12 @@ fn throttling_of(a: &Analysis) -> Outcome {
 /// Interference in one run's measured window: a foreign GPU process fails, the rest warn.
 fn interference_of(a: &Analysis) -> Outcome {
     let found = |status: CheckStatus, t: Vec<Message>| (status, Message::new("check-interference").text("status", "found").list("findings", t, Sep::Enumeration));
-    if let Some(t) = has_finding(a, &["foreign_process"]) {
+    let interference = |c: Cause| c.check_group() == CheckGroup::Interference;
+    if let Some(t) = has_finding(a, |c| c == Cause::ForeignProcess) {
         found(Fail, t)
-    } else if let Some(t) = has_finding(a, &["memory_pressure", "network", "host", "server_queueing"]) {
+    } else if let Some(t) = has_finding(a, |c| interference(c) && c != Cause::ForeignProcess) {
         found(Warn, t)
-    } else if let Some(why) = not_checked(a, &["foreign_process", "memory_pressure", "network", "host"]) {
+    } else if let Some(why) = not_checked(a, &[Cause::ForeignProcess, Cause::MemoryPressure, Cause::Network, Cause::Host]) {
         (NotChecked, why)
     } else {
         (Pass, by_status("check-interference", Pass))

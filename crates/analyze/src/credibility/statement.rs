@@ -115,10 +115,10 @@ fn failed_checks_sentence(checks: &[Check]) -> Option<Message> {
 fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<Message> {
     let findings: Vec<Message> = runs
         .iter()
-        .flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| (f.title.clone(), f.cause.clone())))
+        .flat_map(|a| a.findings.iter().filter(|f| f.in_steady_window).map(|f| (f.title.clone(), f.cause)))
         .collect::<std::collections::BTreeMap<_, _>>()
         .into_values()
-        .map(|cause| Message::new("cause-title").text("cause", cause))
+        .map(|cause| cause.title())
         .collect();
     let mut caution = Vec::new();
     if runs.len() == 1 {
@@ -166,7 +166,7 @@ fn conditions_sentences(runs: &[&Analysis]) -> Vec<Message> {
         let causes: Vec<Message> = caused
             .iter()
             .map(|c| {
-                let title = Message::new("cause-title").text("cause", c.cause.clone().unwrap_or_default());
+                let title = c.cause.map_or(Message::new("empty"), |c| c.title());
                 if caused.len() > 1 { Message::new("stmt-cause-seconds").msg("cause", title).num("seconds", c.excluded_s, 0) } else { title }
             })
             .collect();

@@ -12,6 +12,7 @@ use crate::json::parse as parse_json;
 use crate::time::parse_datetime;
 use crate::{Claim, ImportError, ImportOptions, Imported};
 use credence_run::manifest::{Arrival, SystemConfig, Workload};
+use credence_run::claims::Definition;
 
 pub fn parse_aggregate(path: &Path, bytes: &[u8], _o: &ImportOptions) -> Result<Imported, ImportError> {
     let v = parse_json(path, bytes)?;
@@ -75,7 +76,7 @@ fn claims(v: &Value, key_prefix: &str, metric_prefix: &str) -> Vec<Claim> {
                 stat,
                 value,
                 unit: unit.to_string(),
-                definition: definition(tag, !metric_prefix.is_empty()).map(String::from),
+                definition: definition(tag, !metric_prefix.is_empty()).map(Definition::id),
             });
         }
     }

@@ -46,27 +46,27 @@ pub(crate) fn metric_name(tag: &str) -> &str {
 pub(crate) fn definition(tag: &str, warmup: bool) -> Option<&'static str> {
     Some(match tag {
         "request_throughput" | "output_token_throughput" | "input_token_throughput" | "total_token_throughput" if warmup => {
-            "AIPerf divides by the warm-up phase's window (its start to its last response), which only phase_manifest.json records"
+            "def-aiperf-warmup-window"
         }
         "request_throughput" | "output_token_throughput" | "input_token_throughput" | "total_token_throughput" => {
-            "AIPerf divides by the profiling phase's window (from its start, before the first request, to its last response; the requests' span when the run was cancelled), not by the span of the requests"
+            "def-aiperf-profiling-window"
         }
         "inter_token_latency" => {
-            "AIPerf's inter_token_latency is per request (last content chunk − first token) / (output tokens − 1), with output tokens counted by its tokenizer"
+            "def-aiperf-itl"
         }
-        "benchmark_duration" => "AIPerf: the last response (start + request_latency) minus the first request's start",
-        t if t.starts_with("adj_") => "AIPerf's error-adjusted latency: each failed request counts as unbounded (+∞); percentiles by numpy's 'nearest' method",
+        "benchmark_duration" => "def-aiperf-duration",
+        t if t.starts_with("adj_") => "def-aiperf-error-adjusted",
         "osl_mismatch_count" => {
-            "AIPerf counts the records whose output length misses the requested one by more than thresholds set in its environment (OSL_MISMATCH_PCT_THRESHOLD, OSL_MISMATCH_MAX_TOKEN_THRESHOLD), which the files do not record"
+            "def-aiperf-osl-mismatch"
         }
         "usage_discrepancy_count" => {
-            "AIPerf counts the records whose token counts differ from the server's usage by more than a threshold set in its environment (USAGE_PCT_DIFF_THRESHOLD), which the files do not record"
+            "def-aiperf-usage-discrepancy"
         }
         "context_overflow_count" => {
-            "AIPerf counts the records its runtime classifier flagged as a context overflow; that flag is not written to profile_export.jsonl"
+            "def-aiperf-context-overflow"
         }
         t if is_sweep(t) => {
-            "a time-weighted statistic of AIPerf's sweep-line curves over the phase window (aiperf/analysis/sweepline.py, with its inter-chunk replay), which credence does not re-implement"
+            "def-aiperf-sweep-line"
         }
         _ => return None,
     })

@@ -14,7 +14,7 @@ use super::scheduler::scheduler_claims;
 use super::series::Weighted;
 use crate::json::{number, short};
 use crate::{ImportError, Imported};
-use credence_run::claims::{COUNT_SUFFIX, Claim, WEIGHTS_SUFFIX, percentile_stat};
+use credence_run::claims::{COUNT_SUFFIX, Claim, Definition, WEIGHTS_SUFFIX, percentile_stat};
 
 /// What one summary's claims are about.
 pub struct Target<'a> {
@@ -55,7 +55,7 @@ pub fn insert_raw(out: &mut Imported, metric: &str, w: Weighted) {
 
 /// Pushes one claim.
 fn claim(out: &mut Imported, t: &Target<'_>, key: String, stat: String, value: f64, unit: String) {
-    out.claims.push(Claim { key, metric: t.metric.clone(), stat, value, unit, definition: t.definition.map(String::from) });
+    out.claims.push(Claim { key, metric: t.metric.clone(), stat, value, unit, definition: t.definition.map(Definition::id) });
 }
 
 /// The claims of one `DistributionSummary` (null: none). An empty one (count 0) is all zeros
@@ -172,7 +172,7 @@ pub fn claims(path: &Path, b: &Value, records: &[Record], window: (f64, f64), ou
             metric: "root_dispatch_delay".into(),
             unit: "ms",
             scale: 1000.0,
-            definition: Some("dispatch delays of the first turn of each conversation"),
+            definition: Some("def-guidellm-first-turn-dispatch"),
             rate: false,
         };
         summary_claims(path, root, &t, confidence, out)?;
@@ -190,7 +190,7 @@ fn request_totals(path: &Path, metrics: &Value, out: &mut Imported) -> Result<()
         let Some(v) = totals.get(status) else { continue };
         let key = format!("metrics.request_totals.{status}");
         let value = summary_number(path, v, &key)?;
-        let definition = Some("requests of this status overlapping the measure window".to_string());
+        let definition = Some(Definition::id("def-guidellm-status-overlap"));
         out.claims.push(Claim { key, metric: format!("e2e{suffix}"), stat: "count".into(), value, unit: "requests".into(), definition });
     }
     Ok(())

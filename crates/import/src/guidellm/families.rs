@@ -43,10 +43,10 @@ fn if_present(x: Option<f64>) -> Vec<(f64, f64)> {
     x.map(|v| vec![(v, 1.0)]).unwrap_or_default()
 }
 
-const RATE: &str = "guidellm's rate is the mean of a time-weighted distribution of instantaneous rates over the measure window (each event a rate over the half-gaps to its neighbours, events within 0.1 ms merged): events in the window divided by its length";
+const RATE: &str = "def-guidellm-rate";
 /// The definition of a modality's per-second summary.
-pub const RATE_OVER_RUN: &str = "guidellm's rate of this amount is the mean of a time-weighted distribution of instantaneous rates, each request's amount counted at its end, over the span of those ends (no measure window)";
-const DISPATCH: &str = "measured from guidellm's targeted_start, which with a Poisson profile is counted from -1.0 instead of the epoch for requests generated before the start offset";
+pub const RATE_OVER_RUN: &str = "def-guidellm-rate-of-amount";
+const DISPATCH: &str = "def-guidellm-targeted-start";
 
 /// guidellm's status-split distributions, in the order it writes them.
 pub const FAMILIES: [Family; 22] = [
@@ -64,7 +64,7 @@ pub const FAMILIES: [Family; 22] = [
         metric: "concurrency",
         unit: "requests",
         scale: 1.0,
-        definition: Some("guidellm: time-weighted number of requests in flight during the measure window"),
+        definition: Some("def-guidellm-concurrency"),
         span: Span::Request,
         shape: Shape::Concurrency,
     },
@@ -118,7 +118,7 @@ pub const FAMILIES: [Family; 22] = [
         metric: "stream_iterations",
         unit: "iterations",
         scale: 1.0,
-        definition: Some("guidellm counts every streamed event of the response (request_iterations), not only those carrying tokens"),
+        definition: Some("def-guidellm-iterations"),
         span: Span::Request,
         shape: Shape::Values(|r| or_zero(Some(r.timings.request_iterations))),
     },
@@ -163,7 +163,7 @@ pub const FAMILIES: [Family; 22] = [
         metric: "last_round_trip",
         unit: "ms",
         scale: 1.0,
-        definition: Some("websocket backends only; 0 for every HTTP request"),
+        definition: Some("def-guidellm-websocket"),
         span: Span::Request,
         shape: Shape::Values(|r| or_zero(r.last_round_trip_ms())),
     },
@@ -172,7 +172,7 @@ pub const FAMILIES: [Family; 22] = [
         metric: "avg_round_trip",
         unit: "ms",
         scale: 1.0,
-        definition: Some("websocket backends only; 0 for every HTTP request"),
+        definition: Some("def-guidellm-websocket"),
         span: Span::Request,
         shape: Shape::Values(|r| or_zero(r.avg_round_trip_ms())),
     },
@@ -191,7 +191,7 @@ pub const FAMILIES: [Family; 22] = [
         unit: "ms",
         scale: 1.0,
         definition: Some(
-            "guidellm's TPOT is (last token - request start) / output tokens, so it includes the TTFT, and each request counts once per output token",
+            "def-guidellm-tpot",
         ),
         span: Span::Request,
         shape: Shape::Values(|r| vec![(r.tpot_ms().unwrap_or(0.0), r.output_tokens().unwrap_or(0.0))]),
@@ -202,7 +202,7 @@ pub const FAMILIES: [Family; 22] = [
         unit: "ms",
         scale: 1.0,
         definition: Some(
-            "guidellm's ITL is each request's mean gap (last token - first token) / (output tokens - 1), counted once per token after the first; it records no per-token gaps",
+            "def-guidellm-itl",
         ),
         span: Span::FromFirstToken,
         shape: Shape::Values(|r| vec![(r.itl_ms().unwrap_or(0.0), r.output_tokens().unwrap_or(1.0) - 1.0)]),

@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::claims::{Target, summary_claims, summary_number};
 use super::record::{Group, Record, Timings};
 use crate::{ImportError, Imported};
-use credence_run::claims::Claim;
+use credence_run::claims::{Claim, Definition};
+use credence_messages::Message;
 
 /// A value taken from one request's timings, None where a timing is missing.
 type TimingOf = fn(&Timings) -> Option<f64>;
@@ -51,7 +52,7 @@ pub fn scheduler_claims(path: &Path, b: &Value, records: &[Record], out: &mut Im
     }
     if let Some(v) = sm.get("processed_delay_avg") {
         let value = summary_number(path, v, "scheduler_metrics.processed_delay_avg")?;
-        let definition = Some("guidellm measures it against the wall clock when it processed each request, a time the file does not keep".into());
+        let definition = Some(Definition::id("def-guidellm-wall-clock"));
         out.claims.push(Claim {
             key: "scheduler_metrics.processed_delay_avg".into(),
             metric: "scheduler.processed_delay".into(),
@@ -66,7 +67,7 @@ pub fn scheduler_claims(path: &Path, b: &Value, records: &[Record], out: &mut Im
         metric: "scheduler.generation_delay".into(),
         unit: "ms",
         scale: 1000.0,
-        definition: Some("the request generator's delays (scheduler_state.generation_delay_samples) are not in the file"),
+        definition: Some("def-guidellm-generation-delays"),
         rate: false,
     };
     summary_claims(path, sm.get("generation_delay").unwrap_or(&Value::Null), &generation, 0.95, out)
@@ -87,9 +88,9 @@ fn requests_made(path: &Path, sm: &Value, records: &[Record], out: &mut Imported
             Some(g) => {
                 // One value (the send time) per listed record of the status: the count is theirs.
                 out.raw.insert(metric.clone(), records.iter().filter(|r| r.group == g).filter_map(Record::start_time).collect());
-                "the records listed under requests.".to_string() + status
+                Definition(Message::new("def-guidellm-listed").text("status", status))
             }
-            None => "the scheduler also counts requests cancelled before they started, which the file does not list".into(),
+            None => Definition::id("def-guidellm-cancelled"),
         };
         out.claims.push(Claim { key, metric, stat: "count".into(), value, unit: "requests".into(), definition: Some(definition) });
     }

@@ -6,7 +6,7 @@
 
 use super::recompute::{Defs, derived, series};
 use super::records::Record;
-use crate::claims::Claim;
+use crate::claims::{Claim, Definition};
 
 /// Which records a summary file describes.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,15 +56,15 @@ enum Source {
     Not(&'static str),
 }
 
-const TTFT: &str = "inference-perf: the first per-token time − start_time";
-const TPOT: &str = "inference-perf: (last − first per-token time) / (output tokens − 1), with the client's re-tokenized count of the whole text (n + 1 here) unless use_server_output_tokens";
+const TTFT: &str = "def-inference-perf-ttft";
+const TPOT: &str = "def-inference-perf-tpot";
 const ITL: &str =
-    "inference-perf: every gap between per-token times, pooled; each chunk is re-tokenized alone and all its tokens get its arrival time, so most gaps are 0";
-const NTPOT: &str = "inference-perf: request latency / output tokens (client count unless use_server_output_tokens; 0 when there are none)";
-const RATE: &str = "inference-perf: successful requests' counts / (last end − first start), over all requests of the summary";
-const ACHIEVED: &str = "inference-perf: requests / (last start − first start)";
-const SCHEDULE: &str = "start_time − scheduled_time: the scheduled time is not in the per-request file";
-const CONFIGURED: &str = "the configured value (config.yaml load.stages), an input rather than a measurement";
+    "def-inference-perf-itl";
+const NTPOT: &str = "def-inference-perf-ntpot";
+const RATE: &str = "def-inference-perf-token-rate";
+const ACHIEVED: &str = "def-inference-perf-request-rate";
+const SCHEDULE: &str = "def-inference-perf-schedule-delay";
+const CONFIGURED: &str = "def-inference-perf-configured";
 
 /// A distribution series: (series, metric, seconds?, definition).
 fn json_series(path: &str) -> Option<(&'static str, &'static str, bool, Option<&'static str>)> {
@@ -75,9 +75,9 @@ fn json_series(path: &str) -> Option<(&'static str, &'static str, bool, Option<&
         "successes.latency.time_to_first_token" => ("ttft", "ttft", true, Some(TTFT)),
         "successes.latency.inter_token_latency" => ("itl", "itl", true, Some(ITL)),
         "successes.request_size_bytes" => ("request_bytes", "request_bytes", false, None),
-        "successes.prompt_tokens" => ("input_tokens", "input_tokens", false, Some("the server's usage.prompt_tokens where given, else the client's count")),
-        "successes.output_len" => ("output_client", "output_tokens_client", false, Some("the client's re-tokenized count of the whole text")),
-        "successes.output_tokens" => ("output_server", "output_tokens", false, Some("the server's usage.completion_tokens, else the client's count")),
+        "successes.prompt_tokens" => ("input_tokens", "input_tokens", false, Some("def-inference-perf-input-tokens")),
+        "successes.output_len" => ("output_client", "output_tokens_client", false, Some("def-inference-perf-retokenized")),
+        "successes.output_tokens" => ("output_server", "output_tokens", false, Some("def-inference-perf-output-tokens")),
         "failures.request_latency" => ("failed_e2e", "failed_e2e", true, None),
         "failures.prompt_tokens" => ("failed_input_tokens", "failed_input_tokens", false, None),
         _ => return None,
@@ -111,9 +111,9 @@ fn json_scalar(path: &str) -> Option<Target> {
         return Some(count("failed_requests", &format!("label:{label}")));
     }
     Some(match path {
-        "benchmark_time_seconds" => value("duration", "s", Some("inference-perf: last end − first start"), "span"),
+        "benchmark_time_seconds" => value("duration", "s", Some("def-inference-perf-duration"), "span"),
         "load_summary.count" => count("requests", "all"),
-        "load_summary.send_duration" => value("send_duration", "s", Some("inference-perf: last start − first start"), "send_duration"),
+        "load_summary.send_duration" => value("send_duration", "s", Some("def-inference-perf-send-span"), "send_duration"),
         "load_summary.requested_rate" => target("requested_rate", "value", "per s", 1.0, None, Source::Not(CONFIGURED)),
         "load_summary.concurrency" => target("concurrency", "value", "requests", 1.0, None, Source::Not(CONFIGURED)),
         "load_summary.achieved_rate" => value("offered_requests_per_s", "per s", Some(ACHIEVED), "achieved_rate"),
@@ -176,7 +176,7 @@ fn json_target(segs: &[String]) -> Target {
         _ if series_path == "load_summary.schedule_delay" => {
             target("schedule_delay", &stat_of(leaf).unwrap_or_default(), "ms", 1e3, None, Source::Not(SCHEDULE))
         }
-        _ => target(&path, "value", "", 1.0, None, Source::Not("credence has no recomputation of this number from per-request data")),
+        _ => target(&path, "value", "", 1.0, None, Source::Not("def-no-recomputation")),
     }
 }
 
@@ -196,7 +196,7 @@ fn media_series(path: &str) -> Option<(String, String, bool, Option<&'static str
 
 /// What the number at `path` (segments under `results`) of a stage report is.
 fn br_target(segs: &[String], d: Defs) -> Target {
-    let not = |path: &str| target(path, "value", "", 1.0, None, Source::Not("credence has no recomputation of this number from per-request data"));
+    let not = |path: &str| target(path, "value", "", 1.0, None, Source::Not("def-no-recomputation"));
     let Some(segs) = segs.strip_prefix(&["request_performance".to_string(), "aggregate".to_string()]).filter(|s| s.len() > 1) else {
         return not(&segs.join("."));
     };
@@ -247,9 +247,9 @@ pub enum Layout {
 
 /// The file's numbers as claims, with the raw values each is recomputed from (filed under the
 /// claim's key) when the population is known.
-pub fn claims(file: &str, numbers: &[(Vec<String>, f64)], layout: Layout, pop: Result<&[&Record], &str>, d: Defs) -> (Vec<Claim>, Vec<(String, Vec<f64>)>) {
+pub fn claims(file: &str, numbers: &[(Vec<String>, f64)], layout: Layout, pop: Result<&[&Record], &Definition>, d: Defs) -> (Vec<Claim>, Vec<(String, Vec<f64>)>) {
     let (mut claims, mut raw) = (Vec::new(), Vec::new());
-    const LACKING: &str = "the per-request records lack what this number is computed from";
+    const LACKING: &str = "def-lacking";
     for (segs, value) in numbers {
         let path = segs.join(".");
         // A stage report's statistics are keyed from `results.request_performance.aggregate`
@@ -262,16 +262,16 @@ pub fn claims(file: &str, numbers: &[(Vec<String>, f64)], layout: Layout, pop: R
         };
         let key = format!("{file}:{shown}");
         let (values, why) = match (&t.source, pop) {
-            (Source::Not(why), _) => (None, Some(why.to_string())),
-            (_, Err(why)) => (None, Some(why.to_string())),
+            (Source::Not(why), _) => (None, Some(Definition::id(why))),
+            (_, Err(why)) => (None, Some(why.clone())),
             (Source::Series(s), Ok(p)) => (series(s, p, d).map(|v| v.iter().map(|x| x * t.scale).collect()), None),
             (Source::Derived(s), Ok(p)) => (derived(s, p, d).map(|x| vec![x * t.scale]), None),
         };
-        let why = why.or_else(|| values.is_none().then(|| LACKING.to_string()));
+        let why = why.or_else(|| values.is_none().then(|| Definition::id(LACKING)));
         if let Some(v) = values {
             raw.push((key.clone(), v));
         }
-        let definition = why.or(t.definition.map(String::from));
+        let definition = why.or(t.definition.map(Definition::id));
         claims.push(Claim { key, metric: t.metric, stat: t.stat, value: value * t.scale, unit: t.unit.into(), definition });
     }
     (claims, raw)

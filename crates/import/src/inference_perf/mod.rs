@@ -26,6 +26,8 @@ use serde_yaml::Value as Yaml;
 
 use super::{ImportError, ImportOptions, Imported};
 use credence_run::manifest::{Capabilities, TimestampQuality, Workload};
+use credence_run::claims::Definition;
+use credence_messages::Message;
 use claims::{Layout, Scope};
 use clock::Anchor;
 use recompute::Defs;
@@ -189,26 +191,24 @@ impl Context<'_> {
 
     fn claims(&self, out: &mut Imported, name: &str, numbers: &[(Vec<String>, f64)], layout: Layout, scope: Scope) {
         let pop = self.population(&scope);
-        let (c, raw) = claims::claims(name, numbers, layout, pop.as_deref().map_err(String::as_str), self.defs);
+        let (c, raw) = claims::claims(name, numbers, layout, pop.as_deref(), self.defs);
         out.claims = c;
         out.raw.extend(raw);
         out.aggregate_only = Some(format!("{name} is an inference-perf summary: statistics only"));
     }
 
     /// The records a summary of `scope` covers, or why they cannot be told.
-    fn population(&self, scope: &Scope) -> Result<Vec<&Record>, String> {
+    fn population(&self, scope: &Scope) -> Result<Vec<&Record>, Definition> {
         let (Some(records), Some(anchor)) = (self.records, self.anchor) else {
-            return Err("give per_request_lifecycle_metrics.json with it to recompute this".into());
+            return Err(Definition::id("def-inference-perf-give-records"));
         };
         let mut known: BTreeSet<u32> = self.windows.iter().map(|w| w.id).collect();
         if self.plan.is_some_and(|p| p.stages.len() == 1) && anchor.stages.iter().all(|s| *s == Some(0)) {
             known.insert(0);
         }
-        let in_stage = |k: u32| -> Result<Vec<bool>, String> {
+        let in_stage = |k: u32| -> Result<Vec<bool>, Definition> {
             if !known.contains(&k) {
-                return Err(format!(
-                    "the records carry no stage id: give inference-perf.partial.stage_{k}.yaml (its run.time places stage {k}'s requests) to recompute this"
-                ));
+                return Err(Definition(Message::new("def-inference-perf-no-stage").int("stage", k)));
             }
             Ok(anchor.stages.iter().map(|s| *s == Some(k)).collect())
         };
@@ -218,7 +218,7 @@ impl Context<'_> {
             Scope::Adapter(a) => records.iter().map(|r| r.lora_adapter.as_deref() == Some(a)).collect(),
             Scope::AdapterStage(a, k) => in_stage(*k)?.iter().zip(records).map(|(s, r)| *s && r.lora_adapter.as_deref() == Some(a)).collect(),
             Scope::Unknown => {
-                return Err("the file name does not say which requests it summarises (summary_lifecycle_metrics.json, stage_N_lifecycle_metrics.json)".into());
+                return Err(Definition::id("def-inference-perf-file-name"));
             }
         };
         Ok(records.iter().zip(keep).filter(|(_, k)| *k).map(|(r, _)| r).collect())

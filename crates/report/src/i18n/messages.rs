@@ -1,6 +1,5 @@
 //! The sentences the analysis states as messages (`credence_messages`), in the report's
-//! language: the credibility statement, check reasons, finding titles and actions, detector
-//! notes, unknown values' notes.
+//! language: the credibility statement, check reasons, detector notes, unknown values' notes.
 //! An analysis saved before messages carries its English text only, which is shown as it is.
 
 use credence_analyze::attribute::DetectorStatus;
@@ -16,16 +15,6 @@ pub fn check_reason(k: &Check, lang: Lang) -> String {
 /// A credibility statement.
 pub fn statement(c: &Credibility, lang: Lang) -> String {
     if c.statement_message.is_empty() { c.statement.clone() } else { c.statement_message.render(lang) }
-}
-
-/// A finding's title, by its cause.
-pub fn cause_title(cause: &str, lang: Lang) -> String {
-    Message::new("cause-title").text("cause", cause).render(lang)
-}
-
-/// What to do about a finding, by its cause.
-pub fn cause_action(cause: &str, lang: Lang) -> String {
-    Message::new("cause-action").text("cause", cause).render(lang)
 }
 
 /// Why a detector did not run, or what it found.

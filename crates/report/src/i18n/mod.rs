@@ -1,16 +1,13 @@
-//! The report's languages: its words (`tr`, `fill`: headings, column names, chart labels) come
-//! from `locales/*/report.ftl`, and the Chinese versions of the sentences the renderers build
-//! from the `Analysis` are still rebuilt here where they are not yet messages.
+//! The catalog glue of the report: its words (`tr`, `fill`: headings, column names, chart
+//! labels, view sentences) come from `locales/*/report.ftl`, the analysis's own messages are
+//! rendered by `messages`, and `glyphs` finds characters the embedded fonts lack.
 //!
-//! Design: the JSON stays language-neutral (English sentences, structured fields), and a
-//! renderer asked for another language rebuilds each sentence from the same structured fields
-//! (check names and statuses, counts, estimates), never by translating the English text. So
-//! renderers still read only the `Analysis`, and every number in a Chinese sentence comes
-//! from the same JSON field as in the English one.
+//! Design: the JSON stays language-neutral (English sentences beside their messages), and the
+//! view is built once per language from the same structured fields, never by translating the
+//! English text. So every number in a Chinese sentence comes from the same JSON field as in
+//! the English one.
 
-pub mod definitions_zh;
 pub mod glyphs;
-pub mod localize;
 pub mod messages;
 
 pub use credence_messages::Lang;
@@ -31,6 +28,11 @@ pub fn tr(lang: Lang, key: &str) -> String {
 /// The entry of `key` with each argument filled in as written.
 pub fn fill(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
     args.iter().fold(Message::new(&id(key)), |m, (name, value)| m.text(name, *value)).render(lang)
+}
+
+/// `items` joined by the separator `sep` (`sep.comma`, `sep.semicolon`) of `lang`.
+pub fn join(lang: Lang, items: Vec<String>, sep: &str) -> String {
+    items.join(&tr(lang, sep))
 }
 
 /// The report words under `group` (`tpl`, `chart`, …) as (key, text in `lang`), keyed as the

@@ -1,0 +1,44 @@
+## A tool's own definition of a number, where credence's differs or where the files cannot give it
+## (an importer names one by its id; the audit gives it as the reason for a difference).
+
+def-aiperf-context-overflow = AIPerf counts the records its runtime classifier flagged as a context overflow; that flag is not written to profile_export.jsonl
+def-aiperf-duration = AIPerf: the last response (start + request_latency) minus the first request's start
+def-aiperf-error-adjusted = AIPerf's error-adjusted latency: each failed request counts as unbounded (+∞); percentiles by numpy's 'nearest' method
+def-aiperf-itl = AIPerf's inter_token_latency is per request (last content chunk − first token) / (output tokens − 1), with output tokens counted by its tokenizer
+def-aiperf-osl-mismatch = AIPerf counts the records whose output length misses the requested one by more than thresholds set in its environment (OSL_MISMATCH_PCT_THRESHOLD, OSL_MISMATCH_MAX_TOKEN_THRESHOLD), which the files do not record
+def-aiperf-profiling-window = AIPerf divides by the profiling phase's window (from its start, before the first request, to its last response; the requests' span when the run was cancelled), not by the span of the requests
+def-aiperf-sweep-line = a time-weighted statistic of AIPerf's sweep-line curves over the phase window (aiperf/analysis/sweepline.py, with its inter-chunk replay), which credence does not re-implement
+def-aiperf-usage-discrepancy = AIPerf counts the records whose token counts differ from the server's usage by more than a threshold set in its environment (USAGE_PCT_DIFF_THRESHOLD), which the files do not record
+def-aiperf-warmup-window = AIPerf divides by the warm-up phase's window (its start to its last response), which only phase_manifest.json records
+def-guidellm-cancelled = the scheduler also counts requests cancelled before they started, which the file does not list
+def-guidellm-concurrency = guidellm: time-weighted number of requests in flight during the measure window
+def-guidellm-first-turn-dispatch = dispatch delays of the first turn of each conversation
+def-guidellm-generation-delays = the request generator's delays (scheduler_state.generation_delay_samples) are not in the file
+def-guidellm-iterations = guidellm counts every streamed event of the response (request_iterations), not only those carrying tokens
+def-guidellm-itl = guidellm's ITL is each request's mean gap (last token - first token) / (output tokens - 1), counted once per token after the first; it records no per-token gaps
+def-guidellm-rate = guidellm's rate is the mean of a time-weighted distribution of instantaneous rates over the measure window (each event a rate over the half-gaps to its neighbours, events within 0.1 ms merged): events in the window divided by its length
+def-guidellm-rate-of-amount = guidellm's rate of this amount is the mean of a time-weighted distribution of instantaneous rates, each request's amount counted at its end, over the span of those ends (no measure window)
+def-guidellm-status-overlap = requests of this status overlapping the measure window
+def-guidellm-targeted-start = measured from guidellm's targeted_start, which with a Poisson profile is counted from -1.0 instead of the epoch for requests generated before the start offset
+def-guidellm-tpot = guidellm's TPOT is (last token - request start) / output tokens, so it includes the TTFT, and each request counts once per output token
+def-guidellm-wall-clock = guidellm measures it against the wall clock when it processed each request, a time the file does not keep
+def-guidellm-websocket = websocket backends only; 0 for every HTTP request
+def-inference-perf-configured = the configured value (config.yaml load.stages), an input rather than a measurement
+def-inference-perf-duration = inference-perf: last end − first start
+def-inference-perf-file-name = the file name does not say which requests it summarises (summary_lifecycle_metrics.json, stage_N_lifecycle_metrics.json)
+def-inference-perf-give-records = give per_request_lifecycle_metrics.json with it to recompute this
+def-inference-perf-input-tokens = the server's usage.prompt_tokens where given, else the client's count
+def-inference-perf-itl = inference-perf: every gap between per-token times, pooled; each chunk is re-tokenized alone and all its tokens get its arrival time, so most gaps are 0
+def-inference-perf-ntpot = inference-perf: request latency / output tokens (client count unless use_server_output_tokens; 0 when there are none)
+def-inference-perf-output-tokens = the server's usage.completion_tokens, else the client's count
+def-inference-perf-request-rate = inference-perf: requests / (last start − first start)
+def-inference-perf-retokenized = the client's re-tokenized count of the whole text
+def-inference-perf-schedule-delay = start_time − scheduled_time: the scheduled time is not in the per-request file
+def-inference-perf-send-span = inference-perf: last start − first start
+def-inference-perf-token-rate = inference-perf: successful requests' counts / (last end − first start), over all requests of the summary
+def-inference-perf-tpot = inference-perf: (last − first per-token time) / (output tokens − 1), with the client's re-tokenized count of the whole text (n + 1 here) unless use_server_output_tokens
+def-inference-perf-ttft = inference-perf: the first per-token time − start_time
+def-lacking = the per-request records lack what this number is computed from
+def-no-recomputation = credence has no recomputation of this number from per-request data
+def-guidellm-listed = the records listed under requests.{ $status }
+def-inference-perf-no-stage = the records carry no stage id: give inference-perf.partial.stage_{ $stage }.yaml (its run.time places stage { $stage }'s requests) to recompute this

@@ -1,0 +1,44 @@
+## A tool's own definition of a number, where credence's differs or where the files cannot give it
+## (an importer names one by its id; the audit gives it as the reason for a difference).
+
+def-aiperf-context-overflow = AIPerf 统计其运行时分类器标记为上下文溢出的记录；该标记不写入 profile_export.jsonl
+def-aiperf-duration = AIPerf：最后一个响应（`start` + `request_latency`）减去第一个请求的开始时间
+def-aiperf-error-adjusted = AIPerf 的错误校正延迟：每个失败请求按无穷大（+∞）计；百分位数用 numpy 的 `nearest` 方法
+def-aiperf-itl = AIPerf 的 inter_token_latency 按请求计算：（最后一个内容块 − 首 token）/（输出 token 数 − 1），输出 token 数由其分词器统计
+def-aiperf-osl-mismatch = AIPerf 统计输出长度与请求长度之差超过其环境变量所设阈值（OSL_MISMATCH_PCT_THRESHOLD、OSL_MISMATCH_MAX_TOKEN_THRESHOLD）的记录，文件中没有这些阈值
+def-aiperf-profiling-window = AIPerf 除以测量阶段的窗口（从阶段开始、第一个请求之前，到最后一个响应；运行被取消时为请求的时间跨度），而不是请求的时间跨度
+def-aiperf-sweep-line = AIPerf 扫描线曲线在阶段窗口内的时间加权统计量（aiperf/analysis/sweepline.py，含其数据块间回放），credence 不重新实现
+def-aiperf-usage-discrepancy = AIPerf 统计 token 数与服务端 `usage` 之差超过其环境变量所设阈值（USAGE_PCT_DIFF_THRESHOLD）的记录，文件中没有该阈值
+def-aiperf-warmup-window = AIPerf 除以预热阶段的窗口（从阶段开始到最后一个响应），只有 phase_manifest.json 记录了该窗口
+def-guidellm-cancelled = 调度器还统计了开始前即被取消的请求，文件中没有列出这些请求
+def-guidellm-concurrency = guidellm：测量窗口内在途请求数的时间加权值
+def-guidellm-first-turn-dispatch = 每个会话第一轮的调度延迟
+def-guidellm-generation-delays = 文件中没有请求生成器的延迟（scheduler_state.generation_delay_samples）
+def-guidellm-iterations = guidellm 统计响应的每个流式数据块（request_iterations），而不只是携带 token 的数据块
+def-guidellm-itl = guidellm 的 ITL 是每个请求的平均间隔（最后一个 token − 首 token）/（输出 token 数 − 1），首 token 之后每个 token 计一次；它不记录逐 token 间隔
+def-guidellm-rate = guidellm 的速率是测量窗口内瞬时速率的时间加权分布的均值（每个时间点的速率按其与相邻时间点的半间隔计算，相距 0.1 ms 以内的时间点合并）：即窗口内的时间点数除以窗口长度
+def-guidellm-rate-of-amount = guidellm 这一数量的速率是瞬时速率的时间加权分布的均值，每个请求的数量计在其结束时刻，时间跨度为这些结束时刻的跨度（不使用测量窗口）
+def-guidellm-status-overlap = 与测量窗口重叠的该状态请求
+def-guidellm-targeted-start = 从 guidellm 的 targeted_start 起算；在泊松负载下，开始偏移之前生成的请求的 targeted_start 从 -1.0 而非纪元时间起算
+def-guidellm-tpot = guidellm 的 TPOT 是（最后一个 token − 请求开始）/ 输出 token 数，因此包含 TTFT，且每个请求按输出 token 数计多次
+def-guidellm-wall-clock = guidellm 按其处理每个请求时的挂钟时间测量，文件中没有保留该时间
+def-guidellm-websocket = 仅适用于 WebSocket 后端；HTTP 请求一律为 0
+def-inference-perf-configured = 配置值（config.yaml load.stages），是输入而非测量结果
+def-inference-perf-duration = inference-perf：最后一个结束时间 − 第一个开始时间
+def-inference-perf-file-name = 文件名没有说明它汇总的是哪些请求（summary_lifecycle_metrics.json、stage_N_lifecycle_metrics.json）
+def-inference-perf-give-records = 需同时提供 per_request_lifecycle_metrics.json 才能重算
+def-inference-perf-input-tokens = 服务端给出的 usage.prompt_tokens，没有时用客户端计数
+def-inference-perf-itl = inference-perf：合并全部逐 token 时间间隔；每个数据块单独重新分词，其所有 token 都记为该块的到达时间，因此大多数间隔为 0
+def-inference-perf-ntpot = inference-perf：请求延迟 / 输出 token 数（除非设置 use_server_output_tokens，否则用客户端计数；没有输出 token 时为 0）
+def-inference-perf-output-tokens = 服务端的 usage.completion_tokens，没有时用客户端计数
+def-inference-perf-request-rate = inference-perf：请求数 /（最后一个开始时间 − 第一个开始时间）
+def-inference-perf-retokenized = 客户端对全文重新分词的计数
+def-inference-perf-schedule-delay = start_time − scheduled_time：逐请求文件中没有计划时间
+def-inference-perf-send-span = inference-perf：最后一个开始时间 − 第一个开始时间
+def-inference-perf-token-rate = inference-perf：成功请求的计数 /（最后一个结束时间 − 第一个开始时间），时间跨度取该汇总的全部请求
+def-inference-perf-tpot = inference-perf：（最后一个 − 第一个逐 token 时间）/（输出 token 数 − 1），除非设置 use_server_output_tokens，否则用客户端对全文重新分词的计数（此处为 `n + 1`）
+def-inference-perf-ttft = inference-perf：第一个逐 token 时间 − start_time
+def-lacking = 逐请求记录缺少计算这一数值所需的数据
+def-no-recomputation = credence 不从逐请求数据重算这一数值
+def-guidellm-listed = 列在 requests.{ $status } 下的记录
+def-inference-perf-no-stage = 记录中没有阶段编号：需提供 inference-perf.partial.stage_{ $stage }.yaml（其 run.time 确定阶段 { $stage } 的请求）才能重算

@@ -25,6 +25,7 @@ metric-percentile = { $percentile } { $family ->
         [tpot] TPOT
         [e2e] E2E
         [itl] ITL
+        [service] E2E from scheduled
        *[other] { $family }
     }
 metric-unit = { $unit ->

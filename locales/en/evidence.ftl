@@ -52,3 +52,7 @@ method-name = { $method ->
 ## Why an effect has its interval or none.
 effect-sampled = computed on a systematic sample of 1 in { $every } requests
 effect-few-groups = only { $inside } and { $outside } five-second groups inside and outside: no interval
+## Where an episode was seen, when credence names the series (a device keeps its own name).
+source-requests = requests
+source-schedule = requests (scheduled vs sent)
+source-loadgen = { $host } load generator

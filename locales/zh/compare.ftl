@@ -25,6 +25,7 @@ metric-percentile = { $percentile } { $family ->
         [tpot] TPOT
         [e2e] E2E
         [itl] ITL
+        [service] 自计划发送起的 E2E
        *[other] { $family }
     }
 metric-unit = { $unit ->

@@ -47,3 +47,7 @@ method-name = { $method ->
     }
 effect-sampled = 按每 { $every } 个请求系统抽样 1 个计算
 effect-few-groups = 时段内外分别只有 { $inside } 和 { $outside } 个 5 秒分组：无置信区间
+## Where an episode was seen, when credence names the series (a device keeps its own name).
+source-requests = 请求
+source-schedule = 请求（计划发送时刻与实际发送时刻对比）
+source-loadgen = { $host } 上的压测客户端

@@ -18,6 +18,7 @@ use crate::error::{CliError, ExitCode};
 use crate::import::folder::gather;
 use crate::import::{ImportResult, import_run, several_runs};
 use crate::report::Report;
+use credence_messages::{Message, Sep};
 use crate::report::document::{audit_title, titled};
 use crate::run::Table;
 
@@ -79,27 +80,18 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
         aggregate_only_audit(&a, &result, &source)?
     };
     let bytes = write_report_in(&report, a.format, lang, &a.out)?;
-    eprintln!("wrote {} ({} bytes): {}", a.out.display(), bytes, outcome(&report));
+    let wrote = Message::new("cli-wrote-audit").text("path", a.out.display().to_string()).int("bytes", bytes).msg("outcome", outcome(&report));
+    eprintln!("{}", wrote.render(lang));
     Ok(ExitCode::Success)
 }
 
 /// What the audit found, in one line for the terminal.
-fn outcome(report: &Report) -> String {
-    let claims = report.audit.as_ref().map(|x| format!("{} claims, {} reproduced, {} differ", x.claims.len(), x.reproduced, x.differing));
-    match &report.telemetry {
-        Some(t) => {
-            let loaded = t.gpus_in(LoadState::Loaded).count();
-            let telemetry = format!(
-                "GPU telemetry only: GPUs {}, under load {}, set aside {}; episodes {}; no request-based check could run",
-                t.gpus.len(),
-                loaded,
-                t.gpus.len() - loaded,
-                t.episodes.len()
-            );
-            claims.map_or(telemetry.clone(), |c| format!("{telemetry}; {c}"))
-        }
-        None => claims.unwrap_or_default(),
-    }
+fn outcome(report: &Report) -> Message {
+    let claims = report.audit.as_ref().map(|x| Message::new("cli-audit-claims").int("claims", x.claims.len()).int("reproduced", x.reproduced).int("differ", x.differing));
+    let Some(t) = &report.telemetry else { return claims.unwrap_or_else(|| Message::new("empty")) };
+    let loaded = t.gpus_in(LoadState::Loaded).count();
+    let telemetry = Message::new("cli-audit-telemetry").int("gpus", t.gpus.len()).int("loaded", loaded).int("aside", t.gpus.len() - loaded).int("episodes", t.episodes.len());
+    Message::new("as-written").list("text", [Some(telemetry), claims].into_iter().flatten().collect(), Sep::Semicolon)
 }
 
 /// "file (format), …": how the report names what it audits.

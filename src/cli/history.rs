@@ -10,6 +10,7 @@ use crate::cli::args::{ReportFormat, check_resamples, parse_lang, parse_toleranc
 use crate::cli::io::{check_writable, print_stdout, write_atomic, write_json};
 use crate::error::{CliError, ExitCode};
 use crate::ops;
+use credence_messages::Message;
 use crate::stats::edivisive::EDivisiveOptions;
 
 #[derive(Debug, clap::Args)]
@@ -89,7 +90,8 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
     }
     let (h, stored) = ops::history::history_of(&a.inputs, a.dir.as_deref(), a.resamples, a.seed, &opts)?;
     if let Some(s) = stored.filter(|s| s.given > 0) {
-        eprintln!("history store {}: {} run(s) added, {} already there", s.dir.display(), s.added, s.given - s.added);
+        let m = Message::new("cli-history-store").text("dir", s.dir.display().to_string()).int("added", s.added).int("present", s.given - s.added);
+        eprintln!("{}", m.render(lang));
     }
     if let Some(path) = &a.out {
         write_json(path, &h)?;

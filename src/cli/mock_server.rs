@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::bench::mock_secure::server_config;
 use crate::bench::mock_server::{Fault, MockConfig, spawn};
+use crate::bench::mock_timeline::Timeline;
 use crate::cli::args::delay_flag;
 use crate::error::{CliError, ExitCode};
 
@@ -50,6 +51,22 @@ pub struct MockServerArgs {
     /// was sent, as some proxies do).
     #[arg(long)]
     require_key: Option<String>,
+    /// A slowdown at the start: DURATION:FACTORx, e.g. 60s:3x multiplies TTFT and token delay
+    /// by 3 at the first request, falling linearly to 1x at 60 s.
+    #[arg(long)]
+    warmup: Option<String>,
+    /// Multiply TTFT and token delay inside a window: START-END:FACTORx, e.g. 120s-180s:1.5x
+    /// (repeatable; overlapping windows multiply).
+    #[arg(long)]
+    throttle: Vec<String>,
+    /// Grow TTFT and token delay steadily: ±PERCENT%/min, e.g. +5%/min or -2%/min (the factor
+    /// never falls below 0.1).
+    #[arg(long, allow_hyphen_values = true)]
+    drift: Option<String>,
+    /// Fail requests with HTTP 500 inside a window: START-END:P, e.g. 30s-40s:0.2, drawn with
+    /// --seed (repeatable).
+    #[arg(long)]
+    error_burst: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -59,6 +76,7 @@ enum JsonStyle {
 }
 
 pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
+    let timeline = timeline(&a).map_err(CliError::bad_input)?;
     let config = MockConfig {
         ttft: delay_flag("--ttft", &a.ttft)?,
         token_delay: delay_flag("--token-delay", &a.token_delay)?,
@@ -74,15 +92,31 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
             _ => None,
         },
         require_key: a.require_key.filter(|k| !k.is_empty()),
+        timeline,
         ..MockConfig::default()
     };
+    let schedule = (!config.timeline.is_empty()).then(|| config.timeline.to_string());
     let server = spawn(config, a.port).map_err(|e| CliError::bad_input(format!("cannot listen on 127.0.0.1:{}: {e}", a.port)))?;
+    // The address stays the first line: scripts and tests read it from there.
     println!("listening on {}", server.url());
+    if let Some(s) = schedule {
+        println!("schedule (from the first request): {s}");
+    }
     use std::io::Write;
     let _ = std::io::stdout().flush();
     loop {
         std::thread::park();
     }
+}
+
+/// The behaviour over time from `--warmup`, `--throttle`, `--drift` and `--error-burst`.
+fn timeline(a: &MockServerArgs) -> Result<Timeline, String> {
+    Ok(Timeline {
+        warmup: a.warmup.as_deref().map(Timeline::parse_warmup).transpose()?,
+        throttles: a.throttle.iter().map(|t| Timeline::parse_throttle(t)).collect::<Result<_, _>>()?,
+        drift_per_min: a.drift.as_deref().map(Timeline::parse_drift).transpose()?.unwrap_or(0.0),
+        error_bursts: a.error_burst.iter().map(|t| Timeline::parse_error_burst(t)).collect::<Result<_, _>>()?,
+    })
 }
 
 /// `--fault KIND=P` values; their probabilities may add up to 1 at most.

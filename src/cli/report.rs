@@ -12,6 +12,7 @@ use crate::cli::io::{check_writable, write_report_in};
 use crate::ops::pipeline::analyze_dir;
 use crate::error::{CliError, ExitCode};
 use crate::report::Report;
+use credence_messages::Message;
 use crate::report::document::{Sweep, SweepStep};
 
 #[derive(Debug, clap::Args)]
@@ -76,7 +77,8 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
         Report::for_runs(analyze_all(&a.runs, &opts)?, a.title, a.date)
     };
     let bytes = write_report_in(&report, a.format, lang, &a.out)?;
-    eprintln!("wrote {} ({} bytes, credibility {})", a.out.display(), bytes, report.grade().label());
+    let grade = Message::new("grade").text("grade", report.grade().label());
+    eprintln!("{}", Message::new("cli-wrote-report").text("path", a.out.display().to_string()).int("bytes", bytes).msg("grade", grade).render(lang));
     Ok(ExitCode::Success)
 }
 

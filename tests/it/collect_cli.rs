@@ -72,7 +72,7 @@ fn fake_throttle_and_a_busy_command() {
     let d = gpu_detectors(&gpu_series(gpu, t0), &Default::default());
     let thermal = d.iter().find(|x| x.cause == "thermal_throttle").unwrap();
     assert_eq!(thermal.episodes.len(), 1, "{:?}", thermal.episodes.iter().map(|e| e.span).collect::<Vec<_>>());
-    assert!(thermal.episodes[0].source.contains("GPU 1"));
+    assert!(thermal.episodes[0].source.render(credence_messages::Lang::En).contains("GPU 1"));
     assert!(d.iter().find(|x| x.cause == "power_cap").unwrap().episodes.is_empty(), "thermal is not power");
     // The environment snapshot.
     let env = &m["environment"];

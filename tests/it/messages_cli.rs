@@ -108,3 +108,35 @@ fn the_number_scanner_and_the_prose_finder() {
     assert_eq!(english_prose("置信区间过宽或无界：P99 TTFT ±9.8 %"), None);
     assert_eq!(english_prose("wide or unbounded intervals：置信区间"), Some("wide or".into()));
 }
+
+/// The Markdown of `command args` in `lang` (`-o` given last).
+fn markdown_of(command: &str, args: &[String], lang: &str, s: &Scratch) -> String {
+    let out = s.path(&format!("{command}-{lang}.md"));
+    let mut all: Vec<&str> = vec![command];
+    all.extend(args.iter().map(String::as_str));
+    all.extend(["--format", "md", "--lang", lang, "-o", out.to_str().unwrap()]);
+    let o = credence(&all);
+    assert!(o.status.success(), "credence {all:?}: {}", stderr(&o));
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// The view is built once per language from the same fields, so a whole report (page 1, the
+/// comparison's headline and verdicts, every check, finding, table and appendix row) carries
+/// the same multiset of numbers in English and in Chinese: a sentence one language dropped or
+/// added (the missing "Excluded 85 s" and "at least 61037 / 44282 requests per arm")
+/// shows up here. Reports, a comparison, an audit and a history.
+#[test]
+fn the_whole_report_carries_the_same_numbers_in_english_and_chinese() {
+    let s = Scratch::new("messages_whole");
+    let f = |p: &str| fixture(p).display().to_string();
+    let mut documents: Vec<(String, &str, Vec<String>)> = cases().into_iter().map(|(name, args)| (name.to_string(), "report", args)).collect();
+    let llmperf = |k: &str| f(&format!("samples/llmperf/leaderboard_{k}_groq_70b.json"));
+    documents.push(("audit llmperf".into(), "audit", vec![llmperf("individual"), llmperf("summary")]));
+    documents.push(("history".into(), "history", vec![f("aa/a1"), f("aa/a2"), f("aa/a3"), f("ab/cand")]));
+    for (name, command, args) in documents {
+        let (en, zh) = (markdown_of(command, &args, "en", &s), markdown_of(command, &args, "zh", &s));
+        let (en_numbers, zh_numbers) = (numbers(&en), numbers(&zh));
+        assert!(en_numbers.len() > 30, "{name}: only {} numbers in the English Markdown", en_numbers.len());
+        assert_eq!(en_numbers, zh_numbers, "{name}: the same numbers in English and Chinese");
+    }
+}

@@ -24,6 +24,7 @@ pub mod requests;
 pub mod saved;
 pub mod steady;
 pub mod telemetry_audit;
+pub mod until;
 pub mod warnings;
 pub mod windows;
 
@@ -363,12 +364,16 @@ impl ResamplingGroups {
     /// enough requests for its correlation with neighbours to be measurable, and on windows
     /// over an hour until there are at most `MAX_RESAMPLING_GROUPS`.
     fn of(r: &RequestView, steady: &SteadyState, window_s: f64) -> ResamplingGroups {
-        let group_s = resampling_group_s(window_s, steady.end_s - steady.start_s);
-        let k = (((steady.end_s - steady.start_s) / group_s).ceil() as usize).max(1);
+        ResamplingGroups::over(r, (steady.start_s, steady.end_s), steady.start_request..steady.end_request, window_s)
+    }
+
+    /// The groups of the requests `idx` (send order), sent in `[from, to)`.
+    fn over(r: &RequestView, (from, to): (f64, f64), idx: std::ops::Range<usize>, window_s: f64) -> ResamplingGroups {
+        let group_s = resampling_group_s(window_s, to - from);
+        let k = (((to - from) / group_s).ceil() as usize).max(1);
         // Truncating a value clamped at 0 is its floor; `floor` is a libm call per request on
         // baseline x86-64.
-        let window_of = |i: usize| -> u32 { (((r.sent_s[i] - steady.start_s) / group_s).max(0.0) as usize).min(k - 1) as u32 };
-        let idx = steady.start_request..steady.end_request;
+        let window_of = |i: usize| -> u32 { (((r.sent_s[i] - from) / group_s).max(0.0) as usize).min(k - 1) as u32 };
         let win: Vec<u32> = idx.clone().map(window_of).collect();
         ResamplingGroups { idx: RequestSet::Range(idx), win, groups: k }
     }

@@ -13,6 +13,7 @@ pub mod headers;
 pub mod http;
 pub mod mock_secure;
 pub mod mock_server;
+pub mod mock_timeline;
 pub mod tls;
 
 pub mod in_flight;

@@ -8,18 +8,21 @@
 //! Its JSON is compact or spaced (Python's `json.dumps` separators), since clients must read both. Faults are injected per
 //! request with seeded probabilities, and `GET /metrics` reports, in Prometheus text, how many
 //! requests it served and how many faults of each kind it injected, so that a test can hold the
-//! client's error classification against the server's own count.
+//! client's error classification against the server's own count. A `Timeline` scripts behaviour
+//! over time (warmup, throttling, drift, error bursts) from the first completion request on,
+//! and `/metrics` reports its state at each moment, so a run's truth is known.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::mock_secure::{ServerWire, authorized, unauthorized};
+use super::mock_timeline::Timeline;
 
 /// A fault the server can inject into one response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,6 +95,8 @@ pub struct MockConfig {
     pub tls: Option<Arc<rustls::ServerConfig>>,
     /// Answer `/v1/` requests without `Authorization: Bearer KEY` with 401.
     pub require_key: Option<String>,
+    /// Behaviour over time: factors on `ttft` and `token_delay`, bursts of HTTP 500.
+    pub timeline: Timeline,
 }
 
 impl Default for MockConfig {
@@ -109,6 +114,7 @@ impl Default for MockConfig {
             spaced_json: false,
             tls: None,
             require_key: None,
+            timeline: Timeline::default(),
         }
     }
 }
@@ -118,6 +124,8 @@ impl Default for MockConfig {
 struct Counters {
     requests: AtomicU64,
     faults: [AtomicU64; 5],
+    /// HTTP 500s from error bursts (also counted among the `http_500` faults).
+    burst_errors: AtomicU64,
 }
 
 struct Shared {
@@ -125,6 +133,29 @@ struct Shared {
     counters: Counters,
     /// One seeded stream of fault draws, in arrival order.
     rng: Mutex<ChaCha8Rng>,
+    /// When the first completion request arrived: the timeline's zero.
+    first_request: OnceLock<Instant>,
+}
+
+impl Shared {
+    /// Seconds since the first completion request; 0 before it.
+    fn elapsed_s(&self) -> f64 {
+        self.first_request.get().map_or(0.0, |t0| t0.elapsed().as_secs_f64())
+    }
+}
+
+/// The service times of one request, fixed when it arrives.
+#[derive(Debug, Clone, Copy)]
+struct Pace {
+    ttft: Duration,
+    token_delay: Duration,
+}
+
+impl Pace {
+    fn scaled(c: &MockConfig, factor: f64) -> Pace {
+        let scale = |d: Duration| if factor == 1.0 { d } else { Duration::try_from_secs_f64(d.as_secs_f64() * factor).unwrap_or(Duration::MAX) };
+        Pace { ttft: scale(c.ttft), token_delay: scale(c.token_delay) }
+    }
 }
 
 /// A running server; it stops accepting when the process exits.
@@ -155,7 +186,8 @@ impl MockServer {
 pub fn spawn(config: MockConfig, port: u16) -> std::io::Result<MockServer> {
     let listener = TcpListener::bind(("127.0.0.1", port))?;
     let port = listener.local_addr()?.port();
-    let shared = Arc::new(Shared { rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed)), config, counters: Counters::default() });
+    let shared =
+        Arc::new(Shared { rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed)), config, counters: Counters::default(), first_request: OnceLock::new() });
     let server = MockServer { port, shared: shared.clone() };
     std::thread::spawn(move || {
         for stream in listener.incoming() {
@@ -232,12 +264,15 @@ fn answer(out: &mut ServerWire, req: &Incoming, shared: &Shared) -> std::io::Res
     }
     let chat = req.path == "/v1/chat/completions";
     if req.method == "POST" && (chat || req.path == "/v1/completions") {
+        shared.first_request.get_or_init(Instant::now);
+        let t = shared.elapsed_s();
         shared.counters.requests.fetch_add(1, Ordering::Relaxed);
-        let fault = draw_fault(shared);
+        let fault = draw_fault(shared, t);
         if let Some(f) = fault {
             shared.counters.faults[Fault::ALL.iter().position(|x| *x == f).unwrap_or(0)].fetch_add(1, Ordering::Relaxed);
         }
-        return completion(out, &req.body, chat, fault, &shared.config);
+        let pace = Pace::scaled(&shared.config, shared.config.timeline.factor_at(t));
+        return completion(out, &req.body, chat, fault, pace, &shared.config);
     }
     let (status, content_type, body) = probe(req, shared);
     write!(out, "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n", body.len())?;
@@ -263,7 +298,15 @@ fn probe(req: &Incoming, shared: &Shared) -> (&'static str, &'static str, String
     }
 }
 
-fn draw_fault(shared: &Shared) -> Option<Fault> {
+/// The fault of a request arriving `t` seconds into the timeline: an error burst's HTTP 500
+/// first (one draw, only inside a burst), then the configured faults (one draw). Both come from
+/// the one seeded stream, so the faults are fixed by the seed and the arrival order.
+fn draw_fault(shared: &Shared, t: f64) -> Option<Fault> {
+    let burst = shared.config.timeline.error_probability_at(t);
+    if burst > 0.0 && shared.rng.lock().map(|mut r| r.random::<f64>() < burst).unwrap_or(false) {
+        shared.counters.burst_errors.fetch_add(1, Ordering::Relaxed);
+        return Some(Fault::Http500);
+    }
     if shared.config.faults.is_empty() {
         return None;
     }
@@ -283,6 +326,18 @@ fn metrics(shared: &Shared) -> String {
     s += &format!("mock_requests_total {}\n# TYPE mock_faults_total counter\n", shared.counters.requests.load(Ordering::Relaxed));
     for (i, f) in Fault::ALL.iter().enumerate() {
         s += &format!("mock_faults_total{{kind=\"{}\"}} {}\n", f.name(), shared.counters.faults[i].load(Ordering::Relaxed));
+    }
+    let (c, t) = (&shared.config, shared.elapsed_s());
+    s += &format!("# TYPE mock_burst_errors_total counter\nmock_burst_errors_total {}\n", shared.counters.burst_errors.load(Ordering::Relaxed));
+    let gauges = [
+        ("mock_elapsed_seconds", t),
+        ("mock_service_factor", c.timeline.factor_at(t)),
+        ("mock_error_probability", c.timeline.error_probability_at(t)),
+        ("mock_ttft_seconds", c.ttft.as_secs_f64()),
+        ("mock_token_delay_seconds", c.token_delay.as_secs_f64()),
+    ];
+    for (name, v) in gauges {
+        s += &format!("# TYPE {name} gauge\n{name} {v}\n");
     }
     s
 }
@@ -309,23 +364,23 @@ fn content_words(content: &serde_json::Value, words: &dyn Fn(&str) -> usize) -> 
 
 /// Answers one completion request, streamed or as one JSON body; returns whether the
 /// connection stays open.
-fn completion(out: &mut ServerWire, body: &[u8], chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+fn completion(out: &mut ServerWire, body: &[u8], chat: bool, fault: Option<Fault>, pace: Pace, c: &MockConfig) -> std::io::Result<bool> {
     let req: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
     if let Some(f @ (Fault::Http500 | Fault::Http429)) = fault {
         return http_error(out, f);
     }
     if req.get("stream").and_then(|s| s.as_bool()) == Some(true) {
-        stream_response(out, &req, chat, fault, c)
+        stream_response(out, &req, chat, fault, pace, c)
     } else {
-        json_response(out, &req, chat, fault, c)
+        json_response(out, &req, chat, fault, pace, c)
     }
 }
 
 /// The whole response as one JSON body, sent when the last token would have been.
-fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, pace: Pace, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
-    std::thread::sleep(c.ttft + c.token_delay * (tokens + reasoning - 1));
+    std::thread::sleep(pace.ttft.saturating_add(pace.token_delay.saturating_mul(tokens + reasoning - 1)));
     let text: String = (0..tokens).map(|i| format!("tok{i} ")).collect();
     let choice = if chat {
         let mut message = serde_json::json!({"role": "assistant", "content": text});
@@ -372,7 +427,7 @@ fn json_text(compact: &str, c: &MockConfig) -> String {
 }
 
 /// Writes one streamed response; returns whether the connection stays open.
-fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, c: &MockConfig) -> std::io::Result<bool> {
+fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, pace: Pace, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     // Stream faults strike after the first token (or at it, for one-token responses).
     let fault_at = 1.min(tokens - 1);
@@ -380,19 +435,19 @@ fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fa
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
     // With no delays the whole response goes out in one write: a trivial server for
     // measuring the client, not a model of one.
-    let batch = c.ttft.is_zero() && c.token_delay.is_zero();
+    let batch = pace.ttft.is_zero() && pace.token_delay.is_zero();
     let mut sse = Sse { out, pending: Vec::with_capacity(if batch { 256 + 64 * tokens as usize } else { 256 }), batch, spaced: c.spaced_json };
     sse.pending.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
     if chat {
         sse.event("{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
     }
     sse.flush(false)?;
-    std::thread::sleep(c.ttft);
+    std::thread::sleep(pace.ttft);
     // A reasoning model thinks first: its reasoning tokens precede the content, whose own
     // `content` is null meanwhile (as vLLM and SGLang stream them).
     for i in 0..reasoning {
         if i > 0 {
-            std::thread::sleep(c.token_delay);
+            std::thread::sleep(pace.token_delay);
         }
         sse.event(&format!(
             "{{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":null,\"reasoning_content\":\"think{i} \"}}}}]}}"
@@ -400,8 +455,8 @@ fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fa
         sse.flush(false)?;
     }
     for i in 0..tokens {
-        if (i > 0 || reasoning > 0) && !c.token_delay.is_zero() {
-            std::thread::sleep(c.token_delay);
+        if (i > 0 || reasoning > 0) && !pace.token_delay.is_zero() {
+            std::thread::sleep(pace.token_delay);
         }
         if i == fault_at && !sse.stream_fault(fault, c)? {
             return Ok(false);

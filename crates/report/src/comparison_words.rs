@@ -283,7 +283,7 @@ fn credibility_note(c: &Comparison, (base, cand): (&Credibility, &Credibility)) 
     let failed: Vec<Message> = [("base", base), ("cand", cand)]
         .iter()
         .flat_map(|(arm, cr)| {
-            cr.checks.iter().filter(|k| k.status == CheckStatus::Fail).map(move |k| Message::new("compare-arm-check").text("arm", *arm).text("check", &k.name))
+            cr.checks.iter().filter(|k| k.status == CheckStatus::Fail).map(move |k| Message::new("compare-arm-check").text("arm", *arm).text("check", k.name.id()))
         })
         .collect();
     if failed.is_empty() { runs } else { Message::new("compare-runs-failed").msg("runs", runs).list("checks", failed, Sep::Enumeration) }
@@ -336,7 +336,7 @@ pub fn arm_line(arm: &str, runs: &[String], cr: &Credibility) -> Message {
     let statuses: Vec<Message> = [CheckStatus::Fail, CheckStatus::Warn, CheckStatus::NotChecked]
         .into_iter()
         .filter_map(|s| {
-            let names: Vec<String> = cr.checks.iter().filter(|k| k.status == s).map(|k| k.name.clone()).collect();
+            let names: Vec<String> = cr.checks.iter().filter(|k| k.status == s).map(|k| k.name.id()).collect();
             (!names.is_empty()).then(|| Message::new("compare-arm-status").msg("status", status(s.label())).list("names", identifiers(&names), Sep::Enumeration))
         })
         .collect();
@@ -472,7 +472,7 @@ mod tests {
     }
 
     fn credibility(grade: Grade, failed: Option<&str>) -> Credibility {
-        let checks = failed.map(|n| Check::plain(n, CheckStatus::Fail, "x")).into_iter().collect();
+        let checks = failed.map(|n| Check::plain(credence_analyze::credibility::CheckId::parse(n), CheckStatus::Fail, "x")).into_iter().collect();
         Credibility { grade, grade_rule: GRADE_RULE, runs: 1, checks, half_widths: Vec::new(), statement: String::new(), statement_message: Default::default() }
     }
 

@@ -6,7 +6,7 @@
 use credence_analyze::Analysis;
 use credence_analyze::cause::Cause;
 use credence_analyze::attribute::effect::Effect;
-use credence_analyze::attribute::{Finding, drift_source};
+use credence_analyze::attribute::{Finding, FindingEpisode, drift_source};
 use credence_messages::{Message, metric_label};
 
 use super::document::Report;
@@ -171,12 +171,17 @@ pub(crate) fn finding(a: &Analysis, f: &Finding, lang: Lang) -> FindingView {
         "view.strength",
         &[
             ("label", &tr(lang, &format!("view.strength_{}", f.strength.label))),
-            ("overlap", &format!("{:.0}", f.strength.anomaly_overlap * 100.0)),
+            // `max(0.0)`: an overlap computed as -0.0 would print as "-0".
+            ("overlap", &format!("{:.0}", (f.strength.anomaly_overlap * 100.0).max(0.0))),
             ("corr", &f.strength.correlation.map_or(not_available(lang), |c| format!("{c:.2}"))),
         ],
     ) + &f.strength.lag_s.map_or(String::new(), |l| fill(lang, "view.strength_lag", &[("lag", &format!("{l:+.0}"))]));
-    let source = |source: &str| if f.cause == Cause::Drift { drift_source(&a.steady_state).render(lang) } else { source.to_string() };
-    let episodes = f.episodes.iter().map(|e| fill(lang, "view.parenthesized", &[("text", &format!("{:.0}–{:.0} s", e.start_s, e.end_s)), ("note", &source(&e.source))]));
+    let source = |e: &FindingEpisode| match (f.cause, e.source_message.is_empty()) {
+        (Cause::Drift, _) => drift_source(&a.steady_state).render(lang),
+        (_, false) => e.source_message.render(lang),
+        (_, true) => e.source.clone(),
+    };
+    let episodes = f.episodes.iter().map(|e| fill(lang, "view.parenthesized", &[("text", &format!("{:.0}–{:.0} s", e.start_s, e.end_s)), ("note", &source(e))]));
     FindingView {
         title: f.cause.title().render(lang),
         cause: f.cause.to_string(),

@@ -336,7 +336,7 @@ fn check_sets(r: &Report, lang: Lang) -> Vec<CheckSet> {
     let set = |title: String, statement: String, c: &Credibility| CheckSet {
         title,
         statement,
-        checks: c.checks.iter().map(|k| [k.name.clone(), k.status.label().to_string(), check_reason(k, lang)]).collect(),
+        checks: c.checks.iter().map(|k| [k.name.id(), k.status.label().to_string(), check_reason(k, lang)]).collect(),
     };
     match &r.base_credibility {
         Some(b) => {

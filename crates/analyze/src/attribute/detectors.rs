@@ -22,12 +22,18 @@ pub mod bits {
     pub const HW_POWER_BRAKE: u64 = 0x80;
 }
 
+/// A device or file as the run names it, shown as written in every language.
+fn named(name: &str) -> Message {
+    Message::new("as-written").text("text", name)
+}
+
 /// One detected episode of a cause, with its peak evidence.
 #[derive(Debug, Clone)]
 pub struct CauseEpisode {
     pub span: Span,
-    /// Which device or series showed it ("gpu-node-0 GPU 1 (GPU-…)", "requests").
-    pub source: String,
+    /// Which device or series showed it: a device as the run names it ("gpu-node-0 GPU 1
+    /// (GPU-…)"), or credence's words for a series (`source-requests`).
+    pub source: Message,
     /// Peak evidence values, by name (units in the name).
     pub peak: BTreeMap<String, f64>,
 }
@@ -100,7 +106,7 @@ fn per_gpu(
         let base = baseline_clock(g);
         let flags: Vec<bool> = (0..g.t_s.len()).map(|i| rule(g, i, base)).collect();
         for (span, idx) in flagged_spans(&g.t_s, &flags, 2, 1) {
-            d.episodes.push(CauseEpisode { span, source: g.label.clone(), peak: peak(g, &idx, base) });
+            d.episodes.push(CauseEpisode { span, source: named(&g.label), peak: peak(g, &idx, base) });
         }
         flagged.push((flags.iter().filter(|f| **f).count(), base));
     }
@@ -283,7 +289,7 @@ fn preemptions(server: &ServerSeries) -> Option<Detection> {
     let inc = increments(&s.iter().map(|p| p.1).collect::<Vec<_>>());
     let mut d = Detection::checked(Cause::MemoryPressure);
     for (span, idx) in flagged_spans(&t, &inc.iter().map(|x| *x > 0.0).collect::<Vec<_>>(), 2, 2) {
-        d.episodes.push(CauseEpisode { span, source: name.to_string(), peak: BTreeMap::from([("preemptions".into(), idx.iter().map(|&i| inc[i]).sum())]) });
+        d.episodes.push(CauseEpisode { span, source: named(name), peak: BTreeMap::from([("preemptions".into(), idx.iter().map(|&i| inc[i]).sum())]) });
     }
     Some(d)
 }
@@ -331,7 +337,7 @@ pub fn client_saturation(hosts: &[HostSeries], windows: &[WindowSeries], mean_in
                 ("send_lag_gaps_max".into(), max_of(&idx, &behind)),
                 ("achieved_share_min".into(), min_of(&idx, &share.values)),
             ]);
-            d.episodes.push(CauseEpisode { span, source: "requests (scheduled vs sent)".into(), peak });
+            d.episodes.push(CauseEpisode { span, source: Message::new("source-schedule"), peak });
         }
         if d.signal.t_s.is_empty() {
             d.signal = Signal { t_s: lag.t_s.clone(), values: lag.values.clone() };
@@ -362,7 +368,7 @@ fn host_episodes(h: &HostSeries, lag_limit: f64, d: &mut Detection) {
                 idx.iter().map(|&i| if h.planned[i] > 0.0 { h.actual[i] / h.planned[i] } else { f64::NAN }).filter(|x| x.is_finite()).fold(f64::NAN, f64::min),
             ),
         ]);
-        d.episodes.push(CauseEpisode { span, source: format!("{} load generator", h.host), peak });
+        d.episodes.push(CauseEpisode { span, source: Message::new("source-loadgen").text("host", h.host.as_str()), peak });
     }
     if d.signal.t_s.is_empty() && present(&h.lg_cpu_pct) {
         d.signal = Signal { t_s: h.t_s.clone(), values: h.lg_cpu_pct.clone() };
@@ -396,7 +402,7 @@ pub fn network(hosts: &[HostSeries]) -> Detection {
                 ("interface_drops".into(), sum(&drops)),
                 ("listen_overflows".into(), sum(&over)),
             ]);
-            d.episodes.push(CauseEpisode { span, source: h.host.clone(), peak });
+            d.episodes.push(CauseEpisode { span, source: named(&h.host), peak });
         }
         if d.signal.t_s.is_empty() {
             d.signal = Signal { t_s: h.t_s.clone(), values: ratio };
@@ -416,7 +422,7 @@ pub fn host(hosts: &[HostSeries]) -> Detection {
         for (span, idx) in flagged_spans(&h.t_s, &flags, 2, 1) {
             let not_perf = idx.iter().filter(|&&i| h.governor_performance[i] == Some(false)).count();
             let peak = BTreeMap::from([("cpu_steal_pct_max".into(), max_of(&idx, &h.steal_pct)), ("samples_not_performance_governor".into(), not_perf as f64)]);
-            d.episodes.push(CauseEpisode { span, source: h.host.clone(), peak });
+            d.episodes.push(CauseEpisode { span, source: named(&h.host), peak });
         }
         if d.signal.t_s.is_empty() {
             d.signal = Signal { t_s: h.t_s.clone(), values: h.steal_pct.clone() };
@@ -442,7 +448,7 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
         for (span, idx) in flagged_spans(&t, &flags, 3, 1) {
             d.episodes.push(CauseEpisode {
                 span,
-                source: name.to_string(),
+                source: named(name),
                 peak: BTreeMap::from([("waiting_requests_max".into(), max_of(&idx, &v)), ("waiting_requests_usual".into(), usual)]),
             });
         }
@@ -454,7 +460,7 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
         let scale = if s.iter().any(|p| p.1 > 1.5) { 0.01 } else { 1.0 };
         let v: Vec<f64> = s.iter().map(|p| p.1 * scale).collect();
         for (span, idx) in flagged_spans(&t, &v.iter().map(|x| *x >= 0.95).collect::<Vec<_>>(), 2, 1) {
-            d.episodes.push(CauseEpisode { span, source: name.to_string(), peak: BTreeMap::from([("kv_cache_used_share_max".into(), max_of(&idx, &v))]) });
+            d.episodes.push(CauseEpisode { span, source: named(name), peak: BTreeMap::from([("kv_cache_used_share_max".into(), max_of(&idx, &v))]) });
         }
     }
     d
@@ -471,7 +477,7 @@ pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&S
         for (span, idx) in flagged_spans(&s.t_s, &z.iter().map(|z| *z > super::anomalies::Z_LIMIT).collect::<Vec<_>>(), 2, 1) {
             let mut peak = kinds_in(&span);
             peak.insert("error_share_max".into(), max_of(&idx, &s.values));
-            d.episodes.push(CauseEpisode { span, source: "requests".into(), peak });
+            d.episodes.push(CauseEpisode { span, source: Message::new("source-requests"), peak });
         }
     }
     d.signal = Signal { t_s: s.t_s.clone(), values: s.values.clone() };
@@ -502,7 +508,7 @@ pub fn ramp_down(windows: &[WindowSeries], steady: &Span, run_end_s: f64) -> Det
         let span = Span { start_s: s.t_s[first], end_s: run_end_s.max(s.t_s[first]) };
         d.episodes.push(CauseEpisode {
             span,
-            source: "requests".into(),
+            source: Message::new("source-requests"),
             peak: BTreeMap::from([("send_rate_share_min".into(), full[full.len() - tail..].iter().map(|&i| s.values[i] / level).fold(f64::NAN, f64::min))]),
         });
     }

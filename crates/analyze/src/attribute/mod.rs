@@ -40,7 +40,11 @@ pub const ANOMALY_WINDOW_S: f64 = 5.0;
 pub struct FindingEpisode {
     pub start_s: f64,
     pub end_s: f64,
+    /// `source_message` in English.
     pub source: String,
+    /// Which device or series showed it, as data (empty in an analysis saved before it was).
+    #[serde(default, skip_serializing_if = "Message::is_empty")]
+    pub source_message: Message,
     /// Peak evidence values in the episode (units in the names).
     pub peak: BTreeMap<String, f64>,
 }
@@ -276,13 +280,13 @@ fn findings(detections: &[Detection], ctx: &FindingContext<'_>) -> Vec<Finding> 
     findings
 }
 
-/// Anomalies that no finding overlaps and that are not the dropped warmup itself.
-fn unexplained(found: &[Anomaly], findings: &[Finding], steady: &SteadyState) -> Vec<Anomaly> {
+/// Anomalies that no finding overlaps and that lie mostly inside the measured window. Those
+/// mostly in the dropped warmup or the dropped tail (the last requests draining after the
+/// sends stop) are explained by the steady-state cut, not by a cause.
+fn unexplained(found: &[Anomaly], findings: &[Finding], measured: Span) -> Vec<Anomaly> {
     let explained: Vec<Span> = findings.iter().flat_map(|f| f.episodes.iter().map(|e| Span { start_s: e.start_s, end_s: e.end_s })).collect();
-    // Anomalies mostly inside the dropped warmup are the warmup itself: explained by the
-    // steady-state cut, not by a cause.
-    let in_warmup = |a: &Anomaly| a.span().overlap(&Span { start_s: f64::NEG_INFINITY, end_s: steady.start_s }, 0.0) >= 0.5 * a.span().duration();
-    found.iter().filter(|a| !in_warmup(a) && !explained.iter().any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)).cloned().collect()
+    let measured_mostly = |a: &Anomaly| a.span().overlap(&measured, 0.0) > 0.5 * a.span().duration();
+    found.iter().filter(|a| measured_mostly(a) && !explained.iter().any(|s| a.span().overlap(s, ALIGN_TOLERANCE_S) > 0.0)).cloned().collect()
 }
 
 /// Whether each detector ran, and how many episodes it found.
@@ -312,7 +316,7 @@ pub fn attribute(
     let detections = detect_causes(r, &tl, steady, run_end, mean_interarrival_ms);
     let ctx = FindingContext { r, windows: &tl.windows, anomaly_spans: merge(found.iter().map(Anomaly::span).collect(), 0.0), steady, run_end, seed };
     let findings = findings(&detections, &ctx);
-    let unexplained = unexplained(&found, &findings, steady);
+    let unexplained = unexplained(&found, &findings, Span { start_s: steady.start_s, end_s: steady.end_s });
     let attribution = Attribution {
         window_s: ANOMALY_WINDOW_S,
         alignment_tolerance_s: ALIGN_TOLERANCE_S,
@@ -331,7 +335,6 @@ fn drift(steady: &SteadyState, run_end: f64) -> Detection {
         d.not_checked = Some(Message::new("detector-no-timestamps-short"));
         return d;
     }
-    let trend = steady.detectors.iter().find(|x| x.verdict == "trend");
     if steady.classification == Classification::NoSteadyState {
         let mut peak = BTreeMap::new();
         if let Some(s) = steady.series.iter().filter_map(|s| s.segments.first().map(|x| x.relative_to_last.abs())).reduce(f64::max) {
@@ -339,7 +342,7 @@ fn drift(steady: &SteadyState, run_end: f64) -> Detection {
         }
         d.episodes.push(CauseEpisode {
             span: Span { start_s: 0.0, end_s: run_end },
-            source: trend.map_or("steady-state detector".into(), |t| format!("steady-state detector: {}", t.reason)),
+            source: drift_source(steady),
             peak,
         });
     }
@@ -424,7 +427,7 @@ fn evidence(episodes: &[CauseEpisode], eff: Option<&Effect>, drift: Option<Messa
         .map(|e| {
             let items = peaks(e);
             let peaks = if items.is_empty() { Message::new("empty") } else { Message::new("evidence-peaks").list("items", items, Sep::Comma) };
-            let source = drift.clone().unwrap_or_else(|| Message::new("as-written").text("text", &e.source));
+            let source = drift.clone().unwrap_or_else(|| e.source.clone());
             Message::new("evidence-episode").msg("source", source).num("start", e.span.start_s, 0).num("end", e.span.end_s, 0).msg("peaks", peaks)
         })
         .collect();
@@ -437,7 +440,8 @@ fn finding_episode(e: &CauseEpisode) -> FindingEpisode {
     FindingEpisode {
         start_s: e.span.start_s,
         end_s: e.span.end_s,
-        source: e.source.clone(),
+        source: e.source.render(Lang::En),
+        source_message: e.source.clone(),
         peak: e.peak.iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k.clone(), *v)).collect(),
     }
 }
@@ -485,5 +489,25 @@ mod peak_tests {
         }
         assert!(peak_message("temp_max_c", f64::NAN).is_none());
         assert!(peak_message("interface_errors", 0.0).is_none(), "a zero count is not evidence");
+    }
+}
+
+#[cfg(test)]
+mod unexplained_tests {
+    use super::{Anomaly, Span, unexplained};
+
+    fn anomaly(start_s: f64, end_s: f64) -> Anomaly {
+        Anomaly { start_s, end_s, series: "requests_per_s".into(), peak_z: 9.0, peak_relative: Some(-0.8), baseline: 10.0 }
+    }
+
+    /// The bug: a run measured to 300 s listed an anomaly at 300–310 s (the last requests
+    /// draining after the sends stopped) as unexplained. What the steady-state cut dropped, at
+    /// either end, is not reported; an anomaly inside the measured window still is.
+    #[test]
+    fn anomalies_in_the_dropped_warmup_or_tail_are_not_unexplained() {
+        let measured = Span { start_s: 11.0, end_s: 300.0 };
+        let found = [anomaly(0.0, 10.0), anomaly(300.0, 310.0), anomaly(295.0, 310.0), anomaly(140.0, 150.0), anomaly(290.0, 302.0)];
+        let left: Vec<(f64, f64)> = unexplained(&found, &[], measured).iter().map(|a| (a.start_s, a.end_s)).collect();
+        assert_eq!(left, vec![(140.0, 150.0), (290.0, 302.0)]);
     }
 }

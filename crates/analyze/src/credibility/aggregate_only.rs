@@ -1,14 +1,14 @@
 //! The credibility of a run that holds summary statistics only (an audit of a tool that wrote
 //! no per-request data): LOW, with the cross-checks between the tool's own files as checks.
 
-use super::{Check, CheckStatus, Credibility, GRADE_RULE, Grade};
+use super::{Check, CheckId, CheckStatus, Credibility, GRADE_RULE, Grade};
 use crate::audit::Audit;
 use credence_messages::{Lang, Message, Sep};
 
 /// LOW by construction: nothing can be recomputed or given an interval.
 pub fn aggregate_only(source: &str, audit: &Audit) -> Credibility {
-    let mut checks = vec![Check::stated("per_request_data", CheckStatus::Fail, Message::new("capture-summary-only"))];
-    checks.extend(audit.facts.iter().map(|f| Check::stated(&f.name, fact_status(f.status), f.reason_message.clone())));
+    let mut checks = vec![Check::stated(CheckId::PerRequestData, CheckStatus::Fail, Message::new("capture-summary-only"))];
+    checks.extend(audit.facts.iter().map(|f| Check::stated(CheckId::Fact(f.name.clone()), fact_status(f.status), f.reason_message.clone())));
     let facts: Vec<Message> = audit
         .facts
         .iter()

@@ -1,7 +1,7 @@
 //! The named checks. Each is computed per run; with several runs the worst run decides.
 
 use super::notes::note_arg;
-use super::{Check, CheckStatus, HalfWidth};
+use super::{Check, CheckId, CheckStatus, HalfWidth};
 use crate::cause::{Cause, CheckGroup};
 use crate::steady::Classification;
 use crate::{Analysis, Estimate, Status};
@@ -59,7 +59,7 @@ pub fn half_widths(runs: &[&Analysis]) -> Vec<HalfWidth> {
 }
 
 /// The worst status over runs, with that run's reason (the run named first when k > 1).
-fn worst(runs: &[&Analysis], name: &str, f: impl Fn(&Analysis) -> Outcome) -> Check {
+fn worst(runs: &[&Analysis], name: CheckId, f: impl Fn(&Analysis) -> Outcome) -> Check {
     let results: Vec<(CheckStatus, Message, &str)> = runs
         .iter()
         .map(|a| {
@@ -90,14 +90,14 @@ fn flag(o: &Observed<bool>, id: &str) -> Outcome {
 
 fn environment(runs: &[&Analysis]) -> Vec<Check> {
     vec![
-        worst(runs, "environment.clocks_locked", |a| flag(&a.run.environment.clocks_locked, "check-clocks-locked")),
-        worst(runs, "environment.cpu_governor", |a| {
+        worst(runs, CheckId::ClocksLocked, |a| flag(&a.run.environment.clocks_locked, "check-clocks-locked")),
+        worst(runs, CheckId::CpuGovernor, |a| {
             observed(&a.run.environment.cpu_governor, |v| {
                 let status = if v == "performance" { Pass } else { Warn };
                 (status, by_status("check-cpu-governor", status).text("governor", v.as_str()))
             })
         }),
-        worst(runs, "environment.gpu_idle_and_cool", |a| {
+        worst(runs, CheckId::GpuIdleAndCool, |a| {
             let e = &a.run.environment;
             let (status, state) = match (e.gpu_temp_at_start_c.value, e.gpu_cooling_down.value) {
                 (Some(t), Some(false)) if t < 50.0 => (Pass, "cool"),
@@ -108,13 +108,13 @@ fn environment(runs: &[&Analysis]) -> Vec<Check> {
             let message = Message::new("check-gpu-idle-and-cool").text("state", state);
             (status, e.gpu_temp_at_start_c.value.map_or(message.clone(), |t| message.num("temp", t, 0)))
         }),
-        worst(runs, "environment.no_foreign_gpu_processes", |a| {
+        worst(runs, CheckId::NoForeignGpuProcesses, |a| {
             observed(&a.run.environment.foreign_gpu_processes, |v| {
                 (if v.is_empty() { Pass } else { Fail }, Message::new("check-foreign-processes").int("n", v.len()))
             })
         }),
-        worst(runs, "environment.page_cache", |a| flag(&a.run.environment.page_cache_dropped, "check-page-cache")),
-        worst(runs, "environment.server_restarted", |a| flag(&a.run.environment.server_restarted, "check-server-restarted")),
+        worst(runs, CheckId::PageCache, |a| flag(&a.run.environment.page_cache_dropped, "check-page-cache")),
+        worst(runs, CheckId::ServerRestarted, |a| flag(&a.run.environment.server_restarted, "check-server-restarted")),
     ]
 }
 
@@ -155,11 +155,11 @@ fn sample_size(runs: &[&Analysis]) -> Check {
     let (metric, key, p) = HEADLINE;
     let beyond: f64 = runs.iter().map(|a| a.metrics[metric][key].n_eff.unwrap_or(0.0) * (1.0 - p)).sum();
     let per_run_ok = runs.iter().all(|a| a.metrics[metric][key].status == Status::Ok);
-    let name = format!("sample_size.{metric}_{key}");
+    let name = CheckId::SampleSize(format!("{metric}_{key}"));
     if per_run_ok || (runs.len() > 1 && beyond >= 10.0) {
-        Check::stated(&name, Pass, by_status("check-sample-size", Pass).num("beyond", beyond, 0))
+        Check::stated(name, Pass, by_status("check-sample-size", Pass).num("beyond", beyond, 0))
     } else {
-        Check::stated(&name, Fail, by_status("check-sample-size", Fail).num("beyond", beyond, 1))
+        Check::stated(name, Fail, by_status("check-sample-size", Fail).num("beyond", beyond, 1))
     }
 }
 
@@ -175,7 +175,7 @@ const REPLICATED_RUNS: usize = 3;
 /// The dependence check over the runs of one configuration.
 fn dependence(runs: &[&Analysis]) -> Check {
     let replicated = runs.len() >= REPLICATED_RUNS;
-    worst(runs, "dependence", |a| dependence_of(a, replicated))
+    worst(runs, CheckId::Dependence, |a| dependence_of(a, replicated))
 }
 
 /// The TTFT dependence the check judges, the requests it covers, and whether it is measured
@@ -280,7 +280,7 @@ fn interval_width(widths: &[HalfWidth]) -> Check {
     let wide: Vec<Message> = widths.iter().filter(|w| w.relative.is_none_or(|h| h > WIDE)).map(half_width_message).collect();
     let all: Vec<Message> = widths.iter().filter(|w| w.relative.is_some()).map(half_width_message).collect();
     let (status, items) = if wide.is_empty() { (Pass, all) } else { (Warn, wide) };
-    Check::stated("interval_width", status, by_status("check-interval-width", status).num("limit", WIDE * 100.0, 0).list("items", items, Sep::Comma))
+    Check::stated(CheckId::IntervalWidth, status, by_status("check-interval-width", status).num("limit", WIDE * 100.0, 0).list("items", items, Sep::Comma))
 }
 
 /// Successful requests of one run's measured window that lack a TTFT.
@@ -319,23 +319,23 @@ fn unexplained_anomalies_of(a: &Analysis) -> Outcome {
 
 /// Whether there are enough runs to separate the configuration from run-to-run noise.
 fn replication(k: usize) -> Check {
-    Check::stated("replication", if k >= 3 { Pass } else { Warn }, Message::new("check-replication").int("k", k))
+    Check::stated(CheckId::Replication, if k >= 3 { Pass } else { Warn }, Message::new("check-replication").int("k", k))
 }
 
 /// All checks, in report order.
 pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
     let mut out = environment(runs);
-    out.push(worst(runs, "steady_state", steady_state_of));
+    out.push(worst(runs, CheckId::SteadyState, steady_state_of));
     out.push(sample_size(runs));
     out.push(dependence(runs));
-    out.push(worst(runs, "client_saturation", client_saturation_of));
-    out.push(worst(runs, "throttling", throttling_of));
-    out.push(worst(runs, "interference", interference_of));
-    out.push(worst(runs, "error_rate", error_rate_of));
+    out.push(worst(runs, CheckId::ClientSaturation, client_saturation_of));
+    out.push(worst(runs, CheckId::Throttling, throttling_of));
+    out.push(worst(runs, CheckId::Interference, interference_of));
+    out.push(worst(runs, CheckId::ErrorRate, error_rate_of));
     out.push(interval_width(widths));
-    out.push(worst(runs, "data_quality", data_quality_of));
-    out.push(worst(runs, "source_limits", source_limits_of));
-    out.push(worst(runs, "unexplained_anomalies", unexplained_anomalies_of));
+    out.push(worst(runs, CheckId::DataQuality, data_quality_of));
+    out.push(worst(runs, CheckId::SourceLimits, source_limits_of));
+    out.push(worst(runs, CheckId::UnexplainedAnomalies, unexplained_anomalies_of));
     out.push(replication(runs.len()));
     out
 }

@@ -10,6 +10,8 @@
 //!   unmeasured) and any WARN or NOT_CHECKED.
 
 mod aggregate_only;
+pub mod check_id;
+pub use check_id::CheckId;
 mod checks;
 pub mod notes;
 pub use checks::ttft_dependence;
@@ -50,7 +52,7 @@ impl CheckStatus {
 /// One named check.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Check {
-    pub name: String,
+    pub name: CheckId,
     pub status: CheckStatus,
     /// The reason in English, kept for the JSON's readers: `message` rendered by the English
     /// catalog (or, for checks not yet stated as messages, the English text itself).
@@ -63,13 +65,13 @@ pub struct Check {
 
 impl Check {
     /// A check whose reason is a message: the English reason is rendered from it.
-    pub fn stated(name: &str, status: CheckStatus, message: Message) -> Check {
-        Check { name: name.to_string(), status, reason: message.render(Lang::En), message }
+    pub fn stated(name: CheckId, status: CheckStatus, message: Message) -> Check {
+        Check { name, status, reason: message.render(Lang::En), message }
     }
 
     /// A check whose reason is English text only.
-    pub fn plain(name: &str, status: CheckStatus, reason: impl Into<String>) -> Check {
-        Check { name: name.to_string(), status, reason: reason.into(), message: Message::default() }
+    pub fn plain(name: CheckId, status: CheckStatus, reason: impl Into<String>) -> Check {
+        Check { name, status, reason: reason.into(), message: Message::default() }
     }
 }
 
@@ -165,7 +167,7 @@ mod tests {
     use super::*;
 
     fn c(status: CheckStatus) -> Check {
-        Check::plain("x", status, "")
+        Check::plain(CheckId::Fact("x".into()), status, "")
     }
 
     #[test]

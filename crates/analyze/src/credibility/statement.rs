@@ -2,7 +2,7 @@
 //! the `Analysis` values (a test recomputes each from the JSON and finds it in the text). Every
 //! language words the same sentences (`locales/*/statement.ftl`).
 
-use super::{Check, CheckStatus, Grade, HalfWidth};
+use super::{Check, CheckId, CheckStatus, Grade, HalfWidth};
 use crate::Analysis;
 use credence_messages::{Message, Sep};
 
@@ -61,12 +61,12 @@ fn short_tails_sentence(runs: &[&Analysis]) -> Option<Message> {
 
 /// An environment check's item (its name after `environment.`), as a message argument.
 fn env_item(c: &Check) -> String {
-    c.name.trim_start_matches("environment.").to_string()
+    c.name.id().trim_start_matches("environment.").to_string()
 }
 
 /// Environment checks that failed (with their bias) or are unknown, or that all passed.
 fn environment_sentences(checks: &[Check]) -> Vec<Message> {
-    let env = |c: &&Check| c.name.starts_with("environment.");
+    let env = |c: &&Check| c.name.is_environment();
     let bad: Vec<Message> = checks
         .iter()
         .filter(env)
@@ -98,14 +98,15 @@ fn reason_of(c: &Check) -> Message {
 
 /// A check's name in running text, as written (`raw`) or with its underscores as spaces.
 fn check_name(c: &Check, style: &str) -> Message {
-    Message::new("check-name").text("check", c.name.replace('.', "-")).text("style", style).text("name", c.name.as_str()).text("spaced", c.name.replace('_', " "))
+    let name = c.name.id();
+    Message::new("check-name").text("check", name.replace('.', "-")).text("style", style).text("spaced", name.replace('_', " ")).text("name", name)
 }
 
 /// The other checks that failed, with their reasons.
 fn failed_checks_sentence(checks: &[Check]) -> Option<Message> {
     let failed: Vec<Message> = checks
         .iter()
-        .filter(|c| !c.name.starts_with("environment.") && c.status == CheckStatus::Fail)
+        .filter(|c| !c.name.is_environment() && c.status == CheckStatus::Fail)
         .map(|c| Message::new("stmt-failed-item").msg("check", check_name(c, "raw")).msg("reason", reason_of(c)))
         .collect();
     (!failed.is_empty()).then(|| Message::new("stmt-failed").list("items", failed, Sep::And))
@@ -129,7 +130,7 @@ fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<Message> {
     }
     let warned: Vec<Message> = checks
         .iter()
-        .filter(|c| !c.name.starts_with("environment.") && !matches!(c.name.as_str(), "replication" | "interval_width") && c.status == CheckStatus::Warn)
+        .filter(|c| !c.name.is_environment() && !matches!(c.name, CheckId::Replication | CheckId::IntervalWidth) && c.status == CheckStatus::Warn)
         .map(|c| check_name(c, "spaced"))
         .collect();
     if !warned.is_empty() {

@@ -3,7 +3,7 @@
 //! every check that needs requests marked NOT_CHECKED with its reason.
 
 use super::aggregate_only::fact_status;
-use super::{Check, CheckStatus, Credibility, GRADE_RULE, Grade, grade};
+use super::{Check, CheckId, CheckStatus, Credibility, GRADE_RULE, Grade, grade};
 use credence_messages::{Lang, Message, Sep};
 use crate::audit::Audit;
 use crate::telemetry_audit::episodes::ThrottleEpisode;
@@ -11,37 +11,42 @@ use crate::telemetry_audit::load::LoadState;
 use crate::telemetry_audit::stability::{STABLE_CV, STABLE_SHARE_FALLEN};
 use crate::telemetry_audit::{TelemetryAudit, short_gpu};
 
-fn check(name: &str, status: CheckStatus, message: Message) -> Check {
+fn check(name: CheckId, status: CheckStatus, message: Message) -> Check {
     Check::stated(name, status, message)
 }
 
 /// The checks that need requests (`capture-needs-requests` words why a GPU capture cannot
-/// answer each); `sample_size` stands for its P99 TTFT check.
-const NEEDS_REQUESTS: [(&str, &str); 9] = [
-    ("steady_state", "steady_state"),
-    ("sample_size.ttft_p99", "sample_size"),
-    ("dependence", "dependence"),
-    ("client_saturation", "client_saturation"),
-    ("interference", "interference"),
-    ("error_rate", "error_rate"),
-    ("interval_width", "interval_width"),
-    ("attribution", "attribution"),
-    ("replication", "replication"),
-];
+/// answer each, by the check's id; `sample_size` stands for its P99 TTFT check).
+fn needs_requests() -> [CheckId; 9] {
+    [
+        CheckId::SteadyState,
+        CheckId::SampleSize("ttft_p99".into()),
+        CheckId::Dependence,
+        CheckId::ClientSaturation,
+        CheckId::Interference,
+        CheckId::ErrorRate,
+        CheckId::IntervalWidth,
+        CheckId::Attribution,
+        CheckId::Replication,
+    ]
+}
 
 /// LOW by construction: a capture of GPU counters holds no benchmark result.
 pub fn telemetry_only(t: &TelemetryAudit, claims: Option<&Audit>) -> Credibility {
     let mut checks = vec![
-        check("per_request_data", CheckStatus::Fail, Message::new("capture-telemetry-only")),
+        check(CheckId::PerRequestData, CheckStatus::Fail, Message::new("capture-telemetry-only")),
         data_quality(t),
         under_load(t),
         throttling(t),
         clock_stability(t),
     ];
-    checks.extend(NEEDS_REQUESTS.iter().map(|(name, key)| check(name, CheckStatus::NotChecked, Message::new("capture-needs-requests").text("check", *key))));
+    checks.extend(needs_requests().into_iter().map(|id| {
+        let key = if matches!(id, CheckId::SampleSize(_)) { "sample_size".to_string() } else { id.id() };
+        check(id, CheckStatus::NotChecked, Message::new("capture-needs-requests").text("check", key))
+    }));
     checks.push(claims_check(claims));
     if let Some(a) = claims {
-        checks.extend(a.facts.iter().map(|f| check(&f.name, fact_status(f.status), f.reason_message.clone())));
+        checks.extend(a.facts.iter().map(|f| check(CheckId::Fact(f.name.clone()), fact_status(f.status), f.reason_message.clone())));
     }
     let grade = grade(&checks, 0);
     let statement_message = statement(t, grade);
@@ -54,7 +59,7 @@ fn data_quality(t: &TelemetryAudit) -> Check {
     let interval = t.gpus.iter().map(|g| g.interval_s).fold(f64::NAN, f64::max);
     let message =
         Message::new("capture-data").int("samples", t.samples).int("gpus", t.gpus.len()).num("seconds", t.duration_s, 0).num("interval", interval, 3).int("gaps", gaps);
-    check("gpu_telemetry", if gaps > 0 { CheckStatus::Warn } else { CheckStatus::Pass }, message)
+    check(CheckId::GpuTelemetry, if gaps > 0 { CheckStatus::Warn } else { CheckStatus::Pass }, message)
 }
 
 /// Which GPUs were busy; idle ones are set aside.
@@ -73,7 +78,7 @@ fn under_load(t: &TelemetryAudit) -> Check {
     } else {
         Message::new("capture-gpus-loaded").int("loaded", loaded.len()).int("gpus", t.gpus.len()).list("names", loaded, Sep::Enumeration)
     };
-    check("gpus_under_load", status, message.num("threshold", t.load_threshold_pct, 0).msg("aside", aside))
+    check(CheckId::GpusUnderLoad, status, message.num("threshold", t.load_threshold_pct, 0).msg("aside", aside))
 }
 
 /// "GPU 0 thermal slowdown 30–50 s (20 s)".
@@ -89,7 +94,7 @@ fn episode_text(e: &ThrottleEpisode) -> Message {
 /// Throttling under load: DCGM's failure reasons fail; power limits and unexplained clock falls warn.
 fn throttling(t: &TelemetryAudit) -> Check {
     if !t.episodes_looked_for() {
-        return check("throttling", CheckStatus::NotChecked, Message::new("capture-throttling-none-looked"));
+        return check(CheckId::Throttling, CheckStatus::NotChecked, Message::new("capture-throttling-none-looked"));
     }
     let basis = Message::new("capture-basis").text("bits", if t.reasons_captured() { "yes" } else { "no" });
     let faults: Vec<Message> = t.episodes.iter().filter(|e| e.fault).map(episode_text).collect();
@@ -102,7 +107,7 @@ fn throttling(t: &TelemetryAudit) -> Check {
     } else {
         (CheckStatus::Pass, Message::new("capture-throttling-clear"))
     };
-    check("throttling", status, message.msg("basis", basis))
+    check(CheckId::Throttling, status, message.msg("basis", basis))
 }
 
 /// The SM clock's spread under load on every loaded GPU.
@@ -121,24 +126,24 @@ fn clock_stability(t: &TelemetryAudit) -> Check {
         })
         .collect();
     if judged.is_empty() {
-        return check("clock_stability", CheckStatus::NotChecked, Message::new("capture-clock-none"));
+        return check(CheckId::ClockStability, CheckStatus::NotChecked, Message::new("capture-clock-none"));
     }
     let status = if judged.iter().all(|j| j.1) { CheckStatus::Pass } else { CheckStatus::Warn };
     let all = judged.into_iter().map(|j| j.0).collect();
     let message =
         Message::new("capture-clock").list("gpus", all, Sep::Semicolon).num("cv", STABLE_CV * 100.0, 0).num("fallen", STABLE_SHARE_FALLEN * 100.0, 0);
-    check("clock_stability", status, message)
+    check(CheckId::ClockStability, status, message)
 }
 
 /// The tool's claims, when summary files came with the capture.
 fn claims_check(claims: Option<&Audit>) -> Check {
     match claims {
         Some(a) if !a.claims.is_empty() => check(
-            "claims",
+            CheckId::Claims,
             if a.differing > 0 { CheckStatus::Warn } else { CheckStatus::Pass },
             Message::new("capture-claims").int("checked", a.reproduced + a.differing).int("claims", a.claims.len()).int("differ", a.differing),
         ),
-        _ => check("claims", CheckStatus::NotChecked, Message::new("capture-claims-none")),
+        _ => check(CheckId::Claims, CheckStatus::NotChecked, Message::new("capture-claims-none")),
     }
 }
 

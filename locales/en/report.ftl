@@ -284,6 +284,7 @@ view-title_sut = { $what }: { $sut }
 view-sut_pair = { $model } on { $engine }
 view-load_swept = { $arrival } swept from { $from } to { $to } requests/s
 view-parenthesized = { $text } ({ $note })
+view-row_stopped = Stopped
 view-row_runs = Runs
 view-runs_line = { $n } runs; headline numbers below are from the first ({ $first })
 view-row_sweep = Sweep

@@ -284,6 +284,7 @@ view-title_sut = { $what }：{ $sut }
 view-sut_pair = { $model }（{ $engine }）
 view-load_swept = { $arrival }，负载从 { $from } 逐档升至 { $to } req/s
 view-parenthesized = { $text }（{ $note }）
+view-row_stopped = 停止条件
 view-row_runs = 运行
 view-runs_line = 共 { $n } 次运行；以下关键数字取自第一次运行（{ $first }）
 view-row_sweep = 负载扫描

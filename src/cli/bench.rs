@@ -13,6 +13,8 @@ use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag};
 use crate::cli::gpu::gpu_source;
 use crate::ops::bench::series::{SeriesPlan, run_series};
 use crate::ops::bench::sweep::{parse_sweep, run_sweep};
+use crate::ops::bench::until::UntilWatcher;
+use crate::analyze::until::{Rule, UntilOptions};
 use crate::error::{CliError, ExitCode};
 use crate::run::manifest::TlsUse;
 
@@ -55,10 +57,25 @@ pub struct BenchArgs {
     /// How long to offer load, e.g. 5m.
     #[arg(long)]
     duration: Option<String>,
+    /// Run until every target's 95 % interval is narrow enough, e.g.
+    /// ttft_p99=3%,tpot_p50=2%,throughput=2% (half-width relative to the estimate). The warmup
+    /// is then measured (--warmup auto), and --max-duration bounds the run.
+    #[arg(long, value_name = "SPEC")]
+    until: Option<String>,
+    /// With --until: the longest the run may take.
+    #[arg(long, default_value = "30m")]
+    max_duration: String,
+    /// With --until: the shortest run, whatever the intervals say.
+    #[arg(long, default_value = "60s")]
+    min_duration: String,
+    /// With --until: stop early when the error rate is surely above this, e.g. 5%.
+    #[arg(long, value_name = "PERCENT")]
+    max_error_rate: Option<String>,
     /// How many requests to send.
     #[arg(long)]
     requests: Option<u64>,
     /// Warmup: the first N requests, or the first D seconds (e.g. 30s); marked, not deleted.
+    /// With --until, `auto` (the default there): measured online.
     #[arg(long, default_value = "0")]
     warmup: String,
     /// Prompt length in words (about one token each): N, uniform:LO-HI, normal:MEAN,SD or
@@ -140,16 +157,60 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     // Ctrl-C stops the load and still writes what was measured; a second Ctrl-C abandons it.
     crate::collect::install_signals();
     let beside = Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note };
+    if let Some(until) = until_options(&a)? {
+        let watcher = UntilWatcher::new(until);
+        return run_once(&o, beside, &a.out, Some(&watcher));
+    }
     match (&a.sweep, series) {
         (_, Some(plan)) => run_series(&o, &plan, beside, &a.out),
-        (None, None) => run_once(&o, beside, &a.out),
+        (None, None) => run_once(&o, beside, &a.out, None),
         (Some(sweep), None) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out),
     }
 }
 
-/// One run: the load, then the run directory and what the client noticed about itself.
-fn run_once(o: &BenchOptions, beside: Beside, out: &Path) -> Result<ExitCode, CliError> {
-    let (data, limits) = crate::bench::run(o, beside).map_err(CliError::bad_input)?;
+/// `--until SPEC` with its bounds, checked; none without `--until`.
+fn until_options(a: &BenchArgs) -> Result<Option<UntilOptions>, CliError> {
+    let Some(spec) = &a.until else {
+        if a.max_error_rate.is_some() {
+            return Err(CliError::bad_input("--max-error-rate applies to --until only"));
+        }
+        return Ok(None);
+    };
+    if a.duration.is_some() || a.requests.is_some() {
+        return Err(CliError::bad_input("--until stops the run itself: drop --duration and --requests (--max-duration bounds it)"));
+    }
+    if a.sweep.is_some() || a.repeat.is_some() {
+        return Err(CliError::bad_input("--until with --sweep or --repeat is not supported yet: run each step or repetition with --until on its own"));
+    }
+    let targets = crate::analyze::until::spec::parse(spec).map_err(CliError::bad_input)?;
+    let (min_duration_s, max_duration_s) = (duration_flag("--min-duration", &a.min_duration)?, duration_flag("--max-duration", &a.max_duration)?);
+    if min_duration_s > max_duration_s {
+        return Err(CliError::bad_input(format!("--min-duration {} is longer than --max-duration {}", a.min_duration, a.max_duration)));
+    }
+    let max_error_rate = a.max_error_rate.as_deref().map(error_rate_flag).transpose()?;
+    let warmup_s = match a.warmup.trim() {
+        "0" | "auto" => None,
+        w if w.parse::<u64>().is_ok() => return Err(CliError::bad_input("with --until, --warmup is auto or a duration (e.g. 30s), not a request count")),
+        w => Some(duration_flag("--warmup", w)?),
+    };
+    Ok(Some(UntilOptions { targets, min_duration_s, max_duration_s, max_error_rate, warmup_s, rule: Rule::Sequential, seed: a.seed }))
+}
+
+/// `--max-error-rate 5%`: a percentage in (0, 100).
+fn error_rate_flag(text: &str) -> Result<f64, CliError> {
+    let percent = text.trim().strip_suffix('%').and_then(|p| p.trim().parse::<f64>().ok()).filter(|p| *p > 0.0 && *p < 100.0);
+    percent.map(|p| p / 100.0).ok_or_else(|| CliError::bad_input(format!("--max-error-rate {text:?}: expected a percentage between 0 % and 100 %, e.g. 5%")))
+}
+
+/// One run: the load, then the run directory and what the client noticed about itself. With
+/// `--until`, the watcher ends the load and the run records why and when.
+fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilWatcher>) -> Result<ExitCode, CliError> {
+    let (mut data, limits) = crate::bench::run_watched(o, beside, until.map(|w| w as &dyn crate::bench::Watcher)).map_err(CliError::bad_input)?;
+    if let Some(w) = until {
+        let stop = w.record(crate::collect::stop_requested());
+        eprintln!("{}", stop_line(&stop));
+        data.manifest.phases.stop = Some(stop);
+    }
     crate::run::write::write_run(out, &data)?;
     let n = data.requests.num_rows();
     eprintln!("wrote {} ({n} requests, {} warmup)", out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));
@@ -166,6 +227,18 @@ fn run_once(o: &BenchOptions, beside: Beside, out: &Path) -> Result<ExitCode, Cl
         eprintln!("warning: {count} requests could not connect; the first: {example}");
     }
     Ok(ExitCode::Success)
+}
+
+/// The stop in one line: the reason, when, and each target against its goal.
+fn stop_line(s: &crate::run::manifest::RunStop) -> String {
+    let targets: Vec<String> = s
+        .targets
+        .iter()
+        .map(|t| format!("{} {} (goal {:.1} %)", t.key, t.half_width.map_or("±?".into(), |h| format!("±{:.1} %", h * 100.0)), t.goal * 100.0))
+        .collect();
+    let warmup = s.warmup_end_s.map_or(String::new(), |w| format!(" after {w:.0} s of warmup"));
+    let detail = s.detail.as_ref().map_or(String::new(), |d| format!(" ({d})"));
+    format!("until: stopped at {:.0} s{warmup}: {}{detail}; {}", s.stopped_at_s, s.reason, targets.join(", "))
 }
 
 /// How many requests failed with this error kind, and the first one's message (a `no_tokens`
@@ -186,9 +259,12 @@ fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
     let (tls, tls_use) = https(a, &endpoint)?;
     let headers = request_headers(a)?;
     let load = load(a.rate, a.concurrency, &a.arrival)?;
-    let duration_s = a.duration.as_deref().map(|d| duration_flag("--duration", d)).transpose()?;
+    let duration_s = match (&a.until, a.duration.as_deref()) {
+        (Some(_), _) => Some(duration_flag("--max-duration", &a.max_duration)?),
+        (None, d) => d.map(|d| duration_flag("--duration", d)).transpose()?,
+    };
     if duration_s.is_none() && a.requests.is_none() {
-        return Err(CliError::bad_input("give --duration D or --requests N"));
+        return Err(CliError::bad_input("give --duration D, --requests N or --until SPEC"));
     }
     let timeout = duration_flag("--timeout", &a.timeout)?;
     if a.out.exists() {
@@ -199,7 +275,7 @@ fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
         "completions" => false,
         other => return Err(CliError::bad_input(format!("--api {other:?}: expected chat or completions"))),
     };
-    let (warmup_requests, warmup_s) = warmup(&a.warmup)?;
+    let (warmup_requests, warmup_s) = if a.until.is_some() && a.warmup.trim() == "auto" { (0, 0.0) } else { warmup(&a.warmup)? };
     let fd_limit = crate::bench::in_flight::raise_fd_limit();
     let bound = in_flight_bound(a, &load, fd_limit)?;
     Ok(BenchOptions {

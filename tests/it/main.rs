@@ -41,3 +41,4 @@ mod steady_sim;
 mod validate_cli;
 mod zh_definitions;
 mod until_study;
+mod until_cli;

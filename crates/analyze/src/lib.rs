@@ -119,6 +119,9 @@ pub struct RunInfo {
     pub source_tool_version: Option<String>,
     pub source_files: Vec<credence_run::manifest::SourceFile>,
     pub format_version: u32,
+    /// How `bench --until` ended the run (absent for a run of fixed length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<credence_run::manifest::RunStop>,
 }
 
 /// The options in force, recorded next to the results.
@@ -556,6 +559,7 @@ fn run_info(m: &credence_run::Manifest, r: &RequestView) -> RunInfo {
         source_tool_version: m.source.tool_version.clone(),
         source_files: m.source.files.clone(),
         format_version: m.format_version,
+        stop: m.phases.stop.clone(),
     }
 }
 

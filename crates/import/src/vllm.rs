@@ -284,6 +284,7 @@ fn declare(quality: TimestampQuality, out: &mut Imported) {
         warmup_s: None,
         warmup_included: Some(false),
         note: Some("vLLM's --num-warmups requests are not in the result file".into()),
+        stop: None,
     };
 }
 

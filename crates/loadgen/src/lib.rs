@@ -139,6 +139,37 @@ fn sleep_until(deadline: Instant, stop: &AtomicBool) -> bool {
     }
 }
 
+/// A finished request, as a watcher of the load sees it (seconds from time zero; latencies
+/// NaN where the request has none).
+#[derive(Debug, Clone, Copy)]
+pub struct Done {
+    pub sent_s: f64,
+    pub end_s: f64,
+    pub ok: bool,
+    pub ttft_ms: f64,
+    pub tpot_ms: f64,
+    pub e2e_ms: f64,
+    pub output_tokens: f32,
+}
+
+/// Watches the load once a second and may end it (`bench --until`).
+pub trait Watcher: Sync {
+    /// `done`: the requests finished since the last call; every request sent before
+    /// `complete_before_s` has finished; `behind`: the generator fell behind its schedule in
+    /// the last seconds. Returns true to end the load.
+    fn tick(&self, t_s: f64, done: Vec<Done>, complete_before_s: f64, behind: bool) -> bool;
+    /// The warmup it measured (seconds from time zero), marked in the run.
+    fn warmup_s(&self) -> Option<f64>;
+}
+
+/// Set when a watcher ends the load (a signal sets `collect::stop_requested` instead).
+static WATCHER_STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether the load is to end: a signal, or the watcher.
+fn stopping() -> bool {
+    crate::collect::stop_requested() || WATCHER_STOP.load(Ordering::SeqCst)
+}
+
 /// Counters the threads share; the self-sampler reads them once a second.
 #[derive(Default)]
 struct Live {
@@ -150,6 +181,12 @@ struct Live {
     /// until then, so they waited.
     queued: AtomicU64,
     seconds: Mutex<Vec<Second>>,
+    /// Whether a watcher reads `done` and `in_flight` (kept only then).
+    watched: bool,
+    /// Requests finished since the watcher's last look.
+    done: Mutex<Vec<Done>>,
+    /// Send times (seconds from time zero) of the requests in flight, by request number.
+    in_flight: Mutex<std::collections::BTreeMap<u64, f64>>,
 }
 
 impl Live {
@@ -238,9 +275,17 @@ fn requests_on_connection(
         let sent = Instant::now();
         count_sent(live, anchor, sent, scheduled);
         live.inflight.fetch_add(1, Ordering::Relaxed);
+        if live.watched {
+            live.in_flight.lock().expect("in flight").insert(k, sent.saturating_duration_since(anchor).as_secs_f64());
+        }
         let (mut obs, after) = send(o, conn, &request);
         let end = *obs.end.get_or_insert_with(Instant::now);
         live.inflight.fetch_sub(1, Ordering::Relaxed);
+        if live.watched {
+            let done = done_of(&obs, anchor, sent, end);
+            live.done.lock().expect("done").push(done);
+            live.in_flight.lock().expect("in flight").remove(&k);
+        }
         if let Some(p) = pool {
             p.ended(end.saturating_duration_since(sent).as_secs_f64());
         }
@@ -255,6 +300,20 @@ fn requests_on_connection(
     records
 }
 
+/// A finished request as a watcher sees it.
+fn done_of(obs: &http::Observed, anchor: Instant, sent: Instant, end: Instant) -> Done {
+    let since = |t: Instant| t.saturating_duration_since(anchor).as_secs_f64();
+    let ms = |a: Instant, b: Instant| b.saturating_duration_since(a).as_secs_f64() * 1e3;
+    let ok = obs.error.is_none();
+    let tokens = obs.completion_tokens.unwrap_or(obs.chunks.len() as u32);
+    let ttft = obs.first_token.filter(|_| ok).map_or(f64::NAN, |f| ms(sent, f));
+    let tpot = match obs.first_token {
+        Some(f) if ok && tokens > 1 => ms(f, end) / f64::from(tokens - 1),
+        _ => f64::NAN,
+    };
+    Done { sent_s: since(sent), end_s: since(end), ok, ttft_ms: ttft, tpot_ms: tpot, e2e_ms: if ok { ms(sent, end) } else { f64::NAN }, output_tokens: tokens as f32 }
+}
+
 /// When a closed loop stops: after this many requests, or at this time.
 struct RunLimits {
     n: u64,
@@ -265,7 +324,7 @@ struct RunLimits {
 fn claim_next(o: &BenchOptions, live: &Live, anchor: Instant, source: &NextRequest, limits: &RunLimits) -> Option<(u64, Option<Instant>)> {
     match source {
         NextRequest::Open(schedule) => {
-            if crate::collect::stop_requested() {
+            if stopping() {
                 return None;
             }
             let (k, due) = schedule.lock().ok().and_then(|mut s| s.next(o, anchor))?;
@@ -278,7 +337,7 @@ fn claim_next(o: &BenchOptions, live: &Live, anchor: Instant, source: &NextReque
         }
         NextRequest::Closed(next_k) => {
             let k = next_k.fetch_add(1, Ordering::SeqCst);
-            if k >= limits.n || limits.end_at.is_some_and(|e| Instant::now() >= e) || crate::collect::stop_requested() {
+            if k >= limits.n || limits.end_at.is_some_and(|e| Instant::now() >= e) || stopping() {
                 return None;
             }
             Some((k, None))
@@ -293,13 +352,13 @@ fn wait_until_due(due: Instant) -> bool {
         if now >= due {
             break;
         }
-        if crate::collect::stop_requested() {
+        if stopping() {
             break;
         }
         // In steps of at most 100 ms, so that a stop is seen at low rates too.
         std::thread::sleep((due - now).min(Duration::from_millis(100)));
     }
-    !crate::collect::stop_requested()
+    !stopping()
 }
 
 /// Counts a send, and open loop its lag behind the schedule, in the second it went out.
@@ -352,6 +411,13 @@ fn precise_sleep() {
 
 /// Runs the benchmark and returns the run data and what it found about its own limits.
 pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String> {
+    run_watched(o, beside, None)
+}
+
+/// `run`, with a watcher that sees each finished request and may end the load; the warmup it
+/// measured is marked in the run.
+pub fn run_watched(o: &BenchOptions, beside: Beside, watcher: Option<&dyn Watcher>) -> Result<(RunData, Limits), String> {
+    WATCHER_STOP.store(false, Ordering::SeqCst);
     let stop = Arc::new(AtomicBool::new(false));
     let gpu_note = beside.gpu_note.clone();
     let mut beside = beside;
@@ -360,8 +426,10 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
         let stop = stop.clone();
         std::thread::spawn(move || sample_beside(beside, stop))
     });
-    let load = apply_load(o);
+    let load = apply_load(o, watcher);
     stop.store(true, Ordering::SeqCst);
+    let measured = watcher.and_then(Watcher::warmup_s).map(|w| BenchOptions { warmup_s: o.warmup_s.max(w), ..o.clone() });
+    let o = measured.as_ref().unwrap_or(o);
     let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
     let anchor_ns = load.anchor.1;
     let (mut data, limits) = build(o, load.anchor, load.records, load.seconds, load.host_rows, (load.queued, load.pool), environment)?;
@@ -405,8 +473,8 @@ fn growing_pool(o: &BenchOptions) -> Option<pool::Pool> {
 
 /// Starts the connection threads (pre-warmed before time zero) and the self-sampler, sets
 /// time zero once all are up, lets a growing pool's keeper open more, and waits for the load to end.
-fn apply_load(o: &BenchOptions) -> Observations {
-    let live = Live::default();
+fn apply_load(o: &BenchOptions, watcher: Option<&dyn Watcher>) -> Observations {
+    let live = Live { watched: watcher.is_some(), ..Live::default() };
     let next_k = AtomicU64::new(0);
     let schedule = Mutex::new(Schedule::new(o.seed));
     let pool = growing_pool(o);
@@ -438,6 +506,7 @@ fn apply_load(o: &BenchOptions) -> Observations {
         let self_stop = &self_stop;
         let sampler = scope.spawn(move || self_sample::sample_self(o, live, anchor, self_stop));
         let keeper = pool.map(|p| scope.spawn(move || keep_growing(scope, o, live, p, schedule, anchor)));
+        let watching = watcher.map(|w| scope.spawn(move || watch(w, live, anchor.0, self_stop)));
         let mut records: Vec<Record> = handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect();
         if let Some(p) = pool {
             p.finish();
@@ -445,11 +514,42 @@ fn apply_load(o: &BenchOptions) -> Observations {
         let grown = keeper.and_then(|k| k.join().ok()).unwrap_or_default();
         records.extend(grown.into_iter().flat_map(|h| h.join().unwrap_or_default()));
         self_stop.store(true, Ordering::SeqCst);
+        if let Some(w) = watching {
+            let _ = w.join();
+        }
         (records, sampler.join().unwrap_or_default(), anchor)
     });
     let seconds = std::mem::take(&mut *live.seconds.lock().expect("seconds"));
     let queued = live.queued.load(Ordering::Relaxed);
     Observations { records, host_rows, anchor, seconds, queued, pool: pool.map(|p| p.report()) }
+}
+
+/// The watcher's thread: once a second, hands it the requests finished since, and ends the
+/// load when it says so. Behind: more than a tenth of the last ten seconds' sends left late
+/// because every connection was busy (the load generator, not the server, set their time).
+fn watch(w: &dyn Watcher, live: &Live, anchor: Instant, done: &AtomicBool) {
+    let mut deadline = anchor;
+    let mut history: std::collections::VecDeque<(u64, u64)> = std::collections::VecDeque::new();
+    loop {
+        deadline += Duration::from_secs(1);
+        if !sleep_until(deadline, done) {
+            return;
+        }
+        let t_s = deadline.saturating_duration_since(anchor).as_secs_f64();
+        let finished = std::mem::take(&mut *live.done.lock().expect("done"));
+        let complete_before = live.in_flight.lock().expect("in flight").values().copied().fold(t_s, f64::min);
+        history.push_back((live.sent.load(Ordering::Relaxed), live.queued.load(Ordering::Relaxed)));
+        if history.len() > 11 {
+            history.pop_front();
+        }
+        let (first, last) = (history.front().copied().unwrap_or_default(), history.back().copied().unwrap_or_default());
+        let (sent, queued) = (last.0 - first.0, last.1 - first.1);
+        let behind = history.len() > 10 && queued >= 10 && queued * 10 > sent;
+        if w.tick(t_s, finished, complete_before, behind) {
+            WATCHER_STOP.store(true, Ordering::SeqCst);
+            return;
+        }
+    }
 }
 
 /// The pool's keeper: opens a connection thread whenever a send left too few idle (or the

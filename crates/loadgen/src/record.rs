@@ -302,6 +302,7 @@ fn manifest(o: &BenchOptions, anchor: (Instant, i64), warm: u64, environment: En
             warmup_s: (o.warmup_s > 0.0).then_some(o.warmup_s),
             warmup_included: Some(true),
             note: Some(credence_run::env_notes::WARMUP_MARKED.into()),
+            stop: None,
         },
         clock: Clock {
             epoch_origin: "unix_epoch_utc".into(),

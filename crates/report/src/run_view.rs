@@ -92,7 +92,30 @@ pub(crate) fn headline(a: &Analysis, lang: Lang) -> Vec<[String; 2]> {
     }
     rows.push([tr(lang, "view.row_tpot"), p50_p99("tpot")]);
     rows.push([tr(lang, "view.row_errors"), errors_line(a, lang)]);
+    if let Some(stop) = &a.run.stop {
+        rows.push([tr(lang, "view.row_stopped"), stop_line(stop).render(lang)]);
+    }
     rows
+}
+
+/// How `bench --until` ended the run: when, after how much warmup, why, and each target's
+/// half-width against its goal.
+fn stop_line(s: &credence_run::manifest::RunStop) -> Message {
+    let targets = s
+        .targets
+        .iter()
+        .map(|t| {
+            // Throughput is the request rate, worded as the metric labels word it.
+            let metric = metric_label(if t.key == "throughput" { "requests_per_s" } else { &t.key });
+            let goal = format!("{:.1}", t.goal * 100.0);
+            match t.half_width {
+                Some(h) => Message::new("until-target").msg("metric", metric).text("width", format!("{:.1}", h * 100.0)).text("goal", goal),
+                None => Message::new("until-target-open").msg("metric", metric).text("goal", goal),
+            }
+        })
+        .collect();
+    let warmup = s.warmup_end_s.map_or(Message::new("empty"), |w| Message::new("until-warmup").text("warmup", format!("{w:.0}")));
+    Message::new("until-stopped").text("at", format!("{:.0}", s.stopped_at_s)).msg("warmup", warmup).text("reason", s.reason.as_str()).list("targets", targets, credence_messages::Sep::Comma)
 }
 
 /// The error rate, then each kind's share (largest first), e.g. `12 of 120 requests: 10 [6, 17] %

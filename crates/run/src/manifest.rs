@@ -288,6 +288,44 @@ pub struct DeclaredPhases {
     /// Whether the tool's warmup requests are present in `requests.parquet` (marked `warmup`).
     pub warmup_included: Option<bool>,
     pub note: Option<String>,
+    /// How `bench --until` ended the run; absent for a run of fixed length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<RunStop>,
+}
+
+/// Why and when `bench --until` stopped: its rule and parameters, the reason, the time and
+/// each target as it stood.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunStop {
+    /// The stopping rule (`sequential`).
+    pub rule: String,
+    pub min_duration_s: f64,
+    pub max_duration_s: f64,
+    pub max_error_rate: Option<f64>,
+    /// `targets_met`, `error_rate`, `client_saturated`, `no_steady_state`, `unreachable`,
+    /// `max_duration` or `interrupted`.
+    pub reason: String,
+    /// The target that could not be reached (`unreachable`).
+    pub detail: Option<String>,
+    /// Seconds from the first send when the rule ended the load.
+    pub stopped_at_s: f64,
+    /// Where the warmup ended, measured online.
+    pub warmup_end_s: Option<f64>,
+    pub targets: Vec<StopTarget>,
+}
+
+/// One `--until` target when the run stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopTarget {
+    /// As the user named it (`ttft_p99`).
+    pub key: String,
+    /// Goal: the 95 % interval's half-width relative to the estimate (0.03).
+    pub goal: f64,
+    pub estimate: Option<f64>,
+    pub half_width: Option<f64>,
+    pub met: bool,
 }
 
 /// How timestamps were taken.

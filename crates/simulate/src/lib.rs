@@ -413,6 +413,7 @@ fn manifest(opts: &SimOptions) -> Manifest {
             warmup_s: Some(0.0),
             warmup_included: Some(false),
             note: Some("the simulator declares no warmup; truth.json holds the true one".into()),
+            stop: None,
         },
         clock: Clock {
             epoch_origin: "unix_epoch_utc".into(),

@@ -1,5 +1,7 @@
 //! `credence bench`'s steps above one run: a sweep of offered rates, each step analyzed as it
-//! ends, and a series of repetitions (the load generator itself is `credence-loadgen`).
+//! ends, a series of repetitions, and a run that stops when its numbers are good enough
+//! (`until`; the load generator itself is `credence-loadgen`).
 
 pub mod series;
 pub mod sweep;
+pub mod until;

@@ -190,14 +190,20 @@ impl Monitor {
             look.stop = Some(stop);
             return look;
         }
-        let Some((start_s, end_s)) = self.measured_window(&view, until_s) else {
+        let Some(start_s) = self.warmup_end(&view) else {
             look.stop = (now_s >= self.o.max_duration_s).then_some(StopReason::NoSteadyState);
             return look;
         };
         look.phase = Phase::Measuring;
         look.warmup_end_s = Some(start_s);
-        look.measured_s = end_s - start_s;
-        look.targets = estimates(&view, start_s, end_s, &self.o);
+        look.measured_s = (until_s - start_s).max(0.0);
+        if look.measured_s < self.pilot_s() {
+            // The pilot: no width counts yet.
+            look.eta_s = Some(self.pilot_s() - look.measured_s);
+            look.stop = (now_s >= self.o.max_duration_s).then_some(StopReason::MaxDuration);
+            return look;
+        }
+        look.targets = estimates(&view, start_s, until_s, &self.o);
         look.eta_s = look.targets.iter().map(|t| t.needed_s.map(|n| (n - look.measured_s).max(0.0))).try_fold(0.0f64, |a, x| x.map(|x| a.max(x)));
         look.stop = self.decide(&look, now_s);
         look
@@ -214,25 +220,23 @@ impl Monitor {
         (n >= 20 && low > limit).then(|| StopReason::ErrorRate { rate: errors as f64 / n as f64, limit })
     }
 
-    /// The steady window so far: from the warmup's end (given, or as the offline detector
-    /// finds it) to the last complete second; none until it holds a pilot.
-    fn measured_window(&self, view: &RequestView, until_s: f64) -> Option<(f64, f64)> {
+    /// Where the steady window starts: the warmup's end, given or as the offline detector
+    /// finds it in what has finished; none while there is no steady state.
+    fn warmup_end(&self, view: &RequestView) -> Option<f64> {
+        if let Some(w) = self.o.warmup_s {
+            return Some(w);
+        }
         let d = AnalyzeOptions::default();
-        let start_s = match self.o.warmup_s {
-            Some(w) => w,
-            None => {
-                let s = steady_state(view, &SteadyOptions { window_s: d.window_s, penalty: d.penalty, delta: d.delta, override_window: None });
-                if s.classification == Classification::NoSteadyState {
-                    return None;
-                }
-                s.start_s
-            }
-        };
-        let pilot_s = match self.o.rule {
+        let s = steady_state(view, &SteadyOptions { window_s: d.window_s, penalty: d.penalty, delta: d.delta, override_window: None });
+        (s.classification != Classification::NoSteadyState).then_some(s.start_s)
+    }
+
+    /// Seconds of steady data measured before any width counts.
+    fn pilot_s(&self) -> f64 {
+        match self.o.rule {
             Rule::Sequential => PILOT_GROUPS as f64 * crate::GROUP_MIN_S,
             Rule::Naive => crate::GROUP_MIN_S,
-        };
-        (until_s - start_s >= pilot_s).then_some((start_s, until_s))
+        }
     }
 
     /// The stop this look decides: goals met (after `--min-duration`), a goal out of reach,

@@ -137,6 +137,7 @@ fn phases(b: &Value, out: &Imported) -> DeclaredPhases {
         note: Some(format!(
             "guidellm lists every request it ran and counts those whose [start, end] overlaps [measure_start_time, measure_end_time]; the {warm} that ended before are marked warmup, the {cool} that started after cooldown"
         )),
+        stop: None,
     }
 }
 

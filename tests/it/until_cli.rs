@@ -1,0 +1,82 @@
+//! `credence bench --until SPEC` as a user runs it: bad specs are refused with exit 2 before
+//! any request; against a mock server that warms up (3x slower, decaying over 10 s) and
+//! throttles (1.5x for 10 s), the run cuts the warmup online, stops on its own with its goals
+//! met, records why and when in `run.json`, `analyze` reproduces its estimates, and the
+//! report's page 1 says how it stopped.
+
+use std::time::Duration;
+
+use crate::common::{Scratch, credence, stderr};
+use credence::bench::mock_server::{MockConfig, spawn};
+use credence::bench::mock_timeline::{Episode, Timeline, Warmup};
+use serde_json::Value;
+
+#[test]
+fn bad_until_specs_are_refused_before_any_request() {
+    let s = Scratch::new("until_bad");
+    let out = s.path("run");
+    let base = ["bench", "--url", "http://127.0.0.1:9", "--model", "m", "--rate", "5", "--out", out.to_str().unwrap()];
+    for (extra, says) in [
+        (vec!["--until", "ttft_p42=3%"], "unknown metric"),
+        (vec!["--until", "ttft_p99=0%"], "between 0 % and 100 %"),
+        (vec!["--until", "ttft_p99=three"], "must be a percentage"),
+        (vec!["--until", "ttft_p99=3%", "--duration", "60s"], "drop --duration"),
+        (vec!["--until", "ttft_p99=3%", "--requests", "100"], "drop --duration and --requests"),
+        (vec!["--until", "ttft_p99=3%", "--max-error-rate", "150%"], "--max-error-rate"),
+        (vec!["--until", "ttft_p99=3%", "--min-duration", "10m", "--max-duration", "5m"], "longer than --max-duration"),
+        (vec!["--max-error-rate", "5%", "--duration", "10s"], "applies to --until only"),
+    ] {
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend(extra.iter().copied());
+        let o = credence(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{extra:?}: {}", stderr(&o));
+        assert!(!out.exists(), "{extra:?}: nothing is written");
+    }
+    let o = credence(&[&base[..], &["--until", "latency=3%"]].concat());
+    assert!(stderr(&o).contains("ttft_p99") && stderr(&o).contains("throughput"), "the error lists the metrics: {}", stderr(&o));
+}
+
+#[test]
+fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
+    let timeline = Timeline {
+        warmup: Some(Warmup { duration_s: 10.0, factor: 3.0 }),
+        throttles: vec![Episode { start_s: 40.0, end_s: 50.0, value: 1.5 }],
+        ..Timeline::default()
+    };
+    let config = MockConfig { ttft: Duration::from_millis(20), token_delay: Duration::from_millis(2), output_tokens: Some(8), timeline, ..MockConfig::default() };
+    let server = spawn(config, 0).unwrap();
+    let s = Scratch::new("until_run");
+    let out = s.path("run");
+    let url = server.url();
+    let args = ["bench", "--url", &url, "--model", "m", "--rate", "20", "--until", "ttft_p50=5%,throughput=10%", "--max-duration", "240s", "--out", out.to_str().unwrap()];
+    let o = credence(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("until: stopped at"), "{}", stderr(&o));
+    let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let stop = &manifest["phases"]["stop"];
+    assert_eq!(stop["reason"], "targets_met", "{stop}");
+    let (at, warmup) = (stop["stopped_at_s"].as_f64().unwrap(), stop["warmup_end_s"].as_f64().unwrap());
+    assert!(at < 240.0, "stopped before --max-duration: {at}");
+    // The mock's slowdown decays to nothing at 10 s: the online cut lies near it.
+    assert!((3.0..=25.0).contains(&warmup), "warmup cut online at {warmup} s");
+    assert_eq!(manifest["phases"]["warmup_s"].as_f64(), Some(warmup), "requests before the cut are marked warmup");
+    for t in stop["targets"].as_array().unwrap() {
+        assert_eq!(t["met"], true, "{t}");
+        assert!(t["half_width"].as_f64().unwrap() <= t["goal"].as_f64().unwrap(), "{t}");
+    }
+    // `analyze` on the run reproduces the estimates the run stopped on.
+    let a = credence(&["analyze", out.to_str().unwrap(), "--json", "--resamples", "999"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let a: Value = serde_json::from_slice(&a.stdout).unwrap();
+    let online = stop["targets"][0]["estimate"].as_f64().unwrap();
+    let offline = a["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap();
+    assert!((online / offline - 1.0).abs() < 0.02, "P50 TTFT online {online} offline {offline}");
+    // The mock's TTFT is 20 ms outside its slowdowns.
+    assert!((20.0..24.0).contains(&offline), "P50 TTFT {offline} ms");
+    let report = s.path("report.md");
+    let r = credence(&["report", out.to_str().unwrap(), "--format", "md", "-o", report.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let md = std::fs::read_to_string(report).unwrap();
+    assert!(md.contains("| Stopped | stopped at") && md.contains("every goal reached"), "{md}");
+}

@@ -117,6 +117,17 @@ fn full_manifest() -> Manifest {
     m.workload.dataset = Some("sharegpt".into());
     m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
     m.phases.note = Some("n".into());
+    m.phases.stop = Some(credence::run::manifest::RunStop {
+        rule: "sequential".into(),
+        min_duration_s: 60.0,
+        max_duration_s: 1800.0,
+        max_error_rate: Some(0.05),
+        reason: "targets_met".into(),
+        detail: None,
+        stopped_at_s: 412.0,
+        warmup_end_s: Some(38.0),
+        targets: vec![credence::run::manifest::StopTarget { key: "ttft_p99".into(), goal: 0.03, estimate: Some(80.0), half_width: Some(0.029), met: true }],
+    });
     m.clock.timezone_assumed = Some("Europe/Berlin".into());
     m.clock.conversion = Some("local time + --tz".into());
     m.source.capabilities = Some(credence::run::manifest::Capabilities {

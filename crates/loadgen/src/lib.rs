@@ -139,25 +139,14 @@ fn sleep_until(deadline: Instant, stop: &AtomicBool) -> bool {
     }
 }
 
-/// A finished request, as a watcher of the load sees it (seconds from time zero; latencies
-/// NaN where the request has none).
-#[derive(Debug, Clone, Copy)]
-pub struct Done {
-    pub sent_s: f64,
-    pub end_s: f64,
-    pub ok: bool,
-    pub ttft_ms: f64,
-    pub tpot_ms: f64,
-    pub e2e_ms: f64,
-    pub output_tokens: f32,
-}
+pub use credence_run::rows::Finished;
 
 /// Watches the load once a second and may end it (`bench --until`).
 pub trait Watcher: Sync {
     /// `done`: the requests finished since the last call; every request sent before
     /// `complete_before_s` has finished; `behind`: the generator fell behind its schedule in
     /// the last seconds. Returns true to end the load.
-    fn tick(&self, t_s: f64, done: Vec<Done>, complete_before_s: f64, behind: bool) -> bool;
+    fn tick(&self, t_s: f64, done: Vec<Finished>, complete_before_s: f64, behind: bool) -> bool;
     /// The warmup it measured (seconds from time zero), marked in the run.
     fn warmup_s(&self) -> Option<f64>;
 }
@@ -184,7 +173,7 @@ struct Live {
     /// Whether a watcher reads `done` and `in_flight` (kept only then).
     watched: bool,
     /// Requests finished since the watcher's last look.
-    done: Mutex<Vec<Done>>,
+    done: Mutex<Vec<Finished>>,
     /// Send times (seconds from time zero) of the requests in flight, by request number.
     in_flight: Mutex<std::collections::BTreeMap<u64, f64>>,
 }
@@ -301,7 +290,7 @@ fn requests_on_connection(
 }
 
 /// A finished request as a watcher sees it.
-fn done_of(obs: &http::Observed, anchor: Instant, sent: Instant, end: Instant) -> Done {
+fn done_of(obs: &http::Observed, anchor: Instant, sent: Instant, end: Instant) -> Finished {
     let since = |t: Instant| t.saturating_duration_since(anchor).as_secs_f64();
     let ms = |a: Instant, b: Instant| b.saturating_duration_since(a).as_secs_f64() * 1e3;
     let ok = obs.error.is_none();
@@ -311,7 +300,7 @@ fn done_of(obs: &http::Observed, anchor: Instant, sent: Instant, end: Instant) -
         Some(f) if ok && tokens > 1 => ms(f, end) / f64::from(tokens - 1),
         _ => f64::NAN,
     };
-    Done { sent_s: since(sent), end_s: since(end), ok, ttft_ms: ttft, tpot_ms: tpot, e2e_ms: if ok { ms(sent, end) } else { f64::NAN }, output_tokens: tokens as f32 }
+    Finished { sent_s: since(sent), end_s: since(end), ok, ttft_ms: ttft, tpot_ms: tpot, e2e_ms: if ok { ms(sent, end) } else { f64::NAN }, output_tokens: tokens as f32 }
 }
 
 /// When a closed loop stops: after this many requests, or at this time.

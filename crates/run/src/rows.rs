@@ -351,3 +351,16 @@ mod tests {
         assert_eq!(rows.quarantine_invalid("f.json", false), Ok(0), "a relative run starts anywhere");
     }
 }
+
+/// A finished request as a load generator hands it to an online monitor (`bench --until`):
+/// seconds from the run's first send; latencies NaN where the request has none.
+#[derive(Debug, Clone, Copy)]
+pub struct Finished {
+    pub sent_s: f64,
+    pub end_s: f64,
+    pub ok: bool,
+    pub ttft_ms: f64,
+    pub tpot_ms: f64,
+    pub e2e_ms: f64,
+    pub output_tokens: f32,
+}

@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 
 use crate::analyze::until::{Finished, Look, Monitor, Phase, StopReason, UntilOptions};
-use crate::bench::{Done, Watcher};
+use crate::bench::Watcher;
 use crate::run::manifest::{RunStop, StopTarget};
 
 /// Seconds between two plain progress lines when stderr is not a terminal (a CI log).
@@ -85,10 +85,10 @@ impl UntilWatcher {
 }
 
 impl Watcher for UntilWatcher {
-    fn tick(&self, t_s: f64, done: Vec<Done>, complete_before_s: f64, behind: bool) -> bool {
+    fn tick(&self, t_s: f64, done: Vec<Finished>, complete_before_s: f64, behind: bool) -> bool {
         let mut state = self.state.lock().expect("until state");
-        for d in done {
-            state.monitor.push(Finished { sent_s: d.sent_s, end_s: d.end_s, ok: d.ok, ttft_ms: d.ttft_ms, tpot_ms: d.tpot_ms, e2e_ms: d.e2e_ms, output_tokens: d.output_tokens });
+        for f in done {
+            state.monitor.push(f);
         }
         let Some(look) = state.monitor.look(t_s, complete_before_s, behind) else { return false };
         self.show(&mut state, &look);

@@ -25,6 +25,7 @@ use crate::intervals::{IntervalOptions, MetricSample, metric_estimates, percenti
 use crate::requests::RequestView;
 use crate::steady::{Classification, SteadyOptions, steady_state};
 use crate::{AnalyzeOptions, ResamplingGroups};
+pub use credence_run::rows::Finished;
 pub use spec::{Target, TargetMetric};
 
 /// Resampling groups of steady data measured before a width may stop the run.
@@ -36,19 +37,6 @@ const UNREACHABLE_LOOKS: usize = 3;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
 /// settle a width to a few percent, and a look must cost little beside the load.
 const LOOK_RESAMPLES: usize = 999;
-
-/// One request as the monitor sees it, when it has finished (times in seconds from the
-/// run's first send; latencies NaN where the request has none).
-#[derive(Debug, Clone, Copy)]
-pub struct Finished {
-    pub sent_s: f64,
-    pub end_s: f64,
-    pub ok: bool,
-    pub ttft_ms: f64,
-    pub tpot_ms: f64,
-    pub e2e_ms: f64,
-    pub output_tokens: f32,
-}
 
 /// When a stop is allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

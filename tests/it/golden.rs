@@ -110,16 +110,20 @@ fn audits() -> Vec<(&'static str, Vec<String>)> {
 fn reports_are_unchanged() {
     let s = Scratch::new("golden_reports");
     let mut hashes = String::new();
-    let jobs = reports().into_iter().map(|(n, a)| (n, "report", a)).chain(audits().into_iter().map(|(n, a)| (n, "audit", a)));
-    // Chinese: every kind of report once (a run, several runs, a comparison, an audit); the JSON
-    // is the same in every language.
-    let chinese = ["demo", "aa", "ab", "audit-llmperf"];
+    let f = |p: &str| fixture(p).display().to_string();
+    let history = ("history", "history", vec![f("aa/a1"), f("aa/a2"), f("aa/a3"), f("ab/cand")]);
+    let jobs = reports().into_iter().map(|(n, a)| (n, "report", a)).chain(audits().into_iter().map(|(n, a)| (n, "audit", a))).chain([history]);
+    // Chinese: every kind of report once (a run, several runs, a comparison, an audit, a
+    // history); the JSON is the same in every language.
+    let chinese = ["demo", "aa", "ab", "audit-llmperf", "history"];
     let jobs = jobs.flat_map(|(n, c, a)| {
         let zh = chinese.contains(&n).then(|| (format!("{n}.zh"), c, [a.clone(), vec!["--lang".into(), "zh".into()]].concat()));
         std::iter::once((n.to_string(), c, a)).chain(zh)
     });
     for (name, command, args) in jobs {
-        let formats: &[(&str, &str)] = if name.ends_with(".zh") { &[("pdf", "pdf"), ("md", "md")] } else { &[("pdf", "pdf"), ("md", "md"), ("json", "json")] };
+        // A history's JSON is `history --out`, covered by its own tests.
+        let formats: &[(&str, &str)] =
+            if name.ends_with(".zh") || command == "history" { &[("pdf", "pdf"), ("md", "md")] } else { &[("pdf", "pdf"), ("md", "md"), ("json", "json")] };
         for &(format, ext) in formats {
             let out = s.path(&format!("{name}.{ext}"));
             let mut full: Vec<&str> = vec![command];

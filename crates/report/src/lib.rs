@@ -11,6 +11,7 @@ pub mod conditions_view;
 pub mod document;
 pub mod fonts;
 pub mod format;
+pub mod glyphs;
 pub mod history;
 pub mod i18n;
 pub mod markdown;

@@ -1,5 +1,5 @@
 //! The PDF exporter: typst with the template compiled into the binary, the embedded fonts (a
-//! system CJK font only for characters they lack, `i18n::glyphs`), the content as JSON bytes
+//! system CJK font only for characters they lack, `glyphs`), the content as JSON bytes
 //! and the charts as SVG bytes in `sys.inputs`. Nothing from a run is spliced into typst source.
 
 use typst::foundations::{Bytes, Dict, IntoValue};
@@ -7,7 +7,8 @@ use typst_as_lib::TypstEngine;
 
 use super::charts;
 use super::document::Report;
-use super::i18n::{Lang, glyphs};
+use super::glyphs;
+use super::i18n::Lang;
 use super::telemetry_charts;
 use super::view::{View, view};
 use super::{Exporter, ReportError};

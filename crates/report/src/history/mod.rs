@@ -244,7 +244,7 @@ pub(crate) fn run_row(h: &History, r: &HistoryRun, w: &Words) -> Vec<String> {
 /// The runs table's header: position, run, start, configuration, grade, then the metrics.
 pub(crate) fn run_header(h: &History, w: &Words, configuration: &str) -> Vec<String> {
     let mut header: Vec<String> = ["history-col-index", "history-col-run", "history-col-start", configuration, "history-col-grade"].map(|id| w.w(id)).into();
-    header.extend(h.metrics.iter().map(|m| m.to_string()));
+    header.extend(h.metrics.iter().map(|m| w.say(&credence_messages::metric_label(m.name()))));
     header
 }
 

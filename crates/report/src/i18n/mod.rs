@@ -1,13 +1,12 @@
 //! The catalog glue of the report: its words (`tr`, `fill`: headings, column names, chart
 //! labels, view sentences) come from `locales/*/report.ftl`, the analysis's own messages are
-//! rendered by `messages`, and `glyphs` finds characters the embedded fonts lack.
+//! rendered by `messages`.
 //!
 //! Design: the JSON stays language-neutral (English sentences beside their messages), and the
 //! view is built once per language from the same structured fields, never by translating the
 //! English text. So every number in a Chinese sentence comes from the same JSON field as in
 //! the English one.
 
-pub mod glyphs;
 pub mod messages;
 
 pub use credence_messages::Lang;

@@ -208,7 +208,7 @@ fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilWa
     let (mut data, limits) = crate::bench::run_watched(o, beside, until.map(|w| w as &dyn crate::bench::Watcher)).map_err(CliError::bad_input)?;
     if let Some(w) = until {
         let stop = w.record(crate::collect::stop_requested());
-        eprintln!("{}", stop_line(&stop));
+        eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(credence_messages::Lang::En));
         data.manifest.phases.stop = Some(stop);
     }
     crate::run::write::write_run(out, &data)?;
@@ -227,18 +227,6 @@ fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilWa
         eprintln!("warning: {count} requests could not connect; the first: {example}");
     }
     Ok(ExitCode::Success)
-}
-
-/// The stop in one line: the reason, when, and each target against its goal.
-fn stop_line(s: &crate::run::manifest::RunStop) -> String {
-    let targets: Vec<String> = s
-        .targets
-        .iter()
-        .map(|t| format!("{} {} (goal {:.1} %)", t.key, t.half_width.map_or("±?".into(), |h| format!("±{:.1} %", h * 100.0)), t.goal * 100.0))
-        .collect();
-    let warmup = s.warmup_end_s.map_or(String::new(), |w| format!(" after {w:.0} s of warmup"));
-    let detail = s.detail.as_ref().map_or(String::new(), |d| format!(" ({d})"));
-    format!("until: stopped at {:.0} s{warmup}: {}{detail}; {}", s.stopped_at_s, s.reason, targets.join(", "))
 }
 
 /// How many requests failed with this error kind, and the first one's message (a `no_tokens`

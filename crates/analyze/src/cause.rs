@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use credence_messages::{Lang, Message};
+use credence_messages::Message;
 
 use crate::attribute::effect::EffectMetric;
 
@@ -158,10 +158,6 @@ impl Cause {
     pub fn action(self) -> Message {
         Message::new("cause-action").text("cause", self.id())
     }
-
-    pub fn title_in(self, lang: Lang) -> String {
-        self.title().render(lang)
-    }
 }
 
 impl fmt::Display for Cause {
@@ -179,6 +175,7 @@ impl PartialEq<&str> for Cause {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use credence_messages::Lang;
 
     #[test]
     fn ids_round_trip_through_serde_and_parse() {

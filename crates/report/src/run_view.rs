@@ -99,8 +99,8 @@ pub(crate) fn headline(a: &Analysis, lang: Lang) -> Vec<[String; 2]> {
 }
 
 /// How `bench --until` ended the run: when, after how much warmup, why, and each target's
-/// half-width against its goal.
-fn stop_line(s: &credence_run::manifest::RunStop) -> Message {
+/// half-width against its goal (page 1, and `bench`'s last line).
+pub fn stop_line(s: &credence_run::manifest::RunStop) -> Message {
     let targets = s
         .targets
         .iter()

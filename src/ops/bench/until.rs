@@ -44,7 +44,7 @@ impl UntilWatcher {
             _ if interrupted => ("interrupted".to_string(), None),
             Some(StopReason::Unreachable { key, needed_s }) => ("unreachable".into(), Some(format!("{key} needs about {needed_s:.0} s of steady data"))),
             Some(StopReason::ErrorRate { rate, limit }) => ("error_rate".into(), Some(format!("error rate {:.1} % above {:.1} %", rate * 100.0, limit * 100.0))),
-            Some(r) => (reason_id(r).to_string(), None),
+            Some(r) => (r.id().to_string(), None),
             None => ("max_duration".into(), None),
         };
         let targets = match look {
@@ -105,18 +105,6 @@ impl Watcher for UntilWatcher {
     }
 }
 
-/// The reason's id in `run.json`.
-fn reason_id(r: &StopReason) -> &'static str {
-    match r {
-        StopReason::TargetsMet => "targets_met",
-        StopReason::ErrorRate { .. } => "error_rate",
-        StopReason::ClientSaturated => "client_saturated",
-        StopReason::NoSteadyState => "no_steady_state",
-        StopReason::Unreachable { .. } => "unreachable",
-        StopReason::MaxDuration => "max_duration",
-    }
-}
-
 /// The live view: the phase and time, each target against its goal, the ETA.
 fn view_lines(look: &Look) -> Vec<String> {
     let pilot = look.targets.iter().all(|t| t.half_width.is_none()) && look.phase == Phase::Measuring;
@@ -127,7 +115,7 @@ fn view_lines(look: &Look) -> Vec<String> {
         (Phase::Measuring, None) => "steady".to_string(),
     };
     let eta = look.eta_s.map_or("ETA unknown".to_string(), |e| format!("ETA {e:.0} s"));
-    let stop = look.stop.as_ref().map_or(String::new(), |r| format!(" · stopping: {}", reason_id(r)));
+    let stop = look.stop.as_ref().map_or(String::new(), |r| format!(" · stopping: {}", r.id()));
     let mut lines = vec![format!("until · {:.0} s · {phase} · {} requests, {} errors · {eta}{stop}", look.t_s, look.requests, look.errors)];
     for t in &look.targets {
         let value = t.estimate.map_or("—".to_string(), |x| format!("{x:.4}"));

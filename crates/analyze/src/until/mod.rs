@@ -32,6 +32,8 @@ pub use spec::{Target, TargetMetric};
 pub const PILOT_GROUPS: usize = 20;
 /// Seconds between two looks of the sequential rule.
 pub const LOOK_EVERY_S: f64 = 5.0;
+/// The sequential rule looks again only once the finished requests grew by this factor.
+const LOOK_GROWTH: f64 = 1.05;
 /// Consecutive looks that must project a goal out of reach before the run stops for it.
 const UNREACHABLE_LOOKS: usize = 3;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
@@ -79,6 +81,20 @@ pub enum StopReason {
     MaxDuration,
 }
 
+impl StopReason {
+    /// The reason's id, as `run.json` records it (`targets_met`).
+    pub fn id(&self) -> &'static str {
+        match self {
+            StopReason::TargetsMet => "targets_met",
+            StopReason::ErrorRate { .. } => "error_rate",
+            StopReason::ClientSaturated => "client_saturated",
+            StopReason::NoSteadyState => "no_steady_state",
+            StopReason::Unreachable { .. } => "unreachable",
+            StopReason::MaxDuration => "max_duration",
+        }
+    }
+}
+
 /// One target's state at a look.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TargetState {
@@ -123,6 +139,8 @@ pub struct Monitor {
     o: UntilOptions,
     done: Vec<Finished>,
     last_look_s: f64,
+    /// Finished requests at the last look.
+    last_look_n: usize,
     /// Consecutive looks that projected a target beyond `--max-duration`.
     unreachable_looks: usize,
     last: Option<Look>,
@@ -130,7 +148,7 @@ pub struct Monitor {
 
 impl Monitor {
     pub fn new(o: UntilOptions) -> Monitor {
-        Monitor { o, done: Vec::new(), last_look_s: f64::NEG_INFINITY, unreachable_looks: 0, last: None }
+        Monitor { o, done: Vec::new(), last_look_s: f64::NEG_INFINITY, last_look_n: 0, unreachable_looks: 0, last: None }
     }
 
     pub fn push(&mut self, f: Finished) {
@@ -147,14 +165,17 @@ impl Monitor {
     /// `client_saturated` whether the load generator fell behind its schedule. Returns None
     /// between looks.
     pub fn look(&mut self, now_s: f64, complete_before_s: f64, client_saturated: bool) -> Option<Look> {
-        let every = match self.o.rule {
-            Rule::Sequential => LOOK_EVERY_S,
-            Rule::Naive => 1.0,
+        let (every, growth) = match self.o.rule {
+            Rule::Sequential => (LOOK_EVERY_S, LOOK_GROWTH),
+            Rule::Naive => (1.0, 1.0),
         };
-        if now_s - self.last_look_s < every && now_s < self.o.max_duration_s {
+        // A look re-reads every finished request: spacing them by the data's growth as well as
+        // by time keeps the monitor's total cost linear in the run's length.
+        let due = now_s - self.last_look_s >= every && self.done.len() as f64 >= growth * self.last_look_n as f64;
+        if !due && now_s < self.o.max_duration_s {
             return None;
         }
-        self.last_look_s = now_s;
+        (self.last_look_s, self.last_look_n) = (now_s, self.done.len());
         let look = self.evaluate(now_s, complete_before_s.min(now_s), client_saturated);
         self.last = Some(look.clone());
         Some(look)

@@ -148,6 +148,20 @@ pub enum ReportFormat {
     Pdf,
     Md,
     Json,
+    Html,
+}
+
+impl ReportFormat {
+    /// `--format` when given, else the one `out`'s extension names (`.md`, `.json`, `.html`),
+    /// else PDF.
+    pub fn of(format: Option<ReportFormat>, out: &std::path::Path) -> ReportFormat {
+        format.unwrap_or_else(|| match out.extension().and_then(|x| x.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("md") => ReportFormat::Md,
+            Some("json") => ReportFormat::Json,
+            Some("html" | "htm") => ReportFormat::Html,
+            _ => ReportFormat::Pdf,
+        })
+    }
 }
 
 /// `credence collect --gpu` and `bench --collect-gpu`.

@@ -18,9 +18,9 @@ use crate::error::{CliError, ExitCode};
 use crate::import::folder::gather;
 use crate::import::{ImportResult, import_run, several_runs};
 use crate::report::Report;
-use credence_messages::{Message, Sep};
 use crate::report::document::{audit_title, titled};
 use crate::run::Table;
+use credence_messages::{Message, Sep};
 
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
@@ -31,9 +31,9 @@ pub struct AuditArgs {
     /// Output file.
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Pdf)]
-    format: ReportFormat,
+    /// Output format (default: from the name of -o: .md, .json, .html; else PDF).
+    #[arg(long, value_enum)]
+    format: Option<ReportFormat>,
     /// UTC offset for zone-less local times, e.g. +02:00.
     #[arg(long)]
     tz: Option<String>,
@@ -79,7 +79,7 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     } else {
         aggregate_only_audit(&a, &result, &source)?
     };
-    let bytes = write_report_in(&report, a.format, lang, &a.out)?;
+    let bytes = write_report_in(&report, ReportFormat::of(a.format, &a.out), lang, &a.out)?;
     let wrote = Message::new("cli-wrote-audit").text("path", a.out.display().to_string()).int("bytes", bytes).msg("outcome", outcome(&report));
     eprintln!("{}", wrote.render(lang));
     Ok(ExitCode::Success)
@@ -87,10 +87,17 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
 
 /// What the audit found, in one line for the terminal.
 fn outcome(report: &Report) -> Message {
-    let claims = report.audit.as_ref().map(|x| Message::new("cli-audit-claims").int("claims", x.claims.len()).int("reproduced", x.reproduced).int("differ", x.differing));
+    let claims = report
+        .audit
+        .as_ref()
+        .map(|x| Message::new("cli-audit-claims").int("claims", x.claims.len()).int("reproduced", x.reproduced).int("differ", x.differing));
     let Some(t) = &report.telemetry else { return claims.unwrap_or_else(|| Message::new("empty")) };
     let loaded = t.gpus_in(LoadState::Loaded).count();
-    let telemetry = Message::new("cli-audit-telemetry").int("gpus", t.gpus.len()).int("loaded", loaded).int("aside", t.gpus.len() - loaded).int("episodes", t.episodes.len());
+    let telemetry = Message::new("cli-audit-telemetry")
+        .int("gpus", t.gpus.len())
+        .int("loaded", loaded)
+        .int("aside", t.gpus.len() - loaded)
+        .int("episodes", t.episodes.len());
     Message::new("as-written").list("text", [Some(telemetry), claims].into_iter().flatten().collect(), Sep::Semicolon)
 }
 

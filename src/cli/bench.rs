@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::analyze::until::between::MIN_RUNS;
+use crate::analyze::until::{Rule, UntilOptions};
 use crate::bench::headers::{RequestHeaders, parse_header};
 use crate::bench::in_flight::{Bound, FdLimit, fd_budget};
 use crate::bench::lengths::LengthDist;
@@ -11,11 +13,9 @@ use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
 use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag};
 use crate::cli::gpu::gpu_source;
-use crate::ops::bench::series::{SeriesPlan, run_series};
-use crate::ops::bench::sweep::{parse_sweep, run_sweep};
-use crate::ops::bench::until::UntilWatcher;
-use crate::analyze::until::{Rule, UntilOptions};
 use crate::error::{CliError, ExitCode};
+use crate::ops::bench::series::{Repeat, SeriesPlan, run_series};
+use crate::ops::bench::sweep::{parse_sweep, run_sweep};
 use crate::run::manifest::TlsUse;
 
 #[derive(Debug, clap::Args)]
@@ -119,9 +119,13 @@ pub struct BenchArgs {
     #[arg(long)]
     sweep: Option<String>,
     /// Run the same load N times into OUT/run-1…N, linked by OUT/series.json (compare, plan
-    /// and report read the folder as replicated runs).
+    /// and report read the folder as replicated runs). With --until, `auto`: repeat until the
+    /// interval across runs meets the targets too, up to --max-runs.
     #[arg(long)]
-    repeat: Option<u32>,
+    repeat: Option<String>,
+    /// With --repeat auto: the most runs.
+    #[arg(long, default_value_t = 10)]
+    max_runs: u32,
     /// With --repeat: wait this long between runs, e.g. 60s.
     #[arg(long)]
     cooldown: Option<String>,
@@ -133,15 +137,28 @@ pub struct BenchArgs {
 
 /// `--repeat N [--cooldown D] [--before-each CMD]` as a series plan, checked.
 fn series_plan(a: &BenchArgs) -> Result<Option<SeriesPlan<'_>>, CliError> {
-    let Some(repeat) = a.repeat else {
+    let Some(repeat) = a.repeat.as_deref() else {
         if a.cooldown.is_some() || a.before_each.is_some() {
             return Err(CliError::bad_input("--cooldown and --before-each apply to --repeat N only"));
         }
         return Ok(None);
     };
-    if repeat == 0 {
-        return Err(CliError::bad_input("--repeat 0: a series needs at least 1 run (3 or more let compare measure run-to-run noise)"));
-    }
+    let repeat = match repeat.trim() {
+        "auto" if a.until.is_none() => {
+            return Err(CliError::bad_input(
+                "--repeat auto repeats until the interval across runs meets the --until targets: give --until SPEC, or a number of runs",
+            ));
+        }
+        "auto" if a.max_runs < MIN_RUNS as u32 => {
+            return Err(CliError::bad_input(format!("--max-runs {}: --repeat auto needs at least {MIN_RUNS} runs to measure run-to-run noise", a.max_runs)));
+        }
+        "auto" => Repeat::Auto { max_runs: a.max_runs },
+        n => match n.parse::<u32>() {
+            Ok(0) => return Err(CliError::bad_input("--repeat 0: a series needs at least 1 run (3 or more let compare measure run-to-run noise)")),
+            Ok(n) => Repeat::Runs(n),
+            Err(_) => return Err(CliError::bad_input(format!("--repeat {n:?}: expected a number of runs, or auto (with --until)"))),
+        },
+    };
     if a.sweep.is_some() {
         return Err(CliError::bad_input("--repeat and --sweep cannot be combined: repeat each step of a sweep as its own series"));
     }
@@ -157,13 +174,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     // Ctrl-C stops the load and still writes what was measured; a second Ctrl-C abandons it.
     crate::collect::install_signals();
     let beside = Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note };
-    if let Some(until) = until_options(&a)? {
-        let watcher = UntilWatcher::new(until);
-        return run_once(&o, beside, &a.out, Some(&watcher));
-    }
+    let until = until_options(&a)?;
     match (&a.sweep, series) {
-        (_, Some(plan)) => run_series(&o, &plan, beside, &a.out),
-        (None, None) => run_once(&o, beside, &a.out, None),
+        (_, Some(plan)) => run_series(&o, &plan, until.as_ref(), beside, &a.out),
+        (None, None) => run_once(&o, beside, &a.out, until.as_ref()),
         (Some(sweep), None) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out),
     }
 }
@@ -179,8 +193,8 @@ fn until_options(a: &BenchArgs) -> Result<Option<UntilOptions>, CliError> {
     if a.duration.is_some() || a.requests.is_some() {
         return Err(CliError::bad_input("--until stops the run itself: drop --duration and --requests (--max-duration bounds it)"));
     }
-    if a.sweep.is_some() || a.repeat.is_some() {
-        return Err(CliError::bad_input("--until with --sweep or --repeat is not supported yet: run each step or repetition with --until on its own"));
+    if a.sweep.is_some() {
+        return Err(CliError::bad_input("--until with --sweep is not supported yet: run each step with --until on its own"));
     }
     let targets = crate::analyze::until::spec::parse(spec).map_err(CliError::bad_input)?;
     let (min_duration_s, max_duration_s) = (duration_flag("--min-duration", &a.min_duration)?, duration_flag("--max-duration", &a.max_duration)?);
@@ -204,13 +218,8 @@ fn error_rate_flag(text: &str) -> Result<f64, CliError> {
 
 /// One run: the load, then the run directory and what the client noticed about itself. With
 /// `--until`, the watcher ends the load and the run records why and when.
-fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilWatcher>) -> Result<ExitCode, CliError> {
-    let (mut data, limits) = crate::bench::run_watched(o, beside, until.map(|w| w as &dyn crate::bench::Watcher)).map_err(CliError::bad_input)?;
-    if let Some(w) = until {
-        let stop = w.record(crate::collect::stop_requested());
-        eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(credence_messages::Lang::En));
-        data.manifest.phases.stop = Some(stop);
-    }
+fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilOptions>) -> Result<ExitCode, CliError> {
+    let (data, limits) = crate::ops::bench::until::run_until(o, beside, until).map_err(CliError::bad_input)?;
     crate::run::write::write_run(out, &data)?;
     let n = data.requests.num_rows();
     eprintln!("wrote {} ({n} requests, {} warmup)", out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));

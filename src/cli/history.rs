@@ -10,8 +10,8 @@ use crate::cli::args::{ReportFormat, check_resamples, parse_lang, parse_toleranc
 use crate::cli::io::{check_writable, print_stdout, write_atomic, write_json};
 use crate::error::{CliError, ExitCode};
 use crate::ops;
-use credence_messages::Message;
 use crate::stats::edivisive::EDivisiveOptions;
+use credence_messages::Message;
 
 #[derive(Debug, clap::Args)]
 pub struct HistoryArgs {
@@ -102,6 +102,7 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
             ReportFormat::Md => markdown.clone().into_bytes(),
             ReportFormat::Json => crate::cli::io::json_text(&h).into_bytes(),
             ReportFormat::Pdf => crate::report::history::pdf::pdf(&h, lang).map_err(|e| CliError::failure(e.to_string()))?,
+            ReportFormat::Html => crate::report::history::pdf::html(&h, lang).map_err(|e| CliError::failure(e.to_string()))?,
         };
         write_atomic(path, &bytes)?;
     }
@@ -151,14 +152,16 @@ fn options(a: &HistoryArgs) -> Result<HistoryOptions, CliError> {
     })
 }
 
-/// The format of `-o`: `--format`, else `.md` names Markdown and anything else PDF.
+/// The format of `-o`: `--format`, else the one its extension names (`ReportFormat::of`).
 fn document_format(a: &HistoryArgs) -> Result<Option<ReportFormat>, CliError> {
     match (&a.output, a.format) {
-        (None, Some(ReportFormat::Pdf)) => Err(CliError::bad_input("--format pdf needs -o FILE")),
+        (None, Some(f @ (ReportFormat::Pdf | ReportFormat::Html))) => {
+            Err(CliError::bad_input(format!("--format {} needs -o FILE", if f == ReportFormat::Pdf { "pdf" } else { "html" })))
+        }
         // Without -o, Markdown already goes to stdout; JSON replaces it there.
         (None, Some(_)) => Ok(None),
         (None, None) => Ok(None),
         (Some(_), Some(f)) => Ok(Some(f)),
-        (Some(p), None) => Ok(Some(if p.extension().is_some_and(|x| x == "md") { ReportFormat::Md } else { ReportFormat::Pdf })),
+        (Some(p), None) => Ok(Some(ReportFormat::of(None, p))),
     }
 }

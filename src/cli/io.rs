@@ -33,6 +33,7 @@ pub fn write_report_in(report: &Report, format: ReportFormat, lang: Lang, out: &
         ReportFormat::Pdf => crate::report::pdf::render(report, lang),
         ReportFormat::Md => crate::report::markdown::render(report, lang),
         ReportFormat::Json => Json.export(report),
+        ReportFormat::Html => crate::report::html::render(report, lang),
     };
     let bytes = bytes.map_err(|e| CliError::bad_input(e.to_string()))?;
     write_atomic(out, &bytes)?;
@@ -117,7 +118,6 @@ impl Progress {
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -9,11 +9,11 @@ use crate::analyze::requests::RequestView;
 use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
 use crate::cli::args::{ReportFormat, check_resamples, parse_lang, parse_order, parse_tolerances};
 use crate::cli::io::{check_writable, write_report_in};
-use crate::ops::pipeline::analyze_dir;
 use crate::error::{CliError, ExitCode};
+use crate::ops::pipeline::analyze_dir;
 use crate::report::Report;
-use credence_messages::Message;
 use crate::report::document::{Sweep, SweepStep};
+use credence_messages::Message;
 
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
@@ -29,9 +29,9 @@ pub struct ReportArgs {
     /// Output file.
     #[arg(short = 'o', long = "out")]
     out: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Pdf)]
-    format: ReportFormat,
+    /// Output format (default: from the name of -o: .md, .json, .html; else PDF).
+    #[arg(long, value_enum)]
+    format: Option<ReportFormat>,
     /// Title (default: from the system under test).
     #[arg(long)]
     title: Option<String>,
@@ -63,7 +63,10 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     check_args(&a)?;
     let lang = parse_lang(&a.lang)?;
     check_writable(&a.out)?;
-    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, ..AnalyzeOptions::default() };
+    let format = ReportFormat::of(a.format, &a.out);
+    // The HTML report draws every request (a long run thinned, its extremes kept).
+    let scatter_points = (format == ReportFormat::Html).then_some(crate::analyze::scatter::DEFAULT_MAX_POINTS);
+    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, scatter_points, ..AnalyzeOptions::default() };
     let report = if a.demo {
         Report::for_runs(vec![demo(&opts)?], a.title, a.date)
     } else if !a.base.is_empty() {
@@ -76,7 +79,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     } else {
         Report::for_runs(analyze_all(&a.runs, &opts)?, a.title, a.date)
     };
-    let bytes = write_report_in(&report, a.format, lang, &a.out)?;
+    let bytes = write_report_in(&report, format, lang, &a.out)?;
     let grade = Message::new("grade").text("grade", report.grade().label());
     eprintln!("{}", Message::new("cli-wrote-report").text("path", a.out.display().to_string()).int("bytes", bytes).msg("grade", grade).render(lang));
     Ok(ExitCode::Success)

@@ -25,6 +25,10 @@ fn bad_until_specs_are_refused_before_any_request() {
         (vec!["--until", "ttft_p99=3%", "--max-error-rate", "150%"], "--max-error-rate"),
         (vec!["--until", "ttft_p99=3%", "--min-duration", "10m", "--max-duration", "5m"], "longer than --max-duration"),
         (vec!["--max-error-rate", "5%", "--duration", "10s"], "applies to --until only"),
+        (vec!["--repeat", "auto", "--duration", "10s"], "give --until SPEC"),
+        (vec!["--repeat", "auto", "--until", "ttft_p99=3%", "--max-runs", "2"], "at least 3 runs"),
+        (vec!["--repeat", "some", "--duration", "10s"], "expected a number of runs, or auto"),
+        (vec!["--until", "ttft_p99=3%", "--sweep", "rate=1,2"], "--sweep is not supported"),
     ] {
         let mut args: Vec<&str> = base.to_vec();
         args.extend(extra.iter().copied());
@@ -44,12 +48,27 @@ fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
         throttles: vec![Episode { start_s: 40.0, end_s: 50.0, value: 1.5 }],
         ..Timeline::default()
     };
-    let config = MockConfig { ttft: Duration::from_millis(20), token_delay: Duration::from_millis(2), output_tokens: Some(8), timeline, ..MockConfig::default() };
+    let config =
+        MockConfig { ttft: Duration::from_millis(20), token_delay: Duration::from_millis(2), output_tokens: Some(8), timeline, ..MockConfig::default() };
     let server = spawn(config, 0).unwrap();
     let s = Scratch::new("until_run");
     let out = s.path("run");
     let url = server.url();
-    let args = ["bench", "--url", &url, "--model", "m", "--rate", "20", "--until", "ttft_p50=5%,throughput=10%", "--max-duration", "240s", "--out", out.to_str().unwrap()];
+    let args = [
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "m",
+        "--rate",
+        "20",
+        "--until",
+        "ttft_p50=5%,throughput=10%",
+        "--max-duration",
+        "240s",
+        "--out",
+        out.to_str().unwrap(),
+    ];
     let o = credence(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("until: stopped at"), "{}", stderr(&o));
@@ -79,4 +98,47 @@ fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
     assert!(r.status.success(), "{}", stderr(&r));
     let md = std::fs::read_to_string(report).unwrap();
     assert!(md.contains("| Stopped | stopped at") && md.contains("every goal reached"), "{md}");
+}
+
+#[test]
+fn repeat_auto_ends_the_series_when_a_run_cannot_meet_its_targets() {
+    // Each run is bounded at 12 s, far too short for the pilot: it stops at --max-duration
+    // without meeting its targets, and a series that cannot meet them stops there too.
+    let config = MockConfig { ttft: Duration::from_millis(5), token_delay: Duration::from_millis(1), output_tokens: Some(4), ..MockConfig::default() };
+    let server = spawn(config, 0).unwrap();
+    let s = Scratch::new("until_series");
+    let out = s.path("series");
+    let url = server.url();
+    let args = [
+        "bench",
+        "--url",
+        &url,
+        "--model",
+        "m",
+        "--rate",
+        "10",
+        "--until",
+        "ttft_p50=5%",
+        "--max-duration",
+        "12s",
+        "--min-duration",
+        "5s",
+        "--repeat",
+        "auto",
+        "--max-runs",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = credence(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--repeat auto ends here"), "{}", stderr(&o));
+    let series: Value = serde_json::from_slice(&std::fs::read(out.join("series.json")).unwrap()).unwrap();
+    assert_eq!(series["repeat"], "auto", "{series}");
+    assert_eq!(series["planned_runs"], 4, "{series}");
+    let runs = series["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1, "the series ends after the run that could not meet its targets: {series}");
+    assert_eq!(runs[0]["stop"], "max_duration", "{series}");
+    let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("run-1/run.json")).unwrap()).unwrap();
+    assert_eq!(manifest["phases"]["stop"]["reason"], "max_duration");
 }

@@ -1,25 +1,37 @@
-//! Run to credibility: coverage at the stopping time. Simulated runs (steady, and with a
-//! warmup) are replayed second by second into `until::Monitor` as `bench --until` feeds it;
-//! when it stops, each target's interval is checked against the truth (the generating
-//! model's percentiles, the offered rate). The sequential rule is held to at least 93 %
-//! (nominal 95 %); the naive rule (a look every second, no pilot) is measured beside it on
-//! the same runs. `until_coverage_fast` runs in CI; `until_coverage_full` (ignored) runs
-//! 100 seeds per scenario (200 runs) and prints the table in the note and the README.
+//! Run to credibility, measured. Simulated runs (steady, and with a warmup) are replayed second
+//! by second into `until::Monitor` as `bench --until` feeds it. For each run the study records:
+//!
+//! - **coverage at the stopping time**: whether each target's interval covers the truth (the
+//!   generating model's percentiles, the offered rate), for the sequential rule and, on the same
+//!   runs, the naive rule (a look every second, no pilot, nominal 95 % intervals);
+//! - **the fixed-duration baseline**: the duration planned from a pilot run the way `credence
+//!   plan` models precision (variance ∝ 1 / steady length), and how often a fixed run of that
+//!   length meets its goals;
+//! - **warmup online**: the warmup end the monitor used at the stop against the offline cut
+//!   (`steady_state` over the run as written);
+//! - **the monitor's cost**: CPU seconds of looks per second of run.
+//!
+//! `until_coverage_fast` runs in CI; `until_study_full` (ignored) prints the tables in the note
+//! and docs/run-a-benchmark.md (`UNTIL_SEEDS` seeds per scenario, 100 by default).
 
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use credence::analyze::AnalyzeOptions;
 use credence::analyze::requests::RequestView;
-use credence::analyze::until::{Finished, Look, Monitor, Rule, StopReason, UntilOptions, spec};
+use credence::analyze::steady::{SteadyOptions, steady_state};
+use credence::analyze::until::{Finished, Look, Monitor, Rule, StopReason, UntilOptions, spec, view_of};
 use credence::simulate::{Scenario, SimOptions, simulate, true_percentiles};
 
 const RATE: f64 = 20.0;
 const MAX_DURATION_S: f64 = 900.0;
 const SPEC: &str = "ttft_p50=3%,ttft_p99=10%,throughput=4%";
+/// The pilot run the fixed-duration plan is made from.
+const PILOT_S: f64 = 300.0;
+const PILOT_SEED: u64 = 1_000_000;
 
-/// What a replay ended with.
-struct Stopped {
-    look: Look,
-}
-
-/// The run's requests as the monitor receives them: in order of their end.
+/// A run's requests as the monitor receives them: in order of their end.
 fn finished_of(v: &RequestView) -> Vec<Finished> {
     let mut out: Vec<Finished> = (0..v.len())
         .map(|i| Finished {
@@ -37,27 +49,84 @@ fn finished_of(v: &RequestView) -> Vec<Finished> {
     out
 }
 
-/// Replays a run into a monitor, one look a second, until it stops.
-fn replay(v: &RequestView, rule: Rule, seed: u64) -> Stopped {
-    let o = UntilOptions { targets: spec::parse(SPEC).unwrap(), min_duration_s: 60.0, max_duration_s: MAX_DURATION_S, max_error_rate: None, warmup_s: None, rule, seed };
-    let mut m = Monitor::new(o);
-    let finished = finished_of(v);
-    let mut next = 0;
-    let mut t = 1.0;
+fn options(rule: Rule, seed: u64, min_duration_s: f64, max_duration_s: f64) -> UntilOptions {
+    UntilOptions { targets: spec::parse(SPEC).unwrap(), min_duration_s, max_duration_s, max_error_rate: None, warmup_s: None, rule, seed }
+}
+
+/// Every request sent before the oldest one still in flight at `t` has finished.
+fn complete_before(v: &RequestView, t: f64) -> f64 {
+    (0..v.len()).filter(|&i| v.sent_s[i] <= t && !(v.end_s[i] <= t)).map(|i| v.sent_s[i]).fold(t, f64::min)
+}
+
+/// Replays a run into a monitor, one look a second, until it stops: the stopping look and the
+/// CPU seconds its looks took.
+fn replay(v: &RequestView, finished: &[Finished], rule: Rule, seed: u64) -> (Look, f64) {
+    let mut m = Monitor::new(options(rule, seed, 60.0, MAX_DURATION_S));
+    let (mut next, mut t, mut cpu_s) = (0, 1.0, 0.0);
     loop {
         while next < finished.len() && finished[next].end_s <= t {
             m.push(finished[next]);
             next += 1;
         }
-        // Every request sent before the oldest one still in flight has finished.
-        let in_flight = (0..v.len()).filter(|&i| v.sent_s[i] <= t && !(v.end_s[i] <= t)).map(|i| v.sent_s[i]).fold(t, f64::min);
-        if let Some(look) = m.look(t, in_flight, false)
-            && look.stop.is_some()
-        {
-            return Stopped { look };
+        let before = complete_before(v, t);
+        let clock = Instant::now();
+        let look = m.look(t, before, false);
+        cpu_s += clock.elapsed().as_secs_f64();
+        if let Some(look) = look.filter(|l| l.stop.is_some()) {
+            return (look, cpu_s);
         }
         t += 1.0;
     }
+}
+
+/// One look at `t_s`: what a fixed-duration run of that length reports.
+fn fixed_look(v: &RequestView, finished: &[Finished], t_s: f64, seed: u64) -> Look {
+    let mut m = Monitor::new(options(Rule::Sequential, seed, 0.0, t_s));
+    for f in finished.iter().filter(|f| f.end_s <= t_s) {
+        m.push(*f);
+    }
+    m.look(t_s, complete_before(v, t_s), false).expect("a first look is always due")
+}
+
+/// The offline warmup cut of the run as written when it stopped at `stop_s`.
+fn offline_cut(finished: &[Finished], stop_s: f64) -> Option<f64> {
+    let d = AnalyzeOptions::default();
+    let s = steady_state(&view_of(finished, stop_s), &SteadyOptions { window_s: d.window_s, penalty: d.penalty, delta: d.delta, override_window: None });
+    (s.classification != credence::analyze::steady::Classification::NoSteadyState).then_some(s.start_s)
+}
+
+/// The fixed duration planned from a pilot the way `credence plan` models precision: each
+/// target's relative variance falls as 1 / steady length, so it needs the pilot's steady
+/// length × (pilot half-width / goal)²; the run is the pilot's warmup plus the longest need.
+fn planned_duration(base: &SimOptions) -> f64 {
+    let mut o = base.clone();
+    (o.seed, o.compute_truth, o.duration_s) = (PILOT_SEED, false, PILOT_S + 60.0);
+    let v = RequestView::from_table(&simulate(&o).unwrap().data.requests);
+    let look = fixed_look(&v, &finished_of(&v), PILOT_S, PILOT_SEED);
+    let need = look.targets.iter().filter_map(|t| t.needed_s).fold(0.0, f64::max);
+    look.warmup_end_s.unwrap_or(0.0) + need
+}
+
+/// What one simulated run gave.
+struct RunResult {
+    sequential: Look,
+    naive: Option<Look>,
+    /// A fixed run of the planned duration.
+    fixed: Look,
+    offline_cut_s: Option<f64>,
+    cpu_s: f64,
+}
+
+fn one_run(base: &SimOptions, seed: u64, planned_s: f64, with_naive: bool) -> RunResult {
+    let mut o = base.clone();
+    (o.seed, o.compute_truth) = (seed, false);
+    let v = RequestView::from_table(&simulate(&o).unwrap().data.requests);
+    let finished = finished_of(&v);
+    let (sequential, cpu_s) = replay(&v, &finished, Rule::Sequential, seed);
+    let offline_cut_s = offline_cut(&finished, sequential.t_s);
+    let naive = with_naive.then(|| replay(&v, &finished, Rule::Naive, seed).0);
+    let fixed = fixed_look(&v, &finished, planned_s, seed);
+    RunResult { sequential, naive, fixed, offline_cut_s, cpu_s }
 }
 
 #[derive(Default)]
@@ -70,11 +139,11 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, s: &Stopped, truth: [f64; 3]) {
+    fn add(&mut self, look: &Look, truth: [f64; 3]) {
         self.runs += 1;
-        self.met += usize::from(s.look.stop == Some(StopReason::TargetsMet));
-        self.stop_s.push(s.look.t_s);
-        for (k, t) in s.look.targets.iter().enumerate() {
+        self.met += usize::from(look.stop == Some(StopReason::TargetsMet) || look.targets.iter().all(|t| t.met));
+        self.stop_s.push(look.t_s);
+        for (k, t) in look.targets.iter().enumerate() {
             if let (Some(lo), Some(hi)) = (t.low, t.high) {
                 self.covered[k].0 += 1;
                 self.covered[k].1 += usize::from(lo <= truth[k] && truth[k] <= hi);
@@ -86,18 +155,22 @@ impl Tally {
         self.covered[k].1 as f64 / self.covered[k].0.max(1) as f64
     }
 
-    fn line(&self, name: &str) -> String {
+    fn mean_s(&self) -> f64 {
+        self.stop_s.iter().sum::<f64>() / self.stop_s.len().max(1) as f64
+    }
+
+    fn row(&self, name: &str) -> String {
         let mut s = self.stop_s.clone();
         s.sort_by(f64::total_cmp);
         let q = |p: f64| s.get(((s.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN);
         format!(
-            "{name}: {} runs, goals met in {}; coverage at the stop: P50 TTFT {:.3}, P99 TTFT {:.3}, throughput {:.3}; stop at {:.0} s mean (P10 {:.0}, median {:.0}, P90 {:.0})",
+            "| {name} | {} | {} | {:.3} | {:.3} | {:.3} | {:.0} | {:.0} / {:.0} / {:.0} |",
             self.runs,
             self.met,
             self.coverage(0),
             self.coverage(1),
             self.coverage(2),
-            s.iter().sum::<f64>() / s.len().max(1) as f64,
+            self.mean_s(),
             q(0.1),
             q(0.5),
             q(0.9)
@@ -105,50 +178,136 @@ impl Tally {
     }
 }
 
-/// Runs the study over `seeds` of each scenario: (sequential, naive) tallies.
-fn study(seeds: std::ops::Range<u64>) -> (Tally, Tally) {
-    let (mut sequential, mut naive) = (Tally::default(), Tally::default());
+/// The study's tallies over all scenarios.
+#[derive(Default)]
+struct Study {
+    sequential: Tally,
+    naive: Tally,
+    fixed: Tally,
+    /// Per run: stop time over the planned fixed duration.
+    ratio: Vec<f64>,
+    /// Online warmup end within max(5 s, 10 %) of the offline cut.
+    warmup_close: (usize, usize),
+    cpu_s: f64,
+    run_s: f64,
+}
+
+impl Study {
+    fn add(&mut self, r: &RunResult, truth: [f64; 3], planned_s: f64) {
+        self.sequential.add(&r.sequential, truth);
+        if let Some(n) = &r.naive {
+            self.naive.add(n, truth);
+        }
+        self.fixed.add(&r.fixed, truth);
+        self.ratio.push(r.sequential.t_s / planned_s);
+        if let (Some(online), Some(offline)) = (r.sequential.warmup_end_s, r.offline_cut_s) {
+            self.warmup_close.0 += usize::from((online - offline).abs() <= (0.1 * offline).max(5.0));
+        }
+        self.warmup_close.1 += 1;
+        (self.cpu_s, self.run_s) = (self.cpu_s + r.cpu_s, self.run_s + r.sequential.t_s);
+    }
+
+    fn print(&self) {
+        let mut ratio = self.ratio.clone();
+        ratio.sort_by(f64::total_cmp);
+        let q = |p: f64| ratio.get(((ratio.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN);
+        eprintln!("| rule | runs | goals met | P50 TTFT covered | P99 TTFT covered | throughput covered | mean s | P10 / median / P90 s |");
+        eprintln!("|---|---|---|---|---|---|---|---|");
+        eprintln!("{}", self.sequential.row("sequential (credence)"));
+        if self.naive.runs > 0 {
+            eprintln!("{}", self.naive.row("naive"));
+        }
+        eprintln!("{}", self.fixed.row("fixed, planned from a pilot"));
+        eprintln!(
+            "adaptive / planned duration: mean {:.2} (P10 {:.2}, median {:.2}, P90 {:.2}); online warmup within max(5 s, 10 %) of the offline cut: {} of {}; monitor CPU: {:.2} % of one core",
+            ratio.iter().sum::<f64>() / ratio.len().max(1) as f64,
+            q(0.1),
+            q(0.5),
+            q(0.9),
+            self.warmup_close.0,
+            self.warmup_close.1,
+            100.0 * self.cpu_s / self.run_s.max(1e-9)
+        );
+    }
+}
+
+/// Runs the study over `seeds` of the steady and warmup scenarios.
+fn study(seeds: std::ops::Range<u64>, with_naive: bool) -> Study {
+    let mut all = Study::default();
     for scenario in [Scenario::Steady, Scenario::Warmup] {
         let mut base = SimOptions::new(scenario, 0);
         base.duration_s = MAX_DURATION_S + 60.0;
         let ttft = true_percentiles(&base).0.ttft;
         let truth = [ttft.p50, ttft.p99, RATE];
-        for seed in seeds.clone() {
-            let mut o = base.clone();
-            o.seed = seed;
-            o.compute_truth = false;
-            let sim = simulate(&o).unwrap();
-            let v = RequestView::from_table(&sim.data.requests);
-            let stopped = replay(&v, Rule::Sequential, seed);
-            if std::env::var("UNTIL_DEBUG").is_ok() {
-                let t: Vec<String> = stopped.look.targets.iter().zip(truth).map(|(t, x)| format!("{} {:.2} [{:.2}, {:.2}] truth {x:.2}", t.key, t.estimate.unwrap_or(f64::NAN), t.low.unwrap_or(f64::NAN), t.high.unwrap_or(f64::NAN))).collect();
-                eprintln!("{scenario:?} seed {seed}: stop {:.0} s warmup end {:?} {:?}: {}", stopped.look.t_s, stopped.look.warmup_end_s, stopped.look.stop, t.join("; "));
-            }
-            sequential.add(&stopped, truth);
-            naive.add(&replay(&v, Rule::Naive, seed), truth);
+        let planned_s = planned_duration(&base);
+        let results: Vec<RunResult> = seeds.clone().into_par_iter().map(|seed| one_run(&base, seed, planned_s, with_naive)).collect();
+        let mut this = Study::default();
+        for r in &results {
+            this.add(r, truth, planned_s);
+            all.add(r, truth, planned_s);
         }
+        eprintln!("\n{scenario:?} (planned fixed duration {planned_s:.0} s):");
+        this.print();
     }
-    eprintln!("{}\n{}", sequential.line("sequential"), naive.line("naive"));
-    (sequential, naive)
+    eprintln!("\nall scenarios:");
+    all.print();
+    all
 }
 
 #[test]
 fn until_coverage_fast() {
-    let (sequential, _) = study(1..6);
-    assert_eq!(sequential.runs, 10);
-    assert!(sequential.met >= 8, "the goals are reachable within {MAX_DURATION_S} s: met in {} of 10", sequential.met);
+    let s = study(1..6, false);
+    assert_eq!(s.sequential.runs, 10);
+    assert!(s.sequential.met >= 8, "the goals are reachable within {MAX_DURATION_S} s: met in {} of 10", s.sequential.met);
     for k in 0..3 {
-        assert!(sequential.coverage(k) >= 0.7, "target {k}: coverage {}", sequential.coverage(k));
+        assert!(s.sequential.coverage(k) >= 0.7, "target {k}: coverage {}", s.sequential.coverage(k));
     }
+    assert!(s.warmup_close.0 >= 8, "online warmup near the offline cut in {} of 10", s.warmup_close.0);
 }
 
 #[test]
-#[ignore = "200 replayed runs: minutes; run with --ignored for the numbers in the note"]
-fn until_coverage_full() {
-    // UNTIL_SEEDS=50 halves it (100 runs).
+#[ignore = "hundreds of replayed runs: about half an hour on 2 cores; run with --ignored for the numbers in the note"]
+fn until_study_full() {
     let seeds: u64 = std::env::var("UNTIL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
-    let (sequential, _) = study(1..seeds + 1);
+    let naive = std::env::var("UNTIL_NAIVE").map_or(true, |v| v != "0");
+    let s = study(1..seeds + 1, naive);
     for k in 0..3 {
-        assert!(sequential.coverage(k) >= 0.93, "target {k}: coverage {} at the stopping time", sequential.coverage(k));
+        assert!(s.sequential.coverage(k) >= 0.93, "target {k}: coverage {} at the stopping time", s.sequential.coverage(k));
     }
+    assert!(s.warmup_close.0 as f64 >= 0.9 * s.warmup_close.1 as f64, "online warmup near the offline cut in {} of {}", s.warmup_close.0, s.warmup_close.1);
+}
+
+/// The monitor's cost at 1,000 requests/s: a 10-minute simulated run (a server 60× the default
+/// one, so it keeps up) replayed into a monitor whose goal is never met, so it looks to the end.
+#[test]
+#[ignore = "a 600,000-request replay: about a minute on 2 cores; run with --ignored for the note's overhead number"]
+fn until_monitor_overhead_at_1000_per_s() {
+    const RUN_S: f64 = 600.0;
+    let mut o = SimOptions::new(Scenario::Steady, 7);
+    (o.duration_s, o.compute_truth) = (RUN_S, false);
+    o.arrival = credence::simulate::ArrivalProcess::Poisson { rate: 1000.0 };
+    o.engine.capacity_scale = 60.0;
+    (o.engine.max_batch, o.engine.kv_tokens) = (16_384, 6_400_000);
+    let v = RequestView::from_table(&simulate(&o).unwrap().data.requests);
+    let finished = finished_of(&v);
+    let mut options = options(Rule::Sequential, 7, 60.0, RUN_S);
+    options.targets = spec::parse("ttft_p50=0.01%,ttft_p99=0.01%,throughput=0.01%").unwrap();
+    let mut m = Monitor::new(options);
+    let (mut next, mut cpu_s, mut looks) = (0, 0.0, 0);
+    for second in 1..=RUN_S as usize {
+        let t = second as f64;
+        while next < finished.len() && finished[next].end_s <= t {
+            m.push(finished[next]);
+            next += 1;
+        }
+        let clock = Instant::now();
+        looks += usize::from(m.look(t, complete_before(&v, t), false).is_some());
+        cpu_s += clock.elapsed().as_secs_f64();
+    }
+    eprintln!(
+        "monitor at {:.0} requests/s over {RUN_S} s: {looks} looks, {cpu_s:.2} CPU s in all, {:.2} % of one core",
+        finished.len() as f64 / RUN_S,
+        100.0 * cpu_s / RUN_S
+    );
+    assert!(looks >= 10, "the monitor looked {looks} times");
 }

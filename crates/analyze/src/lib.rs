@@ -22,6 +22,7 @@ pub mod plan;
 pub mod rates;
 pub mod requests;
 pub mod saved;
+pub mod scatter;
 pub mod steady;
 pub mod telemetry_audit;
 pub mod until;
@@ -78,6 +79,9 @@ pub struct AnalyzeOptions {
     /// Percentiles (fractions) to estimate beside the reported ones (an audit asks for those
     /// the tool's claims state).
     pub extra_percentiles: Vec<f64>,
+    /// Points of the per-request scatter to keep in the analysis (the HTML report asks for
+    /// `scatter::DEFAULT_MAX_POINTS`); none: no scatter.
+    pub scatter_points: Option<usize>,
 }
 
 impl Default for AnalyzeOptions {
@@ -92,6 +96,7 @@ impl Default for AnalyzeOptions {
             steady_from: None,
             steady_to: None,
             extra_percentiles: Vec::new(),
+            scatter_points: None,
         }
     }
 }
@@ -192,6 +197,9 @@ pub struct Analysis {
     pub attribution: attribute::Attribution,
     pub credibility: credibility::Credibility,
     pub warnings: Vec<Warning>,
+    /// The per-request scatter of the HTML report (`scatter::scatter`); absent unless asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scatter: Option<scatter::Scatter>,
 }
 
 const DEFINITIONS: [(&str, &str, &str); 8] = [
@@ -280,10 +288,12 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
         attribution,
         credibility: credibility::Credibility::placeholder(),
         warnings: Vec::new(),
+        scatter: None,
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);
     timing.mark("credibility and warnings");
+    analysis.scatter = opts.scatter_points.map(|n| scatter::scatter(r, &analysis, n));
     analysis
 }
 

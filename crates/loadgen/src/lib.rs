@@ -113,7 +113,9 @@ fn sample_beside(mut b: Beside, stop: Arc<AtomicBool>) -> (credence_run::rows::G
     let mut deadline = Instant::now();
     loop {
         if let Some(g) = b.gpus.as_mut() {
+            let before = gpu.rows.len();
             crate::collect::sample_gpus(g.as_mut(), devices, &host, &mut gpu);
+            *GPU_NOW.lock().expect("gpu now") = gpu.rows[before..].iter().map(GpuNow::of).collect();
         }
         if let Some(url) = &b.server_metrics {
             server.extend(crate::collect::scrape::scrape(url, crate::collect::now_ns()));
@@ -144,12 +146,50 @@ pub use credence_run::rows::Finished;
 /// Watches the load once a second and may end it (`bench --until`).
 pub trait Watcher: Sync {
     /// `done`: the requests finished since the last call; every request sent before
-    /// `complete_before_s` has finished; `behind`: the generator fell behind its schedule in
-    /// the last seconds. Returns true to end the load.
-    fn tick(&self, t_s: f64, done: Vec<Finished>, complete_before_s: f64, behind: bool) -> bool;
+    /// `complete_before_s` has finished; `load`: where the load generator stands. Returns true
+    /// to end the load.
+    fn tick(&self, t_s: f64, done: Vec<Finished>, complete_before_s: f64, load: &LoadStatus) -> bool;
     /// The warmup it measured (seconds from time zero), marked in the run.
     fn warmup_s(&self) -> Option<f64>;
 }
+
+/// Where the load generator stands, for a watcher's live view.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadStatus {
+    /// Sends scheduled per second since time zero; none in a closed loop.
+    pub offered_per_s: Option<f64>,
+    /// Sends made per second since time zero.
+    pub achieved_per_s: f64,
+    pub in_flight: u32,
+    /// P99 send lag of the last full second.
+    pub send_lag_p99_ms: Option<f64>,
+    /// The client's CPU over its last reading, in percent of one core.
+    pub client_cpu_pct: Option<f64>,
+    /// More than a tenth of the last ten seconds' sends left late because every connection
+    /// was busy: the load generator, not the server, set their time.
+    pub behind: bool,
+    /// Each GPU's last sample, with `--collect-gpu`.
+    pub gpus: Vec<GpuNow>,
+}
+
+/// One GPU as last sampled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpuNow {
+    pub index: u32,
+    pub sm_clock_mhz: Option<u32>,
+    pub sm_clock_max_mhz: Option<u32>,
+    pub temp_c: Option<f64>,
+    pub power_w: Option<f64>,
+}
+
+impl GpuNow {
+    fn of(s: &credence_run::rows::GpuSample) -> GpuNow {
+        GpuNow { index: s.gpu_index, sm_clock_mhz: s.sm_clock_mhz, sm_clock_max_mhz: s.sm_clock_max_mhz, temp_c: s.temp_gpu_c, power_w: s.power_w }
+    }
+}
+
+/// The GPUs' last samples, from the sampler beside the load to the watcher's view.
+static GPU_NOW: Mutex<Vec<GpuNow>> = Mutex::new(Vec::new());
 
 /// Set when a watcher ends the load (a signal sets `collect::stop_requested` instead).
 static WATCHER_STOP: AtomicBool = AtomicBool::new(false);
@@ -176,9 +216,32 @@ struct Live {
     done: Mutex<Vec<Finished>>,
     /// Send times (seconds from time zero) of the requests in flight, by request number.
     in_flight: Mutex<std::collections::BTreeMap<u64, f64>>,
+    /// The client's CPU at the self-sampler's last reading (percent of one core, f64 bits;
+    /// NaN before the first).
+    cpu_pct_bits: AtomicU64,
 }
 
 impl Live {
+    /// Where the load stands `elapsed_s` after time zero (`behind` left false).
+    fn status(&self, o: &BenchOptions, elapsed_s: f64) -> LoadStatus {
+        let send_lag_p99_ms = self.seconds.lock().ok().and_then(|s| {
+            let mut last: Vec<f64> = s.iter().rev().nth(1).map(|x| x.lags_ms.clone()).unwrap_or_default();
+            last.sort_by(f64::total_cmp);
+            credence_stats::quantile::quantile_sorted(&last, 0.99)
+        });
+        let per_s = |n: u64| n as f64 / elapsed_s.max(1e-9);
+        let cpu = f64::from_bits(self.cpu_pct_bits.load(Ordering::Relaxed));
+        LoadStatus {
+            offered_per_s: (!matches!(o.load, Load::Closed(_))).then(|| per_s(self.planned.load(Ordering::Relaxed))),
+            achieved_per_s: per_s(self.sent.load(Ordering::Relaxed)),
+            in_flight: self.inflight.load(Ordering::Relaxed),
+            send_lag_p99_ms,
+            client_cpu_pct: cpu.is_finite().then_some(cpu),
+            behind: false,
+            gpus: GPU_NOW.lock().map(|g| g.clone()).unwrap_or_default(),
+        }
+    }
+
     fn second(&self, i: usize, f: impl FnOnce(&mut Second)) {
         let mut secs = self.seconds.lock().expect("seconds");
         if secs.len() <= i {
@@ -300,7 +363,15 @@ fn done_of(obs: &http::Observed, anchor: Instant, sent: Instant, end: Instant) -
         Some(f) if ok && tokens > 1 => ms(f, end) / f64::from(tokens - 1),
         _ => f64::NAN,
     };
-    Finished { sent_s: since(sent), end_s: since(end), ok, ttft_ms: ttft, tpot_ms: tpot, e2e_ms: if ok { ms(sent, end) } else { f64::NAN }, output_tokens: tokens as f32 }
+    Finished {
+        sent_s: since(sent),
+        end_s: since(end),
+        ok,
+        ttft_ms: ttft,
+        tpot_ms: tpot,
+        e2e_ms: if ok { ms(sent, end) } else { f64::NAN },
+        output_tokens: tokens as f32,
+    }
 }
 
 /// When a closed loop stops: after this many requests, or at this time.
@@ -407,6 +478,7 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
 /// measured is marked in the run.
 pub fn run_watched(o: &BenchOptions, beside: Beside, watcher: Option<&dyn Watcher>) -> Result<(RunData, Limits), String> {
     WATCHER_STOP.store(false, Ordering::SeqCst);
+    GPU_NOW.lock().expect("gpu now").clear();
     let stop = Arc::new(AtomicBool::new(false));
     let gpu_note = beside.gpu_note.clone();
     let mut beside = beside;
@@ -463,7 +535,7 @@ fn growing_pool(o: &BenchOptions) -> Option<pool::Pool> {
 /// Starts the connection threads (pre-warmed before time zero) and the self-sampler, sets
 /// time zero once all are up, lets a growing pool's keeper open more, and waits for the load to end.
 fn apply_load(o: &BenchOptions, watcher: Option<&dyn Watcher>) -> Observations {
-    let live = Live { watched: watcher.is_some(), ..Live::default() };
+    let live = Live { watched: watcher.is_some(), cpu_pct_bits: AtomicU64::new(f64::NAN.to_bits()), ..Live::default() };
     let next_k = AtomicU64::new(0);
     let schedule = Mutex::new(Schedule::new(o.seed));
     let pool = growing_pool(o);
@@ -495,7 +567,7 @@ fn apply_load(o: &BenchOptions, watcher: Option<&dyn Watcher>) -> Observations {
         let self_stop = &self_stop;
         let sampler = scope.spawn(move || self_sample::sample_self(o, live, anchor, self_stop));
         let keeper = pool.map(|p| scope.spawn(move || keep_growing(scope, o, live, p, schedule, anchor)));
-        let watching = watcher.map(|w| scope.spawn(move || watch(w, live, anchor.0, self_stop)));
+        let watching = watcher.map(|w| scope.spawn(move || watch(w, o, live, anchor.0, self_stop)));
         let mut records: Vec<Record> = handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect();
         if let Some(p) = pool {
             p.finish();
@@ -516,7 +588,7 @@ fn apply_load(o: &BenchOptions, watcher: Option<&dyn Watcher>) -> Observations {
 /// The watcher's thread: once a second, hands it the requests finished since, and ends the
 /// load when it says so. Behind: more than a tenth of the last ten seconds' sends left late
 /// because every connection was busy (the load generator, not the server, set their time).
-fn watch(w: &dyn Watcher, live: &Live, anchor: Instant, done: &AtomicBool) {
+fn watch(w: &dyn Watcher, o: &BenchOptions, live: &Live, anchor: Instant, done: &AtomicBool) {
     let mut deadline = anchor;
     let mut history: std::collections::VecDeque<(u64, u64)> = std::collections::VecDeque::new();
     loop {
@@ -533,8 +605,8 @@ fn watch(w: &dyn Watcher, live: &Live, anchor: Instant, done: &AtomicBool) {
         }
         let (first, last) = (history.front().copied().unwrap_or_default(), history.back().copied().unwrap_or_default());
         let (sent, queued) = (last.0 - first.0, last.1 - first.1);
-        let behind = history.len() > 10 && queued >= 10 && queued * 10 > sent;
-        if w.tick(t_s, finished, complete_before, behind) {
+        let load = LoadStatus { behind: history.len() > 10 && queued >= 10 && queued * 10 > sent, ..live.status(o, t_s) };
+        if w.tick(t_s, finished, complete_before, &load) {
             WATCHER_STOP.store(true, Ordering::SeqCst);
             return;
         }

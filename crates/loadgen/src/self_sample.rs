@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::collect::host::{HostSample, HostSampler};
 
-use super::{BenchOptions, Live, Load, sleep_until};
+use super::{BenchOptions, Live, sleep_until};
 
 /// Readings closer together than this are not turned into a CPU share (tick rounding would
 /// dominate); the next one covers the interval.
@@ -82,12 +82,17 @@ pub(crate) fn sample_self(o: &BenchOptions, live: &Live, anchor: (Instant, i64),
     let mut rows = Vec::new();
     while sleep_until(sampler.next_boundary(), stop) {
         let inflight = live.inflight.load(Ordering::Relaxed);
-        rows.extend(sampler.rows_until(Instant::now()).into_iter().map(|h| (h, inflight)));
-        if tty {
+        let new = sampler.rows_until(Instant::now());
+        if let Some(cpu) = new.iter().rev().find_map(|h| h.lg_cpu_pct) {
+            live.cpu_pct_bits.store(cpu.to_bits(), Ordering::Relaxed);
+        }
+        rows.extend(new.into_iter().map(|h| (h, inflight)));
+        // A watcher draws its own view, which shows the same figures.
+        if tty && !live.watched {
             status(o, live, anchor.0);
         }
     }
-    if tty {
+    if tty && !live.watched {
         eprintln!();
     }
     rows
@@ -97,24 +102,20 @@ pub(crate) fn sample_self(o: &BenchOptions, live: &Live, anchor: (Instant, i64),
 /// rate, in-flight requests, errors and the last full second's P99 send lag.
 fn status(o: &BenchOptions, live: &Live, start: Instant) {
     let elapsed = start.elapsed().as_secs_f64();
-    let lag = live.seconds.lock().ok().and_then(|s| {
-        let mut last: Vec<f64> = s.iter().rev().nth(1).map(|x| x.lags_ms.clone()).unwrap_or_default();
-        last.sort_by(f64::total_cmp);
-        credence_stats::quantile::quantile_sorted(&last, 0.99)
-    });
-    let (planned, sent) = (live.planned.load(Ordering::Relaxed), live.sent.load(Ordering::Relaxed));
+    let now = live.status(o, elapsed);
+    let sent = live.sent.load(Ordering::Relaxed);
     let progress = match (o.duration_s, o.requests) {
         (Some(d), _) => format!("{elapsed:.0} s, {:.0} s left", (d - elapsed).max(0.0)),
         (None, Some(n)) => format!("{elapsed:.0} s, {sent}/{n} sent"),
         _ => format!("{elapsed:.0} s"),
     };
-    let offered = if matches!(o.load, Load::Closed(_)) { "closed loop".to_string() } else { format!("offered {:.1}/s", planned as f64 / elapsed.max(1e-9)) };
+    let offered = now.offered_per_s.map_or("closed loop".to_string(), |r| format!("offered {r:.1}/s"));
     eprint!(
         "\r{progress} · {offered}, achieved {:.1}/s · in flight {} · errors {} · P99 send lag {}   ",
-        sent as f64 / elapsed.max(1e-9),
-        live.inflight.load(Ordering::Relaxed),
+        now.achieved_per_s,
+        now.in_flight,
         live.errors.load(Ordering::Relaxed),
-        lag.map_or("n/a".into(), |l| format!("{l:.2} ms"))
+        now.send_lag_p99_ms.map_or("n/a".into(), |l| format!("{l:.2} ms"))
     );
 }
 

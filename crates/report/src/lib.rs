@@ -13,6 +13,7 @@ pub mod fonts;
 pub mod format;
 pub mod glyphs;
 pub mod history;
+pub mod html;
 pub mod i18n;
 pub mod markdown;
 pub mod pdf;
@@ -20,8 +21,8 @@ pub mod plan_summary;
 pub mod run_view;
 pub mod summary;
 pub mod telemetry_charts;
-pub mod terminal;
 pub mod telemetry_view;
+pub mod terminal;
 pub mod view;
 
 pub use document::Report;

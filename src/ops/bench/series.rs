@@ -2,17 +2,40 @@
 //! optional cooldown and `--before-each` command (a server restart, a cache drop), and
 //! `OUT/series.json` linking the runs. `compare`, `plan` and `report` read such a folder as
 //! replicated runs of one configuration.
+//!
+//! With `--until`, each repetition stops on its own; with `--repeat auto`, repetitions go on
+//! until the interval across runs meets the targets too (`until::between`), up to `--max-runs`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::analyze::until::UntilOptions;
+use crate::analyze::until::between::{BetweenRuns, between_runs};
 use crate::bench::{BenchOptions, Beside};
-use crate::ops::files::write_json;
 use crate::error::{CliError, ExitCode};
+use crate::ops::files::write_json;
+
+/// How many runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    Runs(u32),
+    /// Until the between-run interval meets the `--until` targets, at most `max_runs`.
+    Auto {
+        max_runs: u32,
+    },
+}
+
+impl Repeat {
+    fn most(self) -> u32 {
+        match self {
+            Repeat::Runs(n) | Repeat::Auto { max_runs: n } => n,
+        }
+    }
+}
 
 /// How a series is run.
 pub struct SeriesPlan<'a> {
-    pub repeat: u32,
+    pub repeat: Repeat,
     pub cooldown: Duration,
     pub before_each: Option<&'a str>,
 }
@@ -42,12 +65,18 @@ fn cool_down(cooldown: Duration) {
 
 /// Runs the series and writes `series.json` (also when a `--before-each` failure stops it,
 /// which exits 2).
-pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, beside: Beside, out: &Path) -> Result<ExitCode, CliError> {
+pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, until: Option<&UntilOptions>, beside: Beside, out: &Path) -> Result<ExitCode, CliError> {
     std::fs::create_dir_all(out).map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     let Beside { mut gpus, server_metrics, gpu_note } = beside;
     let mut runs = Vec::new();
     let mut failure = None;
-    for i in 1..=plan.repeat {
+    // Each finished run's estimate of each --until target, and the interval across them.
+    let mut estimates: Vec<Vec<Option<f64>>> = Vec::new();
+    let mut across: Vec<BetweenRuns> = Vec::new();
+    for i in 1..=plan.repeat.most() {
+        if matches!(plan.repeat, Repeat::Auto { .. }) && !across.is_empty() && across.iter().all(|b| b.met) {
+            break;
+        }
         if crate::collect::stop_requested() {
             break;
         }
@@ -59,21 +88,42 @@ pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, beside: Beside, out: 
             runs.push(serde_json::json!({"run": null, "repetition": i, "before_each": b}));
             failure = Some(format!(
                 "--before-each failed before repetition {i} of {} (exit code {}); the series stops",
-                plan.repeat,
+                plan.repeat.most(),
                 b.exit_code.map_or("none: killed by a signal".into(), |c| c.to_string())
             ));
             break;
         }
-        eprintln!("series: run {i} of {}", plan.repeat);
+        let most = match plan.repeat {
+            Repeat::Runs(n) => n.to_string(),
+            Repeat::Auto { max_runs } => format!("at most {max_runs}"),
+        };
+        eprintln!("series: run {i} of {most}");
         // GPUs are sampled in the first run only: NVML sources are not cloneable.
         let beside = Beside { gpus: gpus.take(), server_metrics: server_metrics.clone(), gpu_note: gpu_note.clone() };
-        runs.push(run_repetition(o, i, before, beside, out)?);
+        let (entry, stop) = run_repetition(o, until, i, before, beside, out)?;
+        runs.push(entry);
+        let Some((u, stop)) = until.zip(stop) else { continue };
+        // Only a run that met its own targets speaks for the configuration; any other stop
+        // (errors, a saturated client, a goal out of reach) would stop the next run too.
+        if stop.reason != "targets_met" {
+            if matches!(plan.repeat, Repeat::Auto { .. }) {
+                eprintln!("series: run {i} stopped without meeting its targets ({}); --repeat auto ends here", stop.reason);
+                break;
+            }
+            continue;
+        }
+        estimates.push(stop.targets.iter().map(|t| t.estimate).collect());
+        across = between_runs(&u.targets, &estimates);
+        eprintln!("series: across {} runs: {}", estimates.len(), across_line(&across));
     }
     let stopped = crate::collect::stop_requested();
     let series = serde_json::json!({
         "kind": "credence series",
         "credence_version": env!("CARGO_PKG_VERSION"),
-        "planned_runs": plan.repeat,
+        "planned_runs": plan.repeat.most(),
+        "repeat": match plan.repeat { Repeat::Runs(_) => "runs", Repeat::Auto { .. } => "auto" },
+        "until": until.map(|u| u.targets.iter().map(|t| &t.key).collect::<Vec<_>>()),
+        "between_runs": (!across.is_empty()).then_some(&across),
         "cooldown_s": plan.cooldown.as_secs_f64(),
         "before_each": plan.before_each,
         "stopped_early": stopped || failure.is_some(),
@@ -91,22 +141,42 @@ pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, beside: Beside, out: 
     }
 }
 
-/// One repetition into `OUT/run-i`: the load (its pre-run checklist taken anew), the run
-/// folder, and its entry in series.json.
-fn run_repetition(o: &BenchOptions, i: u32, before: Option<BeforeEach>, beside: Beside, out: &Path) -> Result<serde_json::Value, CliError> {
-    let (mut data, limits) = crate::bench::run(o, beside).map_err(CliError::bad_input)?;
+/// Each target across the runs: its interval's half-width against its goal.
+fn across_line(across: &[BetweenRuns]) -> String {
+    let one = |b: &BetweenRuns| match b.half_width {
+        Some(h) => format!("{} ±{:.1} % (goal {:.1} %){}", b.key, h * 100.0, b.goal * 100.0, if b.met { " ✓" } else { "" }),
+        None => format!("{} ±? (needs {} runs)", b.key, crate::analyze::until::between::MIN_RUNS),
+    };
+    across.iter().map(one).collect::<Vec<_>>().join(", ")
+}
+
+/// One repetition into `OUT/run-i`: the load (its pre-run checklist taken anew; with
+/// `--until`, watched until it stops on its own), the run folder, and its entry in
+/// series.json, with the stop.
+fn run_repetition(
+    o: &BenchOptions,
+    until: Option<&UntilOptions>,
+    i: u32,
+    before: Option<BeforeEach>,
+    beside: Beside,
+    out: &Path,
+) -> Result<(serde_json::Value, Option<crate::run::manifest::RunStop>), CliError> {
+    let (mut data, limits) = super::until::run_until(o, beside, until).map_err(CliError::bad_input)?;
     data.manifest.labels.insert("series_run".into(), i.to_string());
     let name = format!("run-{i}");
     crate::run::write::write_run(&out.join(&name), &data)?;
     for w in &limits.warnings {
         eprintln!("warning (run {i}): {w}");
     }
-    Ok(serde_json::json!({
+    let stop = data.manifest.phases.stop.clone();
+    let entry = serde_json::json!({
         "run": name,
         "repetition": i,
         "requests": data.requests.num_rows(),
         "stopped_early": data.manifest.config.extra.contains_key("stopped_early"),
+        "stop": stop.as_ref().map(|s| &s.reason),
         "before_each": before,
         "client_limited": !limits.warnings.is_empty(),
-    }))
+    });
+    Ok((entry, stop))
 }

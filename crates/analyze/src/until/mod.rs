@@ -17,6 +17,7 @@
 //! second, no pilot) is kept for the coverage study that shows the difference
 //! (`tests/it/until_study.rs`).
 
+pub mod between;
 pub mod spec;
 
 use serde::{Deserialize, Serialize};
@@ -212,7 +213,14 @@ impl Monitor {
             look.stop = (now_s >= self.o.max_duration_s).then_some(StopReason::MaxDuration);
             return look;
         }
-        look.targets = estimates(&view, start_s, until_s, &self.o);
+        look.targets = estimates(&view, start_s, until_s, &self.o.targets, self.o.seed, LOOK_RESAMPLES);
+        if now_s >= self.o.min_duration_s && look.targets.iter().all(|t| t.met) {
+            // A stop is decided on the analysis's own intervals (its resamples and seed), not
+            // on a look's: a look's 999 resamples put noise in the widths, and stopping at the
+            // first narrow one would select that noise. `analyze` then reproduces them.
+            let d = AnalyzeOptions::default();
+            look.targets = estimates(&view, start_s, until_s, &self.o.targets, d.seed, d.resamples);
+        }
         look.eta_s = look.targets.iter().map(|t| t.needed_s.map(|n| (n - look.measured_s).max(0.0))).try_fold(0.0f64, |a, x| x.map(|x| a.max(x)));
         look.stop = self.decide(&look, now_s);
         look
@@ -258,7 +266,11 @@ impl Monitor {
         }
         let start = look.warmup_end_s.unwrap_or(0.0);
         let enough = look.measured_s >= self.o.max_duration_s / 3.0;
-        let beyond = look.targets.iter().filter(|t| !t.met && enough).find_map(|t| t.needed_s.filter(|n| start + n > 1.5 * self.o.max_duration_s).map(|n| (t.key.clone(), n)));
+        let beyond = look
+            .targets
+            .iter()
+            .filter(|t| !t.met && enough)
+            .find_map(|t| t.needed_s.filter(|n| start + n > 1.5 * self.o.max_duration_s).map(|n| (t.key.clone(), n)));
         self.unreachable_looks = if beyond.is_some() { self.unreachable_looks + 1 } else { 0 };
         if let Some((key, needed_s)) = beyond.filter(|_| self.unreachable_looks >= UNREACHABLE_LOOKS) {
             return Some(StopReason::Unreachable { key, needed_s });
@@ -298,15 +310,15 @@ pub fn view_of(done: &[Finished], until_s: f64) -> RequestView {
 }
 
 /// Each target's estimate and interval over the steady window `[start_s, end_s)`, by the
-/// analysis's own methods and resampling groups.
-fn estimates(view: &RequestView, start_s: f64, end_s: f64, o: &UntilOptions) -> Vec<TargetState> {
+/// analysis's own methods and resampling groups (`resamples` of them, from `seed`).
+fn estimates(view: &RequestView, start_s: f64, end_s: f64, targets: &[Target], seed: u64, resamples: usize) -> Vec<TargetState> {
     let d = AnalyzeOptions::default();
-    let iopts = IntervalOptions { confidence: d.confidence, seed: o.seed, resamples: LOOK_RESAMPLES, extra_percentiles: Vec::new() };
+    let iopts = IntervalOptions { confidence: d.confidence, seed, resamples, extra_percentiles: Vec::new() };
     let first = view.sent_s.partition_point(|t| *t < start_s);
     let last = view.sent_s.partition_point(|t| *t < end_s);
     let groups = ResamplingGroups::over(view, (start_s, end_s), first..last, d.window_s);
     let measured_s = end_s - start_s;
-    o.targets
+    targets
         .iter()
         .map(|t| {
             let e = match t.metric() {

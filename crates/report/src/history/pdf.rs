@@ -9,11 +9,11 @@ use typst_as_lib::TypstEngine;
 use crate::ReportError;
 use std::collections::BTreeMap;
 
+use super::chart::trend;
 use super::{Words, change_text, drift_direction, mann_kendall_p, run_header, run_row, shown, slope_text, value_text, verdict_text};
+use credence_analyze::history::History;
 use credence_analyze::history::detect::DriftVerdict;
 use credence_messages::{Lang, Message};
-use super::chart::trend;
-use credence_analyze::history::History;
 
 /// The template, compiled in.
 pub const TEMPLATE: &str = include_str!("../../templates/history.typ");
@@ -127,6 +127,27 @@ fn drift_rows(h: &History, w: &Words) -> Vec<[String; 6]> {
         .into_iter()
         .map(|d| [d.metric.to_string(), d.fingerprint.clone(), d.runs.to_string(), slope_text(d, w), drift_direction(d, w), mann_kendall_p(d, w)])
         .collect()
+}
+
+/// The history as one HTML file: the same view as the PDF (without its chart images) and the
+/// history itself, from which the page draws the trends and their change points.
+pub fn html(h: &History, lang: Lang) -> Result<Vec<u8>, ReportError> {
+    #[derive(Serialize)]
+    struct PageData<'a> {
+        kind: &'static str,
+        words: BTreeMap<String, String>,
+        view: HistoryView,
+        history: &'a History,
+    }
+    let w = Words(lang);
+    let names = h.metrics.iter().map(|m| m.to_string()).collect();
+    let mut words = crate::html::page_words(lang, &["html"]);
+    // The trend charts' caption and axis, as the PDF's images say them.
+    words.extend(
+        crate::html::page_words(lang, &["history"]).into_iter().filter_map(|(k, v)| k.starts_with("history.chart-").then(|| (k.replacen('.', "-", 1), v))),
+    );
+    let data = PageData { kind: "history", words, view: view(h, names, &w), history: h };
+    crate::html::page(lang, &data.view.title, &data)
 }
 
 /// Renders the history as PDF bytes.

@@ -1,8 +1,9 @@
 //! Charts as SVG strings, one small function per chart kind, each reading only the `Analysis`
 //! (or the `Comparison`). A chart whose data is absent returns None and its panel is left out.
 //!
-//! Text uses "DejaVu Sans Mono", a family typst embeds (typst ignores generic families inside
-//! SVG, see stack.md §1.4).
+//! Text uses "Libertinus Serif", the report's own text face, which typst embeds (typst ignores
+//! generic families inside SVG, see stack.md §1.4). Tick labels are round numbers written
+//! without trailing zeros (`tick`), and every axis names its unit.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -12,20 +13,27 @@ use credence_analyze::compare::Comparison;
 
 use crate::i18n::{Lang, fill, tr};
 
-const FONT: &str = "DejaVu Sans Mono";
+const FONT: &str = "Libertinus Serif";
 
 /// The charts' font list in `lang`: the embedded CJK font follows for Chinese glyphs, which
 /// typst's SVG renderer takes from the next family that has them.
 pub fn font_family(lang: Lang) -> &'static str {
     match lang {
         Lang::En => FONT,
-        Lang::Zh => "DejaVu Sans Mono, Noto Sans CJK SC",
+        Lang::Zh => "Libertinus Serif, Noto Sans CJK SC",
     }
 }
 
 /// An SVG chart drawn in `FONT` with its font list in `lang` (plotters takes one family name).
 pub fn in_language_font(svg: &str, lang: Lang) -> String {
     svg.replace(&format!("font-family=\"{FONT}\""), &format!("font-family=\"{}\"", font_family(lang)))
+}
+
+/// A tick label: the value with as few decimals as it needs ("50", "2.5", "0.125"), never "50.0".
+pub(crate) fn tick(v: &f64) -> String {
+    let v = if v.abs() < 1e-9 { 0.0 } else { *v };
+    let text = if v.abs() >= 100.0 { format!("{v:.0}") } else { format!("{v:.3}") };
+    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
 }
 
 const SIZE: (u32, u32) = (900, 250);
@@ -105,7 +113,7 @@ fn draw_lines(
     macro_rules! body {
         ($chart:ident, $lo:expr, $hi:expr, $keep:expr) => {{
             let mut mesh = $chart.configure_mesh();
-            mesh.x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6);
+            mesh.x_desc(x_desc).y_desc(y_desc).label_style((FONT, 12)).y_labels(6).x_label_formatter(&tick).y_label_formatter(&tick);
             if narrow {
                 mesh.x_labels(5);
             }
@@ -340,11 +348,11 @@ macro_rules! with_x_axis {
         b.caption($title, (FONT, 15)).margin(6).x_label_area_size(34).y_label_area_size(60);
         if log {
             let mut $chart = b.build_cartesian_2d(($lo..$hi).log_scale(), $y)?;
-            $chart.configure_mesh().x_desc($xlab_log).y_desc($ylab).label_style((FONT, 11)).x_labels(5).draw()?;
+            $chart.configure_mesh().x_desc($xlab_log).y_desc($ylab).label_style((FONT, 11)).x_labels(5).x_label_formatter(&tick).y_label_formatter(&tick).draw()?;
             $body
         } else {
             let mut $chart = b.build_cartesian_2d($lo..$hi, $y)?;
-            $chart.configure_mesh().x_desc($xlab).y_desc($ylab).label_style((FONT, 11)).x_labels(6).draw()?;
+            $chart.configure_mesh().x_desc($xlab).y_desc($ylab).label_style((FONT, 11)).x_labels(6).x_label_formatter(&tick).y_label_formatter(&tick).draw()?;
             $body
         }
     }};
@@ -466,4 +474,14 @@ pub fn forest(c: &Comparison, lang: Lang) -> Option<String> {
         draw().ok()?;
     }
     Some(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick;
+
+    #[test]
+    fn ticks_are_round_and_without_trailing_zeros() {
+        assert_eq!([50.0, 2.5, 0.125, 1200.0, -0.0, 1e-12, 33.333_333].map(|v| tick(&v)), ["50", "2.5", "0.125", "1200", "0", "0", "33.333"]);
+    }
 }

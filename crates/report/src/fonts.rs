@@ -1,6 +1,6 @@
 //! The fonts the PDF templates and the charts name, embedded in the binary: Libertinus Serif
-//! for prose (regular and bold) and DejaVu Sans Mono for identifiers and chart
-//! labels. typst-assets' full set also carries New Computer Modern and its math fonts, which
+//! for prose and chart labels (regular and bold) and DejaVu Sans Mono for identifiers and
+//! symbols. typst-assets' full set also carries New Computer Modern and its math fonts, which
 //! no template uses: 7.9 MB of the binary for nothing. Noto Sans CJK SC, cut to ASCII, the
 //! catalog's characters and GB 2312's level-1 hanzi (`assets/fonts/make_cjk_subset.sh`,
 //! 0.8 MB), sets Chinese reports (`--lang zh`), Latin included (sans beside sans); its Bold,

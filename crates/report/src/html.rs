@@ -18,6 +18,7 @@ const TEMPLATE: &str = include_str!("../html/report.html");
 const STYLE: &str = include_str!("../html/report.css");
 const UPLOT_CSS: &str = include_str!("../html/uPlot.min.css");
 const UPLOT_JS: &str = include_str!("../html/uPlot.iife.min.js");
+const UPLOT_LICENSE: &str = include_str!("../html/LICENSE-uPlot");
 const SCRIPT: &str = include_str!("../html/report.js");
 
 pub struct Html;
@@ -60,6 +61,7 @@ pub(crate) fn page(lang: Lang, title: &str, data: &impl Serialize) -> Result<Vec
             "title" => escape_text(title),
             "style" => style.clone(),
             "uplot" => UPLOT_JS.to_string(),
+            "uplot_license" => UPLOT_LICENSE.to_string(),
             "script" => SCRIPT.to_string(),
             "data" => script_safe(&json),
             _ => return None,

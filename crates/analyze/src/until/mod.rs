@@ -8,13 +8,16 @@
 //! handles it, and `analyze` on the finished run reproduces the estimates.
 //!
 //! The stopping rule is a fixed-width sequential rule (Chow & Robbins 1965; for quantiles
-//! Nádas 1969): stop at the first look where every target's relative half-width is at most its
-//! goal. It depends on the data only through the intervals' widths, not their centres, which
-//! is why its coverage at the stopping time tends to the nominal one as the goals tighten;
-//! what breaks it at finite goals is stopping on a width that is itself noise. So a run first
-//! measures a pilot (`PILOT_GROUPS` resampling groups of steady data, and `--min-duration`)
-//! before any width counts, and looks are spaced (`LOOK_EVERY_S`). The naive rule (a look every
-//! second, no pilot) is kept for the coverage study that shows the difference
+//! Nádas 1969): stop when every target's relative half-width is at most its goal. It depends on
+//! the data only through the intervals' widths, not their centres, which is why its coverage at
+//! the stopping time tends to the nominal one as the goals tighten; what breaks it at finite
+//! goals is stopping on a width that is itself noise (a P99's width shrinks with its estimate
+//! when the tail happened to be light). So a width counts only after a pilot (`PILOT_GROUPS`
+//! resampling groups of steady data, and `--min-duration`); looks are spaced (`LOOK_EVERY_S`,
+//! and 5 % more data); a stop is decided on the analysis's own intervals (its 9999 resamples and
+//! seed, not a look's 999), so no resampling noise is selected and `analyze` reproduces them;
+//! and the goals must be met at `MET_LOOKS` consecutive looks. The naive rule (a look every
+//! second, no pilot, one look) is kept for the coverage study that shows the difference
 //! (`tests/it/until_study.rs`).
 
 pub mod between;
@@ -35,6 +38,10 @@ pub const PILOT_GROUPS: usize = 20;
 pub const LOOK_EVERY_S: f64 = 5.0;
 /// The sequential rule looks again only once the finished requests grew by this factor.
 const LOOK_GROWTH: f64 = 1.05;
+/// Consecutive looks at which every goal must be met before the run stops for them: a second
+/// look, on 5 % more data at least, is a width measured again, so a stop is not decided on one
+/// width that happened to come out narrow (which under-covers: see the module's notes).
+const MET_LOOKS: usize = 2;
 /// Consecutive looks that must project a goal out of reach before the run stops for it.
 const UNREACHABLE_LOOKS: usize = 3;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
@@ -47,7 +54,8 @@ const LOOK_RESAMPLES: usize = 999;
 pub enum Rule {
     /// A pilot, then looks every `LOOK_EVERY_S` (the default).
     Sequential,
-    /// A look every second from the first steady group on (for the study only).
+    /// A look every second from the first steady group on, each on its own 999 resamples
+    /// (for the study only).
     Naive,
 }
 
@@ -144,12 +152,14 @@ pub struct Monitor {
     last_look_n: usize,
     /// Consecutive looks that projected a target beyond `--max-duration`.
     unreachable_looks: usize,
+    /// Consecutive looks at which every goal was met.
+    met_looks: usize,
     last: Option<Look>,
 }
 
 impl Monitor {
     pub fn new(o: UntilOptions) -> Monitor {
-        Monitor { o, done: Vec::new(), last_look_s: f64::NEG_INFINITY, last_look_n: 0, unreachable_looks: 0, last: None }
+        Monitor { o, done: Vec::new(), last_look_s: f64::NEG_INFINITY, last_look_n: 0, unreachable_looks: 0, met_looks: 0, last: None }
     }
 
     pub fn push(&mut self, f: Finished) {
@@ -214,7 +224,7 @@ impl Monitor {
             return look;
         }
         look.targets = estimates(&view, start_s, until_s, &self.o.targets, self.o.seed, LOOK_RESAMPLES);
-        if now_s >= self.o.min_duration_s && look.targets.iter().all(|t| t.met) {
+        if self.o.rule == Rule::Sequential && now_s >= self.o.min_duration_s && look.targets.iter().all(|t| t.met) {
             // A stop is decided on the analysis's own intervals (its resamples and seed), not
             // on a look's: a look's 999 resamples put noise in the widths, and stopping at the
             // first narrow one would select that noise. `analyze` then reproduces them.
@@ -261,7 +271,13 @@ impl Monitor {
     /// measured (an early interval is wide for want of groups, and narrows faster than 1/√n),
     /// and the projection beyond 1.5 × `--max-duration` at `UNREACHABLE_LOOKS` looks in a row.
     fn decide(&mut self, look: &Look, now_s: f64) -> Option<StopReason> {
-        if now_s >= self.o.min_duration_s && look.targets.iter().all(|t| t.met) {
+        let met = now_s >= self.o.min_duration_s && look.targets.iter().all(|t| t.met);
+        self.met_looks = if met { self.met_looks + 1 } else { 0 };
+        let needed = match self.o.rule {
+            Rule::Sequential => MET_LOOKS,
+            Rule::Naive => 1,
+        };
+        if self.met_looks >= needed {
             return Some(StopReason::TargetsMet);
         }
         let start = look.warmup_end_s.unwrap_or(0.0);

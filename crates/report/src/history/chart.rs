@@ -92,7 +92,7 @@ fn draw(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, h: &History,
         .x_label_area_size(34)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.5..x_max, lo..hi)?;
-    chart.configure_mesh().x_desc(Message::new("history-chart-x").render(lang)).y_desc(unit).label_style((font, 12)).y_labels(6).draw()?;
+    chart.configure_mesh().x_desc(Message::new("history-chart-x").render(lang)).y_desc(unit).label_style((font, 12)).y_labels(6).x_label_formatter(&crate::charts::tick).y_label_formatter(&crate::charts::tick).draw()?;
     chart.draw_series(shaded_spans(h).into_iter().map(|(a, z)| Rectangle::new([(a, lo), (z, hi)], BREAK.mix(0.35).filled())))?;
     for (a, z, level) in levels(h, m, scale) {
         chart.draw_series([PathElement::new([(a - 0.4, level), (z + 0.4, level)], ShapeStyle::from(&LEVEL).stroke_width(2))])?;

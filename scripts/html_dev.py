@@ -62,6 +62,7 @@ def build(src: Path) -> str:
             "title": title,
             "style": read("uPlot.min.css") + "\n" + read("report.css"),
             "uplot": read("uPlot.iife.min.js"),
+            "uplot_license": read("LICENSE-uPlot"),
             "script": read("report.js"),
             "data": data,
         },

@@ -1087,30 +1087,52 @@ function watchTheme() {
 
 // ---------------------------------------------------------------- self-test
 
-/** For the browser test (#selftest): counts the charts and those with data, checks that an x
- *  range set on the first chart of each zoom group reaches every other member (as a drag
- *  does), then writes the result as JSON into the pre element `credence-selftest`. */
+/** For the browser test (#selftest): counts the charts and those with data, zooms the first
+ *  chart of each zoom group the way a reader does (a drag across its plot, as dispatched mouse
+ *  events) and checks that the others followed, then writes the result as JSON into the pre
+ *  element `credence-selftest`. */
 async function selftest(interactiveMs) {
+  // uPlot lays a new chart out in a later task: drag only once that has happened.
+  await new Promise((r) => setTimeout(r, 100));
   const drawn = charts.filter((c) => (c.u ? c.u.data[0].length > 0 && c.u.ctx.canvas.width > 0 : c.svg.querySelector('.row') != null)).length;
   let linked = 0;
   let zoomLinked = true;
+  const zooms = [];
   for (const g of groups.values()) {
     if (g.members.length < 2) continue;
-    const [a, b] = g.full;
-    const min = a + (b - a) * 0.25;
-    const max = a + (b - a) * 0.5;
-    g.members[0].setScale('x', { min, max });
+    // The first chart on screen (a hidden one has no plot to drag across).
+    const first = g.members.find((u) => u.over.getBoundingClientRect().width > 0);
+    if (!first) continue;
+    dragAcross(first.over, 0.25, 0.5);
     // uPlot commits scales in a microtask and the others follow in theirs.
     await new Promise((r) => setTimeout(r, 50));
-    for (const u of g.members.slice(1)) {
+    const { min, max } = first.scales.x;
+    const [a, b] = g.full;
+    zooms.push([min, max, a, b]);
+    if (!(min > a && max < b)) zoomLinked = false;
+    for (const u of g.members.filter((m) => m !== first)) {
       linked += 1;
       if (Math.abs(u.scales.x.min - min) > 1e-9 || Math.abs(u.scales.x.max - max) > 1e-9) zoomLinked = false;
     }
     g.reset();
   }
   await new Promise((r) => setTimeout(r, 50));
-  const result = { errors: caught.slice(), charts: charts.length, drawn, zoom_linked: zoomLinked, linked_charts: linked, interactive_ms: interactiveMs };
+  const result = { errors: caught.slice(), charts: charts.length, drawn, zoom_linked: zoomLinked, linked_charts: linked, zooms, interactive_ms: interactiveMs };
   document.body.append(h('pre', { id: 'credence-selftest' }, JSON.stringify(result)));
+}
+
+/** A mouse drag across `el` from one share of its width to another, at mid height. */
+function dragAcross(el, from, to) {
+  const r = el.getBoundingClientRect();
+  const at = (share) => ({ clientX: r.left + r.width * share, clientY: r.top + r.height / 2, bubbles: true, view: window });
+  // Entering the plot is what makes uPlot read its position again (the page grew around it).
+  el.dispatchEvent(new MouseEvent('mouseenter', at(from)));
+  el.dispatchEvent(new MouseEvent('mousedown', { ...at(from), button: 0, buttons: 1 }));
+  // uPlot ignores a move without movement while dragging (browsers send spurious ones).
+  const step = r.width * (to - from) / 2;
+  el.dispatchEvent(new MouseEvent('mousemove', { ...at((from + to) / 2), buttons: 1, movementX: step }));
+  el.dispatchEvent(new MouseEvent('mousemove', { ...at(to), buttons: 1, movementX: step }));
+  el.dispatchEvent(new MouseEvent('mouseup', { ...at(to), button: 0, buttons: 0 }));
 }
 
 // ---------------------------------------------------------------- entry point
@@ -1147,6 +1169,8 @@ function main() {
   watchTheme();
   const interactiveMs = performance.now();
   if (location.hash === '#selftest') selftest(interactiveMs);
+  // A link to a section (`report.html#timelines`) arrived before the section existed.
+  else if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
 }
 
 try {

@@ -11,6 +11,14 @@ use credence::bench::mock_server::{MockConfig, spawn};
 use credence::bench::mock_timeline::{Episode, Timeline, Warmup};
 use serde_json::Value;
 
+/// `credence bench --url URL --model m --rate RATE EXTRA… --out OUT`.
+fn bench(url: &str, rate: &str, extra: &[&str], out: &std::path::Path) -> std::process::Output {
+    let mut args = vec!["bench", "--url", url, "--model", "m", "--rate", rate];
+    args.extend_from_slice(extra);
+    args.extend(["--out", out.to_str().unwrap()]);
+    credence(&args)
+}
+
 #[test]
 fn bad_until_specs_are_refused_before_any_request() {
     let s = Scratch::new("until_bad");
@@ -54,22 +62,7 @@ fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
     let s = Scratch::new("until_run");
     let out = s.path("run");
     let url = server.url();
-    let args = [
-        "bench",
-        "--url",
-        &url,
-        "--model",
-        "m",
-        "--rate",
-        "20",
-        "--until",
-        "ttft_p50=5%,throughput=10%",
-        "--max-duration",
-        "240s",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let o = credence(&args);
+    let o = bench(&url, "20", &["--until", "ttft_p50=5%,throughput=10%", "--max-duration", "240s"], &out);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("until: stopped at"), "{}", stderr(&o));
     let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
@@ -109,28 +102,8 @@ fn repeat_auto_ends_the_series_when_a_run_cannot_meet_its_targets() {
     let s = Scratch::new("until_series");
     let out = s.path("series");
     let url = server.url();
-    let args = [
-        "bench",
-        "--url",
-        &url,
-        "--model",
-        "m",
-        "--rate",
-        "10",
-        "--until",
-        "ttft_p50=5%",
-        "--max-duration",
-        "12s",
-        "--min-duration",
-        "5s",
-        "--repeat",
-        "auto",
-        "--max-runs",
-        "4",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let o = credence(&args);
+    let until = ["--until", "ttft_p50=5%", "--max-duration", "12s", "--min-duration", "5s", "--repeat", "auto", "--max-runs", "4"];
+    let o = bench(&url, "10", &until, &out);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("--repeat auto ends here"), "{}", stderr(&o));
     let series: Value = serde_json::from_slice(&std::fs::read(out.join("series.json")).unwrap()).unwrap();

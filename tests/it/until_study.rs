@@ -297,7 +297,7 @@ fn until_coverage_fast() {
 }
 
 #[test]
-#[ignore = "hundreds of replayed runs: about 8 minutes per 50 seeds on 2 cores; run with --ignored for the numbers in the note (its coverage goal is not met yet: see docs/run-a-benchmark.md)"]
+#[ignore = "200 replayed runs: about an hour on 2 cores (a quarter of it with UNTIL_NAIVE=0); run with --ignored for the numbers in the note (its coverage goal is not met yet: see docs/run-a-benchmark.md)"]
 fn until_study_full() {
     let seeds: u64 = std::env::var("UNTIL_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
     let naive = std::env::var("UNTIL_NAIVE").map_or(true, |v| v != "0");

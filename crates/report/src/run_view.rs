@@ -98,22 +98,21 @@ pub(crate) fn headline(a: &Analysis, lang: Lang) -> Vec<[String; 2]> {
     rows
 }
 
+/// One `--until` target against its goal: "P99 TTFT ±2.9 % (goal 3.0 %)", or unbounded.
+pub fn target_line(key: &str, goal: f64, half_width: Option<f64>) -> Message {
+    // Throughput is the request rate, worded as the metric labels word it.
+    let metric = metric_label(if key == "throughput" { "requests_per_s" } else { key });
+    let goal = format!("{:.1}", goal * 100.0);
+    match half_width {
+        Some(h) => Message::new("until-target").msg("metric", metric).text("width", format!("{:.1}", h * 100.0)).text("goal", goal),
+        None => Message::new("until-target-open").msg("metric", metric).text("goal", goal),
+    }
+}
+
 /// How `bench --until` ended the run: when, after how much warmup, why, and each target's
 /// half-width against its goal (page 1, and `bench`'s last line).
 pub fn stop_line(s: &credence_run::manifest::RunStop) -> Message {
-    let targets = s
-        .targets
-        .iter()
-        .map(|t| {
-            // Throughput is the request rate, worded as the metric labels word it.
-            let metric = metric_label(if t.key == "throughput" { "requests_per_s" } else { &t.key });
-            let goal = format!("{:.1}", t.goal * 100.0);
-            match t.half_width {
-                Some(h) => Message::new("until-target").msg("metric", metric).text("width", format!("{:.1}", h * 100.0)).text("goal", goal),
-                None => Message::new("until-target-open").msg("metric", metric).text("goal", goal),
-            }
-        })
-        .collect();
+    let targets = s.targets.iter().map(|t| target_line(&t.key, t.goal, t.half_width)).collect();
     let warmup = s.warmup_end_s.map_or(Message::new("empty"), |w| Message::new("until-warmup").text("warmup", format!("{w:.0}")));
     Message::new("until-stopped").text("at", format!("{:.0}", s.stopped_at_s)).msg("warmup", warmup).text("reason", s.reason.as_str()).list("targets", targets, credence_messages::Sep::Comma)
 }

@@ -141,13 +141,11 @@ pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, until: Option<&UntilO
     }
 }
 
-/// Each target across the runs: its interval's half-width against its goal.
+/// Each target across the runs: its interval's half-width against its goal (unbounded below
+/// `MIN_RUNS` runs), worded as the stop line words a run's targets.
 fn across_line(across: &[BetweenRuns]) -> String {
-    let one = |b: &BetweenRuns| match b.half_width {
-        Some(h) => format!("{} ±{:.1} % (goal {:.1} %){}", b.key, h * 100.0, b.goal * 100.0, if b.met { " ✓" } else { "" }),
-        None => format!("{} ±? (needs {} runs)", b.key, crate::analyze::until::between::MIN_RUNS),
-    };
-    across.iter().map(one).collect::<Vec<_>>().join(", ")
+    let one = |b: &BetweenRuns| crate::report::run_view::target_line(&b.key, b.goal, b.half_width).render(credence_messages::Lang::En);
+    across.iter().map(|b| format!("{}{}", one(b), if b.met { " ✓" } else { "" })).collect::<Vec<_>>().join(", ")
 }
 
 /// One repetition into `OUT/run-i`: the load (its pre-run checklist taken anew; with

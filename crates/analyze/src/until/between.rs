@@ -8,9 +8,8 @@
 //! `compare` pools replicated runs. It needs `MIN_RUNS` runs before it can say anything.
 
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, StudentsT};
-
 use super::Target;
+use crate::compare::pooled::t_quantile;
 
 /// Runs before the between-run interval is judged (two give one degree of freedom).
 pub const MIN_RUNS: usize = 3;
@@ -40,16 +39,11 @@ pub fn between_runs(targets: &[Target], estimates: &[Vec<Option<f64>>]) -> Vec<B
             let mean = (n > 0).then(|| xs.iter().sum::<f64>() / n as f64);
             let half_width = mean.filter(|m| n >= MIN_RUNS && *m > 0.0).map(|m| {
                 let sd = (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
-                t_975(n - 1) * sd / (n as f64).sqrt() / m
+                t_quantile((n - 1) as f64, 0.95) * sd / (n as f64).sqrt() / m
             });
             BetweenRuns { key: t.key.clone(), goal: t.goal, runs: n, mean, half_width, met: half_width.is_some_and(|h| h <= t.goal) }
         })
         .collect()
-}
-
-/// The 97.5 % point of Student's t with `df` degrees of freedom.
-fn t_975(df: usize) -> f64 {
-    StudentsT::new(0.0, 1.0, df as f64).map_or(f64::INFINITY, |t| t.inverse_cdf(0.975))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 ## `bench --until`: how the run ended, on page 1 (`run.stop` in the analysis).
-until-stopped = 于 { $at } s 停止{ $warmup }：{ $reason ->
+until-stopped = 于 { $at } s 停止{ $warmup }{ $excluded }：{ $reason ->
         [targets_met] 所有目标均已达到
         [error_rate] 错误率超过上限
         [client_saturated] 压测客户端跟不上发送计划
@@ -11,3 +11,38 @@ until-stopped = 于 { $at } s 停止{ $warmup }：{ $reason ->
 until-warmup = （预热 { $warmup } s 之后）
 until-target = { $metric } ±{ $width } %（目标 { $goal } %）
 until-target-open = { $metric } 无界（目标 { $goal } %）
+until-excluded = （剔除{ $causes } { $seconds } s）
+
+## The live view of `bench --until` (stderr): a head line, one line per target, the client,
+## one line per GPU. On a terminal they refresh in place; in a CI log they come joined by " | ".
+live-head = until · { $t } s · { $phase } · { $requests } 个请求，{ $errors } 个错误 · { $eta }{ $stopping }
+live-phase = { $phase ->
+        [warming_up] 预热中
+        [pilot] 自 { $since } s 起稳态，试测
+        [measuring] 自 { $since } s 起稳态
+       *[episode] 事件：{ $causes }，已剔除
+    }
+live-eta = 预计还需 { $eta } s
+live-eta-unknown = 预计时间未知
+live-stopping = {" "}· 停止：{ $reason }
+live-target = { $metric } { $value } { $width }（目标 { $goal } %）{ $met }
+live-width = ±{ $width } %
+live-width-open = ±?
+live-met = {" "}✓
+live-client = 客户端：{ $rate } · { $in_flight } 个在途 · P99 发送延迟 { $lag } · CPU { $cpu }{ $behind }
+live-rate-open = 实际 { $achieved }/s，计划 { $offered }/s
+live-rate-closed = 实际 { $achieved }/s（闭环）
+live-behind = {" "}· 落后于发送计划
+live-gpu = GPU { $index }：SM 时钟 { $clock } · { $temp } · { $power }
+live-clock-of = { $clock } / { $max } MHz
+live-clock = { $clock } MHz
+live-na = 无
+
+## `bench --repeat`: the series' progress lines.
+series-run = series：第 { $run } 次运行，{ $most ->
+        [auto] 最多 { $max } 次
+       *[fixed] 共 { $max } 次
+    }
+series-run-unmet = series：第 { $run } 次运行未达到目标即停止（{ $reason }）；--repeat auto 到此结束
+series-across = series：{ $runs } 次运行之间：{ $targets }
+until-target-met = { $target }{ $met }

@@ -11,7 +11,8 @@ use crate::bench::in_flight::{Bound, FdLimit, fd_budget};
 use crate::bench::lengths::LengthDist;
 use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
-use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag};
+use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag, parse_lang};
+use credence_messages::Lang;
 use crate::cli::gpu::gpu_source;
 use crate::error::{CliError, ExitCode};
 use crate::ops::bench::series::{Repeat, SeriesPlan, run_series};
@@ -129,6 +130,10 @@ pub struct BenchArgs {
     /// With --repeat: wait this long between runs, e.g. 60s.
     #[arg(long)]
     cooldown: Option<String>,
+    /// Language of the live view and the progress lines: en, zh, or auto (from LC_ALL,
+    /// LC_MESSAGES or LANG).
+    #[arg(long, default_value = "en")]
+    lang: String,
     /// With --repeat: a shell command run before each run (a server restart, a cache drop);
     /// its exit code and duration go to series.json, and a failure stops the series (exit 2).
     #[arg(long)]
@@ -175,10 +180,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     crate::collect::install_signals();
     let beside = Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note };
     let until = until_options(&a)?;
+    let lang = parse_lang(&a.lang)?;
     match (&a.sweep, series) {
-        (_, Some(plan)) => run_series(&o, &plan, until.as_ref(), beside, &a.out),
-        (None, None) => run_once(&o, beside, &a.out, until.as_ref()),
-        (Some(sweep), None) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out),
+        (_, Some(plan)) => run_series(&o, &plan, until.as_ref(), beside, &a.out, lang),
+        (None, None) => run_once(&o, beside, &a.out, until.as_ref(), lang),
+        (Some(sweep), None) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out, until.as_ref(), lang),
     }
 }
 
@@ -193,9 +199,6 @@ fn until_options(a: &BenchArgs) -> Result<Option<UntilOptions>, CliError> {
     if a.duration.is_some() || a.requests.is_some() {
         return Err(CliError::bad_input("--until stops the run itself: drop --duration and --requests (--max-duration bounds it)"));
     }
-    if a.sweep.is_some() {
-        return Err(CliError::bad_input("--until with --sweep is not supported yet: run each step with --until on its own"));
-    }
     let targets = crate::analyze::until::spec::parse(spec).map_err(CliError::bad_input)?;
     let (min_duration_s, max_duration_s) = (duration_flag("--min-duration", &a.min_duration)?, duration_flag("--max-duration", &a.max_duration)?);
     if min_duration_s > max_duration_s {
@@ -207,7 +210,7 @@ fn until_options(a: &BenchArgs) -> Result<Option<UntilOptions>, CliError> {
         w if w.parse::<u64>().is_ok() => return Err(CliError::bad_input("with --until, --warmup is auto or a duration (e.g. 30s), not a request count")),
         w => Some(duration_flag("--warmup", w)?),
     };
-    Ok(Some(UntilOptions { targets, min_duration_s, max_duration_s, max_error_rate, warmup_s, rule: Rule::Sequential, seed: a.seed }))
+    Ok(Some(UntilOptions { targets, min_duration_s, max_duration_s, max_error_rate, warmup_s, rule: Rule::Staged, seed: a.seed }))
 }
 
 /// `--max-error-rate 5%`: a percentage in (0, 100).
@@ -218,8 +221,8 @@ fn error_rate_flag(text: &str) -> Result<f64, CliError> {
 
 /// One run: the load, then the run directory and what the client noticed about itself. With
 /// `--until`, the watcher ends the load and the run records why and when.
-fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilOptions>) -> Result<ExitCode, CliError> {
-    let (data, limits) = crate::ops::bench::until::run_until(o, beside, until).map_err(CliError::bad_input)?;
+fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilOptions>, lang: Lang) -> Result<ExitCode, CliError> {
+    let (data, limits) = crate::ops::bench::until::run_until(o, beside, until, lang).map_err(CliError::bad_input)?;
     crate::run::write::write_run(out, &data)?;
     let n = data.requests.num_rows();
     eprintln!("wrote {} ({n} requests, {} warmup)", out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));

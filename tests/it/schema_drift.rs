@@ -118,7 +118,7 @@ fn full_manifest() -> Manifest {
     m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
     m.phases.note = Some("n".into());
     m.phases.stop = Some(credence::run::manifest::RunStop {
-        rule: "sequential".into(),
+        rule: "staged".into(),
         min_duration_s: 60.0,
         max_duration_s: 1800.0,
         max_error_rate: Some(0.05),
@@ -127,6 +127,7 @@ fn full_manifest() -> Manifest {
         stopped_at_s: 412.0,
         warmup_end_s: Some(38.0),
         targets: vec![credence::run::manifest::StopTarget { key: "ttft_p99".into(), goal: 0.03, estimate: Some(80.0), half_width: Some(0.029), met: true }],
+        excluded: vec![credence::run::manifest::StopEpisode { cause: "thermal_throttle".into(), start_s: 120.0, end_s: 160.0 }],
     });
     m.clock.timezone_assumed = Some("Europe/Berlin".into());
     m.clock.conversion = Some("local time + --tz".into());

@@ -36,7 +36,6 @@ fn bad_until_specs_are_refused_before_any_request() {
         (vec!["--repeat", "auto", "--duration", "10s"], "give --until SPEC"),
         (vec!["--repeat", "auto", "--until", "ttft_p99=3%", "--max-runs", "2"], "at least 3 runs"),
         (vec!["--repeat", "some", "--duration", "10s"], "expected a number of runs, or auto"),
-        (vec!["--until", "ttft_p99=3%", "--sweep", "rate=1,2"], "--sweep is not supported"),
     ] {
         let mut args: Vec<&str> = base.to_vec();
         args.extend(extra.iter().copied());
@@ -114,4 +113,93 @@ fn repeat_auto_ends_the_series_when_a_run_cannot_meet_its_targets() {
     assert_eq!(runs[0]["stop"], "max_duration", "{series}");
     let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("run-1/run.json")).unwrap()).unwrap();
     assert_eq!(manifest["phases"]["stop"]["reason"], "max_duration");
+}
+
+/// The acceptance run of `--until`, end to end over HTTP: a mock server that warms up (3x
+/// slower, decaying over 60 s) and throttles (1.5x from 120 s to 150 s) while the fake GPU it
+/// runs on throttles thermally at the same time. The run cuts the warmup online, finds the
+/// throttle in the GPU telemetry and leaves it out of its estimates, stops with its goals met,
+/// and the report's clean numbers cover the mock's true service time.
+#[test]
+fn a_run_cuts_the_warmup_and_leaves_a_throttle_out_online() {
+    let timeline = Timeline {
+        warmup: Some(Warmup { duration_s: 60.0, factor: 3.0 }),
+        throttles: vec![Episode { start_s: 120.0, end_s: 150.0, value: 1.5 }],
+        ..Timeline::default()
+    };
+    let true_ttft_ms = 20.0;
+    let config = MockConfig {
+        ttft: Duration::from_secs_f64(true_ttft_ms / 1e3),
+        token_delay: Duration::from_millis(2),
+        output_tokens: Some(8),
+        timeline,
+        ..MockConfig::default()
+    };
+    let server = spawn(config, 0).unwrap();
+    let s = Scratch::new("until_throttle");
+    let out = s.path("run");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+        .args(["bench", "--url", &server.url(), "--model", "m", "--rate", "20", "--out", out.to_str().unwrap()])
+        .args(["--until", "ttft_p50=2%,throughput=5%", "--max-duration", "400s", "--collect-gpu", "on"])
+        .env("CREDENCE_FAKE_GPUS", "1:throttle=120-150")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("episode: GPU thermal throttling"), "the live view says when it is in the episode: {}", stderr(&o));
+    let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let stop = &manifest["phases"]["stop"];
+    assert_eq!(stop["reason"], "targets_met", "{stop}");
+    let at = stop["stopped_at_s"].as_f64().unwrap();
+    assert!(at > 150.0 && at < 400.0, "stopped after the episode and before --max-duration: {at}");
+    let warmup = stop["warmup_end_s"].as_f64().unwrap();
+    assert!((50.0..=75.0).contains(&warmup), "the mock's slowdown ends at 60 s; cut online at {warmup} s");
+    let excluded = stop["excluded"].as_array().unwrap();
+    assert!(
+        excluded.iter().any(|e| e["cause"] == "thermal_throttle" && e["start_s"].as_f64().unwrap() <= 122.0 && e["end_s"].as_f64().unwrap() >= 148.0),
+        "the throttle (120-150 s) was left out online: {excluded:?}"
+    );
+    // Offline, the clean windows leave the same episode out. Their numbers are the mock's true
+    // service time outside its slowdowns (20 ms) plus the HTTP round trip on loopback: P50
+    // within a millisecond of it, P99 (the round trip's own tail) well below the throttled
+    // 30 ms, which the whole steady window, episode included, shows at P99.
+    let a = credence(&["analyze", out.to_str().unwrap(), "--json"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let a: Value = serde_json::from_slice(&a.stdout).unwrap();
+    let clean = a["conditions"].as_array().unwrap().iter().find(|c| c["name"] == "clean").expect("a clean condition");
+    let interval = |e: &Value| (e["ci_low"].as_f64().unwrap(), e["ci_high"].as_f64().unwrap());
+    let (lo, hi) = interval(&clean["metrics"]["ttft"]["p50"]);
+    assert!(lo >= true_ttft_ms && hi <= true_ttft_ms + 1.0, "clean P50 TTFT [{lo}, {hi}] ms against the mock's {true_ttft_ms} ms");
+    // (Loopback jitter comes in bursts: P99's interval may be one-sided at this length.)
+    let p99 = &clean["metrics"]["ttft"]["p99"];
+    let (lo, x) = (p99["ci_low"].as_f64().unwrap(), p99["estimate"].as_f64().unwrap());
+    assert!(lo >= true_ttft_ms && x < 1.5 * true_ttft_ms * 0.9, "clean P99 TTFT {x} ms (from {lo}): the throttle's 30 ms left out");
+    let whole = a["metrics"]["ttft"]["p99"]["estimate"].as_f64().unwrap();
+    assert!(whole >= 1.5 * true_ttft_ms * 0.95, "the whole steady window's P99 TTFT {whole} ms holds the throttled requests");
+    let online = stop["targets"][0]["estimate"].as_f64().unwrap();
+    let offline = clean["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap();
+    assert!((online / offline - 1.0).abs() < 0.02, "P50 TTFT online {online} offline (clean) {offline}");
+    let report = s.path("report.md");
+    let r = credence(&["report", out.to_str().unwrap(), "--format", "md", "-o", report.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let md = std::fs::read_to_string(report).unwrap();
+    assert!(md.contains("of GPU thermal throttling left out") && md.contains("every goal reached"), "{md}");
+}
+
+#[test]
+fn each_step_of_a_sweep_stops_on_its_own_and_sweep_json_says_why() {
+    // Steps bounded at 6 s cannot finish the pilot: each stops at --max-duration.
+    let config = MockConfig { ttft: Duration::from_millis(5), token_delay: Duration::from_millis(1), output_tokens: Some(4), ..MockConfig::default() };
+    let server = spawn(config, 0).unwrap();
+    let s = Scratch::new("until_sweep");
+    let out = s.path("sweep");
+    let o = bench(&server.url(), "5", &["--sweep", "rate=5,10", "--until", "throughput=5%", "--min-duration", "1s", "--max-duration", "6s"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let sweep: Value = serde_json::from_slice(&std::fs::read(out.join("sweep.json")).unwrap()).unwrap();
+    let steps = sweep["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2, "{sweep}");
+    for step in steps {
+        assert_eq!(step["stop"], "max_duration", "{step}");
+        let run: Value = serde_json::from_slice(&std::fs::read(out.join(step["run"].as_str().unwrap()).join("run.json")).unwrap()).unwrap();
+        assert!(run["phases"]["stop"]["stopped_at_s"].as_f64().unwrap() <= 8.0, "{}", run["phases"]["stop"]);
+    }
 }

@@ -116,6 +116,9 @@ fn sample_beside(mut b: Beside, stop: Arc<AtomicBool>) -> (credence_run::rows::G
             let before = gpu.rows.len();
             crate::collect::sample_gpus(g.as_mut(), devices, &host, &mut gpu);
             *GPU_NOW.lock().expect("gpu now") = gpu.rows[before..].iter().map(GpuNow::of).collect();
+            if WATCHED.load(Ordering::SeqCst) {
+                GPU_NEW.lock().expect("gpu new").extend(gpu.rows[before..].iter().cloned());
+            }
         }
         if let Some(url) = &b.server_metrics {
             server.extend(crate::collect::scrape::scrape(url, crate::collect::now_ns()));
@@ -170,6 +173,10 @@ pub struct LoadStatus {
     pub behind: bool,
     /// Each GPU's last sample, with `--collect-gpu`.
     pub gpus: Vec<GpuNow>,
+    /// The GPU samples taken since the last status (the watcher's telemetry, for attribution).
+    pub gpu_samples: Vec<credence_run::rows::GpuSample>,
+    /// Time zero, epoch ns (the samples' clock).
+    pub zero_ns: i64,
 }
 
 /// One GPU as last sampled.
@@ -190,6 +197,9 @@ impl GpuNow {
 
 /// The GPUs' last samples, from the sampler beside the load to the watcher's view.
 static GPU_NOW: Mutex<Vec<GpuNow>> = Mutex::new(Vec::new());
+/// The GPU samples not yet handed to the watcher (kept only while one watches).
+static GPU_NEW: Mutex<Vec<credence_run::rows::GpuSample>> = Mutex::new(Vec::new());
+static WATCHED: AtomicBool = AtomicBool::new(false);
 
 /// Set when a watcher ends the load (a signal sets `collect::stop_requested` instead).
 static WATCHER_STOP: AtomicBool = AtomicBool::new(false);
@@ -239,6 +249,8 @@ impl Live {
             client_cpu_pct: cpu.is_finite().then_some(cpu),
             behind: false,
             gpus: GPU_NOW.lock().map(|g| g.clone()).unwrap_or_default(),
+            gpu_samples: GPU_NEW.lock().map(|mut g| std::mem::take(&mut *g)).unwrap_or_default(),
+            zero_ns: 0,
         }
     }
 
@@ -479,6 +491,8 @@ pub fn run(o: &BenchOptions, beside: Beside) -> Result<(RunData, Limits), String
 pub fn run_watched(o: &BenchOptions, beside: Beside, watcher: Option<&dyn Watcher>) -> Result<(RunData, Limits), String> {
     WATCHER_STOP.store(false, Ordering::SeqCst);
     GPU_NOW.lock().expect("gpu now").clear();
+    GPU_NEW.lock().expect("gpu new").clear();
+    WATCHED.store(watcher.is_some(), Ordering::SeqCst);
     let stop = Arc::new(AtomicBool::new(false));
     let gpu_note = beside.gpu_note.clone();
     let mut beside = beside;
@@ -567,7 +581,7 @@ fn apply_load(o: &BenchOptions, watcher: Option<&dyn Watcher>) -> Observations {
         let self_stop = &self_stop;
         let sampler = scope.spawn(move || self_sample::sample_self(o, live, anchor, self_stop));
         let keeper = pool.map(|p| scope.spawn(move || keep_growing(scope, o, live, p, schedule, anchor)));
-        let watching = watcher.map(|w| scope.spawn(move || watch(w, o, live, anchor.0, self_stop)));
+        let watching = watcher.map(|w| scope.spawn(move || watch(w, o, live, anchor, self_stop)));
         let mut records: Vec<Record> = handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect();
         if let Some(p) = pool {
             p.finish();
@@ -588,7 +602,7 @@ fn apply_load(o: &BenchOptions, watcher: Option<&dyn Watcher>) -> Observations {
 /// The watcher's thread: once a second, hands it the requests finished since, and ends the
 /// load when it says so. Behind: more than a tenth of the last ten seconds' sends left late
 /// because every connection was busy (the load generator, not the server, set their time).
-fn watch(w: &dyn Watcher, o: &BenchOptions, live: &Live, anchor: Instant, done: &AtomicBool) {
+fn watch(w: &dyn Watcher, o: &BenchOptions, live: &Live, (anchor, zero_ns): (Instant, i64), done: &AtomicBool) {
     let mut deadline = anchor;
     let mut history: std::collections::VecDeque<(u64, u64)> = std::collections::VecDeque::new();
     loop {
@@ -605,7 +619,7 @@ fn watch(w: &dyn Watcher, o: &BenchOptions, live: &Live, anchor: Instant, done: 
         }
         let (first, last) = (history.front().copied().unwrap_or_default(), history.back().copied().unwrap_or_default());
         let (sent, queued) = (last.0 - first.0, last.1 - first.1);
-        let load = LoadStatus { behind: history.len() > 10 && queued >= 10 && queued * 10 > sent, ..live.status(o, t_s) };
+        let load = LoadStatus { behind: history.len() > 10 && queued >= 10 && queued * 10 > sent, zero_ns, ..live.status(o, t_s) };
         if w.tick(t_s, finished, complete_before, &load) {
             WATCHER_STOP.store(true, Ordering::SeqCst);
             return;

@@ -114,7 +114,24 @@ pub fn target_line(key: &str, goal: f64, half_width: Option<f64>) -> Message {
 pub fn stop_line(s: &credence_run::manifest::RunStop) -> Message {
     let targets = s.targets.iter().map(|t| target_line(&t.key, t.goal, t.half_width)).collect();
     let warmup = s.warmup_end_s.map_or(Message::new("empty"), |w| Message::new("until-warmup").text("warmup", format!("{w:.0}")));
-    Message::new("until-stopped").text("at", format!("{:.0}", s.stopped_at_s)).msg("warmup", warmup).text("reason", s.reason.as_str()).list("targets", targets, credence_messages::Sep::Comma)
+    Message::new("until-stopped")
+        .text("at", format!("{:.0}", s.stopped_at_s))
+        .msg("warmup", warmup)
+        .msg("excluded", excluded_part(&s.excluded))
+        .text("reason", s.reason.as_str())
+        .list("targets", targets, credence_messages::Sep::Comma)
+}
+
+/// The episodes the stop's estimates left out: their seconds and causes (empty when none).
+fn excluded_part(episodes: &[credence_run::manifest::StopEpisode]) -> Message {
+    if episodes.is_empty() {
+        return Message::new("empty");
+    }
+    let seconds: f64 = episodes.iter().map(|e| (e.end_s - e.start_s).max(0.0)).sum();
+    let mut causes: Vec<&str> = episodes.iter().map(|e| e.cause.as_str()).collect();
+    causes.dedup();
+    let titles = causes.iter().map(|c| Cause::parse(c).map_or_else(|| Message::new("as-written").text("text", c.to_string()), Cause::title)).collect();
+    Message::new("until-excluded").text("seconds", format!("{seconds:.0}")).list("causes", titles, credence_messages::Sep::Comma)
 }
 
 /// The error rate, then each kind's share (largest first), e.g. `12 of 120 requests: 10 [6, 17] %

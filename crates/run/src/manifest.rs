@@ -298,7 +298,7 @@ pub struct DeclaredPhases {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunStop {
-    /// The stopping rule (`sequential`).
+    /// The stopping rule (`staged`).
     pub rule: String,
     pub min_duration_s: f64,
     pub max_duration_s: f64,
@@ -313,6 +313,19 @@ pub struct RunStop {
     /// Where the warmup ended, measured online.
     pub warmup_end_s: Option<f64>,
     pub targets: Vec<StopTarget>,
+    /// Environmental episodes the estimates left out, as attribution found them online.
+    #[serde(default)]
+    pub excluded: Vec<StopEpisode>,
+}
+
+/// An episode `bench --until` left out of its estimates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopEpisode {
+    /// The cause's id (`thermal_throttle`).
+    pub cause: String,
+    pub start_s: f64,
+    pub end_s: f64,
 }
 
 /// One `--until` target when the run stopped.

@@ -192,7 +192,7 @@ impl RequestRows {
 }
 
 /// One GPU sample (any field may be missing).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct GpuSample {
     pub ts_ns: i64,
     pub host: String,

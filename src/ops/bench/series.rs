@@ -6,6 +6,7 @@
 //! With `--until`, each repetition stops on its own; with `--repeat auto`, repetitions go on
 //! until the interval across runs meets the targets too (`until::between`), up to `--max-runs`.
 
+use credence_messages::{Lang, Message, Sep};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -65,7 +66,7 @@ fn cool_down(cooldown: Duration) {
 
 /// Runs the series and writes `series.json` (also when a `--before-each` failure stops it,
 /// which exits 2).
-pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, until: Option<&UntilOptions>, beside: Beside, out: &Path) -> Result<ExitCode, CliError> {
+pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, until: Option<&UntilOptions>, beside: Beside, out: &Path, lang: Lang) -> Result<ExitCode, CliError> {
     std::fs::create_dir_all(out).map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     let Beside { mut gpus, server_metrics, gpu_note } = beside;
     let mut runs = Vec::new();
@@ -93,28 +94,28 @@ pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, until: Option<&UntilO
             ));
             break;
         }
-        let most = match plan.repeat {
-            Repeat::Runs(n) => n.to_string(),
-            Repeat::Auto { max_runs } => format!("at most {max_runs}"),
+        let (most, max) = match plan.repeat {
+            Repeat::Runs(n) => ("fixed", n),
+            Repeat::Auto { max_runs } => ("auto", max_runs),
         };
-        eprintln!("series: run {i} of {most}");
+        eprintln!("{}", Message::new("series-run").int("run", i).text("most", most).int("max", max).render(lang));
         // GPUs are sampled in the first run only: NVML sources are not cloneable.
         let beside = Beside { gpus: gpus.take(), server_metrics: server_metrics.clone(), gpu_note: gpu_note.clone() };
-        let (entry, stop) = run_repetition(o, until, i, before, beside, out)?;
+        let (entry, stop) = run_repetition(o, until, i, before, beside, out, lang)?;
         runs.push(entry);
         let Some((u, stop)) = until.zip(stop) else { continue };
         // Only a run that met its own targets speaks for the configuration; any other stop
         // (errors, a saturated client, a goal out of reach) would stop the next run too.
         if stop.reason != "targets_met" {
             if matches!(plan.repeat, Repeat::Auto { .. }) {
-                eprintln!("series: run {i} stopped without meeting its targets ({}); --repeat auto ends here", stop.reason);
+                eprintln!("{}", Message::new("series-run-unmet").int("run", i).text("reason", stop.reason.as_str()).render(lang));
                 break;
             }
             continue;
         }
         estimates.push(stop.targets.iter().map(|t| t.estimate).collect());
         across = between_runs(&u.targets, &estimates);
-        eprintln!("series: across {} runs: {}", estimates.len(), across_line(&across));
+        eprintln!("{}", Message::new("series-across").int("runs", estimates.len()).list("targets", across_targets(&across), Sep::Comma).render(lang));
     }
     let stopped = crate::collect::stop_requested();
     let series = serde_json::json!({
@@ -142,10 +143,10 @@ pub fn run_series(o: &BenchOptions, plan: &SeriesPlan<'_>, until: Option<&UntilO
 }
 
 /// Each target across the runs: its interval's half-width against its goal (unbounded below
-/// `MIN_RUNS` runs), worded as the stop line words a run's targets.
-fn across_line(across: &[BetweenRuns]) -> String {
-    let one = |b: &BetweenRuns| crate::report::run_view::target_line(&b.key, b.goal, b.half_width).render(credence_messages::Lang::En);
-    across.iter().map(|b| format!("{}{}", one(b), if b.met { " ✓" } else { "" })).collect::<Vec<_>>().join(", ")
+/// `MIN_RUNS` runs), worded as the stop line words a run's targets, and a mark when met.
+fn across_targets(across: &[BetweenRuns]) -> Vec<Message> {
+    let one = |b: &BetweenRuns| crate::report::run_view::target_line(&b.key, b.goal, b.half_width);
+    across.iter().map(|b| Message::new("until-target-met").msg("target", one(b)).msg("met", Message::new(if b.met { "live-met" } else { "empty" }))).collect()
 }
 
 /// One repetition into `OUT/run-i`: the load (its pre-run checklist taken anew; with
@@ -158,8 +159,9 @@ fn run_repetition(
     before: Option<BeforeEach>,
     beside: Beside,
     out: &Path,
+    lang: Lang,
 ) -> Result<(serde_json::Value, Option<crate::run::manifest::RunStop>), CliError> {
-    let (mut data, limits) = super::until::run_until(o, beside, until).map_err(CliError::bad_input)?;
+    let (mut data, limits) = super::until::run_until(o, beside, until, lang).map_err(CliError::bad_input)?;
     data.manifest.labels.insert("series_run".into(), i.to_string());
     let name = format!("run-{i}");
     crate::run::write::write_run(&out.join(&name), &data)?;

@@ -6,7 +6,9 @@ use std::path::Path;
 use crate::analyze::attribute::Telemetry;
 use crate::analyze::requests::RequestView;
 use crate::analyze::{AnalyzeOptions, analyze_view};
+use crate::analyze::until::UntilOptions;
 use crate::bench::{BenchOptions, Beside, Load};
+use credence_messages::Lang;
 use crate::ops::files::write_json;
 use crate::error::{CliError, ExitCode};
 use crate::report::format::estimate;
@@ -25,8 +27,9 @@ pub fn parse_sweep(sweep: &str, load: &Load) -> Result<Vec<f64>, CliError> {
     Ok(rates)
 }
 
-/// Runs every step (until a signal stops the sweep) and writes `sweep.json`.
-pub fn run_sweep(o: &BenchOptions, rates: &[f64], beside: Beside, out: &Path) -> Result<ExitCode, CliError> {
+/// Runs every step (until a signal stops the sweep) and writes `sweep.json`. With `--until`,
+/// each step stops on its own, and its entry records why.
+pub fn run_sweep(o: &BenchOptions, rates: &[f64], beside: Beside, out: &Path, until: Option<&UntilOptions>, lang: Lang) -> Result<ExitCode, CliError> {
     std::fs::create_dir_all(out).map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     let (mut steps, mut rows) = (Vec::new(), Vec::new());
     let Beside { mut gpus, server_metrics, gpu_note } = beside;
@@ -37,7 +40,7 @@ pub fn run_sweep(o: &BenchOptions, rates: &[f64], beside: Beside, out: &Path) ->
         eprintln!("sweep [{}] step {}/{}: {r} requests/s", progress_bar(i, rates.len()), i + 1, rates.len());
         // GPUs are sampled in the first step only: NVML sources are not cloneable.
         let beside = Beside { gpus: gpus.take(), server_metrics: server_metrics.clone(), gpu_note: gpu_note.clone() };
-        let (step, row) = run_step(o, i, *r, beside, out)?;
+        let (step, row) = run_step(o, (i, *r), beside, out, until, lang)?;
         steps.push(step);
         rows.push(row);
     }
@@ -63,15 +66,22 @@ fn progress_bar(current: usize, total: usize) -> String {
         .collect()
 }
 
-/// One step at `rate`: its run folder, its entry in sweep.json and its row of the table.
-fn run_step(o: &BenchOptions, i: usize, rate: f64, beside: Beside, out: &Path) -> Result<(serde_json::Value, [String; 4]), CliError> {
+/// Step `i` at `rate`: its run folder, its entry in sweep.json and its row of the table.
+fn run_step(
+    o: &BenchOptions,
+    (i, rate): (usize, f64),
+    beside: Beside,
+    out: &Path,
+    until: Option<&UntilOptions>,
+    lang: Lang,
+) -> Result<(serde_json::Value, [String; 4]), CliError> {
     let mut step = o.clone();
     step.load = match o.load {
         Load::Constant(_) => Load::Constant(rate),
         Load::Gamma(_, cv) => Load::Gamma(rate, cv),
         _ => Load::Poisson(rate),
     };
-    let (mut data, limits) = crate::bench::run(&step, beside).map_err(CliError::bad_input)?;
+    let (mut data, limits) = super::until::run_until(&step, beside, until, lang).map_err(CliError::bad_input)?;
     data.manifest.labels.insert("sweep_step".into(), format!("{}", i + 1));
     let dir = out.join(format!("step-{:02}-rate-{rate}", i + 1));
     crate::run::write::write_run(&dir, &data)?;
@@ -81,6 +91,7 @@ fn run_step(o: &BenchOptions, i: usize, rate: f64, beside: Beside, out: &Path) -
     let (summary, row) = step_summary(&data);
     let entry = serde_json::json!({
         "stopped_early": data.manifest.config.extra.contains_key("stopped_early"),
+        "stop": data.manifest.phases.stop.as_ref().map(|s| &s.reason),
         "step": i + 1,
         "rate_per_s": rate,
         "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()),

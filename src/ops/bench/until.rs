@@ -6,19 +6,21 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 
+use crate::analyze::attribute::{Telemetry, TelemetrySeries};
 use crate::analyze::until::{Finished, Look, Monitor, Phase, StopReason, UntilOptions};
+use credence_messages::{Lang, Message, Sep};
 use crate::bench::{BenchOptions, Beside, GpuNow, Limits, LoadStatus, Watcher};
-use crate::run::manifest::{RunStop, StopTarget};
+use crate::run::manifest::{RunStop, StopEpisode, StopTarget};
 use crate::run::write::RunData;
 
 /// One run of the load; with `--until`, watched until its numbers are good enough, and the
 /// stop (why and when) recorded in its `run.json` and said on stderr.
-pub fn run_until(o: &BenchOptions, beside: Beside, until: Option<&UntilOptions>) -> Result<(RunData, Limits), String> {
+pub fn run_until(o: &BenchOptions, beside: Beside, until: Option<&UntilOptions>, lang: Lang) -> Result<(RunData, Limits), String> {
     let Some(options) = until else { return crate::bench::run(o, beside) };
-    let watcher = UntilWatcher::new(options.clone());
+    let watcher = UntilWatcher::new(options.clone(), lang);
     let (mut data, limits) = crate::bench::run_watched(o, beside, Some(&watcher))?;
     let stop = watcher.record(crate::collect::stop_requested());
-    eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(credence_messages::Lang::En));
+    eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(lang));
     data.manifest.phases.stop = Some(stop);
     Ok((data, limits))
 }
@@ -30,11 +32,14 @@ const PLAIN_EVERY_S: f64 = 10.0;
 struct UntilWatcher {
     state: Mutex<State>,
     options: UntilOptions,
+    lang: Lang,
     terminal: bool,
 }
 
 struct State {
     monitor: Monitor,
+    /// The GPU samples so far (`--collect-gpu`): the monitor's attribution reads them.
+    gpu: Vec<crate::run::rows::GpuSample>,
     /// The look that stopped the run, or the last one.
     last: Option<Look>,
     /// Lines the live view drew last (to redraw in place).
@@ -43,15 +48,21 @@ struct State {
 }
 
 impl UntilWatcher {
-    fn new(options: UntilOptions) -> UntilWatcher {
-        let state = State { monitor: Monitor::new(options.clone()), last: None, drawn: 0, last_plain_s: f64::NEG_INFINITY };
-        UntilWatcher { state: Mutex::new(state), options, terminal: std::io::stderr().is_terminal() }
+    fn new(options: UntilOptions, lang: Lang) -> UntilWatcher {
+        let state = State { monitor: Monitor::new(options.clone()), gpu: Vec::new(), last: None, drawn: 0, last_plain_s: f64::NEG_INFINITY };
+        UntilWatcher { state: Mutex::new(state), options, lang, terminal: std::io::stderr().is_terminal() }
     }
 
     /// What `run.json` records of the stop: the rule, its parameters, the reason and time, and
     /// each target as it stood. `interrupted` when a signal ended the run first.
     fn record(&self, interrupted: bool) -> RunStop {
-        let state = self.state.lock().expect("until state");
+        let mut state = self.state.lock().expect("until state");
+        if !interrupted && state.last.as_ref().is_none_or(|l| l.stop.is_none()) {
+            // The load ran to --max-duration between two looks: the stop is judged there, on
+            // everything that finished.
+            let end = self.options.max_duration_s;
+            state.last = state.monitor.look(end, end, false).or(state.last.take());
+        }
         let look = state.last.as_ref();
         let (reason, detail) = match look.and_then(|l| l.stop.as_ref()) {
             _ if interrupted => ("interrupted".to_string(), None),
@@ -80,13 +91,16 @@ impl UntilWatcher {
             stopped_at_s: look.map_or(0.0, |l| l.t_s),
             warmup_end_s: look.and_then(|l| l.warmup_end_s),
             targets,
+            excluded: look
+                .map(|l| l.excluded.iter().map(|e| StopEpisode { cause: e.cause.id().to_string(), start_s: e.start_s, end_s: e.end_s }).collect())
+                .unwrap_or_default(),
         }
     }
 
     /// Redraws the live view: a few lines in place on a terminal, one plain line every 10 s
     /// otherwise.
     fn show(&self, state: &mut State, look: &Look, load: &LoadStatus) {
-        let lines = view_lines(look, load);
+        let lines = view_lines(look, load, self.lang);
         let mut err = std::io::stderr().lock();
         if self.terminal {
             if state.drawn > 0 {
@@ -109,6 +123,11 @@ impl Watcher for UntilWatcher {
         for f in done {
             state.monitor.push(f);
         }
+        if !load.gpu_samples.is_empty() {
+            state.gpu.extend(load.gpu_samples.iter().cloned());
+            let telemetry = telemetry_of(&state.gpu, load.zero_ns);
+            state.monitor.set_telemetry(telemetry);
+        }
         let Some(look) = state.monitor.look(t_s, complete_before_s, load.behind) else { return false };
         self.show(&mut state, &look, load);
         let stop = look.stop.is_some();
@@ -124,52 +143,81 @@ impl Watcher for UntilWatcher {
     }
 }
 
+/// The GPU samples as the analysis's series, on the requests' clock (seconds from time zero).
+fn telemetry_of(samples: &[crate::run::rows::GpuSample], zero_ns: i64) -> TelemetrySeries {
+    let table = crate::run::rows::GpuRows { rows: samples.to_vec() }.into_table();
+    let gpu = table.as_ref().ok();
+    TelemetrySeries::of(&Telemetry { gpu, ..Telemetry::none() }, zero_ns)
+}
+
 /// The live view: the phase and time, each target against its goal, the ETA, and the load
-/// generator's own state (a client that cannot keep up measures itself).
-fn view_lines(look: &Look, load: &LoadStatus) -> Vec<String> {
+/// generator's own state (a client that cannot keep up measures itself), in `lang`.
+fn view_lines(look: &Look, load: &LoadStatus, lang: Lang) -> Vec<String> {
     let pilot = look.targets.iter().all(|t| t.half_width.is_none()) && look.phase == Phase::Measuring;
-    let phase = match (look.phase, look.warmup_end_s) {
-        (Phase::WarmingUp, _) => "warming up".to_string(),
-        (Phase::Measuring, Some(w)) if pilot => format!("steady since {w:.0} s, pilot"),
-        (Phase::Measuring, Some(w)) => format!("steady since {w:.0} s"),
-        (Phase::Measuring, None) => "steady".to_string(),
+    let since = look.warmup_end_s.map_or(String::new(), |w| format!("{w:.0}"));
+    let phase = match look.phase {
+        Phase::WarmingUp => "warming_up",
+        Phase::Measuring if pilot => "pilot",
+        Phase::Measuring => "measuring",
+        Phase::Episode => "episode",
     };
-    let eta = look.eta_s.map_or("ETA unknown".to_string(), |e| format!("ETA {e:.0} s"));
-    let stop = look.stop.as_ref().map_or(String::new(), |r| format!(" · stopping: {}", r.id()));
-    let mut lines = vec![format!("until · {:.0} s · {phase} · {} requests, {} errors · {eta}{stop}", look.t_s, look.requests, look.errors)];
+    let causes = look.excluded.last().map(|e| e.cause.title()).into_iter().collect();
+    let phase = Message::new("live-phase").text("phase", phase).text("since", since).list("causes", causes, Sep::Comma);
+    let eta = look.eta_s.map_or(Message::new("live-eta-unknown"), |e| Message::new("live-eta").text("eta", format!("{e:.0}")));
+    let stopping = look.stop.as_ref().map_or(Message::new("empty"), |r| Message::new("live-stopping").text("reason", r.id()));
+    let head = Message::new("live-head")
+        .text("t", format!("{:.0}", look.t_s))
+        .msg("phase", phase)
+        .int("requests", look.requests)
+        .int("errors", look.errors)
+        .msg("eta", eta)
+        .msg("stopping", stopping);
+    let mut lines = vec![head.render(lang)];
     for t in &look.targets {
-        let value = t.estimate.map_or("—".to_string(), |x| format!("{x:.4}"));
-        let width = t.half_width.map_or("±?".to_string(), |h| format!("±{:.1} %", h * 100.0));
-        let mark = if t.met { " ✓" } else { "" };
-        lines.push(format!("  {:<12} {value} {width} (goal {:.1} %){mark}", t.key, t.goal * 100.0));
+        let width = t.half_width.map_or(Message::new("live-width-open"), |h| Message::new("live-width").text("width", format!("{:.1}", h * 100.0)));
+        let target = Message::new("live-target")
+            .text("metric", format!("  {:<12}", t.key))
+            .text("value", t.estimate.map_or("—".to_string(), |x| format!("{x:.4}")))
+            .msg("width", width)
+            .text("goal", format!("{:.1}", t.goal * 100.0))
+            .msg("met", Message::new(if t.met { "live-met" } else { "empty" }));
+        lines.push(target.render(lang));
     }
-    lines.push(format!("  client       {}", client_line(load)));
-    for g in &load.gpus {
-        lines.push(format!("  GPU {:<8} {}", g.index, gpu_line(g)));
-    }
+    lines.push(format!("  {}", client_line(load).render(lang)));
+    lines.extend(load.gpus.iter().map(|g| format!("  {}", gpu_line(g).render(lang))));
     lines
 }
 
+/// A number with its unit, or `n/a`.
+fn or_na(value: Option<String>) -> Message {
+    value.map_or(Message::new("live-na"), |v| Message::new("as-written").text("text", v))
+}
+
 /// A GPU's SM clock against its maximum, temperature and power.
-fn gpu_line(g: &GpuNow) -> String {
+fn gpu_line(g: &GpuNow) -> Message {
     let clock = match (g.sm_clock_mhz, g.sm_clock_max_mhz) {
-        (Some(c), Some(m)) => format!("SM clock {c} of {m} MHz"),
-        (Some(c), None) => format!("SM clock {c} MHz"),
-        _ => "SM clock n/a".to_string(),
+        (Some(c), Some(m)) => Message::new("live-clock-of").int("clock", c).int("max", m),
+        (Some(c), None) => Message::new("live-clock").int("clock", c),
+        _ => Message::new("live-na"),
     };
-    let temp = g.temp_c.map_or("n/a".to_string(), |t| format!("{t:.0} °C"));
-    let power = g.power_w.map_or("n/a".to_string(), |p| format!("{p:.0} W"));
-    format!("{clock} · {temp} · {power}")
+    Message::new("live-gpu")
+        .int("index", g.index)
+        .msg("clock", clock)
+        .msg("temp", or_na(g.temp_c.map(|t| format!("{t:.0} °C"))))
+        .msg("power", or_na(g.power_w.map(|p| format!("{p:.0} W"))))
 }
 
 /// Achieved against offered rate, the in-flight requests, the send lag and the client's CPU.
-fn client_line(load: &LoadStatus) -> String {
+fn client_line(load: &LoadStatus) -> Message {
+    let achieved = format!("{:.1}", load.achieved_per_s);
     let rate = match load.offered_per_s {
-        Some(offered) => format!("achieved {:.1}/s of {offered:.1}/s offered", load.achieved_per_s),
-        None => format!("achieved {:.1}/s (closed loop)", load.achieved_per_s),
+        Some(offered) => Message::new("live-rate-open").text("achieved", achieved).text("offered", format!("{offered:.1}")),
+        None => Message::new("live-rate-closed").text("achieved", achieved),
     };
-    let lag = load.send_lag_p99_ms.map_or("n/a".to_string(), |l| format!("{l:.2} ms"));
-    let cpu = load.client_cpu_pct.map_or("n/a".to_string(), |c| format!("{c:.0} %"));
-    let behind = if load.behind { " · BEHIND its schedule" } else { "" };
-    format!("{rate} · {} in flight · P99 send lag {lag} · CPU {cpu}{behind}", load.in_flight)
+    Message::new("live-client")
+        .msg("rate", rate)
+        .int("in_flight", load.in_flight)
+        .msg("lag", or_na(load.send_lag_p99_ms.map(|l| format!("{l:.2} ms"))))
+        .msg("cpu", or_na(load.client_cpu_pct.map(|c| format!("{c:.0} %"))))
+        .msg("behind", Message::new(if load.behind { "live-behind" } else { "empty" }))
 }

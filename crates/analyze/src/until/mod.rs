@@ -7,27 +7,33 @@
 //! the same resampling groups, so the dependence between requests is handled as `analyze`
 //! handles it, and `analyze` on the finished run reproduces the estimates.
 //!
-//! The stopping rule is a fixed-width sequential rule (Chow & Robbins 1965; for quantiles
-//! Nádas 1969): stop when every target's relative half-width is at most its goal. It depends on
-//! the data only through the intervals' widths, not their centres, which is why its coverage at
-//! the stopping time tends to the nominal one as the goals tighten; what breaks it at finite
-//! goals is stopping on a width that is itself noise (a P99's width shrinks with its estimate
-//! when the tail happened to be light). So a width counts only after a pilot (`PILOT_GROUPS`
-//! resampling groups of steady data, and `--min-duration`); looks are spaced (`LOOK_EVERY_S`,
-//! and 5 % more data); a stop is decided on the analysis's own intervals (its 9999 resamples and
-//! seed, not a look's 999), so no resampling noise is selected and `analyze` reproduces them;
-//! and the goals must be met at `MET_LOOKS` consecutive looks. The naive rule (a look every
-//! second, no pilot, one look) is kept for the coverage study that shows the difference
-//! (`tests/it/until_study.rs`).
+//! The stopping rule is staged (Stein 1945; Hall 1981's three-stage procedure): a pilot
+//! (`PILOT_GROUPS` resampling groups of steady data) projects how much steady data the goals
+//! need (half-widths shrink as 1/√n); the run projects again on the way until a projection is
+//! made on at least half the data it points to, and only at that planned point, with `MARGIN`
+//! to spare, does it decide: stop when every target's half-width is within its goal, else plan
+//! again from there.
+//! Stopping at the first look whose interval happens to be narrow enough (the fixed-width rule
+//! of Chow and Robbins, looked at every few seconds) selects widths that came out narrow by
+//! chance, and an interval whose width is underestimated under-covers: at the stop it covered
+//! 0.88 where the same runs cut at a fixed duration covered 0.93. Deciding only where a
+//! projection made on earlier data said to, with the goal met there with room, takes few
+//! decisions and little of that selection. A decision is made on the analysis's own intervals
+//! (its 9999 resamples and seed, not a look's 999), so `analyze` reproduces them. The naive
+//! rule (a look every second, no pilot, stop at the first narrow interval) is kept for the
+//! coverage study that shows the difference (`tests/it/until_study.rs`).
 
 pub mod between;
 pub mod spec;
 
 use serde::{Deserialize, Serialize};
 
+use crate::attribute::TelemetrySeries;
+use crate::attribute::episodes::{Span, merge};
+use crate::cause::Cause;
 use crate::intervals::{IntervalOptions, MetricSample, metric_estimates, percentile_key};
 use crate::requests::RequestView;
-use crate::steady::{Classification, SteadyOptions, steady_state};
+use crate::steady::{Classification, SteadyOptions, steady_state_excluding};
 use crate::{AnalyzeOptions, ResamplingGroups};
 pub use credence_run::rows::Finished;
 pub use spec::{Target, TargetMetric};
@@ -36,12 +42,15 @@ pub use spec::{Target, TargetMetric};
 pub const PILOT_GROUPS: usize = 20;
 /// Seconds between two looks of the sequential rule.
 pub const LOOK_EVERY_S: f64 = 5.0;
-/// The sequential rule looks again only once the finished requests grew by this factor.
-const LOOK_GROWTH: f64 = 1.05;
-/// Consecutive looks at which every goal must be met before the run stops for them: a second
-/// look, on 5 % more data at least, is a width measured again, so a stop is not decided on one
-/// width that happened to come out narrow (which under-covers: see the module's notes).
-const MET_LOOKS: usize = 2;
+/// The staged rule looks again only once the finished requests grew by this factor (or its
+/// planned point is reached): a look re-reads every finished request.
+const LOOK_GROWTH: f64 = 1.10;
+/// A decision point lies this much beyond the steady data the projection says the goals need
+/// (the half-width then projects to goal/√MARGIN ≈ 0.9 goal), so that the goals are met there
+/// in most runs without selecting the ones whose width came out narrow.
+const MARGIN: f64 = 1.25;
+/// A plan that the goals missed moves the decision at least this much further.
+const MIN_STEP: f64 = 1.1;
 /// Consecutive looks that must project a goal out of reach before the run stops for it.
 const UNREACHABLE_LOOKS: usize = 3;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
@@ -52,8 +61,8 @@ const LOOK_RESAMPLES: usize = 999;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rule {
-    /// A pilot, then looks every `LOOK_EVERY_S` (the default).
-    Sequential,
+    /// A pilot, then decisions only at planned points (the default).
+    Staged,
     /// A look every second from the first steady group on, each on its own 999 resamples
     /// (for the study only).
     Naive,
@@ -124,6 +133,17 @@ pub struct TargetState {
 pub enum Phase {
     WarmingUp,
     Measuring,
+    /// Inside an environmental episode (throttling, say) that the numbers leave out.
+    Episode,
+}
+
+/// An environmental episode the numbers leave out, as attribution found it in the telemetry:
+/// its affected window (the episode, widened as `conditions::affected_windows` widens it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Excluded {
+    pub cause: Cause,
+    pub start_s: f64,
+    pub end_s: f64,
 }
 
 /// What a look found.
@@ -133,14 +153,23 @@ pub struct Look {
     pub phase: Phase,
     /// Where the measured window starts (the warmup's end).
     pub warmup_end_s: Option<f64>,
-    /// Seconds of steady data the estimates cover.
+    /// Seconds of steady data the estimates cover (episodes left out).
     pub measured_s: f64,
+    /// Episodes inside the steady window that the estimates leave out.
+    pub excluded: Vec<Excluded>,
     pub requests: usize,
     pub errors: usize,
     pub targets: Vec<TargetState>,
     /// Seconds until every goal is projected to be met.
     pub eta_s: Option<f64>,
     pub stop: Option<StopReason>,
+}
+
+/// A point the staged rule set: at `at_s` seconds of steady data it plans again, or decides.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    at_s: f64,
+    decides: bool,
 }
 
 /// Watches finished requests and decides when to stop.
@@ -152,18 +181,30 @@ pub struct Monitor {
     last_look_n: usize,
     /// Consecutive looks that projected a target beyond `--max-duration`.
     unreachable_looks: usize,
-    /// Consecutive looks at which every goal was met.
-    met_looks: usize,
+    /// Where the staged rule plans or decides next; none before the pilot ends.
+    plan: Option<Plan>,
+    /// Telemetry so far, on the requests' clock (empty without `--collect-gpu`).
+    telemetry: TelemetrySeries,
+    /// Every episode attribution has found so far (affected windows, per cause): an episode
+    /// stays found, so that a look whose steady state is in doubt (just after the episode, its
+    /// level is the series' last but one) does not put it back into the estimates.
+    episodes: Vec<(Cause, Span)>,
     last: Option<Look>,
 }
 
 impl Monitor {
     pub fn new(o: UntilOptions) -> Monitor {
-        Monitor { o, done: Vec::new(), last_look_s: f64::NEG_INFINITY, last_look_n: 0, unreachable_looks: 0, met_looks: 0, last: None }
+        Monitor { o, done: Vec::new(), last_look_s: f64::NEG_INFINITY, last_look_n: 0, unreachable_looks: 0, plan: None, telemetry: TelemetrySeries::default(), episodes: Vec::new(), last: None }
     }
 
     pub fn push(&mut self, f: Finished) {
         self.done.push(f);
+    }
+
+    /// The telemetry sampled so far, on the requests' clock: attribution finds environmental
+    /// episodes in it, and the estimates leave them out as `analyze`'s clean windows do.
+    pub fn set_telemetry(&mut self, telemetry: TelemetrySeries) {
+        self.telemetry = telemetry;
     }
 
     /// The last look's state (for the live view between looks).
@@ -177,12 +218,13 @@ impl Monitor {
     /// between looks.
     pub fn look(&mut self, now_s: f64, complete_before_s: f64, client_saturated: bool) -> Option<Look> {
         let (every, growth) = match self.o.rule {
-            Rule::Sequential => (LOOK_EVERY_S, LOOK_GROWTH),
+            Rule::Staged => (LOOK_EVERY_S, LOOK_GROWTH),
             Rule::Naive => (1.0, 1.0),
         };
         // A look re-reads every finished request: spacing them by the data's growth as well as
         // by time keeps the monitor's total cost linear in the run's length.
-        let due = now_s - self.last_look_s >= every && self.done.len() as f64 >= growth * self.last_look_n as f64;
+        let planned = self.plan.zip(self.last.as_ref()).is_some_and(|(p, l)| l.measured_s + (now_s - l.t_s) >= p.at_s);
+        let due = now_s - self.last_look_s >= every && (self.done.len() as f64 >= growth * self.last_look_n as f64 || planned);
         if !due && now_s < self.o.max_duration_s {
             return None;
         }
@@ -200,6 +242,7 @@ impl Monitor {
             phase: Phase::WarmingUp,
             warmup_end_s: None,
             measured_s: 0.0,
+            excluded: Vec::new(),
             requests: view.len(),
             errors,
             targets: self.o.targets.iter().map(|t| TargetState::unknown(t)).collect(),
@@ -210,30 +253,73 @@ impl Monitor {
             look.stop = Some(stop);
             return look;
         }
-        let Some(start_s) = self.warmup_end(&view) else {
+        let Some((start_s, excluded)) = self.steady_window(&view, until_s) else {
             look.stop = (now_s >= self.o.max_duration_s).then_some(StopReason::NoSteadyState);
             return look;
         };
-        look.phase = Phase::Measuring;
+        let ongoing = excluded.last().is_some_and(|e| e.end_s >= until_s);
+        look.phase = if ongoing { Phase::Episode } else { Phase::Measuring };
         look.warmup_end_s = Some(start_s);
-        look.measured_s = (until_s - start_s).max(0.0);
+        let spans: Vec<Span> = excluded.iter().map(|e| Span { start_s: e.start_s, end_s: e.end_s }).collect();
+        look.measured_s = (until_s - start_s).max(0.0) - spans.iter().map(|s| (s.end_s.min(until_s) - s.start_s).max(0.0)).sum::<f64>();
+        look.excluded = excluded;
         if look.measured_s < self.pilot_s() {
             // The pilot: no width counts yet.
             look.eta_s = Some(self.pilot_s() - look.measured_s);
             look.stop = (now_s >= self.o.max_duration_s).then_some(StopReason::MaxDuration);
             return look;
         }
-        look.targets = estimates(&view, start_s, until_s, &self.o.targets, self.o.seed, LOOK_RESAMPLES);
-        if self.o.rule == Rule::Sequential && now_s >= self.o.min_duration_s && look.targets.iter().all(|t| t.met) {
-            // A stop is decided on the analysis's own intervals (its resamples and seed), not
-            // on a look's: a look's 999 resamples put noise in the widths, and stopping at the
-            // first narrow one would select that noise. `analyze` then reproduces them.
+        let window = Window { start_s, end_s: until_s, excluded: &spans };
+        look.targets = estimates(&view, &window, &self.o.targets, self.o.seed, LOOK_RESAMPLES);
+        let deciding = self.deciding(&look, now_s);
+        if deciding && self.o.rule == Rule::Staged {
+            // A decision is made on the analysis's own intervals (its resamples and seed), not
+            // on a look's 999 resamples: `analyze` then reproduces them.
             let d = AnalyzeOptions::default();
-            look.targets = estimates(&view, start_s, until_s, &self.o.targets, d.seed, d.resamples);
+            look.targets = estimates(&view, &window, &self.o.targets, d.seed, d.resamples);
         }
-        look.eta_s = look.targets.iter().map(|t| t.needed_s.map(|n| (n - look.measured_s).max(0.0))).try_fold(0.0f64, |a, x| x.map(|x| a.max(x)));
-        look.stop = self.decide(&look, now_s);
+        look.stop = self.decide(&look, now_s, deciding);
+        look.eta_s = self.eta(&look);
         look
+    }
+
+    /// Whether this look may stop the run for its goals: the naive rule at every look, the staged
+    /// one at its planned points and at `--max-duration` (a fixed point selects nothing); never
+    /// before `--min-duration`.
+    fn deciding(&self, look: &Look, now_s: f64) -> bool {
+        if now_s < self.o.min_duration_s {
+            return false;
+        }
+        match self.o.rule {
+            Rule::Naive => true,
+            Rule::Staged => now_s >= self.o.max_duration_s || self.plan.is_some_and(|p| p.decides && look.measured_s >= p.at_s),
+        }
+    }
+
+    /// The staged rule's next point after `look`: the projection with `MARGIN`, a decision,
+    /// when it lies within twice the data measured (a decision is projected from at least half
+    /// the data it is made on); else a point that only projects again, at the geometric mean of
+    /// here and there (an early interval, from few groups, is wide and narrows faster than
+    /// 1/√n, so a pilot's projection runs long). None while a target's width cannot project
+    /// (an interval still unbounded).
+    fn next_plan(&self, look: &Look) -> Option<Plan> {
+        let needed = look.targets.iter().map(|t| t.needed_s).try_fold(0.0f64, |a, n| n.map(|n| a.max(n)))?;
+        let m = look.measured_s;
+        let target = needed * MARGIN;
+        let plan = if target <= 2.0 * m { Plan { at_s: target, decides: true } } else { Plan { at_s: (m * target).sqrt(), decides: false } };
+        Some(Plan { at_s: plan.at_s.max(m * MIN_STEP), ..plan })
+    }
+
+    /// Seconds until every goal is projected to be met (for the staged rule: until the point
+    /// where it will decide, with its margin).
+    fn eta(&self, look: &Look) -> Option<f64> {
+        let needed = look.targets.iter().map(|t| t.needed_s).try_fold(0.0f64, |a, n| n.map(|n| a.max(n)))?;
+        let at = match (self.o.rule, self.plan) {
+            (Rule::Naive, _) => needed,
+            (Rule::Staged, Some(p)) if p.decides => p.at_s,
+            (Rule::Staged, _) => needed * MARGIN,
+        };
+        Some((at - look.measured_s).max(0.0))
     }
 
     /// Stops that need no estimate: too many errors, a saturated client.
@@ -247,38 +333,62 @@ impl Monitor {
         (n >= 20 && low > limit).then(|| StopReason::ErrorRate { rate: errors as f64 / n as f64, limit })
     }
 
-    /// Where the steady window starts: the warmup's end, given or as the offline detector
-    /// finds it in what has finished; none while there is no steady state.
-    fn warmup_end(&self, view: &RequestView) -> Option<f64> {
-        if let Some(w) = self.o.warmup_s {
-            return Some(w);
-        }
+    /// Where the steady window starts (the warmup's end, given or as the offline detector finds
+    /// it in what has finished) and the environmental episodes inside it that the estimates
+    /// leave out; none while there is no steady state. As `analyze` does: attribution against
+    /// the window found as measured, then steady state judged again without the episodes.
+    fn steady_window(&mut self, view: &RequestView, until_s: f64) -> Option<(f64, Vec<Excluded>)> {
         let d = AnalyzeOptions::default();
-        let s = steady_state(view, &SteadyOptions { window_s: d.window_s, penalty: d.penalty, delta: d.delta, override_window: None });
-        (s.classification != Classification::NoSteadyState).then_some(s.start_s)
+        let so = SteadyOptions { window_s: d.window_s, penalty: d.penalty, delta: d.delta, override_window: self.o.warmup_s.map(|w| (Some(w), None)) };
+        let steady = steady_state_excluding(view, &so, &[]);
+        for (cause, span) in self.affected(view, &steady) {
+            remember(&mut self.episodes, cause, span);
+        }
+        let affected = self.episodes.clone();
+        let clean = if affected.is_empty() { steady } else { steady_state_excluding(view, &so, &merge(affected.iter().map(|(_, s)| *s).collect(), 0.0)) };
+        if clean.classification == Classification::NoSteadyState {
+            return None;
+        }
+        let start_s = self.o.warmup_s.unwrap_or(clean.start_s);
+        let mut excluded: Vec<Excluded> = affected
+            .into_iter()
+            .map(|(cause, s)| Excluded { cause, start_s: s.start_s.max(start_s), end_s: s.end_s.min(until_s) })
+            .filter(|e| e.end_s > e.start_s)
+            .collect();
+        excluded.sort_by(|a, b| a.start_s.total_cmp(&b.start_s));
+        Some((start_s, excluded))
+    }
+
+    /// The affected windows of the environmental causes attribution finds in the telemetry so far.
+    fn affected(&self, view: &RequestView, steady: &crate::steady::SteadyState) -> Vec<(Cause, Span)> {
+        if self.telemetry.gpus.is_empty() && self.telemetry.hosts.is_empty() {
+            return Vec::new();
+        }
+        let (findings, _, _) = crate::attribute::attribute(view, steady, &self.telemetry, None, None, self.o.seed);
+        let window_s = AnalyzeOptions::default().window_s;
+        crate::conditions::affected_windows(&findings, window_s).into_iter().flat_map(|(cause, _, spans)| spans.into_iter().map(move |s| (cause, s))).collect()
     }
 
     /// Seconds of steady data measured before any width counts.
     fn pilot_s(&self) -> f64 {
         match self.o.rule {
-            Rule::Sequential => PILOT_GROUPS as f64 * crate::GROUP_MIN_S,
+            Rule::Staged => PILOT_GROUPS as f64 * crate::GROUP_MIN_S,
             Rule::Naive => crate::GROUP_MIN_S,
         }
     }
 
-    /// The stop this look decides: goals met (after `--min-duration`), a goal out of reach,
-    /// or the time limit. Out of reach is decided only when sure: a third of `--max-duration`
-    /// measured (an early interval is wide for want of groups, and narrows faster than 1/√n),
-    /// and the projection beyond 1.5 × `--max-duration` at `UNREACHABLE_LOOKS` looks in a row.
-    fn decide(&mut self, look: &Look, now_s: f64) -> Option<StopReason> {
-        let met = now_s >= self.o.min_duration_s && look.targets.iter().all(|t| t.met);
-        self.met_looks = if met { self.met_looks + 1 } else { 0 };
-        let needed = match self.o.rule {
-            Rule::Sequential => MET_LOOKS,
-            Rule::Naive => 1,
-        };
-        if self.met_looks >= needed {
+    /// The stop this look decides: goals met (at a deciding look), a goal out of reach, or the
+    /// time limit; else, for the staged rule, where it looks next. Out of reach is decided only
+    /// when sure: a third of `--max-duration` measured (an early interval is wide for want of
+    /// groups, and narrows faster than 1/√n), and the projection beyond 1.5 × `--max-duration`
+    /// at `UNREACHABLE_LOOKS` looks in a row.
+    fn decide(&mut self, look: &Look, now_s: f64, deciding: bool) -> Option<StopReason> {
+        if deciding && look.targets.iter().all(|t| t.met) {
             return Some(StopReason::TargetsMet);
+        }
+        let due = self.plan.is_none_or(|p| look.measured_s >= p.at_s);
+        if self.o.rule == Rule::Staged && due {
+            self.plan = self.next_plan(look);
         }
         let start = look.warmup_end_s.unwrap_or(0.0);
         let enough = look.measured_s >= self.o.max_duration_s / 3.0;
@@ -298,6 +408,15 @@ impl Monitor {
 impl TargetState {
     fn unknown(t: &Target) -> TargetState {
         TargetState { key: t.key.clone(), goal: t.goal, estimate: None, low: None, high: None, half_width: None, met: false, needed_s: None }
+    }
+}
+
+/// Adds `span` of `cause` to the episodes found: joined with one of the same cause it overlaps
+/// (an ongoing episode grows between looks), else as a new one.
+fn remember(episodes: &mut Vec<(Cause, Span)>, cause: Cause, span: Span) {
+    match episodes.iter_mut().find(|(c, s)| *c == cause && s.start_s <= span.end_s && span.start_s <= s.end_s) {
+        Some((_, s)) => *s = Span { start_s: s.start_s.min(span.start_s), end_s: s.end_s.max(span.end_s) },
+        None => episodes.push((cause, span)),
     }
 }
 
@@ -325,15 +444,47 @@ pub fn view_of(done: &[Finished], until_s: f64) -> RequestView {
     }
 }
 
-/// Each target's estimate and interval over the steady window `[start_s, end_s)`, by the
-/// analysis's own methods and resampling groups (`resamples` of them, from `seed`).
-fn estimates(view: &RequestView, start_s: f64, end_s: f64, targets: &[Target], seed: u64, resamples: usize) -> Vec<TargetState> {
+/// The steady data the estimates cover: `[start_s, end_s)` without the `excluded` spans.
+struct Window<'a> {
+    start_s: f64,
+    end_s: f64,
+    excluded: &'a [Span],
+}
+
+impl Window<'_> {
+    /// The spans of the window that remain (in time order).
+    fn kept(&self) -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        let mut at = self.start_s;
+        for s in self.excluded {
+            if s.start_s > at {
+                out.push((at, s.start_s.min(self.end_s)));
+            }
+            at = at.max(s.end_s);
+        }
+        if self.end_s > at {
+            out.push((at, self.end_s));
+        }
+        out.retain(|(a, b)| b > a);
+        out
+    }
+}
+
+/// Each target's estimate and interval over the steady `window`, by the analysis's own methods
+/// and resampling groups (`resamples` of them, from `seed`); episodes are left out as the
+/// analysis's clean condition leaves them out (the groups inside them dropped and the rest
+/// renumbered, throughput over the remaining spans).
+fn estimates(view: &RequestView, window: &Window<'_>, targets: &[Target], seed: u64, resamples: usize) -> Vec<TargetState> {
     let d = AnalyzeOptions::default();
     let iopts = IntervalOptions { confidence: d.confidence, seed, resamples, extra_percentiles: Vec::new() };
-    let first = view.sent_s.partition_point(|t| *t < start_s);
-    let last = view.sent_s.partition_point(|t| *t < end_s);
-    let groups = ResamplingGroups::over(view, (start_s, end_s), first..last, d.window_s);
-    let measured_s = end_s - start_s;
+    let first = view.sent_s.partition_point(|t| *t < window.start_s);
+    let last = view.sent_s.partition_point(|t| *t < window.end_s);
+    let mut groups = ResamplingGroups::over(view, (window.start_s, window.end_s), first..last, d.window_s);
+    if !window.excluded.is_empty() {
+        groups = groups.filtered(|i| !window.excluded.iter().any(|s| s.contains(view.sent_s[i])));
+    }
+    let kept = window.kept();
+    let measured_s: f64 = kept.iter().map(|(a, b)| b - a).sum();
     targets
         .iter()
         .map(|t| {
@@ -348,7 +499,7 @@ fn estimates(view: &RequestView, start_s: f64, end_s: f64, targets: &[Target], s
                     let sample = MetricSample { name: family, values: &values, window: &groups.win, windows: groups.groups, with_distribution: false };
                     metric_estimates(&sample, &iopts).0.remove(&percentile_key(p))
                 }
-                Some(TargetMetric::Throughput) => Some(crate::rates::throughput(view, start_s, end_s, d.window_s, &iopts).requests_per_s),
+                Some(TargetMetric::Throughput) => Some(crate::rates::throughput_over(view, &kept, d.window_s, &iopts).requests_per_s),
                 None => None,
             };
             state(t, e.as_ref(), measured_s)
@@ -372,3 +523,6 @@ fn state(t: &Target, e: Option<&crate::estimate::Estimate>, measured_s: f64) -> 
     }
     s
 }
+
+#[cfg(test)]
+mod tests;

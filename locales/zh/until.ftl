@@ -15,12 +15,12 @@ until-excluded = （剔除{ $causes } { $seconds } s）
 
 ## The live view of `bench --until` (stderr): a head line, one line per target, the client,
 ## one line per GPU. On a terminal they refresh in place; in a CI log they come joined by " | ".
-live-head = until · { $t } s · { $phase } · { $requests } 个请求，{ $errors } 个错误 · { $eta }{ $stopping }
+live-head = --until · { $t } s · { $phase } · { $requests } 个请求，{ $errors } 个错误 · { $eta }{ $stopping }
 live-phase = { $phase ->
         [warming_up] 预热中
         [pilot] 自 { $since } s 起稳态，试测
         [measuring] 自 { $since } s 起稳态
-       *[episode] 事件：{ $causes }，已剔除
+       *[episode] 异常时段：{ $causes }，已剔除
     }
 live-eta = 预计还需 { $eta } s
 live-eta-unknown = 预计时间未知
@@ -39,10 +39,10 @@ live-clock = { $clock } MHz
 live-na = 无
 
 ## `bench --repeat`: the series' progress lines.
-series-run = series：第 { $run } 次运行，{ $most ->
+series-run = --repeat：第 { $run } 次运行，{ $most ->
         [auto] 最多 { $max } 次
        *[fixed] 共 { $max } 次
     }
-series-run-unmet = series：第 { $run } 次运行未达到目标即停止（{ $reason }）；--repeat auto 到此结束
-series-across = series：{ $runs } 次运行之间：{ $targets }
+series-run-unmet = --repeat：第 { $run } 次运行未达到目标即停止（{ $reason }）；--repeat auto 到此结束
+series-across = --repeat：{ $runs } 次运行之间：{ $targets }
 until-target-met = { $target }{ $met }

@@ -12,12 +12,12 @@ use crate::bench::lengths::LengthDist;
 use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
 use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag, parse_lang};
-use credence_messages::Lang;
 use crate::cli::gpu::gpu_source;
 use crate::error::{CliError, ExitCode};
 use crate::ops::bench::series::{Repeat, SeriesPlan, run_series};
 use crate::ops::bench::sweep::{parse_sweep, run_sweep};
 use crate::run::manifest::TlsUse;
+use credence_messages::Lang;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {

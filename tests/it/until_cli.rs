@@ -110,9 +110,11 @@ fn repeat_auto_ends_the_series_when_a_run_cannot_meet_its_targets() {
     assert_eq!(series["planned_runs"], 4, "{series}");
     let runs = series["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 1, "the series ends after the run that could not meet its targets: {series}");
-    assert_eq!(runs[0]["stop"], "max_duration", "{series}");
+    // Judged at --max-duration on everything that finished: 12 s is too short for the pilot,
+    // and may be too short to find a steady state at all.
+    assert!(runs[0]["stop"] == "max_duration" || runs[0]["stop"] == "no_steady_state", "{series}");
     let manifest: Value = serde_json::from_slice(&std::fs::read(out.join("run-1/run.json")).unwrap()).unwrap();
-    assert_eq!(manifest["phases"]["stop"]["reason"], "max_duration");
+    assert_eq!(manifest["phases"]["stop"]["reason"], runs[0]["stop"]);
 }
 
 /// The acceptance run of `--until`, end to end over HTTP: a mock server that warms up (3x
@@ -198,7 +200,8 @@ fn each_step_of_a_sweep_stops_on_its_own_and_sweep_json_says_why() {
     let steps = sweep["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 2, "{sweep}");
     for step in steps {
-        assert_eq!(step["stop"], "max_duration", "{step}");
+        // Judged at --max-duration on everything that finished: too short for a steady state.
+        assert!(step["stop"] == "no_steady_state" || step["stop"] == "max_duration", "{step}");
         let run: Value = serde_json::from_slice(&std::fs::read(out.join(step["run"].as_str().unwrap()).join("run.json")).unwrap()).unwrap();
         assert!(run["phases"]["stop"]["stopped_at_s"].as_f64().unwrap() <= 8.0, "{}", run["phases"]["stop"]);
     }

@@ -108,8 +108,17 @@ fn replay(v: &RequestView, finished: &[Finished], telemetry: Option<&TelemetrySe
         let look = m.look(t, before, false);
         cpu_s += clock.elapsed().as_secs_f64();
         if let Some(l) = look.as_ref().filter(|_| std::env::var("UNTIL_TRACE").is_ok_and(|s| s == seed.to_string())) {
-            let w: Vec<String> = l.targets.iter().map(|t| format!("{}={:.3}/{:.0}", t.key, t.half_width.unwrap_or(f64::NAN), t.needed_s.unwrap_or(f64::NAN))).collect();
-            eprintln!("{rule:?} t={t} warm={:?} measured={:.0} excl={:?} eta={:?} {} stop={:?}", l.warmup_end_s, l.measured_s, l.excluded, l.eta_s, w.join(" "), l.stop);
+            let w: Vec<String> =
+                l.targets.iter().map(|t| format!("{}={:.3}/{:.0}", t.key, t.half_width.unwrap_or(f64::NAN), t.needed_s.unwrap_or(f64::NAN))).collect();
+            eprintln!(
+                "{rule:?} t={t} warm={:?} measured={:.0} excl={:?} eta={:?} {} stop={:?}",
+                l.warmup_end_s,
+                l.measured_s,
+                l.excluded,
+                l.eta_s,
+                w.join(" "),
+                l.stop
+            );
         }
         if let Some(look) = look.filter(|l| l.stop.is_some()) {
             return (look, cpu_s);

@@ -5,14 +5,14 @@ use std::path::Path;
 
 use crate::analyze::attribute::Telemetry;
 use crate::analyze::requests::RequestView;
-use crate::analyze::{AnalyzeOptions, analyze_view};
 use crate::analyze::until::UntilOptions;
+use crate::analyze::{AnalyzeOptions, analyze_view};
 use crate::bench::{BenchOptions, Beside, Load};
-use credence_messages::Lang;
-use crate::ops::files::write_json;
 use crate::error::{CliError, ExitCode};
+use crate::ops::files::write_json;
 use crate::report::format::estimate;
 use crate::run::write::RunData;
+use credence_messages::Lang;
 
 /// `rate=R1,R2,…` as the offered rates; a sweep needs an open-loop load.
 pub fn parse_sweep(sweep: &str, load: &Load) -> Result<Vec<f64>, CliError> {

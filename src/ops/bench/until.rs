@@ -8,10 +8,10 @@ use std::sync::Mutex;
 
 use crate::analyze::attribute::{Telemetry, TelemetrySeries};
 use crate::analyze::until::{Finished, Look, Monitor, Phase, StopReason, UntilOptions};
-use credence_messages::{Lang, Message, Sep};
 use crate::bench::{BenchOptions, Beside, GpuNow, Limits, LoadStatus, Watcher};
 use crate::run::manifest::{RunStop, StopEpisode, StopTarget};
 use crate::run::write::RunData;
+use credence_messages::{Lang, Message, Sep};
 
 /// One run of the load; with `--until`, watched until its numbers are good enough, and the
 /// stop (why and when) recorded in its `run.json` and said on stderr.

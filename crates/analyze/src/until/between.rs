@@ -7,9 +7,9 @@
 //! interval is the random-effects one over the runs' estimates: mean ± t(k−1) · s / √k, as
 //! `compare` pools replicated runs. It needs `MIN_RUNS` runs before it can say anything.
 
-use serde::Serialize;
 use super::Target;
 use crate::compare::pooled::t_quantile;
+use serde::Serialize;
 
 /// Runs before the between-run interval is judged (two give one degree of freedom).
 pub const MIN_RUNS: usize = 3;

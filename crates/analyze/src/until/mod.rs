@@ -194,7 +194,17 @@ pub struct Monitor {
 
 impl Monitor {
     pub fn new(o: UntilOptions) -> Monitor {
-        Monitor { o, done: Vec::new(), last_look_s: f64::NEG_INFINITY, last_look_n: 0, unreachable_looks: 0, plan: None, telemetry: TelemetrySeries::default(), episodes: Vec::new(), last: None }
+        Monitor {
+            o,
+            done: Vec::new(),
+            last_look_s: f64::NEG_INFINITY,
+            last_look_n: 0,
+            unreachable_looks: 0,
+            plan: None,
+            telemetry: TelemetrySeries::default(),
+            episodes: Vec::new(),
+            last: None,
+        }
     }
 
     pub fn push(&mut self, f: Finished) {

@@ -61,7 +61,8 @@ pub fn parse(spec: &str) -> Result<Vec<Target>, String> {
         let key = key.trim();
         metric_of(key).ok_or_else(|| format!("--until {spec:?}: unknown metric {key:?}: {}", expected()))?;
         let number = goal.trim().strip_suffix('%').ok_or_else(|| format!("--until {spec:?}: the goal of {key} must be a percentage, e.g. 3%"))?;
-        let goal = number.trim().parse::<f64>().ok().filter(|g| g.is_finite()).ok_or_else(|| format!("--until {spec:?}: {goal:?} is not a number: {}", expected()))?;
+        let goal =
+            number.trim().parse::<f64>().ok().filter(|g| g.is_finite()).ok_or_else(|| format!("--until {spec:?}: {goal:?} is not a number: {}", expected()))?;
         if goal <= 0.0 || goal >= 100.0 {
             return Err(format!("--until {spec:?}: the goal of {key} must lie between 0 % and 100 % (exclusive), not {goal} %"));
         }

@@ -16,8 +16,28 @@ fn options() -> UntilOptions {
 
 /// A look after `measured_s` of steady data whose one target projects `needed_s`.
 fn look(measured_s: f64, needed_s: f64) -> Look {
-    let target = TargetState { key: "ttft_p50".into(), goal: 0.03, estimate: Some(20.0), low: None, high: None, half_width: Some(0.05), met: false, needed_s: Some(needed_s) };
-    Look { t_s: measured_s, phase: Phase::Measuring, warmup_end_s: Some(0.0), measured_s, excluded: Vec::new(), requests: 0, errors: 0, targets: vec![target], eta_s: None, stop: None }
+    let target = TargetState {
+        key: "ttft_p50".into(),
+        goal: 0.03,
+        estimate: Some(20.0),
+        low: None,
+        high: None,
+        half_width: Some(0.05),
+        met: false,
+        needed_s: Some(needed_s),
+    };
+    Look {
+        t_s: measured_s,
+        phase: Phase::Measuring,
+        warmup_end_s: Some(0.0),
+        measured_s,
+        excluded: Vec::new(),
+        requests: 0,
+        errors: 0,
+        targets: vec![target],
+        eta_s: None,
+        stop: None,
+    }
 }
 
 #[test]

@@ -19,6 +19,20 @@ fn bench(url: &str, rate: &str, extra: &[&str], out: &std::path::Path) -> std::p
     credence(&args)
 }
 
+/// `credence report RUN --format md`, as text.
+fn markdown_report(s: &Scratch, run: &std::path::Path) -> String {
+    let report = s.path("report.md");
+    let r = credence(&["report", run.to_str().unwrap(), "--format", "md", "-o", report.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    std::fs::read_to_string(report).unwrap()
+}
+
+/// A mock server that answers at once (5 ms to the first token, 4 tokens).
+fn quick_mock() -> credence::bench::mock_server::MockServer {
+    let config = MockConfig { ttft: Duration::from_millis(5), token_delay: Duration::from_millis(1), output_tokens: Some(4), ..MockConfig::default() };
+    spawn(config, 0).unwrap()
+}
+
 #[test]
 fn bad_until_specs_are_refused_before_any_request() {
     let s = Scratch::new("until_bad");
@@ -85,10 +99,7 @@ fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
     assert!((online / offline - 1.0).abs() < 0.02, "P50 TTFT online {online} offline {offline}");
     // The mock's TTFT is 20 ms outside its slowdowns.
     assert!((20.0..24.0).contains(&offline), "P50 TTFT {offline} ms");
-    let report = s.path("report.md");
-    let r = credence(&["report", out.to_str().unwrap(), "--format", "md", "-o", report.to_str().unwrap()]);
-    assert!(r.status.success(), "{}", stderr(&r));
-    let md = std::fs::read_to_string(report).unwrap();
+    let md = markdown_report(&s, &out);
     assert!(md.contains("| Stopped | stopped at") && md.contains("every goal reached"), "{md}");
 }
 
@@ -96,8 +107,7 @@ fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
 fn repeat_auto_ends_the_series_when_a_run_cannot_meet_its_targets() {
     // Each run is bounded at 12 s, far too short for the pilot: it stops at --max-duration
     // without meeting its targets, and a series that cannot meet them stops there too.
-    let config = MockConfig { ttft: Duration::from_millis(5), token_delay: Duration::from_millis(1), output_tokens: Some(4), ..MockConfig::default() };
-    let server = spawn(config, 0).unwrap();
+    let server = quick_mock();
     let s = Scratch::new("until_series");
     let out = s.path("series");
     let url = server.url();
@@ -180,18 +190,14 @@ fn a_run_cuts_the_warmup_and_leaves_a_throttle_out_online() {
     let online = stop["targets"][0]["estimate"].as_f64().unwrap();
     let offline = clean["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap();
     assert!((online / offline - 1.0).abs() < 0.02, "P50 TTFT online {online} offline (clean) {offline}");
-    let report = s.path("report.md");
-    let r = credence(&["report", out.to_str().unwrap(), "--format", "md", "-o", report.to_str().unwrap()]);
-    assert!(r.status.success(), "{}", stderr(&r));
-    let md = std::fs::read_to_string(report).unwrap();
+    let md = markdown_report(&s, &out);
     assert!(md.contains("of GPU thermal throttling left out") && md.contains("every goal reached"), "{md}");
 }
 
 #[test]
 fn each_step_of_a_sweep_stops_on_its_own_and_sweep_json_says_why() {
     // Steps bounded at 6 s cannot finish the pilot: each stops at --max-duration.
-    let config = MockConfig { ttft: Duration::from_millis(5), token_delay: Duration::from_millis(1), output_tokens: Some(4), ..MockConfig::default() };
-    let server = spawn(config, 0).unwrap();
+    let server = quick_mock();
     let s = Scratch::new("until_sweep");
     let out = s.path("sweep");
     let o = bench(&server.url(), "5", &["--sweep", "rate=5,10", "--until", "throughput=5%", "--min-duration", "1s", "--max-duration", "6s"], &out);

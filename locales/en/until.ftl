@@ -20,6 +20,7 @@ live-phase = { $phase ->
         [warming_up] warming up
         [pilot] steady since { $since } s, pilot
         [measuring] steady since { $since } s
+        [unsettled] steady state in doubt at this look
        *[episode] episode: { $causes }, left out
     }
 live-eta = ETA { $eta } s

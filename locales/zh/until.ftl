@@ -20,6 +20,7 @@ live-phase = { $phase ->
         [warming_up] 预热中
         [pilot] 自 { $since } s 起稳态，试测
         [measuring] 自 { $since } s 起稳态
+        [unsettled] 本次检查稳态不确定
        *[episode] 异常时段：{ $causes }，已剔除
     }
 live-eta = 预计还需 { $eta } s

@@ -160,6 +160,7 @@ fn view_lines(look: &Look, load: &LoadStatus, lang: Lang) -> Vec<String> {
         Phase::Measuring if pilot => "pilot",
         Phase::Measuring => "measuring",
         Phase::Episode => "episode",
+        Phase::Unsettled => "unsettled",
     };
     let causes = look.excluded.last().map(|e| e.cause.title()).into_iter().collect();
     let phase = Message::new("live-phase").text("phase", phase).text("since", since).list("causes", causes, Sep::Comma);

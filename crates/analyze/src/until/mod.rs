@@ -135,6 +135,8 @@ pub enum Phase {
     Measuring,
     /// Inside an environmental episode (throttling, say) that the numbers leave out.
     Episode,
+    /// No steady state at this look, though an earlier look found one (the level moved).
+    Unsettled,
 }
 
 /// An environmental episode the numbers leave out, as attribution found it in the telemetry:
@@ -189,6 +191,8 @@ pub struct Monitor {
     /// stays found, so that a look whose steady state is in doubt (just after the episode, its
     /// level is the series' last but one) does not put it back into the estimates.
     episodes: Vec<(Cause, Span)>,
+    /// Whether a look has found a steady state.
+    ever_steady: bool,
     last: Option<Look>,
 }
 
@@ -264,9 +268,11 @@ impl Monitor {
             return look;
         }
         let Some((start_s, excluded)) = self.steady_window(&view, until_s) else {
+            look.phase = if self.ever_steady { Phase::Unsettled } else { Phase::WarmingUp };
             look.stop = (now_s >= self.o.max_duration_s).then_some(StopReason::NoSteadyState);
             return look;
         };
+        self.ever_steady = true;
         let ongoing = excluded.last().is_some_and(|e| e.end_s >= until_s);
         look.phase = if ongoing { Phase::Episode } else { Phase::Measuring };
         look.warmup_end_s = Some(start_s);

@@ -207,6 +207,7 @@ impl Monitor {
             plan: None,
             telemetry: TelemetrySeries::default(),
             episodes: Vec::new(),
+            ever_steady: false,
             last: None,
         }
     }

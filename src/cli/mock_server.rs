@@ -67,6 +67,10 @@ pub struct MockServerArgs {
     /// --seed (repeatable).
     #[arg(long)]
     error_burst: Vec<String>,
+    /// Vary each request's TTFT: the log-scale SD of a log-normal factor with median 1, e.g.
+    /// 0.1 (drawn with --seed). The true TTFT percentiles are then --ttft × exp(z_p × SD).
+    #[arg(long, default_value_t = 0.0)]
+    ttft_jitter: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -93,6 +97,7 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         },
         require_key: a.require_key.filter(|k| !k.is_empty()),
         timeline,
+        ttft_jitter: jitter(a.ttft_jitter)?,
         ..MockConfig::default()
     };
     let schedule = (!config.timeline.is_empty()).then(|| config.timeline.to_string());
@@ -132,4 +137,13 @@ fn faults(values: &[String]) -> Result<Vec<(Fault, f64)>, CliError> {
         return Err(CliError::bad_input("--fault probabilities add up to more than 1"));
     }
     Ok(faults)
+}
+
+/// `--ttft-jitter`: a log-scale SD from 0 to 2.
+fn jitter(sigma: f64) -> Result<f64, CliError> {
+    if (0.0..=2.0).contains(&sigma) {
+        Ok(sigma)
+    } else {
+        Err(CliError::bad_input(format!("--ttft-jitter {sigma}: expected a log-scale SD from 0 to 2, e.g. 0.1")))
+    }
 }

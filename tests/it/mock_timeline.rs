@@ -106,3 +106,22 @@ fn an_error_burst_of_probability_one_fails_every_request_inside_it_and_none_outs
     assert!(inside.iter().all(|s| s == "500"), "inside the burst: {inside:?}");
     assert_eq!(server.injected(credence::bench::mock_server::Fault::Http500), inside.len() as u64);
 }
+
+#[test]
+fn ttft_jitter_spreads_each_requests_ttft_around_the_same_median() {
+    // σ = 0.3 on 20 ms: the quartiles of 20 · exp(0.3 z) lie 8.1 ms apart (16.3 and 24.5 ms),
+    // around the same median as without jitter; the round trip adds about as much to each.
+    let quartiles = |jitter: f64| {
+        let config = MockConfig { ttft: Duration::from_millis(20), token_delay: Duration::ZERO, ttft_jitter: jitter, ..MockConfig::default() };
+        let server = spawn(config, 0).unwrap();
+        let mut t = ttfts(server.port, 200);
+        t.sort_by(f64::total_cmp);
+        assert_eq!(gauge(server.port, "mock_ttft_jitter_sigma"), jitter);
+        (t[50] * 1e3, t[100] * 1e3, t[150] * 1e3)
+    };
+    let (p1, p2, p3) = quartiles(0.0);
+    let (j1, j2, j3) = quartiles(0.3);
+    assert!((j2 - p2).abs() < 2.0, "median TTFT {j2} ms with jitter, {p2} ms without");
+    // A busy machine spreads the round trip too: the jitter's spread shows beyond it.
+    assert!(j3 - j1 > (p3 - p1) + 4.0 && j3 - j1 < (p3 - p1) + 12.0, "quartiles {j1} and {j3} ms with jitter, {p1} and {p3} ms without");
+}

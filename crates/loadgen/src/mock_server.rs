@@ -97,6 +97,10 @@ pub struct MockConfig {
     pub require_key: Option<String>,
     /// Behaviour over time: factors on `ttft` and `token_delay`, bursts of HTTP 500.
     pub timeline: Timeline,
+    /// Log-scale SD of each request's own factor on `ttft` (log-normal with median 1, drawn
+    /// with `seed`): service times that vary from request to request, as a real server's do.
+    /// The true percentiles stay known: `ttft · exp(z_p · σ)` times the timeline's factor.
+    pub ttft_jitter: f64,
 }
 
 impl Default for MockConfig {
@@ -115,6 +119,7 @@ impl Default for MockConfig {
             tls: None,
             require_key: None,
             timeline: Timeline::default(),
+            ttft_jitter: 0.0,
         }
     }
 }
@@ -133,6 +138,9 @@ struct Shared {
     counters: Counters,
     /// One seeded stream of fault draws, in arrival order.
     rng: Mutex<ChaCha8Rng>,
+    /// Another of the requests' TTFT factors (`ttft_jitter`), so that faults draw the same
+    /// stream with or without it.
+    jitter_rng: Mutex<ChaCha8Rng>,
     /// When the first completion request arrived: the timeline's zero.
     first_request: OnceLock<Instant>,
 }
@@ -187,7 +195,10 @@ pub fn spawn(config: MockConfig, port: u16) -> std::io::Result<MockServer> {
     let listener = TcpListener::bind(("127.0.0.1", port))?;
     let port = listener.local_addr()?.port();
     let shared =
-        Arc::new(Shared { rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed)), config, counters: Counters::default(), first_request: OnceLock::new() });
+        Arc::new(Shared {
+            rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed)),
+            jitter_rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed ^ 0x6a69_7474_6572)),
+            config, counters: Counters::default(), first_request: OnceLock::new() });
     let server = MockServer { port, shared: shared.clone() };
     std::thread::spawn(move || {
         for stream in listener.incoming() {
@@ -271,7 +282,8 @@ fn answer(out: &mut ServerWire, req: &Incoming, shared: &Shared) -> std::io::Res
         if let Some(f) = fault {
             shared.counters.faults[Fault::ALL.iter().position(|x| *x == f).unwrap_or(0)].fetch_add(1, Ordering::Relaxed);
         }
-        let pace = Pace::scaled(&shared.config, shared.config.timeline.factor_at(t));
+        let mut pace = Pace::scaled(&shared.config, shared.config.timeline.factor_at(t));
+        pace.ttft = pace.ttft.mul_f64(ttft_factor(shared));
         return completion(out, &req.body, chat, fault, pace, &shared.config);
     }
     let (status, content_type, body) = probe(req, shared);
@@ -321,6 +333,19 @@ fn draw_fault(shared: &Shared, t: f64) -> Option<Fault> {
     None
 }
 
+/// This request's own factor on the time to first token: exp(σ·z), z standard normal
+/// (Box–Muller); 1 without jitter.
+fn ttft_factor(shared: &Shared) -> f64 {
+    let sigma = shared.config.ttft_jitter;
+    if sigma <= 0.0 {
+        return 1.0;
+    }
+    let Ok(mut rng) = shared.jitter_rng.lock() else { return 1.0 };
+    let (u1, u2): (f64, f64) = (rng.random(), rng.random());
+    let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+    (sigma * z).exp()
+}
+
 fn metrics(shared: &Shared) -> String {
     let mut s = String::from("# TYPE mock_requests_total counter\n");
     s += &format!("mock_requests_total {}\n# TYPE mock_faults_total counter\n", shared.counters.requests.load(Ordering::Relaxed));
@@ -334,6 +359,7 @@ fn metrics(shared: &Shared) -> String {
         ("mock_service_factor", c.timeline.factor_at(t)),
         ("mock_error_probability", c.timeline.error_probability_at(t)),
         ("mock_ttft_seconds", c.ttft.as_secs_f64()),
+        ("mock_ttft_jitter_sigma", c.ttft_jitter),
         ("mock_token_delay_seconds", c.token_delay.as_secs_f64()),
     ];
     for (name, v) in gauges {

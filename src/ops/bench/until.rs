@@ -139,7 +139,9 @@ impl Watcher for UntilWatcher {
         if self.options.warmup_s.is_some() {
             return None;
         }
-        self.state.lock().ok()?.last.as_ref()?.warmup_end_s
+        // The monitor counts from the first send; the load generator from its time zero.
+        let state = self.state.lock().ok()?;
+        Some(state.last.as_ref()?.warmup_end_s? + state.monitor.origin_s())
     }
 }
 

@@ -193,6 +193,8 @@ pub struct Monitor {
     episodes: Vec<(Cause, Span)>,
     /// Whether a look has found a steady state.
     ever_steady: bool,
+    /// The earliest send among the finished requests (the load generator's seconds).
+    first_sent_s: f64,
     last: Option<Look>,
 }
 
@@ -208,12 +210,21 @@ impl Monitor {
             telemetry: TelemetrySeries::default(),
             episodes: Vec::new(),
             ever_steady: false,
+            first_sent_s: f64::INFINITY,
             last: None,
         }
     }
 
     pub fn push(&mut self, f: Finished) {
+        self.first_sent_s = self.first_sent_s.min(f.sent_s);
         self.done.push(f);
+    }
+
+    /// The first send, in the load generator's seconds: the analysis's clock starts there, so
+    /// every time a look reports (warmup end, episodes, its own time) counts from it, as
+    /// `analyze` counts (the steady-state detector's windows start there too).
+    pub fn origin_s(&self) -> f64 {
+        if self.first_sent_s.is_finite() { self.first_sent_s } else { 0.0 }
     }
 
     /// The telemetry sampled so far, on the requests' clock: attribution finds environmental
@@ -250,10 +261,12 @@ impl Monitor {
     }
 
     fn evaluate(&mut self, now_s: f64, until_s: f64, client_saturated: bool) -> Look {
-        let view = view_of(&self.done, until_s);
+        let origin = self.origin_s();
+        let view = view_of(&self.done, until_s, origin);
+        let until_s = until_s - origin;
         let errors = view.ok.iter().filter(|ok| !**ok).count();
         let mut look = Look {
-            t_s: now_s,
+            t_s: now_s - origin,
             phase: Phase::WarmingUp,
             warmup_end_s: None,
             measured_s: 0.0,
@@ -381,7 +394,8 @@ impl Monitor {
         if self.telemetry.gpus.is_empty() && self.telemetry.hosts.is_empty() {
             return Vec::new();
         }
-        let (findings, _, _) = crate::attribute::attribute(view, steady, &self.telemetry, None, None, self.o.seed);
+        let telemetry = shifted(&self.telemetry, self.origin_s());
+        let (findings, _, _) = crate::attribute::attribute(view, steady, &telemetry, None, None, self.o.seed);
         let window_s = AnalyzeOptions::default().window_s;
         crate::conditions::affected_windows(&findings, window_s).into_iter().flat_map(|(cause, _, spans)| spans.into_iter().map(move |s| (cause, s))).collect()
     }
@@ -437,15 +451,30 @@ fn remember(episodes: &mut Vec<(Cause, Span)>, cause: Cause, span: Span) {
     }
 }
 
-/// The finished requests sent before `until_s`, in send order, as the analysis reads them.
-pub fn view_of(done: &[Finished], until_s: f64) -> RequestView {
+/// The telemetry on the analysis's clock: `origin_s` seconds earlier on every series.
+fn shifted(t: &TelemetrySeries, origin_s: f64) -> std::borrow::Cow<'_, TelemetrySeries> {
+    if origin_s == 0.0 {
+        return std::borrow::Cow::Borrowed(t);
+    }
+    let mut t = t.clone();
+    let back = |v: &mut Vec<f64>| v.iter_mut().for_each(|x| *x -= origin_s);
+    t.gpus.iter_mut().for_each(|g| back(&mut g.t_s));
+    t.hosts.iter_mut().for_each(|h| back(&mut h.t_s));
+    t.server.values_mut().for_each(|s| s.iter_mut().for_each(|(x, _)| *x -= origin_s));
+    std::borrow::Cow::Owned(t)
+}
+
+/// The finished requests sent before `until_s`, in send order, as the analysis reads them:
+/// on its clock, seconds from `origin_s` (the first send).
+pub fn view_of(done: &[Finished], until_s: f64, origin_s: f64) -> RequestView {
     let mut rows: Vec<&Finished> = done.iter().filter(|f| f.sent_s < until_s).collect();
     rows.sort_by(|a, b| a.sent_s.total_cmp(&b.sent_s));
     let col = |f: fn(&Finished) -> f64| rows.iter().map(|r| f(r)).collect::<Vec<f64>>();
+    let from_origin = |v: Vec<f64>| v.into_iter().map(|t| t - origin_s).collect();
     RequestView {
         t0_ns: 0,
-        sent_s: col(|r| r.sent_s),
-        end_s: col(|r| r.end_s),
+        sent_s: from_origin(col(|r| r.sent_s)),
+        end_s: from_origin(col(|r| r.end_s)),
         scheduled_s: vec![f64::NAN; rows.len()],
         ok: rows.iter().map(|r| r.ok).collect(),
         error_kind: rows.iter().map(|r| (!r.ok).then_some(0)).collect(),

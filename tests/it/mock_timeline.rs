@@ -121,7 +121,8 @@ fn ttft_jitter_spreads_each_requests_ttft_around_the_same_median() {
     };
     let (p1, p2, p3) = quartiles(0.0);
     let (j1, j2, j3) = quartiles(0.3);
-    assert!((j2 - p2).abs() < 2.0, "median TTFT {j2} ms with jitter, {p2} ms without");
-    // A busy machine spreads the round trip too: the jitter's spread shows beyond it.
-    assert!(j3 - j1 > (p3 - p1) + 4.0 && j3 - j1 < (p3 - p1) + 12.0, "quartiles {j1} and {j3} ms with jitter, {p1} and {p3} ms without");
+    // Loose bounds: a busy machine (the other tests) spreads the round trip too. The log-normal
+    // itself is checked exactly in mock_server's unit tests.
+    assert!((j2 - p2).abs() < 4.0, "median TTFT {j2} ms with jitter, {p2} ms without");
+    assert!(j3 - j1 > (p3 - p1) + 2.0, "quartiles {j1} and {j3} ms with jitter, {p1} and {p3} ms without");
 }

@@ -32,6 +32,32 @@ fn markdown_report(s: &Scratch, run: &std::path::Path) -> String {
     std::fs::read_to_string(report).unwrap()
 }
 
+/// `analyze` reproduces the P50 TTFT the run stopped on (`offline`), and the Markdown report's
+/// stop line says `says` and that every goal was reached.
+fn assert_reproduced_and_reported(s: &Scratch, run: &std::path::Path, stop: &Value, offline: f64, says: &str) {
+    let online = stop["targets"][0]["estimate"].as_f64().unwrap();
+    assert!((online / offline - 1.0).abs() < 0.02, "P50 TTFT online {online} offline {offline}");
+    let md = markdown_report(s, run);
+    assert!(md.contains(says) && md.contains("every goal reached"), "{md}");
+}
+
+/// The mock's time to first token outside its slowdowns (ms).
+const TTFT_MS: f64 = 20.0;
+
+/// A mock server with `timeline`: 20 ms to the first token (times a log-normal factor of
+/// log-scale SD `JITTER`, median 1), 8 tokens 2 ms apart.
+fn timeline_mock(timeline: Timeline) -> credence::bench::mock_server::MockServer {
+    let config = MockConfig {
+        ttft: Duration::from_secs_f64(TTFT_MS / 1e3),
+        token_delay: Duration::from_millis(2),
+        output_tokens: Some(8),
+        timeline,
+        ttft_jitter: JITTER,
+        ..MockConfig::default()
+    };
+    spawn(config, 0).unwrap()
+}
+
 /// A mock server that answers at once (5 ms to the first token, 4 tokens).
 fn quick_mock() -> credence::bench::mock_server::MockServer {
     let config = MockConfig { ttft: Duration::from_millis(5), token_delay: Duration::from_millis(1), output_tokens: Some(4), ..MockConfig::default() };
@@ -74,15 +100,7 @@ fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
         throttles: vec![Episode { start_s: 40.0, end_s: 50.0, value: 1.5 }],
         ..Timeline::default()
     };
-    let config = MockConfig {
-        ttft: Duration::from_millis(20),
-        token_delay: Duration::from_millis(2),
-        output_tokens: Some(8),
-        timeline,
-        ttft_jitter: JITTER,
-        ..MockConfig::default()
-    };
-    let server = spawn(config, 0).unwrap();
+    let server = timeline_mock(timeline);
     let s = Scratch::new("until_run");
     let out = s.path("run");
     let url = server.url();
@@ -108,13 +126,10 @@ fn a_run_stops_itself_once_its_goals_are_met_and_says_so() {
     let a = credence(&["analyze", out.to_str().unwrap(), "--json", "--resamples", "999"]);
     assert!(a.status.success(), "{}", stderr(&a));
     let a: Value = serde_json::from_slice(&a.stdout).unwrap();
-    let online = stop["targets"][0]["estimate"].as_f64().unwrap();
     let offline = a["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap();
-    assert!((online / offline - 1.0).abs() < 0.02, "P50 TTFT online {online} offline {offline}");
     // The mock's TTFT is 20 ms outside its slowdowns.
     assert!((20.0..24.0).contains(&offline), "P50 TTFT {offline} ms");
-    let md = markdown_report(&s, &out);
-    assert!(md.contains("| Stopped | stopped at") && md.contains("every goal reached"), "{md}");
+    assert_reproduced_and_reported(&s, &out, stop, offline, "| Stopped | stopped at");
 }
 
 #[test]
@@ -153,16 +168,8 @@ fn a_run_cuts_the_warmup_and_leaves_a_throttle_out_online() {
         throttles: vec![Episode { start_s: 120.0, end_s: 150.0, value: 1.5 }],
         ..Timeline::default()
     };
-    let true_ttft_ms = 20.0;
-    let config = MockConfig {
-        ttft: Duration::from_secs_f64(true_ttft_ms / 1e3),
-        token_delay: Duration::from_millis(2),
-        output_tokens: Some(8),
-        timeline,
-        ttft_jitter: JITTER,
-        ..MockConfig::default()
-    };
-    let server = spawn(config, 0).unwrap();
+    let true_ttft_ms = TTFT_MS;
+    let server = timeline_mock(timeline);
     let s = Scratch::new("until_throttle");
     let out = s.path("run");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
@@ -200,11 +207,8 @@ fn a_run_cuts_the_warmup_and_leaves_a_throttle_out_online() {
     }
     let whole = a["metrics"]["ttft"]["p99"]["estimate"].as_f64().unwrap();
     assert!(whole >= 1.3 * true_ttft_ms * (2.326 * JITTER).exp(), "the whole steady window's P99 TTFT {whole} ms holds the throttled requests");
-    let online = stop["targets"][0]["estimate"].as_f64().unwrap();
     let offline = clean["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap();
-    assert!((online / offline - 1.0).abs() < 0.02, "P50 TTFT online {online} offline (clean) {offline}");
-    let md = markdown_report(&s, &out);
-    assert!(md.contains("of GPU thermal throttling left out") && md.contains("every goal reached"), "{md}");
+    assert_reproduced_and_reported(&s, &out, stop, offline, "of GPU thermal throttling left out");
 }
 
 #[test]

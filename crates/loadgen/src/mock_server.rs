@@ -333,14 +333,17 @@ fn draw_fault(shared: &Shared, t: f64) -> Option<Fault> {
     None
 }
 
-/// This request's own factor on the time to first token: exp(σ·z), z standard normal
-/// (Box–Muller); 1 without jitter.
+/// This request's own factor on the time to first token; 1 without jitter.
 fn ttft_factor(shared: &Shared) -> f64 {
     let sigma = shared.config.ttft_jitter;
     if sigma <= 0.0 {
         return 1.0;
     }
-    let Ok(mut rng) = shared.jitter_rng.lock() else { return 1.0 };
+    shared.jitter_rng.lock().map_or(1.0, |mut rng| log_normal(&mut rng, sigma))
+}
+
+/// exp(σ·z), z standard normal (Box–Muller).
+fn log_normal(rng: &mut ChaCha8Rng, sigma: f64) -> f64 {
     let (u1, u2): (f64, f64) = (rng.random(), rng.random());
     let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
     (sigma * z).exp()
@@ -579,5 +582,16 @@ mod tests {
             assert_eq!(Fault::parse(f.name()), Some(f));
         }
         assert_eq!(Fault::parse("nope"), None);
+    }
+
+    #[test]
+    fn ttft_factors_are_log_normal_with_median_one() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut logs: Vec<f64> = (0..20_000).map(|_| log_normal(&mut rng, 0.3).ln()).collect();
+        logs.sort_by(f64::total_cmp);
+        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+        let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt();
+        assert!(logs[10_000].abs() < 0.01, "median of ln: {}", logs[10_000]);
+        assert!((sd - 0.3).abs() < 0.01, "SD of ln: {sd}");
     }
 }

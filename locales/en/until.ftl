@@ -1,5 +1,7 @@
 ## `bench --until`: how the run ended, on page 1 (`run.stop` in the analysis).
-until-stopped = stopped at { $at } s{ $warmup }{ $excluded }: { $reason ->
+until-stopped = stopped at { $at } s{ $warmup }{ $excluded }: { $reason }; { $targets }
+## Why the run stopped (`phases.stop.reason`).
+until-reason = { $reason ->
         [targets_met] every goal reached
         [error_rate] the error rate passed its limit
         [client_saturated] the load generator fell behind its schedule
@@ -7,7 +9,7 @@ until-stopped = stopped at { $at } s{ $warmup }{ $excluded }: { $reason ->
         [unreachable] a goal was out of reach within the time limit
         [interrupted] interrupted
        *[max_duration] the time limit came first
-    }; { $targets }
+    }
 until-warmup = {" "}after { $warmup } s of warmup
 until-target = { $metric } ±{ $width } % (goal { $goal } %)
 until-target-open = { $metric } unbounded (goal { $goal } %)

@@ -118,7 +118,7 @@ pub fn stop_line(s: &credence_run::manifest::RunStop) -> Message {
         .text("at", format!("{:.0}", s.stopped_at_s))
         .msg("warmup", warmup)
         .msg("excluded", excluded_part(&s.excluded))
-        .text("reason", s.reason.as_str())
+        .msg("reason", Message::new("until-reason").text("reason", s.reason.as_str()))
         .list("targets", targets, credence_messages::Sep::Comma)
 }
 

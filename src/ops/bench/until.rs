@@ -167,7 +167,8 @@ fn view_lines(look: &Look, load: &LoadStatus, lang: Lang) -> Vec<String> {
     let causes = look.excluded.last().map(|e| e.cause.title()).into_iter().collect();
     let phase = Message::new("live-phase").text("phase", phase).text("since", since).list("causes", causes, Sep::Comma);
     let eta = look.eta_s.map_or(Message::new("live-eta-unknown"), |e| Message::new("live-eta").text("eta", format!("{e:.0}")));
-    let stopping = look.stop.as_ref().map_or(Message::new("empty"), |r| Message::new("live-stopping").text("reason", r.id()));
+    let reason = |r: &StopReason| Message::new("until-reason").text("reason", r.id());
+    let stopping = look.stop.as_ref().map_or(Message::new("empty"), |r| Message::new("live-stopping").msg("reason", reason(r)));
     let head = Message::new("live-head")
         .text("t", format!("{:.0}", look.t_s))
         .msg("phase", phase)

@@ -91,7 +91,7 @@ fn clip(spans: &[Span], from: f64, to: f64) -> Vec<Span> {
 }
 
 /// `[from, to)` minus `spans` (merged, in order).
-fn complement(spans: &[Span], from: f64, to: f64) -> Vec<Span> {
+pub(crate) fn complement(spans: &[Span], from: f64, to: f64) -> Vec<Span> {
     let mut out = Vec::new();
     let mut at = from;
     for s in spans {
@@ -110,7 +110,7 @@ fn total(spans: &[Span]) -> f64 {
     spans.iter().map(Span::duration).sum()
 }
 
-fn inside(spans: &[Span], t: f64) -> bool {
+pub(crate) fn inside(spans: &[Span], t: f64) -> bool {
     spans.iter().any(|s| s.contains(t))
 }
 

@@ -123,9 +123,11 @@ impl Watcher for UntilWatcher {
         for f in done {
             state.monitor.push(f);
         }
-        if !load.gpu_samples.is_empty() {
-            state.gpu.extend(load.gpu_samples.iter().cloned());
-            let telemetry = telemetry_of(&state.gpu, load.zero_ns);
+        state.gpu.extend(load.gpu_samples.iter().cloned());
+        if !state.gpu.is_empty() && state.monitor.due(t_s) {
+            // Built only for a look (the table grows with the run), on the monitor's clock.
+            let zero_ns = load.zero_ns + (state.monitor.origin_s() * 1e9) as i64;
+            let telemetry = telemetry_of(&state.gpu, zero_ns);
             state.monitor.set_telemetry(telemetry);
         }
         let Some(look) = state.monitor.look(t_s, complete_before_s, load.behind) else { return false };
@@ -145,7 +147,7 @@ impl Watcher for UntilWatcher {
     }
 }
 
-/// The GPU samples as the analysis's series, on the requests' clock (seconds from time zero).
+/// The GPU samples as the analysis's series, in seconds from `zero_ns`.
 fn telemetry_of(samples: &[crate::run::rows::GpuSample], zero_ns: i64) -> TelemetrySeries {
     let table = crate::run::rows::GpuRows { rows: samples.to_vec() }.into_table();
     let gpu = table.as_ref().ok();

@@ -188,7 +188,7 @@ pub struct Monitor {
     unreachable_looks: usize,
     /// Where the staged rule plans or decides next; none before the pilot ends.
     plan: Option<Plan>,
-    /// Telemetry so far, on the requests' clock (empty without `--collect-gpu`).
+    /// Telemetry so far, on the analysis's clock (empty without `--collect-gpu`).
     telemetry: TelemetrySeries,
     /// Every episode attribution has found so far (affected windows, per cause): an episode
     /// stays found, so that a look whose steady state is in doubt (just after the episode, its
@@ -230,8 +230,9 @@ impl Monitor {
         if self.first_sent_s.is_finite() { self.first_sent_s } else { 0.0 }
     }
 
-    /// The telemetry sampled so far, on the requests' clock: attribution finds environmental
-    /// episodes in it, and the estimates leave them out as `analyze`'s clean windows do.
+    /// The telemetry sampled so far, on the analysis's clock (seconds from the first send,
+    /// `origin_s`): attribution finds environmental episodes in it, and the estimates leave them
+    /// out as `analyze`'s clean windows do. Needed only when a look is `due`.
     pub fn set_telemetry(&mut self, telemetry: TelemetrySeries) {
         self.telemetry = telemetry;
     }
@@ -246,21 +247,28 @@ impl Monitor {
     /// `client_saturated` whether the load generator fell behind its schedule. Returns None
     /// between looks.
     pub fn look(&mut self, now_s: f64, complete_before_s: f64, client_saturated: bool) -> Option<Look> {
-        let (every, growth) = match self.o.rule {
-            Rule::Staged => (LOOK_EVERY_S, LOOK_GROWTH),
-            Rule::Naive => (1.0, 1.0),
-        };
-        // A look re-reads every finished request: spacing them by the data's growth as well as
-        // by time keeps the monitor's total cost linear in the run's length.
-        let planned = self.plan.zip(self.last.as_ref()).is_some_and(|(p, l)| l.measured_s + (now_s - l.t_s) >= p.at_s);
-        let due = now_s - self.last_look_s >= every && (self.done.len() as f64 >= growth * self.last_look_n as f64 || planned);
-        if !due && now_s < self.o.max_duration_s {
+        if !self.due(now_s) {
             return None;
         }
         (self.last_look_s, self.last_look_n) = (now_s, self.done.len());
         let look = self.evaluate(now_s, complete_before_s.min(now_s), client_saturated);
         self.last = Some(look.clone());
         Some(look)
+    }
+
+    /// Whether a look at `now_s` would evaluate (else `look` returns None at once). A look
+    /// re-reads every finished request: spacing them by the data's growth as well as by time
+    /// keeps the monitor's total cost linear in the run's length; a planned point and
+    /// `--max-duration` are looked at when reached.
+    pub fn due(&self, now_s: f64) -> bool {
+        let (every, growth) = match self.o.rule {
+            Rule::Staged => (LOOK_EVERY_S, LOOK_GROWTH),
+            Rule::Naive => (1.0, 1.0),
+        };
+        let t_s = now_s - self.origin_s();
+        let planned = self.plan.zip(self.last.as_ref()).is_some_and(|(p, l)| l.measured_s + (t_s - l.t_s) >= p.at_s);
+        let grown = self.done.len() as f64 >= growth * self.last_look_n as f64;
+        (now_s - self.last_look_s >= every && (grown || planned)) || now_s >= self.o.max_duration_s
     }
 
     fn evaluate(&mut self, now_s: f64, until_s: f64, client_saturated: bool) -> Look {
@@ -294,7 +302,8 @@ impl Monitor {
         look.phase = if ongoing { Phase::Episode } else { Phase::Measuring };
         look.warmup_end_s = Some(start_s);
         let spans: Vec<Span> = excluded.iter().map(|e| Span { start_s: e.start_s, end_s: e.end_s }).collect();
-        look.measured_s = (until_s - start_s).max(0.0) - spans.iter().map(|s| (s.end_s.min(until_s) - s.start_s).max(0.0)).sum::<f64>();
+        let window = Window { start_s, end_s: until_s, excluded: &spans };
+        look.measured_s = window.measured_s();
         look.excluded = excluded;
         if look.measured_s < self.pilot_s() {
             // The pilot: no width counts yet.
@@ -302,7 +311,6 @@ impl Monitor {
             look.stop = (now_s >= self.o.max_duration_s).then_some(StopReason::MaxDuration);
             return look;
         }
-        let window = Window { start_s, end_s: until_s, excluded: &spans };
         look.targets = estimates(&view, &window, &self.o.targets, self.o.seed, LOOK_RESAMPLES);
         let deciding = self.deciding(&look, now_s);
         if deciding && self.o.rule == Rule::Staged {
@@ -336,7 +344,7 @@ impl Monitor {
     /// 1/√n, so a pilot's projection runs long). None while a target's width cannot project
     /// (an interval still unbounded).
     fn next_plan(&self, look: &Look) -> Option<Plan> {
-        let needed = look.targets.iter().map(|t| t.needed_s).try_fold(0.0f64, |a, n| n.map(|n| a.max(n)))?;
+        let needed = needed_s(look)?;
         let m = look.measured_s;
         let target = needed * MARGIN;
         let plan = if target <= 2.0 * m { Plan { at_s: target, decides: true } } else { Plan { at_s: (m * target).sqrt(), decides: false } };
@@ -346,7 +354,7 @@ impl Monitor {
     /// Seconds until every goal is projected to be met (for the staged rule: until the point
     /// where it will decide, with its margin).
     fn eta(&self, look: &Look) -> Option<f64> {
-        let needed = look.targets.iter().map(|t| t.needed_s).try_fold(0.0f64, |a, n| n.map(|n| a.max(n)))?;
+        let needed = needed_s(look)?;
         let at = match (self.o.rule, self.plan) {
             (Rule::Naive, _) => needed,
             (Rule::Staged, Some(p)) if p.decides => p.at_s,
@@ -397,8 +405,7 @@ impl Monitor {
         if self.telemetry.gpus.is_empty() && self.telemetry.hosts.is_empty() {
             return Vec::new();
         }
-        let telemetry = shifted(&self.telemetry, self.origin_s());
-        let (findings, _, _) = crate::attribute::attribute(view, steady, &telemetry, None, None, self.o.seed);
+        let (findings, _, _) = crate::attribute::attribute(view, steady, &self.telemetry, None, None, self.o.seed);
         let window_s = AnalyzeOptions::default().window_s;
         crate::conditions::affected_windows(&findings, window_s).into_iter().flat_map(|(cause, _, spans)| spans.into_iter().map(move |s| (cause, s))).collect()
     }
@@ -454,17 +461,10 @@ fn remember(episodes: &mut Vec<(Cause, Span)>, cause: Cause, span: Span) {
     }
 }
 
-/// The telemetry on the analysis's clock: `origin_s` seconds earlier on every series.
-fn shifted(t: &TelemetrySeries, origin_s: f64) -> std::borrow::Cow<'_, TelemetrySeries> {
-    if origin_s == 0.0 {
-        return std::borrow::Cow::Borrowed(t);
-    }
-    let mut t = t.clone();
-    let back = |v: &mut Vec<f64>| v.iter_mut().for_each(|x| *x -= origin_s);
-    t.gpus.iter_mut().for_each(|g| back(&mut g.t_s));
-    t.hosts.iter_mut().for_each(|h| back(&mut h.t_s));
-    t.server.values_mut().for_each(|s| s.iter_mut().for_each(|(x, _)| *x -= origin_s));
-    std::borrow::Cow::Owned(t)
+/// The steady seconds every goal needs, as projected at `look` (the longest of the targets');
+/// none while a target cannot project.
+fn needed_s(look: &Look) -> Option<f64> {
+    look.targets.iter().map(|t| t.needed_s).try_fold(0.0f64, |a, n| n.map(|n| a.max(n)))
 }
 
 /// The finished requests sent before `until_s`, in send order, as the analysis reads them:
@@ -503,19 +503,12 @@ struct Window<'a> {
 impl Window<'_> {
     /// The spans of the window that remain (in time order).
     fn kept(&self) -> Vec<(f64, f64)> {
-        let mut out = Vec::new();
-        let mut at = self.start_s;
-        for s in self.excluded {
-            if s.start_s > at {
-                out.push((at, s.start_s.min(self.end_s)));
-            }
-            at = at.max(s.end_s);
-        }
-        if self.end_s > at {
-            out.push((at, self.end_s));
-        }
-        out.retain(|(a, b)| b > a);
-        out
+        crate::conditions::complement(self.excluded, self.start_s, self.end_s).iter().map(|s| (s.start_s, s.end_s)).collect()
+    }
+
+    /// Seconds of steady data the window keeps.
+    fn measured_s(&self) -> f64 {
+        self.kept().iter().map(|(a, b)| b - a).sum()
     }
 }
 
@@ -530,10 +523,9 @@ fn estimates(view: &RequestView, window: &Window<'_>, targets: &[Target], seed: 
     let last = view.sent_s.partition_point(|t| *t < window.end_s);
     let mut groups = ResamplingGroups::over(view, (window.start_s, window.end_s), first..last, d.window_s);
     if !window.excluded.is_empty() {
-        groups = groups.filtered(|i| !window.excluded.iter().any(|s| s.contains(view.sent_s[i])));
+        groups = groups.filtered(|i| !crate::conditions::inside(window.excluded, view.sent_s[i]));
     }
-    let kept = window.kept();
-    let measured_s: f64 = kept.iter().map(|(a, b)| b - a).sum();
+    let (kept, measured_s) = (window.kept(), window.measured_s());
     targets
         .iter()
         .map(|t| {

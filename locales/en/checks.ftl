@@ -104,6 +104,21 @@ check-unexplained-anomalies = { $status ->
 }
 anomaly-span = { $series } { $start }–{ $end } s
 
+## Whether the server's metrics asked for with --server-metrics were recorded; $kinds lists
+## the failed scrapes by kind (scrape-failure).
+check-server-metrics = { $status ->
+    [none] no scrape of { $endpoint } succeeded ({ $attempts } tried: { $kinds }): the server's queue and cache went unobserved
+    [gaps] { $failed } of { $attempts } scrapes of { $endpoint } failed ({ $kinds }): the server's metrics have gaps
+    [pass] { $attempts } scrapes of { $endpoint }, { $failed } failed
+   *[not_asked] the server's metrics were not scraped
+}
+scrape-failure = { $count } { $kind ->
+    [refused] without a connection
+    [timeout] timed out
+    [http_status] with an HTTP error
+   *[unparseable] unparseable
+}
+
 check-replication = { $k ->
     [0] single run: the configuration effect cannot be separated from run-to-run noise; repeat the run at least 3 times
     [1] single run: the configuration effect cannot be separated from run-to-run noise; repeat the run at least 3 times

@@ -103,6 +103,20 @@ check-unexplained-anomalies = { $status ->
 }
 anomaly-span = { $series } { $start }–{ $end } s
 
+## 用 --server-metrics 要求的服务端指标是否记录下来；$kinds 按类别列出失败的抓取（scrape-failure）。
+check-server-metrics = { $status ->
+    [none] 对 { $endpoint } 的抓取无一成功（共 { $attempts } 次：{ $kinds }）：服务端的队列和缓存未被观测
+    [gaps] 对 { $endpoint } 的 { $attempts } 次抓取中有 { $failed } 次失败（{ $kinds }）：服务端指标有缺口
+    [pass] 对 { $endpoint } 抓取 { $attempts } 次，{ $failed } 次失败
+   *[not_asked] 未抓取服务端指标
+}
+scrape-failure = { $kind ->
+    [refused] 无法连接
+    [timeout] 超时
+    [http_status] HTTP 错误
+   *[unparseable] 无法解析
+} { $count } 次
+
 check-replication = { $k ->
     [0] 只有一次运行：无法把配置本身的影响与运行间噪声分开；请至少重复运行 3 次
     [1] 只有一次运行：无法把配置本身的影响与运行间噪声分开；请至少重复运行 3 次

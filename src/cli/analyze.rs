@@ -8,12 +8,15 @@ use clap::ValueEnum;
 use crate::analyze::{AnalyzeOptions, Penalty};
 use crate::cli::args::duration_flag;
 use crate::cli::io::{Progress, check_writable, json_text, print_stdout, write_atomic};
+use crate::cli::args::ImportFlags;
+use crate::ops::inputs::{Input, analyze_peer, classify};
 use crate::ops::pipeline::analyze_dir;
 use crate::error::{CliError, ExitCode};
 
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
-    /// The run directory.
+    /// The run directory, or a benchmark tool's result file or output folder (imported in
+    /// memory).
     run: PathBuf,
     /// Write the analysis JSON here.
     #[arg(long)]
@@ -42,6 +45,8 @@ pub struct AnalyzeArgs {
     /// End of the steady window, seconds from the first send (overrides detection).
     #[arg(long)]
     steady_to: Option<String>,
+    #[command(flatten)]
+    import: ImportFlags,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -55,12 +60,19 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
-    if let Some(runs) = crate::ops::pipeline::series_runs(&a.run)? {
-        return Err(CliError::bad_input(format!("{}: a series of {} runs (bench --repeat), not one run", a.run.display(), runs.len()))
-            .hint(format!("analyze one of them ({}), or read them together as replicated runs with report, compare or plan", runs[0].display())));
-    }
+    let import = a.import.options()?;
     let progress = Progress::for_analysis();
-    let analysis = analyze_dir(&a.run, &opts)?.analysis;
+    let analysis = match classify(&a.run)? {
+        Input::Run(dir) => analyze_dir(&dir, &opts)?.analysis,
+        Input::Series(runs) => return Err(several(&a.run, "a series", &runs.iter().map(|r| r.display().to_string()).collect::<Vec<_>>())),
+        Input::Peer(path) => {
+            let mut runs = analyze_peer(&path, &opts, &import, "analyze")?;
+            if runs.len() > 1 {
+                return Err(several(&a.run, "a tool's output", &runs.iter().map(|r| r.name.clone()).collect::<Vec<_>>()));
+            }
+            runs.remove(0).analysis
+        }
+    };
     let text = json_text(&analysis);
     if let Some(path) = &a.out {
         write_atomic(path, text.as_bytes())?;
@@ -69,6 +81,12 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode, CliError> {
     progress.done();
     print_stdout(&if a.json { text } else { crate::report::summary::summary(&analysis) })?;
     Ok(ExitCode::Success)
+}
+
+/// A path that holds several runs where `analyze` reads one.
+fn several(path: &std::path::Path, what: &str, runs: &[String]) -> CliError {
+    CliError::bad_input(format!("{}: {what} of {} runs, not one run", path.display(), runs.len()))
+        .hint(format!("analyze one of them ({}), or read them together as replicated runs with report, compare or plan", runs[0]))
 }
 
 fn options(a: &AnalyzeArgs) -> Result<AnalyzeOptions, CliError> {

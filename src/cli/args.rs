@@ -108,6 +108,25 @@ pub fn import_options(tz: Option<&str>, start: Option<&str>, labels: &[String]) 
     })
 }
 
+/// How a benchmark tool's output, given where a run is expected, is imported (in memory).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ImportFlags {
+    /// For a tool's output given as a run: the UTC offset of its zone-less local times, e.g.
+    /// +02:00.
+    #[arg(long)]
+    pub tz: Option<String>,
+    /// For a tool's output given as a run: when its first request was sent (RFC 3339), for
+    /// files whose times carry no date (inference-perf without its stage YAML).
+    #[arg(long)]
+    pub start: Option<String>,
+}
+
+impl ImportFlags {
+    pub fn options(&self) -> Result<crate::import::ImportOptions, CliError> {
+        import_options(self.tz.as_deref(), self.start.as_deref(), &[])
+    }
+}
+
 /// `[FORMAT] PATH...`: the first argument is a format when it names one and files follow,
 /// even where a file of that name exists (name it `./vllm` to mean the file).
 pub fn format_and_paths(args: &[String]) -> Result<(crate::import::Format, Vec<std::path::PathBuf>), CliError> {
@@ -126,12 +145,18 @@ pub fn format_and_paths(args: &[String]) -> Result<(crate::import::Format, Vec<s
     }
 }
 
-/// `--server-metrics` takes a plain http:// URL (the scraper speaks HTTP/1.1 without TLS).
+/// `--server-metrics` takes a plain http:// URL (the scraper speaks HTTP/1.1 without TLS), and
+/// the endpoint must answer one scrape with samples before anything starts: metrics asked for
+/// and not recorded would otherwise be lost in silence, as an unreachable `--url` is not.
 pub fn check_metrics_url(url: Option<&str>) -> Result<(), CliError> {
-    match url {
-        Some(u) if !u.starts_with("http://") => Err(CliError::bad_input(format!("--server-metrics {u:?}: expected http://host:port/path"))),
-        _ => Ok(()),
+    let Some(u) = url else { return Ok(()) };
+    if !u.starts_with("http://") {
+        return Err(CliError::bad_input(format!("--server-metrics {u:?}: expected http://host:port/path")));
     }
+    crate::collect::scrape::scrape(u, 0).map(drop).map_err(|e| {
+        CliError::bad_input(format!("--server-metrics {u}: the first scrape, before the load, failed: {e}"))
+            .hint("check the URL and that the server exposes Prometheus text there (vLLM and SGLang: http://HOST:PORT/metrics)")
+    })
 }
 
 /// `--resamples` below this give unstable 95 % intervals.

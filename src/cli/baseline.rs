@@ -13,6 +13,9 @@ use crate::cli::args::{parse_lang, parse_tolerances};
 use crate::report::i18n::Lang;
 use crate::messages::{Message, Sep};
 use crate::cli::io::{print_stdout, write_json};
+use crate::cli::args::ImportFlags;
+use crate::import::ImportOptions;
+use crate::ops::inputs::{Input, classify, import_runs};
 use crate::ops::pipeline::{analyze_arm, arm_runs};
 use crate::error::{CliError, ExitCode};
 
@@ -33,6 +36,8 @@ enum BaselineAction {
         /// Folder that holds the baselines.
         #[arg(long)]
         dir: PathBuf,
+        #[command(flatten)]
+        import: ImportFlags,
     },
     /// Compare RUN... against the saved baseline; exit 3 on a regression. When the runs are
     /// reruns of the baseline's own configuration, a significant change means the baseline
@@ -52,6 +57,8 @@ enum BaselineAction {
         /// Language of the summary: en, zh, or auto (from LC_ALL, LC_MESSAGES or LANG).
         #[arg(long, default_value = "en")]
         lang: String,
+        #[command(flatten)]
+        import: ImportFlags,
     },
 }
 
@@ -68,14 +75,16 @@ struct BaselineFile {
 
 pub fn run(a: BaselineArgs) -> Result<ExitCode, CliError> {
     match a.action {
-        BaselineAction::Save { name, runs, dir } => save(&name, &runs, &dir),
-        BaselineAction::Check { name, runs, dir, tolerance, resamples, lang } => check(&name, &runs, &dir, &tolerance, resamples, &lang),
+        BaselineAction::Save { name, runs, dir, import } => save(&name, &runs, &dir, &import.options()?),
+        BaselineAction::Check { name, runs, dir, tolerance, resamples, lang, import } => {
+            check(&name, &runs, &dir, &tolerance, resamples, &lang, &import.options()?)
+        }
     }
 }
 
-fn save(name: &str, runs: &[PathBuf], dir: &Path) -> Result<ExitCode, CliError> {
+fn save(name: &str, runs: &[PathBuf], dir: &Path, import: &ImportOptions) -> Result<ExitCode, CliError> {
     valid_name(name)?;
-    let loaded = analyze_arm(runs, 499, 1)?;
+    let loaded = analyze_arm(runs, 499, 1, import, "baseline save")?;
     let target = dir.join(name);
     if target.exists() {
         return Err(CliError::bad_input(format!("{}: the baseline exists; remove it to save again", target.display())));
@@ -93,12 +102,7 @@ fn save(name: &str, runs: &[PathBuf], dir: &Path) -> Result<ExitCode, CliError> 
     };
     let self_cmp = compare(&arms, &arms, &opts);
     let run_spread = self_cmp.metrics.iter().map(|(k, m)| (k.clone(), m.run_spread)).collect();
-    let mut names = Vec::new();
-    for (i, (run, l)) in runs.iter().zip(&loaded).enumerate() {
-        let folder = format!("{i:02}-{}", l.name);
-        copy_dir(run, &target.join("runs").join(&folder)).map_err(|e| CliError::failure(format!("{}: cannot copy: {e}", run.display())))?;
-        names.push(folder);
-    }
+    let names = store_runs(runs, &target.join("runs"), import)?;
     let file = BaselineFile { name: name.to_string(), credence_version: env!("CARGO_PKG_VERSION").into(), runs: names, run_spread };
     write_json(&target.join("baseline.json"), &file)?;
     let single = if loaded.len() < 2 { " (one run: its run-to-run noise is assumed, not measured; save three or more runs)" } else { "" };
@@ -106,7 +110,7 @@ fn save(name: &str, runs: &[PathBuf], dir: &Path) -> Result<ExitCode, CliError> 
     Ok(ExitCode::Success)
 }
 
-fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize, lang: &str) -> Result<ExitCode, CliError> {
+fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize, lang: &str, import: &ImportOptions) -> Result<ExitCode, CliError> {
     valid_name(name)?;
     let lang = parse_lang(lang)?;
     let folder = dir.join(name);
@@ -118,7 +122,7 @@ fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resampl
     // baseline runs' spread, pooled, sits in the interval; see `compare::pooled`).
     let opts =
         CompareOptions { tolerance: global, per_metric_tolerance: per, resamples, seed: 1, allow_workload_mismatch: false, order: None, ..Default::default() };
-    let report = crate::ops::compare::compare_dirs(&base_dirs, runs, &opts, None, None)?;
+    let report = crate::ops::compare::compare_dirs(&base_dirs, runs, &opts, import, (None, None))?;
     let cmp = report.comparison.as_ref().expect("a comparison's report holds it");
     let regression = cmp.verdicts(None).values().any(|v| *v == Verdict::Regression) || !cmp.valid;
     let drift = drift_warning(cmp, lang);
@@ -146,6 +150,36 @@ fn drift_warning(cmp: &Comparison, lang: Lang) -> String {
         return String::new();
     }
     Message::new("text-baseline-drift").list("metrics", changed, Sep::Enumeration).render(lang) + "\n"
+}
+
+/// Stores every run the paths hold under `runs_dir`, one folder each (`00-NAME`, in order): a
+/// run directory copied, a series' runs copied, a tool's output imported and written as
+/// `credence import` writes it. Returns the folders' names.
+fn store_runs(paths: &[PathBuf], runs_dir: &Path, import: &ImportOptions) -> Result<Vec<String>, CliError> {
+    let mut names: Vec<String> = Vec::new();
+    let mut place = |name: &str| {
+        let folder = format!("{:02}-{name}", names.len());
+        names.push(folder.clone());
+        runs_dir.join(folder)
+    };
+    let copy = |from: &Path, to: PathBuf| copy_dir(from, &to).map_err(|e| CliError::failure(format!("{}: cannot copy: {e}", from.display())));
+    let folder_name = |p: &Path| p.file_name().map_or_else(|| "run".to_string(), |n| n.to_string_lossy().into_owned());
+    for path in paths {
+        match classify(path)? {
+            Input::Run(d) => copy(&d, place(&folder_name(&d)))?,
+            Input::Series(dirs) => {
+                for d in dirs {
+                    copy(&d, place(&folder_name(&d)))?;
+                }
+            }
+            Input::Peer(p) => {
+                for (name, data) in import_runs(&p, import, "baseline save")? {
+                    crate::run::write::write_run(&place(&name), &data)?;
+                }
+            }
+        }
+    }
+    Ok(names)
 }
 
 fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {

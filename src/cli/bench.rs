@@ -15,7 +15,7 @@ use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag, par
 use crate::cli::gpu::gpu_source;
 use crate::error::{CliError, ExitCode};
 use crate::ops::bench::series::{Repeat, SeriesPlan, run_series};
-use crate::ops::bench::sweep::{parse_sweep, run_sweep};
+use crate::ops::bench::sweep::{SweepParameter, SweepPlan, parse_sweep, run_sweep};
 use crate::run::manifest::TlsUse;
 use credence_messages::Lang;
 
@@ -173,7 +173,8 @@ fn series_plan(a: &BenchArgs) -> Result<Option<SeriesPlan<'_>>, CliError> {
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     let series = series_plan(&a)?;
-    let o = options(&a)?;
+    let sweep = a.sweep.as_deref().map(|s| parse_sweep(s, load_flag(&a))).transpose()?;
+    let o = options(&a, sweep.as_ref())?;
     let (gpus, gpu_note) = gpu_source(a.collect_gpu.mode(), "--collect-gpu")?;
     check_metrics_url(a.server_metrics.as_deref())?;
     // Ctrl-C stops the load and still writes what was measured; a second Ctrl-C abandons it.
@@ -181,10 +182,19 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     let beside = Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note };
     let until = until_options(&a)?;
     let lang = parse_lang(&a.lang)?;
-    match (&a.sweep, series) {
+    match (sweep, series) {
         (_, Some(plan)) => run_series(&o, &plan, until.as_ref(), beside, &a.out, lang),
         (None, None) => run_once(&o, beside, &a.out, until.as_ref(), lang),
-        (Some(sweep), None) => run_sweep(&o, &parse_sweep(sweep, &o.load)?, beside, &a.out, until.as_ref(), lang),
+        (Some(sweep), None) => run_sweep(&o, &sweep, beside, &a.out, until.as_ref(), lang),
+    }
+}
+
+/// Which loop `--rate` or `--concurrency` asked for, if either.
+fn load_flag(a: &BenchArgs) -> Option<SweepParameter> {
+    match (a.rate, a.concurrency) {
+        (Some(_), _) => Some(SweepParameter::Rate),
+        (None, Some(_)) => Some(SweepParameter::Concurrency),
+        (None, None) => None,
     }
 }
 
@@ -254,11 +264,15 @@ fn failed_as(requests: &crate::run::Table, error_kind: &str) -> Option<(usize, S
 }
 
 /// The bench options from the arguments, every value checked before a request is sent.
-fn options(a: &BenchArgs) -> Result<BenchOptions, CliError> {
+fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, CliError> {
     let endpoint = endpoint(&a.url)?;
     let (tls, tls_use) = https(a, &endpoint)?;
     let headers = request_headers(a)?;
-    let load = load(a.rate, a.concurrency, &a.arrival)?;
+    let load = match sweep {
+        // The sweep says which loop it is; its first step stands in until each step sets its own.
+        Some(plan) if a.rate.is_none() && a.concurrency.is_none() => plan.first_load(load(Some(plan.values[0]), None, &a.arrival)?),
+        _ => load(a.rate, a.concurrency, &a.arrival)?,
+    };
     let duration_s = match (&a.until, a.duration.as_deref()) {
         (Some(_), _) => Some(duration_flag("--max-duration", &a.max_duration)?),
         (None, d) => d.map(|d| duration_flag("--duration", d)).transpose()?,

@@ -54,6 +54,8 @@ pub struct CompareArgs {
     /// LANG). The JSON is the same in every language.
     #[arg(long, default_value = "en")]
     lang: String,
+    #[command(flatten)]
+    import: crate::cli::args::ImportFlags,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -111,7 +113,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         order: parse_order(a.order),
         ..Default::default()
     };
-    let report = crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, None, None)?;
+    let report = crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, &a.import.options()?, (None, None))?;
     let cmp = report.comparison.as_ref().expect("a comparison's report holds it");
     // The verdicts the headline says decide, unless `--condition` names others (without
     // episodes in either arm the clean verdicts are the measured ones).

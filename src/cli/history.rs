@@ -64,6 +64,8 @@ pub struct HistoryArgs {
     /// LANG). The JSON is the same in every language.
     #[arg(long, default_value = "en")]
     lang: String,
+    #[command(flatten)]
+    import: crate::cli::args::ImportFlags,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -88,7 +90,9 @@ pub fn run(a: HistoryArgs) -> Result<ExitCode, CliError> {
     if a.inputs.is_empty() && a.dir.is_none() {
         return Err(CliError::bad_input("no runs: give RUN_OR_ANALYSIS... or --dir STORE"));
     }
-    let (h, stored) = ops::history::history_of(&a.inputs, a.dir.as_deref(), a.resamples, a.seed, &opts)?;
+    let import = a.import.options()?;
+    let from = ops::history::HistoryInputs { inputs: &a.inputs, store_dir: a.dir.as_deref(), import: &import };
+    let (h, stored) = ops::history::history_of(&from, a.resamples, a.seed, &opts)?;
     if let Some(s) = stored.filter(|s| s.given > 0) {
         let m = Message::new("cli-history-store").text("dir", s.dir.display().to_string()).int("added", s.added).int("present", s.given - s.added);
         eprintln!("{}", m.render(lang));

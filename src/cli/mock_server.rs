@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::bench::mock_secure::server_config;
 use crate::bench::mock_server::{Fault, MockConfig, spawn};
-use crate::bench::mock_timeline::Timeline;
+use crate::bench::mock_timeline::{Timeline, parse_seconds};
 use crate::cli::args::delay_flag;
 use crate::error::{CliError, ExitCode};
 
@@ -71,6 +71,14 @@ pub struct MockServerArgs {
     /// 0.1 (drawn with --seed). The true TTFT percentiles are then --ttft × exp(z_p × SD).
     #[arg(long, default_value_t = 0.0)]
     ttft_jitter: f64,
+    /// Keep /metrics connections open though the client asks for `Connection: close` (as some
+    /// servers do), to test that a scraper reads the answer by its framing.
+    #[arg(long)]
+    metrics_keep_open: bool,
+    /// Answer /metrics with HTTP 500 inside a window: START-END, e.g. 3s-6s, from the first
+    /// completion request (repeatable).
+    #[arg(long)]
+    metrics_outage: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -98,6 +106,8 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         require_key: a.require_key.filter(|k| !k.is_empty()),
         timeline,
         ttft_jitter: jitter(a.ttft_jitter)?,
+        metrics_keep_open: a.metrics_keep_open,
+        metrics_outages: a.metrics_outage.iter().map(|w| outage(w)).collect::<Result<_, _>>()?,
         ..MockConfig::default()
     };
     let schedule = (!config.timeline.is_empty()).then(|| config.timeline.to_string());
@@ -112,6 +122,17 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
     loop {
         std::thread::park();
     }
+}
+
+/// `--metrics-outage START-END`.
+fn outage(text: &str) -> Result<(f64, f64), CliError> {
+    let bad = || CliError::bad_input(format!("--metrics-outage {text:?}: expected START-END, e.g. 3s-6s"));
+    let (from, to) = text.split_once('-').ok_or_else(bad)?;
+    let (from, to) = (parse_seconds(from).map_err(|_| bad())?, parse_seconds(to).map_err(|_| bad())?);
+    if to <= from {
+        return Err(bad());
+    }
+    Ok((from, to))
 }
 
 /// The behaviour over time from `--warmup`, `--throttle`, `--drift` and `--error-burst`.

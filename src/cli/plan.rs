@@ -46,6 +46,8 @@ pub struct PlanArgs {
     /// JSON is the same in every language.
     #[arg(long, default_value = "en")]
     lang: String,
+    #[command(flatten)]
+    import: crate::cli::args::ImportFlags,
 }
 
 fn options(a: &PlanArgs) -> Result<PlanOptions, CliError> {
@@ -78,7 +80,7 @@ pub fn run(a: PlanArgs) -> Result<ExitCode, CliError> {
         order: None,
         ..Default::default()
     };
-    let runs = analyze_arm(&a.pilots, a.resamples, a.seed)?;
+    let runs = analyze_arm(&a.pilots, a.resamples, a.seed, &a.import.options()?, "plan")?;
     let pilot = pilot_from_runs(&arm_runs(&runs), &a.metric, &compare_options).map_err(CliError::bad_input)?;
     let p = plan(&pilot, &o);
     if let Some(path) = &a.out {

@@ -10,7 +10,8 @@ use crate::analyze::{Analysis, AnalyzeOptions, analyze_view};
 use crate::cli::args::{ReportFormat, check_resamples, parse_lang, parse_order, parse_tolerances};
 use crate::cli::io::{check_writable, write_report_in};
 use crate::error::{CliError, ExitCode};
-use crate::ops::pipeline::analyze_dir;
+use crate::import::ImportOptions;
+use crate::ops::inputs::analyze_path;
 use crate::report::Report;
 use crate::report::document::{Sweep, SweepStep};
 use credence_messages::Message;
@@ -57,6 +58,8 @@ pub struct ReportArgs {
     /// Seed of every resampling.
     #[arg(long, default_value_t = 0x00C0_FFEE)]
     seed: u64,
+    #[command(flatten)]
+    import: crate::cli::args::ImportFlags,
 }
 
 pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
@@ -75,9 +78,9 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
         && dir.join("sweep.json").is_file()
     {
         let (dirs, sweep) = read_sweep(dir)?;
-        Report::for_sweep(analyze_all(&dirs, &opts)?, sweep, a.title, a.date)
+        Report::for_sweep(analyze_all(&dirs, &opts, &a.import.options()?)?, sweep, a.title, a.date)
     } else {
-        Report::for_runs(analyze_all(&a.runs, &opts)?, a.title, a.date)
+        Report::for_runs(analyze_all(&a.runs, &opts, &a.import.options()?)?, a.title, a.date)
     };
     let bytes = write_report_in(&report, format, lang, &a.out)?;
     let grade = Message::new("grade").text("grade", report.grade().label());
@@ -116,18 +119,16 @@ fn demo(opts: &AnalyzeOptions) -> Result<Analysis, CliError> {
     Ok(analyze_view(&d.manifest, &view, &Telemetry { gpu: d.gpu.as_ref(), host: d.host.as_ref(), server: d.server.as_ref() }, opts))
 }
 
-/// The analysis of each run: read back when it is a saved analysis (a file), else analyzed
-/// (a run directory, or every run of a series).
-fn analyze_all(paths: &[PathBuf], opts: &AnalyzeOptions) -> Result<Vec<Analysis>, CliError> {
+/// The analysis of each run: read back when it is a saved analysis, else analyzed (a run
+/// directory, every run of a series, or the runs of a tool's output imported in memory).
+fn analyze_all(paths: &[PathBuf], opts: &AnalyzeOptions, import: &ImportOptions) -> Result<Vec<Analysis>, CliError> {
     let mut analyses = Vec::new();
     for path in paths {
-        if path.is_file() {
+        if crate::ops::saved::is_saved_analysis(path) {
             analyses.push(crate::ops::saved::read(path).map_err(|e| CliError::bad_input(e.to_string()))?);
             continue;
         }
-        for dir in crate::ops::pipeline::expand_series(std::slice::from_ref(path))? {
-            analyses.push(analyze_dir(&dir, opts)?.analysis);
-        }
+        analyses.extend(analyze_path(path, opts, import, "report")?.into_iter().map(|r| r.analysis));
     }
     Ok(analyses)
 }
@@ -143,7 +144,7 @@ fn comparison(a: &ReportArgs) -> Result<Report, CliError> {
         order: parse_order(a.order.clone()),
         ..Default::default()
     };
-    crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, a.title.clone(), a.date.clone())
+    crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, &a.import.options()?, (a.title.clone(), a.date.clone()))
 }
 
 /// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be

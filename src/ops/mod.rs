@@ -5,5 +5,6 @@ pub mod bench;
 pub mod compare;
 pub mod files;
 pub mod history;
+pub mod inputs;
 pub mod pipeline;
 pub mod saved;

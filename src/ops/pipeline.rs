@@ -12,6 +12,7 @@ use crate::analyze::requests::{RequestView, RequestViewBuilder, VIEW_COLUMNS};
 use crate::analyze::{Analysis, AnalyzeOptions, analyze_series};
 use crate::timing::Timing;
 use crate::error::CliError;
+use crate::import::ImportOptions;
 use crate::report::Report;
 use crate::run::{Manifest, Projection};
 
@@ -151,10 +152,16 @@ pub fn expand_series(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
 }
 
 /// Loads and analyzes the runs of one arm of a comparison (at most 999 resamples per run:
-/// the comparison does its own resampling); a series folder stands for its runs.
-pub fn analyze_arm(dirs: &[PathBuf], resamples: usize, seed: u64) -> Result<Vec<AnalyzedRun>, CliError> {
+/// the comparison does its own resampling); a series folder stands for its runs, and a tool's
+/// output for the runs it holds (imported in memory with `import`). `command` names the
+/// command in errors.
+pub fn analyze_arm(paths: &[PathBuf], resamples: usize, seed: u64, import: &ImportOptions, command: &str) -> Result<Vec<AnalyzedRun>, CliError> {
     let opts = AnalyzeOptions { resamples: resamples.min(999), seed, ..Default::default() };
-    expand_series(dirs)?.iter().map(|d| analyze_dir(d, &opts)).collect()
+    let mut runs = Vec::new();
+    for p in paths {
+        runs.extend(crate::ops::inputs::analyze_path(p, &opts, import, command)?);
+    }
+    Ok(runs)
 }
 
 /// The runs of an arm as the comparison reads them.

@@ -17,6 +17,14 @@ pub enum SavedError {
     Format { file: String, source: serde_json::Error },
 }
 
+/// Whether `path` is a file that `credence analyze --out` wrote (JSON with the analysis's
+/// `steady_state` and `metrics`): read back as it is, not imported as a tool's output.
+pub fn is_saved_analysis(path: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(path) else { return false };
+    // An analysis opens with its run; a peek at the keys suffices, the read checks the rest.
+    serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|v| v.get("steady_state").is_some() && v.get("metrics").is_some())
+}
+
 /// Reads the analysis saved at `path`.
 pub fn read(path: &Path) -> Result<Analysis, SavedError> {
     let file = path.display().to_string();

@@ -15,6 +15,7 @@ mod compare_cli;
 mod compare_study;
 mod conditions_sim;
 mod coverage;
+mod edges_cli;
 #[cfg(feature = "fuzzing")]
 mod fuzz_corpus;
 mod golden;

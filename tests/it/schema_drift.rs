@@ -129,6 +129,14 @@ fn full_manifest() -> Manifest {
         targets: vec![credence::run::manifest::StopTarget { key: "ttft_p99".into(), goal: 0.03, estimate: Some(80.0), half_width: Some(0.029), met: true }],
         excluded: vec![credence::run::manifest::StopEpisode { cause: "thermal_throttle".into(), start_s: 120.0, end_s: 160.0 }],
     });
+    m.server_scrapes = Some(credence::run::manifest::ServerScrapes {
+        endpoint: "http://127.0.0.1:8000/metrics".into(),
+        attempts: 300,
+        succeeded: 297,
+        failed: [("http_status".to_string(), 3)].into_iter().collect(),
+        first_failure: Some("HTTP 500".into()),
+        first_failure_s: Some(41.0),
+    });
     m.clock.timezone_assumed = Some("Europe/Berlin".into());
     m.clock.conversion = Some("local time + --tz".into());
     m.source.capabilities = Some(credence::run::manifest::Capabilities {

@@ -127,6 +127,9 @@ pub struct RunInfo {
     /// How `bench --until` ended the run (absent for a run of fixed length).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<credence_run::manifest::RunStop>,
+    /// How the scrapes of the server's metrics went (absent when none were asked for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_scrapes: Option<credence_run::manifest::ServerScrapes>,
 }
 
 /// The options in force, recorded next to the results.
@@ -297,6 +300,18 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
     analysis
 }
 
+/// Where the run's load ended: its planned duration, unless the load generator stopped the
+/// sends on purpose first (`bench --until`'s stop for any reason but `--max-duration`, or a
+/// signal), when the run ends where the sends ended.
+fn load_end(m: &credence_run::Manifest) -> attribute::LoadEnd {
+    let until_stopped = m.phases.stop.as_ref().is_some_and(|s| s.reason != "max_duration");
+    match m.workload.duration_s {
+        _ if until_stopped || m.config.extra.contains_key("stopped_early") => attribute::LoadEnd::Stopped,
+        Some(d) => attribute::LoadEnd::Planned(d),
+        None => attribute::LoadEnd::Unknown,
+    }
+}
+
 /// What attribution returns: findings, what was checked, and the telemetry timeline.
 type Attributed = (Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline);
 
@@ -319,7 +334,7 @@ fn steady_and_attribution(
         if timestamps_absent {
             (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
         } else {
-            attribute::attribute(r, steady, telemetry, mean_interarrival_ms, m.workload.duration_s, opts.seed)
+            attribute::attribute(r, steady, telemetry, mean_interarrival_ms, load_end(m), opts.seed)
         }
     };
     let (findings, attribution, timeline) = attribute_in(&steady);
@@ -570,6 +585,7 @@ fn run_info(m: &credence_run::Manifest, r: &RequestView) -> RunInfo {
         source_files: m.source.files.clone(),
         format_version: m.format_version,
         stop: m.phases.stop.clone(),
+        server_scrapes: m.server_scrapes.clone(),
     }
 }
 

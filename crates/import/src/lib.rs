@@ -368,6 +368,7 @@ fn import_manifest(main: &Imported, format: Format, files: Vec<SourceFile>, o: &
         phases: main.phases.clone(),
         clock,
         tables,
+        server_scrapes: None,
     }
 }
 
@@ -414,6 +415,7 @@ fn empty_run(parts: &mut [Part], files: Vec<SourceFile>, o: &ImportOptions) -> R
             conversion: Some(if conversions.is_empty() { "aggregate-only source: no per-request times".into() } else { conversions.join("; ") }),
         },
         tables: if gpu_table.is_some() { vec!["requests".into(), "gpu".into()] } else { vec!["requests".into()] },
+        server_scrapes: None,
     };
     Ok(RunData {
         manifest,

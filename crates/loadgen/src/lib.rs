@@ -105,27 +105,51 @@ pub struct Beside {
     pub gpu_note: Option<String>,
 }
 
-/// Samples GPUs and the server's metrics every second until `stop`.
-fn sample_beside(mut b: Beside, stop: Arc<AtomicBool>) -> (credence_run::rows::GpuRows, Vec<crate::collect::scrape::ServerSample>) {
+/// What was sampled beside the load: the GPUs, and the server's metrics with how their
+/// scrapes went.
+#[derive(Default)]
+struct SampledBeside {
+    gpu: credence_run::rows::GpuRows,
+    server: Vec<crate::collect::scrape::ServerSample>,
+    scrapes: Option<crate::collect::scrape::ScrapeLog>,
+}
+
+/// Samples GPUs every second until `stop`, and the server's metrics on a thread of their own
+/// (a slow endpoint must not delay the GPU samples).
+fn sample_beside(b: Beside, stop: Arc<AtomicBool>) -> SampledBeside {
+    let scraper = b.server_metrics.clone().map(|url| {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut rows = Vec::new();
+            let log = crate::collect::scrape::scrape_loop(&url, 1.0, &|| stop.load(Ordering::SeqCst), |r| rows.extend(r));
+            (rows, log)
+        })
+    });
+    let gpu = sample_gpus_beside(b, &stop);
+    let (server, scrapes) = match scraper.and_then(|t| t.join().ok()) {
+        Some((rows, log)) => (rows, Some(log)),
+        None => (Vec::new(), None),
+    };
+    SampledBeside { gpu, server, scrapes }
+}
+
+/// Samples the GPUs every second until `stop` (none without a GPU source).
+fn sample_gpus_beside(b: Beside, stop: &AtomicBool) -> credence_run::rows::GpuRows {
+    let mut gpu = credence_run::rows::GpuRows::default();
+    let Some(mut g) = b.gpus else { return gpu };
     let host = crate::collect::host_name();
-    let devices = b.gpus.as_ref().map(|g| g.devices().len()).unwrap_or(0);
-    let (mut gpu, mut server) = (credence_run::rows::GpuRows::default(), Vec::new());
+    let devices = g.devices().len();
     let mut deadline = Instant::now();
     loop {
-        if let Some(g) = b.gpus.as_mut() {
-            let before = gpu.rows.len();
-            crate::collect::sample_gpus(g.as_mut(), devices, &host, &mut gpu);
-            *GPU_NOW.lock().expect("gpu now") = gpu.rows[before..].iter().map(GpuNow::of).collect();
-            if WATCHED.load(Ordering::SeqCst) {
-                GPU_NEW.lock().expect("gpu new").extend(gpu.rows[before..].iter().cloned());
-            }
-        }
-        if let Some(url) = &b.server_metrics {
-            server.extend(crate::collect::scrape::scrape(url, crate::collect::now_ns()));
+        let before = gpu.rows.len();
+        crate::collect::sample_gpus(g.as_mut(), devices, &host, &mut gpu);
+        *GPU_NOW.lock().expect("gpu now") = gpu.rows[before..].iter().map(GpuNow::of).collect();
+        if WATCHED.load(Ordering::SeqCst) {
+            GPU_NEW.lock().expect("gpu new").extend(gpu.rows[before..].iter().cloned());
         }
         deadline += Duration::from_secs(1);
-        if !sleep_until(deadline, &stop) {
-            return (gpu, server);
+        if !sleep_until(deadline, stop) {
+            return gpu;
         }
     }
 }
@@ -505,10 +529,14 @@ pub fn run_watched(o: &BenchOptions, beside: Beside, watcher: Option<&dyn Watche
     stop.store(true, Ordering::SeqCst);
     let measured = watcher.and_then(Watcher::warmup_s).map(|w| BenchOptions { warmup_s: o.warmup_s.max(w), ..o.clone() });
     let o = measured.as_ref().unwrap_or(o);
-    let (gpu_rows, server_rows) = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
+    let sampled = sampling.and_then(|t| t.join().ok()).unwrap_or_default();
     let anchor_ns = load.anchor.1;
     let (mut data, limits) = build(o, load.anchor, load.records, load.seconds, load.host_rows, (load.queued, load.pool), environment)?;
-    add_beside_tables(&mut data, gpu_rows, server_rows)?;
+    add_beside_tables(&mut data, sampled.gpu, sampled.server)?;
+    if let Some(line) = sampled.scrapes.as_ref().and_then(crate::collect::scrape::ScrapeLog::summary) {
+        eprintln!("warning: {line}");
+    }
+    data.manifest.server_scrapes = sampled.scrapes.map(|s| s.record());
     if let Some(n) = gpu_note {
         data.manifest.config.extra.insert("gpu".into(), n);
     }

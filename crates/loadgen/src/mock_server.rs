@@ -101,6 +101,12 @@ pub struct MockConfig {
     /// with `seed`): service times that vary from request to request, as a real server's do.
     /// The true percentiles stay known: `ttft · exp(z_p · σ)` times the timeline's factor.
     pub ttft_jitter: f64,
+    /// Keep a `/metrics` connection open even when the client asks for `Connection: close`
+    /// (some servers do): a scraper must read the answer by its framing, not to the end.
+    pub metrics_keep_open: bool,
+    /// Windows, in seconds from the first completion request, in which `/metrics` answers
+    /// HTTP 500 (an endpoint that fails, then recovers).
+    pub metrics_outages: Vec<(f64, f64)>,
 }
 
 impl Default for MockConfig {
@@ -120,6 +126,8 @@ impl Default for MockConfig {
             require_key: None,
             timeline: Timeline::default(),
             ttft_jitter: 0.0,
+            metrics_keep_open: false,
+            metrics_outages: Vec::new(),
         }
     }
 }
@@ -259,7 +267,8 @@ fn read_request(reader: &mut BufReader<ServerWire>) -> std::io::Result<Option<In
 fn serve_connection(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let mut conn = BufReader::new(ServerWire::accept(stream, shared.config.tls.as_ref())?);
     while let Some(req) = read_request(&mut conn)? {
-        if !answer(conn.get_mut(), &req, shared)? || req.close {
+        let close = req.close && !(shared.config.metrics_keep_open && req.path == "/metrics");
+        if !answer(conn.get_mut(), &req, shared)? || close {
             break;
         }
     }
@@ -300,6 +309,7 @@ fn answer(out: &mut ServerWire, req: &Incoming, shared: &Shared) -> std::io::Res
 fn probe(req: &Incoming, shared: &Shared) -> (&'static str, &'static str, String) {
     let get = req.method == "GET" || req.method == "HEAD";
     match req.path.as_str() {
+        "/metrics" if get && metrics_out(shared) => ("500 Internal Server Error", "text/plain", "metrics unavailable\n".into()),
         "/metrics" if get => ("200 OK", "text/plain; version=0.0.4", metrics(shared)),
         "/health" if get => ("200 OK", "application/json", String::new()),
         "/v1/models" if get => {
@@ -308,6 +318,12 @@ fn probe(req: &Incoming, shared: &Shared) -> (&'static str, &'static str, String
         }
         _ => ("404 Not Found", "application/json", "{\"error\":{\"message\":\"not found\"}}".into()),
     }
+}
+
+/// Whether `/metrics` is inside one of its outages now (never before the first request).
+fn metrics_out(shared: &Shared) -> bool {
+    let t = shared.elapsed_s();
+    shared.first_request.get().is_some() && shared.config.metrics_outages.iter().any(|(from, to)| (*from..*to).contains(&t))
 }
 
 /// The fault of a request arriving `t` seconds into the timeline: an error burst's HTTP 500

@@ -316,6 +316,7 @@ fn manifest(o: &BenchOptions, anchor: (Instant, i64), warm: u64, environment: En
             conversion: Some("Instant offsets from one anchor taken at start".into()),
         },
         tables: vec!["requests".into(), "host".into()],
+        server_scrapes: None,
     }
 }
 

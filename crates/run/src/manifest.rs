@@ -30,6 +30,33 @@ pub struct Manifest {
     pub clock: Clock,
     /// Which tables the directory holds, by table name (`requests`, `gpu`, ...).
     pub tables: Vec<String>,
+    /// How the scrapes of the server's metrics went (`--server-metrics`); absent when none were
+    /// asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_scrapes: Option<ServerScrapes>,
+}
+
+/// How the scrapes of the server's Prometheus endpoint went: every scrape counted, the failed
+/// ones by kind, so that metrics asked for and not recorded are never lost in silence.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerScrapes {
+    pub endpoint: String,
+    pub attempts: u64,
+    pub succeeded: u64,
+    /// Failed scrapes by kind: `refused`, `timeout`, `http_status`, `unparseable`.
+    pub failed: BTreeMap<String, u64>,
+    /// The first failure's reason, in words.
+    pub first_failure: Option<String>,
+    /// Seconds from the first scrape to the first failure.
+    pub first_failure_s: Option<f64>,
+}
+
+impl ServerScrapes {
+    /// Failed scrapes, in all.
+    pub fn failures(&self) -> u64 {
+        self.failed.values().sum()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

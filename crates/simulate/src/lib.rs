@@ -424,6 +424,7 @@ fn manifest(opts: &SimOptions) -> Manifest {
             conversion: None,
         },
         tables: TableKind::ALL.iter().map(|t| t.name().to_string()).collect(),
+        server_scrapes: None,
     }
 }
 

@@ -1,5 +1,6 @@
-//! `credence bench --sweep rate=…`: one run per offered rate under OUT, each analyzed as it
-//! ends, a table on stderr, and `OUT/sweep.json` linking the steps.
+//! `credence bench --sweep rate=…|concurrency=…`: one run per offered rate (or per number of
+//! closed-loop clients) under OUT, each analyzed as it ends, a table on stderr, and
+//! `OUT/sweep.json` linking the steps.
 
 use std::path::Path;
 
@@ -14,22 +15,81 @@ use crate::report::format::estimate;
 use crate::run::write::RunData;
 use credence_messages::Lang;
 
-/// `rate=R1,R2,…` as the offered rates; a sweep needs an open-loop load.
-pub fn parse_sweep(sweep: &str, load: &Load) -> Result<Vec<f64>, CliError> {
-    let rates: Vec<f64> = sweep
-        .strip_prefix("rate=")
-        .and_then(|r| r.split(',').map(|x| x.trim().parse::<f64>().ok().filter(|v| *v > 0.0)).collect::<Option<Vec<_>>>())
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| CliError::bad_input(format!("--sweep {sweep:?}: expected rate=R1,R2,…")))?;
-    if matches!(load, Load::Closed(_)) {
-        return Err(CliError::bad_input("--sweep rate=… needs an open-loop --rate (its value is replaced by each step)"));
+/// What a sweep varies: the offered rate (open loop) or the clients (closed loop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SweepParameter {
+    Rate,
+    Concurrency,
+}
+
+impl SweepParameter {
+    /// As `--sweep` and `sweep.json` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SweepParameter::Rate => "rate",
+            SweepParameter::Concurrency => "concurrency",
+        }
     }
-    Ok(rates)
+}
+
+/// A sweep's parameter and its values, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepPlan {
+    pub parameter: SweepParameter,
+    pub values: Vec<f64>,
+}
+
+impl SweepPlan {
+    /// The load of step `value`: the open loop's arrival process with that rate, or that many
+    /// closed-loop clients.
+    fn load(&self, base: &Load, value: f64) -> Load {
+        match (self.parameter, base) {
+            (SweepParameter::Concurrency, _) => Load::Closed(value as u32),
+            (SweepParameter::Rate, Load::Constant(_)) => Load::Constant(value),
+            (SweepParameter::Rate, Load::Gamma(_, cv)) => Load::Gamma(value, *cv),
+            (SweepParameter::Rate, _) => Load::Poisson(value),
+        }
+    }
+
+    /// The first step's load: what the options carry when `--rate` or `--concurrency` is not given.
+    pub fn first_load(&self, arrival: Load) -> Load {
+        self.load(&arrival, self.values[0])
+    }
+}
+
+/// `rate=R1,R2,…` (requests per second, positive) or `concurrency=N1,N2,…` (clients, whole and
+/// positive). The sweep says which loop it is: `--rate` or `--concurrency` beside it may only
+/// agree (`load_flag` says which the user gave, if any).
+pub fn parse_sweep(sweep: &str, load_flag: Option<SweepParameter>) -> Result<SweepPlan, CliError> {
+    let expected = || CliError::bad_input(format!("--sweep {sweep:?}: expected rate=R1,R2,… (requests/s) or concurrency=N1,N2,… (clients)"));
+    let (name, list) = sweep.split_once('=').ok_or_else(expected)?;
+    let parameter = match name.trim() {
+        "rate" => SweepParameter::Rate,
+        "concurrency" => SweepParameter::Concurrency,
+        _ => return Err(expected()),
+    };
+    let whole = parameter == SweepParameter::Concurrency;
+    let values: Vec<f64> = list
+        .split(',')
+        .map(|x| x.trim().parse::<f64>().ok().filter(|v| *v > 0.0 && v.is_finite() && (!whole || v.fract() == 0.0 && *v <= f64::from(u32::MAX))))
+        .collect::<Option<Vec<_>>>()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(expected)?;
+    match load_flag {
+        Some(SweepParameter::Rate) if parameter == SweepParameter::Concurrency => {
+            Err(CliError::bad_input("--sweep concurrency=… runs a closed loop: drop --rate (each step sets the clients)"))
+        }
+        Some(SweepParameter::Concurrency) if parameter == SweepParameter::Rate => {
+            Err(CliError::bad_input("--sweep rate=… runs an open loop: drop --concurrency (each step sets the offered rate)"))
+        }
+        _ => Ok(SweepPlan { parameter, values }),
+    }
 }
 
 /// Runs every step (until a signal stops the sweep) and writes `sweep.json`. With `--until`,
 /// each step stops on its own, and its entry records why.
-pub fn run_sweep(o: &BenchOptions, rates: &[f64], beside: Beside, out: &Path, until: Option<&UntilOptions>, lang: Lang) -> Result<ExitCode, CliError> {
+pub fn run_sweep(o: &BenchOptions, plan: &SweepPlan, beside: Beside, out: &Path, until: Option<&UntilOptions>, lang: Lang) -> Result<ExitCode, CliError> {
+    let (rates, unit) = (&plan.values, if plan.parameter == SweepParameter::Rate { "requests/s" } else { "clients" });
     std::fs::create_dir_all(out).map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     let (mut steps, mut rows) = (Vec::new(), Vec::new());
     let Beside { mut gpus, server_metrics, gpu_note } = beside;
@@ -37,19 +97,19 @@ pub fn run_sweep(o: &BenchOptions, rates: &[f64], beside: Beside, out: &Path, un
         if crate::collect::stop_requested() {
             break;
         }
-        eprintln!("sweep [{}] step {}/{}: {r} requests/s", progress_bar(i, rates.len()), i + 1, rates.len());
+        eprintln!("sweep [{}] step {}/{}: {r} {unit}", progress_bar(i, rates.len()), i + 1, rates.len());
         // GPUs are sampled in the first step only: NVML sources are not cloneable.
         let beside = Beside { gpus: gpus.take(), server_metrics: server_metrics.clone(), gpu_note: gpu_note.clone() };
-        let (step, row) = run_step(o, (i, *r), beside, out, until, lang)?;
+        let (step, row) = run_step(o, plan, (i, *r), beside, out, until, lang)?;
         steps.push(step);
         rows.push(row);
     }
-    print_sweep_table(&steps, &rows);
+    print_sweep_table(plan.parameter, &steps, &rows);
     let stopped = crate::collect::stop_requested();
     if stopped {
         eprintln!("note: the sweep was stopped by a signal after {} of {} steps", steps.len(), rates.len());
     }
-    let parent = serde_json::json!({"kind": "credence sweep", "credence_version": env!("CARGO_PKG_VERSION"), "parameter": "rate", "planned_steps": rates, "stopped_early": stopped, "steps": steps});
+    let parent = serde_json::json!({"kind": "credence sweep", "credence_version": env!("CARGO_PKG_VERSION"), "parameter": plan.parameter.name(), "planned_steps": rates, "stopped_early": stopped, "steps": steps});
     write_json(&out.join("sweep.json"), &parent)?;
     eprintln!("wrote {} ({} steps, sweep.json links them)", out.display(), rates.len());
     Ok(ExitCode::Success)
@@ -66,40 +126,39 @@ fn progress_bar(current: usize, total: usize) -> String {
         .collect()
 }
 
-/// Step `i` at `rate`: its run folder, its entry in sweep.json and its row of the table.
+/// Step `i` at `value` of the sweep's parameter: its run folder, its entry in sweep.json and its
+/// row of the table.
 fn run_step(
     o: &BenchOptions,
-    (i, rate): (usize, f64),
+    plan: &SweepPlan,
+    (i, value): (usize, f64),
     beside: Beside,
     out: &Path,
     until: Option<&UntilOptions>,
     lang: Lang,
 ) -> Result<(serde_json::Value, [String; 4]), CliError> {
     let mut step = o.clone();
-    step.load = match o.load {
-        Load::Constant(_) => Load::Constant(rate),
-        Load::Gamma(_, cv) => Load::Gamma(rate, cv),
-        _ => Load::Poisson(rate),
-    };
+    step.load = plan.load(&o.load, value);
     let (mut data, limits) = super::until::run_until(&step, beside, until, lang).map_err(CliError::bad_input)?;
     data.manifest.labels.insert("sweep_step".into(), format!("{}", i + 1));
-    let dir = out.join(format!("step-{:02}-rate-{rate}", i + 1));
+    let dir = out.join(format!("step-{:02}-{}-{value}", i + 1, plan.parameter.name()));
     crate::run::write::write_run(&dir, &data)?;
     for w in &limits.warnings {
         eprintln!("warning (step {}): {w}", i + 1);
     }
     let (summary, row) = step_summary(&data);
-    let entry = serde_json::json!({
+    let mut entry = serde_json::json!({
         "stopped_early": data.manifest.config.extra.contains_key("stopped_early"),
         "stop": data.manifest.phases.stop.as_ref().map(|s| &s.reason),
         "step": i + 1,
-        "rate_per_s": rate,
         "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
         "requests": data.requests.num_rows(),
         "client_limited": !limits.warnings.is_empty(),
         "warnings": limits.warnings,
         "summary": summary,
     });
+    // A rate step records its offered rate, a closed-loop step its clients.
+    entry[if plan.parameter == SweepParameter::Rate { "rate_per_s" } else { "concurrency" }] = value.into();
     Ok((entry, row))
 }
 
@@ -128,11 +187,15 @@ fn step_summary(data: &RunData) -> (serde_json::Value, [String; 4]) {
 }
 
 /// The sweep as a table on stderr: throughput and latency (with their intervals) per offered rate.
-fn print_sweep_table(steps: &[serde_json::Value], rows: &[[String; 4]]) {
-    eprintln!("{:>8}  {:<26} {:<26} {:<26} {:<8} client", "offered", "achieved req/s", "TTFT P50 ms", "TTFT P99 ms", "grade");
+fn print_sweep_table(parameter: SweepParameter, steps: &[serde_json::Value], rows: &[[String; 4]]) {
+    let (head, key) = match parameter {
+        SweepParameter::Rate => ("offered", "rate_per_s"),
+        SweepParameter::Concurrency => ("clients", "concurrency"),
+    };
+    eprintln!("{head:>8}  {:<26} {:<26} {:<26} {:<8} client", "achieved req/s", "TTFT P50 ms", "TTFT P99 ms", "grade");
     for (st, r) in steps.iter().zip(rows) {
         let client = if st["client_limited"] == true { "near its limit (see the warnings)" } else { "ok" };
-        let offered = st["rate_per_s"].as_f64().map_or("?".to_string(), |v| format!("{v}"));
+        let offered = st[key].as_f64().map_or("?".to_string(), |v| format!("{v}"));
         eprintln!("{offered:>8}  {:<26} {:<26} {:<26} {:<8} {client}", r[0], r[1], r[2], r[3]);
     }
 }

@@ -11,7 +11,8 @@ use serde_json::Value;
 use crate::analyze::AnalyzeOptions;
 use crate::analyze::history::{History, HistoryOptions, RunPoint, history, run_point, series};
 use crate::error::CliError;
-use crate::ops::pipeline::analyze_dir;
+use crate::import::ImportOptions;
+use crate::ops::inputs::analyze_path;
 use crate::timing::Timing;
 
 /// What a history store took in: `added` of the `given` runs were new.
@@ -21,11 +22,20 @@ pub struct StoreUpdate {
     pub given: usize,
 }
 
-/// The history of `inputs` (run folders or saved analyses), after the runs of the store in
-/// `store_dir` when given (the new ones are appended to it).
-pub fn history_of(inputs: &[PathBuf], store_dir: Option<&Path>, resamples: usize, seed: u64, opts: &HistoryOptions) -> Result<(History, Option<StoreUpdate>), CliError> {
+/// Where a history's runs come from: the inputs (run folders, saved analyses, or tools'
+/// outputs imported with `import`), and the store that keeps them (`--dir`) when given.
+pub struct HistoryInputs<'a> {
+    pub inputs: &'a [PathBuf],
+    pub store_dir: Option<&'a Path>,
+    pub import: &'a ImportOptions,
+}
+
+/// The history of the inputs, after the runs of the store when given (the new ones are
+/// appended to it).
+pub fn history_of(from: &HistoryInputs<'_>, resamples: usize, seed: u64, opts: &HistoryOptions) -> Result<(History, Option<StoreUpdate>), CliError> {
     let timing = Timing::new();
-    let given = load_points(inputs, resamples, seed)?;
+    let given = load_points(from.inputs, resamples, seed, from.import)?;
+    let store_dir = from.store_dir;
     timing.mark("inputs read and analyzed");
     let (points, update) = match store_dir {
         Some(dir) => {
@@ -40,25 +50,32 @@ pub fn history_of(inputs: &[PathBuf], store_dir: Option<&Path>, resamples: usize
     Ok((h, update))
 }
 
-/// Each input's summary, in the order given; run folders without an analysis are analyzed
-/// in parallel.
-pub fn load_points(inputs: &[PathBuf], resamples: usize, seed: u64) -> Result<Vec<RunPoint>, CliError> {
+/// Each input's summaries, in the order given (a series or a tool's folder gives one per run);
+/// run folders without an analysis are analyzed in parallel.
+pub fn load_points(inputs: &[PathBuf], resamples: usize, seed: u64, import: &ImportOptions) -> Result<Vec<RunPoint>, CliError> {
     let opts = AnalyzeOptions { resamples: resamples.min(1999), seed, ..Default::default() };
-    inputs.par_iter().map(|p| load_point(p, &opts)).collect()
+    let points: Vec<Vec<RunPoint>> = inputs.par_iter().map(|p| load_point(p, &opts, import)).collect::<Result<_, _>>()?;
+    Ok(points.into_iter().flatten().collect())
 }
 
-fn load_point(path: &Path, opts: &AnalyzeOptions) -> Result<RunPoint, CliError> {
-    let saved = path.join("analysis.json");
-    let (value, label) = if path.is_dir() && !saved.is_file() {
-        let run = analyze_dir(path, opts)?;
-        (serde_json::to_value(&run.analysis).map_err(|e| CliError::failure(e.to_string()))?, path.display().to_string())
-    } else {
-        let file = if path.is_dir() { saved } else { path.to_path_buf() };
-        let text = std::fs::read_to_string(&file).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", file.display())))?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| CliError::bad_input(format!("{}: not JSON: {e}", file.display())))?;
-        (value, file.display().to_string())
-    };
-    run_point(&value).map_err(|e| CliError::bad_input(format!("{label}: {e}")).hint("give run folders, or analysis JSON written by `credence analyze --out`"))
+/// The summaries of one input: its saved analysis (a file, or `analysis.json` in its folder)
+/// read back, else each run it holds analyzed.
+fn load_point(path: &Path, opts: &AnalyzeOptions, import: &ImportOptions) -> Result<Vec<RunPoint>, CliError> {
+    let saved = if path.is_dir() { path.join("analysis.json") } else { path.to_path_buf() };
+    if saved.is_file() && crate::ops::saved::is_saved_analysis(&saved) {
+        let text = std::fs::read_to_string(&saved).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", saved.display())))?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| CliError::bad_input(format!("{}: not JSON: {e}", saved.display())))?;
+        return Ok(vec![point_of(&value, &saved.display().to_string())?]);
+    }
+    analyze_path(path, opts, import, "history")?
+        .into_iter()
+        .map(|run| point_of(&serde_json::to_value(&run.analysis).map_err(|e| CliError::failure(e.to_string()))?, &path.display().to_string()))
+        .collect()
+}
+
+/// One run's summary from its analysis JSON.
+fn point_of(value: &Value, label: &str) -> Result<RunPoint, CliError> {
+    run_point(value).map_err(|e| CliError::bad_input(format!("{label}: {e}")).hint("give run folders, or analysis JSON written by `credence analyze --out`"))
 }
 
 /// The store's runs followed by the new ones, after appending those it lacked.

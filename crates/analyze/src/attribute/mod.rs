@@ -209,10 +209,41 @@ struct FindingContext<'a> {
     seed: u64,
 }
 
-/// The end of the run: the last completion, the last send or the planned end, whichever is latest.
-fn run_end(r: &RequestView, planned_s: Option<f64>) -> f64 {
+/// Where the offered load ended, as the run records it: the detectors that look at the run's
+/// end (a ramp-down, a drift) measure up to there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LoadEnd {
+    /// The load was planned to run this long (`workload.duration_s`): sends that stop earlier
+    /// are a ramp-down.
+    Planned(f64),
+    /// The load generator stopped the sends on purpose (`bench --until`'s stop, a signal): the
+    /// run ends at the last send, and the plan says nothing of a ramp-down.
+    Stopped,
+    /// Nothing recorded: the run ends at the last completion.
+    Unknown,
+}
+
+impl LoadEnd {
+    /// The horizon of the request-side series.
+    fn horizon_s(self) -> f64 {
+        match self {
+            LoadEnd::Planned(s) => s,
+            LoadEnd::Stopped | LoadEnd::Unknown => 0.0,
+        }
+    }
+}
+
+/// The end of the run: the last completion, the last send or the planned end, whichever is
+/// latest; the last send when the load generator stopped on purpose (the requests in flight
+/// then drain without new sends, which is no ramp-down).
+fn run_end(r: &RequestView, load_end: LoadEnd) -> f64 {
     let last_send = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
-    r.end_s.iter().copied().filter(|x| x.is_finite()).fold(last_send.max(planned_s.unwrap_or(0.0)), f64::max)
+    let latest = |from: f64| r.end_s.iter().copied().filter(|x| x.is_finite()).fold(from, f64::max);
+    match load_end {
+        LoadEnd::Planned(p) => latest(last_send.max(p)),
+        LoadEnd::Stopped => last_send,
+        LoadEnd::Unknown => latest(last_send),
+    }
 }
 
 /// Failed requests that ended inside `span`, by error kind (`errors_<kind>`).
@@ -300,19 +331,19 @@ fn detector_statuses(detections: &[Detection]) -> Vec<DetectorStatus> {
         .collect()
 }
 
-/// Attribution over a run's request view and telemetry. `planned_s` is the planned duration of
-/// the load, when the manifest records it (sends that stop early then show as a ramp-down).
+/// Attribution over a run's request view and telemetry. `load_end`: where the load was planned
+/// to end, or that it was stopped on purpose (see `LoadEnd`).
 pub fn attribute(
     r: &RequestView,
     steady: &SteadyState,
     telemetry: &TelemetrySeries,
     mean_interarrival_ms: Option<f64>,
-    planned_s: Option<f64>,
+    load_end: LoadEnd,
     seed: u64,
 ) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
-    let tl = Timelines { telemetry, windows: window_series(r, ANOMALY_WINDOW_S, planned_s.unwrap_or(0.0)) };
+    let tl = Timelines { telemetry, windows: window_series(r, ANOMALY_WINDOW_S, load_end.horizon_s()) };
     let found = anomalies(&tl.windows, &Span { start_s: steady.start_s, end_s: steady.end_s });
-    let run_end = run_end(r, planned_s);
+    let run_end = run_end(r, load_end);
     let detections = detect_causes(r, &tl, steady, run_end, mean_interarrival_ms);
     let ctx = FindingContext { r, windows: &tl.windows, anomaly_spans: merge(found.iter().map(Anomaly::span).collect(), 0.0), steady, run_end, seed };
     let findings = findings(&detections, &ctx);
@@ -509,5 +540,42 @@ mod unexplained_tests {
         let found = [anomaly(0.0, 10.0), anomaly(300.0, 310.0), anomaly(295.0, 310.0), anomaly(140.0, 150.0), anomaly(290.0, 302.0)];
         let left: Vec<(f64, f64)> = unexplained(&found, &[], measured).iter().map(|a| (a.start_s, a.end_s)).collect();
         assert_eq!(left, vec![(140.0, 150.0), (290.0, 302.0)]);
+    }
+}
+
+#[cfg(test)]
+mod load_end_tests {
+    use super::{LoadEnd, attribute};
+    use crate::attribute::TelemetrySeries;
+    use crate::cause::Cause;
+    use crate::steady::{SteadyOptions, steady_state_excluding};
+    use crate::until::{Finished, view_of};
+    use crate::AnalyzeOptions;
+
+    /// 10 requests/s whose sends end at 160 s, each taking 1 s (the last ones still finishing
+    /// after the sends end).
+    fn stopped_at_160() -> crate::requests::RequestView {
+        let done: Vec<Finished> = (0..1600)
+            .map(|i| {
+                let sent_s = f64::from(i) * 0.1;
+                Finished { sent_s, end_s: sent_s + 1.0, ok: true, ttft_ms: 50.0 + f64::from(i % 7), tpot_ms: 5.0, e2e_ms: 1000.0, output_tokens: 128.0 }
+            })
+            .collect();
+        view_of(&done, f64::INFINITY, 0.0)
+    }
+
+    /// The edges issue's first bug: `bench --until` stopped at 160 s of a 300-s bound, and the
+    /// analysis took the bound as the run's end and found a ramp-down from 160 s to 300 s. A load
+    /// stopped on purpose ends at its last send; the same sends under a 300-s plan still show the
+    /// ramp-down.
+    #[test]
+    fn a_load_stopped_on_purpose_is_no_ramp_down() {
+        let view = stopped_at_160();
+        let d = AnalyzeOptions::default();
+        let steady = steady_state_excluding(&view, &SteadyOptions { window_s: d.window_s, penalty: d.penalty, delta: d.delta, override_window: None }, &[]);
+        let ramp_down = |end| attribute(&view, &steady, &TelemetrySeries::default(), Some(100.0), end, 1).0.iter().any(|f| f.cause == Cause::RampDown);
+        assert!(!ramp_down(LoadEnd::Stopped));
+        assert!(!ramp_down(LoadEnd::Unknown));
+        assert!(ramp_down(LoadEnd::Planned(300.0)), "sends that end before the plan are a ramp-down");
     }
 }

@@ -37,12 +37,14 @@ pub enum CheckId {
     ClockStability,
     /// The source tool's summary numbers, cross-checked.
     Claims,
+    /// Whether the server's metrics a run asked for were recorded (`--server-metrics`).
+    ServerMetrics,
     /// A fact the source tool recorded about its run (`detail.incomplete`), by its name.
     Fact(String),
 }
 
 /// The checks with a fixed id (every variant but those that carry a name).
-const FIXED: [CheckId; 23] = [
+const FIXED: [CheckId; 24] = [
     CheckId::SteadyState,
     CheckId::Dependence,
     CheckId::ClientSaturation,
@@ -66,6 +68,7 @@ const FIXED: [CheckId; 23] = [
     CheckId::GpusUnderLoad,
     CheckId::ClockStability,
     CheckId::Claims,
+    CheckId::ServerMetrics,
 ];
 
 const SAMPLE_SIZE: &str = "sample_size.";
@@ -99,6 +102,7 @@ impl CheckId {
             CheckId::GpusUnderLoad => "gpus_under_load",
             CheckId::ClockStability => "clock_stability",
             CheckId::Claims => "claims",
+            CheckId::ServerMetrics => "server_metrics",
         };
         fixed.to_string()
     }

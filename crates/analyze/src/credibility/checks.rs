@@ -317,6 +317,26 @@ fn unexplained_anomalies_of(a: &Analysis) -> Outcome {
     (status, by_status("check-unexplained-anomalies", status).list("items", inside, Sep::Comma))
 }
 
+/// Whether the server's metrics that one run asked for were recorded: every scrape counted, a
+/// run with none recorded or with gaps in more than 1 % of its scrapes warned.
+fn server_metrics_of(a: &Analysis) -> Outcome {
+    let Some(s) = &a.run.server_scrapes else { return (NotChecked, Message::new("check-server-metrics").text("status", "not_asked")) };
+    let failed = s.failures();
+    let kinds: Vec<Message> = s.failed.iter().map(|(kind, n)| Message::new("scrape-failure").text("kind", kind.as_str()).int("count", *n)).collect();
+    let (status, key) = match () {
+        _ if s.succeeded == 0 => (Warn, "none"),
+        _ if failed * 100 >= s.attempts && failed > 0 => (Warn, "gaps"),
+        _ => (Pass, "pass"),
+    };
+    let message = Message::new("check-server-metrics")
+        .text("status", key)
+        .text("endpoint", s.endpoint.as_str())
+        .int("attempts", s.attempts)
+        .int("failed", failed)
+        .list("kinds", kinds, Sep::Comma);
+    (status, message)
+}
+
 /// Whether there are enough runs to separate the configuration from run-to-run noise.
 fn replication(k: usize) -> Check {
     Check::stated(CheckId::Replication, if k >= 3 { Pass } else { Warn }, Message::new("check-replication").int("k", k))
@@ -336,6 +356,9 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
     out.push(worst(runs, CheckId::DataQuality, data_quality_of));
     out.push(worst(runs, CheckId::SourceLimits, source_limits_of));
     out.push(worst(runs, CheckId::UnexplainedAnomalies, unexplained_anomalies_of));
+    if runs.iter().any(|a| a.run.server_scrapes.is_some()) {
+        out.push(worst(runs, CheckId::ServerMetrics, server_metrics_of));
+    }
     out.push(replication(runs.len()));
     out
 }

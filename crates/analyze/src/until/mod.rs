@@ -56,6 +56,12 @@ const MARGIN: f64 = 1.25;
 const MIN_STEP: f64 = 1.1;
 /// Consecutive looks that must project a goal out of reach before the run stops for it.
 const UNREACHABLE_LOOKS: usize = 3;
+/// A goal whose projection, once the pilot is done, needs more than this many times the steady
+/// data `--max-duration` leaves is out of reach at once: the run stops there instead of spending
+/// the bound. The projection scales as the squared half-width, whose relative error after a
+/// pilot of `PILOT_GROUPS` groups is about 1/√(2·19) ≈ 16 % (so ±32 % on the projection, and
+/// an early width runs long rather than short): a factor of 10 is seven such errors away.
+pub const FAR_OUT_OF_REACH: f64 = 10.0;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
 /// settle a width to a few percent, and a look must cost little beside the load.
 const LOOK_RESAMPLES: usize = 999;
@@ -405,7 +411,7 @@ impl Monitor {
         if self.telemetry.gpus.is_empty() && self.telemetry.hosts.is_empty() {
             return Vec::new();
         }
-        let (findings, _, _) = crate::attribute::attribute(view, steady, &self.telemetry, None, None, self.o.seed);
+        let (findings, _, _) = crate::attribute::attribute(view, steady, &self.telemetry, None, crate::attribute::LoadEnd::Unknown, self.o.seed);
         let window_s = AnalyzeOptions::default().window_s;
         crate::conditions::affected_windows(&findings, window_s).into_iter().flat_map(|(cause, _, spans)| spans.into_iter().map(move |s| (cause, s))).collect()
     }
@@ -420,9 +426,10 @@ impl Monitor {
 
     /// The stop this look decides: goals met (at a deciding look), a goal out of reach, or the
     /// time limit; else, for the staged rule, where it looks next. Out of reach is decided only
-    /// when sure: a third of `--max-duration` measured (an early interval is wide for want of
-    /// groups, and narrows faster than 1/√n), and the projection beyond 1.5 × `--max-duration`
-    /// at `UNREACHABLE_LOOKS` looks in a row.
+    /// when sure: at once when a projection needs `FAR_OUT_OF_REACH` times the steady data the
+    /// bound leaves; else once a third of `--max-duration` is measured (an early interval is
+    /// wide for want of groups, and narrows faster than 1/√n), with the projection beyond 1.5 ×
+    /// `--max-duration` at `UNREACHABLE_LOOKS` looks in a row. Neither ever reports a goal met.
     fn decide(&mut self, look: &Look, now_s: f64, deciding: bool) -> Option<StopReason> {
         if deciding && look.targets.iter().all(|t| t.met) {
             return Some(StopReason::TargetsMet);
@@ -432,6 +439,9 @@ impl Monitor {
             self.plan = self.next_plan(look);
         }
         let start = look.warmup_end_s.unwrap_or(0.0);
+        if let Some((key, needed_s)) = far_out_of_reach(look, self.o.max_duration_s - start) {
+            return Some(StopReason::Unreachable { key, needed_s });
+        }
         let enough = look.measured_s >= self.o.max_duration_s / 3.0;
         let beyond = look
             .targets
@@ -459,6 +469,12 @@ fn remember(episodes: &mut Vec<(Cause, Span)>, cause: Cause, span: Span) {
         Some((_, s)) => *s = Span { start_s: s.start_s.min(span.start_s), end_s: s.end_s.max(span.end_s) },
         None => episodes.push((cause, span)),
     }
+}
+
+/// A goal whose projection at `look` needs more than `FAR_OUT_OF_REACH` times `left_s`, the
+/// steady seconds the bound leaves: its key and the seconds it needs.
+fn far_out_of_reach(look: &Look, left_s: f64) -> Option<(String, f64)> {
+    look.targets.iter().filter(|t| !t.met).find_map(|t| t.needed_s.filter(|n| *n > FAR_OUT_OF_REACH * left_s).map(|n| (t.key.clone(), n)))
 }
 
 /// The steady seconds every goal needs, as projected at `look` (the longest of the targets');

@@ -83,6 +83,25 @@ fn only_a_planned_deciding_point_or_the_time_limit_may_stop_the_staged_rule() {
     assert!(m.deciding(&l, 1800.0), "--max-duration is a fixed point");
 }
 
+/// The edges issue's fourth case: a goal hundreds of times out of reach ran to half the bound.
+/// After the pilot, a projection beyond `FAR_OUT_OF_REACH` times the data the bound leaves
+/// stops the run at once, as unreachable; one within that factor (which may yet narrow) does
+/// not, and neither ever reports a goal met.
+#[test]
+fn a_goal_far_out_of_reach_stops_at_the_first_projection() {
+    let mut m = Monitor::new(options());
+    // 1800 s bound, warmup ended at 0: 1800 s left. 25 × out of reach after a 100-s pilot.
+    let far = look(100.0, 25.0 * 1800.0);
+    assert_eq!(m.decide(&far, 100.0, false), Some(StopReason::Unreachable { key: "ttft_p50".into(), needed_s: 45_000.0 }));
+    let mut m = Monitor::new(options());
+    let near = look(100.0, 8.0 * 1800.0);
+    assert_eq!(m.decide(&near, 100.0, false), None, "8 × may yet narrow: the run goes on");
+    // The bound left is what counts: a warmup that ended late leaves less.
+    let mut late = look(100.0, 8.0 * 1800.0);
+    late.warmup_end_s = Some(500.0);
+    assert!(matches!(Monitor::new(options()).decide(&late, 600.0, false), Some(StopReason::Unreachable { .. })));
+}
+
 #[test]
 fn an_episode_found_again_grows_and_a_new_one_is_kept_apart() {
     let mut e = Vec::new();

@@ -205,6 +205,7 @@ fn manifest(o: &CollectOptions, start_ns: i64, environment: Environment, tables:
             conversion: Some("sampled with the collector host's CLOCK_REALTIME on absolute deadlines".into()),
         },
         tables,
+        server_scrapes: None,
     }
 }
 
@@ -241,13 +242,16 @@ pub fn collect(o: &CollectOptions, gpus: Option<Box<dyn GpuSource>>, gpu_note: O
         sampled.command_exit = c.wait().ok().and_then(|s| s.code());
     }
     SCRAPER_DONE.store(true, Ordering::SeqCst);
-    if let Some(t) = scraper {
-        let _ = t.join();
+    let scrapes = scraper.and_then(|t| t.join().ok());
+    if let Some(line) = scrapes.as_ref().and_then(scrape::ScrapeLog::summary) {
+        eprintln!("warning: {line}");
     }
     sinks.seal()?;
     let (overhead_cpu_pct, overhead_rss_bytes) = overhead(&sampled);
     let extra = final_config(o, &sampled, overhead_cpu_pct, overhead_rss_bytes, gpu_note.as_deref());
-    write_manifest(&o.out, &manifest(o, started.start_ns, started.environment, started.tables, extra))?;
+    let mut m = manifest(o, started.start_ns, started.environment, started.tables, extra);
+    m.server_scrapes = scrapes.map(|s| s.record());
+    write_manifest(&o.out, &m)?;
     Ok(Summary {
         samples: sampled.samples,
         segments: sinks.host_seg.sealed + sinks.gpu_seg.map_or(0, |s| s.sealed) + sinks.server_seg.map_or(0, |s| s.sealed),
@@ -306,18 +310,10 @@ fn set_up(o: &CollectOptions, gpus: &mut Option<Box<dyn GpuSource>>, gpu_note: O
 }
 
 /// Scrapes the server's metrics on its own schedule until the collection ends.
-fn spawn_scraper(url: String, sink: std::sync::Arc<std::sync::Mutex<Vec<scrape::ServerSample>>>, interval: f64) -> std::thread::JoinHandle<()> {
+fn spawn_scraper(url: String, sink: std::sync::Arc<std::sync::Mutex<Vec<scrape::ServerSample>>>, interval: f64) -> std::thread::JoinHandle<scrape::ScrapeLog> {
     std::thread::spawn(move || {
-        let mut deadline = Instant::now();
-        while !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
-            let rows = scrape::scrape(&url, now_ns());
-            sink.lock().map(|mut v| v.extend(rows)).ok();
-            deadline += Duration::from_secs_f64(interval);
-            while Instant::now() < deadline && !STOP.load(Ordering::SeqCst) && !SCRAPER_DONE.load(Ordering::SeqCst) {
-                std::thread::sleep((deadline - Instant::now()).min(Duration::from_millis(50)));
-            }
-            deadline = deadline.max(Instant::now());
-        }
+        let done = || STOP.load(Ordering::SeqCst) || SCRAPER_DONE.load(Ordering::SeqCst);
+        scrape::scrape_loop(&url, interval, &done, |rows| drop(sink.lock().map(|mut v| v.extend(rows))))
     })
 }
 

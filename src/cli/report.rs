@@ -154,6 +154,10 @@ fn read_sweep(dir: &Path) -> Result<(Vec<PathBuf>, Sweep), CliError> {
     let bad = |what: String| CliError::bad_input(format!("{}: {what}", path.display()));
     let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    if v.get("parameter").and_then(|p| p.as_str()) == Some("concurrency") {
+        return Err(bad("a sweep of closed-loop clients (bench --sweep concurrency=…): the sweep report reads rate sweeps only".into())
+            .hint(format!("report or compare its steps one by one ({}/step-01-concurrency-…)", dir.display())));
+    }
     let steps = v.get("steps").and_then(|s| s.as_array()).filter(|s| !s.is_empty()).ok_or_else(|| bad("expected a non-empty \"steps\" array".into()))?;
     let (mut dirs, mut out) = (Vec::new(), Vec::new());
     for (i, st) in steps.iter().enumerate() {

@@ -2,6 +2,7 @@
 ## cause's identifier in the JSON (`findings[].cause`).
 
 cause-title = { $cause ->
+    [overload] Server overloaded: offered more than it completes
     [thermal_throttle] GPU thermal throttling
     [power_cap] GPU power-limited (SW power cap)
     [hw_power_brake] GPU HW power brake (external)
@@ -20,6 +21,7 @@ cause-title = { $cause ->
 }
 
 cause-action = { $cause ->
+    [overload] At this offered rate the server's queue grows without bound: latency measures the queue's age (and the client's timeout), not the server, and no steady state exists. Lower the rate below what it completes, or find its capacity with a sweep; do not quote this run's latencies.
     [thermal_throttle] Improve cooling (airflow, fan, inlet temperature) until the GPU stays below its slowdown temperature under load; lock clocks with `nvidia-smi -lgc` so that throttling is visible; rerun.
     [power_cap] The GPU ran at its power limit, which lowers clocks. This is normal operation, not a fault: compare only with runs at the same enforced power limit, or raise it with `nvidia-smi -pl`; rerun.
     [hw_power_brake] The power supply asserted the HW power brake: check the PSU, cabling and rack power budget; rerun.

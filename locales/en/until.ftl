@@ -5,6 +5,7 @@ until-reason = { $reason ->
         [targets_met] every goal reached
         [error_rate] the error rate passed its limit
         [client_saturated] the load generator fell behind its schedule
+        [overloaded] the server was overloaded: offered more than it completes, its queue grew
         [no_steady_state] no steady state within the time limit
         [unreachable] a goal was out of reach within the time limit
         [interrupted] interrupted

@@ -2,6 +2,7 @@
 ## cause's identifier in the JSON (`findings[].cause`).
 
 cause-title = { $cause ->
+    [overload] 服务端过载：给定负载超过其完成能力
     [thermal_throttle] GPU 过热降频
     [power_cap] GPU 受功耗上限限制
     [hw_power_brake] GPU 硬件功耗制动（外部触发）
@@ -20,6 +21,7 @@ cause-title = { $cause ->
 }
 
 cause-action = { $cause ->
+    [overload] 在此给定速率下，服务端队列无限增长：延迟反映的是排队时间（以及客户端超时），而不是服务端本身，也不存在稳态。请把速率降到其完成速率以下，或用负载扫描找出其容量；不要引用本次运行的延迟。
     [thermal_throttle] 改善散热（风道、风扇、进风温度），直到 GPU 在负载下保持在降频温度以下；用 `nvidia-smi -lgc` 锁定时钟，使降频可见；然后重新测试。
     [power_cap] GPU 运行在功耗上限，时钟因此降低。这属于正常运行而非故障：只与相同功耗上限下的运行比较，或用 `nvidia-smi -pl` 提高上限；然后重新测试。
     [hw_power_brake] 电源触发了硬件功耗制动：检查电源、线缆和机柜功率预算；然后重新测试。

@@ -32,6 +32,7 @@ check-steady-state = { $outcome ->
     [reached] 已进入稳态；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和末尾 { $tail_s } s（{ $tail_n } 个请求）后，测量区间为 { $start } s 至 { $end } s
     [shifted] 运行中性能水平发生了偏移；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和末尾 { $tail_s } s（{ $tail_n } 个请求）后，测量区间为 { $start } s 至 { $end } s
     [none] 未进入稳态：性能水平持续变化，无法用单个数值描述本次运行
+    [overloaded] 未进入稳态：给定负载超过服务端的完成能力，队列持续增长，延迟反映的是排队时间
    *[no_timestamps] 数据源没有逐请求时间戳，无法检查稳态
 }
 
@@ -103,12 +104,12 @@ check-unexplained-anomalies = { $status ->
 }
 anomaly-span = { $series } { $start }–{ $end } s
 
-## 用 --server-metrics 要求的服务端指标是否记录下来；$kinds 按类别列出失败的抓取（scrape-failure）。
+## 用 --server-metrics 要求的服务端指标是否记录下来；$kinds 按类别列出失败的采集（scrape-failure）。
 check-server-metrics = { $status ->
-    [none] 对 { $endpoint } 的抓取无一成功（共 { $attempts } 次：{ $kinds }）：服务端的队列和缓存未被观测
-    [gaps] 对 { $endpoint } 的 { $attempts } 次抓取中有 { $failed } 次失败（{ $kinds }）：服务端指标有缺口
-    [pass] 对 { $endpoint } 抓取 { $attempts } 次，{ $failed } 次失败
-   *[not_asked] 未抓取服务端指标
+    [none] 对 { $endpoint } 的采集无一成功（共 { $attempts } 次：{ $kinds }）：服务端的队列和缓存未被观测
+    [gaps] 对 { $endpoint } 的 { $attempts } 次采集中有 { $failed } 次失败（{ $kinds }）：服务端指标有缺口
+    [pass] 对 { $endpoint } 采集 { $attempts } 次，{ $failed } 次失败
+   *[not_asked] 未采集服务端指标
 }
 scrape-failure = { $kind ->
     [refused] 无法连接

@@ -5,6 +5,7 @@ until-reason = { $reason ->
         [targets_met] 所有目标均已达到
         [error_rate] 错误率超过上限
         [client_saturated] 压测客户端跟不上发送计划
+        [overloaded] 服务端过载：给定负载超过其完成能力，队列持续增长
         [no_steady_state] 时间上限内未进入稳态
         [unreachable] 时间上限内无法达到某个目标
         [interrupted] 被中断

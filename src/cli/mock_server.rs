@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 
 use crate::bench::mock_secure::server_config;
+use std::time::Duration;
+
+use crate::bench::mock_engine::EngineConfig;
 use crate::bench::mock_server::{Fault, MockConfig, spawn};
 use crate::bench::mock_timeline::{Timeline, parse_seconds};
 use crate::cli::args::delay_flag;
@@ -71,14 +74,29 @@ pub struct MockServerArgs {
     /// 0.1 (drawn with --seed). The true TTFT percentiles are then --ttft × exp(z_p × SD).
     #[arg(long, default_value_t = 0.0)]
     ttft_jitter: f64,
-    /// Keep /metrics connections open though the client asks for `Connection: close` (as some
-    /// servers do), to test that a scraper reads the answer by its framing.
-    #[arg(long)]
+    /// Keep /metrics connections open despite `Connection: close`.
+    ///
+    /// As some servers do: tests that a scraper reads the answer by its framing.
+    #[arg(long, hide_short_help = true)]
     metrics_keep_open: bool,
-    /// Answer /metrics with HTTP 500 inside a window: START-END, e.g. 3s-6s, from the first
-    /// completion request (repeatable).
-    #[arg(long)]
+    /// Answer /metrics with HTTP 500 from START to END, e.g. 3s-6s (repeatable).
+    ///
+    /// Seconds from the first completion request.
+    #[arg(long, hide_short_help = true)]
     metrics_outage: Vec<String>,
+    /// A batching engine of finite capacity: at most N sequences decode together.
+    ///
+    /// One token each per decode step; the rest wait in a FIFO queue, and a request whose
+    /// client goes away is aborted. Replaces --ttft and --token-delay; the saturation
+    /// throughput is N / (tokens × (--step-ms + --step-ms-per-seq × N)) requests/s.
+    #[arg(long)]
+    max_batch: Option<u32>,
+    /// With --max-batch: a step's fixed milliseconds.
+    #[arg(long, default_value_t = 8.0, hide_short_help = true)]
+    step_ms: f64,
+    /// With --max-batch: a step's milliseconds per running sequence.
+    #[arg(long, default_value_t = 0.5, hide_short_help = true)]
+    step_ms_per_seq: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -89,6 +107,7 @@ enum JsonStyle {
 
 pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
     let timeline = timeline(&a).map_err(CliError::bad_input)?;
+    let engine = engine(&a)?;
     let config = MockConfig {
         ttft: delay_flag("--ttft", &a.ttft)?,
         token_delay: delay_flag("--token-delay", &a.token_delay)?,
@@ -108,20 +127,40 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         ttft_jitter: jitter(a.ttft_jitter)?,
         metrics_keep_open: a.metrics_keep_open,
         metrics_outages: a.metrics_outage.iter().map(|w| outage(w)).collect::<Result<_, _>>()?,
+        engine,
         ..MockConfig::default()
     };
     let schedule = (!config.timeline.is_empty()).then(|| config.timeline.to_string());
+    let engine = config.engine.map(|e| match config.output_tokens {
+        Some(t) => format!("engine: {} slots, steps of {:?} + {:?} per sequence; saturation {:.2} requests/s at {t} tokens", e.max_batch, e.step, e.step_per_seq, e.saturation_per_s(t)),
+        None => format!("engine: {} slots, steps of {:?} + {:?} per sequence; saturation N / (tokens × step at N) requests/s", e.max_batch, e.step, e.step_per_seq),
+    });
     let server = spawn(config, a.port).map_err(|e| CliError::bad_input(format!("cannot listen on 127.0.0.1:{}: {e}", a.port)))?;
     // The address stays the first line: scripts and tests read it from there.
     println!("listening on {}", server.url());
     if let Some(s) = schedule {
         println!("schedule (from the first request): {s}");
     }
+    if let Some(e) = engine {
+        println!("{e}");
+    }
     use std::io::Write;
     let _ = std::io::stdout().flush();
     loop {
         std::thread::park();
     }
+}
+
+/// `--max-batch N [--step-ms S] [--step-ms-per-seq P]`.
+fn engine(a: &MockServerArgs) -> Result<Option<EngineConfig>, CliError> {
+    let Some(max_batch) = a.max_batch else { return Ok(None) };
+    let ms = |flag: &str, v: f64| {
+        Duration::try_from_secs_f64(v / 1e3).map_err(|_| CliError::bad_input(format!("{flag} {v}: expected milliseconds, 0 or more")))
+    };
+    if max_batch == 0 || a.step_ms <= 0.0 {
+        return Err(CliError::bad_input("--max-batch must be at least 1 and --step-ms positive"));
+    }
+    Ok(Some(EngineConfig { max_batch, step: ms("--step-ms", a.step_ms)?, step_per_seq: ms("--step-ms-per-seq", a.step_ms_per_seq)? }))
 }
 
 /// `--metrics-outage START-END`.

@@ -34,7 +34,7 @@ pub fn classify(path: &Path) -> Result<Input, CliError> {
         return Ok(Input::Series(runs));
     }
     if !path.exists() {
-        return Err(CliError::bad_input(format!("{}: no such file or folder", path.display())));
+        return Err(CliError::bad_input(format!("{}: not a run directory (no such file or folder)", path.display())));
     }
     Ok(Input::Peer(path.to_path_buf()))
 }

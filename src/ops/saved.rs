@@ -17,12 +17,12 @@ pub enum SavedError {
     Format { file: String, source: serde_json::Error },
 }
 
-/// Whether `path` is a file that `credence analyze --out` wrote (JSON with the analysis's
-/// `steady_state` and `metrics`): read back as it is, not imported as a tool's output.
+/// Whether `path` is meant as an analysis that `credence analyze --out` wrote: a JSON object
+/// with its `run` (no benchmark tool's file has one). It is read back as an analysis, and a
+/// damaged one is refused as such, never imported as a tool's output.
 pub fn is_saved_analysis(path: &Path) -> bool {
     let Ok(bytes) = std::fs::read(path) else { return false };
-    // An analysis opens with its run; a peek at the keys suffices, the read checks the rest.
-    serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|v| v.get("steady_state").is_some() && v.get("metrics").is_some())
+    serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|v| v.get("run").is_some_and(serde_json::Value::is_object))
 }
 
 /// Reads the analysis saved at `path`.

@@ -315,7 +315,10 @@ fn bad_input_exits_2() {
     std::fs::write(&not_analysis, br#"{"ttft_p50_ms": 41.2}"#).unwrap();
     let o = credence(&["report", not_analysis.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("bench-summary.json: not an analysis saved by `credence analyze --out`"), "{}", stderr(&o));
+    // Not an analysis (it has no `run`), and no benchmark tool's format either: one error says both.
+    let err = stderr(&o);
+    assert!(err.contains("bench-summary.json: not a run directory") && err.contains("an analysis saved by `credence analyze --out`"), "{err}");
+    assert!(err.contains("looks like: a JSON file of no known benchmark format"), "{err}");
     for args in [
         vec![s.path("missing").to_str().unwrap().to_string()],
         vec!["--demo".into(), "--date".into(), "yesterday".into()],

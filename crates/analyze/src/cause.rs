@@ -16,6 +16,8 @@ use crate::attribute::effect::EffectMetric;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cause {
+    /// The open loop offered more than the server completes: its queue grows.
+    Overload,
     ThermalThrottle,
     PowerCap,
     HwPowerBrake,
@@ -54,7 +56,8 @@ const TTFT_P50: EffectMetric = EffectMetric::Quantile { name: "ttft", p: 0.5 };
 
 impl Cause {
     /// Every cause, in report order (the order the detectors run in).
-    pub const ALL: [Cause; 14] = [
+    pub const ALL: [Cause; 15] = [
+        Cause::Overload,
         Cause::ThermalThrottle,
         Cause::PowerCap,
         Cause::HwPowerBrake,
@@ -74,6 +77,7 @@ impl Cause {
     /// The id the JSON and the catalog use (`thermal_throttle`).
     pub fn id(self) -> &'static str {
         match self {
+            Cause::Overload => "overload",
             Cause::ThermalThrottle => "thermal_throttle",
             Cause::PowerCap => "power_cap",
             Cause::HwPowerBrake => "hw_power_brake",
@@ -109,7 +113,7 @@ impl Cause {
             | Cause::ForeignProcess
             | Cause::Drift => TPOT_P50,
             Cause::ClientSaturation => EffectMetric::Quantile { name: "service", p: 0.5 },
-            Cause::Network | Cause::Host | Cause::ServerQueueing | Cause::RampDown => TTFT_P50,
+            Cause::Overload | Cause::Network | Cause::Host | Cause::ServerQueueing | Cause::RampDown => TTFT_P50,
             Cause::ErrorBurst => EffectMetric::ErrorRate,
         }
     }
@@ -128,7 +132,7 @@ impl Cause {
             | Cause::ClientSaturation
             | Cause::Network
             | Cause::Host => true,
-            Cause::ServerQueueing | Cause::ErrorBurst | Cause::Drift | Cause::RampDown => false,
+            Cause::Overload | Cause::ServerQueueing | Cause::ErrorBurst | Cause::Drift | Cause::RampDown => false,
         }
     }
 
@@ -139,7 +143,7 @@ impl Cause {
             Cause::MemoryPressure | Cause::ForeignProcess | Cause::Network | Cause::Host | Cause::ServerQueueing => CheckGroup::Interference,
             Cause::ClientSaturation => CheckGroup::Client,
             Cause::ErrorBurst => CheckGroup::Errors,
-            Cause::Drift | Cause::RampDown => CheckGroup::Steady,
+            Cause::Overload | Cause::Drift | Cause::RampDown => CheckGroup::Steady,
         }
     }
 

@@ -21,6 +21,9 @@ pub enum Method {
     Bca,
     /// Wilson score interval for a proportion.
     Wilson,
+    /// A rate from the least-squares slope of a count over time, with a heteroscedasticity-
+    /// and autocorrelation-consistent standard error (plus any Poisson counts), normal interval.
+    HacSlope,
     /// No interval: the statistic, or its interval, could not be computed.
     None,
 }

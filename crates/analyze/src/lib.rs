@@ -18,6 +18,7 @@ pub mod estimate;
 pub mod fact_reason;
 pub mod history;
 pub mod intervals;
+pub mod overload;
 pub mod plan;
 pub mod rates;
 pub mod requests;
@@ -203,6 +204,10 @@ pub struct Analysis {
     /// The per-request scatter of the HTML report (`scatter::scatter`); absent unless asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scatter: Option<scatter::Scatter>,
+    /// Whether the server kept up with the offered load (`overload::load`); absent in an
+    /// analysis saved before it was measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<overload::Load>,
 }
 
 const DEFINITIONS: [(&str, &str, &str); 8] = [
@@ -255,8 +260,12 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
     let timing = credence_run::timing::Timing::new();
     // The time series reads only the requests: it is built while steady state and attribution
     // run, whose serial stretches leave a core idle.
-    let ((steady, findings, attribution, telemetry_timeline), series) =
-        rayon::join(|| steady_and_attribution(m, r, telemetry, opts, &timing), || time_series(r, opts.window_s));
+    let load = (!timestamps_absent).then(|| overload::load(r, open_loop(m, r), m.workload.rate_per_s, opts.window_s, opts.confidence));
+    let ((mut steady, findings, attribution, telemetry_timeline), series) =
+        rayon::join(|| steady_and_attribution(m, r, telemetry, (opts, load.as_ref()), &timing), || time_series(r, opts.window_s));
+    if load.as_ref().is_some_and(overload::Load::overloaded) {
+        steady.classification = Classification::NoSteadyState;
+    }
     let (first, last) = (steady.start_request, steady.end_request);
     let groups = ResamplingGroups::of(r, &steady, opts.window_s);
     let mut tables = MetricTables::default();
@@ -292,6 +301,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
         credibility: credibility::Credibility::placeholder(),
         warnings: Vec::new(),
         scatter: None,
+        load,
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);
@@ -312,6 +322,18 @@ fn load_end(m: &credence_run::Manifest) -> attribute::LoadEnd {
     }
 }
 
+/// Whether the run's load was an open loop (requests offered whatever the server did), a
+/// closed one, or unknown: by its arrival process, else by whether it has an offered rate or
+/// scheduled sends.
+fn open_loop(m: &credence_run::Manifest, r: &RequestView) -> Option<bool> {
+    use credence_run::manifest::Arrival;
+    match m.workload.arrival {
+        Arrival::Poisson | Arrival::Constant | Arrival::TraceReplay => Some(true),
+        Arrival::ClosedLoop => Some(false),
+        Arrival::Unknown => (m.workload.rate_per_s.is_some() || r.scheduled_s.iter().any(|t| t.is_finite())).then_some(true),
+    }
+}
+
 /// What attribution returns: findings, what was checked, and the telemetry timeline.
 type Attributed = (Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline);
 
@@ -322,7 +344,7 @@ fn steady_and_attribution(
     m: &credence_run::Manifest,
     r: &RequestView,
     telemetry: &attribute::TelemetrySeries,
-    opts: &AnalyzeOptions,
+    (opts, load): (&AnalyzeOptions, Option<&overload::Load>),
     timing: &credence_run::timing::Timing,
 ) -> (SteadyState, Vec<attribute::Finding>, attribute::Attribution, attribute::timeline::TelemetryTimeline) {
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
@@ -334,7 +356,7 @@ fn steady_and_attribution(
         if timestamps_absent {
             (Vec::new(), attribute::Attribution::without_timestamps(), Default::default())
         } else {
-            attribute::attribute(r, steady, telemetry, mean_interarrival_ms, load_end(m), opts.seed)
+            attribute::attribute(r, steady, telemetry, attribute::RunContext { mean_interarrival_ms, load_end: load_end(m), load, seed: opts.seed })
         }
     };
     let (findings, attribution, timeline) = attribute_in(&steady);

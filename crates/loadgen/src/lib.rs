@@ -11,6 +11,7 @@
 pub mod collect;
 pub mod headers;
 pub mod http;
+pub mod mock_engine;
 pub mod mock_secure;
 pub mod mock_server;
 pub mod mock_timeline;

@@ -54,6 +54,27 @@ impl ServerWire {
         let _ = sock.shutdown(std::net::Shutdown::Both);
     }
 
+    /// Whether the client has gone: its end of the socket closed, or (TLS) its close alert
+    /// waiting to be read. A client waiting for its response sends nothing meanwhile (no
+    /// pipelining), so anything readable means it has stopped waiting.
+    pub fn client_gone(&self) -> bool {
+        let (sock, tls) = match self {
+            ServerWire::Plain(s) => (s, false),
+            ServerWire::Tls(s) => (&s.sock, true),
+        };
+        if sock.set_nonblocking(true).is_err() {
+            return false;
+        }
+        let mut byte = [0u8; 1];
+        let gone = match sock.peek(&mut byte) {
+            Ok(0) => true,
+            Ok(_) => tls,
+            Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+        };
+        let _ = sock.set_nonblocking(false);
+        gone
+    }
+
     /// Ends the connection in good order: TLS sends its close_notify first.
     pub fn finish(&mut self) {
         if let ServerWire::Tls(s) = self {

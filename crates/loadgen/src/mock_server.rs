@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::mock_engine::{Engine, EngineConfig, Ticket};
 use super::mock_secure::{ServerWire, authorized, unauthorized};
 use super::mock_timeline::Timeline;
 
@@ -107,6 +108,9 @@ pub struct MockConfig {
     /// Windows, in seconds from the first completion request, in which `/metrics` answers
     /// HTTP 500 (an endpoint that fails, then recovers).
     pub metrics_outages: Vec<(f64, f64)>,
+    /// A continuous-batching engine of finite capacity (`mock_engine`): requests queue for a
+    /// slot and get one token per decode step, in place of `ttft` and `token_delay`.
+    pub engine: Option<EngineConfig>,
 }
 
 impl Default for MockConfig {
@@ -128,6 +132,7 @@ impl Default for MockConfig {
             ttft_jitter: 0.0,
             metrics_keep_open: false,
             metrics_outages: Vec::new(),
+            engine: None,
         }
     }
 }
@@ -150,7 +155,9 @@ struct Shared {
     /// stream with or without it.
     jitter_rng: Mutex<ChaCha8Rng>,
     /// When the first completion request arrived: the timeline's zero.
-    first_request: OnceLock<Instant>,
+    first_request: Arc<OnceLock<Instant>>,
+    /// The engine, with `--max-batch`.
+    engine: Option<Arc<Engine>>,
 }
 
 impl Shared {
@@ -197,16 +204,24 @@ impl MockServer {
     }
 }
 
+/// The engine, slowed by the timeline as the scripted pace is (from the first request on).
+fn start_engine(config: EngineConfig, timeline: &Timeline, first_request: &Arc<OnceLock<Instant>>) -> Arc<Engine> {
+    let (timeline, first) = (timeline.clone(), first_request.clone());
+    Engine::start(config, move || timeline.factor_at(first.get().map_or(0.0, |t0| t0.elapsed().as_secs_f64())))
+}
+
 /// Binds `127.0.0.1:port` (0: any free port) and serves on background threads, one per
 /// connection.
 pub fn spawn(config: MockConfig, port: u16) -> std::io::Result<MockServer> {
     let listener = TcpListener::bind(("127.0.0.1", port))?;
     let port = listener.local_addr()?.port();
+    let first_request = Arc::new(OnceLock::new());
     let shared =
         Arc::new(Shared {
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed)),
             jitter_rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed ^ 0x6a69_7474_6572)),
-            config, counters: Counters::default(), first_request: OnceLock::new() });
+            engine: config.engine.map(|e| start_engine(e, &config.timeline, &first_request)),
+            config, counters: Counters::default(), first_request });
     let server = MockServer { port, shared: shared.clone() };
     std::thread::spawn(move || {
         for stream in listener.incoming() {
@@ -293,7 +308,7 @@ fn answer(out: &mut ServerWire, req: &Incoming, shared: &Shared) -> std::io::Res
         }
         let mut pace = Pace::scaled(&shared.config, shared.config.timeline.factor_at(t));
         pace.ttft = pace.ttft.mul_f64(ttft_factor(shared));
-        return completion(out, &req.body, chat, fault, pace, &shared.config);
+        return completion(out, &req.body, chat, fault, pace, shared);
     }
     let (status, content_type, body) = probe(req, shared);
     write!(out, "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n", body.len())?;
@@ -384,6 +399,33 @@ fn metrics(shared: &Shared) -> String {
     for (name, v) in gauges {
         s += &format!("# TYPE {name} gauge\n{name} {v}\n");
     }
+    if let Some(engine) = &shared.engine {
+        s += &engine_metrics(engine, c.output_tokens);
+    }
+    s
+}
+
+/// The engine's state, under its own names and vLLM's (so that a scraper reading vLLM sees the
+/// queue), and its truth: the saturation throughput when every response has a fixed length.
+fn engine_metrics(engine: &Engine, output_tokens: Option<u32>) -> String {
+    let (running, waiting) = engine.load();
+    let e = engine.config();
+    let mut s = String::new();
+    for (name, v) in [
+        ("mock_engine_running", running as f64),
+        ("mock_engine_waiting", waiting as f64),
+        ("mock_engine_max_batch", f64::from(e.max_batch)),
+        ("mock_engine_step_seconds", e.step.as_secs_f64()),
+        ("mock_engine_step_seconds_per_seq", e.step_per_seq.as_secs_f64()),
+    ] {
+        s += &format!("# TYPE {name} gauge\n{name} {v}\n");
+    }
+    if let Some(tokens) = output_tokens {
+        s += &format!("# TYPE mock_saturation_requests_per_second gauge\nmock_saturation_requests_per_second {}\n", e.saturation_per_s(tokens));
+    }
+    s += &format!("# TYPE mock_engine_aborted_total counter\nmock_engine_aborted_total {}\n", engine.aborted());
+    s += &format!("# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{{model_name=\"mock\"}} {running}\n");
+    s += &format!("# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{{model_name=\"mock\"}} {waiting}\n");
     s
 }
 
@@ -409,23 +451,86 @@ fn content_words(content: &serde_json::Value, words: &dyn Fn(&str) -> usize) -> 
 
 /// Answers one completion request, streamed or as one JSON body; returns whether the
 /// connection stays open.
-fn completion(out: &mut ServerWire, body: &[u8], chat: bool, fault: Option<Fault>, pace: Pace, c: &MockConfig) -> std::io::Result<bool> {
+fn completion(out: &mut ServerWire, body: &[u8], chat: bool, fault: Option<Fault>, pace: Pace, shared: &Shared) -> std::io::Result<bool> {
     let req: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
     if let Some(f @ (Fault::Http500 | Fault::Http429)) = fault {
         return http_error(out, f);
     }
+    let c = &shared.config;
+    let reasoning = if chat { c.reasoning_tokens } else { 0 };
+    let pacer = match &shared.engine {
+        Some(engine) => Pacer::Engine(engine.submit(response_tokens(&req, c) + reasoning)),
+        None => Pacer::Script(pace),
+    };
     if req.get("stream").and_then(|s| s.as_bool()) == Some(true) {
-        stream_response(out, &req, chat, fault, pace, c)
+        stream_response(out, &req, chat, fault, pacer, c)
     } else {
-        json_response(out, &req, chat, fault, pace, c)
+        json_response(out, &req, chat, fault, pacer, c)
+    }
+}
+
+/// What times a response's tokens: the script (`ttft`, then `token_delay` apart), or the
+/// engine's decode steps.
+enum Pacer {
+    Script(Pace),
+    Engine(Ticket),
+}
+
+impl Pacer {
+    /// Waits for the first token. In the engine's queue the client is watched: one that has
+    /// gone (timed out) is abandoned, as vLLM aborts it.
+    fn first(&mut self, out: &ServerWire) -> std::io::Result<()> {
+        match self {
+            Pacer::Script(p) => {
+                std::thread::sleep(p.ttft);
+                Ok(())
+            }
+            Pacer::Engine(t) => loop {
+                match t.tokens.recv_timeout(Duration::from_millis(20)) {
+                    Ok(()) => return Ok(()),
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Err(std::io::ErrorKind::BrokenPipe.into()),
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) if out.client_gone() => {
+                        t.abandon();
+                        return Err(std::io::ErrorKind::ConnectionAborted.into());
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                }
+            },
+        }
+    }
+
+    /// Waits for the next token.
+    fn next(&mut self) -> std::io::Result<()> {
+        match self {
+            Pacer::Script(p) => {
+                if !p.token_delay.is_zero() {
+                    std::thread::sleep(p.token_delay);
+                }
+                Ok(())
+            }
+            Pacer::Engine(t) => t.tokens.recv().map_err(|_| std::io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    /// Whether the whole response can go out in one write (no delays: a trivial server).
+    fn instant(&self) -> bool {
+        matches!(self, Pacer::Script(p) if p.ttft.is_zero() && p.token_delay.is_zero())
     }
 }
 
 /// The whole response as one JSON body, sent when the last token would have been.
-fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, pace: Pace, c: &MockConfig) -> std::io::Result<bool> {
+fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, mut pacer: Pacer, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
-    std::thread::sleep(pace.ttft.saturating_add(pace.token_delay.saturating_mul(tokens + reasoning - 1)));
+    match &mut pacer {
+        Pacer::Script(pace) => std::thread::sleep(pace.ttft.saturating_add(pace.token_delay.saturating_mul(tokens + reasoning - 1))),
+        Pacer::Engine(_) => {
+            pacer.first(out)?;
+            for _ in 1..tokens + reasoning {
+                pacer.next()?;
+            }
+        }
+    }
     let text: String = (0..tokens).map(|i| format!("tok{i} ")).collect();
     let choice = if chat {
         let mut message = serde_json::json!({"role": "assistant", "content": text});
@@ -472,7 +577,7 @@ fn json_text(compact: &str, c: &MockConfig) -> String {
 }
 
 /// Writes one streamed response; returns whether the connection stays open.
-fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, pace: Pace, c: &MockConfig) -> std::io::Result<bool> {
+fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, mut pacer: Pacer, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     // Stream faults strike after the first token (or at it, for one-token responses).
     let fault_at = 1.min(tokens - 1);
@@ -480,19 +585,19 @@ fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fa
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
     // With no delays the whole response goes out in one write: a trivial server for
     // measuring the client, not a model of one.
-    let batch = pace.ttft.is_zero() && pace.token_delay.is_zero();
+    let batch = pacer.instant();
     let mut sse = Sse { out, pending: Vec::with_capacity(if batch { 256 + 64 * tokens as usize } else { 256 }), batch, spaced: c.spaced_json };
     sse.pending.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n");
     if chat {
         sse.event("{\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}");
     }
     sse.flush(false)?;
-    std::thread::sleep(pace.ttft);
+    pacer.first(sse.out)?;
     // A reasoning model thinks first: its reasoning tokens precede the content, whose own
     // `content` is null meanwhile (as vLLM and SGLang stream them).
     for i in 0..reasoning {
         if i > 0 {
-            std::thread::sleep(pace.token_delay);
+            pacer.next()?;
         }
         sse.event(&format!(
             "{{\"object\":\"chat.completion.chunk\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":null,\"reasoning_content\":\"think{i} \"}}}}]}}"
@@ -500,8 +605,8 @@ fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fa
         sse.flush(false)?;
     }
     for i in 0..tokens {
-        if (i > 0 || reasoning > 0) && !pace.token_delay.is_zero() {
-            std::thread::sleep(pace.token_delay);
+        if i > 0 || reasoning > 0 {
+            pacer.next()?;
         }
         if i == fault_at && !sse.stream_fault(fault, c)? {
             return Ok(false);

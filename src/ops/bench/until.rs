@@ -17,7 +17,13 @@ use credence_messages::{Lang, Message, Sep};
 /// stop (why and when) recorded in its `run.json` and said on stderr.
 pub fn run_until(o: &BenchOptions, beside: Beside, until: Option<&UntilOptions>, lang: Lang) -> Result<(RunData, Limits), String> {
     let Some(options) = until else { return crate::bench::run(o, beside) };
-    let watcher = UntilWatcher::new(options.clone(), lang);
+    let mut watcher = UntilWatcher::new(options.clone(), lang);
+    // An open loop's nominal rate: offered more than it completes, the server is overloaded.
+    let offered = match o.load {
+        crate::bench::Load::Poisson(r) | crate::bench::Load::Constant(r) | crate::bench::Load::Gamma(r, _) => Some(r),
+        crate::bench::Load::Closed(_) => None,
+    };
+    watcher.state.get_mut().expect("until state").monitor.set_offered(offered);
     let (mut data, limits) = crate::bench::run_watched(o, beside, Some(&watcher))?;
     let stop = watcher.record(crate::collect::stop_requested());
     eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(lang));
@@ -69,6 +75,10 @@ impl UntilWatcher {
             Some(StopReason::Unreachable { key, needed_s }) => ("unreachable".into(), Some(format!("{key} needs about {needed_s:.0} s of steady data"))),
             Some(StopReason::ErrorRate { rate, limit }) => {
                 ("error_rate".into(), Some(format!("error rate {:.1} % above {:.1} %", rate * 100.0, limit * 100.0)))
+            }
+            Some(StopReason::Overloaded { offered, completed, unserved }) => {
+                let n = |v: f64| crate::run::text::significant(v, 3);
+                ("overloaded".into(), Some(format!("offered {}/s, completed {}/s, {}/s unserved", n(*offered), n(*completed), n(*unserved))))
             }
             Some(r) => (r.id().to_string(), None),
             None => ("max_duration".into(), None),

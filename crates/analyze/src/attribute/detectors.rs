@@ -466,6 +466,24 @@ pub fn server_queueing(server: &ServerSeries) -> Detection {
     d
 }
 
+/// Overload: the open loop offered more than the server completed (`overload::load` decides,
+/// with its interval); the episode runs from the queue's onset to the last send.
+pub fn overload(load: Option<&crate::overload::Load>) -> Detection {
+    let Some(l) = load else { return Detection::absent(Cause::Overload, "detector-no-requests") };
+    match l.verdict.as_str() {
+        "closed_loop" => Detection::absent(Cause::Overload, "detector-overload-closed"),
+        "not_applicable" => Detection::absent(Cause::Overload, "detector-overload-unknown"),
+        _ => {
+            let mut d = Detection::checked(Cause::Overload);
+            if l.overloaded() {
+                let span = Span { start_s: l.onset_s.unwrap_or(l.from_s), end_s: l.to_s };
+                d.episodes.push(CauseEpisode { span, source: Message::new("source-requests"), peak: BTreeMap::new() });
+            }
+            d
+        }
+    }
+}
+
 /// Error bursts: windows whose error share is far above the run's usual share.
 pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&Span) -> BTreeMap<String, f64>) -> Detection {
     let Some(s) = series(windows, "error_fraction") else {

@@ -196,6 +196,7 @@ pub fn peak_message(key: &str, v: f64) -> Option<Message> {
 struct Timelines<'a> {
     telemetry: &'a TelemetrySeries,
     windows: Vec<WindowSeries>,
+    load: Option<&'a crate::overload::Load>,
 }
 
 /// What building a finding reads: the run, its request-side series and its anomalies.
@@ -206,6 +207,8 @@ struct FindingContext<'a> {
     anomaly_spans: Vec<Span>,
     steady: &'a SteadyState,
     run_end: f64,
+    /// Whether the load kept up (the overload finding's evidence).
+    load: Option<&'a crate::overload::Load>,
     seed: u64,
 }
 
@@ -261,7 +264,8 @@ fn errors_by_kind(r: &RequestView, span: &Span) -> BTreeMap<String, f64> {
 fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, run_end: f64, mean_interarrival_ms: Option<f64>) -> Vec<Detection> {
     let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
     let t = tl.telemetry;
-    let mut detections = detectors::gpu_detectors(&t.gpus, &t.server);
+    let mut detections = vec![detectors::overload(tl.load)];
+    detections.extend(detectors::gpu_detectors(&t.gpus, &t.server));
     detections.push(detectors::client_saturation(&t.hosts, &tl.windows, mean_interarrival_ms));
     detections.push(detectors::network(&t.hosts));
     detections.push(detectors::host(&t.hosts));
@@ -331,21 +335,25 @@ fn detector_statuses(detections: &[Detection]) -> Vec<DetectorStatus> {
         .collect()
 }
 
-/// Attribution over a run's request view and telemetry. `load_end`: where the load was planned
-/// to end, or that it was stopped on purpose (see `LoadEnd`).
-pub fn attribute(
-    r: &RequestView,
-    steady: &SteadyState,
-    telemetry: &TelemetrySeries,
-    mean_interarrival_ms: Option<f64>,
-    load_end: LoadEnd,
-    seed: u64,
-) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
-    let tl = Timelines { telemetry, windows: window_series(r, ANOMALY_WINDOW_S, load_end.horizon_s()) };
+/// What attribution reads besides the requests, the steady window and the telemetry: the mean
+/// gap between scheduled sends, where the load ended (`LoadEnd`), whether it kept up
+/// (`overload::load`), and the seed of the effects' resampling.
+#[derive(Debug, Clone, Copy)]
+pub struct RunContext<'a> {
+    pub mean_interarrival_ms: Option<f64>,
+    pub load_end: LoadEnd,
+    pub load: Option<&'a crate::overload::Load>,
+    pub seed: u64,
+}
+
+/// Attribution over a run's request view and telemetry.
+pub fn attribute(r: &RequestView, steady: &SteadyState, telemetry: &TelemetrySeries, run: RunContext<'_>) -> (Vec<Finding>, Attribution, timeline::TelemetryTimeline) {
+    let tl = Timelines { telemetry, windows: window_series(r, ANOMALY_WINDOW_S, run.load_end.horizon_s()), load: run.load };
     let found = anomalies(&tl.windows, &Span { start_s: steady.start_s, end_s: steady.end_s });
-    let run_end = run_end(r, load_end);
-    let detections = detect_causes(r, &tl, steady, run_end, mean_interarrival_ms);
-    let ctx = FindingContext { r, windows: &tl.windows, anomaly_spans: merge(found.iter().map(Anomaly::span).collect(), 0.0), steady, run_end, seed };
+    let run_end = run_end(r, run.load_end);
+    let detections = detect_causes(r, &tl, steady, run_end, run.mean_interarrival_ms);
+    let anomaly_spans = merge(found.iter().map(Anomaly::span).collect(), 0.0);
+    let ctx = FindingContext { r, windows: &tl.windows, anomaly_spans, steady, run_end, load: run.load, seed: run.seed };
     let findings = findings(&detections, &ctx);
     let unexplained = unexplained(&found, &findings, Span { start_s: steady.start_s, end_s: steady.end_s });
     let attribution = Attribution {
@@ -380,7 +388,12 @@ fn drift(steady: &SteadyState, run_end: f64) -> Detection {
     d
 }
 
+/// A finding's place in the list: overload first (every other number of the run is the
+/// queue's), then by strength and effect size.
 fn rank(f: &Finding) -> f64 {
+    if f.cause == Cause::Overload {
+        return f64::INFINITY;
+    }
     let s = match f.strength.label {
         "strong" => 3.0,
         "moderate" => 2.0,
@@ -477,6 +490,23 @@ fn finding_episode(e: &CauseEpisode) -> FindingEpisode {
     }
 }
 
+/// An overloaded run's numbers in words: offered, completed and unserved (with its interval),
+/// how the excess showed (the queue's growth, timeouts), and the rate to stay below.
+fn overload_evidence(l: &crate::overload::Load) -> Message {
+    let n = |x: Option<f64>| x.map_or("?".to_string(), |v| credence_run::text::significant(v, 3));
+    let u = &l.unserved_per_s;
+    Message::new("evidence-overload")
+        .text("offered", n(l.offered_per_s))
+        .text("completed", n(l.completed_per_s))
+        .text("unserved", n(u.estimate))
+        .text("low", n(u.ci_low))
+        .text("high", n(u.ci_high))
+        .text("growth", n(l.in_flight_growth_per_s))
+        .text("shed", n(l.timed_out_per_s))
+        .int("max", l.in_flight_max)
+        .text("below", n(l.completed_per_s))
+}
+
 /// A detected cause as a finding: its episodes, effect, evidence, strength and action.
 fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -> Finding {
     let metric = d.cause.effect_metric();
@@ -488,7 +518,10 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
     let effect_spans = if d.cause == Cause::Drift { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
     let eff = effect(ctx.r, metric, &effect_spans, from, run_end + 1.0, ctx.seed);
     let drift = (d.cause == Cause::Drift).then(|| drift_source(ctx.steady));
-    let evidence_messages = evidence(episodes, eff.as_ref(), drift);
+    let mut evidence_messages = evidence(episodes, eff.as_ref(), drift);
+    if let Some(load) = ctx.load.filter(|_| d.cause == Cause::Overload) {
+        evidence_messages.insert(0, overload_evidence(load));
+    }
     Finding {
         cause: d.cause,
         title: d.cause.title().render(Lang::En),
@@ -545,7 +578,7 @@ mod unexplained_tests {
 
 #[cfg(test)]
 mod load_end_tests {
-    use super::{LoadEnd, attribute};
+    use super::{LoadEnd, RunContext, attribute};
     use crate::attribute::TelemetrySeries;
     use crate::cause::Cause;
     use crate::steady::{SteadyOptions, steady_state_excluding};
@@ -573,7 +606,8 @@ mod load_end_tests {
         let view = stopped_at_160();
         let d = AnalyzeOptions::default();
         let steady = steady_state_excluding(&view, &SteadyOptions { window_s: d.window_s, penalty: d.penalty, delta: d.delta, override_window: None }, &[]);
-        let ramp_down = |end| attribute(&view, &steady, &TelemetrySeries::default(), Some(100.0), end, 1).0.iter().any(|f| f.cause == Cause::RampDown);
+        let run = |load_end| RunContext { mean_interarrival_ms: Some(100.0), load_end, load: None, seed: 1 };
+        let ramp_down = |end| attribute(&view, &steady, &TelemetrySeries::default(), run(end)).0.iter().any(|f| f.cause == Cause::RampDown);
         assert!(!ramp_down(LoadEnd::Stopped));
         assert!(!ramp_down(LoadEnd::Unknown));
         assert!(ramp_down(LoadEnd::Planned(300.0)), "sends that end before the plan are a ramp-down");

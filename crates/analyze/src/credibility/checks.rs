@@ -135,6 +135,7 @@ fn steady_state_of(a: &Analysis) -> Outcome {
     let s = &a.steady_state;
     let (status, outcome) = match s.classification {
         _ if a.run.timestamps == "absent" => (NotChecked, "no_timestamps"),
+        _ if a.load.as_ref().is_some_and(crate::overload::Load::overloaded) => (Fail, "overloaded"),
         Classification::NoSteadyState => (Fail, "none"),
         Classification::Slowdown => (Warn, "shifted"),
         _ => (Pass, "reached"),

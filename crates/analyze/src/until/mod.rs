@@ -62,6 +62,12 @@ const UNREACHABLE_LOOKS: usize = 3;
 /// pilot of `PILOT_GROUPS` groups is about 1/√(2·19) ≈ 16 % (so ±32 % on the projection, and
 /// an early width runs long rather than short): a factor of 10 is seven such errors away.
 pub const FAR_OUT_OF_REACH: f64 = 10.0;
+/// Seconds of the most recent load an overload look judges: a queue that started to grow late
+/// in the run must not be averaged away by the earlier, healthy part.
+pub const OVERLOAD_LOOK_S: f64 = 30.0;
+/// Error share of the measured window above which the error-rate check fails: a run with
+/// more errors never stops with its goals met (`credibility::checks`' `ERROR_FAIL`).
+const ERROR_FAIL: f64 = 0.05;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
 /// settle a width to a few percent, and a look must cost little beside the load.
 const LOOK_RESAMPLES: usize = 999;
@@ -100,6 +106,9 @@ pub enum StopReason {
     ErrorRate { rate: f64, limit: f64 },
     /// The load generator could not keep its schedule: its numbers measure the client.
     ClientSaturated,
+    /// The open loop offered more than the server completed: its queue grew, and no steady
+    /// state exists at this rate (`overload::load` on the last `OVERLOAD_LOOK_S`).
+    Overloaded { offered: f64, completed: f64, unserved: f64 },
     /// No steady state by `--max-duration`.
     NoSteadyState,
     /// A target cannot be reached within `--max-duration`: it would need `needed_s` of steady data.
@@ -115,6 +124,7 @@ impl StopReason {
             StopReason::TargetsMet => "targets_met",
             StopReason::ErrorRate { .. } => "error_rate",
             StopReason::ClientSaturated => "client_saturated",
+            StopReason::Overloaded { .. } => "overloaded",
             StopReason::NoSteadyState => "no_steady_state",
             StopReason::Unreachable { .. } => "unreachable",
             StopReason::MaxDuration => "max_duration",
@@ -205,6 +215,8 @@ pub struct Monitor {
     /// The earliest send among the finished requests (the load generator's seconds).
     first_sent_s: f64,
     last: Option<Look>,
+    /// The open loop's offered rate (none for a closed loop: it cannot overload the server).
+    offered_per_s: Option<f64>,
 }
 
 impl Monitor {
@@ -221,7 +233,13 @@ impl Monitor {
             ever_steady: false,
             first_sent_s: f64::INFINITY,
             last: None,
+            offered_per_s: None,
         }
+    }
+
+    /// The open loop's offered rate: with it, a look stops an overloaded run.
+    pub fn set_offered(&mut self, offered_per_s: Option<f64>) {
+        self.offered_per_s = offered_per_s;
     }
 
     pub fn push(&mut self, f: Finished) {
@@ -294,7 +312,7 @@ impl Monitor {
             eta_s: None,
             stop: None,
         };
-        if let Some(stop) = self.early_stop(&view, errors, client_saturated) {
+        if let Some(stop) = self.early_stop(&view, errors, client_saturated).or_else(|| self.overloaded(&view, until_s)) {
             look.stop = Some(stop);
             return look;
         }
@@ -369,6 +387,16 @@ impl Monitor {
         Some((at - look.measured_s).max(0.0))
     }
 
+    /// An overloaded server, judged on the last `OVERLOAD_LOOK_S` of the requests that all have
+    /// finished (every one sent before `until_s`): what it left unserved surely above 5 % of
+    /// the offered rate.
+    fn overloaded(&self, view: &RequestView, until_s: f64) -> Option<StopReason> {
+        let offered = self.offered_per_s?;
+        let d = AnalyzeOptions::default();
+        let l = crate::overload::load_since(view, (until_s - OVERLOAD_LOOK_S).max(0.0), offered, d.window_s, d.confidence);
+        l.overloaded().then(|| StopReason::Overloaded { offered, completed: l.completed_per_s.unwrap_or(0.0), unserved: l.unserved_per_s.estimate.unwrap_or(0.0) })
+    }
+
     /// Stops that need no estimate: too many errors, a saturated client.
     fn early_stop(&self, view: &RequestView, errors: usize, client_saturated: bool) -> Option<StopReason> {
         if client_saturated {
@@ -411,7 +439,7 @@ impl Monitor {
         if self.telemetry.gpus.is_empty() && self.telemetry.hosts.is_empty() {
             return Vec::new();
         }
-        let (findings, _, _) = crate::attribute::attribute(view, steady, &self.telemetry, None, crate::attribute::LoadEnd::Unknown, self.o.seed);
+        let (findings, _, _) = crate::attribute::attribute(view, steady, &self.telemetry, crate::attribute::RunContext { mean_interarrival_ms: None, load_end: crate::attribute::LoadEnd::Unknown, load: None, seed: self.o.seed });
         let window_s = AnalyzeOptions::default().window_s;
         crate::conditions::affected_windows(&findings, window_s).into_iter().flat_map(|(cause, _, spans)| spans.into_iter().map(move |s| (cause, s))).collect()
     }
@@ -432,7 +460,9 @@ impl Monitor {
     /// `--max-duration` at `UNREACHABLE_LOOKS` looks in a row. Neither ever reports a goal met.
     fn decide(&mut self, look: &Look, now_s: f64, deciding: bool) -> Option<StopReason> {
         if deciding && look.targets.iter().all(|t| t.met) {
-            return Some(StopReason::TargetsMet);
+            // Goals met on a run whose error rate fails its check are no goals met.
+            let share = look.errors as f64 / look.requests.max(1) as f64;
+            return Some(if share > ERROR_FAIL { StopReason::ErrorRate { rate: share, limit: ERROR_FAIL } } else { StopReason::TargetsMet });
         }
         let due = self.plan.is_none_or(|p| look.measured_s >= p.at_s);
         if self.o.rule == Rule::Staged && due {

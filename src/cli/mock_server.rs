@@ -136,16 +136,19 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         None => format!("engine: {} slots, steps of {:?} + {:?} per sequence; saturation N / (tokens × step at N) requests/s", e.max_batch, e.step, e.step_per_seq),
     });
     let server = spawn(config, a.port).map_err(|e| CliError::bad_input(format!("cannot listen on 127.0.0.1:{}: {e}", a.port)))?;
-    // The address stays the first line: scripts and tests read it from there.
-    println!("listening on {}", server.url());
+    // The address stays the first line: scripts and tests read it from there (and may close
+    // the pipe after it: the lines after it are best effort, never a panic).
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "listening on {}", server.url());
+    let _ = out.flush();
     if let Some(s) = schedule {
-        println!("schedule (from the first request): {s}");
+        let _ = writeln!(out, "schedule (from the first request): {s}");
     }
     if let Some(e) = engine {
-        println!("{e}");
+        let _ = writeln!(out, "{e}");
     }
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
+    let _ = out.flush();
     loop {
         std::thread::park();
     }

@@ -28,6 +28,7 @@ mod interop_rewritten;
 mod messages_cli;
 mod mock_server;
 mod mock_timeline;
+mod overload_cli;
 mod peers_aiperf;
 mod peers_guidellm;
 mod peers_inference_perf;

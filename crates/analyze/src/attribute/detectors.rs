@@ -503,7 +503,8 @@ pub fn error_burst(windows: &[WindowSeries], steady: &Span, kinds_in: impl Fn(&S
 }
 
 /// Ramp-down: the send rate falls below half its steady level and stays there to the end of
-/// the run (`run_end_s`: the last completion, so sends that stop early count as a ramp-down).
+/// the load (`run_end_s`: the planned end, so sends that stop early count as a ramp-down, or
+/// the last send).
 pub fn ramp_down(windows: &[WindowSeries], steady: &Span, run_end_s: f64) -> Detection {
     let Some(s) = series(windows, "sent_per_s") else {
         return Detection::absent(Cause::RampDown, "detector-no-requests");

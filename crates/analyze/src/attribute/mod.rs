@@ -249,6 +249,16 @@ fn run_end(r: &RequestView, load_end: LoadEnd) -> f64 {
     }
 }
 
+/// Where the offered load ended, for the ramp-down: the last send, or the planned end when
+/// later. The last requests draining after it are no ramp-down.
+fn load_until(r: &RequestView, load_end: LoadEnd) -> f64 {
+    let last_send = r.sent_s.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+    match load_end {
+        LoadEnd::Planned(p) => p.max(last_send),
+        LoadEnd::Stopped | LoadEnd::Unknown => last_send,
+    }
+}
+
 /// Failed requests that ended inside `span`, by error kind (`errors_<kind>`).
 fn errors_by_kind(r: &RequestView, span: &Span) -> BTreeMap<String, f64> {
     let mut kinds: BTreeMap<String, f64> = BTreeMap::new();
@@ -261,7 +271,7 @@ fn errors_by_kind(r: &RequestView, span: &Span) -> BTreeMap<String, f64> {
 }
 
 /// Runs every cause detector, in `Cause::ALL` order.
-fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, run_end: f64, mean_interarrival_ms: Option<f64>) -> Vec<Detection> {
+fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, (run_end, load_until): (f64, f64), mean_interarrival_ms: Option<f64>) -> Vec<Detection> {
     let steady_span = Span { start_s: steady.start_s, end_s: steady.end_s };
     let t = tl.telemetry;
     let mut detections = vec![detectors::overload(tl.load)];
@@ -270,9 +280,11 @@ fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, run_end:
     detections.push(detectors::network(&t.hosts));
     detections.push(detectors::host(&t.hosts));
     detections.push(detectors::server_queueing(&t.server));
-    detections.push(detectors::error_burst(&tl.windows, &steady_span, |span| errors_by_kind(r, span)));
+    // Under overload, timeouts are the queue's consequence: kept as its evidence.
+    let overloaded = !detections[0].episodes.is_empty();
+    detections.push(Detection { symptom: overloaded, ..detectors::error_burst(&tl.windows, &steady_span, |span| errors_by_kind(r, span)) });
     detections.push(drift(steady, run_end));
-    detections.push(detectors::ramp_down(&tl.windows, &steady_span, run_end));
+    detections.push(detectors::ramp_down(&tl.windows, &steady_span, load_until));
     detections
 }
 
@@ -284,7 +296,11 @@ fn fold_symptom(d: &Detection, findings: &mut Vec<Finding>, ctx: &FindingContext
             findings.iter_mut().find(|f| f.episodes.iter().any(|x| Span { start_s: x.start_s, end_s: x.end_s }.overlap(&e.span, ALIGN_TOLERANCE_S) > 0.0));
         match root {
             Some(f) => {
-                let consequence = Message::new("evidence-consequence").num("start", e.span.start_s, 0).num("end", e.span.end_s, 0).list("items", peaks(e), Sep::Comma);
+                let consequence = Message::new("evidence-consequence")
+                    .msg("cause", d.cause.title())
+                    .num("start", e.span.start_s, 0)
+                    .num("end", e.span.end_s, 0)
+                    .list("items", peaks(e), Sep::Comma);
                 f.evidence.push(consequence.render(Lang::En));
                 f.evidence_messages.push(consequence);
                 f.consequences.push(finding_episode(e));
@@ -351,7 +367,7 @@ pub fn attribute(r: &RequestView, steady: &SteadyState, telemetry: &TelemetrySer
     let tl = Timelines { telemetry, windows: window_series(r, ANOMALY_WINDOW_S, run.load_end.horizon_s()), load: run.load };
     let found = anomalies(&tl.windows, &Span { start_s: steady.start_s, end_s: steady.end_s });
     let run_end = run_end(r, run.load_end);
-    let detections = detect_causes(r, &tl, steady, run_end, run.mean_interarrival_ms);
+    let detections = detect_causes(r, &tl, steady, (run_end, load_until(r, run.load_end)), run.mean_interarrival_ms);
     let anomaly_spans = merge(found.iter().map(Anomaly::span).collect(), 0.0);
     let ctx = FindingContext { r, windows: &tl.windows, anomaly_spans, steady, run_end, load: run.load, seed: run.seed };
     let findings = findings(&detections, &ctx);
@@ -401,6 +417,11 @@ fn rank(f: &Finding) -> f64 {
     };
     let size = f.effect.as_ref().map_or(0.0, |e| e.change.abs().min(10.0));
     s * 10.0 + size + if f.in_steady_window { 0.5 } else { 0.0 }
+}
+
+/// The strength of a finding decided by its own interval (overload): strong.
+fn decided() -> Strength {
+    Strength { label: "strong", anomaly_overlap: 1.0, correlation: None, lag_s: None, effect_significant: true }
 }
 
 /// How strongly a cause's episodes are tied to the anomalies: overlap, lagged correlation of
@@ -516,7 +537,9 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
     // last quarter with the rest.
     let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
     let effect_spans = if d.cause == Cause::Drift { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
-    let eff = effect(ctx.r, metric, &effect_spans, from, run_end + 1.0, ctx.seed);
+    // Overload spans the run: there is no "outside" to compare with, and its evidence is the
+    // unserved rate's interval (decided before it is a finding).
+    let eff = if d.cause == Cause::Overload { None } else { effect(ctx.r, metric, &effect_spans, from, run_end + 1.0, ctx.seed) };
     let drift = (d.cause == Cause::Drift).then(|| drift_source(ctx.steady));
     let mut evidence_messages = evidence(episodes, eff.as_ref(), drift);
     if let Some(load) = ctx.load.filter(|_| d.cause == Cause::Overload) {
@@ -527,7 +550,7 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
         title: d.cause.title().render(Lang::En),
         episodes: episodes.iter().map(finding_episode).collect(),
         consequences: Vec::new(),
-        strength: strength(d, &spans, metric, eff.as_ref(), ctx),
+        strength: if d.cause == Cause::Overload { decided() } else { strength(d, &spans, metric, eff.as_ref(), ctx) },
         evidence: evidence_messages.iter().map(|m| m.render(Lang::En)).collect(),
         evidence_messages,
         effect: eff,

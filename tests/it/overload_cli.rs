@@ -1,0 +1,105 @@
+//! Overload as a user meets it (issue 60), against `mock-server --max-batch`, a server of
+//! finite and known capacity: 4 slots, steps of 10 ms + 2.5 ms per sequence, 10 tokens per
+//! response, so it completes 4 / (10 × 20 ms) = 20 requests/s at most. Offered 1.5 times that,
+//! the analysis names overload first, with the completed rate and its interval, and finds no
+//! steady state; offered 0.6 times that, it finds none; `bench --until` stops an overloaded run
+//! within 30 s; a closed loop at saturation is a measurement, not overload.
+
+use std::path::Path;
+
+use crate::common::{MockProcess, Scratch, credence, stderr};
+use serde_json::Value;
+
+/// The engine's saturation throughput, requests/s.
+const CAPACITY: f64 = 20.0;
+
+fn engine_mock() -> MockProcess {
+    MockProcess::start(&["--max-batch", "4", "--step-ms", "10", "--step-ms-per-seq", "2.5", "--output-tokens", "10"])
+}
+
+fn bench(mock: &MockProcess, out: &Path, load: &[&str]) {
+    let mut args = vec!["bench", "--url", mock.url.as_str(), "--model", "m", "--timeout", "10s", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(load);
+    let o = credence(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+fn analyze(dir: &Path) -> Value {
+    let o = credence(&["analyze", dir.to_str().unwrap(), "--json", "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn check<'a>(a: &'a Value, id: &str) -> &'a Value {
+    a["credibility"]["checks"].as_array().unwrap().iter().find(|c| c["name"] == id).unwrap()
+}
+
+/// The mock says its own truth on /metrics.
+#[test]
+fn the_engine_reports_its_saturation_throughput() {
+    let mock = engine_mock();
+    let o = std::process::Command::new("curl").args(["-s", &format!("{}/metrics", mock.url)]).output();
+    let Ok(o) = o else { return };
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("mock_saturation_requests_per_second 20\n") && text.contains("vllm:num_requests_waiting"), "{text}");
+}
+
+/// 30 requests/s offered to a server that completes 20: overload leads the findings with the
+/// completed rate (within 10 % of the truth) and the unserved rate's interval above zero;
+/// steady state fails as overloaded, the timeouts fold into the finding, and the grade is LOW.
+/// At 12 requests/s the same server keeps up and nothing is said of overload.
+#[test]
+fn an_overloaded_open_loop_is_named_and_a_light_one_is_not() {
+    let mock = engine_mock();
+    let s = Scratch::new("overload_open");
+    bench(&mock, &s.path("over"), &["--rate", "30", "--duration", "30s"]);
+    let a = analyze(&s.path("over"));
+    let f = &a["findings"][0];
+    assert_eq!(f["cause"], "overload", "{}", a["findings"]);
+    let load = &a["load"];
+    assert_eq!(load["verdict"], "overloaded", "{load}");
+    let completed = load["completed_per_s"].as_f64().unwrap();
+    assert!((completed / CAPACITY - 1.0).abs() < 0.1, "completed {completed}/s, capacity {CAPACITY}/s");
+    assert!(load["unserved_per_s"]["ci_low"].as_f64().unwrap() > 0.05 * 30.0, "{load}");
+    assert!(f["evidence"][0].as_str().unwrap().starts_with("offered 30.0/s, completed"), "{}", f["evidence"]);
+    assert_eq!(a["steady_state"]["classification"], "no_steady_state");
+    let steady = check(&a, "steady_state");
+    assert!(steady["status"] == "FAIL" && steady["reason"].as_str().unwrap().contains("exceeds what the server completes"), "{steady}");
+    assert_eq!(a["credibility"]["grade"], "LOW");
+    assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "error_burst"), "timeouts are the queue's consequence: {}", a["findings"]);
+
+    bench(&mock, &s.path("light"), &["--rate", "12", "--duration", "30s"]);
+    let a = analyze(&s.path("light"));
+    assert_eq!(a["load"]["verdict"], "kept_up", "{}", a["load"]);
+    assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "overload"), "{}", a["findings"]);
+}
+
+/// `bench --until` on an overloaded server stops `overloaded` within 30 s, with the offered and
+/// completed rates in `run.json`, and never says a goal was reached.
+#[test]
+fn until_stops_an_overloaded_run_within_30_s() {
+    let mock = engine_mock();
+    let s = Scratch::new("overload_until");
+    let out = s.path("run");
+    bench(&mock, &out, &["--rate", "30", "--until", "ttft_p50=3%", "--max-duration", "3m"]);
+    let m: Value = serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let stop = &m["phases"]["stop"];
+    assert_eq!(stop["reason"], "overloaded", "{stop}");
+    assert!(stop["stopped_at_s"].as_f64().unwrap() <= 30.0, "{stop}");
+    assert!(stop["detail"].as_str().unwrap().starts_with("offered 30.0/s, completed"), "{stop}");
+    assert!(stop["targets"].as_array().unwrap().iter().all(|t| t["met"] == false));
+}
+
+/// 16 closed-loop clients keep the 4 slots full: the achieved rate is the saturation
+/// throughput, a measurement: no overload finding, and the load is `closed_loop`.
+#[test]
+fn a_closed_loop_at_saturation_is_a_measurement() {
+    let mock = engine_mock();
+    let s = Scratch::new("overload_closed");
+    bench(&mock, &s.path("run"), &["--concurrency", "16", "--duration", "20s"]);
+    let a = analyze(&s.path("run"));
+    assert_eq!(a["load"]["verdict"], "closed_loop");
+    assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "overload"), "{}", a["findings"]);
+    let rate = a["throughput"]["requests_per_s"]["estimate"].as_f64().unwrap();
+    assert!((rate / CAPACITY - 1.0).abs() < 0.1, "saturation throughput {rate}/s against {CAPACITY}/s");
+}

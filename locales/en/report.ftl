@@ -285,6 +285,16 @@ view-sut_pair = { $model } on { $engine }
 view-load_swept = { $arrival } swept from { $from } to { $to } requests/s
 view-parenthesized = { $text } ({ $note })
 view-row_stopped = Stopped
+view-row_slo = SLO
+view-row_goodput = Goodput
+## One objective of --slo: its percentile against the threshold, decided by the interval.
+slo-objective = { $metric } ≤ { $threshold } ms: { $verdict ->
+        [met] met
+        [violated] violated
+       *[undecided] undecided by the interval
+    } ({ $estimate } ms)
+slo-goodput = { $goodput } requests/s within every objective: { $attainment } % of the requests, failed ones missing{ $limited }
+slo-limited = ; { $metric } fails first
 view-row_runs = Runs
 view-runs_line = { $n } runs; headline numbers below are from the first ({ $first })
 view-row_sweep = Sweep

@@ -285,6 +285,15 @@ view-sut_pair = { $model }（{ $engine }）
 view-load_swept = { $arrival }，负载从 { $from } 逐档升至 { $to } req/s
 view-parenthesized = { $text }（{ $note }）
 view-row_stopped = 停止条件
+view-row_slo = 服务等级目标
+view-row_goodput = 有效吞吐
+slo-objective = { $metric } ≤ { $threshold } ms：{ $verdict ->
+        [met] 达标
+        [violated] 未达标
+       *[undecided] 置信区间无法判定
+    }（{ $estimate } ms）
+slo-goodput = 每秒 { $goodput } 个请求满足全部目标：占请求的 { $attainment } %，失败请求计为未满足{ $limited }
+slo-limited = ；{ $metric } 最先不达标
 view-row_runs = 运行
 view-runs_line = 共 { $n } 次运行；以下关键数字取自第一次运行（{ $first }）
 view-row_sweep = 负载扫描

@@ -45,6 +45,10 @@ pub struct AnalyzeArgs {
     /// End of the steady window, seconds from the first send (overrides detection).
     #[arg(long)]
     steady_to: Option<String>,
+    /// Service-level objectives, e.g. ttft_p99=500ms,tpot_p99=50ms: each percentile judged
+    /// against its threshold, the share of requests within all (attainment) and goodput.
+    #[arg(long, value_name = "SPEC")]
+    slo: Option<String>,
     #[command(flatten)]
     import: ImportFlags,
 }
@@ -116,6 +120,7 @@ fn options(a: &AnalyzeArgs) -> Result<AnalyzeOptions, CliError> {
         penalty,
         steady_from,
         steady_to,
+        slo: crate::cli::args::slo_flag(a.slo.as_deref())?,
         ..AnalyzeOptions::default()
     })
 }

@@ -108,6 +108,12 @@ pub fn import_options(tz: Option<&str>, start: Option<&str>, labels: &[String]) 
     })
 }
 
+/// `--slo ttft_p99=500ms,tpot_p99=50ms`: the objectives, checked (exit 2 lists what is
+/// accepted); none when not given.
+pub fn slo_flag(spec: Option<&str>) -> Result<Vec<crate::analyze::slo::ObjectiveSpec>, CliError> {
+    spec.map_or(Ok(Vec::new()), |s| crate::analyze::slo::parse(s).map_err(CliError::bad_input))
+}
+
 /// How a benchmark tool's output, given where a run is expected, is imported (in memory).
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct ImportFlags {
@@ -154,7 +160,7 @@ pub fn check_metrics_url(url: Option<&str>) -> Result<(), CliError> {
         return Err(CliError::bad_input(format!("--server-metrics {u:?}: expected http://host:port/path")));
     }
     crate::collect::scrape::scrape(u, 0).map(drop).map_err(|e| {
-        CliError::bad_input(format!("--server-metrics {u}: the first scrape, before the load, failed: {e}"))
+        CliError::bad_input(format!("--server-metrics {u}: the first scrape, made before anything starts, failed: {e}"))
             .hint("check the URL and that the server exposes Prometheus text there (vLLM and SGLang: http://HOST:PORT/metrics)")
     })
 }

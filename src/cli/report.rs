@@ -58,6 +58,10 @@ pub struct ReportArgs {
     /// Seed of every resampling.
     #[arg(long, default_value_t = 0x00C0_FFEE)]
     seed: u64,
+    /// Service-level objectives, e.g. ttft_p99=500ms,tpot_p99=50ms (page 1 judges each and
+    /// states attainment and goodput).
+    #[arg(long, value_name = "SPEC")]
+    slo: Option<String>,
     #[command(flatten)]
     import: crate::cli::args::ImportFlags,
 }
@@ -69,7 +73,8 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     let format = ReportFormat::of(a.format, &a.out);
     // The HTML report draws every request (a long run thinned, its extremes kept).
     let scatter_points = (format == ReportFormat::Html).then_some(crate::analyze::scatter::DEFAULT_MAX_POINTS);
-    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, scatter_points, ..AnalyzeOptions::default() };
+    let slo = crate::cli::args::slo_flag(a.slo.as_deref())?;
+    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, scatter_points, slo, ..AnalyzeOptions::default() };
     let report = if a.demo {
         Report::for_runs(vec![demo(&opts)?], a.title, a.date)
     } else if !a.base.is_empty() {

@@ -125,7 +125,7 @@ fn a_metrics_endpoint_that_fails_before_the_load_is_exit_2() {
         let out = s.path("run");
         let o = credence(&["bench", "--url", &mock.url, "--model", "m", "--rate", "5", "--duration", "2s", "--server-metrics", &endpoint, "--out", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(stderr(&o).contains(says) && stderr(&o).contains("before the load"), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says) && stderr(&o).contains("before anything starts"), "{}", stderr(&o));
         assert!(!out.exists());
     }
 }
@@ -224,4 +224,22 @@ fn a_path_of_no_known_kind_is_named_for_what_it_looks_like() {
     let o = credence(&["analyze", missing.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no such file or folder"), "{}", stderr(&o));
+}
+
+/// `collect --server-metrics` keeps the same rules: read by framing (a connection kept open),
+/// every scrape counted in `run.json`, and an endpoint that fails before anything starts is
+/// exit 2.
+#[test]
+fn collect_scrapes_as_bench_does() {
+    let mock = MockProcess::start(&["--metrics-keep-open"]);
+    let s = Scratch::new("edges_collect");
+    let out = s.path("run");
+    let metrics = format!("{}/metrics", mock.url);
+    let o = credence(&["collect", "--out", out.to_str().unwrap(), "--duration", "4s", "--server-metrics", &metrics]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scrapes = &json_file(&out.join("run.json"))["server_scrapes"];
+    assert!(scrapes["succeeded"].as_u64().unwrap() >= 3 && scrapes["failed"] == serde_json::json!({}), "{scrapes}");
+    let o = credence(&["collect", "--out", s.path("no").to_str().unwrap(), "--duration", "2s", "--server-metrics", "http://127.0.0.1:1/metrics"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("before anything starts") && !s.path("no").exists(), "{}", stderr(&o));
 }

@@ -68,10 +68,31 @@ fn an_overloaded_open_loop_is_named_and_a_light_one_is_not() {
     assert_eq!(a["credibility"]["grade"], "LOW");
     assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "error_burst"), "timeouts are the queue's consequence: {}", a["findings"]);
 
+    // The objectives the overloaded run misses: its P99 TTFT is the queue's, far past 500 ms,
+    // and its goodput is what the server completes in time (failed requests miss).
+    let slo = analyze_slo(&s.path("over"), "ttft_p99=500ms,tpot_p50=30ms");
+    assert_eq!(slo["objectives"][0]["verdict"], "violated", "{slo}");
+    assert!(slo["goodput_per_s"]["estimate"].as_f64().unwrap() < CAPACITY, "{slo}");
+    assert!(slo["attainment"]["ci_high"].as_f64().unwrap() < 0.5, "{slo}");
+
     bench(&mock, &s.path("light"), &["--rate", "12", "--duration", "30s"]);
     let a = analyze(&s.path("light"));
     assert_eq!(a["load"]["verdict"], "kept_up", "{}", a["load"]);
     assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "overload"), "{}", a["findings"]);
+    // Below capacity a request takes one step per token (10 + 2.5 × batch ms): both objectives
+    // are met, every request is within them, and goodput is the offered rate.
+    let slo = analyze_slo(&s.path("light"), "ttft_p99=500ms,tpot_p50=30ms");
+    assert!(slo["objectives"].as_array().unwrap().iter().all(|o| o["verdict"] == "met"), "{slo}");
+    assert!(slo["attainment"]["estimate"].as_f64().unwrap() > 0.99, "{slo}");
+    let goodput = slo["goodput_per_s"]["estimate"].as_f64().unwrap();
+    assert!((goodput / 12.0 - 1.0).abs() < 0.1, "goodput {goodput}/s at 12/s offered");
+}
+
+/// `analyze --slo SPEC`'s judgement of the objectives.
+fn analyze_slo(dir: &Path, spec: &str) -> Value {
+    let o = credence(&["analyze", dir.to_str().unwrap(), "--json", "--resamples", "499", "--slo", spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice::<Value>(&o.stdout).unwrap()["slo"].clone()
 }
 
 /// `bench --until` on an overloaded server stops `overloaded` within 30 s, with the offered and
@@ -102,4 +123,16 @@ fn a_closed_loop_at_saturation_is_a_measurement() {
     assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "overload"), "{}", a["findings"]);
     let rate = a["throughput"]["requests_per_s"]["estimate"].as_f64().unwrap();
     assert!((rate / CAPACITY - 1.0).abs() < 0.1, "saturation throughput {rate}/s against {CAPACITY}/s");
+}
+
+/// An objective that names an unknown metric or percentile, lacks a unit or is not positive is
+/// exit 2, listing what is accepted.
+#[test]
+fn a_bad_slo_is_exit_2_listing_what_is_accepted() {
+    let demo = crate::common::fixture("demo");
+    for spec in ["ttft_p98=500ms", "ttft_p99=500", "ttft_p99=0ms", "queue_p99=1s", "ttft_p99"] {
+        let o = credence(&["analyze", demo.to_str().unwrap(), "--slo", spec]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", stderr(&o));
+        assert!(stderr(&o).contains("ttft_p99, tpot_p50"), "{spec}: {}", stderr(&o));
+    }
 }

@@ -24,6 +24,9 @@ pub enum Method {
     /// A rate from the least-squares slope of a count over time, with a heteroscedasticity-
     /// and autocorrelation-consistent standard error (plus any Poisson counts), normal interval.
     HacSlope,
+    /// A ratio of per-window counts, its interval by the delta method with a heteroscedasticity-
+    /// and autocorrelation-consistent (flat-top long-run) variance, normal interval.
+    HacRatio,
     /// No interval: the statistic, or its interval, could not be computed.
     None,
 }

@@ -24,6 +24,7 @@ pub mod rates;
 pub mod requests;
 pub mod saved;
 pub mod scatter;
+pub mod slo;
 pub mod steady;
 pub mod telemetry_audit;
 pub mod until;
@@ -83,6 +84,9 @@ pub struct AnalyzeOptions {
     /// Points of the per-request scatter to keep in the analysis (the HTML report asks for
     /// `scatter::DEFAULT_MAX_POINTS`); none: no scatter.
     pub scatter_points: Option<usize>,
+    /// Service-level objectives to judge (`--slo`); their percentiles must be among those
+    /// estimated (the reported ones and `extra_percentiles`).
+    pub slo: Vec<slo::ObjectiveSpec>,
 }
 
 impl Default for AnalyzeOptions {
@@ -98,6 +102,7 @@ impl Default for AnalyzeOptions {
             steady_to: None,
             extra_percentiles: Vec::new(),
             scatter_points: None,
+            slo: Vec::new(),
         }
     }
 }
@@ -208,6 +213,9 @@ pub struct Analysis {
     /// analysis saved before it was measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<overload::Load>,
+    /// The service-level objectives judged, attainment and goodput; absent without `--slo`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slo: Option<slo::Slo>,
 }
 
 const DEFINITIONS: [(&str, &str, &str); 8] = [
@@ -255,7 +263,14 @@ pub fn analyze_view(m: &credence_run::Manifest, r: &RequestView, telemetry: &att
 /// telemetry tables first: a long run's tables outweigh its series threefold).
 pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &attribute::TelemetrySeries, opts: &AnalyzeOptions) -> Analysis {
     let timestamps_absent = m.clock.timestamps == TimestampQuality::Absent;
-    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles: opts.extra_percentiles.clone() };
+    // The objectives' percentiles are estimated too (P95 is not among the reported ones).
+    let mut extra_percentiles = opts.extra_percentiles.clone();
+    for o in &opts.slo {
+        if !extra_percentiles.contains(&o.percentile) && !intervals::PERCENTILES.iter().any(|(_, p)| *p == o.percentile) {
+            extra_percentiles.push(o.percentile);
+        }
+    }
+    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
     let timing = credence_run::timing::Timing::new();
     // The time series reads only the requests: it is built while steady state and attribution
@@ -280,6 +295,8 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
     timing.mark("inter-token latency");
     let conditions = conditions::conditions(r, &steady, &findings, opts.window_s, &iopts);
     timing.mark("conditions");
+    let slo = (!opts.slo.is_empty() && !timestamps_absent)
+        .then(|| slo::evaluate(r, &opts.slo, (first..last, steady.start_s, steady.end_s), &tables.metrics, (opts.window_s, &iopts)));
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..series } } else { series };
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -302,6 +319,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
         warnings: Vec::new(),
         scatter: None,
         load,
+        slo,
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);

@@ -94,7 +94,7 @@ impl ErrorExampleCounter {
 /// mean), and the block length is still reported in windows.
 const MAX_RATE_WINDOWS: usize = 3600;
 
-fn rate(name: &str, per_window: &[f64], window_s: f64, o: &IntervalOptions) -> Estimate {
+pub(crate) fn rate(name: &str, per_window: &[f64], window_s: f64, o: &IntervalOptions) -> Estimate {
     let k = per_window.len();
     let total: f64 = per_window.iter().sum();
     if k < 2 {

@@ -19,6 +19,7 @@ pub mod markdown;
 pub mod pdf;
 pub mod plan_summary;
 pub mod run_view;
+pub mod slo_view;
 pub mod summary;
 pub mod telemetry_charts;
 pub mod telemetry_view;

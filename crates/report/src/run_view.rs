@@ -95,6 +95,10 @@ pub(crate) fn headline(a: &Analysis, lang: Lang) -> Vec<[String; 2]> {
     if let Some(stop) = &a.run.stop {
         rows.push([tr(lang, "view.row_stopped"), stop_line(stop).render(lang)]);
     }
+    if let Some(slo) = &a.slo {
+        rows.push([tr(lang, "view.row_slo"), super::slo_view::objectives(slo, lang)]);
+        rows.push([tr(lang, "view.row_goodput"), super::slo_view::goodput(slo, lang)]);
+    }
     rows
 }
 

@@ -23,6 +23,11 @@ pub fn summary(a: &Analysis) -> String {
         t.window_s
     );
     let _ = writeln!(s, "errors: {} of {} requests: {} %", a.errors.errors, a.errors.requests, estimate(&a.errors.rate, 100.0));
+    if let Some(slo) = &a.slo {
+        let lang = credence_messages::Lang::En;
+        let _ = writeln!(s, "slo: {}", super::slo_view::objectives(slo, lang));
+        let _ = writeln!(s, "goodput: {}", super::slo_view::goodput(slo, lang));
+    }
     for (k, e) in &a.errors.by_kind {
         let _ = writeln!(s, "  {k}: {} %", estimate(e, 100.0));
     }

@@ -80,8 +80,9 @@ fn an_overloaded_open_loop_is_named_and_a_light_one_is_not() {
     assert_eq!(a["load"]["verdict"], "kept_up", "{}", a["load"]);
     assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "overload"), "{}", a["findings"]);
     // Below capacity a request takes one step per token (10 + 2.5 × batch ms): both objectives
-    // are met, every request is within them, and goodput is the offered rate.
-    let slo = analyze_slo(&s.path("light"), "ttft_p99=500ms,tpot_p50=30ms");
+    // are met, every request is within them, and goodput is the offered rate. (A P99 from 30 s
+    // of a queueing server cannot be bounded from above: it would be undecided.)
+    let slo = analyze_slo(&s.path("light"), "ttft_p50=500ms,tpot_p50=30ms");
     assert!(slo["objectives"].as_array().unwrap().iter().all(|o| o["verdict"] == "met"), "{slo}");
     assert!(slo["attainment"]["estimate"].as_f64().unwrap() > 0.99, "{slo}");
     let goodput = slo["goodput_per_s"]["estimate"].as_f64().unwrap();

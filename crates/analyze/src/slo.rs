@@ -54,7 +54,8 @@ pub struct Slo {
     pub attainment: Estimate,
     /// Requests per second completed within every threshold.
     pub goodput_per_s: Estimate,
-    /// The objective that fails first: the lowest share within its threshold.
+    /// The objective that fails first: the lowest share within its threshold (none when every
+    /// request is within every threshold).
     pub limited_by: Option<String>,
 }
 
@@ -134,7 +135,7 @@ pub fn evaluate(
         .collect();
     let limited_by = objectives
         .iter()
-        .filter_map(|o| Some((o, o.within_share?)))
+        .filter_map(|o| Some((o, o.within_share.filter(|w| *w < 1.0)?)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(o, _)| o.key.clone());
     let meets = |i: usize| specs.iter().all(|s| within(r, s, i));
@@ -179,7 +180,11 @@ fn attainment(r: &RequestView, range: &std::ops::Range<usize>, (start_s, end_s):
     let z: Vec<f64> = met.iter().zip(&sent).map(|(m, s)| m - share * s).collect();
     let se = (long_run_variance(&z).unwrap_or(0.0) / k as f64).sqrt() / (total / k as f64);
     let q = Normal::standard().inverse_cdf(0.5 + cl / 2.0);
-    Estimate::two_sided(share, ((share - q * se).max(0.0), (share + q * se).min(1.0)), cl, Method::HacRatio, total as u64)
+    // At or near 0 % or 100 % the delta method's interval collapses (no window varies); the
+    // Wilson interval of the same counts still bounds it there, and the union of the two is kept.
+    let (wl, wh) = credence_stats::wilson::wilson_interval(hits as u64, total as u64, cl).unwrap_or((share, share));
+    let (lo, hi) = ((share - q * se).max(0.0).min(wl), (share + q * se).min(1.0).max(wh));
+    Estimate::two_sided(share, (lo, hi), cl, Method::HacRatio, total as u64)
 }
 
 /// Completions per second within every threshold, over the steady window's whole windows.

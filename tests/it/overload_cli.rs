@@ -75,7 +75,8 @@ fn an_overloaded_open_loop_is_named_and_a_light_one_is_not() {
     assert!(slo["goodput_per_s"]["estimate"].as_f64().unwrap() < CAPACITY, "{slo}");
     assert!(slo["attainment"]["ci_high"].as_f64().unwrap() < 0.5, "{slo}");
 
-    bench(&mock, &s.path("light"), &["--rate", "12", "--duration", "30s"]);
+    // 50 s: a steady window of at least 8 five-second groups, so that intervals exist.
+    bench(&mock, &s.path("light"), &["--rate", "12", "--duration", "50s"]);
     let a = analyze(&s.path("light"));
     assert_eq!(a["load"]["verdict"], "kept_up", "{}", a["load"]);
     assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "overload"), "{}", a["findings"]);

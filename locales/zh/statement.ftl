@@ -6,6 +6,7 @@ stmt-measured = 可信度：{ $grade }。{ $k ->
        *[other] 共 { $k } 次运行
     }{ $timestamps ->
         [absent] ，测量了 { $measured } 个请求，但数据源没有逐请求时间戳：无法检查预热、稳态和漂移，所有请求都计入结果。
+        [overloaded] ，给定负载超过服务端的完成能力：队列在运行中持续增长，因此不存在稳态；分析窗口内 { $measured } 个请求的延迟反映的是排队，而不是服务端。
        *[present] ：舍弃开头 { $warm_s } s 的预热（{ $warm_n } 个请求）和末尾 { $tail_s } s（{ $tail_n } 个请求）后，在 { $seconds } s 的稳态窗口内测量了 { $measured } 个请求。
     }
 

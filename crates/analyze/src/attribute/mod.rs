@@ -280,10 +280,11 @@ fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, (run_end
     detections.push(detectors::network(&t.hosts));
     detections.push(detectors::host(&t.hosts));
     detections.push(detectors::server_queueing(&t.server));
-    // Under overload, timeouts are the queue's consequence: kept as its evidence.
+    // Under overload, timeouts and a latency that keeps rising are the queue's consequences:
+    // kept as its evidence.
     let overloaded = !detections[0].episodes.is_empty();
     detections.push(Detection { symptom: overloaded, ..detectors::error_burst(&tl.windows, &steady_span, |span| errors_by_kind(r, span)) });
-    detections.push(drift(steady, run_end));
+    detections.push(Detection { symptom: overloaded, ..drift(steady, run_end) });
     detections.push(detectors::ramp_down(&tl.windows, &steady_span, load_until));
     detections
 }

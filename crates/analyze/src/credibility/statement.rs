@@ -11,10 +11,11 @@ fn measured_sentence(runs: &[&Analysis], grade: Grade) -> Message {
     let sum = |f: fn(&Analysis) -> f64| runs.iter().map(|a| f(a)).sum::<f64>();
     let count = |f: fn(&Analysis) -> usize| runs.iter().map(|a| f(a)).sum::<usize>();
     let untimed = runs.iter().any(|a| a.run.timestamps == "absent");
+    let overloaded = runs.iter().any(|a| a.load.as_ref().is_some_and(crate::overload::Load::overloaded));
     Message::new("stmt-measured")
         .msg("grade", grade_word(grade))
         .int("k", runs.len())
-        .text("timestamps", if untimed { "absent" } else { "present" })
+        .text("timestamps", if untimed { "absent" } else if overloaded { "overloaded" } else { "present" })
         .int("measured", count(|a| a.requests.in_steady_window))
         .num("seconds", sum(|a| a.steady_state.end_s - a.steady_state.start_s), 0)
         .num("warm_s", sum(|a| a.steady_state.dropped_start_s), 0)

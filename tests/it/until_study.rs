@@ -427,6 +427,8 @@ fn until_monitor_overhead_at_1000_per_s() {
     let mut options = options(Rule::Staged, 7, 60.0, RUN_S);
     options.targets = spec::parse("ttft_p50=0.01%,ttft_p99=0.01%,throughput=0.01%").unwrap();
     let mut m = Monitor::new(options);
+    // An open loop's offered rate: each look also judges overload, as `bench --until` does.
+    m.set_offered(Some(1000.0));
     let (mut next, mut cpu_s, mut looks) = (0, 0.0, 0);
     for second in 1..=RUN_S as usize {
         let t = second as f64;

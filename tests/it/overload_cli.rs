@@ -141,3 +141,22 @@ fn a_bad_slo_is_exit_2_listing_what_is_accepted() {
         assert!(stderr(&o).contains("ttft_p99, tpot_p50"), "{spec}: {}", stderr(&o));
     }
 }
+
+/// A sweep's fixed-length step past capacity stops once the server is surely overloaded (its
+/// rest would only measure a growing queue); `sweep.json` says why, and the step below
+/// capacity runs its full length.
+#[test]
+fn a_sweep_step_past_capacity_stops_as_overloaded() {
+    let mock = engine_mock();
+    let s = Scratch::new("overload_sweep");
+    let out = s.path("sweep");
+    bench(&mock, &out, &["--sweep", "rate=10,30", "--duration", "20s"]);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap()).unwrap();
+    let (light, over) = (&v["steps"][0], &v["steps"][1]);
+    assert!(light["stop"].is_null() && light["stopped_early"] == false, "{light}");
+    assert_eq!(over["stop"], "overloaded", "{over}");
+    assert!(over["requests"].as_u64().unwrap() < 30 * 20 * 9 / 10, "the overloaded step stopped early: {over}");
+    let a = analyze(&out.join(over["run"].as_str().unwrap()));
+    assert_eq!(a["findings"][0]["cause"], "overload");
+    assert!(!a["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "ramp_down"), "a stop on purpose is no ramp-down: {}", a["findings"]);
+}

@@ -139,7 +139,24 @@ fn run_step(
 ) -> Result<(serde_json::Value, [String; 4]), CliError> {
     let mut step = o.clone();
     step.load = plan.load(&o.load, value);
-    let (mut data, limits) = super::until::run_until(&step, beside, until, lang).map_err(CliError::bad_input)?;
+    let (mut data, limits, overload) = match (until, step.load) {
+        // A fixed-length open-loop step stops once the server is surely overloaded.
+        (None, Load::Poisson(rate) | Load::Constant(rate) | Load::Gamma(rate, _)) => {
+            let watcher = super::overload::OverloadWatcher::new(rate);
+            let (data, limits) = crate::bench::run_watched(&step, beside, Some(&watcher)).map_err(CliError::bad_input)?;
+            (data, limits, watcher.found())
+        }
+        _ => {
+            let (data, limits) = super::until::run_until(&step, beside, until, lang).map_err(CliError::bad_input)?;
+            (data, limits, None)
+        }
+    };
+    if let Some(l) = &overload {
+        let n = |v: Option<f64>| v.map_or("?".to_string(), |v| crate::run::text::significant(v, 3));
+        let note = format!("stopped as overloaded: offered {}/s, completed {}/s, {}/s unserved", n(l.offered_per_s), n(l.completed_per_s), n(l.unserved_per_s.estimate));
+        eprintln!("sweep step {}: {note}", i + 1);
+        data.manifest.config.extra.insert("stopped_early".into(), note);
+    }
     data.manifest.labels.insert("sweep_step".into(), format!("{}", i + 1));
     let dir = out.join(format!("step-{:02}-{}-{value}", i + 1, plan.parameter.name()));
     crate::run::write::write_run(&dir, &data)?;
@@ -149,7 +166,7 @@ fn run_step(
     let (summary, row) = step_summary(&data);
     let mut entry = serde_json::json!({
         "stopped_early": data.manifest.config.extra.contains_key("stopped_early"),
-        "stop": data.manifest.phases.stop.as_ref().map(|s| &s.reason),
+        "stop": data.manifest.phases.stop.as_ref().map(|s| s.reason.clone()).or(overload.is_some().then(|| "overloaded".to_string())),
         "step": i + 1,
         "run": dir.file_name().map(|n| n.to_string_lossy().into_owned()),
         "requests": data.requests.num_rows(),
@@ -196,6 +213,7 @@ fn print_sweep_table(parameter: SweepParameter, steps: &[serde_json::Value], row
     for (st, r) in steps.iter().zip(rows) {
         let client = if st["client_limited"] == true { "near its limit (see the warnings)" } else { "ok" };
         let offered = st[key].as_f64().map_or("?".to_string(), |v| format!("{v}"));
+        let client = if st["stop"] == "overloaded" { "server overloaded: stopped" } else { client };
         eprintln!("{offered:>8}  {:<26} {:<26} {:<26} {:<8} {client}", r[0], r[1], r[2], r[3]);
     }
 }

@@ -29,6 +29,7 @@ mod messages_cli;
 mod mock_server;
 mod mock_timeline;
 mod overload_cli;
+mod overload_sim;
 mod peers_aiperf;
 mod peers_guidellm;
 mod peers_inference_perf;

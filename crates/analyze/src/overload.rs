@@ -142,8 +142,8 @@ fn load_over(r: &RequestView, open_loop: Option<bool>, planned_rate: Option<f64>
     out.in_flight_max = n.iter().copied().fold(0.0, f64::max) as u64;
     let ok = (0..r.len()).filter(|&i| r.ok[i] && (from_s..=to_s).contains(&r.end_s[i])).count();
     out.completed_per_s = Some(ok as f64 / span);
-    let sent = sends.iter().filter(|t| (from_s..=to_s).contains(*t)).count();
-    out.offered_per_s = planned_rate.or(Some(sent as f64 / span));
+    let sent_per_s = sends.iter().filter(|t| (from_s..=to_s).contains(*t)).count() as f64 / span;
+    out.offered_per_s = planned_rate.or(Some(sent_per_s));
     if open_loop == Some(false) {
         out.verdict = "closed_loop".into();
         return out;
@@ -161,7 +161,9 @@ fn load_over(r: &RequestView, open_loop: Option<bool>, planned_rate: Option<f64>
     let z = Normal::standard().inverse_cdf(0.5 + confidence / 2.0);
     out.unserved_per_s = Estimate::two_sided(point, (point - z * se, point + z * se), confidence, Method::HacSlope, t.len() as u64);
     (out.in_flight_growth_per_s, out.timed_out_per_s) = (Some(growth), Some(shed_rate));
-    let limit = OVERLOAD_SHARE * out.offered_per_s.unwrap_or(f64::INFINITY);
+    // The share is of what was offered: the plan, or the sends when a source's recorded rate
+    // falls short of them (a tool that ran several rates and recorded one).
+    let limit = OVERLOAD_SHARE * planned_rate.unwrap_or(0.0).max(sent_per_s);
     out.verdict = match (point - z * se, point + z * se) {
         (lo, _) if lo > limit => "overloaded",
         (_, hi) if hi < limit => "kept_up",

@@ -41,7 +41,7 @@ evidence-change = { $unit ->
 evidence-interval = {" "}[{ $low }, { $high }]
 ## An overloaded open loop: what was offered, completed and left unserved (with its interval),
 ## how (queue growth, timeouts), and the rate to stay below.
-evidence-overload = offered { $offered }/s, completed { $completed }/s; unserved { $unserved }/s [{ $low }, { $high }] (requests in flight growing { $growth }/s, { $shed }/s timed out or cancelled; up to { $max } in flight): this rate has no steady state; lower it below about { $below }/s
+evidence-overload = offered { $offered }/s, completed { $completed }/s; unserved { $unserved }/s [{ $low }, { $high }] (requests in flight growing { $growth }/s, { $shed }/s timed out or cancelled; up to { $max } in flight): this rate has no steady state; lower it below about { $completed }/s
 evidence-consequence = consequence: { $cause } from { $start } s to { $end } s ({ $items })
 ## Where a drift was seen: the steady-state detector, with its test's numbers.
 evidence-drift-source = steady-state detector: { $trend }

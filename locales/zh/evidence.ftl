@@ -36,7 +36,7 @@ evidence-change = { $unit ->
        *[other] { $value } { $unit }
     }
 evidence-interval = {" "}[{ $low }, { $high }]
-evidence-overload = 给定 { $offered }/s，成功完成 { $completed }/s；未得到服务 { $unserved }/s [{ $low }, { $high }]（在途请求每秒增加 { $growth } 个，超时或取消 { $shed }/s；在途最多 { $max } 个）：该速率下不存在稳态；请降到约 { $below }/s 以下
+evidence-overload = 给定 { $offered }/s，成功完成 { $completed }/s；未得到服务 { $unserved }/s [{ $low }, { $high }]（在途请求每秒增加 { $growth } 个，超时或取消 { $shed }/s；在途最多 { $max } 个）：该速率下不存在稳态；请降到约 { $completed }/s 以下
 evidence-consequence = 后果：{ $start } s 至 { $end } s { $cause }（{ $items }）
 evidence-drift-source = 稳态检测器：{ $trend }
 evidence-drift-source-bare = 稳态检测器

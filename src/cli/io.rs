@@ -10,13 +10,7 @@ use crate::report::i18n::Lang;
 use crate::report::{Exporter, Json, Report};
 
 pub use crate::ops::files::{check_writable, json_text, write_atomic, write_json};
-
-/// The files an import set aside, one line each on stderr.
-pub fn print_skipped(skipped: &[crate::import::folder::Skipped]) {
-    for s in skipped {
-        eprintln!("skipped {}: {}", s.path.display(), crate::text::sanitize(&s.why));
-    }
-}
+pub use crate::ops::inputs::print_skipped;
 
 /// Writes to stdout; a closed pipe (e.g. `| head`) is not an error.
 pub fn print_stdout(text: &str) -> Result<(), CliError> {

@@ -129,8 +129,8 @@ fn demo(opts: &AnalyzeOptions) -> Result<Analysis, CliError> {
 fn analyze_all(paths: &[PathBuf], opts: &AnalyzeOptions, import: &ImportOptions) -> Result<Vec<Analysis>, CliError> {
     let mut analyses = Vec::new();
     for path in paths {
-        if crate::ops::saved::is_saved_analysis(path) {
-            analyses.push(crate::ops::saved::read(path).map_err(|e| CliError::bad_input(e.to_string()))?);
+        if let Some(bytes) = crate::ops::saved::saved_bytes(path) {
+            analyses.push(crate::ops::saved::parse(path, &bytes).map_err(|e| CliError::bad_input(e.to_string()))?);
             continue;
         }
         analyses.extend(analyze_path(path, opts, import, "report")?.into_iter().map(|r| r.analysis));

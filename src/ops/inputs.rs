@@ -69,9 +69,7 @@ pub fn analyze_peer(path: &Path, opts: &AnalyzeOptions, import: &ImportOptions, 
 /// stem for one run, its place in the folder for several).
 pub fn import_runs(path: &Path, import: &ImportOptions, command: &str) -> Result<Vec<(String, RunData)>, CliError> {
     let gathered = gather(&[path.to_path_buf()], Format::Auto).map_err(|e| not_an_input(path, command, &looks_like(&e)))?;
-    for s in &gathered.skipped {
-        eprintln!("skipped {}: {}", s.path.display(), crate::text::sanitize(&s.why));
-    }
+    print_skipped(&gathered.skipped);
     let single = gathered.runs.len() == 1;
     gathered
         .runs
@@ -82,6 +80,13 @@ pub fn import_runs(path: &Path, import: &ImportOptions, command: &str) -> Result
             Ok((name, result.data))
         })
         .collect()
+}
+
+/// The files an import set aside, one line each on stderr.
+pub fn print_skipped(skipped: &[crate::import::folder::Skipped]) {
+    for s in skipped {
+        eprintln!("skipped {}: {}", s.path.display(), crate::text::sanitize(&s.why));
+    }
 }
 
 /// A path's name without its extension (`vllm-base.json` → `vllm-base`), which names the run.

@@ -17,17 +17,29 @@ pub enum SavedError {
     Format { file: String, source: serde_json::Error },
 }
 
-/// Whether `path` is meant as an analysis that `credence analyze --out` wrote: a JSON object
-/// with its `run` (no benchmark tool's file has one). It is read back as an analysis, and a
-/// damaged one is refused as such, never imported as a tool's output.
-pub fn is_saved_analysis(path: &Path) -> bool {
-    let Ok(bytes) = std::fs::read(path) else { return false };
-    serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|v| v.get("run").is_some_and(serde_json::Value::is_object))
+/// The keys a saved analysis is recognised by: its `run` object (skipped over, not built).
+#[derive(serde::Deserialize)]
+struct Probe {
+    #[serde(default)]
+    run: Option<std::collections::BTreeMap<String, serde::de::IgnoredAny>>,
+}
+
+/// The bytes of `path` when it is meant as an analysis that `credence analyze --out` wrote: a
+/// JSON object with its `run` object (no benchmark tool's file has one). The file is read
+/// once; the caller parses the bytes, and a damaged analysis is refused as such, never imported
+/// as a tool's output. None for anything else.
+pub fn saved_bytes(path: &Path) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    serde_json::from_slice::<Probe>(&bytes).ok()?.run.map(|_| bytes)
+}
+
+/// The analysis saved at `path`, from its `bytes`.
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Analysis, SavedError> {
+    serde_json::from_slice(bytes).map_err(|source| SavedError::Format { file: path.display().to_string(), source })
 }
 
 /// Reads the analysis saved at `path`.
 pub fn read(path: &Path) -> Result<Analysis, SavedError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| SavedError::Io { file: file.clone(), source })?;
-    serde_json::from_slice(&bytes).map_err(|source| SavedError::Format { file, source })
+    let bytes = std::fs::read(path).map_err(|source| SavedError::Io { file: path.display().to_string(), source })?;
+    parse(path, &bytes)
 }

@@ -17,6 +17,16 @@ pub enum Load {
     Closed(u32),
 }
 
+impl Load {
+    /// An open loop's offered rate (requests/s); none for a closed loop.
+    pub fn offered_per_s(&self) -> Option<f64> {
+        match *self {
+            Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) => Some(r),
+            Load::Closed(_) => None,
+        }
+    }
+}
+
 pub(crate) fn std_normal(rng: &mut ChaCha8Rng) -> f64 {
     let (u1, u2): (f64, f64) = (rng.random::<f64>().max(1e-300), rng.random());
     (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()

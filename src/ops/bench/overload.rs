@@ -19,9 +19,14 @@ pub struct OverloadWatcher {
     state: Mutex<State>,
 }
 
-#[derive(Default)]
 struct State {
+    /// The finished requests a look still needs: those that ended after the last look's
+    /// window began (one that ended before it adds to the arrivals and the ends alike, so the
+    /// in-flight count inside the window is the same without it). A look's cost then stays
+    /// bounded however long the step runs.
     done: Vec<Finished>,
+    /// The first send of the step (the analysis's clock starts there).
+    origin_s: f64,
     last_look_s: f64,
     /// What the look that stopped the run found.
     found: Option<Load>,
@@ -29,7 +34,7 @@ struct State {
 
 impl OverloadWatcher {
     pub fn new(offered: f64) -> OverloadWatcher {
-        OverloadWatcher { offered, state: Mutex::new(State::default()) }
+        OverloadWatcher { offered, state: Mutex::new(State { done: Vec::new(), origin_s: f64::INFINITY, last_look_s: 0.0, found: None }) }
     }
 
     /// The overload that stopped the run, if one did.
@@ -41,17 +46,18 @@ impl OverloadWatcher {
 impl Watcher for OverloadWatcher {
     fn tick(&self, t_s: f64, done: Vec<Finished>, complete_before_s: f64, _load: &LoadStatus) -> bool {
         let Ok(mut state) = self.state.lock() else { return false };
+        state.origin_s = done.iter().map(|f| f.sent_s).fold(state.origin_s, f64::min);
         state.done.extend(done);
         if t_s - state.last_look_s < LOOK_EVERY_S || state.done.is_empty() {
             return false;
         }
         state.last_look_s = t_s;
-        // The analysis's clock: seconds from the first send.
-        let origin = state.done.iter().map(|f| f.sent_s).fold(f64::INFINITY, f64::min);
-        let until = complete_before_s.min(t_s);
-        let view = view_of(&state.done, until, origin);
+        let (origin, until) = (state.origin_s, complete_before_s.min(t_s));
+        let since = (until - origin - OVERLOAD_LOOK_S).max(0.0);
         let d = AnalyzeOptions::default();
-        let l = load_since(&view, (until - origin - OVERLOAD_LOOK_S).max(0.0), self.offered, d.window_s, d.confidence);
+        let l = load_since(&view_of(&state.done, until, origin), since, self.offered, d.window_s, d.confidence);
+        // The next look's window begins after this one's: what ended before it is not needed.
+        state.done.retain(|f| f.end_s - origin >= since);
         let overloaded = l.overloaded();
         if overloaded {
             state.found = Some(l);

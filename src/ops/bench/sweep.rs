@@ -139,9 +139,9 @@ fn run_step(
 ) -> Result<(serde_json::Value, [String; 4]), CliError> {
     let mut step = o.clone();
     step.load = plan.load(&o.load, value);
-    let (mut data, limits, overload) = match (until, step.load) {
+    let (mut data, limits, overload) = match (until, step.load.offered_per_s()) {
         // A fixed-length open-loop step stops once the server is surely overloaded.
-        (None, Load::Poisson(rate) | Load::Constant(rate) | Load::Gamma(rate, _)) => {
+        (None, Some(rate)) => {
             let watcher = super::overload::OverloadWatcher::new(rate);
             let (data, limits) = crate::bench::run_watched(&step, beside, Some(&watcher)).map_err(CliError::bad_input)?;
             (data, limits, watcher.found())

@@ -17,13 +17,8 @@ use credence_messages::{Lang, Message, Sep};
 /// stop (why and when) recorded in its `run.json` and said on stderr.
 pub fn run_until(o: &BenchOptions, beside: Beside, until: Option<&UntilOptions>, lang: Lang) -> Result<(RunData, Limits), String> {
     let Some(options) = until else { return crate::bench::run(o, beside) };
-    let mut watcher = UntilWatcher::new(options.clone(), lang);
     // An open loop's nominal rate: offered more than it completes, the server is overloaded.
-    let offered = match o.load {
-        crate::bench::Load::Poisson(r) | crate::bench::Load::Constant(r) | crate::bench::Load::Gamma(r, _) => Some(r),
-        crate::bench::Load::Closed(_) => None,
-    };
-    watcher.state.get_mut().expect("until state").monitor.set_offered(offered);
+    let watcher = UntilWatcher::new(options.clone(), lang, o.load.offered_per_s());
     let (mut data, limits) = crate::bench::run_watched(o, beside, Some(&watcher))?;
     let stop = watcher.record(crate::collect::stop_requested());
     eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(lang));
@@ -54,8 +49,10 @@ struct State {
 }
 
 impl UntilWatcher {
-    fn new(options: UntilOptions, lang: Lang) -> UntilWatcher {
-        let state = State { monitor: Monitor::new(options.clone()), gpu: Vec::new(), last: None, drawn: 0, last_plain_s: f64::NEG_INFINITY };
+    fn new(options: UntilOptions, lang: Lang, offered_per_s: Option<f64>) -> UntilWatcher {
+        let mut monitor = Monitor::new(options.clone());
+        monitor.set_offered(offered_per_s);
+        let state = State { monitor, gpu: Vec::new(), last: None, drawn: 0, last_plain_s: f64::NEG_INFINITY };
         UntilWatcher { state: Mutex::new(state), options, lang, terminal: std::io::stderr().is_terminal() }
     }
 

@@ -62,9 +62,8 @@ pub fn load_points(inputs: &[PathBuf], resamples: usize, seed: u64, import: &Imp
 /// read back, else each run it holds analyzed.
 fn load_point(path: &Path, opts: &AnalyzeOptions, import: &ImportOptions) -> Result<Vec<RunPoint>, CliError> {
     let saved = if path.is_dir() { path.join("analysis.json") } else { path.to_path_buf() };
-    if saved.is_file() && crate::ops::saved::is_saved_analysis(&saved) {
-        let text = std::fs::read_to_string(&saved).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", saved.display())))?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| CliError::bad_input(format!("{}: not JSON: {e}", saved.display())))?;
+    if let Some(bytes) = crate::ops::saved::saved_bytes(&saved) {
+        let value: Value = serde_json::from_slice(&bytes).map_err(|e| CliError::bad_input(format!("{}: not JSON: {e}", saved.display())))?;
         return Ok(vec![point_of(&value, &saved.display().to_string())?]);
     }
     analyze_path(path, opts, import, "history")?

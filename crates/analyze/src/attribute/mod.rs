@@ -421,7 +421,7 @@ fn rank(f: &Finding) -> f64 {
 }
 
 /// The strength of a finding decided by its own interval (overload): strong.
-fn decided() -> Strength {
+fn decided_strength() -> Strength {
     Strength { label: "strong", anomaly_overlap: 1.0, correlation: None, lag_s: None, effect_significant: true }
 }
 
@@ -526,7 +526,6 @@ fn overload_evidence(l: &crate::overload::Load) -> Message {
         .text("growth", n(l.in_flight_growth_per_s))
         .text("shed", n(l.timed_out_per_s))
         .int("max", l.in_flight_max)
-        .text("below", n(l.completed_per_s))
 }
 
 /// A detected cause as a finding: its episodes, effect, evidence, strength and action.
@@ -538,20 +537,18 @@ fn finding(d: &Detection, episodes: &[CauseEpisode], ctx: &FindingContext<'_>) -
     // last quarter with the rest.
     let from = steady.start_s.min(spans.first().map_or(steady.start_s, |s| s.start_s));
     let effect_spans = if d.cause == Cause::Drift { vec![Span { start_s: from + 0.75 * (run_end - from), end_s: run_end }] } else { spans.clone() };
-    // Overload spans the run: there is no "outside" to compare with, and its evidence is the
-    // unserved rate's interval (decided before it is a finding).
-    let eff = if d.cause == Cause::Overload { None } else { effect(ctx.r, metric, &effect_spans, from, run_end + 1.0, ctx.seed) };
+    // Overload spans the run: there is no "outside" to compare with. It was decided by the
+    // unserved rate's own interval, which leads its evidence, and is strong by that decision.
+    let decided = ctx.load.filter(|_| d.cause == Cause::Overload).map(overload_evidence);
+    let eff = if decided.is_some() { None } else { effect(ctx.r, metric, &effect_spans, from, run_end + 1.0, ctx.seed) };
     let drift = (d.cause == Cause::Drift).then(|| drift_source(ctx.steady));
-    let mut evidence_messages = evidence(episodes, eff.as_ref(), drift);
-    if let Some(load) = ctx.load.filter(|_| d.cause == Cause::Overload) {
-        evidence_messages.insert(0, overload_evidence(load));
-    }
+    let evidence_messages: Vec<Message> = decided.iter().cloned().chain(evidence(episodes, eff.as_ref(), drift)).collect();
     Finding {
         cause: d.cause,
         title: d.cause.title().render(Lang::En),
         episodes: episodes.iter().map(finding_episode).collect(),
         consequences: Vec::new(),
-        strength: if d.cause == Cause::Overload { decided() } else { strength(d, &spans, metric, eff.as_ref(), ctx) },
+        strength: if decided.is_some() { decided_strength() } else { strength(d, &spans, metric, eff.as_ref(), ctx) },
         evidence: evidence_messages.iter().map(|m| m.render(Lang::En)).collect(),
         evidence_messages,
         effect: eff,

@@ -12,7 +12,7 @@ use CheckStatus::{Fail, NotChecked, Pass, Warn};
 
 /// Error share of the measured window above which results are suspect, and above which they fail.
 const ERROR_WARN: f64 = 0.01;
-const ERROR_FAIL: f64 = 0.05;
+pub(crate) const ERROR_FAIL: f64 = 0.05;
 /// Pooled relative half-width above which an interval is called wide.
 const WIDE: f64 = 0.05;
 /// The percentile the headline rests on (P99 TTFT is what users quote and SLOs name).

@@ -13,6 +13,7 @@ mod aggregate_only;
 pub mod check_id;
 pub use check_id::CheckId;
 mod checks;
+pub(crate) use checks::ERROR_FAIL;
 pub mod notes;
 pub use checks::ttft_dependence;
 mod statement;

@@ -65,9 +65,6 @@ pub const FAR_OUT_OF_REACH: f64 = 10.0;
 /// Seconds of the most recent load an overload look judges: a queue that started to grow late
 /// in the run must not be averaged away by the earlier, healthy part.
 pub const OVERLOAD_LOOK_S: f64 = 30.0;
-/// Error share of the measured window above which the error-rate check fails: a run with
-/// more errors never stops with its goals met (`credibility::checks`' `ERROR_FAIL`).
-const ERROR_FAIL: f64 = 0.05;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
 /// settle a width to a few percent, and a look must cost little beside the load.
 const LOOK_RESAMPLES: usize = 999;
@@ -462,7 +459,9 @@ impl Monitor {
         if deciding && look.targets.iter().all(|t| t.met) {
             // Goals met on a run whose error rate fails its check are no goals met.
             let share = look.errors as f64 / look.requests.max(1) as f64;
-            return Some(if share > ERROR_FAIL { StopReason::ErrorRate { rate: share, limit: ERROR_FAIL } } else { StopReason::TargetsMet });
+            // The error-rate check's failure level: a run above it never stops with its goals met.
+            let limit = crate::credibility::ERROR_FAIL;
+            return Some(if share > limit { StopReason::ErrorRate { rate: share, limit } } else { StopReason::TargetsMet });
         }
         let due = self.plan.is_none_or(|p| look.measured_s >= p.at_s);
         if self.o.rule == Rule::Staged && due {

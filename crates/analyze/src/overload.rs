@@ -132,6 +132,7 @@ fn load_over(r: &RequestView, open_loop: Option<bool>, planned_rate: Option<f64>
     }
     // The in-flight count fills for about one response time after the first send: the load
     // period starts after it (at most a quarter of the load in).
+    let first_send = from_s;
     let from_s = (from_s + fill_s(r).min(0.25 * (to_s - from_s))).max(since_s);
     if !(to_s > from_s) {
         return out;
@@ -148,33 +149,42 @@ fn load_over(r: &RequestView, open_loop: Option<bool>, planned_rate: Option<f64>
         out.verdict = "closed_loop".into();
         return out;
     }
-    if open_loop.is_none() {
-        return out;
+    if open_loop.is_some() {
+        // The share is of what was offered: the plan, or the sends when a source's recorded
+        // rate falls short of them (a tool that ran several rates and recorded one).
+        let limit = OVERLOAD_SHARE * planned_rate.unwrap_or(0.0).max(sent_per_s);
+        judge(&mut out, r, (&t, &n), limit, (window_s, confidence));
+        if out.overloaded() {
+            let (t0, n0) = in_flight_series(r, first_send, to_s, window_s);
+            out.onset_s = onset(&t0, &n0);
+        }
     }
-    let shed = unserved_ends(r, from_s, to_s);
-    let Some((growth, growth_se)) = slope_with_se(&t, &n) else {
-        out.unserved_per_s = Estimate::not_applicable(confidence, r.len() as u64, "fewer than 8 windows of load");
-        return out;
+    out
+}
+
+/// The unserved rate over the load period (`out.from_s` to `out.to_s`, the in-flight count `n`
+/// sampled at `t`) with its interval, and the verdict against `limit` requests/s.
+fn judge(out: &mut Load, r: &RequestView, (t, n): (&[f64], &[f64]), limit: f64, (window_s, confidence): (f64, f64)) {
+    let span = out.to_s - out.from_s;
+    let Some((growth, growth_se)) = slope_with_se(t, n) else {
+        out.unserved_per_s = Estimate::not_applicable(confidence, r.len() as u64, format!("fewer than 8 windows of {window_s} s of load"));
+        return;
     };
+    let shed = unserved_ends(r, out.from_s, out.to_s);
     let shed_rate = shed as f64 / span;
     let (point, se) = (growth + shed_rate, (growth_se.powi(2) + shed as f64 / span.powi(2)).sqrt());
     let z = Normal::standard().inverse_cdf(0.5 + confidence / 2.0);
-    out.unserved_per_s = Estimate::two_sided(point, (point - z * se, point + z * se), confidence, Method::HacSlope, t.len() as u64);
+    let (lo, hi) = (point - z * se, point + z * se);
+    out.unserved_per_s = Estimate::two_sided(point, (lo, hi), confidence, Method::HacSlope, t.len() as u64);
     (out.in_flight_growth_per_s, out.timed_out_per_s) = (Some(growth), Some(shed_rate));
-    // The share is of what was offered: the plan, or the sends when a source's recorded rate
-    // falls short of them (a tool that ran several rates and recorded one).
-    let limit = OVERLOAD_SHARE * planned_rate.unwrap_or(0.0).max(sent_per_s);
-    out.verdict = match (point - z * se, point + z * se) {
-        (lo, _) if lo > limit => "overloaded",
-        (_, hi) if hi < limit => "kept_up",
-        _ => "undecided",
+    out.verdict = if lo > limit {
+        "overloaded"
+    } else if hi < limit {
+        "kept_up"
+    } else {
+        "undecided"
     }
     .into();
-    if out.overloaded() {
-        let (t0, n0) = in_flight_series(r, out.from_s.min(first_send(r)), to_s, window_s);
-        out.onset_s = onset(&t0, &n0);
-    }
-    out
 }
 
 /// `load` of an open loop offering `offered` per second, judged on the load after `since_s`
@@ -192,10 +202,6 @@ fn fill_s(r: &RequestView) -> f64 {
     credence_stats::quantile::quantile_in_place(&mut e2e, 0.5).unwrap_or(0.0)
 }
 
-/// The first send, in seconds.
-fn first_send(r: &RequestView) -> f64 {
-    r.sent_s.iter().copied().filter(|t| t.is_finite()).fold(f64::INFINITY, f64::min)
-}
 
 /// Requests that ended inside `[from_s, to_s]` timed out or cancelled: served by nobody.
 fn unserved_ends(r: &RequestView, from_s: f64, to_s: f64) -> usize {

@@ -3,6 +3,7 @@ until-stopped = stopped at { $at } s{ $warmup }{ $excluded }: { $reason }; { $ta
 ## Why the run stopped (`phases.stop.reason`).
 until-reason = { $reason ->
         [targets_met] every goal reached
+        [decided] every objective decided against its threshold
         [error_rate] the error rate passed its limit
         [client_saturated] the load generator fell behind its schedule
         [overloaded] the server was overloaded: offered more than it completes, its queue grew

@@ -3,6 +3,7 @@ until-stopped = 于 { $at } s 停止{ $warmup }{ $excluded }：{ $reason }；{ $
 ## Why the run stopped (`phases.stop.reason`).
 until-reason = { $reason ->
         [targets_met] 所有目标均已达到
+        [decided] 每个目标都已相对其阈值判定
         [error_rate] 错误率超过上限
         [client_saturated] 压测客户端跟不上发送计划
         [overloaded] 服务端过载：给定负载超过其完成能力，队列持续增长

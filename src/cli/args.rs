@@ -274,3 +274,53 @@ mod tests {
         assert!(parse_duration("abc").is_err());
     }
 }
+
+/// `--slo`, and the capacity search's flags (`bench` and `simulate`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CapacityFlags {
+    /// Service-level objectives, e.g. ttft_p99=500ms,tpot_p99=50ms: judged on the run (met,
+    /// violated or undecided by the interval), with SLO attainment and goodput.
+    #[arg(long, value_name = "SPEC")]
+    pub slo: Option<String>,
+    /// Search for the highest load at which every --slo objective holds: steps from --rate (or
+    /// --concurrency; default 1 request/s), doubling then refining, each run until its objectives
+    /// are decided; OUT/capacity.json holds the capacity with its interval. --max-duration
+    /// bounds the whole search.
+    #[arg(long)]
+    pub find_capacity: bool,
+    /// With --find-capacity: the bracket's relative width at which the search ends.
+    #[arg(long, default_value = "5%")]
+    pub precision: String,
+    /// With --find-capacity: the longest one step may run (--duration instead gives every step
+    /// that fixed length).
+    #[arg(long, default_value = "5m")]
+    pub max_step_duration: String,
+}
+
+impl CapacityFlags {
+    /// The search's plan from `start` (the parameter and its first load), the bounds
+    /// (`--min-duration` per step, `--max-duration` in all, `--duration` for fixed steps) and
+    /// the seed; the objectives are required.
+    pub fn plan(
+        &self,
+        (parameter, start): (crate::ops::bench::sweep::SweepParameter, f64),
+        (min, max, fixed): (&str, &str, Option<&str>),
+        seed: u64,
+    ) -> Result<crate::ops::bench::capacity::CapacityPlan, CliError> {
+        let Some(spec) = self.slo.as_deref() else {
+            return Err(CliError::bad_input(format!("--find-capacity needs --slo SPEC, e.g. ttft_p99=500ms,tpot_p99=50ms; METRIC one of {}", crate::analyze::slo::known_keys().join(", "))));
+        };
+        let objectives = crate::analyze::slo::parse(spec).map_err(CliError::bad_input)?;
+        let precision = self.precision.trim().strip_suffix('%').and_then(|p| p.trim().parse::<f64>().ok()).filter(|p| *p >= 0.5 && *p <= 50.0);
+        let precision = precision.ok_or_else(|| CliError::bad_input(format!("--precision {:?}: expected a percentage from 0.5 % to 50 %, e.g. 5%", self.precision)))? / 100.0;
+        let whole = parameter == crate::ops::bench::sweep::SweepParameter::Concurrency;
+        let (lowest, highest) = if whole { (1.0, 4096.0) } else { (start / 64.0, start * 4096.0) };
+        let search = crate::analyze::capacity::search::SearchPlan { start, precision, factor: 2.0, lowest, highest, whole, max_steps: 24 };
+        let max_total_s = duration_flag("--max-duration", max)?;
+        let max_step_s = duration_flag("--max-step-duration", &self.max_step_duration)?.min(max_total_s);
+        let min_step_s = duration_flag("--min-duration", min)?.min(max_step_s);
+        let fixed_step_s = fixed.map(|d| duration_flag("--duration", d)).transpose()?;
+        let slo = objectives.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",");
+        Ok(crate::ops::bench::capacity::CapacityPlan { search, parameter, objectives, slo, max_step_s, min_step_s, fixed_step_s, max_total_s, seed })
+    }
+}

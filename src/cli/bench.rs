@@ -11,11 +11,12 @@ use crate::bench::in_flight::{Bound, FdLimit, fd_budget};
 use crate::bench::lengths::LengthDist;
 use crate::bench::tls::{TlsClient, Trust};
 use crate::bench::{BenchOptions, Beside, Load};
-use crate::cli::args::{GpuArg, check_metrics_url, delay_flag, duration_flag, parse_lang};
+use crate::cli::args::{CapacityFlags, GpuArg, check_metrics_url, delay_flag, duration_flag, parse_lang};
 use crate::cli::gpu::gpu_source;
 use crate::error::{CliError, ExitCode};
 use crate::ops::bench::series::{Repeat, SeriesPlan, run_series};
 use crate::ops::bench::sweep::{SweepParameter, SweepPlan, parse_sweep, run_sweep};
+use crate::analyze::slo::ObjectiveSpec;
 use crate::run::manifest::TlsUse;
 use credence_messages::Lang;
 
@@ -138,6 +139,8 @@ pub struct BenchArgs {
     /// its exit code and duration go to series.json, and a failure stops the series (exit 2).
     #[arg(long)]
     before_each: Option<String>,
+    #[command(flatten)]
+    capacity: CapacityFlags,
 }
 
 /// `--repeat N [--cooldown D] [--before-each CMD]` as a series plan, checked.
@@ -172,6 +175,10 @@ fn series_plan(a: &BenchArgs) -> Result<Option<SeriesPlan<'_>>, CliError> {
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
+    if a.capacity.find_capacity {
+        return run_capacity(&a);
+    }
+    let slo = crate::cli::args::slo_flag(a.capacity.slo.as_deref())?;
     let series = series_plan(&a)?;
     let sweep = a.sweep.as_deref().map(|s| parse_sweep(s, load_flag(&a))).transpose()?;
     let o = options(&a, sweep.as_ref())?;
@@ -184,7 +191,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     let lang = parse_lang(&a.lang)?;
     match (sweep, series) {
         (_, Some(plan)) => run_series(&o, &plan, until.as_ref(), beside, &a.out, lang),
-        (None, None) => run_once(&o, beside, &a.out, until.as_ref(), lang),
+        (None, None) => run_once(&o, beside, &a.out, (until.as_ref(), &slo), lang),
         (Some(sweep), None) => run_sweep(&o, &sweep, beside, &a.out, until.as_ref(), lang),
     }
 }
@@ -231,9 +238,13 @@ fn error_rate_flag(text: &str) -> Result<f64, CliError> {
 
 /// One run: the load, then the run directory and what the client noticed about itself. With
 /// `--until`, the watcher ends the load and the run records why and when.
-fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilOptions>, lang: Lang) -> Result<ExitCode, CliError> {
-    let (data, limits) = crate::ops::bench::until::run_until(o, beside, until, lang).map_err(CliError::bad_input)?;
+fn run_once(o: &BenchOptions, beside: Beside, out: &Path, (until, slo): (Option<&UntilOptions>, &[ObjectiveSpec]), lang: Lang) -> Result<ExitCode, CliError> {
+    let (mut data, limits) = crate::ops::bench::until::run_until(o, beside, until, lang).map_err(CliError::bad_input)?;
+    if !slo.is_empty() {
+        data.manifest.config.extra.insert("slo".into(), slo.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(","));
+    }
     crate::run::write::write_run(out, &data)?;
+    print_slo(&data, slo, lang);
     let n = data.requests.num_rows();
     eprintln!("wrote {} ({n} requests, {} warmup)", out.display(), data.manifest.phases.warmup_requests.unwrap_or(0));
     for w in &limits.warnings {
@@ -249,6 +260,20 @@ fn run_once(o: &BenchOptions, beside: Beside, out: &Path, until: Option<&UntilOp
         eprintln!("warning: {count} requests could not connect; the first: {example}");
     }
     Ok(ExitCode::Success)
+}
+
+/// The objectives judged on the run as written (`analyze RUN --slo SPEC` says the same).
+fn print_slo(data: &crate::run::write::RunData, slo: &[ObjectiveSpec], lang: Lang) {
+    if slo.is_empty() {
+        return;
+    }
+    let view = crate::analyze::requests::RequestView::from_table(&data.requests);
+    let telemetry = crate::analyze::attribute::Telemetry { gpu: data.gpu.as_ref(), host: data.host.as_ref(), server: data.server.as_ref() };
+    let a = crate::analyze::analyze_view(&data.manifest, &view, &telemetry, &crate::analyze::AnalyzeOptions { slo: slo.to_vec(), ..Default::default() });
+    if let Some(s) = &a.slo {
+        eprintln!("slo: {}", crate::report::slo_view::objectives(s, lang));
+        eprintln!("slo: {}", crate::report::slo_view::goodput(s, lang));
+    }
 }
 
 /// How many requests failed with this error kind, and the first one's message (a `no_tokens`
@@ -275,6 +300,8 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
     };
     let duration_s = match (&a.until, a.duration.as_deref()) {
         (Some(_), _) => Some(duration_flag("--max-duration", &a.max_duration)?),
+        // Each step of a capacity search sets its own.
+        (None, None) if a.capacity.find_capacity => Some(duration_flag("--max-step-duration", &a.capacity.max_step_duration)?),
         (None, d) => d.map(|d| duration_flag("--duration", d)).transpose()?,
     };
     if duration_s.is_none() && a.requests.is_none() {
@@ -430,4 +457,37 @@ fn read_dataset(path: &Path) -> Result<Vec<String>, CliError> {
         return Err(CliError::bad_input(format!("{}: no prompts", path.display())));
     }
     Ok(out)
+}
+
+/// `--find-capacity --slo SPEC`: the search's plan from the flags, checked, then the search.
+fn run_capacity(a: &BenchArgs) -> Result<ExitCode, CliError> {
+    let plan = capacity_plan(a)?;
+    let mut o = options(a, None)?;
+    if a.rate.is_none() && a.concurrency.is_none() {
+        o.load = load(Some(plan.search.start), None, &a.arrival)?;
+    }
+    let (gpus, gpu_note) = gpu_source(a.collect_gpu.mode(), "--collect-gpu")?;
+    check_metrics_url(a.server_metrics.as_deref())?;
+    crate::collect::install_signals();
+    let lang = parse_lang(&a.lang)?;
+    let beside = Beside { gpus, server_metrics: a.server_metrics.clone(), gpu_note };
+    let mut source = crate::ops::bench::capacity::BenchSource { options: o, beside, lang };
+    let (capacity, ended) = crate::ops::bench::capacity::find_capacity(&plan, &mut source, &a.out, lang)?;
+    Ok(crate::ops::bench::capacity::conclude(&capacity, ended, &a.out, lang))
+}
+
+/// The flags of a capacity search, checked: the flags that set a run's length or load some
+/// other way conflict.
+fn capacity_plan(a: &BenchArgs) -> Result<crate::ops::bench::capacity::CapacityPlan, CliError> {
+    for (given, flag) in [(a.until.is_some(), "--until"), (a.sweep.is_some(), "--sweep"), (a.requests.is_some(), "--requests"), (a.repeat.is_some(), "--repeat")] {
+        if given {
+            return Err(CliError::bad_input(format!("--find-capacity chooses each step's load and length: drop {flag}")));
+        }
+    }
+    let start = match (a.rate, a.concurrency) {
+        (_, Some(c)) => (SweepParameter::Concurrency, f64::from(c)),
+        (r, None) => (SweepParameter::Rate, r.unwrap_or(1.0)),
+    };
+    let bounds = (a.min_duration.as_str(), a.max_duration.as_str(), a.duration.as_deref());
+    a.capacity.plan(start, bounds, a.seed)
 }

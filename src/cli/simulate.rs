@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
-use crate::cli::args::duration_flag;
+use crate::cli::args::{CapacityFlags, duration_flag};
+use crate::ops::bench::sweep::SweepParameter;
+use credence_messages::Lang;
 use crate::error::{CliError, ExitCode};
 use crate::run::write::write_run;
 use crate::simulate::{ArrivalProcess, Effect, Scenario, SimOptions, simulate};
@@ -22,9 +24,10 @@ pub struct SimulateArgs {
     /// Seed of every random draw; the same seed gives a byte-identical run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// How long requests are offered, e.g. 300s, 5m.
-    #[arg(long, default_value = "300s")]
-    duration: String,
+    /// How long requests are offered, e.g. 300s, 5m (default 300s; with --find-capacity, every
+    /// step's fixed length instead of running until decided).
+    #[arg(long)]
+    duration: Option<String>,
     /// Offered request rate (open loop), requests per second.
     #[arg(long, default_value_t = 20.0)]
     rate: f64,
@@ -43,6 +46,17 @@ pub struct SimulateArgs {
     /// Median output length in tokens (smaller makes smaller fixtures).
     #[arg(long, default_value_t = 128.0)]
     output_median: f64,
+    /// Batch slots of the simulated engine (continuous batching): its capacity.
+    #[arg(long, default_value_t = 256)]
+    max_batch: u32,
+    #[command(flatten)]
+    capacity: CapacityFlags,
+    /// With --find-capacity: the whole search's bound, in simulated time.
+    #[arg(long, default_value = "30m")]
+    max_duration: String,
+    /// With --find-capacity: the shortest step.
+    #[arg(long, default_value = "60s")]
+    min_duration: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,6 +68,9 @@ enum ArrivalArg {
 
 pub fn run(a: SimulateArgs) -> Result<ExitCode, CliError> {
     let opts = options(&a)?;
+    if a.capacity.find_capacity {
+        return find_capacity(&a, opts);
+    }
     let sim = simulate(&opts).map_err(|e| CliError::bad_input(e.to_string()))?;
     write_run(&a.out, &sim.data)?;
     eprintln!("wrote {} ({} requests, scenario {}, seed {})", a.out.display(), sim.data.requests.num_rows(), opts.scenario, opts.seed);
@@ -66,7 +83,7 @@ fn options(a: &SimulateArgs) -> Result<SimOptions, CliError> {
         CliError::bad_input(format!("--scenario {:?} is not a scenario", a.scenario)).hint(format!("choose one of: {}", names.join(", ")))
     })?;
     let mut opts = SimOptions::new(scenario, a.seed);
-    opts.duration_s = duration_flag("--duration", &a.duration)?;
+    opts.duration_s = duration_flag("--duration", a.duration.as_deref().unwrap_or("300s"))?;
     opts.arrival = arrival(a.arrival, a.rate, a.concurrency)?;
     opts.effect = a.effect.as_deref().map(Effect::parse).transpose().map_err(CliError::bad_input)?;
     opts.gpus = a.gpus;
@@ -74,6 +91,10 @@ fn options(a: &SimulateArgs) -> Result<SimOptions, CliError> {
         return Err(CliError::bad_input("--output-median must lie between 2 and 4096 tokens"));
     }
     opts.lengths.output_median = a.output_median;
+    if a.max_batch == 0 {
+        return Err(CliError::bad_input("--max-batch must be at least 1"));
+    }
+    opts.engine.max_batch = a.max_batch;
     Ok(opts)
 }
 
@@ -85,4 +106,21 @@ fn arrival(kind: ArrivalArg, rate: f64, concurrency: Option<u32>) -> Result<Arri
         (ArrivalArg::ClosedLoop, None) => Err(CliError::bad_input("--arrival closed-loop needs --concurrency N")),
         (_, Some(_)) => Err(CliError::bad_input("--concurrency applies only to --arrival closed-loop")),
     }
+}
+
+/// `--find-capacity --slo SPEC`: a capacity search against the simulated engine, written as
+/// `bench --find-capacity` writes one (its steps' seeds follow from --seed).
+fn find_capacity(a: &SimulateArgs, mut base: SimOptions) -> Result<ExitCode, CliError> {
+    if a.out.exists() {
+        return Err(CliError::bad_input(format!("{}: already exists; remove it or choose another --out", a.out.display())));
+    }
+    base.compute_truth = false;
+    let start = match a.concurrency {
+        Some(c) => (SweepParameter::Concurrency, f64::from(c)),
+        None => (SweepParameter::Rate, a.rate),
+    };
+    let plan = a.capacity.plan(start, (&a.min_duration, &a.max_duration, a.duration.as_deref()), a.seed)?;
+    let mut source = crate::ops::capacity_sim::SimSource { base };
+    let (capacity, ended) = crate::ops::bench::capacity::find_capacity(&plan, &mut source, &a.out, Lang::En)?;
+    Ok(crate::ops::bench::capacity::conclude(&capacity, ended, &a.out, Lang::En))
 }

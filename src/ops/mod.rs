@@ -2,6 +2,7 @@
 //! options, calls one of these and prints what it returns.
 
 pub mod bench;
+pub mod capacity_sim;
 pub mod compare;
 pub mod files;
 pub mod history;

@@ -27,6 +27,10 @@ pub enum Method {
     /// A ratio of per-window counts, its interval by the delta method with a heteroscedasticity-
     /// and autocorrelation-consistent (flat-top long-run) variance, normal interval.
     HacRatio,
+    /// A load where a latency–load curve crosses a threshold (a capacity): each step's
+    /// percentile interval interpolated in log load, the point where the estimates cross, the
+    /// bounds where the upper and lower bands do.
+    CurveInversion,
     /// No interval: the statistic, or its interval, could not be computed.
     None,
 }

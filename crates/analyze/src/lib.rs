@@ -9,6 +9,7 @@
 mod aiperf_facts;
 pub mod attribute;
 pub mod audit;
+pub mod capacity;
 pub mod cause;
 pub mod compare;
 pub mod conditions;

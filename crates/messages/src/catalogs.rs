@@ -8,8 +8,8 @@ macro_rules! catalog {
 }
 
 pub const CATALOGS: &[(&str, &[(&str, &str)])] = &[
-    catalog!("en": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl", "history.ftl", "plan.ftl", "report.ftl", "sweep.ftl", "facts.ftl", "evidence.ftl", "telemetry.ftl", "audit.ftl", "capture.ftl", "definitions.ftl", "cli.ftl", "until.ftl", "html.ftl"),
-    catalog!("zh": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl", "history.ftl", "plan.ftl", "report.ftl", "sweep.ftl", "facts.ftl", "evidence.ftl", "telemetry.ftl", "audit.ftl", "capture.ftl", "definitions.ftl", "cli.ftl", "until.ftl", "html.ftl"),
+    catalog!("en": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl", "history.ftl", "plan.ftl", "report.ftl", "sweep.ftl", "facts.ftl", "evidence.ftl", "telemetry.ftl", "audit.ftl", "capture.ftl", "definitions.ftl", "cli.ftl", "until.ftl", "html.ftl", "capacity.ftl"),
+    catalog!("zh": "common.ftl", "checks.ftl", "causes.ftl", "detectors.ftl", "statement.ftl", "compare.ftl", "history.ftl", "plan.ftl", "report.ftl", "sweep.ftl", "facts.ftl", "evidence.ftl", "telemetry.ftl", "audit.ftl", "capture.ftl", "definitions.ftl", "cli.ftl", "until.ftl", "html.ftl", "capacity.ftl"),
 ];
 
 /// Every message id of the English catalog, in file order (a message starts a line with

@@ -2,6 +2,7 @@
 //! ends, a series of repetitions, and a run that stops when its numbers are good enough
 //! (`until`; the load generator itself is `credence-loadgen`).
 
+pub mod capacity;
 pub mod overload;
 pub mod series;
 pub mod sweep;

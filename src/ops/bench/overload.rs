@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use crate::analyze::AnalyzeOptions;
 use crate::analyze::overload::{Load, load_since};
-use crate::analyze::until::{Finished, OVERLOAD_LOOK_S, view_of};
+use crate::analyze::until::{Finished, OVERLOAD_LOOK_S, OVERLOAD_MIN_S, view_of};
 use crate::bench::{LoadStatus, Watcher};
 
 /// Seconds between two looks.
@@ -53,6 +53,10 @@ impl Watcher for OverloadWatcher {
         }
         state.last_look_s = t_s;
         let (origin, until) = (state.origin_s, complete_before_s.min(t_s));
+        // The in-flight count's fill is no queue: judged on `OVERLOAD_MIN_S` of load at least.
+        if until - origin < OVERLOAD_MIN_S {
+            return false;
+        }
         let since = (until - origin - OVERLOAD_LOOK_S).max(0.0);
         let d = AnalyzeOptions::default();
         let l = load_since(&view_of(&state.done, until, origin), since, self.offered, d.window_s, d.confidence);

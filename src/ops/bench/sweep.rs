@@ -23,6 +23,17 @@ pub enum SweepParameter {
 }
 
 impl SweepParameter {
+    /// The load at `value`: the open loop's arrival process with that rate, or that many
+    /// closed-loop clients.
+    pub fn load(self, base: &Load, value: f64) -> Load {
+        match (self, base) {
+            (SweepParameter::Concurrency, _) => Load::Closed(value as u32),
+            (SweepParameter::Rate, Load::Constant(_)) => Load::Constant(value),
+            (SweepParameter::Rate, Load::Gamma(_, cv)) => Load::Gamma(value, *cv),
+            (SweepParameter::Rate, _) => Load::Poisson(value),
+        }
+    }
+
     /// As `--sweep` and `sweep.json` spell it.
     pub fn name(self) -> &'static str {
         match self {
@@ -40,15 +51,8 @@ pub struct SweepPlan {
 }
 
 impl SweepPlan {
-    /// The load of step `value`: the open loop's arrival process with that rate, or that many
-    /// closed-loop clients.
     fn load(&self, base: &Load, value: f64) -> Load {
-        match (self.parameter, base) {
-            (SweepParameter::Concurrency, _) => Load::Closed(value as u32),
-            (SweepParameter::Rate, Load::Constant(_)) => Load::Constant(value),
-            (SweepParameter::Rate, Load::Gamma(_, cv)) => Load::Gamma(value, *cv),
-            (SweepParameter::Rate, _) => Load::Poisson(value),
-        }
+        self.parameter.load(base, value)
     }
 
     /// The first step's load: what the options carry when `--rate` or `--concurrency` is not given.

@@ -65,6 +65,8 @@ pub const FAR_OUT_OF_REACH: f64 = 10.0;
 /// Seconds of the most recent load an overload look judges: a queue that started to grow late
 /// in the run must not be averaged away by the earlier, healthy part.
 pub const OVERLOAD_LOOK_S: f64 = 30.0;
+/// Seconds of load before a look may judge the server overloaded.
+pub const OVERLOAD_MIN_S: f64 = 20.0;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
 /// settle a width to a few percent, and a look must cost little beside the load.
 const LOOK_RESAMPLES: usize = 999;
@@ -99,6 +101,10 @@ pub struct UntilOptions {
 pub enum StopReason {
     /// Every target reached its goal.
     TargetsMet,
+    /// Every threshold target is decided (its interval on one side of its threshold), or one is
+    /// surely above its threshold (a capacity step that violates an objective need not wait for
+    /// the others).
+    Decided,
     /// The error rate passed `--max-error-rate`.
     ErrorRate { rate: f64, limit: f64 },
     /// The load generator could not keep its schedule: its numbers measure the client.
@@ -119,6 +125,7 @@ impl StopReason {
     pub fn id(&self) -> &'static str {
         match self {
             StopReason::TargetsMet => "targets_met",
+            StopReason::Decided => "decided",
             StopReason::ErrorRate { .. } => "error_rate",
             StopReason::ClientSaturated => "client_saturated",
             StopReason::Overloaded { .. } => "overloaded",
@@ -140,6 +147,9 @@ pub struct TargetState {
     /// The interval's larger half-width relative to the estimate; none while it is unbounded.
     pub half_width: Option<f64>,
     pub met: bool,
+    /// A threshold target whose interval lies above its threshold (met, and violated).
+    #[serde(default)]
+    pub violated: bool,
     /// Seconds of steady data the goal needs, projected from how the width shrinks (∝ 1/√n).
     pub needed_s: Option<f64>,
 }
@@ -389,6 +399,11 @@ impl Monitor {
     /// the offered rate.
     fn overloaded(&self, view: &RequestView, until_s: f64) -> Option<StopReason> {
         let offered = self.offered_per_s?;
+        // The first seconds' slope is the in-flight count filling (and a dozen windows' HAC
+        // error is too small): a queue is judged on `OVERLOAD_MIN_S` of load at least.
+        if until_s < OVERLOAD_MIN_S {
+            return None;
+        }
         let d = AnalyzeOptions::default();
         let l = crate::overload::load_since(view, (until_s - OVERLOAD_LOOK_S).max(0.0), offered, d.window_s, d.confidence);
         l.overloaded().then(|| StopReason::Overloaded { offered, completed: l.completed_per_s.unwrap_or(0.0), unserved: l.unserved_per_s.estimate.unwrap_or(0.0) })
@@ -456,6 +471,9 @@ impl Monitor {
     /// wide for want of groups, and narrows faster than 1/√n), with the projection beyond 1.5 ×
     /// `--max-duration` at `UNREACHABLE_LOOKS` looks in a row. Neither ever reports a goal met.
     fn decide(&mut self, look: &Look, now_s: f64, deciding: bool) -> Option<StopReason> {
+        if deciding && self.o.targets.iter().any(|t| t.threshold_ms.is_some()) && (look.targets.iter().all(|t| t.met) || look.targets.iter().any(|t| t.violated)) {
+            return Some(StopReason::Decided);
+        }
         if deciding && look.targets.iter().all(|t| t.met) {
             // Goals met on a run whose error rate fails its check are no goals met.
             let share = look.errors as f64 / look.requests.max(1) as f64;
@@ -487,7 +505,7 @@ impl Monitor {
 
 impl TargetState {
     fn unknown(t: &Target) -> TargetState {
-        TargetState { key: t.key.clone(), goal: t.goal, estimate: None, low: None, high: None, half_width: None, met: false, needed_s: None }
+        TargetState { key: t.key.clone(), goal: t.goal, estimate: None, low: None, high: None, half_width: None, met: false, violated: false, needed_s: None }
     }
 }
 
@@ -593,19 +611,30 @@ fn estimates(view: &RequestView, window: &Window<'_>, targets: &[Target], seed: 
         .collect()
 }
 
-/// A target's state from its estimate: met when the larger half-width is within the goal.
+/// A target's state from its estimate: met when the larger half-width is within the goal, or,
+/// for a threshold target, when the interval lies on one side of the threshold (the goal is
+/// then the estimate's relative distance to the threshold: the width that decides it).
 fn state(t: &Target, e: Option<&crate::estimate::Estimate>, measured_s: f64) -> TargetState {
     let mut s = TargetState::unknown(t);
     let Some(e) = e else { return s };
     s.estimate = e.estimate;
     (s.low, s.high) = (e.ci_low, e.ci_high);
+    if let Some(threshold) = t.threshold_ms {
+        // A bound (a percentile beyond the timeouts) above the threshold decides it too.
+        s.violated = e.ci_low.is_some_and(|lo| lo > threshold);
+        s.met = s.violated || e.ci_high.is_some_and(|hi| hi <= threshold);
+    }
     if let (Some(x), Some(lo), Some(hi)) = (e.estimate, e.ci_low, e.ci_high)
         && x > 0.0
     {
         let h = (hi - x).max(x - lo) / x;
         s.half_width = Some(h);
-        s.met = h <= t.goal;
-        s.needed_s = Some(measured_s * (h / t.goal).powi(2));
+        if let Some(threshold) = t.threshold_ms {
+            s.goal = ((x - threshold).abs() / x).max(1e-6);
+        } else {
+            s.met = h <= t.goal;
+        }
+        s.needed_s = Some(measured_s * (h / s.goal).powi(2));
     }
     s
 }

@@ -20,6 +20,11 @@ pub struct Target {
     pub key: String,
     /// The goal, a fraction: 0.03 for `3%`.
     pub goal: f64,
+    /// A threshold to decide against instead of a width to reach (a capacity step's objective,
+    /// in ms): the target is met once its interval lies on one side of it, so the width it
+    /// needs is the estimate's distance to the threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold_ms: Option<f64>,
 }
 
 impl Target {
@@ -69,7 +74,7 @@ pub fn parse(spec: &str) -> Result<Vec<Target>, String> {
         if targets.iter().any(|t| t.key == key) {
             return Err(format!("--until {spec:?}: {key} is named twice"));
         }
-        targets.push(Target { key: key.to_string(), goal: goal / 100.0 });
+        targets.push(Target { key: key.to_string(), goal: goal / 100.0, threshold_ms: None });
     }
     Ok(targets)
 }

@@ -24,6 +24,7 @@ fn look(measured_s: f64, needed_s: f64) -> Look {
         high: None,
         half_width: Some(0.05),
         met: false,
+        violated: false,
         needed_s: Some(needed_s),
     };
     Look {

@@ -77,8 +77,15 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, scatter_points, slo, ..AnalyzeOptions::default() };
     let report = if a.demo {
         Report::for_runs(vec![demo(&opts)?], a.title, a.date)
+    } else if let Some(pair) = crate::ops::bench::capacity::search_pair(&a.base, &a.cand) {
+        let (tolerance, _) = parse_tolerances(&a.tolerance)?;
+        crate::ops::bench::capacity::compare_searches(pair, (&opts, tolerance), &a.import.options()?, (a.title.clone(), a.date.clone()))?
     } else if !a.base.is_empty() {
         comparison(&a)?
+    } else if let [dir] = a.runs.as_slice()
+        && dir.join("capacity.json").is_file()
+    {
+        capacity_report(dir, &a, opts)?
     } else if let [dir] = a.runs.as_slice()
         && dir.join("sweep.json").is_file()
     {
@@ -150,6 +157,13 @@ fn comparison(a: &ReportArgs) -> Result<Report, CliError> {
         ..Default::default()
     };
     crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, &a.import.options()?, (a.title.clone(), a.date.clone()))
+}
+
+/// A capacity search (`bench --find-capacity`): its steps analyzed with its objectives (unless
+/// --slo names others), the capacity recomputed from them, the steps shown as a sweep by load.
+fn capacity_report(dir: &Path, a: &ReportArgs, opts: AnalyzeOptions) -> Result<Report, CliError> {
+    let (runs, capacity, sweep) = crate::ops::bench::capacity::analyze_search(dir, opts, &a.import.options()?)?;
+    Ok(Report::for_capacity(runs, capacity, sweep, a.title.clone(), a.date.clone()))
 }
 
 /// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be

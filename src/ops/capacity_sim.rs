@@ -73,7 +73,10 @@ pub fn replay(v: &RequestView, plan: &CapacityPlan, budget_s: f64, offered: Opti
             next += 1;
         }
         let before = open.keys().next().map_or(t, |(_, i)| v.sent_s[*i]);
-        if monitor.look(t, before, false).is_some_and(|l| l.stop.is_some()) {
+        if let Some(stop) = monitor.look(t, before, false).and_then(|l| l.stop) {
+            if std::env::var("CAPACITY_TRACE").is_ok() {
+                eprintln!("      stop at {t} s: {stop:?}");
+            }
             return t;
         }
         t += 1.0;

@@ -10,6 +10,7 @@ mod attribution_sim;
 mod audit_telemetry;
 mod bench_cli;
 mod bench_https;
+mod capacity_study;
 mod collect_cli;
 mod compare_cli;
 mod compare_study;

@@ -31,6 +31,9 @@ pub enum Method {
     /// percentile interval interpolated in log load, the point where the estimates cross, the
     /// bounds where the upper and lower bands do.
     CurveInversion,
+    /// A ratio of two independent estimates, its interval from theirs on the log scale (each
+    /// half-width over the normal quantile taken as its standard error).
+    LogRatio,
     /// No interval: the statistic, or its interval, could not be computed.
     None,
 }

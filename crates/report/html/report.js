@@ -197,8 +197,11 @@ function sweepLead(v, r) {
   const sw = v.sweep;
   const cols = [w('tpl.col_offered'), w('tpl.col_achieved'), 'TTFT P50 ms', 'TTFT P99 ms', 'TPOT P50 ms', 'E2E P99 ms', w('tpl.col_errors_pct'), w('tpl.col_grade')];
   const chart = h('div', { class: 'chart-slot' });
+  const c = v.capacity;
   document.getElementById('report').append(
     h('div', { class: 'lead' },
+      c ? h('div', { class: 'headline' }, prose(c.headline)) : null,
+      c ? table(c.head, c.rows) : null,
       h('div', { class: 'headline' }, prose(sw.summary)),
       chart,
       table(cols, sw.rows),

@@ -36,6 +36,12 @@ pub struct Report {
     pub audit: Option<credence_analyze::audit::Audit>,
     /// A load sweep (`credence bench --sweep`): one run per step, in `runs`.
     pub sweep: Option<Sweep>,
+    /// A capacity search (`credence bench --find-capacity`): its steps are the sweep's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<credence_analyze::capacity::Capacity>,
+    /// Two capacity searches compared: the base's steps then the candidate's are `runs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capacity_comparison: Option<credence_analyze::capacity::compare::CapacityComparison>,
     /// A GPU capture audited without request records (kind `telemetry`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub telemetry: Option<TelemetryAudit>,
@@ -131,6 +137,8 @@ impl Report {
             comparison: None,
             audit: None,
             sweep: None,
+            capacity: None,
+            capacity_comparison: None,
             telemetry: None,
         }
     }
@@ -165,6 +173,33 @@ impl Report {
         r
     }
 
+    /// A capacity search: the sweep of its steps, led by the capacity. Its grade and statement
+    /// are those of its weakest step that the server kept up with: an overloaded step is graded
+    /// low by design (it has no steady state) and counts only as "beyond" in the search.
+    pub fn for_capacity(runs: Vec<Analysis>, capacity: credence_analyze::capacity::Capacity, sweep: Sweep, title: Option<String>, date: Option<String>) -> Report {
+        let kept_up: Vec<SweepStep> = sweep.steps.iter().filter(|s| runs.get(s.run).is_none_or(|a| !a.load.as_ref().is_some_and(|l| l.overloaded()))).cloned().collect();
+        let graded = Sweep { steps: if kept_up.is_empty() { sweep.steps.clone() } else { kept_up }, ..sweep.clone() };
+        let mut r = Report::for_sweep(runs, graded, title, date);
+        r.kind = "capacity";
+        r.sweep = Some(sweep);
+        r.capacity = Some(capacity);
+        r
+    }
+
+    /// Two capacity searches compared. The grade is the weaker arm's, each arm graded as a
+    /// capacity search is (its weakest step that the server kept up with).
+    pub fn for_capacity_comparison(runs: Vec<Analysis>, cmp: credence_analyze::capacity::compare::CapacityComparison, title: Option<String>, date: Option<String>) -> Report {
+        let kept_up: Vec<Analysis> = runs.iter().filter(|a| !a.load.as_ref().is_some_and(|l| l.overloaded())).cloned().collect();
+        let credibility = assess(&kept_up.iter().collect::<Vec<_>>());
+        let (title, title_message) = titled(title, || default_title(&runs, true));
+        let mut r = Report::for_runs(runs, None, date);
+        (r.title, r.title_message) = (title, title_message);
+        r.kind = "capacity_comparison";
+        r.credibility = credibility;
+        r.capacity_comparison = Some(cmp);
+        r
+    }
+
     /// An audit of a source with no per-request data: only its claims and facts.
     pub fn for_audit_only(credibility: Credibility, audit: credence_analyze::audit::Audit, (title, title_message): (String, Option<Message>), date: String) -> Report {
         Report {
@@ -180,6 +215,8 @@ impl Report {
             comparison: None,
             audit: Some(audit),
             sweep: None,
+            capacity: None,
+            capacity_comparison: None,
             telemetry: None,
         }
     }
@@ -206,6 +243,8 @@ impl Report {
             comparison: None,
             audit: claims,
             sweep: None,
+            capacity: None,
+            capacity_comparison: None,
             telemetry: Some(telemetry),
         }
     }
@@ -230,6 +269,8 @@ impl Report {
             comparison: Some(comparison),
             audit: None,
             sweep: None,
+            capacity: None,
+            capacity_comparison: None,
             telemetry: None,
         };
         // The first sentence every renderer and the JSON show: one source.

@@ -127,7 +127,16 @@ fn verdict_first(s: &mut String, v: &View) {
     if let Some(c) = &v.comparison {
         comparison_lead(s, v, c);
     } else if let Some(sw) = &v.sweep {
-        let _ = writeln!(s, "# {}\n\n{}\n", md(&v.title), md(&sw.summary));
+        let _ = writeln!(s, "# {}\n", md(&v.title));
+        if let Some(c) = &v.capacity {
+            let _ = writeln!(s, "**{}**\n", md(&c.headline));
+            let _ = writeln!(s, "{}", header(&c.head.iter().map(String::as_str).collect::<Vec<_>>()));
+            for row in &c.rows {
+                let _ = writeln!(s, "| {} |", row.iter().map(|x| md(x)).collect::<Vec<_>>().join(" | "));
+            }
+            let _ = writeln!(s);
+        }
+        let _ = writeln!(s, "{}\n", md(&sw.summary));
         let cols = [
             w(v, "tpl.col_offered"),
             w(v, "tpl.col_achieved"),

@@ -34,7 +34,7 @@ pub(crate) fn subtitle(r: &Report, lang: Lang) -> String {
     let Some(a) = r.runs.first() else { return String::new() };
     let kind = match (r.kind, r.runs.len()) {
         ("comparison", _) => "view.kind_comparison",
-        ("sweep", _) => "view.kind_sweep",
+        ("sweep" | "capacity", _) => "view.kind_sweep",
         (_, 1) => "view.kind_single",
         _ => "view.kind_replicated",
     };

@@ -61,6 +61,14 @@ pub struct SweepView {
     pub rows: Vec<[String; 8]>,
 }
 
+/// A capacity search: the capacity (or why there is none) and a row per step.
+#[derive(Debug, Clone, Serialize)]
+pub struct CapacityView {
+    pub headline: String,
+    pub head: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct EnvironmentView {
     pub title: String,
@@ -98,6 +106,8 @@ pub struct View {
     pub comparison: Option<ComparisonView>,
     pub audit: Option<AuditView>,
     pub sweep: Option<SweepView>,
+    /// A capacity search: leads page 1, before its sweep's curve and table.
+    pub capacity: Option<CapacityView>,
     /// A GPU capture audited without request records.
     pub telemetry: Option<TelemetryView>,
     pub environment: Vec<EnvironmentView>,
@@ -243,13 +253,15 @@ fn sweep_ttft_p99_span(steps: &[SweepPoint]) -> Option<((f64, f64), (f64, f64))>
 
 /// The offered rates the achieved rate kept up with, from the first step on: its interval
 /// reaches 95 % of the offered rate (a short step's Poisson count alone can put the estimate a
-/// few percent low) and the client was not near its own limit.
+/// few percent low), the client was not near its own limit, and the server's queue did not grow
+/// (an overloaded step cut early can still show most of its rate completed).
 fn sweep_kept_up(steps: &[SweepPoint]) -> Vec<f64> {
     steps
         .iter()
         .take_while(|(s, a)| {
             let t = &a.throughput.requests_per_s;
-            t.ci_high.or(t.estimate).is_some_and(|x| x >= 0.95 * s.offered_per_s) && !s.client_limited
+            let overloaded = a.load.as_ref().is_some_and(|l| l.overloaded());
+            t.ci_high.or(t.estimate).is_some_and(|x| x >= 0.95 * s.offered_per_s) && !s.client_limited && !overloaded
         })
         .map(|(s, _)| s.offered_per_s)
         .collect()
@@ -307,6 +319,10 @@ pub fn view(r: &Report, lang: Lang) -> View {
         comparison: comparison_view,
         audit: audit(r, lang),
         sweep: sweep_view,
+        capacity: r.capacity.as_ref().map(|c| {
+            let (head, rows) = super::capacity_view::rows(c, lang);
+            CapacityView { headline: super::capacity_view::headline(c, lang).render(lang), head, rows }
+        }),
         telemetry: r.telemetry.as_ref().map(|t| telemetry_view(t, lang)),
         environment: r.runs.iter().map(|a| run_view::environment(a, lang)).collect(),
         provenance: run_view::provenance(r, lang),

@@ -203,3 +203,91 @@ impl StepSource for BenchSource {
         Ok(data)
     }
 }
+
+/// A capacity search's folder as written: its steps' run folders (plain names inside `dir`: the
+/// file is not trusted to point elsewhere) with their loads, its parameter and its objectives.
+pub struct SavedSearch {
+    pub parameter: String,
+    pub slo: String,
+    pub steps: Vec<(f64, std::path::PathBuf)>,
+}
+
+/// Reads `DIR/capacity.json`; the error names the file and the field.
+pub fn read_search(dir: &Path) -> Result<SavedSearch, CliError> {
+    let path = dir.join("capacity.json");
+    let bad = |what: String| CliError::bad_input(format!("{}: {what}", path.display()));
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    let c = v.get("capacity").ok_or_else(|| bad("expected a \"capacity\" object".into()))?;
+    let text_of = |k: &str| c.get(k).and_then(|x| x.as_str()).map(String::from).ok_or_else(|| bad(format!("capacity.{k}: expected a string")));
+    let (parameter, slo) = (text_of("parameter")?, text_of("slo")?);
+    let list = c.get("steps").and_then(|s| s.as_array()).filter(|s| !s.is_empty()).ok_or_else(|| bad("capacity.steps: expected a non-empty array".into()))?;
+    let mut steps = Vec::new();
+    for (i, st) in list.iter().enumerate() {
+        let name = st.get("run").and_then(|r| r.as_str()).ok_or_else(|| bad(format!("capacity.steps[{i}].run: expected the step's folder name")))?;
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+            return Err(bad(format!("capacity.steps[{i}].run {name:?}: expected a folder name inside the search")));
+        }
+        let load = st.get("load").and_then(|r| r.as_f64()).filter(|r| r.is_finite() && *r > 0.0);
+        steps.push((load.ok_or_else(|| bad(format!("capacity.steps[{i}].load: expected a positive number")))?, dir.join(name)));
+    }
+    Ok(SavedSearch { parameter, slo, steps })
+}
+
+/// The capacity recomputed from the steps' analyses (made with the search's objectives): the
+/// report's numbers come from the runs, not from the file's copy of them.
+pub fn recompute(search: &SavedSearch, analyses: &[crate::analyze::Analysis]) -> Capacity {
+    let steps = search.steps.iter().zip(analyses).map(|((load, dir), a)| {
+        let name = dir.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        Step::of(*load, a, name)
+    });
+    estimate(&search.parameter, &search.slo, steps.collect(), AnalyzeOptions::default().confidence)
+}
+
+/// A capacity search's folder analyzed: its steps' analyses (by load, with its objectives, or
+/// with `opts.slo` when given), the capacity recomputed from them, and the steps as a sweep.
+pub fn analyze_search(
+    dir: &Path,
+    mut opts: AnalyzeOptions,
+    import: &crate::import::ImportOptions,
+) -> Result<(Vec<crate::analyze::Analysis>, Capacity, crate::report::document::Sweep), CliError> {
+    let mut search = read_search(dir)?;
+    if opts.slo.is_empty() {
+        opts.slo = crate::analyze::slo::parse(&search.slo).map_err(|e| CliError::bad_input(format!("{}: capacity.slo: {e}", dir.join("capacity.json").display())))?;
+    } else {
+        search.slo = opts.slo.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",");
+    }
+    search.steps.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut runs = Vec::new();
+    for (_, step) in &search.steps {
+        runs.extend(crate::ops::inputs::analyze_path(step, &opts, import, "report")?.into_iter().map(|r| r.analysis));
+    }
+    if runs.len() != search.steps.len() {
+        return Err(CliError::bad_input(format!("{}: a step folder holds more than one run", dir.display())));
+    }
+    let capacity = recompute(&search, &runs);
+    let steps = search.steps.iter().enumerate().map(|(i, (load, _))| crate::report::document::SweepStep { offered_per_s: *load, run: i, client_limited: false }).collect();
+    Ok((runs, capacity, crate::report::document::Sweep { parameter: search.parameter, steps, stopped_early: false }))
+}
+
+/// Both arms a single capacity search's folder: the pair.
+pub fn search_pair<'a>(base: &'a [std::path::PathBuf], cand: &'a [std::path::PathBuf]) -> Option<(&'a Path, &'a Path)> {
+    match (base, cand) {
+        ([b], [c]) if b.join("capacity.json").is_file() && c.join("capacity.json").is_file() => Some((b, c)),
+        _ => None,
+    }
+}
+
+/// The report on two capacity searches: the candidate's capacity against the base's.
+pub fn compare_searches(
+    (base, cand): (&Path, &Path),
+    (opts, tolerance): (&AnalyzeOptions, f64),
+    import: &crate::import::ImportOptions,
+    (title, date): (Option<String>, Option<String>),
+) -> Result<crate::report::Report, CliError> {
+    let (mut runs, b, _) = analyze_search(base, opts.clone(), import)?;
+    let (cand_runs, c, _) = analyze_search(cand, opts.clone(), import)?;
+    runs.extend(cand_runs);
+    let cmp = crate::analyze::capacity::compare::compare(b, c, tolerance, opts.confidence);
+    Ok(crate::report::Report::for_capacity_comparison(runs, cmp, title, date))
+}

@@ -16,6 +16,7 @@
 //! `violated` above, the interval lies between them. Several objectives: the lowest crossing
 //! wins, and names the objective that limits the capacity.
 
+pub mod compare;
 pub mod search;
 
 use serde::{Deserialize, Serialize};

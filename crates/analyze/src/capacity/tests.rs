@@ -123,3 +123,27 @@ fn clients_are_whole_and_the_search_ends_when_no_whole_load_is_left() {
     let e = c.capacity;
     assert!(e.ci_low.unwrap() >= 4.0 && e.ci_high.unwrap() <= 6.0 && (e.estimate.unwrap() - 5.0).abs() < 0.1, "{e:?}");
 }
+
+/// A found capacity with the interval [lo, hi].
+fn found(p: f64, lo: f64, hi: f64) -> Capacity {
+    let mut c = estimate("rate", "ttft_p99=500ms", vec![step(10.0, 200.0, 0.1, false), step(20.0, 800.0, 0.1, false)], 0.95);
+    c.capacity = Estimate::two_sided(p, (lo, hi), 0.95, Method::CurveInversion, 2);
+    c
+}
+
+#[test]
+fn a_capacity_change_combines_both_intervals_on_the_log_scale() {
+    use super::compare::compare;
+    // ±5 % intervals (log half-width ln 1.05) on both: the change's half-width is √2 × that.
+    let c = compare(found(100.0, 100.0 / 1.05, 105.0), found(130.0, 130.0 / 1.05, 136.5), 0.05, 0.95);
+    let (lo, hi) = (c.change.ci_low.unwrap(), c.change.ci_high.unwrap());
+    let h = 2f64.sqrt() * 1.05f64.ln();
+    assert!((c.change.estimate.unwrap() - 0.3).abs() < 1e-12);
+    assert!((lo - (1.3f64.ln() - h).exp() + 1.0).abs() < 1e-9 && (hi - (1.3f64.ln() + h).exp() + 1.0).abs() < 1e-9);
+    assert_eq!(c.verdict, "improvement");
+    assert_eq!(compare(found(100.0, 95.0, 105.0), found(101.0, 96.0, 106.0), 0.2, 0.95).verdict, "equivalent");
+    assert_eq!(compare(found(100.0, 95.0, 105.0), found(101.0, 96.0, 106.0), 0.02, 0.95).verdict, "undecided");
+    let mut other = found(100.0, 95.0, 105.0);
+    other.slo = "ttft_p99=300ms".into();
+    assert_eq!(compare(found(100.0, 95.0, 105.0), other, 0.05, 0.95).verdict, "not_comparable");
+}

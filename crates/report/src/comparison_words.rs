@@ -461,6 +461,7 @@ mod tests {
             left_out: Vec::new(),
             between_run_prior: credence_analyze::compare::pooled::DEFAULT_PRIOR,
             metrics: metrics.into_iter().map(|(k, m)| (k.to_string(), m)).collect(),
+            not_compared: Default::default(),
             what_changed: Vec::new(),
             environment_changed: Vec::new(),
             replication: "single-run".into(),

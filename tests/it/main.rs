@@ -10,6 +10,8 @@ mod attribution_sim;
 mod audit_telemetry;
 mod bench_cli;
 mod bench_https;
+mod censoring_cli;
+mod censoring_study;
 mod collect_cli;
 mod compare_cli;
 mod compare_study;

@@ -291,7 +291,9 @@ fn percentile_plans(ranking: &PartialRanking, km: &ProductLimit, s: &MetricSampl
         .into_iter()
         .zip(&sums)
         .map(|((key, p, q), d)| {
-            let d = design_effect(d, n, p * (1.0 - p));
+            // The indicator's own variance: beyond the censoring level it is that of "observed".
+            let f = if q.is_finite() { p } else { km.observed() as f64 / n as f64 };
+            let d = design_effect(d, n, f * (1.0 - f));
             let rank = if q.is_finite() { km.locate((n - 1) as f64 * p).map_or(last, |(k, _)| k) } else { last };
             Plan { key, p, q, rank, tau: d.tau, block: d.block, bias_ratio: d.bias_ratio }
         })

@@ -282,17 +282,23 @@ fn percentile_plans(ranking: &PartialRanking, km: &ProductLimit, s: &MetricSampl
     let last = km.observed().saturating_sub(1);
     let points: Vec<(String, f64, f64)> =
         all_percentiles(extra).into_iter().map(|(key, p)| (key, p, censored::quantile(km, p, |k| ranking.value(k)).unwrap_or(f64::INFINITY))).collect();
-    // Beyond the censoring level the indicator is "observed at all": how timeouts cluster in
-    // time sets the dependence of the bound's rank.
-    let indicated: Vec<(String, f64, f64)> =
-        points.iter().map(|(k, p, q)| (k.clone(), *p, if q.is_finite() || km.observed() == 0 { *q } else { ranking.value(last) })).collect();
+    // Beyond the censoring level the indicator is "observed at all", centred on its share: how
+    // timeouts cluster in time sets the dependence of the bound's rank.
+    let observed_share = km.observed() as f64 / n as f64;
+    let indicated: Vec<(String, f64, f64)> = points
+        .iter()
+        .map(|(k, p, q)| match (q.is_finite(), km.observed()) {
+            (false, observed) if observed > 0 => (k.clone(), observed_share, ranking.value(last)),
+            _ => (k.clone(), *p, *q),
+        })
+        .collect();
     let sums = indicator_window_sums(s, &indicated);
     points
         .into_iter()
         .zip(&sums)
         .map(|((key, p, q), d)| {
             // The indicator's own variance: beyond the censoring level it is that of "observed".
-            let f = if q.is_finite() { p } else { km.observed() as f64 / n as f64 };
+            let f = if q.is_finite() { p } else { observed_share };
             let d = design_effect(d, n, f * (1.0 - f));
             let rank = if q.is_finite() { km.locate((n - 1) as f64 * p).map_or(last, |(k, _)| k) } else { last };
             Plan { key, p, q, rank, tau: d.tau, block: d.block, bias_ratio: d.bias_ratio }

@@ -58,9 +58,11 @@ impl Rng {
 
 /// The standard normal quantile (Acklam's rational approximation, relative error < 1.2e-9).
 fn z(p: f64) -> f64 {
-    const A: [f64; 6] = [-3.969_683_028_665_376e1, 2.209_460_984_245_205e2, -2.759_285_104_469_687e2, 1.383_577_518_672_69e2, -3.066_479_806_614_716e1, 2.506_628_277_459_239];
+    const A: [f64; 6] =
+        [-3.969_683_028_665_376e1, 2.209_460_984_245_205e2, -2.759_285_104_469_687e2, 1.383_577_518_672_69e2, -3.066_479_806_614_716e1, 2.506_628_277_459_239];
     const B: [f64; 5] = [-5.447_609_879_822_406e1, 1.615_858_368_580_409e2, -1.556_989_798_598_866e2, 6.680_131_188_771_972e1, -1.328_068_155_288_572e1];
-    const C: [f64; 6] = [-7.784_894_002_430_293e-3, -3.223_964_580_411_365e-1, -2.400_758_277_161_838, -2.549_732_539_343_734, 4.374_664_141_464_968, 2.938_163_982_698_783];
+    const C: [f64; 6] =
+        [-7.784_894_002_430_293e-3, -3.223_964_580_411_365e-1, -2.400_758_277_161_838, -2.549_732_539_343_734, 4.374_664_141_464_968, 2.938_163_982_698_783];
     const D: [f64; 4] = [7.784_695_709_041_462e-3, 3.224_671_290_700_398e-1, 2.445_134_137_142_996, 3.754_408_661_907_416];
     let tail = |q: f64| (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0);
     if p < 0.02425 {
@@ -204,7 +206,12 @@ fn check(results: &[(Censor, Vec<Cell>)], min_coverage: f64) {
                 // The numbers cover, the bounds hold: each as often as a 95 % statement should.
                 let numbers = cell.replicates - cell.bounds;
                 assert!(numbers < 10 || cell.covered as f64 / numbers as f64 >= min_coverage, "P{p100}, random: coverage {}/{numbers}", cell.covered);
-                assert!(cell.bounds < 10 || cell.bounds_hold as f64 / cell.bounds as f64 >= min_coverage, "P{p100}, random: bounds hold {}/{}", cell.bounds_hold, cell.bounds);
+                assert!(
+                    cell.bounds < 10 || cell.bounds_hold as f64 / cell.bounds as f64 >= min_coverage,
+                    "P{p100}, random: bounds hold {}/{}",
+                    cell.bounds_hold,
+                    cell.bounds
+                );
             }
         }
     }

@@ -60,11 +60,7 @@ pub fn quantile(km: &ProductLimit, p: f64, at: impl Fn(usize) -> f64) -> Option<
 /// The note of a percentile beyond the censoring level.
 pub fn beyond_note(c: &Censoring, bound_ms: Option<f64>) -> String {
     let known = bound_ms.map_or(String::new(), |b| format!("; it is only known to exceed {}", ms(b)));
-    format!(
-        "beyond the censoring level: {:.0} % of requests timed out or were cancelled {}{known}",
-        c.share * 100.0,
-        before_words(c.before)
-    )
+    format!("beyond the censoring level: {:.0} % of requests timed out or were cancelled {}{known}", c.share * 100.0, before_words(c.before))
 }
 
 /// The note of a percentile whose upper bound falls among the censored values.
@@ -144,7 +140,10 @@ mod tests {
         // A lower confidence bound above the level is capped at it.
         let e = beyond(&km, Some(20_001.0), c, (0.95, 10));
         assert_eq!((e.estimate, e.ci_low, e.ci_high), (None, Some(20_000.1), None));
-        assert_eq!(e.note.as_deref(), Some("beyond the censoring level: 40 % of requests timed out or were cancelled before their first token; it is only known to exceed 20000 ms"));
+        assert_eq!(
+            e.note.as_deref(),
+            Some("beyond the censoring level: 40 % of requests timed out or were cancelled before their first token; it is only known to exceed 20000 ms")
+        );
         // One below it is kept: the data support no more.
         assert_eq!(beyond(&km, Some(500.0), c, (0.95, 10)).ci_low, Some(500.0));
     }

@@ -171,12 +171,7 @@ impl Estimate {
     /// A statistic beyond the censoring level: no number, only that it exceeds `ci_low` (with
     /// confidence `confidence`), and how many observations were censored.
     pub fn beyond_censoring(ci_low: Option<f64>, confidence: f64, method: Method, n: u64, censored: Censoring, why: impl Into<String>) -> Estimate {
-        Estimate {
-            ci_low: finite(ci_low),
-            note: Some(why.into()),
-            censored: Some(censored),
-            ..Estimate::base(confidence, method, n, Status::InsufficientData)
-        }
+        Estimate { ci_low: finite(ci_low), note: Some(why.into()), censored: Some(censored), ..Estimate::base(confidence, method, n, Status::InsufficientData) }
     }
 
     /// Whether this is a lower bound beyond the censoring level, not a number.

@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use super::censored::{self, CensoredValues};
 use super::estimate::{Censoring, Estimate, Method};
-use credence_stats::product_limit::ProductLimit;
 use credence_stats::block_length::dependence;
 use credence_stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
 use credence_stats::order_ci::{Alternative, order_statistic_indices};
+use credence_stats::product_limit::ProductLimit;
 use credence_stats::quantile::quantile_ranks;
 use credence_stats::rank::PartialRanking;
 use credence_stats::resample::stat_id;
@@ -118,7 +118,6 @@ fn order_statistic_ranks(n: usize, p: f64, n_eff: f64, cl: f64, alt: Alternative
     let map = |i: usize| -> usize { (((i as f64 + 0.5) * n as f64 / m as f64) as usize).min(n - 1) };
     (idx.lo.map(map), idx.hi.map(map))
 }
-
 
 /// Degrees of freedom of one run's block-bootstrap variance over `windows` groups with mean
 /// block length `block` (at least 2). The stationary bootstrap's own variance has
@@ -380,8 +379,13 @@ impl MetricIntervals<'_> {
         // Censored resample quantiles are +infinity: kept, they leave the upper end open.
         let ci = if self.censoring.is_some() { censored::percentile_keeping_infinity(dist, cl) } else { percentile_of(dist, cl) };
         match (ci.map(|ci| few_blocks_widening(estimate, ci, self.windows, self.block, bias_ratio, cl)), self.censoring) {
-            (Some((lo, hi)), Some(c)) if hi.is_infinite() => Estimate::insufficient(estimate, Some(lo), None, cl, Method::StationaryBootstrap, n, censored::open_upper_note(&c))
-                .resampled(self.o.seed, self.o.resamples, Some(self.block)),
+            (Some((lo, hi)), Some(c)) if hi.is_infinite() => {
+                Estimate::insufficient(estimate, Some(lo), None, cl, Method::StationaryBootstrap, n, censored::open_upper_note(&c)).resampled(
+                    self.o.seed,
+                    self.o.resamples,
+                    Some(self.block),
+                )
+            }
             (Some(ci), _) => Estimate::two_sided(estimate, ci, cl, Method::StationaryBootstrap, n).resampled(self.o.seed, self.o.resamples, Some(self.block)),
             (None, _) => Estimate::insufficient(estimate, None, None, cl, Method::StationaryBootstrap, n, "the bootstrap distribution is empty"),
         }
@@ -608,11 +612,7 @@ pub fn metric_estimates(
     } else {
         settle_points(&mut ranking, &o.extra_percentiles, s.with_distribution);
     }
-    // Summed in time order: how the ranks were settled must not move the last digits. Censored
-    // values count at their censoring times (the mean is then only bounded below).
-    let mean = s.restricted_pairs().map(|(_, v)| v).sum::<f64>() / n as f64;
-    let var = s.restricted_pairs().map(|(_, v)| (v - mean).powi(2)).sum::<f64>() / n as f64;
-    let mean_dependence = design_effect(&deviation_window_sums(s, mean), n, var);
+    let (mean, var, mean_dependence) = moments(s, n);
     let (tau_mean, block_mean) = (mean_dependence.tau, mean_dependence.block);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
@@ -633,33 +633,34 @@ pub fn metric_estimates(
     let boot = need_blocks.then(|| block_bootstrap(&ranking, s.windows, &plans, &resampled, block, o, id)).flatten();
     let sorted = ranking.into_values();
     let mean_bias_ratio = mean_dependence.bias_ratio;
-    let m = MetricIntervals {
-        sorted,
-        n,
-        km,
-        censoring,
-        var,
-        windows: s.windows,
-        o,
-        id,
-        mean,
-        dependence,
-        mean_bias_ratio,
-        series_dependent,
-        affordable,
-        block,
-        boot,
-    };
-    let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(|(i, pl)| (pl.key.clone(), m.percentile(i, pl).with_censoring(censoring))).collect();
-    out.insert("mean".into(), m.mean());
-    if let Some(e) = m.median_bca(plans[0].q) {
-        out.insert("p50_bca".into(), e);
-    }
-    let dist = if s.with_distribution { m.distribution(whole) } else { None };
+    let (windows, with_distribution) = (s.windows, s.with_distribution);
+    let m = MetricIntervals { sorted, n, km, censoring, var, windows, o, id, mean, dependence, mean_bias_ratio, series_dependent, affordable, block, boot };
+    let (out, dist) = m.estimates(&plans, with_distribution.then_some(whole));
     (out, Some(m.dependence), dist)
 }
 
+/// The mean, the (population) variance and the mean's dependence, summed in time order: how
+/// the ranks were settled must not move the last digits. Censored values count at their
+/// censoring times (the mean is then only bounded below).
+fn moments(s: &MetricSample<'_>, n: usize) -> (f64, f64, ScoreDependence) {
+    let mean = s.restricted_pairs().map(|(_, v)| v).sum::<f64>() / n as f64;
+    let var = s.restricted_pairs().map(|(_, v)| (v - mean).powi(2)).sum::<f64>() / n as f64;
+    (mean, var, design_effect(&deviation_window_sums(s, mean), n, var))
+}
+
 impl MetricIntervals<'_> {
+    /// Every statistic of the metric, and its distribution when asked for (`whole`: whether
+    /// the values were sorted whole).
+    fn estimates(&self, plans: &[Plan], whole: Option<bool>) -> (BTreeMap<String, Estimate>, Option<super::distribution::Distribution>) {
+        let percentile = |(i, pl): (usize, &Plan)| (pl.key.clone(), self.percentile(i, pl).with_censoring(self.censoring));
+        let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(percentile).collect();
+        out.insert("mean".into(), self.mean());
+        if let Some(e) = self.median_bca(plans[0].q) {
+            out.insert("p50_bca".into(), e);
+        }
+        (out, whole.and_then(|whole| self.distribution(whole)))
+    }
+
     /// The distribution of the observed values (the censored ones rank last, as +infinity),
     /// its quantile grid through the product-limit ranks.
     fn distribution(&self, whole: bool) -> Option<super::distribution::Distribution> {
@@ -701,7 +702,8 @@ mod tests {
     fn large_independent_samples_still_get_a_mean_interval() {
         let (values, window) = sample(30_000, 60);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60, with_distribution: true, censored: None }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60, with_distribution: true, censored: None }, &o);
         assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
         assert!(!est.contains_key("p50_bca"), "the i.i.d. BCa is skipped above the budget");
     }
@@ -711,7 +713,8 @@ mod tests {
         // 500 values in 5 groups: the dependence needs 8 groups to be measured.
         let (values, window) = sample(500, 5);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 5, with_distribution: false, censored: None }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 5, with_distribution: false, censored: None }, &o);
         for key in ["p50", "p90", "mean", "p50_bca"] {
             let e = &est[key];
             assert_eq!(e.status, super::super::Status::InsufficientData, "{key}: {e:?}");
@@ -720,7 +723,8 @@ mod tests {
         }
         // Eight groups measure it: the same values get an interval.
         let window: Vec<u32> = (0..500).map(|i| (i * 8 / 500) as u32).collect();
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 8, with_distribution: false, censored: None }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 8, with_distribution: false, censored: None }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok, "{:?}", est["p50"]);
     }
 
@@ -728,7 +732,8 @@ mod tests {
     fn small_samples_report_insufficient_tails() {
         let (values, window) = sample(500, 25);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25, with_distribution: true, censored: None }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25, with_distribution: true, censored: None }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok);
         let p999 = &est["p999"];
         assert_eq!(p999.status, super::super::Status::InsufficientData);
@@ -790,7 +795,8 @@ mod tests {
     fn claimed_percentiles_are_estimated_beside_the_reported_ones() {
         let (values, window) = sample(2_000, 40);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: vec![0.95, 0.999, 0.005, 0.25] };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40, with_distribution: true, censored: None }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40, with_distribution: true, censored: None }, &o);
         let keys: Vec<&str> = est.keys().map(String::as_str).collect();
         assert_eq!(keys, ["mean", "p0.5", "p25", "p50", "p50_bca", "p90", "p95", "p99", "p999"], "99.9 % keeps its reported key");
         let mut sorted = values.clone();

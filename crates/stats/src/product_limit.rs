@@ -172,6 +172,9 @@ impl ProductLimit {
     /// Greenwood's variance of `F̂(x_k)` over `F(1 − F)/n`, at least 1; exactly 1 with no
     /// censoring time below `x_k`.
     pub fn inflation(&self, k: usize) -> f64 {
+        if self.observed == 0 {
+            return 1.0;
+        }
         let (survival, s) = self.survival_after(k.min(self.observed.saturating_sub(1)));
         if s.censored_before == 0 || survival <= 0.0 {
             return 1.0;
@@ -282,6 +285,14 @@ mod tests {
         assert_eq!(pl.censoring_level(), None, "the largest value is observed");
         assert_eq!(pl.at_or_above(7.5), None);
         assert_eq!(pl.at_or_above(3.0), Some(3));
+    }
+
+    /// Every value censored: every quantile is beyond the censoring level.
+    #[test]
+    fn nothing_observed() {
+        let pl = ProductLimit::new(std::iter::empty(), vec![3.0, 1.0, 2.0]);
+        assert_eq!((pl.n(), pl.observed(), pl.locate(0.0)), (3, 0, None));
+        assert_eq!((pl.inflation(0), pl.censoring_level(), pl.union_value(1, |_| f64::NAN)), (1.0, Some(1.0), 2.0));
     }
 
     /// A tie between an event and a censoring time: the event comes first (it was at risk).

@@ -16,9 +16,15 @@ pub(super) fn censored_reason(run: &ArmRun<'_>, metric: &str, key: &str, clean: 
     let share = c.share * 100.0;
     if e.is_censored_bound() {
         let bound = e.ci_low.map_or(String::new(), |b| format!(" (only known to exceed {} ms)", credence_run::text::significant(b, 3)));
-        Some(format!("{}'s {metric} {key} is beyond the censoring level{bound}: {share:.0} % of its requests timed out or were cancelled first, so no change can be computed", run.name))
+        Some(format!(
+            "{}'s {metric} {key} is beyond the censoring level{bound}: {share:.0} % of its requests timed out or were cancelled first, so no change can be computed",
+            run.name
+        ))
     } else if e.ci_high.is_none() {
-        Some(format!("{}'s {metric} {key} has no upper bound ({share:.0} % of its requests timed out or were cancelled first), so the change's interval cannot be closed", run.name))
+        Some(format!(
+            "{}'s {metric} {key} has no upper bound ({share:.0} % of its requests timed out or were cancelled first), so the change's interval cannot be closed",
+            run.name
+        ))
     } else {
         None
     }

@@ -148,6 +148,7 @@ compare-too-few-groups = { $metrics }: inconclusive, a run's steady window holds
         [one] group
        *[other] groups
     } and at least { $min } are needed to measure how dependent its requests are
+compare-not-compared = { $metric }: not compared: in a run it lies beyond the timeouts (a lower bound, not a number), so no change can be computed
 compare-note = { $metric }: to decide, { $advice }
 advice = { $kind ->
         [runs-or-longer] { $runs } runs per arm, or about { $factor }x more requests per run ({ $source })

@@ -233,6 +233,10 @@ view-findings_none = Every detector with its evidence present found nothing; see
 view-from_zero_baseline = above a zero baseline
 view-grade_rule = LOW if any check fails; HIGH if there are at least three runs and every check passes; MEDIUM otherwise (a single run is at most MEDIUM)
 view-not_available = n/a
+view-censored = > { $lo } ({ $share } % timed out or cancelled { $before ->
+        [first_token] before their first token
+       *[end] before completing
+    })
 view-insufficient = ~{ $v } (insufficient data)
 view-insufficient_bound = ~{ $v } (>= { $lo }, insufficient data)
 view-kind_comparison = comparison

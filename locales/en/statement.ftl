@@ -19,6 +19,7 @@ quoted-ms = { $kind ->
         [bounded] { $x } [{ $lo }, { $hi }] ms
         [lower] ~{ $x } ms (>= { $lo }, insufficient data)
         [point] ~{ $x } ms (insufficient data)
+        [beyond] > { $lo } ms (beyond the timeouts)
        *[none] not measurable
     }
 

@@ -139,6 +139,7 @@ compare-replication-short = { $single ->
        *[no] 基线 { $base } 次、候选 { $cand } 次运行
     }
 compare-too-few-groups = { $metrics }：无法判断。某次运行的稳态窗口只有 { $groups } 个重抽样组，至少需要 { $min } 个才能衡量请求之间的相关程度
+compare-not-compared = { $metric }：未比较：某次运行中该值超过超时时间（只有下限，不是数值），无法计算变化
 compare-note = { $metric }：{ $advice }
 advice = { $kind ->
         [runs-or-longer] 要作出判断，每组需 { $runs } 次运行，或把每次运行的请求数增加到约 { $factor } 倍（{ $source }）

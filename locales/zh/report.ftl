@@ -233,6 +233,10 @@ view-findings_none = 所有具备证据的检测器均未发现问题；无法�
 view-from_zero_baseline = 自零基线上升
 view-grade_rule = 任一检查失败为低；至少三次运行且全部检查通过为高；其余为中（单次运行最高为中）
 view-not_available = —
+view-censored = > { $lo }（{ $share } % 的请求{ $before ->
+        [first_token] 在首个 token 前
+       *[end] 在完成前
+    }超时或被取消）
 view-insufficient = ~{ $v }（数据不足）
 view-insufficient_bound = ~{ $v }（≥ { $lo }，数据不足）
 view-kind_comparison = 对比

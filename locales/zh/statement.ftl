@@ -19,6 +19,7 @@ quoted-ms = { $kind ->
         [bounded] { $x } [{ $lo }, { $hi }] ms
         [lower] ~{ $x } ms（≥ { $lo }，数据不足）
         [point] ~{ $x } ms（数据不足）
+        [beyond] > { $lo } ms（超过超时时间）
        *[none] 无法测量
     }
 

@@ -34,10 +34,20 @@ fn every_request_failed() {
     let mut run = base_run(20.0);
     let n = run.requests.num_rows();
     run.requests.replace_column("status", utf8_column(std::iter::repeat_n(Some("error"), n))).unwrap();
-    run.requests.replace_column("error_kind", utf8_column(std::iter::repeat_n(Some("timeout"), n))).unwrap();
+    // Server errors are no latency observations: nothing is left to estimate.
+    run.requests.replace_column("error_kind", utf8_column(std::iter::repeat_n(Some("http_5xx"), n))).unwrap();
     let a = analyze(&run, &opts());
     assert_eq!(a.metrics["ttft"]["p50"].status, Status::NotApplicable);
+    assert_eq!(a.metrics["e2e"]["p50"].status, Status::NotApplicable);
     assert_eq!(a.errors.rate.estimate, Some(1.0));
+    assert!(a.errors.by_kind.contains_key("http_5xx"));
+    // Timeouts are: every E2E is censored (a bound), and the first tokens that came were waited
+    // for like any other (issue 60).
+    run.requests.replace_column("error_kind", utf8_column(std::iter::repeat_n(Some("timeout"), n))).unwrap();
+    let a = analyze(&run, &opts());
+    let e2e = &a.metrics["e2e"]["p50"];
+    assert!(e2e.is_censored_bound() && e2e.censored.is_some_and(|c| c.share == 1.0), "{e2e:?}");
+    assert!(a.metrics["ttft"]["p50"].estimate.is_some());
     assert!(a.errors.by_kind.contains_key("timeout"));
 }
 

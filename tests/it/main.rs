@@ -11,6 +11,8 @@ mod audit_telemetry;
 mod bench_cli;
 mod bench_https;
 mod capacity_study;
+mod censoring_cli;
+mod censoring_study;
 mod collect_cli;
 mod compare_cli;
 mod compare_study;

@@ -2,7 +2,9 @@
 //!
 //! Build estimates only through the constructors here; they keep the invariants
 //! `ci_low <= estimate <= ci_high`, a confidence in (0, 1), finite numbers only, and a status
-//! that matches the bounds.
+//! that matches the bounds. One shape has no estimate but a status other than
+//! `not_applicable`: a statistic beyond the censoring level (`Estimate::beyond_censoring`), of
+//! which only a lower bound is known.
 
 use serde::{Deserialize, Serialize};
 
@@ -34,8 +36,37 @@ pub enum Method {
     /// A ratio of two independent estimates, its interval from theirs on the log scale (each
     /// half-width over the normal quantile taken as its standard error).
     LogRatio,
+    /// Kaplan–Meier (product-limit) quantile of right-censored latencies (requests that timed
+    /// out or were cancelled count as longer than their elapsed time), with the order-statistic
+    /// interval read on the product-limit ranks at an effective sample size the Greenwood
+    /// variance (and any measured dependence) lowers (`intervals`).
+    KaplanMeier,
+    /// A lower bound of a mean over right-censored values: the mean with every censored value
+    /// at its censoring time, less a one-sided normal margin with the variance inflated by the
+    /// measured design effect.
+    RestrictedMean,
     /// No interval: the statistic, or its interval, could not be computed.
     None,
+}
+
+/// What a right-censored observation did not reach before it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CensoredBefore {
+    /// Its first token (TTFT).
+    FirstToken,
+    /// Its end (E2E).
+    End,
+}
+
+/// The right-censored observations among an estimate's `n`: requests that timed out or were
+/// cancelled before the metric could be observed, known only to exceed their elapsed time.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Censoring {
+    pub count: u64,
+    /// `count / n`, a fraction.
+    pub share: f64,
+    pub before: CensoredBefore,
 }
 
 /// Whether the data support the statistic.
@@ -70,6 +101,9 @@ pub struct Estimate {
     pub status: Status,
     /// Why the status is not `ok`, or a caveat.
     pub note: Option<String>,
+    /// Right-censored observations counted in `n` (absent when there are none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub censored: Option<Censoring>,
 }
 
 fn finite(x: Option<f64>) -> Option<f64> {
@@ -81,7 +115,8 @@ impl Estimate {
     /// its interval's half-width when it has an interval (`ok`), else of 5 % of the value, so
     /// that no sentence or table prints more precision than the data support.
     pub fn decimals(&self, scale: f64) -> usize {
-        let v = self.estimate.unwrap_or(f64::NAN) * scale;
+        // A bound beyond the censoring level has no estimate: its digits follow the bound.
+        let v = self.estimate.or(self.ci_low).unwrap_or(f64::NAN) * scale;
         match self.status {
             Status::Ok => {
                 let (lo, hi) = (self.ci_low.map_or(v, |x| x * scale), self.ci_high.map_or(v, |x| x * scale));
@@ -106,6 +141,7 @@ impl Estimate {
             block_length: None,
             status,
             note: None,
+            censored: None,
         }
     }
 
@@ -137,6 +173,23 @@ impl Estimate {
             note: Some(why.into()),
             ..Estimate::base(confidence, method, n, Status::InsufficientData)
         }
+    }
+
+    /// A statistic beyond the censoring level: no number, only that it exceeds `ci_low` (with
+    /// confidence `confidence`), and how many observations were censored.
+    pub fn beyond_censoring(ci_low: Option<f64>, confidence: f64, method: Method, n: u64, censored: Censoring, why: impl Into<String>) -> Estimate {
+        Estimate { ci_low: finite(ci_low), note: Some(why.into()), censored: Some(censored), ..Estimate::base(confidence, method, n, Status::InsufficientData) }
+    }
+
+    /// Whether this is a lower bound beyond the censoring level, not a number.
+    pub fn is_censored_bound(&self) -> bool {
+        self.estimate.is_none() && self.censored.is_some() && self.status == Status::InsufficientData
+    }
+
+    /// Records the right-censored observations among `n`.
+    pub fn with_censoring(mut self, censored: Option<Censoring>) -> Estimate {
+        self.censored = censored;
+        self
     }
 
     /// The statistic does not apply (no data of that kind).
@@ -184,6 +237,19 @@ mod tests {
         assert_eq!(e.status, Status::NotApplicable);
         let json = serde_json::to_string(&Estimate::two_sided(1.0, (0.5, 2.0), 0.95, Method::OrderStatistic, 3)).unwrap();
         assert!(json.contains("\"method\":\"order_statistic\"") && json.contains("\"status\":\"ok\""));
+    }
+
+    #[test]
+    fn a_bound_beyond_censoring_has_no_estimate_and_no_upper_bound() {
+        let c = Censoring { count: 83, share: 0.83, before: CensoredBefore::FirstToken };
+        let e = Estimate::beyond_censoring(Some(20_000.0), 0.95, Method::KaplanMeier, 100, c, "beyond");
+        assert_eq!((e.estimate, e.ci_low, e.ci_high, e.status), (None, Some(20_000.0), None, Status::InsufficientData));
+        assert!(e.is_censored_bound());
+        assert_eq!(e.decimals(1.0), 0, "digits follow the bound");
+        let json = serde_json::to_string(&e).unwrap();
+        assert!(json.contains("\"method\":\"kaplan_meier\"") && json.contains("\"before\":\"first_token\""), "{json}");
+        let plain = serde_json::to_string(&Estimate::two_sided(1.0, (0.5, 2.0), 0.95, Method::OrderStatistic, 3)).unwrap();
+        assert!(!plain.contains("censored"), "absent when nothing is censored: {plain}");
     }
 
     #[test]

@@ -12,15 +12,19 @@
 //! A percentile with fewer than 10 effective observations beyond it is `insufficient_data`
 //! and keeps only its one-sided lower bound. Means use BCa (i.i.d.) or the block bootstrap when
 //! dependent; the median also gets a BCa interval (`p50_bca`) when affordable.
+//! A metric with right-censored values (timed-out requests) gets Kaplan–Meier percentiles and
+//! bounds beyond the censoring level (`censored`).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::estimate::{Estimate, Method};
+use super::censored::{self, CensoredValues};
+use super::estimate::{Censoring, Estimate, Method};
 use credence_stats::block_length::dependence;
 use credence_stats::bootstrap::{IidStatistic, bca_interval, iid_bootstrap, percentile_interval};
 use credence_stats::order_ci::{Alternative, order_statistic_indices};
+use credence_stats::product_limit::ProductLimit;
 use credence_stats::quantile::quantile_ranks;
 use credence_stats::rank::PartialRanking;
 use credence_stats::resample::stat_id;
@@ -81,6 +85,9 @@ pub struct MetricSample<'a> {
     pub windows: usize,
     /// Whether to describe the distribution (quantile grid and histogram) too.
     pub with_distribution: bool,
+    /// The values that are right-censored (their entries in `values` are ignored); `None`
+    /// when the metric has none.
+    pub censored: Option<CensoredValues<'a>>,
 }
 
 /// The dependence of one score's per-window sums.
@@ -110,15 +117,6 @@ fn order_statistic_ranks(n: usize, p: f64, n_eff: f64, cl: f64, alt: Alternative
     };
     let map = |i: usize| -> usize { (((i as f64 + 0.5) * n as f64 / m as f64) as usize).min(n - 1) };
     (idx.lo.map(map), idx.hi.map(map))
-}
-
-fn order_statistic(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> (Option<f64>, Option<f64>) {
-    let (lo, hi) = order_statistic_ranks(sorted.len(), p, n_eff, cl, Alternative::TwoSided);
-    (lo.map(|r| sorted[r]), hi.map(|r| sorted[r]))
-}
-
-fn lower_bound_only(sorted: &[f64], p: f64, n_eff: f64, cl: f64) -> Option<f64> {
-    order_statistic_ranks(sorted.len(), p, n_eff, cl, Alternative::Greater).0.map(|r| sorted[r])
 }
 
 /// Degrees of freedom of one run's block-bootstrap variance over `windows` groups with mean
@@ -170,7 +168,11 @@ fn few_blocks_widening(estimate: f64, (lo, hi): (f64, f64), windows: usize, bloc
 struct Plan {
     key: String,
     p: f64,
+    /// The point; +infinity beyond the censoring level.
     q: f64,
+    /// Observed rank of the point (the last observed one beyond the censoring level), where
+    /// the Greenwood inflation is read.
+    rank: usize,
     tau: f64,
     block: f64,
     bias_ratio: f64,
@@ -195,9 +197,33 @@ impl Plan {
 }
 
 impl MetricSample<'_> {
-    /// The finite values with their windows, in time order.
+    /// The values with their windows, in time order, as they are ranked: the finite ones, and
+    /// each censored one as +infinity (the product-limit ranking when every censoring time is
+    /// above the values a statistic reads).
     fn pairs(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
-        self.values.iter().zip(self.window).filter(|(v, _)| v.is_finite()).map(|(v, w)| (*w, *v))
+        self.with_censored(f64::INFINITY)
+    }
+
+    /// The values with their windows, each censored one at its censoring time: the restricted
+    /// values, a lower bound of each (the mean of a censored sample is bounded with them).
+    fn restricted_pairs(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        self.with_censored(f64::NAN)
+    }
+
+    /// The pairs with each censored value as `censored_as`, or at its censoring time when NaN.
+    fn with_censored(&self, censored_as: f64) -> impl Iterator<Item = (u32, f64)> + '_ {
+        let at = self.censored.map(|c| c.at_ms);
+        self.values.iter().zip(self.window).enumerate().filter_map(move |(i, (v, w))| match at.map(|c| c[i]).filter(|c| c.is_finite()) {
+            Some(c) => Some((*w, if censored_as.is_nan() { c } else { censored_as })),
+            None => v.is_finite().then_some((*w, *v)),
+        })
+    }
+
+    /// The product-limit map of the sample (the identity without censored values).
+    fn product_limit(&self) -> ProductLimit {
+        let Some(c) = self.censored else { return ProductLimit::uncensored(self.pairs().count()) };
+        let observed = self.values.iter().zip(c.at_ms).filter(|(v, c)| v.is_finite() && !c.is_finite()).map(|(v, _)| *v);
+        ProductLimit::new(observed, c.at_ms.iter().copied().filter(|c| c.is_finite()).collect())
     }
 }
 
@@ -210,6 +236,7 @@ const PARTIAL_RANKING_MIN: usize = 1 << 18;
 /// Settles the ranks read before the percentiles' dependence is known: each percentile's and
 /// each distribution grid point's two quantile ranks, the minimum and the maximum.
 fn settle_points(ranking: &mut PartialRanking, extra: &[f64], with_distribution: bool) {
+    // Censored samples are sorted whole (`metric_estimates`): the ranks here are the plain ones.
     let n = ranking.len();
     let grid = if with_distribution { &super::distribution::QUANTILE_GRID[..] } else { &[] };
     let ps = all_percentiles(extra).into_iter().map(|(_, p)| p).chain(grid.iter().copied());
@@ -247,17 +274,33 @@ fn no_values(name: &str, o: &IntervalOptions) -> BTreeMap<String, Estimate> {
     out
 }
 
-/// The point and design effect of every reported percentile.
-fn percentile_plans(ranking: &PartialRanking, s: &MetricSample<'_>, extra: &[f64]) -> Vec<Plan> {
+/// The point and design effect of every reported percentile (product-limit quantiles: the
+/// type-7 ones without censoring).
+fn percentile_plans(ranking: &PartialRanking, km: &ProductLimit, s: &MetricSample<'_>, extra: &[f64]) -> Vec<Plan> {
     let n = ranking.len();
-    let points: Vec<(String, f64, f64)> = all_percentiles(extra).into_iter().map(|(key, p)| (key, p, ranking.quantile(p).unwrap_or(f64::NAN))).collect();
-    let sums = indicator_window_sums(s, &points);
+    let last = km.observed().saturating_sub(1);
+    let points: Vec<(String, f64, f64)> =
+        all_percentiles(extra).into_iter().map(|(key, p)| (key, p, censored::quantile(km, p, |k| ranking.value(k)).unwrap_or(f64::INFINITY))).collect();
+    // Beyond the censoring level the indicator is "observed at all", centred on its share: how
+    // timeouts cluster in time sets the dependence of the bound's rank.
+    let observed_share = km.observed() as f64 / n as f64;
+    let indicated: Vec<(String, f64, f64)> = points
+        .iter()
+        .map(|(k, p, q)| match (q.is_finite(), km.observed()) {
+            (false, observed) if observed > 0 => (k.clone(), observed_share, ranking.value(last)),
+            _ => (k.clone(), *p, *q),
+        })
+        .collect();
+    let sums = indicator_window_sums(s, &indicated);
     points
         .into_iter()
         .zip(&sums)
         .map(|((key, p, q), d)| {
-            let d = design_effect(d, n, p * (1.0 - p));
-            Plan { key, p, q, tau: d.tau, block: d.block, bias_ratio: d.bias_ratio }
+            // The indicator's own variance: beyond the censoring level it is that of "observed".
+            let f = if q.is_finite() { p } else { observed_share };
+            let d = design_effect(d, n, f * (1.0 - f));
+            let rank = if q.is_finite() { km.locate((n - 1) as f64 * p).map_or(last, |(k, _)| k) } else { last };
+            Plan { key, p, q, rank, tau: d.tau, block: d.block, bias_ratio: d.bias_ratio }
         })
         .collect()
 }
@@ -274,10 +317,10 @@ fn indicator_window_sums(s: &MetricSample<'_>, points: &[(String, f64, f64)]) ->
     sums
 }
 
-/// Per window, the sum of the values' deviations from `mean`.
+/// Per window, the sum of the (restricted) values' deviations from `mean`.
 fn deviation_window_sums(s: &MetricSample<'_>, mean: f64) -> Vec<f64> {
     let mut d = vec![0.0; s.windows];
-    for (w, v) in s.pairs() {
+    for (w, v) in s.restricted_pairs() {
         d[w as usize] += v - mean;
     }
     d
@@ -299,9 +342,17 @@ fn all_percentiles(extra: &[f64]) -> Vec<(String, f64)> {
 /// What every interval of one metric reads.
 struct MetricIntervals<'a> {
     /// The values by rank: sorted whole, or on large samples exact at every rank read here
-    /// (`settle_points`, `settle_intervals`) and only partitioned between.
+    /// (`settle_points`, `settle_intervals`) and only partitioned between. Censored values
+    /// rank last, as +infinity (and the sample is then sorted whole).
     sorted: Vec<f64>,
+    /// Every value, censored ones included.
     n: usize,
+    /// The product-limit ranks (the identity without censoring).
+    km: ProductLimit,
+    /// The censored values, when any.
+    censoring: Option<Censoring>,
+    /// Per-value variance of the (restricted) values, for the censored mean's bound.
+    var: f64,
     windows: usize,
     o: &'a IntervalOptions,
     id: u64,
@@ -325,19 +376,61 @@ impl MetricIntervals<'_> {
     /// few blocks.
     fn block_interval(&self, estimate: f64, dist: &[f64], bias_ratio: f64) -> Estimate {
         let (cl, n) = (self.o.confidence, self.n as u64);
-        match percentile_of(dist, cl).map(|ci| few_blocks_widening(estimate, ci, self.windows, self.block, bias_ratio, cl)) {
-            Some(ci) => Estimate::two_sided(estimate, ci, cl, Method::StationaryBootstrap, n).resampled(self.o.seed, self.o.resamples, Some(self.block)),
-            None => Estimate::insufficient(estimate, None, None, cl, Method::StationaryBootstrap, n, "the bootstrap distribution is empty"),
+        // Censored resample quantiles are +infinity: kept, they leave the upper end open.
+        let ci = if self.censoring.is_some() { censored::percentile_keeping_infinity(dist, cl) } else { percentile_of(dist, cl) };
+        match (ci.map(|ci| few_blocks_widening(estimate, ci, self.windows, self.block, bias_ratio, cl)), self.censoring) {
+            (Some((lo, hi)), Some(c)) if hi.is_infinite() => {
+                Estimate::insufficient(estimate, Some(lo), None, cl, Method::StationaryBootstrap, n, censored::open_upper_note(&c)).resampled(
+                    self.o.seed,
+                    self.o.resamples,
+                    Some(self.block),
+                )
+            }
+            (Some(ci), _) => Estimate::two_sided(estimate, ci, cl, Method::StationaryBootstrap, n).resampled(self.o.seed, self.o.resamples, Some(self.block)),
+            (None, _) => Estimate::insufficient(estimate, None, None, cl, Method::StationaryBootstrap, n, "the bootstrap distribution is empty"),
         }
     }
 
-    /// The order-statistic interval at `n_eff`, or `insufficient` with `why` when not finite.
+    /// The order-statistic bounds of `p` at `n_eff` (`alt` picks them): the lower one is the
+    /// order statistic of the sample with censored values at their censoring times, the upper
+    /// one read through the product-limit ranks, `None` among the censored values. Without
+    /// censoring both are the plain order statistics.
+    fn order_bounds(&self, p: f64, n_eff: f64, alt: Alternative) -> ((Option<usize>, Option<usize>), (Option<f64>, Option<f64>)) {
+        let ranks = order_statistic_ranks(self.n, p, n_eff, self.o.confidence, alt);
+        let lo = ranks.0.map(|r| self.km.union_value(r, |k| self.sorted[k]));
+        let hi = ranks.1.and_then(|r| self.km.at_or_above(r as f64)).map(|k| self.sorted[k]);
+        (ranks, (lo, hi))
+    }
+
+    /// The order-statistic interval at `n_eff`, or `insufficient` with `why` when not finite
+    /// (or with the censoring's note when its upper bound falls among censored values).
     fn order_statistic_interval(&self, pl: &Plan, n_eff: f64, method: Method, why: &str) -> Estimate {
         let (cl, n) = (self.o.confidence, self.n as u64);
-        match order_statistic(&self.sorted, pl.p, n_eff, cl) {
-            (Some(lo), Some(hi)) => Estimate::two_sided(pl.q, (lo, hi), cl, method, n),
-            (lo, hi) => Estimate::insufficient(pl.q, lo, hi, cl, method, n, why),
+        let ((_, hi_rank), (lo, hi)) = self.order_bounds(pl.p, n_eff, Alternative::TwoSided);
+        // An upper rank that exists but reads no observed value lies among the censored ones.
+        match (lo, hi, hi_rank.and(self.censoring)) {
+            (Some(lo), Some(hi), _) => Estimate::two_sided(pl.q, (lo, hi), cl, method, n),
+            (lo, None, Some(c)) => Estimate::insufficient(pl.q, lo, None, cl, method, n, censored::open_upper_note(&c)),
+            (lo, hi, _) => Estimate::insufficient(pl.q, lo, hi, cl, method, n, why),
         }
+    }
+
+    /// The order-statistic method: Kaplan–Meier over a censored sample.
+    fn order_method(&self, dependent: bool) -> Method {
+        match (self.censoring, dependent) {
+            (Some(_), _) => Method::KaplanMeier,
+            (None, true) => Method::OrderStatisticNeff,
+            (None, false) => Method::OrderStatistic,
+        }
+    }
+
+    /// A percentile beyond the censoring level: only a lower bound (`censored::beyond`), at
+    /// the effective sample size the dependence and the Greenwood variance leave.
+    fn beyond_censoring(&self, pl: &Plan, n_eff: f64, c: Censoring) -> Estimate {
+        let m = n_eff / self.km.inflation(pl.rank);
+        // Without a measurable dependence no confidence bound holds: the level alone is known.
+        let lower = if self.dependence_unmeasurable() { None } else { self.order_bounds(pl.p, m, Alternative::Greater).1.0 };
+        censored::beyond(&self.km, lower, c, (self.o.confidence, self.n as u64))
     }
 
     /// A percentile with too few effective observations beyond it: the point and a one-sided
@@ -347,10 +440,10 @@ impl MetricIntervals<'_> {
         let longer = TAIL_MINIMUM / beyond.max(1e-9);
         Estimate::insufficient(
             pl.q,
-            lower_bound_only(&self.sorted, pl.p, n_eff, cl),
+            self.order_bounds(pl.p, n_eff, Alternative::Greater).1.0,
             None,
             cl,
-            if dependent { Method::OrderStatisticNeff } else { Method::OrderStatistic },
+            self.order_method(dependent),
             self.n as u64,
             format!(
                 "{:.1} effective observations lie beyond this percentile; about {TAIL_MINIMUM:.0} are needed for a two-sided interval. Reported: the point estimate and a one-sided lower bound. A run about {longer:.1}x longer would resolve it.",
@@ -385,6 +478,14 @@ impl MetricIntervals<'_> {
     /// The interval of percentile `i`, by the method its dependence and tail call for.
     fn percentile(&self, i: usize, pl: &Plan) -> Estimate {
         let n_eff = self.n as f64 / pl.tau;
+        if let (false, Some(c)) = (pl.q.is_finite(), self.censoring) {
+            return self.beyond_censoring(pl, n_eff, c).with_n_eff(Some(n_eff));
+        }
+        // Censoring below the point moves the product-limit ranks off the plain ones: the block
+        // bootstrap (which ranks censored values last) no longer applies, and the Greenwood
+        // variance lowers the effective sample size (it is 1 with no censoring below).
+        let censored_below = self.km.censoring_times().first().is_some_and(|c| *c < pl.q);
+        let n_eff = n_eff / self.km.inflation(pl.rank);
         let (beyond, dependent) = (pl.beyond(self.n), pl.dependent(self.series_dependent));
         let est = if beyond < TAIL_MINIMUM {
             self.insufficient_tail(pl, n_eff, beyond, dependent)
@@ -392,12 +493,12 @@ impl MetricIntervals<'_> {
             self.unmeasured_dependence(pl.q)
         } else if !dependent {
             // Mild dependence still counts: the binomial runs at n_eff (= n when τ = 1).
-            let method = if pl.tau < 1.05 { Method::OrderStatistic } else { Method::OrderStatisticNeff };
+            let method = self.order_method(pl.tau >= 1.05);
             self.order_statistic_interval(pl, n_eff, method, "the order-statistic interval is not finite at this sample size")
-        } else if let Some(b) = &self.boot {
+        } else if let Some(b) = self.boot.as_ref().filter(|_| !censored_below) {
             self.block_interval(pl.q, &b.quantiles[i], pl.bias_ratio)
         } else {
-            self.order_statistic_interval(pl, n_eff, Method::OrderStatisticNeff, "the interval at the effective sample size is not finite")
+            self.order_statistic_interval(pl, n_eff, self.order_method(true), "the interval at the effective sample size is not finite")
         };
         est.with_n_eff(Some(n_eff))
     }
@@ -422,6 +523,10 @@ impl MetricIntervals<'_> {
 
     /// The mean's interval: block bootstrap when dependent or too large for i.i.d., else BCa.
     fn mean(&self) -> Estimate {
+        if let Some(c) = self.censoring {
+            let bound = censored::restricted_mean(self.mean, self.var, self.dependence.design_effect, c, (self.o.confidence, self.n as u64));
+            return bound.with_n_eff(Some(self.dependence.n_eff));
+        }
         let mean_est = match (&self.boot, self.dependence.dependent || !self.affordable, self.affordable) {
             _ if self.dependence_unmeasurable() && self.n >= 2 => self.unmeasured_dependence(self.mean),
             (Some(b), true, _) => self.block_interval(self.mean, &b.mean, self.mean_bias_ratio),
@@ -439,7 +544,9 @@ impl MetricIntervals<'_> {
     /// The median's BCa interval (`p50_bca`), when an i.i.d. bootstrap is affordable.
     fn median_bca(&self, q: f64) -> Option<Estimate> {
         let (cl, n, o) = (self.o.confidence, self.n as u64, self.o);
-        if !(self.affordable && self.n >= 2) {
+        // An i.i.d. bootstrap of a censored sample would resample +infinities: p50 (Kaplan–Meier)
+        // stands alone there.
+        if !(self.affordable && self.n >= 2) || self.censoring.is_some() {
             return None;
         }
         if self.dependence_unmeasurable() {
@@ -495,21 +602,21 @@ pub fn metric_estimates(
         return (no_values(s.name, o), None, None);
     }
     let affordable = n as f64 * o.resamples as f64 <= IID_BUDGET;
-    // The i.i.d. bootstraps and small samples read every rank.
-    let whole = affordable || n < PARTIAL_RANKING_MIN;
+    let km = s.product_limit();
+    let censoring = s.censored.and_then(|c| censored::censoring(&km, c.before));
+    // The i.i.d. bootstraps and small samples read every rank; so do the product-limit ranks
+    // (a censored sample is sorted whole: its look-ups search the observed ranks).
+    let whole = affordable || n < PARTIAL_RANKING_MIN || censoring.is_some();
     if whole {
         ranking.settle(&[(0, n)]);
     } else {
         settle_points(&mut ranking, &o.extra_percentiles, s.with_distribution);
     }
-    // Summed in time order: how the ranks were settled must not move the last digits.
-    let mean = s.pairs().map(|(_, v)| v).sum::<f64>() / n as f64;
-    let var = s.pairs().map(|(_, v)| (v - mean).powi(2)).sum::<f64>() / n as f64;
-    let mean_dependence = design_effect(&deviation_window_sums(s, mean), n, var);
+    let (mean, var, mean_dependence) = moments(s, n);
     let (tau_mean, block_mean) = (mean_dependence.tau, mean_dependence.block);
     let dependence =
         Dependence { design_effect: tau_mean, n_eff: n as f64 / tau_mean, block_length_windows: block_mean, dependent: tau_mean > DEPENDENCE_THRESHOLD };
-    let plans = percentile_plans(&ranking, s, &o.extra_percentiles);
+    let plans = percentile_plans(&ranking, &km, s, &o.extra_percentiles);
     // The block bootstrap also serves large independent samples, where an i.i.d. bootstrap
     // of every value would cost n × resamples draws.
     let series_dependent = plans.iter().any(|pl| pl.tau > DEPENDENCE_THRESHOLD) || dependence.dependent;
@@ -526,14 +633,44 @@ pub fn metric_estimates(
     let boot = need_blocks.then(|| block_bootstrap(&ranking, s.windows, &plans, &resampled, block, o, id)).flatten();
     let sorted = ranking.into_values();
     let mean_bias_ratio = mean_dependence.bias_ratio;
-    let m = MetricIntervals { sorted, n, windows: s.windows, o, id, mean, dependence, mean_bias_ratio, series_dependent, affordable, block, boot };
-    let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(|(i, pl)| (pl.key.clone(), m.percentile(i, pl))).collect();
-    out.insert("mean".into(), m.mean());
-    if let Some(e) = m.median_bca(plans[0].q) {
-        out.insert("p50_bca".into(), e);
-    }
-    let dist = if s.with_distribution { super::distribution::distribution(&m.sorted, whole, var.sqrt()) } else { None };
+    let (windows, with_distribution) = (s.windows, s.with_distribution);
+    let m = MetricIntervals { sorted, n, km, censoring, var, windows, o, id, mean, dependence, mean_bias_ratio, series_dependent, affordable, block, boot };
+    let (out, dist) = m.estimates(&plans, with_distribution.then_some(whole));
     (out, Some(m.dependence), dist)
+}
+
+/// The mean, the (population) variance and the mean's dependence, summed in time order: how
+/// the ranks were settled must not move the last digits. Censored values count at their
+/// censoring times (the mean is then only bounded below).
+fn moments(s: &MetricSample<'_>, n: usize) -> (f64, f64, ScoreDependence) {
+    let mean = s.restricted_pairs().map(|(_, v)| v).sum::<f64>() / n as f64;
+    let var = s.restricted_pairs().map(|(_, v)| (v - mean).powi(2)).sum::<f64>() / n as f64;
+    (mean, var, design_effect(&deviation_window_sums(s, mean), n, var))
+}
+
+impl MetricIntervals<'_> {
+    /// Every statistic of the metric, and its distribution when asked for (`whole`: whether
+    /// the values were sorted whole).
+    fn estimates(&self, plans: &[Plan], whole: Option<bool>) -> (BTreeMap<String, Estimate>, Option<super::distribution::Distribution>) {
+        let percentile = |(i, pl): (usize, &Plan)| (pl.key.clone(), self.percentile(i, pl).with_censoring(self.censoring));
+        let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(percentile).collect();
+        out.insert("mean".into(), self.mean());
+        if let Some(e) = self.median_bca(plans[0].q) {
+            out.insert("p50_bca".into(), e);
+        }
+        (out, whole.and_then(|whole| self.distribution(whole)))
+    }
+
+    /// The distribution of the observed values (the censored ones rank last, as +infinity),
+    /// its quantile grid through the product-limit ranks.
+    fn distribution(&self, whole: bool) -> Option<super::distribution::Distribution> {
+        let observed = &self.sorted[..self.km.observed()];
+        let mut d = super::distribution::distribution(observed, whole, self.var.sqrt())?;
+        if self.censoring.is_some() {
+            d.quantiles = censored::quantile_grid(&self.km, observed, &super::distribution::QUANTILE_GRID);
+        }
+        Some(d)
+    }
 }
 
 #[cfg(test)]
@@ -565,7 +702,8 @@ mod tests {
     fn large_independent_samples_still_get_a_mean_interval() {
         let (values, window) = sample(30_000, 60);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60, with_distribution: true }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60, with_distribution: true, censored: None }, &o);
         assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
         assert!(!est.contains_key("p50_bca"), "the i.i.d. BCa is skipped above the budget");
     }
@@ -575,7 +713,8 @@ mod tests {
         // 500 values in 5 groups: the dependence needs 8 groups to be measured.
         let (values, window) = sample(500, 5);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 5, with_distribution: false }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 5, with_distribution: false, censored: None }, &o);
         for key in ["p50", "p90", "mean", "p50_bca"] {
             let e = &est[key];
             assert_eq!(e.status, super::super::Status::InsufficientData, "{key}: {e:?}");
@@ -584,7 +723,8 @@ mod tests {
         }
         // Eight groups measure it: the same values get an interval.
         let window: Vec<u32> = (0..500).map(|i| (i * 8 / 500) as u32).collect();
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 8, with_distribution: false }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 8, with_distribution: false, censored: None }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok, "{:?}", est["p50"]);
     }
 
@@ -592,7 +732,8 @@ mod tests {
     fn small_samples_report_insufficient_tails() {
         let (values, window) = sample(500, 25);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25, with_distribution: true }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25, with_distribution: true, censored: None }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok);
         let p999 = &est["p999"];
         assert_eq!(p999.status, super::super::Status::InsufficientData);
@@ -600,11 +741,62 @@ mod tests {
         assert!(p999.note.as_deref().unwrap_or("").contains("longer would resolve it"));
     }
 
+    /// A sample of `n` values of which those at `censored` positions timed out at `timeout_ms`.
+    fn censored_estimates(values: &[f64], at_ms: &[f64], windows: usize) -> BTreeMap<String, Estimate> {
+        let n = values.len();
+        let window: Vec<u32> = (0..n).map(|i| (i * windows / n) as u32).collect();
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
+        let censored = Some(CensoredValues { at_ms, before: crate::estimate::CensoredBefore::FirstToken });
+        metric_estimates(&MetricSample { name: "ttft", values, window: &window, windows, with_distribution: true, censored }, &o).0
+    }
+
+    /// One timeout above every observed value: the percentiles are the type-7 ones of the
+    /// sample with the timed-out requests ranked last, and those among them are bounds.
+    #[test]
+    fn timed_out_requests_rank_last_and_bound_the_percentiles_among_them() {
+        let (values, _) = sample(2_000, 40);
+        // Every 5th request timed out at 20 s: 20 % censored.
+        let at_ms: Vec<f64> = (0..2_000).map(|i| if i % 5 == 0 { 20_000.0 + i as f64 * 1e-3 } else { f64::NAN }).collect();
+        let est = censored_estimates(&values, &at_ms, 40);
+        let mut all: Vec<f64> = values.iter().zip(&at_ms).map(|(v, c)| if c.is_finite() { f64::INFINITY } else { *v }).collect();
+        all.sort_by(f64::total_cmp);
+        assert_eq!(est["p50"].estimate, quantile_sorted(&all, 0.5), "the median of all 2000, not of the 1600 survivors");
+        assert_eq!(est["p50"].method, Method::KaplanMeier);
+        assert_eq!(est["p50"].n, 2_000);
+        let p90 = &est["p90"];
+        assert!(p90.is_censored_bound(), "{p90:?}");
+        assert_eq!((p90.ci_low, p90.ci_high), (Some(20_000.0), None), "the censoring level: the smallest timeout");
+        assert!(p90.note.as_deref().unwrap().contains("20 % of requests timed out or were cancelled before their first token"), "{p90:?}");
+        let mean = &est["mean"];
+        assert!(mean.is_censored_bound() && mean.method == Method::RestrictedMean, "{mean:?}");
+        assert!(!est.contains_key("p50_bca"));
+    }
+
+    /// Censoring below observed values (cancellations early in the tail): the product-limit
+    /// point, and an interval from the order statistics, never a block bootstrap.
+    #[test]
+    fn censoring_below_the_percentile_uses_the_product_limit_ranks() {
+        let (values, _) = sample(2_000, 40);
+        let mut sorted = values.clone();
+        sorted.sort_by(f64::total_cmp);
+        let median = quantile_sorted(&sorted, 0.5).unwrap();
+        // Every 10th request cancelled at a tenth of its latency: censoring below the median.
+        let at_ms: Vec<f64> = values.iter().enumerate().map(|(i, v)| if i % 10 == 0 { v * 0.1 } else { f64::NAN }).collect();
+        let est = censored_estimates(&values, &at_ms, 40);
+        let p50 = &est["p50"];
+        assert_eq!((p50.status, p50.method), (super::super::Status::Ok, Method::KaplanMeier), "{p50:?}");
+        // The survivors' median would be biased only by chance here (censoring unrelated to the
+        // value); the product-limit one stays near the full sample's.
+        assert!((p50.estimate.unwrap() / median - 1.0).abs() < 0.05, "{p50:?} vs {median}");
+        assert!(p50.ci_low.unwrap() <= median && median <= p50.ci_high.unwrap(), "{p50:?} vs {median}");
+    }
+
     #[test]
     fn claimed_percentiles_are_estimated_beside_the_reported_ones() {
         let (values, window) = sample(2_000, 40);
         let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: vec![0.95, 0.999, 0.005, 0.25] };
-        let (est, _, _) = metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40, with_distribution: true }, &o);
+        let (est, _, _) =
+            metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40, with_distribution: true, censored: None }, &o);
         let keys: Vec<&str> = est.keys().map(String::as_str).collect();
         assert_eq!(keys, ["mean", "p0.5", "p25", "p50", "p50_bca", "p90", "p95", "p99", "p999"], "99.9 % keeps its reported key");
         let mut sorted = values.clone();

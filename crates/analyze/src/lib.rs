@@ -11,6 +11,7 @@ pub mod attribute;
 pub mod audit;
 pub mod capacity;
 pub mod cause;
+pub mod censored;
 pub mod compare;
 pub mod conditions;
 pub mod credibility;
@@ -41,7 +42,8 @@ use serde::{Deserialize, Serialize};
 use credence_run::Run;
 use credence_run::manifest::{SystemConfig, TimestampQuality};
 pub use credence_stats::pelt::Penalty;
-pub use estimate::{Estimate, Method, Status};
+pub use estimate::{CensoredBefore, Censoring, Estimate, Method, Status};
+use censored::CensoredValues;
 use intervals::{Dependence, IntervalOptions, MetricSample, metric_estimates};
 use rates::{ErrorRates, Throughput, error_rates, throughput};
 use requests::RequestView;
@@ -499,6 +501,20 @@ impl RequestSet {
         }
     }
 
+    /// Per request of the set, where its `family` latency is right-censored (ms; NaN where it
+    /// is not): TTFT of requests that timed out or were cancelled before their first token, E2E
+    /// of every such request. `None` when no request of the set is censored (or the family has
+    /// no censoring).
+    fn censored(&self, r: &RequestView, family: &str) -> Option<(Vec<f64>, CensoredBefore)> {
+        let (at, before): (fn(&RequestView, usize) -> Option<f64>, _) = match family {
+            "ttft" => (RequestView::ttft_censored_ms, CensoredBefore::FirstToken),
+            "e2e" => (RequestView::e2e_censored_ms, CensoredBefore::End),
+            _ => return None,
+        };
+        // Most runs have none: look before filling a column.
+        self.iter().any(|i| at(r, i).is_some()).then(|| (self.iter().map(|i| at(r, i).unwrap_or(f64::NAN)).collect(), before))
+    }
+
     /// The set's chunk gaps, request after request.
     fn itl<'a>(&self, r: &'a RequestView) -> Cow<'a, [f64]> {
         match self {
@@ -553,10 +569,15 @@ impl MetricTables {
                     MetricColumn::Stored(col) => g.idx.gather(col),
                     MetricColumn::Derived(value) => Cow::Owned(g.idx.iter().map(|i| value(r, i)).collect()),
                 };
-                let missing = values.iter().filter(|v| !v.is_finite()).count();
+                let censored = g.idx.censored(r, name);
+                let censored_view = censored.as_ref().map(|(at_ms, before)| CensoredValues { at_ms, before: *before });
+                // A censored value is not missing: it is known to exceed its elapsed time.
+                let is_censored = |i: usize| censored_view.is_some_and(|c| c.at_ms[i].is_finite());
+                let missing = values.iter().enumerate().filter(|(i, v)| !v.is_finite() && !is_censored(*i)).count();
                 // The report draws the distributions of these three (and of ITL).
                 let with_distribution = matches!(*name, "ttft" | "tpot" | "e2e");
-                let result = metric_estimates(&MetricSample { name, values: &values, window: &g.win, windows: g.groups, with_distribution }, iopts);
+                let sample = MetricSample { name, values: &values, window: &g.win, windows: g.groups, with_distribution, censored: censored_view };
+                let result = metric_estimates(&sample, iopts);
                 (name.to_string(), result, missing)
             })
             .collect();
@@ -579,7 +600,7 @@ impl MetricTables {
         }
         self.missing.insert("itl".to_string(), no_chunks);
         let itl = g.idx.itl(r);
-        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups, with_distribution: true }, iopts);
+        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups, with_distribution: true, censored: None }, iopts);
         self.insert("itl".to_string(), result);
     }
 }

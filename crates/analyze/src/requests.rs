@@ -26,7 +26,8 @@ pub struct RequestView {
     /// million tokens) exactly, and half the memory of f64 at 100 million requests.
     pub input_tokens: Vec<f32>,
     pub output_tokens: Vec<f32>,
-    /// First token minus sent (successful requests with a first token).
+    /// First token minus sent (successful requests with a first token, and requests that timed
+    /// out or were cancelled after their first token: the wait for it was observed).
     pub ttft_ms: Vec<f64>,
     /// First answer token (after any reasoning) minus sent. Empty when the run does not record
     /// `first_content_ns` (most sources): then the metric is absent, not missing.
@@ -75,7 +76,10 @@ impl RequestView {
         self.input_tokens.push(c.in_tok[i].map_or(f32::NAN, |n| n as f32));
         self.output_tokens.push(c.out_tok[i].map_or(f32::NAN, |n| n as f32));
         let e2e = if ok { diff_ms(e, s) } else { f64::NAN };
-        let ttft = if ok { diff_ms(c.first[i], s) } else { f64::NAN };
+        // A request that timed out after its first token waited for it like any other; other
+        // failures (a 5xx, a refused connection) say nothing about the server's latency.
+        let censorable = !ok && str_at(c.kind, i).is_some_and(is_censoring_kind);
+        let ttft = if ok || censorable { diff_ms(c.first[i], s) } else { f64::NAN };
         let tpot = if ok && out > 1.0 { diff_ms(e, c.first[i]) / (out - 1.0) } else { f64::NAN };
         self.e2e_ms.push(e2e);
         self.ttft_ms.push(ttft);
@@ -138,6 +142,27 @@ impl RequestView {
         if self.ok[i] { span_ms(self.scheduled_s[i], self.end_s[i]) } else { f64::NAN }
     }
 
+    /// Where request `i`'s latencies are right-censored: it timed out or was cancelled, so
+    /// every latency it did not reach is longer than its elapsed time (sent → failure, ms).
+    /// `None` for any other request, or one without both times.
+    pub fn censored_at_ms(&self, i: usize) -> Option<f64> {
+        let kind = self.error_kind[i].map(RequestView::kind_name)?;
+        let elapsed = span_ms(self.sent_s[i], self.end_s[i]);
+        (!self.ok[i] && is_censoring_kind(kind) && elapsed >= 0.0).then_some(elapsed)
+    }
+
+    /// Request `i`'s TTFT censoring time: it ended (timed out, cancelled) before its first token.
+    pub fn ttft_censored_ms(&self, i: usize) -> Option<f64> {
+        self.censored_at_ms(i).filter(|_| self.ttft_ms[i].is_nan())
+    }
+
+    /// Request `i`'s E2E censoring time: it timed out or was cancelled before its end. TPOT
+    /// has none: a request without tokens has no TPOT to hide, and one that timed out
+    /// mid-stream is left out of TPOT (its last gaps are unknown, not long).
+    pub fn e2e_censored_ms(&self, i: usize) -> Option<f64> {
+        self.censored_at_ms(i)
+    }
+
     /// Output tokens over end-to-end time (successful requests with at least one token).
     pub fn tokens_per_s(&self, i: usize) -> f64 {
         let (out, e2e) = (f64::from(self.output_tokens[i]), self.e2e_ms[i]);
@@ -148,6 +173,13 @@ impl RequestView {
     pub fn kind_name(k: u8) -> &'static str {
         ERROR_KINDS.get(k as usize).copied().unwrap_or("other")
     }
+}
+
+/// Whether a failure of this kind ends a wait rather than a request: a timeout, or a
+/// cancellation by the load generator (the end of the run, a stop). Its latencies are
+/// right-censored at the elapsed time, not absent.
+pub fn is_censoring_kind(kind: &str) -> bool {
+    matches!(kind, "timeout" | "cancelled")
 }
 
 /// The columns of `requests.parquet` that the view and the error examples read: a large run is

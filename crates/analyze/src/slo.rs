@@ -226,4 +226,18 @@ mod tests {
         assert_eq!(verdict(&e(520.0, 600.0), 500.0), "violated");
         assert_eq!(verdict(&e(480.0, 520.0), 500.0), "undecided");
     }
+
+    /// A percentile beyond the timeouts is a lower bound: above the threshold it is violated
+    /// (the percentile exceeds the bound), below it nothing is decided.
+    #[test]
+    fn a_bound_beyond_the_timeouts_violates_a_threshold_below_it() {
+        use crate::estimate::{CensoredBefore, Censoring};
+        let c = Censoring { count: 40, share: 0.4, before: CensoredBefore::FirstToken };
+        let bound = |lo| Estimate::beyond_censoring(Some(lo), 0.95, Method::KaplanMeier, 100, c, "beyond");
+        assert_eq!(verdict(&bound(20_000.0), 500.0), "violated");
+        assert_eq!(verdict(&bound(400.0), 500.0), "undecided");
+        // A number whose upper bound lies among the timed-out requests cannot be met.
+        let open = Estimate::insufficient(450.0, Some(420.0), None, 0.95, Method::KaplanMeier, 100, "open");
+        assert_eq!(verdict(&open, 500.0), "undecided");
+    }
 }

@@ -129,7 +129,7 @@ pub fn too_few_groups(c: &Comparison) -> Vec<(usize, Vec<&str>)> {
 }
 
 /// What would decide each inconclusive metric: the metrics whose runs are too short first,
-/// then each metric's advice.
+/// then each metric's advice, then the metrics not compared (a run's value is a bound).
 pub fn notes(c: &Comparison) -> Vec<Message> {
     let short = too_few_groups(c).into_iter().map(|(groups, names)| {
         Message::new("compare-too-few-groups")
@@ -140,7 +140,9 @@ pub fn notes(c: &Comparison) -> Vec<Message> {
     let advice = ordered(c).into_iter().filter_map(|(name, m)| {
         m.more_data.as_ref().map(|d| Message::new("compare-note").msg("metric", metric_label(name)).msg("advice", d.advice_message.clone()))
     });
-    short.chain(advice).collect()
+    // A run's percentile beyond the timeouts is a bound: no change was computed from it.
+    let censored = c.not_compared.keys().map(|name| Message::new("compare-not-compared").msg("metric", metric_label(name)));
+    short.chain(advice).chain(censored).collect()
 }
 
 /// A decided change in the headline: `P50 TTFT +9.5 % [+7.4 %, +11.7 %] beyond ±5.0 % (29.69 → 32.50 ms)`.
@@ -461,6 +463,7 @@ mod tests {
             left_out: Vec::new(),
             between_run_prior: credence_analyze::compare::pooled::DEFAULT_PRIOR,
             metrics: metrics.into_iter().map(|(k, m)| (k.to_string(), m)).collect(),
+            not_compared: Default::default(),
             what_changed: Vec::new(),
             environment_changed: Vec::new(),
             replication: "single-run".into(),

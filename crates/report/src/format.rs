@@ -1,13 +1,14 @@
 //! Number formatting in one place. Digits follow the interval's half-width, so no renderer
 //! prints more precision than the interval supports, and `insufficient_data` never shows as a
-//! bare number.
+//! bare number; a percentile beyond the censoring level shows as the bound it is.
 
-use credence_analyze::{Estimate, Status};
+use credence_analyze::{CensoredBefore, Estimate, Status};
 
 use crate::i18n::{Lang, fill, tr};
 pub use credence_run::text::{decimals_for, significant};
 
-/// `36.1 [35.6, 36.7]`, `≥ 12.3 (insufficient data)`, or `n/a`.
+/// `36.1 [35.6, 36.7]`, `≥ 12.3 (insufficient data)`, `> 20000 (83 % timed out or cancelled
+/// before their first token)`, or `n/a`.
 pub fn estimate(e: &Estimate, scale: f64) -> String {
     estimate_in(e, scale, Lang::En)
 }
@@ -18,6 +19,7 @@ pub fn estimate_in(e: &Estimate, scale: f64, lang: Lang) -> String {
     let d = e.decimals(scale);
     let number = |x: f64| format!("{:.d$}", x * scale);
     match (e.status, e.estimate) {
+        (Status::InsufficientData, None) if e.is_censored_bound() => censored_bound(e, &number, lang),
         (Status::NotApplicable, _) | (_, None) => not_available(lang),
         (Status::Ok, Some(v)) => format!("{} [{}, {}]", number(v), number(e.ci_low.unwrap_or(v)), number(e.ci_high.unwrap_or(v))),
         (Status::InsufficientData, Some(v)) => match e.ci_low {
@@ -25,6 +27,19 @@ pub fn estimate_in(e: &Estimate, scale: f64, lang: Lang) -> String {
             None => fill(lang, "view.insufficient", &[("v", &number(v))]),
         },
     }
+}
+
+/// A statistic beyond the censoring level: only its lower bound, with the share of requests
+/// that ended (timed out, cancelled) before the metric was observed.
+fn censored_bound(e: &Estimate, number: &dyn Fn(f64) -> String, lang: Lang) -> String {
+    let Some(c) = e.censored else { return not_available(lang) };
+    let before = match c.before {
+        CensoredBefore::FirstToken => "first_token",
+        CensoredBefore::End => "end",
+    };
+    let share = format!("{:.0}", c.share * 100.0);
+    let lo = e.ci_low.map_or_else(|| "?".to_string(), number);
+    fill(lang, "view.censored", &[("lo", &lo), ("share", &share), ("before", before)])
 }
 
 /// A table cell with no value.
@@ -51,5 +66,17 @@ mod tests {
         assert_eq!(significant(0.0123456, 3), "0.0123");
         let e = Estimate::insufficient(80.0, Some(70.0), None, 0.95, Method::OrderStatistic, 10, "x");
         assert_eq!(estimate(&e, 1.0), "~80.0 (>= 70.0, insufficient data)");
+    }
+
+    #[test]
+    fn a_bound_beyond_the_timeouts_is_no_number() {
+        use credence_analyze::Censoring;
+        let c = Censoring { count: 83, share: 0.83, before: CensoredBefore::FirstToken };
+        let e = Estimate::beyond_censoring(Some(20_000.4), 0.95, Method::KaplanMeier, 100, c, "beyond");
+        assert_eq!(estimate(&e, 1.0), "> 20000 (83 % timed out or cancelled before their first token)");
+        let e = Estimate::beyond_censoring(Some(20_000.4), 0.95, Method::KaplanMeier, 100, Censoring { before: CensoredBefore::End, ..c }, "beyond");
+        assert_eq!(estimate(&e, 1.0), "> 20000 (83 % timed out or cancelled before completing)");
+        let zh = estimate_in(&e, 1.0, Lang::Zh);
+        assert!(zh.starts_with("> 20000") && zh.contains("83 %"), "{zh}");
     }
 }

@@ -80,7 +80,8 @@ fn metrics(s: &mut String, a: &Analysis) {
         let cells: Vec<String> = STATS.iter().map(|(k, _)| stats.get(*k).map_or("n/a".into(), |e| estimate(e, 1.0))).collect();
         let n = stats.get("p50").map_or(0, |e| e.n);
         let label = format!("{name} ({unit})");
-        let _ = writeln!(s, "{:<26} {}  n={n}", label, cells.iter().map(|c| format!("{c:<36}")).collect::<String>());
+        // A long cell (a bound with its reason) keeps a space before the next.
+        let _ = writeln!(s, "{:<26} {}  n={n}", label, cells.iter().map(|c| format!("{c:<35} ")).collect::<String>());
     }
 }
 

@@ -14,6 +14,7 @@ pub mod mser;
 pub mod order_ci;
 pub mod pelt;
 pub mod pettitt;
+pub mod product_limit;
 pub mod quantile;
 pub mod rank;
 pub mod resample;

@@ -339,7 +339,9 @@ impl<R: Ranked> GroupedResampler<'_, R> {
                 self.clamped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             let (v0, v1) = (self.value_at(r0), self.value_at(r1));
-            v0 + (h - k0 as f64) * (v1 - v0)
+            // Equal neighbours give their value: two right-censored values ranked at +infinity
+            // would otherwise give NaN (a censored resample quantile is +infinity).
+            if v1 == v0 { v0 } else { v0 + (h - k0 as f64) * (v1 - v0) }
         } else {
             self.value_at(r0)
         };

@@ -8,6 +8,7 @@
 //! state, replication, run spread, drift) are checked first. With several runs per arm, a run
 //! without steady state is left out of its arm and named.
 
+mod censoring;
 pub mod change;
 pub mod clean;
 pub mod decision;
@@ -147,6 +148,11 @@ pub struct Comparison {
     /// The run-to-run noise assumed before the runs show it (see `pooled`).
     pub between_run_prior: BetweenRunPrior,
     pub metrics: BTreeMap<String, MetricComparison>,
+    /// Latency metrics left out of `metrics` because a run's percentile is beyond the censoring
+    /// level (timed-out requests), or its interval reaches it: no change can be computed from a
+    /// bound. Metric → reason; absent when none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub not_compared: BTreeMap<String, String>,
     /// Configuration that differs between the arms: labels, config, workload, software versions.
     pub what_changed: Vec<gates::Difference>,
     /// Measured environment values that differ (temperatures, memory in use, ...): context for
@@ -174,6 +180,18 @@ const LATENCY: [(&str, &str, f64); 6] = [
     ("e2e_p50", "e2e", 0.5),
     ("e2e_p99", "e2e", 0.99),
 ];
+
+/// Request `i`'s `metric` value as a percentile ranks it: a timed-out or cancelled request's
+/// censored latency counts as +infinity (above every observed one, as `analyze` ranks it);
+/// NaN where the request has none.
+fn ranked_value(v: &RequestView, col: &[f64], metric: &str, i: usize) -> f64 {
+    let censored = match metric {
+        "ttft" => v.ttft_censored_ms(i),
+        "e2e" => v.e2e_censored_ms(i),
+        _ => None,
+    };
+    if censored.is_some() { f64::INFINITY } else { col[i] }
+}
 
 fn column<'v>(v: &'v RequestView, metric: &str) -> &'v [f64] {
     match metric {
@@ -205,8 +223,9 @@ fn samples(run: &ArmRun<'_>, clean: bool) -> BTreeMap<&'static str, Sample> {
         .map(|metric| {
             let col = column(run.view, metric);
             let mut pairs: Vec<(f64, u32)> = (s.start_request..s.end_request)
-                .filter(|&i| col[i].is_finite() && keep(run.view.sent_s[i]))
-                .map(|i| (col[i], (((run.view.sent_s[i] - s.start_s) / group_s).max(0.0) as usize).min(k - 1) as u32))
+                .map(|i| (i, ranked_value(run.view, col, metric, i)))
+                .filter(|&(i, v)| !v.is_nan() && keep(run.view.sent_s[i]))
+                .map(|(i, v)| (v, (((run.view.sent_s[i] - s.start_s) / group_s).max(0.0) as usize).min(k - 1) as u32))
                 .collect();
             // The clean blocks are that condition's only; the whole window keeps its groups.
             let groups = if clean { clean::renumber_groups(&mut pairs, k) } else { k };
@@ -218,14 +237,15 @@ fn samples(run: &ArmRun<'_>, clean: bool) -> BTreeMap<&'static str, Sample> {
 
 fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64, o: &CompareOptions, salt: &str, clean: bool) -> Option<RunStatistic> {
     let sorted = &sample.sorted;
-    if sorted.len() < 20 {
+    let key = if p == 0.5 { "p50" } else { "p99" };
+    // No change from a bound: see `censoring` (the comparison lists the metric and why).
+    if sorted.len() < 20 || censoring::censored_reason(run, metric, key, clean).is_some() {
         return None;
     }
-    let estimate = credence_stats::quantile::quantile_sorted(sorted, p)?;
+    let estimate = credence_stats::quantile::quantile_sorted(sorted, p).filter(|q| q.is_finite())?;
     let half = 8.0 * (sorted.len() as f64 * p * (1.0 - p)).sqrt() * 4.0 + 50.0;
     // The block length `analyze` chose for this run's intervals, so that the change's interval
     // agrees with the intervals each run's own report shows.
-    let key = if p == 0.5 { "p50" } else { "p99" };
     let (metrics, dependence) = clean::estimates(run, clean);
     let block = metrics
         .get(metric)
@@ -236,6 +256,11 @@ fn percentile_statistic(run: &ArmRun<'_>, sample: &Sample, metric: &str, p: f64,
     let boot = grouped_bootstrap(&data, &[p], &[half], block, o.resamples, o.seed, stat_id(&format!("{salt}{}{metric}{p}", run.name)))?;
     let widen = few_blocks_factor(change_df(sample.groups, block), 0.95);
     let replicates = widened(estimate, boot.quantiles.into_iter().next()?, widen);
+    // A resample that reached the censored values has no finite quantile: the run's own
+    // interval reached them too, and was refused above; this guards the rest.
+    if replicates.iter().any(|x| x.is_infinite()) {
+        return None;
+    }
     Some(RunStatistic { estimate, n: sorted.len() as u64, replicates, variance_df: one_run_df(sample.groups, block), groups: Some(sample.groups) })
 }
 
@@ -281,7 +306,7 @@ fn throughput_statistic(run: &ArmRun<'_>, tokens: bool, o: &CompareOptions, salt
 
 fn secondary(base: &[BTreeMap<&'static str, Sample>], cand: &[BTreeMap<&'static str, Sample>], metric: &str) -> Secondary {
     let pool = |arm: &[BTreeMap<&'static str, Sample>]| -> Vec<f64> {
-        arm.iter().flat_map(|s| s[metric].sorted.iter().copied()).filter(|v| *v > 0.0).map(f64::ln).collect()
+        arm.iter().flat_map(|s| s[metric].sorted.iter().copied()).filter(|v| *v > 0.0 && v.is_finite()).map(f64::ln).collect()
     };
     let (b, c) = (pool(base), pool(cand));
     Secondary {
@@ -491,7 +516,8 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
     let gates::Checked { gates: mut gate_list, what_changed, environment_changed, workload_ok } = gates::check(base, cand, &left_out);
     let (base, cand) = (usable_base.as_slice(), usable_cand.as_slice());
     let (base_samples, cand_samples): (Vec<_>, Vec<_>) = (base.iter().map(|r| samples(r, false)).collect(), cand.iter().map(|r| samples(r, false)).collect());
-    let base_ttft: Vec<Option<f64>> = base_samples.iter().map(|s| credence_stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5)).collect();
+    let base_ttft: Vec<Option<f64>> =
+        base_samples.iter().map(|s| credence_stats::quantile::quantile_sorted(&s["ttft"].sorted, 0.5).filter(|q| q.is_finite())).collect();
     let drift = gates::drift(base, o, &|r: &ArmRun<'_>| base.iter().position(|x| x.name == r.name).and_then(|i| base_ttft[i]));
     let no_steady = !base.iter().chain(cand).all(is_steady);
     let arms = Arms { base, cand, base_samples, cand_samples, o, no_steady, drift, secondary: true };
@@ -524,6 +550,7 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
         left_out,
         between_run_prior: o.prior,
         metrics,
+        not_compared: censoring::not_compared(base, cand, false),
         what_changed,
         environment_changed,
         replication,

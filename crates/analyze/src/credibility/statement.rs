@@ -142,7 +142,8 @@ fn caution_sentence(runs: &[&Analysis], checks: &[Check]) -> Option<Message> {
 
 /// An estimate in ms as a reader should quote it, with the digits the report's tables give it
 /// (two significant digits of the interval's half-width; of 5 % of a value with only one
-/// bound): `38.2 [37.5, 39.0] ms`, or `~1072 ms (>= 798, insufficient data)`.
+/// bound): `38.2 [37.5, 39.0] ms`, `~1072 ms (>= 798, insufficient data)`, or `> 20000 ms
+/// (beyond the timeouts)`.
 fn quoted(e: Option<&crate::Estimate>) -> Message {
     let message = Message::new("quoted-ms");
     let Some(e) = e else { return message.text("kind", "none") };
@@ -151,6 +152,8 @@ fn quoted(e: Option<&crate::Estimate>) -> Message {
         (crate::Status::Ok, Some(x), Some(lo), Some(hi)) => message.text("kind", "bounded").num("x", x, d).num("lo", lo, d).num("hi", hi, d),
         (_, Some(x), Some(lo), None) => message.text("kind", "lower").num("x", x, d).num("lo", lo, d),
         (_, Some(x), _, _) => message.text("kind", "point").num("x", x, d),
+        // Beyond the timeouts: only the bound is known.
+        (_, None, Some(lo), _) if e.is_censored_bound() => message.text("kind", "beyond").num("lo", lo, d),
         _ => message.text("kind", "none"),
     }
 }

@@ -600,7 +600,11 @@ fn estimates(view: &RequestView, window: &Window<'_>, targets: &[Target], seed: 
                         _ => &view.e2e_ms,
                     };
                     let values = groups.idx.gather(column);
-                    let sample = MetricSample { name: family, values: &values, window: &groups.win, windows: groups.groups, with_distribution: false };
+                    // Timed-out requests count as censored here too: a run must not stop on the
+                    // precision of its survivors.
+                    let censored = groups.idx.censored(view, family);
+                    let censored = censored.as_ref().map(|(at_ms, before)| crate::censored::CensoredValues { at_ms, before: *before });
+                    let sample = MetricSample { name: family, values: &values, window: &groups.win, windows: groups.groups, with_distribution: false, censored };
                     metric_estimates(&sample, &iopts).0.remove(&percentile_key(p))
                 }
                 Some(TargetMetric::Throughput) => Some(crate::rates::throughput_over(view, &kept, d.window_s, &iopts).requests_per_s),

@@ -37,3 +37,25 @@ capacity-col-goodput = Goodput req/s
 capacity-title = Capacity search
 capacity-slo-item = { $metric } ≤ { $threshold } ms
 capacity-short-steps = capacity: no step below the crossing was decided within the objectives (a percentile with no upper bound: too few requests), so the interval has no low end. Run longer steps (--max-step-duration, or drop --duration: each step then runs until decided).
+## Two capacity searches compared (`report --base A --cand B`, `compare --base A --cand B`):
+## the candidate's capacity relative to the base's, with its interval, and the verdict.
+capacity-compare = Capacity at { $slo }: { $change } ({ $cand } against { $base } { $unit }): { $verdict }
+capacity-compare-verdict = { $verdict ->
+        [improvement] an improvement beyond ±{ $tolerance } %
+        [regression] a regression beyond ±{ $tolerance } %
+        [equivalent] equivalent within ±{ $tolerance } %
+       *[undecided] undecided against ±{ $tolerance } %: longer steps or a finer --precision narrow the intervals
+    }
+capacity-compare-not-comparable = Capacity at { $slo }: not comparable: { $why ->
+        [different] the two searches have different objectives or load parameters
+       *[no_capacity] a search found no capacity (below its lowest load, above its highest, or undecided)
+    }
+capacity-col-arm = Search
+capacity-col-capacity = Capacity
+capacity-col-limited = Limited by
+capacity-col-saturation = Saturation req/s
+capacity-col-steps = Steps
+capacity-arm = { $arm ->
+        [base] base
+       *[cand] candidate
+    }

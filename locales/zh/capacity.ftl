@@ -37,3 +37,25 @@ capacity-col-goodput = 有效吞吐 请求/秒
 capacity-title = 容量搜索
 capacity-slo-item = { $metric } ≤ { $threshold } ms
 capacity-short-steps = 容量：交点以下没有一档被判定为满足目标（分位数没有上界：请求太少），因此置信区间没有下限。请延长每档时长（--max-step-duration，或去掉 --duration：每档将运行到可以判定为止）。
+## Two capacity searches compared (`report --base A --cand B`, `compare --base A --cand B`):
+## the candidate's capacity relative to the base's, with its interval, and the verdict.
+capacity-compare = 满足 { $slo } 的容量：{ $change }（候选 { $cand }，基准 { $base } { $unit }）：{ $verdict }
+capacity-compare-verdict = { $verdict ->
+        [improvement] 提升，超出 ±{ $tolerance } %
+        [regression] 退化，超出 ±{ $tolerance } %
+        [equivalent] 在 ±{ $tolerance } % 之内相当
+       *[undecided] 相对 ±{ $tolerance } % 无法判定：延长每档时长或提高 --precision 可收窄置信区间
+    }
+capacity-compare-not-comparable = 满足 { $slo } 的容量：无法比较：{ $why ->
+        [different] 两次搜索的目标或负载参数不同
+       *[no_capacity] 有一次搜索没有得出容量（低于最低负载、高于最高负载，或无法判定）
+    }
+capacity-col-arm = 搜索
+capacity-col-capacity = 容量
+capacity-col-limited = 受限于
+capacity-col-saturation = 饱和吞吐 请求/秒
+capacity-col-steps = 档数
+capacity-arm = { $arm ->
+        [base] 基准
+       *[cand] 候选
+    }

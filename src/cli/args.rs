@@ -293,7 +293,7 @@ pub struct CapacityFlags {
     pub precision: String,
     /// With --find-capacity: the longest one step may run (--duration instead gives every step
     /// that fixed length).
-    #[arg(long, default_value = "5m")]
+    #[arg(long, value_name = "DURATION", default_value = "5m")]
     pub max_step_duration: String,
 }
 

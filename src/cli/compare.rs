@@ -104,6 +104,9 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
+    if let Some(pair) = crate::ops::bench::capacity::search_pair(&a.base, &a.cand) {
+        return capacity(pair, &a, tolerance, lang);
+    }
     let opts = CompareOptions {
         tolerance,
         per_metric_tolerance,
@@ -119,6 +122,28 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     // episodes in either arm the clean verdicts are the measured ones).
     let verdicts: Vec<Verdict> = cmp.verdicts(a.condition.named()).into_values().collect();
     let failed = a.fail_on.is_some_and(|f| !cmp.valid || verdicts.iter().any(|v| f.hit(*v)));
+    if let Some(path) = &a.out {
+        write_json(path, cmp)?;
+    }
+    print_stdout(&match a.format {
+        PrintFormat::Text => crate::report::compare_summary::summary(&report, lang),
+        PrintFormat::Md => crate::report::markdown::comparison_top(&report, lang),
+    })?;
+    Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
+}
+
+/// Two capacity searches (`bench --find-capacity` folders): the candidate's capacity against
+/// the base's, its JSON to `--out`; `--fail-on` fails on the capacity's verdict, or when the
+/// two cannot be compared.
+fn capacity(pair: (&std::path::Path, &std::path::Path), a: &CompareArgs, tolerance: f64, lang: credence_messages::Lang) -> Result<ExitCode, CliError> {
+    let opts = crate::analyze::AnalyzeOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
+    let report = crate::ops::bench::capacity::compare_searches(pair, (&opts, tolerance), &a.import.options()?, (None, None))?;
+    let cmp = report.capacity_comparison.as_ref().expect("a capacity comparison's report holds it");
+    let failed = a.fail_on.is_some_and(|f| match cmp.verdict.as_str() {
+        "regression" | "not_comparable" => true,
+        "improvement" => f == FailOnArg::AnyChange,
+        _ => false,
+    });
     if let Some(path) = &a.out {
         write_json(path, cmp)?;
     }

@@ -73,6 +73,7 @@ pub fn replay(v: &RequestView, plan: &CapacityPlan, budget_s: f64, offered: Opti
             next += 1;
         }
         let before = open.keys().next().map_or(t, |(_, i)| v.sent_s[*i]);
+        monitor.set_in_flight(open.keys().map(|(_, i)| v.sent_s[*i]).collect());
         if let Some(stop) = monitor.look(t, before, false).and_then(|l| l.stop) {
             if std::env::var("CAPACITY_TRACE").is_ok() {
                 eprintln!("      stop at {t} s: {stop:?}");

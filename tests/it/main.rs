@@ -10,6 +10,7 @@ mod attribution_sim;
 mod audit_telemetry;
 mod bench_cli;
 mod bench_https;
+mod capacity_cli;
 mod capacity_study;
 mod censoring_cli;
 mod censoring_study;

@@ -189,6 +189,8 @@ pub struct LoadStatus {
     /// Sends made per second since time zero.
     pub achieved_per_s: f64,
     pub in_flight: u32,
+    /// When the requests in flight were sent (seconds from time zero), for the overload looks.
+    pub in_flight_sent_s: Vec<f64>,
     /// P99 send lag of the last full second.
     pub send_lag_p99_ms: Option<f64>,
     /// The client's CPU over its last reading, in percent of one core.
@@ -270,6 +272,7 @@ impl Live {
             offered_per_s: (!matches!(o.load, Load::Closed(_))).then(|| per_s(self.planned.load(Ordering::Relaxed))),
             achieved_per_s: per_s(self.sent.load(Ordering::Relaxed)),
             in_flight: self.inflight.load(Ordering::Relaxed),
+            in_flight_sent_s: Vec::new(),
             send_lag_p99_ms,
             client_cpu_pct: cpu.is_finite().then_some(cpu),
             behind: false,
@@ -641,14 +644,16 @@ fn watch(w: &dyn Watcher, o: &BenchOptions, live: &Live, (anchor, zero_ns): (Ins
         }
         let t_s = deadline.saturating_duration_since(anchor).as_secs_f64();
         let finished = std::mem::take(&mut *live.done.lock().expect("done"));
-        let complete_before = live.in_flight.lock().expect("in flight").values().copied().fold(t_s, f64::min);
+        let in_flight_sent_s: Vec<f64> = live.in_flight.lock().expect("in flight").values().copied().collect();
+        let complete_before = in_flight_sent_s.iter().copied().fold(t_s, f64::min);
         history.push_back((live.sent.load(Ordering::Relaxed), live.queued.load(Ordering::Relaxed)));
         if history.len() > 11 {
             history.pop_front();
         }
         let (first, last) = (history.front().copied().unwrap_or_default(), history.back().copied().unwrap_or_default());
         let (sent, queued) = (last.0 - first.0, last.1 - first.1);
-        let load = LoadStatus { behind: history.len() > 10 && queued >= 10 && queued * 10 > sent, zero_ns, ..live.status(o, t_s) };
+        let behind = history.len() > 10 && queued >= 10 && queued * 10 > sent;
+        let load = LoadStatus { behind, zero_ns, in_flight_sent_s, ..live.status(o, t_s) };
         if w.tick(t_s, finished, complete_before, &load) {
             WATCHER_STOP.store(true, Ordering::SeqCst);
             return;

@@ -212,6 +212,19 @@ function sweepLead(v, r) {
   slot(chart, () => sweepChart(chart, r));
 }
 
+/** Two capacity searches compared: the change with its verdict, then a row per search. */
+function capacityLead(v) {
+  const c = v.capacity;
+  document.getElementById('report').append(
+    h('div', { class: 'lead' },
+      h('div', { class: 'headline' }, prose(c.headline)),
+      table(c.head, c.rows),
+      para(v.subtitle, 'note'),
+      h('div', { class: 'verdict', 'data-grade': v.grade }, gradeBadge(v.grade), h('p', { class: 'statement' }, prose(v.statement))),
+      para(v.grade_rule, 'note')),
+  );
+}
+
 /** One set of named checks (a comparison has one per arm). */
 function checkSet(set) {
   return h('div', { class: 'checks' },
@@ -1155,6 +1168,7 @@ function main() {
     header(v);
     if (v.comparison) comparisonLead(v);
     else if (v.sweep) sweepLead(v, r);
+    else if (v.capacity) capacityLead(v);
     else runLead(v);
     if (v.telemetry) telemetrySection(v.telemetry, r.telemetry);
     if (v.audit) auditSection(v.audit);

@@ -1,8 +1,11 @@
 //! A capacity search in words: the headline (the capacity with its interval, what limits it
-//! and the saturation throughput, or why there is no number) and the steps' table. Page 1, the
-//! Markdown, the HTML page and the terminal say the same.
+//! and the saturation throughput, or why there is no number) and the steps' table; two
+//! searches compared: the change with its interval and verdict, and a row per search. Page 1,
+//! the Markdown, the HTML page and the terminal say the same.
 
+use credence_analyze::capacity::compare::CapacityComparison;
 use credence_analyze::capacity::{Capacity, Finding, Outcome, Step};
+use credence_analyze::{Estimate, Status};
 use credence_messages::{Lang, Message, Sep, metric_label};
 
 use super::format::estimate_in;
@@ -75,4 +78,51 @@ pub fn rows(c: &Capacity, lang: Lang) -> (Vec<String>, Vec<Vec<String>>) {
         })
         .collect();
     (head, rows)
+}
+
+/// "+28 % [+19 %, +38 %]": a relative change with its interval, signed.
+fn signed_change(e: &Estimate, lang: Lang) -> String {
+    let d = e.decimals(100.0);
+    let pct = |x: f64| format!("{:+.d$} %", x * 100.0);
+    match (e.status, e.estimate, e.ci_low, e.ci_high) {
+        (Status::Ok, Some(v), Some(lo), Some(hi)) => format!("{} [{}, {}]", pct(v), pct(lo), pct(hi)),
+        _ => estimate_in(e, 100.0, lang) + " %",
+    }
+}
+
+/// "Capacity at P90 TTFT ≤ 500 ms: +28 % [+19 %, +38 %] (8.0 [7.7, 8.3] against 6.2 [6.0,
+/// 6.5] requests/s): an improvement beyond ±5 %", or why the two cannot be compared.
+pub fn comparison_headline(c: &CapacityComparison, lang: Lang) -> Message {
+    let slo = objectives(&c.base);
+    if c.verdict == "not_comparable" {
+        let different = c.base.slo != c.cand.slo || c.base.parameter != c.cand.parameter;
+        return Message::new("capacity-compare-not-comparable").msg("slo", slo).text("why", if different { "different" } else { "no_capacity" });
+    }
+    let tolerance = format!("{}", (c.tolerance * 1e5).round() / 1e3);
+    Message::new("capacity-compare")
+        .msg("slo", slo)
+        .text("change", signed_change(&c.change, lang))
+        .text("cand", estimate_in(&c.cand.capacity, 1.0, lang))
+        .text("base", estimate_in(&c.base.capacity, 1.0, lang))
+        .msg("unit", unit(&c.base))
+        .msg("verdict", Message::new("capacity-compare-verdict").text("verdict", c.verdict.as_str()).text("tolerance", tolerance))
+}
+
+/// One row per search: its capacity, what limits it, its saturation throughput, its steps.
+pub fn comparison_rows(c: &CapacityComparison, lang: Lang) -> (Vec<String>, Vec<Vec<String>>) {
+    let head = ["arm", "capacity", "limited", "saturation", "steps"].map(|k| Message::new(&format!("capacity-col-{k}")).render(lang)).to_vec();
+    let row = |arm: &str, s: &Capacity| {
+        let limited = match s.limited_by.as_deref() {
+            Some("overload") => Message::new("capacity-outcome").text("outcome", "overloaded").render(lang),
+            Some(key) => metric_label(key).render(lang),
+            None => super::format::not_available(lang),
+        };
+        let capacity = match s.finding {
+            Finding::Found => estimate_in(&s.capacity, 1.0, lang),
+            _ => headline(s, lang).render(lang),
+        };
+        let saturation = s.saturation.as_ref().map_or_else(|| super::format::not_available(lang), |e| estimate_in(e, 1.0, lang));
+        vec![Message::new("capacity-arm").text("arm", arm).render(lang), capacity, limited, saturation, s.steps.len().to_string()]
+    };
+    (head, vec![row("base", &c.base), row("cand", &c.cand)])
 }

@@ -12,6 +12,9 @@ use super::terminal::{left, right};
 /// The summary in `lang`.
 pub fn summary(r: &Report, lang: Lang) -> String {
     let mut s = String::new();
+    if r.capacity_comparison.is_some() {
+        return capacity_summary(r, lang);
+    }
     let Some(c) = comparison(r, lang) else { return s };
     let _ = writeln!(s, "{}\n", c.headline);
     let [metric, base, cand, change, tolerance, verdict] = &c.table_header;
@@ -54,5 +57,22 @@ pub fn summary(r: &Report, lang: Lang) -> String {
     for arm in &c.arms {
         let _ = writeln!(s, "  {arm}");
     }
+    s
+}
+
+/// Two capacity searches compared: the headline, a row per search, the credibility.
+fn capacity_summary(r: &Report, lang: Lang) -> String {
+    let mut s = String::new();
+    let Some(c) = r.capacity_comparison.as_ref() else { return s };
+    let _ = writeln!(s, "{}\n", super::capacity_view::comparison_headline(c, lang).render(lang));
+    let (head, rows) = super::capacity_view::comparison_rows(c, lang);
+    let row = |cells: &[String]| format!("{} {} {} {} {}", left(&cells[0], 12), right(&cells[1], 26), right(&cells[2], 14), right(&cells[3], 26), right(&cells[4], 6));
+    let _ = writeln!(s, "{}", row(&head));
+    for cells in &rows {
+        let _ = writeln!(s, "{}", row(cells));
+    }
+    let grade = Message::new("grade").text("grade", r.grade().label());
+    let statement = super::i18n::messages::statement(&r.credibility, lang);
+    let _ = writeln!(s, "\n{}", Message::new("text-credibility").msg("grade", grade).text("summary", statement).render(lang));
     s
 }

@@ -117,8 +117,22 @@ pub fn comparison_top(r: &Report, lang: Lang) -> String {
     let mut s = String::new();
     if let Some(c) = &v.comparison {
         comparison_lead(&mut s, &v, c);
+    } else if let Some(c) = v.capacity.as_ref().filter(|_| r.capacity_comparison.is_some()) {
+        let _ = writeln!(s, "# {}\n", md(&v.title));
+        capacity_lead(&mut s, c);
+        let _ = writeln!(s, "{} {}", grade_line(&v), md(&v.statement));
     }
     s
+}
+
+/// A capacity: its headline in bold, then its table.
+fn capacity_lead(s: &mut String, c: &super::view::CapacityView) {
+    let _ = writeln!(s, "**{}**\n", md(&c.headline));
+    let _ = writeln!(s, "{}", header(&c.head.iter().map(String::as_str).collect::<Vec<_>>()));
+    for row in &c.rows {
+        let _ = writeln!(s, "| {} |", row.iter().map(|x| md(x)).collect::<Vec<_>>().join(" | "));
+    }
+    let _ = writeln!(s);
 }
 
 /// A comparison or a sweep: the verdict and its table, the credibility in brief, then the
@@ -129,12 +143,7 @@ fn verdict_first(s: &mut String, v: &View) {
     } else if let Some(sw) = &v.sweep {
         let _ = writeln!(s, "# {}\n", md(&v.title));
         if let Some(c) = &v.capacity {
-            let _ = writeln!(s, "**{}**\n", md(&c.headline));
-            let _ = writeln!(s, "{}", header(&c.head.iter().map(String::as_str).collect::<Vec<_>>()));
-            for row in &c.rows {
-                let _ = writeln!(s, "| {} |", row.iter().map(|x| md(x)).collect::<Vec<_>>().join(" | "));
-            }
-            let _ = writeln!(s);
+            capacity_lead(s, c);
         }
         let _ = writeln!(s, "{}\n", md(&sw.summary));
         let cols = [
@@ -150,6 +159,12 @@ fn verdict_first(s: &mut String, v: &View) {
         let _ = writeln!(s, "{}", header(&cols));
         table_rows(s, &sw.rows);
         let _ = writeln!(s, "\n{} {}\n\n_{}_", grade_line(v), md(&v.statement), md(&v.subtitle));
+    }
+    if let (None, None, Some(c)) = (&v.comparison, &v.sweep, &v.capacity) {
+        // Two capacity searches compared: the change and a row per search.
+        let _ = writeln!(s, "# {}\n", md(&v.title));
+        capacity_lead(s, c);
+        let _ = writeln!(s, "{} {}\n\n_{}_", grade_line(v), md(&v.statement), md(&v.subtitle));
     }
     if let Some(c) = &v.comparison {
         details(s, w(v, "tpl.md_details_comparison"), |s| comparison(s, v, c));

@@ -106,7 +106,7 @@ pub struct View {
     pub comparison: Option<ComparisonView>,
     pub audit: Option<AuditView>,
     pub sweep: Option<SweepView>,
-    /// A capacity search: leads page 1, before its sweep's curve and table.
+    /// A capacity search (leads page 1, before its sweep's curve and table), or two compared.
     pub capacity: Option<CapacityView>,
     /// A GPU capture audited without request records.
     pub telemetry: Option<TelemetryView>,
@@ -315,14 +315,11 @@ pub fn view(r: &Report, lang: Lang) -> View {
         findings_none: tr(lang, "view.findings_none"),
         unexplained: r.runs.iter().flat_map(|a| run_view::unexplained(a, lang)).collect(),
         not_checked: run_view::not_checked(r, lang),
-        verdict_first: r.comparison.is_some() || r.sweep.is_some(),
+        verdict_first: r.comparison.is_some() || r.sweep.is_some() || r.capacity_comparison.is_some(),
         comparison: comparison_view,
         audit: audit(r, lang),
         sweep: sweep_view,
-        capacity: r.capacity.as_ref().map(|c| {
-            let (head, rows) = super::capacity_view::rows(c, lang);
-            CapacityView { headline: super::capacity_view::headline(c, lang).render(lang), head, rows }
-        }),
+        capacity: capacity_view(r, lang),
         telemetry: r.telemetry.as_ref().map(|t| telemetry_view(t, lang)),
         environment: r.runs.iter().map(|a| run_view::environment(a, lang)).collect(),
         provenance: run_view::provenance(r, lang),
@@ -332,6 +329,18 @@ pub fn view(r: &Report, lang: Lang) -> View {
             None => run_view::methodology(r, lang),
         },
     }
+}
+
+/// A capacity search's headline and steps, or two searches compared.
+fn capacity_view(r: &Report, lang: Lang) -> Option<CapacityView> {
+    use super::capacity_view as cv;
+    if let Some(c) = &r.capacity {
+        let (head, rows) = cv::rows(c, lang);
+        return Some(CapacityView { headline: cv::headline(c, lang).render(lang), head, rows });
+    }
+    let c = r.capacity_comparison.as_ref()?;
+    let (head, rows) = cv::comparison_rows(c, lang);
+    Some(CapacityView { headline: cv::comparison_headline(c, lang).render(lang), head, rows })
 }
 
 /// The template's fixed words (`tpl.*` keys) in `lang`.

@@ -254,9 +254,9 @@ pub fn analyze_search(
     let mut search = read_search(dir)?;
     if opts.slo.is_empty() {
         opts.slo = crate::analyze::slo::parse(&search.slo).map_err(|e| CliError::bad_input(format!("{}: capacity.slo: {e}", dir.join("capacity.json").display())))?;
-    } else {
-        search.slo = opts.slo.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",");
     }
+    // One spelling of the objectives (1s and 1000ms alike), so that two searches compare.
+    search.slo = opts.slo.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",");
     search.steps.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut runs = Vec::new();
     for (_, step) in &search.steps {

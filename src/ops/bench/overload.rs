@@ -1,5 +1,5 @@
 //! A fixed-length step of a sweep, watched for overload: once the last `OVERLOAD_LOOK_S` of
-//! finished requests show the server leaving more than 5 % of the offered rate unserved (the
+//! requests (those in flight counted as such) show the server leaving more than 5 % of the offered rate unserved (the
 //! analysis's own rule, `overload::load_since`), the step stops: the rest of it would only
 //! measure a growing queue. `--until` runs judge the same inside their monitor.
 
@@ -7,11 +7,11 @@ use std::sync::Mutex;
 
 use crate::analyze::AnalyzeOptions;
 use crate::analyze::overload::{Load, load_since};
-use crate::analyze::until::{Finished, OVERLOAD_LOOK_S, OVERLOAD_MIN_S, view_of};
+use crate::analyze::until::{Finished, OVERLOAD_LOOK_CONFIDENCE, OVERLOAD_LOOK_S, OVERLOAD_MIN_S, view_in_flight};
 use crate::bench::{LoadStatus, Watcher};
 
 /// Seconds between two looks.
-const LOOK_EVERY_S: f64 = 5.0;
+const LOOK_EVERY_S: f64 = 2.0;
 
 /// Watches an open loop offering `offered` requests/s.
 pub struct OverloadWatcher {
@@ -44,22 +44,23 @@ impl OverloadWatcher {
 }
 
 impl Watcher for OverloadWatcher {
-    fn tick(&self, t_s: f64, done: Vec<Finished>, complete_before_s: f64, _load: &LoadStatus) -> bool {
+    fn tick(&self, t_s: f64, done: Vec<Finished>, _complete_before_s: f64, load: &LoadStatus) -> bool {
         let Ok(mut state) = self.state.lock() else { return false };
-        state.origin_s = done.iter().map(|f| f.sent_s).fold(state.origin_s, f64::min);
+        let sends = done.iter().map(|f| f.sent_s).chain(load.in_flight_sent_s.iter().copied());
+        state.origin_s = sends.fold(state.origin_s, f64::min);
         state.done.extend(done);
-        if t_s - state.last_look_s < LOOK_EVERY_S || state.done.is_empty() {
+        if t_s - state.last_look_s < LOOK_EVERY_S || !state.origin_s.is_finite() {
             return false;
         }
         state.last_look_s = t_s;
-        let (origin, until) = (state.origin_s, complete_before_s.min(t_s));
+        let origin = state.origin_s;
         // The in-flight count's fill is no queue: judged on `OVERLOAD_MIN_S` of load at least.
-        if until - origin < OVERLOAD_MIN_S {
+        if t_s - origin < OVERLOAD_MIN_S {
             return false;
         }
-        let since = (until - origin - OVERLOAD_LOOK_S).max(0.0);
-        let d = AnalyzeOptions::default();
-        let l = load_since(&view_of(&state.done, until, origin), since, self.offered, d.window_s, d.confidence);
+        let since = (t_s - origin - OVERLOAD_LOOK_S).max(0.0);
+        let view = view_in_flight(&state.done, &load.in_flight_sent_s, t_s, origin);
+        let l = load_since(&view, since, self.offered, AnalyzeOptions::default().window_s, OVERLOAD_LOOK_CONFIDENCE);
         // The next look's window begins after this one's: what ended before it is not needed.
         state.done.retain(|f| f.end_s - origin >= since);
         let overloaded = l.overloaded();

@@ -137,6 +137,7 @@ impl Watcher for UntilWatcher {
             let telemetry = telemetry_of(&state.gpu, zero_ns);
             state.monitor.set_telemetry(telemetry);
         }
+        state.monitor.set_in_flight(load.in_flight_sent_s.clone());
         let Some(look) = state.monitor.look(t_s, complete_before_s, load.behind) else { return false };
         self.show(&mut state, &look, load);
         let stop = look.stop.is_some();

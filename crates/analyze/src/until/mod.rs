@@ -66,7 +66,11 @@ pub const FAR_OUT_OF_REACH: f64 = 10.0;
 /// in the run must not be averaged away by the earlier, healthy part.
 pub const OVERLOAD_LOOK_S: f64 = 30.0;
 /// Seconds of load before a look may judge the server overloaded.
-pub const OVERLOAD_MIN_S: f64 = 20.0;
+pub const OVERLOAD_MIN_S: f64 = 15.0;
+/// The confidence of an online overload look: a run is looked at every few seconds, and each
+/// look is a test; at 99.9 % a long step at a rate the server carries is not stopped by
+/// chance, while a plain overload (a tenth of the offered rate unserved) still shows at once.
+pub const OVERLOAD_LOOK_CONFIDENCE: f64 = 0.999;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
 /// settle a width to a few percent, and a look must cost little beside the load.
 const LOOK_RESAMPLES: usize = 999;
@@ -224,6 +228,9 @@ pub struct Monitor {
     last: Option<Look>,
     /// The open loop's offered rate (none for a closed loop: it cannot overload the server).
     offered_per_s: Option<f64>,
+    /// When the requests still in flight were sent: a queue is seen as it grows, not only
+    /// once its requests finish (which, overloaded, is ever later).
+    in_flight_sent_s: Vec<f64>,
 }
 
 impl Monitor {
@@ -241,12 +248,18 @@ impl Monitor {
             first_sent_s: f64::INFINITY,
             last: None,
             offered_per_s: None,
+            in_flight_sent_s: Vec::new(),
         }
     }
 
     /// The open loop's offered rate: with it, a look stops an overloaded run.
     pub fn set_offered(&mut self, offered_per_s: Option<f64>) {
         self.offered_per_s = offered_per_s;
+    }
+
+    /// When the requests in flight now were sent (the load generator's seconds).
+    pub fn set_in_flight(&mut self, sent_s: Vec<f64>) {
+        self.in_flight_sent_s = sent_s;
     }
 
     pub fn push(&mut self, f: Finished) {
@@ -319,7 +332,7 @@ impl Monitor {
             eta_s: None,
             stop: None,
         };
-        if let Some(stop) = self.early_stop(&view, errors, client_saturated).or_else(|| self.overloaded(&view, until_s)) {
+        if let Some(stop) = self.early_stop(&view, errors, client_saturated).or_else(|| self.overloaded(now_s)) {
             look.stop = Some(stop);
             return look;
         }
@@ -394,18 +407,20 @@ impl Monitor {
         Some((at - look.measured_s).max(0.0))
     }
 
-    /// An overloaded server, judged on the last `OVERLOAD_LOOK_S` of the requests that all have
-    /// finished (every one sent before `until_s`): what it left unserved surely above 5 % of
+    /// An overloaded server, judged on the last `OVERLOAD_LOOK_S` of the load up to `now_s`,
+    /// the requests still in flight counted as such: what it left unserved surely above 5 % of
     /// the offered rate.
-    fn overloaded(&self, view: &RequestView, until_s: f64) -> Option<StopReason> {
+    fn overloaded(&self, now_s: f64) -> Option<StopReason> {
         let offered = self.offered_per_s?;
+        let origin = self.origin_s();
         // The first seconds' slope is the in-flight count filling (and a dozen windows' HAC
         // error is too small): a queue is judged on `OVERLOAD_MIN_S` of load at least.
-        if until_s < OVERLOAD_MIN_S {
+        if now_s - origin < OVERLOAD_MIN_S {
             return None;
         }
-        let d = AnalyzeOptions::default();
-        let l = crate::overload::load_since(view, (until_s - OVERLOAD_LOOK_S).max(0.0), offered, d.window_s, d.confidence);
+        let view = view_in_flight(&self.done, &self.in_flight_sent_s, now_s, origin);
+        let since = (now_s - origin - OVERLOAD_LOOK_S).max(0.0);
+        let l = crate::overload::load_since(&view, since, offered, AnalyzeOptions::default().window_s, OVERLOAD_LOOK_CONFIDENCE);
         l.overloaded().then(|| StopReason::Overloaded { offered, completed: l.completed_per_s.unwrap_or(0.0), unserved: l.unserved_per_s.estimate.unwrap_or(0.0) })
     }
 
@@ -554,6 +569,14 @@ pub fn view_of(done: &[Finished], until_s: f64, origin_s: f64) -> RequestView {
         itl_offsets: Vec::new(),
         itl_ms: Vec::new(),
     }
+}
+
+/// The requests sent before `now_s`: those finished, and those still in flight (sent at
+/// `in_flight_sent_s`, never ended), in seconds from `origin_s`: an overload look's data.
+pub fn view_in_flight(done: &[Finished], in_flight_sent_s: &[f64], now_s: f64, origin_s: f64) -> RequestView {
+    let open = |&sent_s: &f64| Finished { sent_s, end_s: f64::INFINITY, ok: false, ttft_ms: f64::NAN, tpot_ms: f64::NAN, e2e_ms: f64::NAN, output_tokens: f32::NAN };
+    let rows: Vec<Finished> = done.iter().filter(|f| f.end_s <= now_s).copied().chain(in_flight_sent_s.iter().filter(|s| **s < now_s).map(open)).collect();
+    view_of(&rows, now_s, origin_s)
 }
 
 /// The steady data the estimates cover: `[start_s, end_s)` without the `excluded` spans.

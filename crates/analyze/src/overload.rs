@@ -172,6 +172,7 @@ fn judge(out: &mut Load, r: &RequestView, (t, n): (&[f64], &[f64]), limit: f64, 
     };
     let shed = unserved_ends(r, out.from_s, out.to_s);
     let shed_rate = shed as f64 / span;
+    let growth_se = growth_se.max(arrival_slope_se(r, out.from_s, out.to_s));
     let (point, se) = (growth + shed_rate, (growth_se.powi(2) + shed as f64 / span.powi(2)).sqrt());
     let z = Normal::standard().inverse_cdf(0.5 + confidence / 2.0);
     let (lo, hi) = (point - z * se, point + z * se);
@@ -185,6 +186,17 @@ fn judge(out: &mut Load, r: &RequestView, (t, n): (&[f64], &[f64]), limit: f64, 
         "undecided"
     }
     .into();
+}
+
+/// The least standard error of the in-flight count's slope over `[from_s, to_s]`: what random
+/// arrivals alone give it. Poisson arrivals at rate λ make the count a random walk, whose least-
+/// squares slope over a span T varies as 6λ/(5T) (a Brownian path's); the HAC estimate from a
+/// dozen windows of such a path falls well short of it, and short looks then take a burst of
+/// arrivals for a queue.
+fn arrival_slope_se(r: &RequestView, from_s: f64, to_s: f64) -> f64 {
+    let span = to_s - from_s;
+    let arrived = (0..r.len()).filter(|&i| (from_s..=to_s).contains(&arrival(r, i))).count() as f64;
+    if span > 0.0 { (1.2 * arrived / span / span).sqrt() } else { 0.0 }
 }
 
 /// `load` of an open loop offering `offered` per second, judged on the load after `since_s`

@@ -1,5 +1,5 @@
 //! A small JSON Schema checker for the subset credence's own schemas use: `type`, `enum`,
-//! `const`, `properties`, `required`, `additionalProperties`, `items`, `minimum` and local
+//! `const`, `properties`, `required`, `additionalProperties`, `items`, `minimum`, `anyOf` and local
 //! `$ref`s (`#/$defs/NAME`). It backs `validate` (run.json) and the schema-drift tests.
 
 use serde_json::Value;
@@ -30,6 +30,17 @@ fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
 }
 
 fn check_at(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
+    // One of several shapes (a `$ref` or null): the value must match some branch.
+    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+        let fits = |b: &Value| {
+            let mut found = Vec::new();
+            check_at(root, b, v, path, &mut found);
+            found.is_empty()
+        };
+        if !branches.iter().any(fits) {
+            out.push(format!("{path}: {} matches none of the anyOf branches", short(v)));
+        }
+    }
     if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
         match resolve(root, r) {
             Some(s) => check_at(root, s, v, path, out),
@@ -122,6 +133,9 @@ fn collect_paths(root: &Value, schema: &Value, path: &str, out: &mut Vec<String>
     if let Some(items) = schema.get("items") {
         collect_paths(root, items, &format!("{path}[]"), out, depth + 1);
     }
+    for branch in schema.get("anyOf").and_then(Value::as_array).into_iter().flatten() {
+        collect_paths(root, branch, path, out, depth + 1);
+    }
 }
 
 /// Every path present in a value, in the same notation as `declared_paths` (array items as `[]`,
@@ -169,6 +183,15 @@ mod tests {
         let errors = check(&schema, &json!({"a": -1, "b": "z", "c": 3, "d": 0}));
         assert_eq!(errors.len(), 4, "{errors:?}");
         assert!(check(&schema, &json!({"a": 1}))[0].contains("missing required key \"b\""));
+    }
+
+    #[test]
+    fn any_of_takes_a_value_that_fits_one_branch() {
+        let schema = json!({"properties": {"e": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/o"}]}},
+                            "$defs": {"o": {"type": "object", "required": ["v"]}}});
+        assert!(check(&schema, &json!({"e": null})).is_empty());
+        assert!(check(&schema, &json!({"e": {"v": 1}})).is_empty());
+        assert!(check(&schema, &json!({"e": {"w": 1}}))[0].contains("matches none of the anyOf branches"));
     }
 
     #[test]

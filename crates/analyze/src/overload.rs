@@ -153,7 +153,9 @@ fn load_over(r: &RequestView, open_loop: Option<bool>, planned_rate: Option<f64>
         // The share is of what was offered: the plan, or the sends when a source's recorded
         // rate falls short of them (a tool that ran several rates and recorded one).
         let limit = OVERLOAD_SHARE * planned_rate.unwrap_or(0.0).max(sent_per_s);
-        judge(&mut out, r, (&t, &n), limit, (window_s, confidence));
+        // An online look (`since_s` given) judges a short, recent window, and many of them.
+        let floor = if since_s.is_finite() { arrival_slope_se(r, from_s, to_s) } else { 0.0 };
+        judge(&mut out, r, (&t, &n), (limit, floor), (window_s, confidence));
         if out.overloaded() {
             let (t0, n0) = in_flight_series(r, first_send, to_s, window_s);
             out.onset_s = onset(&t0, &n0);
@@ -163,8 +165,9 @@ fn load_over(r: &RequestView, open_loop: Option<bool>, planned_rate: Option<f64>
 }
 
 /// The unserved rate over the load period (`out.from_s` to `out.to_s`, the in-flight count `n`
-/// sampled at `t`) with its interval, and the verdict against `limit` requests/s.
-fn judge(out: &mut Load, r: &RequestView, (t, n): (&[f64], &[f64]), limit: f64, (window_s, confidence): (f64, f64)) {
+/// sampled at `t`) with its interval, and the verdict against `limit` requests/s; `floor`: the
+/// least standard error of the in-flight slope (`arrival_slope_se`, online looks only).
+fn judge(out: &mut Load, r: &RequestView, (t, n): (&[f64], &[f64]), (limit, floor): (f64, f64), (window_s, confidence): (f64, f64)) {
     let span = out.to_s - out.from_s;
     let Some((growth, growth_se)) = slope_with_se(t, n) else {
         out.unserved_per_s = Estimate::not_applicable(confidence, r.len() as u64, format!("fewer than 8 windows of {window_s} s of load"));
@@ -172,7 +175,7 @@ fn judge(out: &mut Load, r: &RequestView, (t, n): (&[f64], &[f64]), limit: f64, 
     };
     let shed = unserved_ends(r, out.from_s, out.to_s);
     let shed_rate = shed as f64 / span;
-    let growth_se = growth_se.max(arrival_slope_se(r, out.from_s, out.to_s));
+    let growth_se = growth_se.max(floor);
     let (point, se) = (growth + shed_rate, (growth_se.powi(2) + shed as f64 / span.powi(2)).sqrt());
     let z = Normal::standard().inverse_cdf(0.5 + confidence / 2.0);
     let (lo, hi) = (point - z * se, point + z * se);
@@ -188,11 +191,13 @@ fn judge(out: &mut Load, r: &RequestView, (t, n): (&[f64], &[f64]), limit: f64, 
     .into();
 }
 
-/// The least standard error of the in-flight count's slope over `[from_s, to_s]`: what random
-/// arrivals alone give it. Poisson arrivals at rate λ make the count a random walk, whose least-
-/// squares slope over a span T varies as 6λ/(5T) (a Brownian path's); the HAC estimate from a
-/// dozen windows of such a path falls well short of it, and short looks then take a burst of
-/// arrivals for a queue.
+/// The least standard error of the in-flight count's slope over `[from_s, to_s]` in an online
+/// look: what random arrivals alone give it when the server does not follow them. Poisson
+/// arrivals at rate λ then make the count a random walk, whose least-squares slope over a span
+/// T varies as 6λ/(5T) (a Brownian path's); the HAC estimate from the dozen windows of a short
+/// look falls well short of it, and a look then takes a burst of arrivals for a queue. (A
+/// server that keeps up follows its arrivals, and the count is stationary: the offline verdict,
+/// on the whole run, needs no floor.)
 fn arrival_slope_se(r: &RequestView, from_s: f64, to_s: f64) -> f64 {
     let span = to_s - from_s;
     let arrived = (0..r.len()).filter(|&i| (from_s..=to_s).contains(&arrival(r, i))).count() as f64;

@@ -50,6 +50,12 @@ capacity-compare-not-comparable = Capacity at { $slo }: not comparable: { $why -
         [different] the two searches have different objectives or load parameters
        *[no_capacity] a search found no capacity (below its lowest load, above its highest, or undecided)
     }
+## A search without a capacity, in its table cell: below or above the loads tried.
+capacity-short = { $finding ->
+        [below] below { $load }
+        [above] above { $load }
+       *[undecided] undecided
+    }
 capacity-col-arm = Search
 capacity-col-capacity = Capacity
 capacity-col-limited = Limited by

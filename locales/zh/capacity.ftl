@@ -17,7 +17,7 @@ capacity-objective = { $key } { $value }，阈值 { $threshold } ms：{ $verdict
        *[undecided] 无法判定
     }
 capacity-step = 容量：第 { $step } 档，{ $load } { $unit }：{ $outcome }（{ $objectives }）；区间 [{ $low }, { $high }]
-capacity-budget = 容量：时间或档数预算已用完，区间尚未收窄到所需精度；置信区间反映已达到的程度。
+capacity-budget = 容量：时间或档数预算已用完，区间尚未缩小到所需精度；置信区间反映已达到的程度。
 ## The headline: the capacity with its interval and what limits it, or why there is no number.
 capacity-found = 满足 { $slo } 的容量：{ $capacity } { $unit }，受限于{ $limited }{ $saturation }
 capacity-limited = { $limited ->
@@ -44,11 +44,17 @@ capacity-compare-verdict = { $verdict ->
         [improvement] 提升，超出 ±{ $tolerance } %
         [regression] 退化，超出 ±{ $tolerance } %
         [equivalent] 在 ±{ $tolerance } % 之内相当
-       *[undecided] 相对 ±{ $tolerance } % 无法判定：延长每档时长或提高 --precision 可收窄置信区间
+       *[undecided] 相对 ±{ $tolerance } % 无法判定：延长每档时长或提高 --precision 可缩小置信区间
     }
 capacity-compare-not-comparable = 满足 { $slo } 的容量：无法比较：{ $why ->
         [different] 两次搜索的目标或负载参数不同
        *[no_capacity] 有一次搜索没有得出容量（低于最低负载、高于最高负载，或无法判定）
+    }
+## A search without a capacity, in its table cell: below or above the loads tried.
+capacity-short = { $finding ->
+        [below] 低于 { $load }
+        [above] 高于 { $load }
+       *[undecided] 无法判定
     }
 capacity-col-arm = 搜索
 capacity-col-capacity = 容量

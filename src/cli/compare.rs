@@ -36,6 +36,11 @@ pub struct CompareArgs {
     /// Compare even when the workloads differ.
     #[arg(long)]
     allow_workload_mismatch: bool,
+    /// Service-level objectives, e.g. ttft_p99=500ms: two capacity searches are judged against
+    /// these instead of their own, and two rate sweeps are read as searches (the capacity of
+    /// each at the objectives, compared).
+    #[arg(long, value_name = "SPEC")]
+    slo: Option<String>,
     /// Write the comparison JSON here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -104,8 +109,13 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
         check_writable(path)?;
     }
-    if let Some(pair) = crate::ops::bench::capacity::search_pair(&a.base, &a.cand) {
-        return capacity(pair, &a, tolerance, lang);
+    let slo = crate::cli::args::slo_flag(a.slo.as_deref())?;
+    if let Some(pair) = crate::ops::bench::capacity::search_pair(&a.base, &a.cand, !slo.is_empty()) {
+        return capacity(pair, &a, (tolerance, slo), lang);
+    }
+    if !slo.is_empty() {
+        return Err(CliError::bad_input("--slo compares capacities: give one capacity search (bench --find-capacity) or one rate sweep per arm")
+            .hint("for runs, `analyze RUN --slo SPEC` or `report RUN --slo SPEC` judges each against the objectives"));
     }
     let opts = CompareOptions {
         tolerance,
@@ -132,11 +142,16 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
 }
 
-/// Two capacity searches (`bench --find-capacity` folders): the candidate's capacity against
-/// the base's, its JSON to `--out`; `--fail-on` fails on the capacity's verdict, or when the
+/// Two capacity searches (`bench --find-capacity` folders, or rate sweeps with `--slo`): the
+/// candidate's capacity against the base's, its JSON to `--out`; `--fail-on` fails on the capacity's verdict, or when the
 /// two cannot be compared.
-fn capacity(pair: (&std::path::Path, &std::path::Path), a: &CompareArgs, tolerance: f64, lang: credence_messages::Lang) -> Result<ExitCode, CliError> {
-    let opts = crate::analyze::AnalyzeOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
+fn capacity(
+    pair: (&std::path::Path, &std::path::Path),
+    a: &CompareArgs,
+    (tolerance, slo): (f64, Vec<crate::analyze::slo::ObjectiveSpec>),
+    lang: credence_messages::Lang,
+) -> Result<ExitCode, CliError> {
+    let opts = crate::analyze::AnalyzeOptions { resamples: a.resamples, seed: a.seed, slo, ..Default::default() };
     let report = crate::ops::bench::capacity::compare_searches(pair, (&opts, tolerance), &a.import.options()?, (None, None))?;
     let cmp = report.capacity_comparison.as_ref().expect("a capacity comparison's report holds it");
     let failed = a.fail_on.is_some_and(|f| match cmp.verdict.as_str() {

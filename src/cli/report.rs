@@ -13,7 +13,6 @@ use crate::error::{CliError, ExitCode};
 use crate::import::ImportOptions;
 use crate::ops::inputs::analyze_path;
 use crate::report::Report;
-use crate::report::document::{Sweep, SweepStep};
 use credence_messages::Message;
 
 #[derive(Debug, clap::Args)]
@@ -77,19 +76,19 @@ pub fn run(a: ReportArgs) -> Result<ExitCode, CliError> {
     let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, scatter_points, slo, ..AnalyzeOptions::default() };
     let report = if a.demo {
         Report::for_runs(vec![demo(&opts)?], a.title, a.date)
-    } else if let Some(pair) = crate::ops::bench::capacity::search_pair(&a.base, &a.cand) {
+    } else if let Some(pair) = crate::ops::bench::capacity::search_pair(&a.base, &a.cand, !opts.slo.is_empty()) {
         let (tolerance, _) = parse_tolerances(&a.tolerance)?;
         crate::ops::bench::capacity::compare_searches(pair, (&opts, tolerance), &a.import.options()?, (a.title.clone(), a.date.clone()))?
     } else if !a.base.is_empty() {
         comparison(&a)?
     } else if let [dir] = a.runs.as_slice()
-        && dir.join("capacity.json").is_file()
+        && crate::ops::bench::capacity::is_search(dir, !opts.slo.is_empty())
     {
         capacity_report(dir, &a, opts)?
     } else if let [dir] = a.runs.as_slice()
         && dir.join("sweep.json").is_file()
     {
-        let (dirs, sweep) = read_sweep(dir)?;
+        let (dirs, sweep) = crate::ops::bench::sweep::read_sweep(dir)?;
         Report::for_sweep(analyze_all(&dirs, &opts, &a.import.options()?)?, sweep, a.title, a.date)
     } else {
         Report::for_runs(analyze_all(&a.runs, &opts, &a.import.options()?)?, a.title, a.date)
@@ -166,32 +165,3 @@ fn capacity_report(dir: &Path, a: &ReportArgs, opts: AnalyzeOptions) -> Result<R
     Ok(Report::for_capacity(runs, capacity, sweep, a.title.clone(), a.date.clone()))
 }
 
-/// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be
-/// plain names inside DIR: the file is not trusted to point elsewhere) and offered rates.
-fn read_sweep(dir: &Path) -> Result<(Vec<PathBuf>, Sweep), CliError> {
-    let path = dir.join("sweep.json");
-    let bad = |what: String| CliError::bad_input(format!("{}: {what}", path.display()));
-    let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
-    if v.get("parameter").and_then(|p| p.as_str()) == Some("concurrency") {
-        return Err(bad("a sweep of closed-loop clients (bench --sweep concurrency=…): the sweep report reads rate sweeps only".into())
-            .hint(format!("report or compare its steps one by one ({}/step-01-concurrency-…)", dir.display())));
-    }
-    let steps = v.get("steps").and_then(|s| s.as_array()).filter(|s| !s.is_empty()).ok_or_else(|| bad("expected a non-empty \"steps\" array".into()))?;
-    let (mut dirs, mut out) = (Vec::new(), Vec::new());
-    for (i, st) in steps.iter().enumerate() {
-        let name = st.get("run").and_then(|r| r.as_str()).ok_or_else(|| bad(format!("steps[{i}].run: expected the step's folder name")))?;
-        let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
-        if !plain {
-            return Err(bad(format!("steps[{i}].run {name:?}: expected a folder name inside the sweep")));
-        }
-        let offered = st.get("rate_per_s").and_then(|r| r.as_f64()).filter(|r| r.is_finite() && *r > 0.0);
-        let offered = offered.ok_or_else(|| bad(format!("steps[{i}].rate_per_s: expected a positive number")))?;
-        dirs.push(dir.join(name));
-        let client_limited = st.get("client_limited").and_then(|c| c.as_bool()).unwrap_or(false);
-        out.push(SweepStep { offered_per_s: offered, run: i, client_limited });
-    }
-    let parameter = v.get("parameter").and_then(|p| p.as_str()).unwrap_or("rate").to_string();
-    let stopped_early = v.get("stopped_early").and_then(|s| s.as_bool()).unwrap_or(false);
-    Ok((dirs, Sweep { parameter, steps: out, stopped_early }))
-}

@@ -18,6 +18,10 @@ pub struct SimSource {
 }
 
 impl StepSource for SimSource {
+    fn simulated(&self) -> bool {
+        true
+    }
+
     fn run_step(&mut self, plan: &CapacityPlan, index: usize, load: f64, budget_s: f64) -> Result<RunData, CliError> {
         let mut o = self.base.clone();
         o.seed = self.base.seed.wrapping_mul(1000).wrapping_add(index as u64);

@@ -57,6 +57,10 @@ fn a_search_finds_a_capacity_and_the_report_leads_with_it() {
         let run = dir.join(step["run"].as_str().unwrap());
         assert!(credence(&["validate", run.to_str().unwrap()]).status.success(), "{}", run.display());
     }
+    // The same seed, the same search: byte-identical files.
+    let again = s.path("again");
+    assert!(search(&again, &[]).status.success());
+    assert_eq!(std::fs::read(dir.join("capacity.json")).unwrap(), std::fs::read(again.join("capacity.json")).unwrap());
     let md = s.path("base.md");
     let o = credence(&["report", dir.to_str().unwrap(), "--out", md.to_str().unwrap(), "--resamples", "499"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -152,4 +156,48 @@ fn a_bench_search_brackets_the_mocks_capacity() {
     assert!((saturation / 20.0 - 1.0).abs() < 0.05, "saturation {saturation}/s against the mock's 20/s");
     let capacity = cap["capacity"]["estimate"].as_f64().unwrap();
     assert!(capacity < 20.0 && capacity > 10.0, "{cap}");
+}
+
+/// A rate sweep of simulated runs (4 to 20 requests/s, 3 minutes each) under `dir`, linked by
+/// `sweep.json` as `bench --sweep` links its steps.
+fn sweep(dir: &Path, extra: &[&str]) {
+    let mut steps = Vec::new();
+    for rate in ["4", "8", "12", "16", "20"] {
+        let name = format!("step-rate-{rate}");
+        let mut args = vec!["simulate", "--scenario", "steady", "--rate", rate, "--duration", "180s", "--max-batch", "16", "--output-median", "64"];
+        args.extend_from_slice(extra);
+        let out = dir.join(&name);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        let o = credence(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        steps.push(json!({"run": name, "rate_per_s": rate.parse::<f64>().unwrap()}));
+    }
+    std::fs::write(dir.join("sweep.json"), json!({"parameter": "rate", "steps": steps}).to_string()).unwrap();
+}
+
+/// Two sweeps read as searches with `--slo`: `report SWEEP --slo` leads with the sweep's
+/// capacity, and `compare --slo` compares the two capacities; without `--slo` a sweep has no
+/// objectives to read one against, and `--slo` on plain runs is refused (exit 2).
+#[test]
+fn two_sweeps_compare_their_capacities_at_the_objectives() {
+    let s = Scratch::new("capacity_sweeps");
+    let (base, cand) = (s.path("base"), s.path("cand"));
+    sweep(&base, &[]);
+    sweep(&cand, &["--effect", "throughput=+30%"]);
+    let md = s.path("base.md");
+    let o = credence(&["report", base.to_str().unwrap(), "--slo", SLO, "--out", md.to_str().unwrap(), "--resamples", "499"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("**Capacity at P90 TTFT ≤ 500 ms: "), "{}", &text[..text.len().min(1500)]);
+    let out = s.path("cmp.json");
+    let o = credence(&["compare", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "--slo", SLO, "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c = json(&out);
+    assert_eq!(c["base"]["slo"], "ttft_p90=500ms", "{}", c["base"]["slo"]);
+    assert!(["improvement", "undecided"].contains(&c["verdict"].as_str().unwrap()), "{}", stdout(&o));
+    assert!(c["change"]["estimate"].as_f64().unwrap() > 0.1, "{}", c["change"]);
+
+    let o = credence(&["compare", "--base", base.join("step-rate-4").to_str().unwrap(), "--cand", cand.join("step-rate-4").to_str().unwrap(), "--slo", SLO]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--slo compares capacities"), "{}", stderr(&o));
 }

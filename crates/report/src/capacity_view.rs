@@ -117,9 +117,13 @@ pub fn comparison_rows(c: &CapacityComparison, lang: Lang) -> (Vec<String>, Vec<
             Some(key) => metric_label(key).render(lang),
             None => super::format::not_available(lang),
         };
+        let n = |v: f64| credence_run::text::significant(v, 3);
+        let short = |finding: &str, load: f64| Message::new("capacity-short").text("finding", finding).text("load", n(load)).render(lang);
         let capacity = match s.finding {
             Finding::Found => estimate_in(&s.capacity, 1.0, lang),
-            _ => headline(s, lang).render(lang),
+            Finding::BelowLowest => short("below", s.steps.iter().map(|x| x.load).fold(f64::INFINITY, f64::min)),
+            Finding::AboveHighest => short("above", s.steps.iter().map(|x| x.load).fold(0.0, f64::max)),
+            Finding::Undecided => short("undecided", 0.0),
         };
         let saturation = s.saturation.as_ref().map_or_else(|| super::format::not_available(lang), |e| estimate_in(e, 1.0, lang));
         vec![Message::new("capacity-arm").text("arm", arm).render(lang), capacity, limited, saturation, s.steps.len().to_string()]

@@ -64,6 +64,11 @@ impl CapacityPlan {
 pub trait StepSource {
     /// Step `index` (from 1) at `load`, bounded by `budget_s` seconds.
     fn run_step(&mut self, plan: &CapacityPlan, index: usize, load: f64, budget_s: f64) -> Result<RunData, CliError>;
+    /// Whether the steps are simulated: a simulated search's files are byte-identical for a
+    /// seed, so they hold no wall time.
+    fn simulated(&self) -> bool {
+        false
+    }
 }
 
 /// The analysis options of a step: the defaults, with the objectives.
@@ -109,7 +114,7 @@ pub fn find_capacity(plan: &CapacityPlan, source: &mut dyn StepSource, out: &Pat
         "fixed_step_s": plan.fixed_step_s,
         "ended": ended,
         "load_seconds": spent_s,
-        "wall_seconds": started.elapsed().as_secs_f64(),
+        "wall_seconds": (!source.simulated()).then(|| started.elapsed().as_secs_f64()),
         "capacity": capacity,
     });
     write_json(&out.join("capacity.json"), &record)?;
@@ -209,8 +214,20 @@ pub struct SavedSearch {
     pub steps: Vec<(f64, std::path::PathBuf)>,
 }
 
-/// Reads `DIR/capacity.json`; the error names the file and the field.
+/// Whether `dir` holds a search that `analyze_search` reads: a capacity search, or a rate
+/// sweep when objectives are given (`with_slo`) to read its capacity off.
+pub fn is_search(dir: &Path, with_slo: bool) -> bool {
+    dir.join("capacity.json").is_file() || (with_slo && dir.join("sweep.json").is_file())
+}
+
+/// Reads `DIR/capacity.json`, or a sweep's `DIR/sweep.json` as a search with no objectives of
+/// its own; the error names the file and the field.
 pub fn read_search(dir: &Path) -> Result<SavedSearch, CliError> {
+    if !dir.join("capacity.json").is_file() && dir.join("sweep.json").is_file() {
+        let (dirs, sweep) = super::sweep::read_sweep(dir)?;
+        let steps = sweep.steps.iter().zip(dirs).map(|(st, d)| (st.offered_per_s, d)).collect();
+        return Ok(SavedSearch { parameter: sweep.parameter, slo: String::new(), steps });
+    }
     let path = dir.join("capacity.json");
     let bad = |what: String| CliError::bad_input(format!("{}: {what}", path.display()));
     let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
@@ -249,6 +266,9 @@ pub fn analyze_search(
     import: &crate::import::ImportOptions,
 ) -> Result<(Vec<crate::analyze::Analysis>, Capacity, crate::report::document::Sweep), CliError> {
     let mut search = read_search(dir)?;
+    if opts.slo.is_empty() && search.slo.is_empty() {
+        return Err(CliError::bad_input(format!("{}: a sweep has no objectives to read a capacity against", dir.display())).hint("give --slo, e.g. --slo ttft_p99=500ms"));
+    }
     if opts.slo.is_empty() {
         opts.slo = crate::analyze::slo::parse(&search.slo).map_err(|e| CliError::bad_input(format!("{}: capacity.slo: {e}", dir.join("capacity.json").display())))?;
     }
@@ -267,10 +287,11 @@ pub fn analyze_search(
     Ok((runs, capacity, crate::report::document::Sweep { parameter: search.parameter, steps, stopped_early: false }))
 }
 
-/// Both arms a single capacity search's folder: the pair.
-pub fn search_pair<'a>(base: &'a [std::path::PathBuf], cand: &'a [std::path::PathBuf]) -> Option<(&'a Path, &'a Path)> {
+/// Both arms a single search's folder (a capacity search, or a sweep with objectives given):
+/// the pair.
+pub fn search_pair<'a>(base: &'a [std::path::PathBuf], cand: &'a [std::path::PathBuf], with_slo: bool) -> Option<(&'a Path, &'a Path)> {
     match (base, cand) {
-        ([b], [c]) if b.join("capacity.json").is_file() && c.join("capacity.json").is_file() => Some((b, c)),
+        ([b], [c]) if is_search(b, with_slo) && is_search(c, with_slo) => Some((b, c)),
         _ => None,
     }
 }

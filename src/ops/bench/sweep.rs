@@ -221,3 +221,33 @@ fn print_sweep_table(parameter: SweepParameter, steps: &[serde_json::Value], row
         eprintln!("{offered:>8}  {:<26} {:<26} {:<26} {:<8} {client}", r[0], r[1], r[2], r[3]);
     }
 }
+
+/// The steps of a sweep written by `credence bench --sweep`: their run folders (which must be
+/// plain names inside DIR: the file is not trusted to point elsewhere) and offered rates.
+pub fn read_sweep(dir: &Path) -> Result<(Vec<std::path::PathBuf>, crate::report::document::Sweep), CliError> {
+    let path = dir.join("sweep.json");
+    let bad = |what: String| CliError::bad_input(format!("{}: {what}", path.display()));
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    if v.get("parameter").and_then(|p| p.as_str()) == Some("concurrency") {
+        return Err(bad("a sweep of closed-loop clients (bench --sweep concurrency=…): the sweep report reads rate sweeps only".into())
+            .hint(format!("report or compare its steps one by one ({}/step-01-concurrency-…)", dir.display())));
+    }
+    let steps = v.get("steps").and_then(|s| s.as_array()).filter(|s| !s.is_empty()).ok_or_else(|| bad("expected a non-empty \"steps\" array".into()))?;
+    let (mut dirs, mut out) = (Vec::new(), Vec::new());
+    for (i, st) in steps.iter().enumerate() {
+        let name = st.get("run").and_then(|r| r.as_str()).ok_or_else(|| bad(format!("steps[{i}].run: expected the step's folder name")))?;
+        let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+        if !plain {
+            return Err(bad(format!("steps[{i}].run {name:?}: expected a folder name inside the sweep")));
+        }
+        let offered = st.get("rate_per_s").and_then(|r| r.as_f64()).filter(|r| r.is_finite() && *r > 0.0);
+        let offered = offered.ok_or_else(|| bad(format!("steps[{i}].rate_per_s: expected a positive number")))?;
+        dirs.push(dir.join(name));
+        let client_limited = st.get("client_limited").and_then(|c| c.as_bool()).unwrap_or(false);
+        out.push(crate::report::document::SweepStep { offered_per_s: offered, run: i, client_limited });
+    }
+    let parameter = v.get("parameter").and_then(|p| p.as_str()).unwrap_or("rate").to_string();
+    let stopped_early = v.get("stopped_early").and_then(|s| s.as_bool()).unwrap_or(false);
+    Ok((dirs, crate::report::document::Sweep { parameter, steps: out, stopped_early }))
+}

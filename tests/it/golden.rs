@@ -1,6 +1,7 @@
 //! Outputs pinned to committed copies: the analysis JSON of every fixture run and the reports
-//! (PDF, Markdown, JSON) of the demo, the A/A runs, the A/B comparison and two audits, and the
-//! Chinese reports (PDF, Markdown) of the demo, the A/A runs, the comparison and an audit. A
+//! (PDF, Markdown, JSON) of the demo, the A/A runs, the A/B comparison, a capacity search, two
+//! capacity searches compared and two audits, and the Chinese reports (PDF, Markdown) of the
+//! demo, the A/A runs, the comparisons, the capacity search and an audit. A
 //! refactor must leave them byte-identical; a deliberate change re-blesses them with
 //! `CREDENCE_BLESS=1 cargo test --release --test it golden::` and shows up in the diff.
 //!
@@ -89,6 +90,8 @@ fn reports() -> Vec<(&'static str, Vec<String>)> {
         ("aa", vec![f("aa/a1"), f("aa/a2"), f("aa/a3")]),
         ("ab", vec!["--base".into(), f("ab/base"), "--cand".into(), f("ab/cand")]),
         ("thermal-throttle", vec![f("scenarios/thermal-throttle")]),
+        ("capacity", vec![f("capacity/base")]),
+        ("capacity-ab", vec!["--base".into(), f("capacity/base"), "--cand".into(), f("capacity/cand")]),
     ]
 }
 
@@ -115,7 +118,7 @@ fn reports_are_unchanged() {
     let jobs = reports().into_iter().map(|(n, a)| (n, "report", a)).chain(audits().into_iter().map(|(n, a)| (n, "audit", a))).chain([history]);
     // Chinese: every kind of report once (a run, several runs, a comparison, an audit, a
     // history); the JSON is the same in every language.
-    let chinese = ["demo", "aa", "ab", "audit-llmperf", "history"];
+    let chinese = ["demo", "aa", "ab", "audit-llmperf", "history", "capacity", "capacity-ab"];
     let jobs = jobs.flat_map(|(n, c, a)| {
         let zh = chinese.contains(&n).then(|| (format!("{n}.zh"), c, [a.clone(), vec!["--lang".into(), "zh".into()]].concat()));
         std::iter::once((n.to_string(), c, a)).chain(zh)

@@ -50,6 +50,7 @@ audit-note = { $note ->
         [one-rate] credence estimates { $metric } as one rate over the steady window, with its interval: it has no distribution of instantaneous rates
         [not-described] credence gives no min, max or SD of { $metric }: it describes the distributions of TTFT, TPOT and E2E
         [stat-not-computed] credence does not compute this statistic ({ $stat }): it reports percentiles and means, each with its own interval
+        [needs-slo] credence's goodput counts the requests within the objectives: audit with --slo and the tool's thresholds (e.g. --slo ttft_p99=500ms for vLLM's --goodput ttft:500)
        *[no-steady-value] no steady-state value: too few values in the steady window, or no steady window
     }
 audit-stat = { $stat ->

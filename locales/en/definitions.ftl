@@ -42,3 +42,4 @@ def-lacking = the per-request records lack what this number is computed from
 def-no-recomputation = credence has no recomputation of this number from per-request data
 def-guidellm-listed = the records listed under requests.{ $status }
 def-inference-perf-no-stage = the records carry no stage id: give inference-perf.partial.stage_{ $stage }.yaml (its run.time places stage { $stage }'s requests) to recompute this
+def-vllm-goodput = vLLM's goodput: completed requests whose TTFT, TPOT and E2E each meet its --goodput limit (the file does not record the limits), over the benchmark's duration

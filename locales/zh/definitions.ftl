@@ -42,3 +42,4 @@ def-lacking = 逐请求记录缺少计算这一数值所需的数据
 def-no-recomputation = credence 不从逐请求数据重算这一数值
 def-guidellm-listed = 列在 requests.{ $status } 下的记录
 def-inference-perf-no-stage = 记录中没有阶段编号：需提供 inference-perf.partial.stage_{ $stage }.yaml（其 run.time 确定阶段 { $stage } 的请求）才能重算
+def-vllm-goodput = vLLM 的有效吞吐：TTFT、TPOT 和 E2E 均满足 --goodput 阈值的已完成请求数（文件不记录这些阈值），除以压测时长

@@ -52,6 +52,10 @@ pub struct AuditArgs {
     /// LANG). The JSON is the same in every language.
     #[arg(long, default_value = "en")]
     lang: String,
+    /// Service-level objectives, e.g. ttft_p99=500ms: judged on the run as `report --slo` does,
+    /// and the tool's goodput claim (vLLM's --goodput) set beside credence's goodput.
+    #[arg(long, value_name = "SPEC")]
+    slo: Option<String>,
     /// Bootstrap resamples.
     #[arg(long, default_value_t = 9999)]
     resamples: usize,
@@ -63,6 +67,7 @@ pub struct AuditArgs {
 pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     let lang = parse_lang(&a.lang)?;
     check_writable(&a.out)?;
+    let slo = crate::cli::args::slo_flag(a.slo.as_deref())?;
     let (format, paths) = format_and_paths(&a.args)?;
     let opts = import_options(a.tz.as_deref(), a.start.as_deref(), &[])?;
     let mut gathered = gather(&paths, format)?;
@@ -73,7 +78,7 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     let result = import_run(gathered.runs.remove(0), &opts, true)?;
     let source = source_names(&result);
     let report = if result.data.requests.num_rows() > 0 {
-        per_request_audit(&a, &result, &source)
+        per_request_audit(&a, &result, &source, slo)
     } else if let Some(gpu) = &result.data.gpu {
         telemetry_only_audit(&a, &result, &source, gpu)?
     } else {
@@ -108,11 +113,11 @@ fn source_names(result: &ImportResult) -> String {
 }
 
 /// Per-request data: the full analysis, with the claims checked against it.
-fn per_request_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> Report {
+fn per_request_audit(a: &AuditArgs, result: &ImportResult, source: &str, slo: Vec<crate::analyze::slo::ObjectiveSpec>) -> Report {
     let d = &result.data;
     let view = RequestView::from_table(&d.requests);
     let extra_percentiles = crate::analyze::audit::claimed_percentiles(&result.claims);
-    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, extra_percentiles, ..AnalyzeOptions::default() };
+    let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, extra_percentiles, slo, ..AnalyzeOptions::default() };
     let mut analysis = analyze_view(&d.manifest, &view, &Telemetry { gpu: d.gpu.as_ref(), host: None, server: None }, &opts);
     analysis.errors.examples = crate::analyze::rates::error_examples(&d.requests);
     let checked = audit_claims(source, &result.claims, &result.raw, &result.facts, Some(&analysis));

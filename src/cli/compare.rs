@@ -123,7 +123,7 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
         resamples: a.resamples,
         seed: a.seed,
         allow_workload_mismatch: a.allow_workload_mismatch,
-        order: parse_order(a.order),
+        order: parse_order(a.order.clone()),
         ..Default::default()
     };
     let report = crate::ops::compare::compare_dirs(&a.base, &a.cand, &opts, &a.import.options()?, (None, None))?;
@@ -132,19 +132,25 @@ pub fn run(a: CompareArgs) -> Result<ExitCode, CliError> {
     // episodes in either arm the clean verdicts are the measured ones).
     let verdicts: Vec<Verdict> = cmp.verdicts(a.condition.named()).into_values().collect();
     let failed = a.fail_on.is_some_and(|f| !cmp.valid || verdicts.iter().any(|v| f.hit(*v)));
+    finish(&a, &report, cmp, failed, lang)
+}
+
+/// Writes the comparison's JSON to `--out`, prints the summary (or the Markdown top), and
+/// gives the exit code: 3 when `--fail-on` was hit.
+fn finish(a: &CompareArgs, report: &crate::report::Report, json: &impl serde::Serialize, failed: bool, lang: credence_messages::Lang) -> Result<ExitCode, CliError> {
     if let Some(path) = &a.out {
-        write_json(path, cmp)?;
+        write_json(path, json)?;
     }
     print_stdout(&match a.format {
-        PrintFormat::Text => crate::report::compare_summary::summary(&report, lang),
-        PrintFormat::Md => crate::report::markdown::comparison_top(&report, lang),
+        PrintFormat::Text => crate::report::compare_summary::summary(report, lang),
+        PrintFormat::Md => crate::report::markdown::comparison_top(report, lang),
     })?;
     Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
 }
 
 /// Two capacity searches (`bench --find-capacity` folders, or rate sweeps with `--slo`): the
-/// candidate's capacity against the base's, its JSON to `--out`; `--fail-on` fails on the capacity's verdict, or when the
-/// two cannot be compared.
+/// candidate's capacity against the base's, its JSON to `--out`; `--fail-on` fails on the
+/// capacity's verdict, or when the two cannot be compared.
 fn capacity(
     pair: (&std::path::Path, &std::path::Path),
     a: &CompareArgs,
@@ -159,12 +165,5 @@ fn capacity(
         "improvement" => f == FailOnArg::AnyChange,
         _ => false,
     });
-    if let Some(path) = &a.out {
-        write_json(path, cmp)?;
-    }
-    print_stdout(&match a.format {
-        PrintFormat::Text => crate::report::compare_summary::summary(&report, lang),
-        PrintFormat::Md => crate::report::markdown::comparison_top(&report, lang),
-    })?;
-    Ok(if failed { ExitCode::ConditionMet } else { ExitCode::Success })
+    finish(a, &report, cmp, failed, lang)
 }

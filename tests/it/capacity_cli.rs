@@ -201,3 +201,31 @@ fn two_sweeps_compare_their_capacities_at_the_objectives() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--slo compares capacities"), "{}", stderr(&o));
 }
+
+/// vLLM's `--goodput ttft:500` claim, audited: without objectives credence says it needs them;
+/// with `--slo ttft_p99=500ms` (the same per-request limit) its own goodput, with an interval,
+/// stands beside the claim and agrees with it within a few percent (the file is a real vLLM
+/// 0.33.0 result against the engine mock, `fixtures/peers/capacity/regenerate.sh`).
+#[test]
+fn a_vllm_goodput_claim_is_audited_beside_credences_goodput() {
+    let dir = crate::common::fixture("peers/capacity/vllm-0.33.0/goodput-detailed-rate-16");
+    let file = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).find(|p| p.file_name().unwrap().to_string_lossy().starts_with("openai-")).unwrap();
+    let s = Scratch::new("capacity_goodput_audit");
+    let claim = |slo: Option<&str>| {
+        let out = s.path("audit.json");
+        let mut args = vec!["audit", file.to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "json", "--resamples", "499"];
+        if let Some(spec) = slo {
+            args.extend_from_slice(&["--slo", spec]);
+        }
+        let o = credence(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v = json(&out);
+        v["audit"]["claims"].as_array().unwrap().iter().find(|c| c["key"] == "request_goodput").cloned().expect("the goodput claim")
+    };
+    let bare = claim(None);
+    assert!(bare["credence"].is_null() && bare["credence_note"].as_str().unwrap().contains("audit with --slo"), "{bare}");
+    let judged = claim(Some("ttft_p99=500ms"));
+    let (tool, ours) = (judged["tool_value"].as_f64().unwrap(), judged["credence"].as_f64().unwrap());
+    assert!((ours / tool - 1.0).abs() < 0.1, "credence {ours}/s against vLLM's {tool}/s: {judged}");
+    assert!(judged["credence_ci"].is_array(), "{judged}");
+}

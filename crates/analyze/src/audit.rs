@@ -113,6 +113,7 @@ fn credence_value(a: &Analysis, c: &Claim) -> Option<(f64, Option<(f64, f64)>)> 
             "requests_per_s" => &a.throughput.requests_per_s,
             "output_tokens_per_s" => &a.throughput.output_tokens_per_s,
             "input_tokens_per_s" => &a.throughput.input_tokens_per_s,
+            "goodput_per_s" => &a.slo.as_ref()?.goodput_per_s,
             _ => return None,
         };
         return e.estimate.map(|x| (x, e.ci_low.zip(e.ci_high)));
@@ -156,6 +157,8 @@ pub enum CredenceNote {
     NotDescribed,
     /// A statistic credence does not compute (a variance, a mode, a tool's confidence bound).
     StatNotComputed,
+    /// A goodput, audited without objectives: credence's needs them (`--slo`).
+    NeedsSlo,
     NoSteadyValue,
 }
 
@@ -173,6 +176,7 @@ impl CredenceNote {
             CredenceNote::OneRate => ("one-rate", "", ""),
             CredenceNote::NotDescribed => ("not-described", "", ""),
             CredenceNote::StatNotComputed => ("stat-not-computed", "", ""),
+            CredenceNote::NeedsSlo => ("needs-slo", "", ""),
             CredenceNote::NoSteadyValue => ("no-steady-value", "", ""),
         };
         let shown_metric = if *self == CredenceNote::SuccessfulOnly { metric.split('.').next().unwrap_or(metric) } else { metric };
@@ -196,7 +200,7 @@ fn other_status(metric: &str) -> Option<&str> {
 /// Whether credence estimates `metric` (under its own name or `mapped_metric`'s).
 fn estimated(a: &Analysis, metric: &str) -> bool {
     let m = credence_metric(a, metric);
-    a.metrics.contains_key(m) || matches!(m, "requests_per_s" | "output_tokens_per_s" | "input_tokens_per_s")
+    a.metrics.contains_key(m) || matches!(m, "requests_per_s" | "output_tokens_per_s" | "input_tokens_per_s") || (m == "goodput_per_s" && a.slo.is_some())
 }
 
 /// The note on credence's value for a claim of `metric` `stat`, when one is due.
@@ -214,6 +218,7 @@ pub fn credence_note(a: &Analysis, metric: &str, stat: &str, has_value: bool) ->
     }
     let rate = matches!(mapped, "requests_per_s" | "output_tokens_per_s" | "input_tokens_per_s");
     Some(match stat {
+        _ if mapped == "goodput_per_s" && a.slo.is_none() => CredenceNote::NeedsSlo,
         "count" | "count_all" | "sum" => CredenceNote::WindowDependent,
         _ if rate && stat != "value" => CredenceNote::OneRate,
         _ if matches!(mapped, "service" | "send_lag") && !a.run.has_schedule => CredenceNote::NoSchedule,

@@ -14,7 +14,7 @@ use super::json::numbers_at;
 use super::json::{Fields, parse as parse_json, parse_lines};
 use super::time::{MAX_SECONDS, is_seconds, parse_datetime};
 use super::{ImportError, ImportOptions, Imported};
-use credence_run::claims::{Claim, percentile_stat};
+use credence_run::claims::{Claim, Definition, percentile_stat};
 use credence_run::manifest::{Arrival, Capabilities, DeclaredPhases, SystemConfig, TimestampQuality, Workload};
 use credence_run::rows::{Request, chunk_times, error_kind};
 
@@ -122,6 +122,11 @@ pub fn parse_file(path: &Path, bytes: &[u8], o: &ImportOptions) -> Result<Import
         if let Some(x) = v.get(k).and_then(Value::as_f64) {
             out.claims.push(Claim { key: k.into(), metric: m.into(), stat: "value".into(), value: x, unit: "per s".into(), definition: None });
         }
+    }
+    // Written only with --goodput (null otherwise); its limits are not in the file.
+    if let Some(x) = v.get("request_goodput").and_then(Value::as_f64) {
+        let definition = Some(Definition::id("def-vllm-goodput"));
+        out.claims.push(Claim { key: "request_goodput".into(), metric: "goodput_per_s".into(), stat: "value".into(), value: x, unit: "per s".into(), definition });
     }
     if !f.has("ttfts") {
         out.aggregate_only = Some("this vLLM result was saved without --save-detailed: it holds summary statistics only".into());

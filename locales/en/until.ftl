@@ -31,6 +31,11 @@ live-eta = ETA { $eta } s
 live-eta-unknown = ETA unknown
 live-stopping = {" "}· stopping: { $reason }
 live-target = { $metric } { $value } { $width } (goal { $goal } %){ $met }
+live-threshold = { $metric } { $value } [{ $low }, { $high }] ms against { $threshold } ms: { $verdict ->
+        [met] met
+        [violated] violated
+       *[undecided] undecided yet
+    }
 live-width = ±{ $width } %
 live-width-open = ±?
 live-met = {" "}✓

@@ -31,6 +31,11 @@ live-eta = 预计还需 { $eta } s
 live-eta-unknown = 预计时间未知
 live-stopping = {" "}· 停止：{ $reason }
 live-target = { $metric } { $value } { $width }（目标 { $goal } %）{ $met }
+live-threshold = { $metric } { $value } [{ $low }, { $high }] ms，阈值 { $threshold } ms：{ $verdict ->
+        [met] 达标
+        [violated] 未达标
+       *[undecided] 尚无法判定
+    }
 live-width = ±{ $width } %
 live-width-open = ±?
 live-met = {" "}✓

@@ -229,3 +229,21 @@ fn a_vllm_goodput_claim_is_audited_beside_credences_goodput() {
     assert!((ours / tool - 1.0).abs() < 0.1, "credence {ours}/s against vLLM's {tool}/s: {judged}");
     assert!(judged["credence_ci"].is_array(), "{judged}");
 }
+
+/// A closed loop searches its clients (whole numbers): the capacity is in clients, between two
+/// decided steps one client apart or closer.
+#[test]
+fn a_closed_loop_searches_its_clients() {
+    let s = Scratch::new("capacity_closed");
+    let dir = s.path("clients");
+    let args = ["simulate", "--scenario", "steady", "--find-capacity", "--slo", SLO, "--arrival", "closed-loop", "--concurrency", "2", "--max-batch", "16"];
+    let o = credence(&[&args[..], &["--output-median", "64", "--out", dir.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cap = &json(&dir.join("capacity.json"))["capacity"];
+    assert_eq!(cap["parameter"], "concurrency");
+    assert_eq!(cap["finding"], "found", "{cap}");
+    assert!(cap["steps"].as_array().unwrap().iter().all(|st| st["load"].as_f64().unwrap().fract() == 0.0), "{}", cap["steps"]);
+    let (lo, hi) = (cap["bracket"][0].as_f64().unwrap(), cap["bracket"][1].as_f64().unwrap());
+    assert!(hi - lo <= 2.0, "bracket [{lo}, {hi}]");
+    assert!(stderr(&o).contains(" clients, limited by P90 TTFT"), "{}", stderr(&o));
+}

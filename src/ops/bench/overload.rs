@@ -1,13 +1,14 @@
-//! A fixed-length step of a sweep, watched for overload: once the last `OVERLOAD_LOOK_S` of
-//! requests (those in flight counted as such) show the server leaving more than 5 % of the offered rate unserved (the
-//! analysis's own rule, `overload::load_since`), the step stops: the rest of it would only
-//! measure a growing queue. `--until` runs judge the same inside their monitor.
+//! A fixed-length step of a sweep, watched for overload: once the recent load (the last 30 s,
+//! or the last half of the step: `until::overload_look_since`), the requests in flight counted
+//! as such, shows the server leaving more than 5 % of the offered rate unserved (the analysis's
+//! own rule, `overload::load_since`), the step stops: the rest of it would only measure a
+//! growing queue. `--until` runs judge the same inside their monitor.
 
 use std::sync::Mutex;
 
 use crate::analyze::AnalyzeOptions;
 use crate::analyze::overload::{Load, load_since};
-use crate::analyze::until::{Finished, OVERLOAD_LOOK_CONFIDENCE, OVERLOAD_LOOK_S, OVERLOAD_MIN_S, view_in_flight};
+use crate::analyze::until::{Finished, OVERLOAD_LOOK_CONFIDENCE, OVERLOAD_MIN_S, overload_look_since, view_in_flight};
 use crate::bench::{LoadStatus, Watcher};
 
 /// Seconds between two looks.
@@ -58,7 +59,7 @@ impl Watcher for OverloadWatcher {
         if t_s - origin < OVERLOAD_MIN_S {
             return false;
         }
-        let since = (t_s - origin - OVERLOAD_LOOK_S).max(0.0);
+        let since = overload_look_since(t_s - origin);
         let view = view_in_flight(&state.done, &load.in_flight_sent_s, t_s, origin);
         let l = load_since(&view, since, self.offered, AnalyzeOptions::default().window_s, OVERLOAD_LOOK_CONFIDENCE);
         // The next look's window begins after this one's: what ended before it is not needed.

@@ -188,6 +188,10 @@ fn view_lines(look: &Look, load: &LoadStatus, lang: Lang) -> Vec<String> {
         .msg("stopping", stopping);
     let mut lines = vec![head.render(lang)];
     for t in &look.targets {
+        if let Some(threshold) = t.threshold_ms {
+            lines.push(threshold_line(t, threshold).render(lang));
+            continue;
+        }
         let width = t.half_width.map_or(Message::new("live-width-open"), |h| Message::new("live-width").text("width", format!("{:.1}", h * 100.0)));
         let target = Message::new("live-target")
             .text("metric", format!("  {:<12}", t.key))
@@ -200,6 +204,24 @@ fn view_lines(look: &Look, load: &LoadStatus, lang: Lang) -> Vec<String> {
     lines.push(format!("  {}", client_line(load).render(lang)));
     lines.extend(load.gpus.iter().map(|g| format!("  {}", gpu_line(g).render(lang))));
     lines
+}
+
+/// A threshold target (a capacity step's objective): its interval against the threshold, and
+/// whether the interval decides it yet.
+fn threshold_line(t: &crate::analyze::until::TargetState, threshold: f64) -> Message {
+    let n = |x: Option<f64>| x.map_or("?".to_string(), |v| crate::run::text::significant(v, 3));
+    let verdict = match (t.met, t.violated) {
+        (true, true) => "violated",
+        (true, false) => "met",
+        _ => "undecided",
+    };
+    Message::new("live-threshold")
+        .text("metric", format!("  {:<12}", t.key))
+        .text("value", n(t.estimate))
+        .text("low", n(t.low))
+        .text("high", n(t.high))
+        .text("threshold", crate::run::text::significant(threshold, 3))
+        .text("verdict", verdict)
 }
 
 /// A number with its unit, or `n/a`.

@@ -62,15 +62,27 @@ const UNREACHABLE_LOOKS: usize = 3;
 /// pilot of `PILOT_GROUPS` groups is about 1/√(2·19) ≈ 16 % (so ±32 % on the projection, and
 /// an early width runs long rather than short): a factor of 10 is seven such errors away.
 pub const FAR_OUT_OF_REACH: f64 = 10.0;
-/// Seconds of the most recent load an overload look judges: a queue that started to grow late
-/// in the run must not be averaged away by the earlier, healthy part.
+/// Seconds of the most recent load an overload look judges, at least: a queue that started to
+/// grow late in the run must not be averaged away by the earlier, healthy part.
 pub const OVERLOAD_LOOK_S: f64 = 30.0;
+
+/// Where an overload look's window starts, `load_s` seconds into the load: the last
+/// `OVERLOAD_LOOK_S`, or the last half of the load when that is longer. A window of T seconds
+/// resolves an unserved rate of about 3.3·√(1.2λ/T) at rate λ (`overload::arrival_slope_se`):
+/// 30 s show a server 15 % short of its offered rate, and a longer run, growing its window,
+/// shows a smaller shortfall (a half keeps a late queue from being averaged away).
+pub fn overload_look_since(load_s: f64) -> f64 {
+    (load_s - OVERLOAD_LOOK_S.max(0.5 * load_s)).max(0.0)
+}
 /// Seconds of load before a look may judge the server overloaded.
 pub const OVERLOAD_MIN_S: f64 = 15.0;
 /// The confidence of an online overload look: a run is looked at every few seconds, and each
-/// look is a test; at 99.9 % a long step at a rate the server carries is not stopped by
-/// chance, while a plain overload (a tenth of the offered rate unserved) still shows at once.
-pub const OVERLOAD_LOOK_CONFIDENCE: f64 = 0.999;
+/// look is a test. Its error is floored at the arrivals' random walk (`overload::
+/// arrival_slope_se`), larger than a server that keeps up gives it, so 99 % per look leaves a
+/// long step at a rate the server carries unstopped (the capacity study: no such stop in 40
+/// searches), while a plain overload (a tenth of the offered rate unserved) shows within a
+/// minute at a few requests per second, and at once at tens.
+pub const OVERLOAD_LOOK_CONFIDENCE: f64 = 0.99;
 /// Resamples per look: the estimates' intervals need far fewer than the report's 9999 to
 /// settle a width to a few percent, and a look must cost little beside the load.
 const LOOK_RESAMPLES: usize = 999;
@@ -154,6 +166,9 @@ pub struct TargetState {
     /// A threshold target whose interval lies above its threshold (met, and violated).
     #[serde(default)]
     pub violated: bool,
+    /// A threshold target's threshold (ms): decided when the interval lies on one side of it.
+    #[serde(default)]
+    pub threshold_ms: Option<f64>,
     /// Seconds of steady data the goal needs, projected from how the width shrinks (∝ 1/√n).
     pub needed_s: Option<f64>,
 }
@@ -407,7 +422,7 @@ impl Monitor {
         Some((at - look.measured_s).max(0.0))
     }
 
-    /// An overloaded server, judged on the last `OVERLOAD_LOOK_S` of the load up to `now_s`,
+    /// An overloaded server, judged on the recent load up to `now_s` (`overload_look_since`),
     /// the requests still in flight counted as such: what it left unserved surely above 5 % of
     /// the offered rate.
     fn overloaded(&self, now_s: f64) -> Option<StopReason> {
@@ -419,7 +434,7 @@ impl Monitor {
             return None;
         }
         let view = view_in_flight(&self.done, &self.in_flight_sent_s, now_s, origin);
-        let since = (now_s - origin - OVERLOAD_LOOK_S).max(0.0);
+        let since = overload_look_since(now_s - origin);
         let l = crate::overload::load_since(&view, since, offered, AnalyzeOptions::default().window_s, OVERLOAD_LOOK_CONFIDENCE);
         l.overloaded().then(|| StopReason::Overloaded { offered, completed: l.completed_per_s.unwrap_or(0.0), unserved: l.unserved_per_s.estimate.unwrap_or(0.0) })
     }
@@ -520,7 +535,8 @@ impl Monitor {
 
 impl TargetState {
     fn unknown(t: &Target) -> TargetState {
-        TargetState { key: t.key.clone(), goal: t.goal, estimate: None, low: None, high: None, half_width: None, met: false, violated: false, needed_s: None }
+        let threshold_ms = t.threshold_ms;
+        TargetState { key: t.key.clone(), goal: t.goal, estimate: None, low: None, high: None, half_width: None, met: false, violated: false, threshold_ms, needed_s: None }
     }
 }
 

@@ -25,6 +25,7 @@ fn look(measured_s: f64, needed_s: f64) -> Look {
         half_width: Some(0.05),
         met: false,
         violated: false,
+        threshold_ms: None,
         needed_s: Some(needed_s),
     };
     Look {

@@ -49,7 +49,7 @@ audit-note = { $note ->
         [one-rate] credence 把 { $metric } 估计为稳态窗口内的单一速率（带置信区间）：它没有瞬时速率的分布
         [not-described] credence 不给出 { $metric } 的最小值、最大值或标准差：它只描述 TTFT、TPOT 和 E2E 的分布
         [stat-not-computed] credence 不计算这一统计量（{ $stat }）：它报告百分位数和均值，各自带置信区间
-        [needs-slo] credence 的有效吞吐只计入满足目标的请求：请用 --slo 给出该工具的阈值再审计（如 vLLM 的 --goodput ttft:500 对应 --slo ttft_p99=500ms）
+        [needs-slo] credence 的有效吞吐只计入满足目标的请求：请用 --slo 给出该工具的阈值再审计（如 vLLM 的 `--goodput ttft:500` 对应 `--slo ttft_p99=500ms`）
        *[no-steady-value] 没有稳态值：稳态窗口内数值过少，或没有稳态窗口
     }
 audit-stat = { $stat ->

@@ -162,7 +162,7 @@ fn chinese_prose_has_no_english_words() {
         // Units and protocols.
         "MHz", "W", "GiB", "UTC", "TCP",
         // Tools named in their facts, and a JSON literal they wrote.
-        "AIPerf", "guidellm", "inference-perf", "true", "nvidia-smi", "dmon", "DCGM", "Hz", "HTTP", "WebSocket",
+        "AIPerf", "guidellm", "vLLM", "inference-perf", "true", "nvidia-smi", "dmon", "DCGM", "Hz", "HTTP", "WebSocket",
     ];
     for (file, prose) in chinese_prose() {
         let prose: String = prose.split('`').step_by(2).collect();

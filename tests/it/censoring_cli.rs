@@ -39,15 +39,7 @@ fn with_timeouts(dir: &Path) -> f64 {
     r.replace_column("status", utf8_column(status_col)).unwrap();
     r.replace_column("error_kind", utf8_column(kind_col)).unwrap();
     r.replace_column("chunk_ns", Column::TimestampList(chunks)).unwrap();
-    let data = credence::run::write::RunData {
-        manifest: run.manifest,
-        requests: run.requests,
-        gpu: run.gpu,
-        host: run.host,
-        server: run.server,
-        extra_files: Vec::new(),
-    };
-    credence::run::write::write_run(dir, &data).unwrap();
+    credence::run::write::write_run(dir, &run.into()).unwrap();
     timeout_ns as f64 / 1e6
 }
 

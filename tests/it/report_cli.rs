@@ -286,15 +286,7 @@ fn untrusted_text_is_shown_literally() {
     };
     run.requests.replace_column("error_message", credence::run::table::utf8_column(status.iter().map(|x| x.as_deref()))).unwrap();
     let dir = s.path("run");
-    let data = credence::run::write::RunData {
-        manifest: run.manifest,
-        requests: run.requests,
-        gpu: run.gpu,
-        host: run.host,
-        server: run.server,
-        extra_files: Vec::new(),
-    };
-    credence::run::write::write_run(&dir, &data).unwrap();
+    credence::run::write::write_run(&dir, &run.into()).unwrap();
     let pdf = s.path("inject.pdf");
     report(&[dir.to_str().unwrap()], &pdf);
     let text = flat(&pdftotext(&pdf));

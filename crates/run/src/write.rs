@@ -19,6 +19,13 @@ pub struct RunData {
     pub extra_files: Vec<(String, Vec<u8>)>,
 }
 
+/// A loaded run, to be written again (a test's edited copy, say).
+impl From<crate::Run> for RunData {
+    fn from(r: crate::Run) -> RunData {
+        RunData { manifest: r.manifest, requests: r.requests, gpu: r.gpu, host: r.host, server: r.server, extra_files: Vec::new() }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     #[error("{path}: already exists; remove it or choose another --out")]

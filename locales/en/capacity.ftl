@@ -16,7 +16,7 @@ capacity-objective = { $key } { $value } against { $threshold } ms: { $verdict -
         [violated] violated
        *[undecided] undecided
     }
-capacity-step = capacity: step { $step } at { $load } { $unit }: { $outcome } ({ $objectives }); bracket [{ $low }, { $high }]
+capacity-step = capacity: step { $step } at { $load } { $unit }: { $outcome }; { $objectives }; bracket [{ $low }, { $high }]
 capacity-budget = capacity: the time or step budget ran out before the bracket narrowed to its precision; the interval says how far it got.
 ## The headline: the capacity with its interval and what limits it, or why there is no number.
 capacity-found = Capacity at { $slo }: { $capacity } { $unit }, limited by { $limited }{ $saturation }

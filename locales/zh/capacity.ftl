@@ -16,7 +16,7 @@ capacity-objective = { $key } { $value }，阈值 { $threshold } ms：{ $verdict
         [violated] 未达标
        *[undecided] 无法判定
     }
-capacity-step = 容量：第 { $step } 档，{ $load } { $unit }：{ $outcome }（{ $objectives }）；区间 [{ $low }, { $high }]
+capacity-step = 容量：第 { $step } 档，{ $load } { $unit }：{ $outcome }；{ $objectives }；区间 [{ $low }, { $high }]
 capacity-budget = 容量：时间或档数预算已用完，区间尚未缩小到所需精度；置信区间反映已达到的程度。
 ## The headline: the capacity with its interval and what limits it, or why there is no number.
 capacity-found = 满足 { $slo } 的容量：{ $capacity } { $unit }，受限于{ $limited }{ $saturation }

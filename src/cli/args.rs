@@ -320,7 +320,7 @@ impl CapacityFlags {
         let max_step_s = duration_flag("--max-step-duration", &self.max_step_duration)?.min(max_total_s);
         let min_step_s = duration_flag("--min-duration", min)?.min(max_step_s);
         let fixed_step_s = fixed.map(|d| duration_flag("--duration", d)).transpose()?;
-        let slo = objectives.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",");
+        let slo = crate::analyze::slo::canonical(&objectives);
         Ok(crate::ops::bench::capacity::CapacityPlan { search, parameter, objectives, slo, max_step_s, min_step_s, fixed_step_s, max_total_s, seed })
     }
 }

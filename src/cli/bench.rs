@@ -241,7 +241,7 @@ fn error_rate_flag(text: &str) -> Result<f64, CliError> {
 fn run_once(o: &BenchOptions, beside: Beside, out: &Path, (until, slo): (Option<&UntilOptions>, &[ObjectiveSpec]), lang: Lang) -> Result<ExitCode, CliError> {
     let (mut data, limits) = crate::ops::bench::until::run_until(o, beside, until, lang).map_err(CliError::bad_input)?;
     if !slo.is_empty() {
-        data.manifest.config.extra.insert("slo".into(), slo.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(","));
+        data.manifest.config.extra.insert("slo".into(), crate::analyze::slo::canonical(slo));
     }
     crate::run::write::write_run(out, &data)?;
     print_slo(&data, slo, lang);

@@ -113,6 +113,11 @@ fn within(r: &RequestView, o: &ObjectiveSpec, i: usize) -> bool {
     r.ok[i] && (v.is_nan() || v <= o.threshold_ms)
 }
 
+/// One spelling of the objectives (`1s` and `1000ms` alike), so that runs and searches compare.
+pub fn canonical(specs: &[ObjectiveSpec]) -> String {
+    specs.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",")
+}
+
 /// The objectives of `spec` judged over the requests `range` (send order) of the steady window
 /// `[start_s, end_s)`, against the percentiles in `metrics`.
 pub fn evaluate(
@@ -122,7 +127,7 @@ pub fn evaluate(
     metrics: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, Estimate>>,
     (window_s, o): (f64, &IntervalOptions),
 ) -> Slo {
-    let spec = specs.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",");
+    let spec = canonical(specs);
     let n = range.len().max(1) as f64;
     let objectives: Vec<Objective> = specs
         .iter()

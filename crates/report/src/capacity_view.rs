@@ -47,7 +47,7 @@ pub fn headline(c: &Capacity, lang: Lang) -> Message {
 }
 
 /// A step's result, worded.
-fn outcome(s: &Step) -> Message {
+pub fn outcome(s: &Step) -> Message {
     let id = match (s.outcome, s.overloaded) {
         (_, true) => "overloaded",
         (Outcome::Met, _) => "met",

@@ -16,7 +16,7 @@ use credence_messages::{Lang, Message};
 
 use crate::analyze::attribute::Telemetry;
 use crate::analyze::capacity::search::{Ended, Next, SearchPlan};
-use crate::analyze::capacity::{Capacity, Outcome, Step, estimate};
+use crate::analyze::capacity::{Capacity, Step, estimate};
 use crate::analyze::requests::RequestView;
 use crate::analyze::slo::ObjectiveSpec;
 use crate::analyze::until::{Rule, Target, UntilOptions};
@@ -103,7 +103,7 @@ pub fn find_capacity(plan: &CapacityPlan, source: &mut dyn StepSource, out: &Pat
         crate::run::write::write_run(&out.join(&name), &data)?;
         let step = judge(plan, load, &data, name);
         steps.push(step);
-        eprintln!("{}", progress(plan, steps.last().expect("a step"), &steps).render(lang));
+        eprintln!("{}", progress(plan, steps.last().expect("a step"), &steps, lang).render(lang));
     };
     let capacity = estimate(plan.parameter.name(), &plan.slo, steps, AnalyzeOptions::default().confidence);
     let record = serde_json::json!({
@@ -130,19 +130,13 @@ fn run_seconds(data: &RunData) -> f64 {
 }
 
 /// A step's line: its load and outcome, its objectives, and the bracket so far.
-fn progress(plan: &CapacityPlan, step: &Step, steps: &[Step]) -> Message {
+fn progress(plan: &CapacityPlan, step: &Step, steps: &[Step], lang: Lang) -> Message {
     let n = |v: f64| crate::run::text::significant(v, 3);
-    let outcome = match (step.outcome, step.overloaded) {
-        (_, true) => "overloaded",
-        (Outcome::Met, _) => "met",
-        (Outcome::Violated, _) => "violated",
-        (Outcome::Undecided, _) => "undecided",
-    };
     let objectives = step
         .objectives
         .iter()
         .map(|o| {
-            let value = o.estimate.estimate.or(o.estimate.ci_low).map_or("n/a".to_string(), |v| format!("{} ms", n(v)));
+            let value = o.estimate.estimate.or(o.estimate.ci_low).map_or_else(|| crate::report::format::not_available(lang), |v| format!("{} ms", n(v)));
             Message::new("capacity-objective").text("key", o.key.as_str()).text("value", value).text("threshold", n(o.threshold_ms)).text("verdict", o.verdict.as_str())
         })
         .collect();
@@ -152,7 +146,7 @@ fn progress(plan: &CapacityPlan, step: &Step, steps: &[Step]) -> Message {
         .int("step", steps.len())
         .text("load", n(step.load))
         .msg("unit", Message::new("capacity-unit").text("unit", plan.parameter.name()))
-        .text("outcome", outcome)
+        .msg("outcome", crate::report::capacity_view::outcome(step))
         .list("objectives", objectives, credence_messages::Sep::Comma)
         .text("low", bound(lo))
         .text("high", bound(hi))
@@ -189,11 +183,7 @@ impl StepSource for BenchSource {
         // GPUs are sampled in the first step only: NVML sources are not cloneable.
         let beside = crate::bench::Beside { gpus: self.beside.gpus.take(), server_metrics: self.beside.server_metrics.clone(), gpu_note: self.beside.gpu_note.clone() };
         let (mut data, limits) = match (plan.fixed_step_s, o.load.offered_per_s()) {
-            (Some(_), Some(rate)) => {
-                let watcher = super::overload::OverloadWatcher::new(rate);
-                let (data, limits) = crate::bench::run_watched(&o, beside, Some(&watcher)).map_err(CliError::bad_input)?;
-                (data, limits)
-            }
+            (Some(_), Some(rate)) => crate::bench::run_watched(&o, beside, Some(&super::overload::OverloadWatcher::new(rate))).map_err(CliError::bad_input)?,
             (Some(_), None) => crate::bench::run(&o, beside).map_err(CliError::bad_input)?,
             (None, _) => super::until::run_until(&o, beside, Some(&plan.until(o.duration_s.unwrap_or(budget_s))), self.lang).map_err(CliError::bad_input)?,
         };
@@ -273,7 +263,7 @@ pub fn analyze_search(
         opts.slo = crate::analyze::slo::parse(&search.slo).map_err(|e| CliError::bad_input(format!("{}: capacity.slo: {e}", dir.join("capacity.json").display())))?;
     }
     // One spelling of the objectives (1s and 1000ms alike), so that two searches compare.
-    search.slo = opts.slo.iter().map(|s| format!("{}={}ms", s.key, s.threshold_ms)).collect::<Vec<_>>().join(",");
+    search.slo = crate::analyze::slo::canonical(&opts.slo);
     search.steps.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut runs = Vec::new();
     for (_, step) in &search.steps {

@@ -141,6 +141,8 @@ pub struct BenchArgs {
     before_each: Option<String>,
     #[command(flatten)]
     capacity: CapacityFlags,
+    #[command(flatten)]
+    workload: crate::cli::workload::WorkloadFlags,
 }
 
 /// `--repeat N [--cooldown D] [--before-each CMD]` as a series plan, checked.
@@ -293,10 +295,25 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
     let endpoint = endpoint(&a.url)?;
     let (tls, tls_use) = https(a, &endpoint)?;
     let headers = request_headers(a)?;
-    let load = match sweep {
+    let others = crate::cli::workload::Others {
+        chat: a.api == "chat",
+        load_given: a.rate.is_some() || a.concurrency.is_some(),
+        dataset: a.dataset.is_some(),
+        sweep_or_search: a.sweep.is_some() || a.capacity.find_capacity,
+        until: a.until.is_some(),
+    };
+    let workload = a.workload.workload(&others)?;
+    let load = match (sweep, &workload.trace) {
+        (_, Some(trace)) => Load::Trace(trace.mean_rate()),
         // The sweep says which loop it is; its first step stands in until each step sets its own.
-        Some(plan) if a.rate.is_none() && a.concurrency.is_none() => plan.first_load(load(Some(plan.values[0]), None, &a.arrival)?),
+        (Some(plan), None) if a.rate.is_none() && a.concurrency.is_none() => plan.first_load(load(Some(plan.values[0]), None, &a.arrival)?),
         _ => load(a.rate, a.concurrency, &a.arrival)?,
+    };
+    // A trace ends with its last record; sessions, with the last session.
+    let requests = match (&workload.trace, workload.sessions) {
+        (Some(t), _) => Some(a.requests.unwrap_or(u64::MAX).min(t.entries.len() as u64)),
+        (None, Some(s)) => Some(s.count),
+        (None, None) => a.requests,
     };
     let duration_s = match (&a.until, a.duration.as_deref()) {
         (Some(_), _) => Some(duration_flag("--max-duration", &a.max_duration)?),
@@ -304,7 +321,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         (None, None) if a.capacity.find_capacity => Some(duration_flag("--max-step-duration", &a.capacity.max_step_duration)?),
         (None, d) => d.map(|d| duration_flag("--duration", d)).transpose()?,
     };
-    if duration_s.is_none() && a.requests.is_none() {
+    if duration_s.is_none() && requests.is_none() {
         return Err(CliError::bad_input("give --duration D, --requests N or --until SPEC"));
     }
     let timeout = duration_flag("--timeout", &a.timeout)?;
@@ -328,7 +345,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         model: a.model.clone(),
         load,
         duration_s,
-        requests: a.requests,
+        requests,
         warmup_requests,
         warmup_s,
         input_len: LengthDist::parse(&a.input_len).map_err(|e| CliError::bad_input(format!("--input-len {e}")))?,
@@ -341,6 +358,9 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         seed: a.seed,
         prompts: a.dataset.as_deref().map(read_dataset).transpose()?.unwrap_or_default(),
         dataset: a.dataset.as_ref().map(|d| d.display().to_string()),
+        prefix: workload.prefix,
+        trace: workload.trace,
+        sessions: workload.sessions,
     })
 }
 

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::bench::mock_secure::server_config;
 use std::time::Duration;
 
+use crate::bench::mock_cache::CacheConfig;
 use crate::bench::mock_engine::EngineConfig;
 use crate::bench::mock_server::{Fault, MockConfig, spawn};
 use crate::bench::mock_timeline::{Timeline, parse_seconds};
@@ -97,6 +98,21 @@ pub struct MockServerArgs {
     /// With --max-batch: a step's milliseconds per running sequence.
     #[arg(long, default_value_t = 0.5, hide_short_help = true)]
     step_ms_per_seq: f64,
+    /// A prefix cache of N blocks (LRU), as vLLM's automatic prefix caching.
+    ///
+    /// Prompts are cut into blocks of --block-tokens words; a block hits when the whole prefix
+    /// up to it was seen. Uncached tokens add --prefill-ms-per-token to the first token; the
+    /// usage reports `prompt_tokens_details.cached_tokens`; /metrics counts
+    /// vllm:prefix_cache_queries_total and vllm:prefix_cache_hits_total (tokens); POST
+    /// /reset_prefix_cache and /flush_cache empty it.
+    #[arg(long)]
+    prefix_cache_blocks: Option<u64>,
+    /// With --prefix-cache-blocks: tokens (words) per block.
+    #[arg(long, default_value_t = 16, hide_short_help = true)]
+    block_tokens: u32,
+    /// With --prefix-cache-blocks: prefill milliseconds per uncached prompt token.
+    #[arg(long, default_value_t = 0.05, hide_short_help = true)]
+    prefill_ms_per_token: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -108,6 +124,7 @@ enum JsonStyle {
 pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
     let timeline = timeline(&a).map_err(CliError::bad_input)?;
     let engine = engine(&a)?;
+    let prefix_cache = prefix_cache(&a)?;
     let config = MockConfig {
         ttft: delay_flag("--ttft", &a.ttft)?,
         token_delay: delay_flag("--token-delay", &a.token_delay)?,
@@ -128,6 +145,7 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         metrics_keep_open: a.metrics_keep_open,
         metrics_outages: a.metrics_outage.iter().map(|w| outage(w)).collect::<Result<_, _>>()?,
         engine,
+        prefix_cache,
         ..MockConfig::default()
     };
     let schedule = (!config.timeline.is_empty()).then(|| config.timeline.to_string());
@@ -148,6 +166,9 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
     if let Some(e) = engine {
         let _ = writeln!(out, "{e}");
     }
+    if let Some(c) = prefix_cache {
+        let _ = writeln!(out, "prefix cache: {} blocks of {} tokens, prefill {:?} per uncached token", c.capacity_blocks, c.block_tokens, c.prefill_per_token);
+    }
     let _ = out.flush();
     loop {
         std::thread::park();
@@ -164,6 +185,17 @@ fn engine(a: &MockServerArgs) -> Result<Option<EngineConfig>, CliError> {
         return Err(CliError::bad_input("--max-batch must be at least 1 and --step-ms positive"));
     }
     Ok(Some(EngineConfig { max_batch, step: ms("--step-ms", a.step_ms)?, step_per_seq: ms("--step-ms-per-seq", a.step_ms_per_seq)? }))
+}
+
+/// `--prefix-cache-blocks N [--block-tokens B] [--prefill-ms-per-token P]`.
+fn prefix_cache(a: &MockServerArgs) -> Result<Option<CacheConfig>, CliError> {
+    let Some(capacity_blocks) = a.prefix_cache_blocks else { return Ok(None) };
+    if capacity_blocks == 0 || a.block_tokens == 0 {
+        return Err(CliError::bad_input("--prefix-cache-blocks and --block-tokens must be at least 1"));
+    }
+    let prefill_per_token = Duration::try_from_secs_f64(a.prefill_ms_per_token / 1e3)
+        .map_err(|_| CliError::bad_input(format!("--prefill-ms-per-token {}: expected milliseconds, 0 or more", a.prefill_ms_per_token)))?;
+    Ok(Some(CacheConfig { block_tokens: a.block_tokens, capacity_blocks, prefill_per_token }))
 }
 
 /// `--metrics-outage START-END`.

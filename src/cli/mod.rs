@@ -27,6 +27,7 @@ mod schema;
 mod shell;
 mod simulate;
 mod validate;
+mod workload;
 
 /// credence: trustworthy numbers from LLM inference load tests.
 #[derive(Debug, Parser)]

@@ -9,6 +9,7 @@
 mod aiperf_facts;
 pub mod attribute;
 pub mod audit;
+pub mod cache;
 pub mod capacity;
 pub mod cause;
 pub mod censored;
@@ -219,6 +220,10 @@ pub struct Analysis {
     /// The service-level objectives judged, attainment and goodput; absent without `--slo`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slo: Option<slo::Slo>,
+    /// The server's prefix cache: hit rate with its interval, the server's counters, and in
+    /// conversations each turn's TTFT; absent when nothing reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<cache::CacheState>,
 }
 
 const DEFINITIONS: [(&str, &str, &str); 8] = [
@@ -300,6 +305,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
     timing.mark("conditions");
     let slo = (!opts.slo.is_empty() && !timestamps_absent)
         .then(|| slo::evaluate(r, &opts.slo, (first..last, steady.start_s, steady.end_s), &tables.metrics, (opts.window_s, &iopts)));
+    let cache = cache::cache_state(r, first..last, (steady.start_s, steady.end_s), &telemetry.server, (opts.window_s, opts.confidence));
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..series } } else { series };
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -323,6 +329,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
         scatter: None,
         load,
         slo,
+        cache,
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);

@@ -41,9 +41,19 @@ pub struct RequestView {
     /// without chunk times does not fill 8 bytes a request only to drop them).
     pub itl_offsets: Vec<usize>,
     pub itl_ms: Vec<f64>,
+    /// Prompt tokens served from the server's prefix cache (NaN where not reported). Empty
+    /// when no request reports them: the column costs nothing where it is absent.
+    pub cached_tokens: Vec<f32>,
+    /// A conversation's turn, from 1 (0 outside conversations); empty when no request has one.
+    pub turn: Vec<u32>,
 }
 
 impl RequestView {
+    /// Requests pushed so far (the builder's count, before times are set).
+    fn sent_ns_len(&self) -> usize {
+        self.ok.len()
+    }
+
     pub fn len(&self) -> usize {
         self.sent_s.len()
     }
@@ -111,6 +121,8 @@ impl RequestView {
         }
         permuted(&mut self.input_tokens, order);
         permuted(&mut self.output_tokens, order);
+        permuted(&mut self.cached_tokens, order);
+        permuted(&mut self.turn, order);
         for column in [&mut self.ttft_ms, &mut self.ttfot_ms, &mut self.tpot_ms] {
             permuted(column, order);
         }
@@ -184,7 +196,7 @@ pub fn is_censoring_kind(kind: &str) -> bool {
 
 /// The columns of `requests.parquet` that the view and the error examples read: a large run is
 /// loaded with only these (`run::read::read_batches`).
-pub const VIEW_COLUMNS: [&str; 12] = [
+pub const VIEW_COLUMNS: [&str; 14] = [
     "sent_ns",
     "end_ns",
     "first_token_ns",
@@ -197,6 +209,8 @@ pub const VIEW_COLUMNS: [&str; 12] = [
     "output_tokens",
     "input_tokens",
     "chunk_ns",
+    "cached_tokens",
+    "turn",
 ];
 
 /// A view built batch by batch from a requests table read in file order. Times since the first
@@ -260,11 +274,32 @@ impl RequestViewBuilder {
             in_tok: t.u32s("input_tokens").unwrap_or(&empty_u32),
             chunks: t.timestamp_lists("chunk_ns"),
         };
+        self.push_sparse(t, n);
         for i in 0..n {
             self.rows.push_request(&c, i);
             self.sent_ns.push(c.sent[i].unwrap_or(NO_TIME));
             self.end_ns.push(c.end[i].unwrap_or(NO_TIME));
             self.scheduled_ns.push(c.sched[i].unwrap_or(NO_TIME));
+        }
+    }
+
+    /// The cached tokens and turns of a batch: kept from the first batch that has any (the
+    /// requests before it had none), absent otherwise.
+    fn push_sparse(&mut self, t: &Table, n: usize) {
+        let before = self.rows.sent_ns_len();
+        if let Some(c) = t.u32s("cached_tokens").filter(|c| c.iter().any(Option::is_some) || !self.rows.cached_tokens.is_empty()) {
+            self.rows.cached_tokens.resize(before, f32::NAN);
+            self.rows.cached_tokens.extend(c.iter().map(|x| x.map_or(f32::NAN, |v| v as f32)));
+        }
+        if let Some(c) = t.u32s("turn").filter(|c| c.iter().any(Option::is_some) || !self.rows.turn.is_empty()) {
+            self.rows.turn.resize(before, 0);
+            self.rows.turn.extend(c.iter().map(|x| x.unwrap_or(0)));
+        }
+        if !self.rows.cached_tokens.is_empty() {
+            self.rows.cached_tokens.resize(before + n, f32::NAN);
+        }
+        if !self.rows.turn.is_empty() {
+            self.rows.turn.resize(before + n, 0);
         }
     }
 

@@ -25,6 +25,12 @@ pub struct Observed {
     pub completion_tokens: Option<u32>,
     /// The reasoning share of `completion_tokens`, when the usage chunk reports it.
     pub reasoning_tokens: Option<u32>,
+    /// Prompt tokens the server served from its prefix cache
+    /// (`prompt_tokens_details.cached_tokens`), when the usage chunk reports them.
+    pub cached_tokens: Option<u32>,
+    /// The answer's text, kept only when asked for (`Some` before the request: a
+    /// conversation's next turn carries it).
+    pub text: Option<String>,
     pub http_status: Option<u32>,
     /// (error kind, message) when the request failed.
     pub error: Option<(&'static str, String)>,
@@ -184,6 +190,16 @@ struct Usage {
     prompt: Option<u32>,
     completion: Option<u32>,
     reasoning: Option<u32>,
+    cached: Option<u32>,
+}
+
+/// Appends an event's answer text (a chat delta's `content` or a completion's `text`).
+fn append_text(event: &[u8], text: &mut String) {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(event) else { return };
+    let choice = &v["choices"][0];
+    if let Some(t) = choice["delta"]["content"].as_str().or_else(|| choice["text"].as_str()) {
+        text.push_str(t);
+    }
 }
 
 /// The usage object of a payload that has a `"usage"` key; parsed as JSON, once per request.
@@ -192,7 +208,8 @@ fn usage(data: &[u8]) -> Option<Usage> {
     let u = v.get("usage").filter(|u| !u.is_null())?;
     let count = |x: Option<&serde_json::Value>| x.and_then(serde_json::Value::as_u64).map(|x| x as u32);
     let reasoning = count(u.get("completion_tokens_details").and_then(|d| d.get("reasoning_tokens")));
-    Some(Usage { prompt: count(u.get("prompt_tokens")), completion: count(u.get("completion_tokens")), reasoning })
+    let cached = count(u.get("prompt_tokens_details").and_then(|d| d.get("cached_tokens")));
+    Some(Usage { prompt: count(u.get("prompt_tokens")), completion: count(u.get("completion_tokens")), reasoning, cached })
 }
 
 /// Reads one line (CRLF or LF) into `buf`, without the terminator; false at EOF.
@@ -369,11 +386,15 @@ fn end_of_event(event: &[u8], o: &mut Observed) {
         }
         if keys.output == Output::Content {
             o.first_content.get_or_insert(now);
+            if let Some(text) = o.text.as_mut() {
+                append_text(event, text);
+            }
         }
         if let Some(u) = keys.usage.then(|| usage(event)).flatten() {
             o.prompt_tokens = u.prompt;
             o.completion_tokens = u.completion;
             o.reasoning_tokens = u.reasoning;
+            o.cached_tokens = u.cached;
         }
     }
 }

@@ -92,7 +92,7 @@ pub fn request_rng(seed: u64, k: u64) -> ChaCha8Rng {
 
 /// Common short English words: each is one token in the usual tokenizers, so a prompt of n
 /// words is close to n tokens (the server's usage chunk gives the exact count).
-const WORDS: &[&str] = &[
+pub(crate) const WORDS: &[&str] = &[
     "the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on", "not", "he", "this", "are", "or", "his", "from", "at",
     "which", "but", "have", "an", "had", "they", "you", "were", "their", "one", "all", "we", "can", "her", "has", "there", "been", "if", "more", "when",
     "will", "would", "who", "so", "no", "time", "out", "up", "about", "into", "than", "them", "only", "other", "new", "some", "could", "these", "two", "may",

@@ -11,14 +11,17 @@
 pub mod collect;
 pub mod headers;
 pub mod http;
+pub mod mock_cache;
 pub mod mock_engine;
 pub mod mock_secure;
 pub mod mock_server;
 pub mod mock_timeline;
 pub mod tls;
+pub mod workload;
 
 pub mod in_flight;
 pub mod lengths;
+mod conversation;
 mod pool;
 mod record;
 pub mod schedule;
@@ -71,32 +74,66 @@ pub struct BenchOptions {
     /// Prompts from `--dataset` (cycled in order); empty: synthetic prompts of `input_len`.
     pub prompts: Vec<String>,
     pub dataset: Option<String>,
+    /// `--prefix-groups G --prefix-len L`: each prompt opens with one of G shared system prompts.
+    pub prefix: Option<workload::SharedPrefix>,
+    /// `--trace FILE`: the schedule, lengths and prompt blocks come from a timestamped trace.
+    pub trace: Option<Arc<workload::Trace>>,
+    /// `--sessions N`: conversations; the load's rate or concurrency counts sessions.
+    pub sessions: Option<workload::Sessions>,
 }
 
 fn api_path(o: &BenchOptions) -> &'static str {
     if o.chat { "/v1/chat/completions" } else { "/v1/completions" }
 }
 
-/// The bytes of request `k`: its lengths and prompt come from its own seeded stream, so the
-/// same seed gives the same requests whichever thread builds them.
-fn request_for(o: &BenchOptions, k: u64) -> Vec<u8> {
+/// Request `k` as sent: its bytes and the words of its prompt. Its lengths and prompt come
+/// from its own seeded stream, so the same seed gives the same requests whichever thread
+/// builds them.
+fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
     let mut rng = lengths::request_rng(o.seed, k);
-    let max_tokens = o.output_len.sample(&mut rng);
-    let p = if o.prompts.is_empty() {
+    let mut max_tokens = o.output_len.sample(&mut rng);
+    let mut system = None;
+    let p = if let Some(trace) = &o.trace {
+        max_tokens = trace.entries[k as usize].output_len;
+        trace.prompt(o.seed, k as usize)
+    } else if o.prompts.is_empty() {
         let words = o.input_len.sample(&mut rng);
+        if let Some(prefix) = o.prefix {
+            let mut shared = String::new();
+            workload::block_words(o.seed, u64::from(prefix.group(&mut rng)), prefix.len, &mut shared);
+            system = Some(shared);
+        }
         lengths::synthetic_prompt(k, words, &mut rng)
     } else {
         o.prompts[(k % o.prompts.len() as u64) as usize].clone()
     };
-    let mut v = if o.chat {
-        serde_json::json!({"model": o.model, "messages": [{"role": "user", "content": p}], "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}})
+    let words = (p.split_whitespace().count() + system.as_ref().map_or(0, |s| s.split_whitespace().count())) as u32;
+    let body = if o.chat {
+        let mut messages = Vec::new();
+        if let Some(s) = system {
+            messages.push(serde_json::json!({"role": "system", "content": s}));
+        }
+        messages.push(serde_json::json!({"role": "user", "content": p}));
+        body_of(o, serde_json::json!({"model": o.model, "messages": messages}), max_tokens)
     } else {
-        serde_json::json!({"model": o.model, "prompt": p, "max_tokens": max_tokens, "stream": true, "stream_options": {"include_usage": true}})
+        let prompt = match system {
+            Some(s) => format!("{s} {p}"),
+            None => p,
+        };
+        body_of(o, serde_json::json!({"model": o.model, "prompt": prompt}), max_tokens)
     };
+    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), words)
+}
+
+/// A request body: `v` (model and prompt or messages) with the streaming and length fields.
+fn body_of(o: &BenchOptions, mut v: serde_json::Value, max_tokens: u32) -> Vec<u8> {
+    v["max_tokens"] = max_tokens.into();
+    v["stream"] = true.into();
+    v["stream_options"] = serde_json::json!({"include_usage": true});
     if o.ignore_eos {
         v["ignore_eos"] = true.into();
     }
-    http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &serde_json::to_vec(&v).expect("a JSON body"))
+    serde_json::to_vec(&v).expect("a JSON body")
 }
 
 /// Telemetry sampled beside the load, once a second, on its own thread.
@@ -329,7 +366,11 @@ fn connection_worker(o: &BenchOptions, live: &Live, pool: Option<&pool::Pool>, s
         }
         Start::Late(a) => Some(a.0),
     };
-    let records = anchor.map(|anchor| requests_on_connection(o, live, pool, anchor, &source, &mut conn)).unwrap_or_default();
+    let records = match (anchor, o.sessions) {
+        (Some(anchor), Some(_)) => conversation::sessions_on_connection(o, live, pool, anchor, &source, &mut conn),
+        (Some(anchor), None) => requests_on_connection(o, live, pool, anchor, &source, &mut conn),
+        (None, _) => Vec::new(),
+    };
     if let Some(p) = pool {
         p.exited();
     }
@@ -349,7 +390,7 @@ fn requests_on_connection(
     let mut records = Vec::new();
     while let Some((k, scheduled)) = claim_next(o, live, anchor, source, &limits) {
         // Built before the wait: nothing is serialized between the scheduled time and the send.
-        let request = request_for(o, k);
+        let (request, words) = request_for(o, k);
         if let Some(due) = scheduled {
             if !wait_until_due(due) {
                 // A slot not yet due when the stop came: never sent, so not recorded.
@@ -387,7 +428,7 @@ fn requests_on_connection(
         if after != http::After::Reuse || o.new_connection_per_request {
             *conn = None;
         }
-        records.push(Record { k, scheduled, sent, obs });
+        records.push(Record { k, scheduled, sent, obs, words, turn: None });
     }
     records
 }
@@ -474,7 +515,12 @@ fn count_sent(live: &Live, anchor: Instant, sent: Instant, scheduled: Option<Ins
 
 /// Sends one request on the connection (opening one if needed) and reads its response.
 fn send(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8]) -> (http::Observed, http::After) {
-    let mut obs = http::Observed::default();
+    send_with(o, conn, request, http::Observed::default)
+}
+
+/// `send`, each attempt observed into `fresh()` (which may ask to keep the answer's text).
+fn send_with(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8], fresh: impl Fn() -> http::Observed) -> (http::Observed, http::After) {
+    let mut obs = fresh();
     let mut after = http::After::Close;
     // A reused connection the server closed while idle is retried once on a new one: the
     // request never reached the server. The sent time stays that of the first attempt.
@@ -494,7 +540,7 @@ fn send(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8]) -> (htt
             break;
         }
         *conn = None;
-        obs = http::Observed::default();
+        obs = fresh();
     }
     (obs, after)
 }
@@ -573,7 +619,7 @@ struct Observations {
 /// The open loop's growing pool, unless `--connections` fixed its size or the loop is closed.
 fn growing_pool(o: &BenchOptions) -> Option<pool::Pool> {
     match o.load {
-        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) if o.bound.grows() => Some(pool::Pool::new(r, o.bound.limit())),
+        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) | Load::Trace(r) if o.bound.grows() => Some(pool::Pool::new(r, o.bound.limit())),
         _ => None,
     }
 }

@@ -47,6 +47,8 @@ impl EngineConfig {
 /// client has gone.
 struct Seq {
     remaining: u32,
+    /// Prefill time of its prompt's uncached tokens, spent in the step it joins.
+    prefill: Duration,
     tokens: Sender<()>,
     gone: Arc<AtomicBool>,
 }
@@ -96,11 +98,12 @@ impl Engine {
         engine
     }
 
-    /// Queues a request of `tokens` output tokens.
-    pub fn submit(&self, tokens: u32) -> Ticket {
+    /// Queues a request of `tokens` output tokens whose prompt needs `prefill` (its uncached
+    /// tokens; zero without a prefix cache).
+    pub fn submit(&self, tokens: u32, prefill: Duration) -> Ticket {
         let (tx, rx) = channel();
         let gone = Arc::new(AtomicBool::new(false));
-        let seq = Seq { remaining: tokens.max(1), tokens: tx, gone: gone.clone() };
+        let seq = Seq { remaining: tokens.max(1), prefill, tokens: tx, gone: gone.clone() };
         self.state.lock().expect("engine state").waiting.push_back(seq);
         self.work.notify_one();
         Ticket { tokens: rx, gone }
@@ -126,7 +129,7 @@ impl Engine {
     fn run(&self, factor: impl Fn() -> f64) {
         let mut next = Instant::now();
         loop {
-            let batch = {
+            let (batch, prefill) = {
                 let mut s = self.state.lock().expect("engine state");
                 self.drop_abandoned(&mut s);
                 while s.running.is_empty() && s.waiting.is_empty() {
@@ -134,14 +137,17 @@ impl Engine {
                     next = Instant::now();
                     self.drop_abandoned(&mut s);
                 }
+                let mut prefill = Duration::ZERO;
                 while s.running.len() < self.config.max_batch as usize {
                     let Some(seq) = s.waiting.pop_front() else { break };
+                    prefill += seq.prefill;
                     s.running.push(seq);
                 }
-                s.running.len() as u32
+                (s.running.len() as u32, prefill)
             };
             // Absolute deadlines: the engine's pace does not drift with the time spent here.
-            next += self.config.step_time(batch).mul_f64(factor().max(0.0));
+            // The prompts that joined are prefilled in this step (chunked prefill).
+            next += (self.config.step_time(batch) + prefill).mul_f64(factor().max(0.0));
             if let Some(wait) = next.checked_duration_since(Instant::now()) {
                 std::thread::sleep(wait);
             }
@@ -179,7 +185,7 @@ mod tests {
         assert!((config.saturation_per_s(10) - 100.0).abs() < 1e-9);
         let engine = Engine::start(config, || 1.0);
         let t0 = Instant::now();
-        let tickets: Vec<Ticket> = (0..40).map(|_| engine.submit(10)).collect();
+        let tickets: Vec<Ticket> = (0..40).map(|_| engine.submit(10, Duration::ZERO)).collect();
         for t in &tickets {
             assert_eq!(t.tokens.iter().count(), 10);
         }
@@ -193,8 +199,8 @@ mod tests {
     fn an_abandoned_request_frees_its_slot() {
         let config = EngineConfig { max_batch: 1, step: Duration::from_millis(5), step_per_seq: Duration::ZERO };
         let engine = Engine::start(config, || 1.0);
-        let first = engine.submit(1000);
-        let second = engine.submit(2);
+        let first = engine.submit(1000, Duration::ZERO);
+        let second = engine.submit(2, Duration::ZERO);
         first.tokens.recv().unwrap();
         drop(first);
         assert_eq!(second.tokens.iter().count(), 2, "the second runs once the first is gone");

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::mock_cache::{CacheConfig, PrefixCache};
 use super::mock_engine::{Engine, EngineConfig, Ticket};
 use super::mock_secure::{ServerWire, authorized, unauthorized};
 use super::mock_timeline::Timeline;
@@ -111,6 +112,9 @@ pub struct MockConfig {
     /// A continuous-batching engine of finite capacity (`mock_engine`): requests queue for a
     /// slot and get one token per decode step, in place of `ttft` and `token_delay`.
     pub engine: Option<EngineConfig>,
+    /// A prefix cache (`mock_cache`): prompts that share leading blocks with earlier ones
+    /// prefill only the rest, report `cached_tokens`, and `/metrics` counts queries and hits.
+    pub prefix_cache: Option<CacheConfig>,
 }
 
 impl Default for MockConfig {
@@ -133,6 +137,7 @@ impl Default for MockConfig {
             metrics_keep_open: false,
             metrics_outages: Vec::new(),
             engine: None,
+            prefix_cache: None,
         }
     }
 }
@@ -158,6 +163,8 @@ struct Shared {
     first_request: Arc<OnceLock<Instant>>,
     /// The engine, with `--max-batch`.
     engine: Option<Arc<Engine>>,
+    /// The prefix cache, with `--prefix-cache-blocks`.
+    cache: Option<PrefixCache>,
 }
 
 impl Shared {
@@ -221,6 +228,7 @@ pub fn spawn(config: MockConfig, port: u16) -> std::io::Result<MockServer> {
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed)),
             jitter_rng: Mutex::new(ChaCha8Rng::seed_from_u64(config.seed ^ 0x6a69_7474_6572)),
             engine: config.engine.map(|e| start_engine(e, &config.timeline, &first_request)),
+            cache: config.prefix_cache.map(PrefixCache::new),
             config, counters: Counters::default(), first_request });
     let server = MockServer { port, shared: shared.clone() };
     std::thread::spawn(move || {
@@ -310,12 +318,29 @@ fn answer(out: &mut ServerWire, req: &Incoming, shared: &Shared) -> std::io::Res
         pace.ttft = pace.ttft.mul_f64(ttft_factor(shared));
         return completion(out, &req.body, chat, fault, pace, shared);
     }
+    if req.method == "POST" && matches!(req.path.as_str(), "/reset_prefix_cache" | "/flush_cache") {
+        return reset_cache(out, shared);
+    }
     let (status, content_type, body) = probe(req, shared);
     write!(out, "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n", body.len())?;
     // HEAD gets the head alone: a body there would desynchronise the kept-alive connection.
     if req.method != "HEAD" {
         out.write_all(body.as_bytes())?;
     }
+    Ok(true)
+}
+
+/// vLLM's `POST /reset_prefix_cache` and SGLang's `POST /flush_cache`: 200 with a prefix
+/// cache, 404 without one (as a server started without caching has no such endpoint).
+fn reset_cache(out: &mut ServerWire, shared: &Shared) -> std::io::Result<bool> {
+    let (status, body) = match &shared.cache {
+        Some(cache) => {
+            cache.reset();
+            ("200 OK", "")
+        }
+        None => ("404 Not Found", "{\"error\":{\"message\":\"not found\"}}"),
+    };
+    write!(out, "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len())?;
     Ok(true)
 }
 
@@ -402,6 +427,22 @@ fn metrics(shared: &Shared) -> String {
     if let Some(engine) = &shared.engine {
         s += &engine_metrics(engine, c.output_tokens);
     }
+    if let Some(cache) = &shared.cache {
+        s += &cache_metrics(cache);
+    }
+    s
+}
+
+/// The prefix cache's counters in tokens, under vLLM's names (so that a scraper reading vLLM
+/// reads the mock), and the resets.
+fn cache_metrics(cache: &PrefixCache) -> String {
+    let (queries, hits, resets) = cache.counters();
+    let mut s = String::new();
+    for (name, v) in [("vllm:prefix_cache_queries_total", queries), ("vllm:prefix_cache_hits_total", hits)] {
+        s += &format!("# TYPE {name} counter\n{name}{{model_name=\"mock\"}} {v}\n");
+    }
+    s += &format!("# TYPE mock_prefix_cache_resets_total counter\nmock_prefix_cache_resets_total {resets}\n");
+    s += &format!("# TYPE mock_prefix_cache_block_tokens gauge\nmock_prefix_cache_block_tokens {}\n", cache.config().block_tokens);
     s
 }
 
@@ -429,24 +470,30 @@ fn engine_metrics(engine: &Engine, output_tokens: Option<u32>) -> String {
     s
 }
 
-/// Prompt tokens: whitespace-separated words of the prompt or of every message's content.
-fn prompt_words(v: &serde_json::Value) -> usize {
-    let words = |s: &str| s.split_whitespace().count();
+/// Prompt tokens: whitespace-separated words of the prompt or of every message's content, in order.
+fn prompt_tokens(v: &serde_json::Value) -> Vec<&str> {
     match (v.get("prompt").and_then(|p| p.as_str()), v.get("messages").and_then(|m| m.as_array())) {
-        (Some(p), _) => words(p),
-        (None, Some(ms)) => ms.iter().filter_map(|m| m.get("content")).map(|c| content_words(c, &words)).sum(),
-        _ => 0,
+        (Some(p), _) => p.split_whitespace().collect(),
+        (None, Some(ms)) => ms.iter().filter_map(|m| m.get("content")).flat_map(content_tokens).collect(),
+        _ => Vec::new(),
     }
 }
 
 /// A message's content: a string, or a list of parts whose `text` parts count (guidellm's and
 /// the OpenAI SDK's multimodal shape).
-fn content_words(content: &serde_json::Value, words: &dyn Fn(&str) -> usize) -> usize {
+fn content_tokens(content: &serde_json::Value) -> Vec<&str> {
     match content {
-        serde_json::Value::String(s) => words(s),
-        serde_json::Value::Array(parts) => parts.iter().filter_map(|p| p.get("text").and_then(|t| t.as_str())).map(words).sum(),
-        _ => 0,
+        serde_json::Value::String(s) => s.split_whitespace().collect(),
+        serde_json::Value::Array(parts) => parts.iter().filter_map(|p| p.get("text").and_then(|t| t.as_str())).flat_map(str::split_whitespace).collect(),
+        _ => Vec::new(),
     }
+}
+
+/// A request's prompt tokens and, with a prefix cache, how many it served.
+#[derive(Debug, Clone, Copy)]
+struct Prompt {
+    tokens: usize,
+    cached: Option<usize>,
 }
 
 /// Answers one completion request, streamed or as one JSON body; returns whether the
@@ -458,14 +505,23 @@ fn completion(out: &mut ServerWire, body: &[u8], chat: bool, fault: Option<Fault
     }
     let c = &shared.config;
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
+    let tokens = prompt_tokens(&req);
+    let prompt = Prompt { tokens: tokens.len(), cached: None };
+    let (prompt, prefill) = match &shared.cache {
+        Some(cache) => {
+            let found = cache.lookup(tokens.into_iter());
+            (Prompt { cached: Some(found.cached as usize), ..prompt }, cache.prefill(found))
+        }
+        None => (prompt, Duration::ZERO),
+    };
     let pacer = match &shared.engine {
-        Some(engine) => Pacer::Engine(engine.submit(response_tokens(&req, c) + reasoning)),
-        None => Pacer::Script(pace),
+        Some(engine) => Pacer::Engine(engine.submit(response_tokens(&req, c) + reasoning, prefill)),
+        None => Pacer::Script(Pace { ttft: pace.ttft.saturating_add(prefill), ..pace }),
     };
     if req.get("stream").and_then(|s| s.as_bool()) == Some(true) {
-        stream_response(out, &req, chat, fault, pacer, c)
+        stream_response(out, (&req, prompt), chat, fault, pacer, c)
     } else {
-        json_response(out, &req, chat, fault, pacer, c)
+        json_response(out, (&req, prompt), chat, fault, pacer, c)
     }
 }
 
@@ -519,7 +575,7 @@ impl Pacer {
 }
 
 /// The whole response as one JSON body, sent when the last token would have been.
-fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, mut pacer: Pacer, c: &MockConfig) -> std::io::Result<bool> {
+fn json_response(out: &mut ServerWire, (req, prompt): (&serde_json::Value, Prompt), chat: bool, fault: Option<Fault>, mut pacer: Pacer, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
     match &mut pacer {
@@ -542,7 +598,7 @@ fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, faul
         serde_json::json!({"index": 0, "text": text, "finish_reason": "length"})
     };
     let object = if chat { "chat.completion" } else { "text_completion" };
-    let v = serde_json::json!({"object": object, "model": c.model, "choices": [choice], "usage": usage(prompt_words(req), tokens, reasoning)});
+    let v = serde_json::json!({"object": object, "model": c.model, "choices": [choice], "usage": usage(prompt, tokens, reasoning)});
     let mut body = json_text(&v.to_string(), c);
     match fault {
         Some(Fault::Drop) => {
@@ -560,12 +616,16 @@ fn json_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, faul
     Ok(true)
 }
 
-/// The usage object: reasoning tokens count as completion tokens, as OpenAI reports them.
-fn usage(prompt: usize, tokens: u32, reasoning: u32) -> serde_json::Value {
+/// The usage object: reasoning tokens count as completion tokens, as OpenAI reports them;
+/// with a prefix cache, `prompt_tokens_details.cached_tokens` as vLLM reports it.
+fn usage(prompt: Prompt, tokens: u32, reasoning: u32) -> serde_json::Value {
     let completion = (tokens + reasoning) as usize;
-    let mut u = serde_json::json!({"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion});
+    let mut u = serde_json::json!({"prompt_tokens": prompt.tokens, "completion_tokens": completion, "total_tokens": prompt.tokens + completion});
     if reasoning > 0 {
         u["completion_tokens_details"] = serde_json::json!({"reasoning_tokens": reasoning});
+    }
+    if let Some(cached) = prompt.cached {
+        u["prompt_tokens_details"] = serde_json::json!({"cached_tokens": cached});
     }
     u
 }
@@ -577,11 +637,10 @@ fn json_text(compact: &str, c: &MockConfig) -> String {
 }
 
 /// Writes one streamed response; returns whether the connection stays open.
-fn stream_response(out: &mut ServerWire, req: &serde_json::Value, chat: bool, fault: Option<Fault>, mut pacer: Pacer, c: &MockConfig) -> std::io::Result<bool> {
+fn stream_response(out: &mut ServerWire, (req, prompt): (&serde_json::Value, Prompt), chat: bool, fault: Option<Fault>, mut pacer: Pacer, c: &MockConfig) -> std::io::Result<bool> {
     let tokens = response_tokens(req, c);
     // Stream faults strike after the first token (or at it, for one-token responses).
     let fault_at = 1.min(tokens - 1);
-    let prompt = prompt_words(req);
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
     // With no delays the whole response goes out in one write: a trivial server for
     // measuring the client, not a model of one.

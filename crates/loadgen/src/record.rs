@@ -19,6 +19,10 @@ pub(crate) struct Record {
     pub scheduled: Option<Instant>,
     pub sent: Instant,
     pub obs: http::Observed,
+    /// Words in the prompt as built (the intended input length).
+    pub words: u32,
+    /// Conversations: (session, turn from 1).
+    pub turn: Option<(u64, u32)>,
 }
 
 /// Per-second self-instrumentation.
@@ -135,7 +139,8 @@ fn request_table(o: &BenchOptions, anchor: (Instant, i64), records: &[Record]) -
     for r in records {
         let ok = r.obs.error.is_none();
         let started_s = r.scheduled.unwrap_or(r.sent).saturating_duration_since(anchor.0).as_secs_f64();
-        let warmup = r.k < o.warmup_requests || started_s < o.warmup_s;
+        // In conversations, the first N sessions are the warmup.
+        let warmup = r.turn.map_or(r.k, |t| t.0) < o.warmup_requests || started_s < o.warmup_s;
         warm += u64::from(warmup);
         // A server may echo the API key or a header value in its error body: never store it.
         let (kind, message) = r.obs.error.as_ref().map_or((None, None), |(k, m)| (Some(*k), Some(o.headers.scrub(m))));
@@ -151,6 +156,10 @@ fn request_table(o: &BenchOptions, anchor: (Instant, i64), records: &[Record]) -
             input_tokens: r.obs.prompt_tokens,
             output_tokens: r.obs.completion_tokens,
             reasoning_tokens: r.obs.reasoning_tokens,
+            cached_tokens: r.obs.cached_tokens,
+            intended_input_tokens: Some(r.words).filter(|w| *w > 0),
+            session: r.turn.map(|t| t.0 as u32),
+            turn: r.turn.map(|t| t.1),
             ok,
             error_kind: kind,
             error_message: message,
@@ -173,7 +182,7 @@ fn lag_stats(v: &[f64]) -> (Option<f64>, Option<f64>, Option<f64>) {
 /// The mean planned inter-arrival time; none for a closed loop, which plans no send times.
 fn interarrival_ms(o: &BenchOptions) -> Option<f64> {
     match o.load {
-        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) => Some(1000.0 / r),
+        Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) | Load::Trace(r) => Some(1000.0 / r),
         Load::Closed(_) => None,
     }
 }
@@ -327,6 +336,7 @@ fn workload(o: &BenchOptions, pool: Option<&PoolReport>) -> Workload {
         Load::Poisson(r) => (Arrival::Poisson, Some(r), None),
         Load::Constant(r) => (Arrival::Constant, Some(r), None),
         Load::Gamma(r, _) => (Arrival::Unknown, Some(r), None),
+        Load::Trace(r) => (Arrival::TraceReplay, Some(r), None),
         Load::Closed(c) => (Arrival::ClosedLoop, None, Some(c)),
     };
     Workload {

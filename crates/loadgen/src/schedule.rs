@@ -15,13 +15,15 @@ pub enum Load {
     /// Gamma inter-arrivals with this rate and coefficient of variation (CV 1 = Poisson).
     Gamma(f64, f64),
     Closed(u32),
+    /// A replayed trace's times (`BenchOptions::trace`), at this mean rate.
+    Trace(f64),
 }
 
 impl Load {
     /// An open loop's offered rate (requests/s); none for a closed loop.
     pub fn offered_per_s(&self) -> Option<f64> {
         match *self {
-            Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) => Some(r),
+            Load::Poisson(r) | Load::Constant(r) | Load::Gamma(r, _) | Load::Trace(r) => Some(r),
             Load::Closed(_) => None,
         }
     }
@@ -76,10 +78,12 @@ impl Schedule {
             Load::Constant(r) => 1.0 / r,
             // Mean 1/r and CV: shape 1/CV², scale CV²/r.
             Load::Gamma(r, cv) => gamma(&mut self.rng, 1.0 / (cv * cv)) * cv * cv / r,
+            Load::Trace(_) => o.trace.as_ref().and_then(|t| t.due_s(self.k as usize)).map(|due| due - self.t).unwrap_or(f64::INFINITY),
             Load::Closed(_) => return None,
         };
         self.t += gap;
-        if o.duration_s.is_some_and(|d| self.t >= d) {
+        // A trace's end, or the duration's.
+        if !self.t.is_finite() || o.duration_s.is_some_and(|d| self.t >= d) {
             self.k = u64::MAX;
             return None;
         }

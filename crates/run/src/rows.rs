@@ -22,6 +22,11 @@ pub struct Request {
     /// The reasoning share of `output_tokens`, where the source reports it.
     pub reasoning_tokens: Option<u32>,
     pub cached_tokens: Option<u32>,
+    /// The prompt's length as the load generator built it (words, or tokens with a tokenizer).
+    pub intended_input_tokens: Option<u32>,
+    /// A conversation's session number and turn (from 1), for multi-turn workloads.
+    pub session: Option<u32>,
+    pub turn: Option<u32>,
     pub ok: bool,
     /// One of the schema's error kinds.
     pub error_kind: Option<&'static str>,
@@ -185,6 +190,9 @@ impl RequestRows {
                 ("error_message", utf8_column(r.iter().map(|x| x.error_message.as_deref()))),
                 ("http_status", Column::UInt32(r.iter().map(|x| x.http_status).collect())),
                 ("phase", utf8_column(r.iter().map(|x| x.phase))),
+                ("intended_input_tokens", Column::UInt32(r.iter().map(|x| x.intended_input_tokens).collect())),
+                ("session", Column::UInt32(r.iter().map(|x| x.session).collect())),
+                ("turn", Column::UInt32(r.iter().map(|x| x.turn).collect())),
             ],
         )
         .map_err(|e| e.to_string())

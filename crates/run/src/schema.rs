@@ -228,6 +228,14 @@ pub const REQUESTS: &[ColumnSpec] = &[
     col("error_message", Str, true, "", "Error text as reported (untrusted)."),
     col("http_status", U32, true, "", "HTTP status code of the response."),
     col("phase", Str, true, "", "Phase declared by the capturing tool: warmup, measure or cooldown."),
+    added_col(
+        "intended_input_tokens",
+        U32,
+        "tokens",
+        "The prompt's length as the load generator built it (words for credence bench, about one token each); null when not known.",
+    ),
+    added_col("session", U32, "", "A conversation's session number (multi-turn workloads); null otherwise."),
+    added_col("turn", U32, "", "The turn within its session, from 1; null outside conversations."),
 ];
 
 pub const GPU: &[ColumnSpec] = &[

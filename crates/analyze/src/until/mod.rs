@@ -584,6 +584,8 @@ pub fn view_of(done: &[Finished], until_s: f64, origin_s: f64) -> RequestView {
         e2e_ms: col(|r| r.e2e_ms),
         itl_offsets: Vec::new(),
         itl_ms: Vec::new(),
+        cached_tokens: Vec::new(),
+        turn: Vec::new(),
     }
 }
 

@@ -1,0 +1,121 @@
+//! `bench`'s workload flags: shared prefixes, trace replay, conversations and the prefix-cache
+//! reset, checked against each other before a request is sent.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::bench::workload::{SharedPrefix, Sessions, Trace, parse_trace};
+use crate::error::CliError;
+
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WorkloadFlags {
+    /// Shared system prompts: G of them (--prefix-len words each); every request opens with
+    /// one, drawn by the seed, as SGLang's generated-shared-prefix workload does.
+    #[arg(long, value_name = "G")]
+    pub prefix_groups: Option<u32>,
+    /// With --prefix-groups: words per shared system prompt.
+    #[arg(long, value_name = "L")]
+    pub prefix_len: Option<u32>,
+    /// Replay a Mooncake trace (JSONL: timestamp in ms, input_length, output_length,
+    /// hash_ids): its schedule and lengths, equal hash ids as identical prompt blocks.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// With --trace: time runs this many times faster, e.g. 2x.
+    #[arg(long, default_value = "1x")]
+    pub trace_speed: String,
+    /// With --trace: words (tokens) per hash id.
+    #[arg(long, default_value_t = 512)]
+    pub trace_block: u32,
+    /// Conversations: N sessions, each of --turns turns whose prompts carry the earlier turns
+    /// and the server's replies (needs --api chat). --rate counts sessions per second;
+    /// --concurrency, sessions at once.
+    #[arg(long, value_name = "N")]
+    pub sessions: Option<u64>,
+    /// With --sessions: turns per session, T or LO-HI (uniform, by the seed).
+    #[arg(long, default_value = "3")]
+    pub turns: String,
+    /// With --sessions: the pause between a reply's end and the next turn, e.g. 2s.
+    #[arg(long, default_value = "0s")]
+    pub think_time: String,
+    /// Empty the server's prefix cache before the run (and before each run of a sweep, a
+    /// series or a capacity search): vLLM's POST /reset_prefix_cache, else SGLang's POST
+    /// /flush_cache. Recorded in run.json; a server with neither endpoint is exit 2.
+    #[arg(long)]
+    pub reset_prefix_cache: bool,
+}
+
+/// What the workload flags asked for, checked.
+#[derive(Debug, Clone, Default)]
+pub struct Workload {
+    pub prefix: Option<SharedPrefix>,
+    pub trace: Option<Arc<Trace>>,
+    pub sessions: Option<Sessions>,
+}
+
+/// Which other flags are set, for the conflicts.
+pub struct Others {
+    pub chat: bool,
+    pub load_given: bool,
+    pub dataset: bool,
+    pub sweep_or_search: bool,
+    pub until: bool,
+}
+
+impl WorkloadFlags {
+    /// The workload, or exit 2 naming the flags that cannot go together.
+    pub fn workload(&self, others: &Others) -> Result<Workload, CliError> {
+        let chosen = [self.prefix_groups.is_some() || self.prefix_len.is_some(), self.trace.is_some(), self.sessions.is_some(), others.dataset];
+        if chosen.iter().filter(|c| **c).count() > 1 {
+            return Err(CliError::bad_input("--prefix-groups, --trace, --sessions and --dataset each choose the prompts: give one of them"));
+        }
+        if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
+            return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));
+        }
+        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)? })
+    }
+
+    fn prefix(&self) -> Result<Option<SharedPrefix>, CliError> {
+        match (self.prefix_groups, self.prefix_len) {
+            (None, None) => Ok(None),
+            (Some(groups), Some(len)) if groups > 0 && len > 0 => Ok(Some(SharedPrefix { groups, len })),
+            (Some(_), Some(_)) => Err(CliError::bad_input("--prefix-groups and --prefix-len must be at least 1")),
+            _ => Err(CliError::bad_input("give --prefix-groups G and --prefix-len L together")),
+        }
+    }
+
+    fn trace(&self, others: &Others) -> Result<Option<Arc<Trace>>, CliError> {
+        let Some(path) = &self.trace else { return Ok(None) };
+        if others.load_given {
+            return Err(CliError::bad_input("--trace sets the schedule: drop --rate and --concurrency (--trace-speed scales its time)"));
+        }
+        let speed = self.trace_speed.trim().trim_end_matches(['x', 'X']).parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
+        let speed = speed.ok_or_else(|| CliError::bad_input(format!("--trace-speed {:?}: expected a positive factor, e.g. 2x", self.trace_speed)))?;
+        if self.trace_block == 0 {
+            return Err(CliError::bad_input("--trace-block must be at least 1"));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", path.display())))?;
+        let entries = parse_trace(&text, &path.display().to_string(), self.trace_block).map_err(CliError::bad_input)?;
+        Ok(Some(Arc::new(Trace { path: path.display().to_string(), entries, block: self.trace_block, speed })))
+    }
+
+    fn sessions(&self, others: &Others) -> Result<Option<Sessions>, CliError> {
+        let Some(count) = self.sessions else { return Ok(None) };
+        if !others.chat {
+            return Err(CliError::bad_input("--sessions carries each conversation's history in chat messages: add --api chat"));
+        }
+        if count == 0 {
+            return Err(CliError::bad_input("--sessions must be at least 1"));
+        }
+        let bad = || CliError::bad_input(format!("--turns {:?}: expected T or LO-HI, from 1 to 999", self.turns));
+        let turn = |t: &str| t.trim().parse::<u32>().ok().filter(|t| (1..1000).contains(t)).ok_or_else(bad);
+        let turns = match self.turns.split_once('-') {
+            Some((lo, hi)) => (turn(lo)?, turn(hi)?),
+            None => (turn(&self.turns)?, turn(&self.turns)?),
+        };
+        if turns.0 > turns.1 {
+            return Err(bad());
+        }
+        let think_s = crate::cli::args::delay_flag("--think-time", &self.think_time)?.as_secs_f64();
+        Ok(Some(Sessions { count, turns, think_s }))
+    }
+}

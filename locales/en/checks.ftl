@@ -24,6 +24,10 @@ check-page-cache = { $status ->
     [pass] page cache dropped before the run
    *[warn] page cache not dropped: model and data loads may be faster than from a cold start
 }
+check-prefix-cache-reset = { $status ->
+    [pass] prefix cache emptied before the run
+   *[warn] prefix cache not emptied before the run: a cache warmed by earlier runs flatters TTFT (give --reset-prefix-cache)
+}
 check-server-restarted = { $status ->
     [pass] server restarted before the run
    *[warn] server not restarted: warm prefix caches from earlier runs can flatter TTFT

@@ -39,6 +39,7 @@ env-item = { $item ->
         [gpu_idle_and_cool] gpu_idle_and_cool
         [no_foreign_gpu_processes] no_foreign_gpu_processes
         [page_cache] page_cache
+        [prefix_cache_reset] prefix_cache_reset
        *[server_restarted] server_restarted
     }
 env-bias = { $item ->
@@ -47,6 +48,7 @@ env-bias = { $item ->
         [gpu_idle_and_cool] a warm or busy GPU at the start can throttle early
         [no_foreign_gpu_processes] another process competes for the GPU
         [page_cache] a warm page cache flatters load times
+        [prefix_cache_reset] a prefix cache warmed by earlier runs flatters TTFT
        *[server_restarted] warm server caches can flatter TTFT
     }
 

@@ -23,6 +23,10 @@ check-page-cache = { $status ->
     [pass] 运行前已清空页缓存
    *[warn] 未清空页缓存：模型和数据的加载可能比冷启动时更快
 }
+check-prefix-cache-reset = { $status ->
+    [pass] 运行前已清空前缀缓存
+   *[warn] 运行前未清空前缀缓存：之前运行预热的缓存会使 TTFT 偏低（可加 `--reset-prefix-cache`）
+}
 check-server-restarted = { $status ->
     [pass] 运行前已重启服务
    *[warn] 服务未重启：之前运行留下的前缀缓存可能使 TTFT 偏低

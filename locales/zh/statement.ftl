@@ -39,6 +39,7 @@ env-item = { $item ->
         [gpu_idle_and_cool] 开始时 GPU 空闲且已冷却
         [no_foreign_gpu_processes] GPU 上无其他计算进程
         [page_cache] 页缓存已清空
+        [prefix_cache_reset] 前缀缓存已清空
        *[server_restarted] 服务已重启
     }
 env-bias = { $item ->
@@ -47,6 +48,7 @@ env-bias = { $item ->
         [gpu_idle_and_cool] 开始时 GPU 较热或繁忙，可能过早降频
         [no_foreign_gpu_processes] 其他进程会争用 GPU
         [page_cache] 页缓存未清空会让加载时间偏短
+        [prefix_cache_reset] 之前运行预热的前缀缓存会让 TTFT 偏低
        *[server_restarted] 服务端缓存未清空会让 TTFT 偏低
     }
 

@@ -361,6 +361,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         prefix: workload.prefix,
         trace: workload.trace,
         sessions: workload.sessions,
+        reset_prefix_cache: a.workload.reset_prefix_cache,
     })
 }
 

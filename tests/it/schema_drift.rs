@@ -116,6 +116,7 @@ fn full_manifest() -> Manifest {
     });
     m.workload.dataset = Some("sharegpt".into());
     m.environment.foreign_gpu_processes = Observed::known(vec![GpuProcess { gpu_index: 0, pid: 7, name: "python".into(), used_mem_bytes: Some(1) }]);
+    m.environment.prefix_cache_reset = Observed::known(true);
     m.phases.note = Some("n".into());
     m.phases.stop = Some(credence::run::manifest::RunStop {
         rule: "staged".into(),

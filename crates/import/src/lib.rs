@@ -130,6 +130,7 @@ fn unknown_environment(tool: &str) -> Environment {
         engine_version: Observed::unknown(&why),
         kernel: Observed::unknown(&why),
         cpu_model: Observed::unknown(&why),
+        prefix_cache_reset: Observed::default(),
     }
 }
 

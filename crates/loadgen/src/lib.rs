@@ -8,6 +8,7 @@
 //! Warmup requests are marked, not deleted. `record` turns what was observed into the run
 //! directory and the verdict on the generator's own limits.
 
+pub mod cache_reset;
 pub mod collect;
 pub mod headers;
 pub mod http;
@@ -80,6 +81,8 @@ pub struct BenchOptions {
     pub trace: Option<Arc<workload::Trace>>,
     /// `--sessions N`: conversations; the load's rate or concurrency counts sessions.
     pub sessions: Option<workload::Sessions>,
+    /// Empty the server's prefix cache before the load (`cache_reset`).
+    pub reset_prefix_cache: bool,
 }
 
 fn api_path(o: &BenchOptions) -> &'static str {
@@ -570,7 +573,12 @@ pub fn run_watched(o: &BenchOptions, beside: Beside, watcher: Option<&dyn Watche
     let stop = Arc::new(AtomicBool::new(false));
     let gpu_note = beside.gpu_note.clone();
     let mut beside = beside;
-    let environment = pre_run_checklist(&mut beside);
+    let reset = o.reset_prefix_cache.then(|| cache_reset::reset_prefix_cache(o)).transpose()?;
+    let mut environment = pre_run_checklist(&mut beside);
+    environment.prefix_cache_reset = match &reset {
+        Some(r) => credence_run::manifest::Observed { value: Some(true), note: Some(r.describe()) },
+        None => credence_run::manifest::Observed { value: Some(false), note: Some("not asked for (--reset-prefix-cache)".into()) },
+    };
     let sampling = (beside.gpus.is_some() || beside.server_metrics.is_some()).then(|| {
         let stop = stop.clone();
         std::thread::spawn(move || sample_beside(beside, stop))

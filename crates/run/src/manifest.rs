@@ -262,6 +262,13 @@ impl<T> Observed<T> {
     }
 }
 
+impl<T> Observed<T> {
+    /// The default: nothing was recorded.
+    pub fn is_unrecorded(&self) -> bool {
+        self.value.is_none() && self.note.as_deref() == Some("not recorded")
+    }
+}
+
 impl<T> Default for Observed<T> {
     fn default() -> Self {
         Observed::unknown("not recorded")
@@ -304,6 +311,11 @@ pub struct Environment {
     pub engine_version: Observed<String>,
     pub kernel: Observed<String>,
     pub cpu_model: Observed<String>,
+    /// Whether the server's prefix cache was emptied before the run (`bench
+    /// --reset-prefix-cache`), with the endpoint's answer. Added after format 1: absent while
+    /// unrecorded, so older manifests and runs without it are the same bytes.
+    #[serde(default, skip_serializing_if = "Observed::is_unrecorded")]
+    pub prefix_cache_reset: Observed<bool>,
 }
 
 /// Phases the capturing tool declared.

@@ -498,5 +498,6 @@ fn environment() -> Environment {
         engine_version: Observed::known(env!("CARGO_PKG_VERSION").into()),
         kernel: Observed::known("simulated".into()),
         cpu_model: Observed::known("simulated 16-core CPU".into()),
+        prefix_cache_reset: Observed::default(),
     }
 }

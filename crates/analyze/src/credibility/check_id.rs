@@ -30,6 +30,8 @@ pub enum CheckId {
     NoForeignGpuProcesses,
     PageCache,
     ServerRestarted,
+    /// Whether the server's prefix cache was emptied before the run (runs that see the cache).
+    PrefixCacheReset,
     /// Reports without request records: whether there are any.
     PerRequestData,
     GpuTelemetry,
@@ -44,7 +46,7 @@ pub enum CheckId {
 }
 
 /// The checks with a fixed id (every variant but those that carry a name).
-const FIXED: [CheckId; 24] = [
+const FIXED: [CheckId; 25] = [
     CheckId::SteadyState,
     CheckId::Dependence,
     CheckId::ClientSaturation,
@@ -63,6 +65,7 @@ const FIXED: [CheckId; 24] = [
     CheckId::NoForeignGpuProcesses,
     CheckId::PageCache,
     CheckId::ServerRestarted,
+    CheckId::PrefixCacheReset,
     CheckId::PerRequestData,
     CheckId::GpuTelemetry,
     CheckId::GpusUnderLoad,
@@ -97,6 +100,7 @@ impl CheckId {
             CheckId::NoForeignGpuProcesses => "environment.no_foreign_gpu_processes",
             CheckId::PageCache => "environment.page_cache",
             CheckId::ServerRestarted => "environment.server_restarted",
+            CheckId::PrefixCacheReset => "environment.prefix_cache_reset",
             CheckId::PerRequestData => "per_request_data",
             CheckId::GpuTelemetry => "gpu_telemetry",
             CheckId::GpusUnderLoad => "gpus_under_load",
@@ -112,7 +116,9 @@ impl CheckId {
     pub fn is_environment(&self) -> bool {
         matches!(
             self,
-            CheckId::ClocksLocked | CheckId::CpuGovernor | CheckId::GpuIdleAndCool | CheckId::NoForeignGpuProcesses | CheckId::PageCache | CheckId::ServerRestarted
+            CheckId::ClocksLocked | CheckId::CpuGovernor | CheckId::GpuIdleAndCool | CheckId::NoForeignGpuProcesses | CheckId::PageCache
+                | CheckId::ServerRestarted
+                | CheckId::PrefixCacheReset
         )
     }
 

@@ -89,7 +89,7 @@ fn flag(o: &Observed<bool>, id: &str) -> Outcome {
 }
 
 fn environment(runs: &[&Analysis]) -> Vec<Check> {
-    vec![
+    let mut checks = vec![
         worst(runs, CheckId::ClocksLocked, |a| flag(&a.run.environment.clocks_locked, "check-clocks-locked")),
         worst(runs, CheckId::CpuGovernor, |a| {
             observed(&a.run.environment.cpu_governor, |v| {
@@ -115,7 +115,12 @@ fn environment(runs: &[&Analysis]) -> Vec<Check> {
         }),
         worst(runs, CheckId::PageCache, |a| flag(&a.run.environment.page_cache_dropped, "check-page-cache")),
         worst(runs, CheckId::ServerRestarted, |a| flag(&a.run.environment.server_restarted, "check-server-restarted")),
-    ]
+    ];
+    // Only where the cache was seen: a run that cannot show it has nothing for a reset to change.
+    if runs.iter().any(|a| a.cache.is_some()) {
+        checks.push(worst(runs, CheckId::PrefixCacheReset, |a| flag(&a.run.environment.prefix_cache_reset, "check-prefix-cache-reset")));
+    }
+    checks
 }
 
 /// The titles of the findings inside the measured window whose cause is `of`, as a list.

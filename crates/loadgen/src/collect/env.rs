@@ -81,6 +81,7 @@ fn host_snapshot(no_gpu: &str, drop: bool) -> Environment {
             .ok()
             .and_then(|c| c.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, m)| m.trim().to_string()))
             .map_or_else(|| Observed::unknown(notes::UNREADABLE), Observed::known),
+        prefix_cache_reset: Observed::default(),
     };
     if let Ok(m) = read_to_string("/proc/meminfo") {
         let k = |key: &str| m.lines().find(|l| l.starts_with(key)).and_then(|l| l.split_whitespace().nth(1)).and_then(|x| x.parse::<u64>().ok());

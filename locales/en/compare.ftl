@@ -191,6 +191,11 @@ steady-class = { $class ->
        *[NoSteadyState] NoSteadyState
     }
 gate-replicated = { $base } and { $cand } runs per arm
+gate-cache-state = prefix-cache hit rate: base { $base } %, candidate { $cand } %{ $differ ->
+        [yes] : the comparison measures the cache as well as the switch (give both arms --reset-prefix-cache, or warm both alike)
+       *[no] : alike within their noise
+    }
+gate-cache-one-arm = only one arm reports its prefix-cache hits: the cache state cannot be compared
 gate-single-run = single-run: cannot separate the configuration effect from run-to-run noise
 gate-drift = bracketing base runs differ by { $percent } % in P50 TTFT
 gate-run-spread = runs of one arm differ by up to { $spread } % in P50 TTFT; the arms differ by { $change } %{ $as_much ->

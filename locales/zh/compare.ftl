@@ -182,6 +182,11 @@ steady-class = { $class ->
        *[NoSteadyState] 没有稳态
     }
 gate-replicated = 基线每组 { $base } 次运行，候选 { $cand } 次
+gate-cache-state = 前缀缓存命中率：基线 { $base } %，候选 { $cand } %{ $differ ->
+        [yes] ：这次比较测到的既有开关的影响，也有缓存状态的影响（两组都加 `--reset-prefix-cache`，或以相同方式预热）
+       *[no] ：在噪声范围内相同
+    }
+gate-cache-one-arm = 只有一组报告了前缀缓存命中：无法比较缓存状态
 gate-single-run = 单次运行：无法把配置本身的影响与运行间噪声区分开
 gate-drift = 前后两次基线运行的 P50 TTFT 相差 { $percent } %
 gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } %，两组相差 { $change } %{ $as_much ->

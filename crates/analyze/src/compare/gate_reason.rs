@@ -67,6 +67,14 @@ pub enum GateReason {
         spread: f64,
         change: f64,
     },
+    /// The arms' prefix-cache hit rates, and whether they differ beyond their noise.
+    CacheState {
+        base: f64,
+        cand: f64,
+        differ: bool,
+    },
+    /// Only one arm reports its prefix-cache hits.
+    CacheOneArm,
     /// A reason given as text (tests build gates this way).
     Text(String),
 }
@@ -91,6 +99,11 @@ impl GateReason {
                 .text("spread", percent(*spread))
                 .text("change", format!("{:+.1}", change * 100.0))
                 .text("as_much", if spread >= &change.abs() { "yes" } else { "no" }),
+            GateReason::CacheState { base, cand, differ } => Message::new("gate-cache-state")
+                .text("base", format!("{:.0}", base * 100.0))
+                .text("cand", format!("{:.0}", cand * 100.0))
+                .text("differ", if *differ { "yes" } else { "no" }),
+            GateReason::CacheOneArm => Message::new("gate-cache-one-arm"),
             GateReason::Text(t) => Message::new("as-written").text("text", t),
         }
     }

@@ -162,6 +162,46 @@ fn steady_gate(r: &ArmRun<'_>, left_out: &[String]) -> Gate {
     Gate::new(format!("steady_state.{}", r.name), status, GateReason::Steady(c))
 }
 
+/// An arm's prefix-cache hit rate (cached over prompt tokens of its runs) and its standard
+/// error from the runs' intervals (none when no run has one); none when no run reports it.
+fn arm_hit_rate(arm: &[ArmRun<'_>]) -> Option<(f64, Option<f64>)> {
+    let states: Vec<&crate::cache::CacheState> = arm.iter().filter_map(|r| r.analysis.cache.as_ref()).filter(|c| c.prompt_tokens > 0).collect();
+    let prompt: u64 = states.iter().map(|c| c.prompt_tokens).sum();
+    if prompt == 0 {
+        return None;
+    }
+    let rate = states.iter().map(|c| c.cached_tokens).sum::<u64>() as f64 / prompt as f64;
+    let z = 1.959_963_984_540_054;
+    // Runs of one arm are independent: the pooled rate's variance is the weighted sum of theirs.
+    let se2 = states.iter().map(|c| match (c.hit_rate.ci_low, c.hit_rate.ci_high) {
+        (Some(lo), Some(hi)) => Some(((hi - lo) / (2.0 * z) * c.prompt_tokens as f64 / prompt as f64).powi(2)),
+        _ => None,
+    });
+    Some((rate, se2.sum::<Option<f64>>().map(f64::sqrt)))
+}
+
+/// Hit-rate difference (points) below which the arms' caches count as alike whatever the noise.
+const CACHE_ALIKE: f64 = 0.02;
+
+/// The arms' prefix-cache hit rates: WARN when they differ beyond their noise (then the
+/// comparison measures the cache as well as the switch); none when neither arm reports one.
+fn cache_gate(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> Option<Gate> {
+    let (b, c) = (arm_hit_rate(base), arm_hit_rate(cand));
+    let ((pb, sb), (pc, sc)) = match (b, c) {
+        (None, None) => return None,
+        (Some(b), Some(c)) => (b, c),
+        _ => return Some(Gate::new("cache_state", "NOT_CHECKED", GateReason::CacheOneArm)),
+    };
+    let d = pc - pb;
+    // Without an interval on either side, a difference beyond 5 points counts as real.
+    let noise = match (sb, sc) {
+        (Some(x), Some(y)) => 1.959_963_984_540_054 * x.hypot(y),
+        _ => 0.05,
+    };
+    let differ = d.abs() > noise.max(CACHE_ALIKE);
+    Some(Gate::new("cache_state", if differ { "WARN" } else { "PASS" }, GateReason::CacheState { base: pb, cand: pc, differ }))
+}
+
 /// Whether both arms have at least two runs (of those compared).
 fn replication_gate(base: usize, cand: usize) -> Gate {
     let replicated = base >= 2 && cand >= 2;
@@ -189,6 +229,7 @@ pub fn check(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], left_out: &[String]) -> C
     gates.extend(base.iter().chain(cand).map(|r| steady_gate(r, left_out)));
     let replicated = |arm: &[ArmRun<'_>]| arm.iter().filter(|r| !left_out.contains(&r.name)).count();
     gates.push(replication_gate(replicated(base), replicated(cand)));
+    gates.extend(cache_gate(base, cand));
     let environment_changed = manifest_differences(base[0].manifest, cand[0].manifest, false);
     Checked { gates, what_changed, environment_changed, workload_ok: lengths_ok && same_arrival }
 }

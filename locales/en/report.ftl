@@ -299,6 +299,12 @@ slo-objective = { $metric } ≤ { $threshold } ms: { $verdict ->
     } ({ $estimate } ms)
 slo-goodput = { $goodput } requests/s within every objective: { $attainment } % of the requests, failed ones missing{ $limited }
 slo-limited = ; { $metric } fails first
+view-row_cache = Prefix cache
+view-row_turns = TTFT by turn
+cache-hit-rate = { $rate } % of prompt tokens served from the cache{ $server }
+cache-server = { " " }(server counters over the run: { $rate } %)
+cache-turn = turn { $turn }: P50 { $ttft } ms over { $n } requests{ $cached }
+cache-turn-cached = , { $rate } % of its prompt cached
 view-row_runs = Runs
 view-runs_line = { $n } runs; headline numbers below are from the first ({ $first })
 view-row_sweep = Sweep

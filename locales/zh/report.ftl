@@ -298,6 +298,12 @@ slo-objective = { $metric } ≤ { $threshold } ms：{ $verdict ->
     }（{ $estimate } ms）
 slo-goodput = 每秒 { $goodput } 个请求满足全部目标：占请求的 { $attainment } %，失败请求计为未满足{ $limited }
 slo-limited = ；{ $metric } 最先不达标
+view-row_cache = 前缀缓存
+view-row_turns = 各轮 TTFT
+cache-hit-rate = 提示词中 { $rate } % 的词元由缓存提供{ $server }
+cache-server = （整次运行的服务端计数：{ $rate } %）
+cache-turn = 第 { $turn } 轮：P50 { $ttft } ms，共 { $n } 个请求{ $cached }
+cache-turn-cached = ，提示词 { $rate } % 来自缓存
 view-row_runs = 运行
 view-runs_line = 共 { $n } 次运行；以下关键数字取自第一次运行（{ $first }）
 view-row_sweep = 负载扫描

@@ -49,4 +49,5 @@ mod steady_sim;
 mod until_cli;
 mod until_study;
 mod validate_cli;
+mod workloads_cli;
 mod zh_definitions;

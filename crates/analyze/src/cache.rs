@@ -22,6 +22,10 @@ pub struct CacheState {
     pub hit_rate: Estimate,
     pub prompt_tokens: u64,
     pub cached_tokens: u64,
+    /// The same over every successful request of the run, warmup and tail included (the
+    /// cache's state is the run's, not only its steady window's).
+    pub run_prompt_tokens: u64,
+    pub run_cached_tokens: u64,
     /// The server's counters over the whole run, when its metrics were scraped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<ServerCache>,
@@ -66,17 +70,25 @@ pub fn cache_state(r: &RequestView, range: std::ops::Range<usize>, (start_s, end
         return None;
     }
     let reported = |i: usize| r.ok[i] && r.cached_tokens.get(i).is_some_and(|c| c.is_finite()) && r.input_tokens[i].is_finite();
-    let (mut prompt, mut cached) = (0.0f64, 0.0f64);
-    for i in range.clone().filter(|&i| reported(i)) {
-        prompt += f64::from(r.input_tokens[i]);
-        cached += f64::from(r.cached_tokens[i]);
-    }
+    let sums = |range: std::ops::Range<usize>| {
+        range.filter(|&i| reported(i)).fold((0.0f64, 0.0f64), |(p, c), i| (p + f64::from(r.input_tokens[i]), c + f64::from(r.cached_tokens[i])))
+    };
+    let (prompt, cached) = sums(range.clone());
+    let (run_prompt, run_cached) = sums(0..r.len());
     let hit_rate = if prompt > 0.0 {
         windowed_hit_rate(r, &range, (start_s, end_s), &reported, (window_s, cl))
     } else {
         Estimate::not_applicable(cl, 0, "no response reported cached prompt tokens (prompt_tokens_details.cached_tokens)")
     };
-    Some(CacheState { hit_rate, prompt_tokens: prompt as u64, cached_tokens: cached as u64, server, turns: turns(r, &range, cl) })
+    Some(CacheState {
+        hit_rate,
+        prompt_tokens: prompt as u64,
+        cached_tokens: cached as u64,
+        run_prompt_tokens: run_prompt as u64,
+        run_cached_tokens: run_cached as u64,
+        server,
+        turns: turns(r, &range, cl),
+    })
 }
 
 /// Cached over prompt tokens as a ratio of per-window sums; with fewer than 8 windows, the

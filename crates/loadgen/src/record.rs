@@ -75,7 +75,7 @@ pub(crate) fn build(
     let host = crate::collect::host_table(&own.samples, &crate::collect::host_name())?;
     let peak = peak_in_flight(&records);
     let limits = limits(o, &own, &seconds, &waited, late_ms, Demand { peak, needed: littles_law_in_flight(o, &records) });
-    let manifest = manifest(o, anchor, warm, environment, in_flight(o, waited.1.as_ref(), peak), waited.1.as_ref());
+    let manifest = manifest(o, (anchor, &records), warm, environment, in_flight(o, waited.1.as_ref(), peak), waited.1.as_ref());
     Ok((RunData { manifest, requests, gpu: None, host: Some(host), server: None, extra_files: Vec::new() }, limits))
 }
 
@@ -289,7 +289,7 @@ fn late_send_cause(o: &BenchOptions, own: &OwnLoad, seconds: &[Second], waited: 
 }
 
 /// The run's manifest: a collector run of credence bench, its workload, phases and clock.
-fn manifest(o: &BenchOptions, anchor: (Instant, i64), warm: u64, environment: Environment, in_flight: InFlight, pool: Option<&PoolReport>) -> Manifest {
+fn manifest(o: &BenchOptions, (anchor, records): ((Instant, i64), &[Record]), warm: u64, environment: Environment, in_flight: InFlight, pool: Option<&PoolReport>) -> Manifest {
     Manifest {
         format_version: credence_run::schema::FORMAT_VERSION,
         run_id: format!("bench-{}", anchor.1),
@@ -303,7 +303,7 @@ fn manifest(o: &BenchOptions, anchor: (Instant, i64), warm: u64, environment: En
             capabilities: None,
         },
         labels: Default::default(),
-        config: SystemConfig { model: Some(o.model.clone()), ..Default::default() },
+        config: SystemConfig { model: Some(o.model.clone()), extra: workload_extra(o, records), ..Default::default() },
         workload: Workload { in_flight: Some(in_flight), ..workload(o, pool) },
         environment,
         phases: DeclaredPhases {
@@ -329,6 +329,65 @@ fn manifest(o: &BenchOptions, anchor: (Instant, i64), warm: u64, environment: En
     }
 }
 
+/// What the prompts were, as the manifest words it.
+fn input_length(o: &BenchOptions) -> String {
+    let synthetic = o.input_len.describe();
+    match (&o.trace, o.prefix, o.sessions) {
+        (Some(t), _, _) => format!("from the trace: {} records, blocks of {} words per hash id, time × {}", t.entries.len(), t.block, t.speed),
+        (None, Some(p), _) => format!("one of {} shared system prompts of {} words, then {synthetic} words (synthetic, opening with the request number)", p.groups, p.len),
+        (None, None, Some(s)) => format!(
+            "conversations: {} sessions of {}-{} turns, {synthetic} new words a turn after the history (earlier turns and the actual replies), {} s think time",
+            s.count, s.turns.0, s.turns.1, s.think_s
+        ),
+        _ if o.prompts.is_empty() => format!("{synthetic} words (synthetic prompts, each opening with its request number)"),
+        _ => format!("{} prompts from the dataset, cycled", o.prompts.len()),
+    }
+}
+
+/// The workload's own facts for `config.extra`: how it was made, and the share of prompt words
+/// that repeat an earlier request's leading words (what a prefix cache of one-word blocks, never
+/// full, would serve: the ceiling of any cache's hit rate on this workload).
+fn workload_extra(o: &BenchOptions, records: &[Record]) -> std::collections::BTreeMap<String, String> {
+    let mut extra = std::collections::BTreeMap::new();
+    let kind = match (&o.trace, o.prefix, o.sessions) {
+        (Some(_), _, _) => "trace_replay",
+        (None, Some(_), _) => "shared_prefix",
+        (None, None, Some(_)) => "conversations",
+        _ => return extra,
+    };
+    extra.insert("workload".into(), kind.into());
+    if let Some(reuse) = expected_reuse(o, records) {
+        extra.insert("expected_prefix_reuse".into(), format!("{reuse:.4}"));
+    }
+    extra
+}
+
+/// Reused over all prompt words of the requests sent, in send order; none when unknown.
+fn expected_reuse(o: &BenchOptions, records: &[Record]) -> Option<f64> {
+    let mut sent: Vec<&Record> = records.iter().collect();
+    sent.sort_by_key(|r| r.sent);
+    let total: f64 = sent.iter().map(|r| f64::from(r.words)).sum();
+    let reused: f64 = if let Some(t) = &o.trace {
+        let mut seen = std::collections::HashSet::new();
+        sent.iter()
+            .map(|r| {
+                let e = &t.entries[r.k as usize];
+                let lead = e.hash_ids.iter().take_while(|id| seen.contains(*id)).count() as u32;
+                seen.extend(e.hash_ids.iter().copied());
+                f64::from((lead * t.block).min(e.input_len))
+            })
+            .sum()
+    } else if let Some(p) = o.prefix {
+        let mut seen = std::collections::HashSet::new();
+        sent.iter().map(|r| if seen.insert(super::workload::group_of(o, p, r.k)) { 0.0 } else { f64::from(p.len) }).sum()
+    } else {
+        // A conversation's turn repeats the words of the turn before it (its prompt).
+        let mut last: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+        sent.iter().map(|r| r.turn.map_or(0.0, |(s, _)| f64::from(last.insert(s, r.words).unwrap_or(0)))).sum()
+    };
+    (total > 0.0).then(|| reused / total)
+}
+
 /// The workload as the options declared it: arrival process, lengths, connections (a growing
 /// pool's largest size).
 fn workload(o: &BenchOptions, pool: Option<&PoolReport>) -> Workload {
@@ -343,12 +402,8 @@ fn workload(o: &BenchOptions, pool: Option<&PoolReport>) -> Workload {
         arrival,
         rate_per_s: rate,
         concurrency,
-        dataset: o.dataset.clone(),
-        input_length: Some(if o.prompts.is_empty() {
-            format!("{} words (synthetic prompts, each opening with its request number)", o.input_len.describe())
-        } else {
-            format!("{} prompts from the dataset, cycled", o.prompts.len())
-        }),
+        dataset: o.dataset.clone().or_else(|| o.trace.as_ref().map(|t| format!("trace {} (Mooncake)", t.path))),
+        input_length: Some(input_length(o)),
         output_length: Some(format!(
             "{} tokens (max_tokens{})",
             o.output_len.describe(),

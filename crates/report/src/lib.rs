@@ -3,6 +3,7 @@
 //!
 //! `Exporter` is the one interface of the report formats (PDF, Markdown, JSON).
 
+pub mod cache_view;
 pub mod capacity_view;
 pub mod charts;
 pub mod compare_summary;

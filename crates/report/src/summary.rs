@@ -28,6 +28,13 @@ pub fn summary(a: &Analysis) -> String {
         let _ = writeln!(s, "slo: {}", super::slo_view::objectives(slo, lang));
         let _ = writeln!(s, "goodput: {}", super::slo_view::goodput(slo, lang));
     }
+    if let Some(cache) = &a.cache {
+        let lang = credence_messages::Lang::En;
+        let _ = writeln!(s, "prefix cache: {}", super::cache_view::hit_rate(cache, lang));
+        if let Some(turns) = super::cache_view::turns(cache, lang) {
+            let _ = writeln!(s, "ttft by turn: {turns}");
+        }
+    }
     for (k, e) in &a.errors.by_kind {
         let _ = writeln!(s, "  {k}: {} %", estimate(e, 100.0));
     }

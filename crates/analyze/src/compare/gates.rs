@@ -165,16 +165,17 @@ fn steady_gate(r: &ArmRun<'_>, left_out: &[String]) -> Gate {
 /// An arm's prefix-cache hit rate (cached over prompt tokens of its runs) and its standard
 /// error from the runs' intervals (none when no run has one); none when no run reports it.
 fn arm_hit_rate(arm: &[ArmRun<'_>]) -> Option<(f64, Option<f64>)> {
-    let states: Vec<&crate::cache::CacheState> = arm.iter().filter_map(|r| r.analysis.cache.as_ref()).filter(|c| c.prompt_tokens > 0).collect();
-    let prompt: u64 = states.iter().map(|c| c.prompt_tokens).sum();
+    let states: Vec<&crate::cache::CacheState> = arm.iter().filter_map(|r| r.analysis.cache.as_ref()).filter(|c| c.run_prompt_tokens > 0).collect();
+    let prompt: u64 = states.iter().map(|c| c.run_prompt_tokens).sum();
     if prompt == 0 {
         return None;
     }
-    let rate = states.iter().map(|c| c.cached_tokens).sum::<u64>() as f64 / prompt as f64;
+    // The whole runs' rate (the state the arm ran in), its noise from the steady windows'.
+    let rate = states.iter().map(|c| c.run_cached_tokens).sum::<u64>() as f64 / prompt as f64;
     let z = 1.959_963_984_540_054;
     // Runs of one arm are independent: the pooled rate's variance is the weighted sum of theirs.
     let se2 = states.iter().map(|c| match (c.hit_rate.ci_low, c.hit_rate.ci_high) {
-        (Some(lo), Some(hi)) => Some(((hi - lo) / (2.0 * z) * c.prompt_tokens as f64 / prompt as f64).powi(2)),
+        (Some(lo), Some(hi)) => Some(((hi - lo) / (2.0 * z) * c.run_prompt_tokens as f64 / prompt as f64).powi(2)),
         _ => None,
     });
     Some((rate, se2.sum::<Option<f64>>().map(f64::sqrt)))

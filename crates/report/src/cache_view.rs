@@ -1,0 +1,30 @@
+//! The server's prefix cache in words: the hit rate with its interval and the server's own
+//! counters beside it, and in conversations the median TTFT of each turn (page 1's rows, the
+//! Markdown, the HTML page and the terminal summary say the same).
+
+use credence_analyze::cache::CacheState;
+use credence_messages::{Lang, Message, Sep};
+
+use super::format::estimate_in;
+
+/// "20.3 [16.2, 24.5] % of prompt tokens served from the cache (server counters: 19.4 %)"
+pub fn hit_rate(c: &CacheState, lang: Lang) -> String {
+    let server = c.server.as_ref().and_then(|s| s.hit_rate).map_or(Message::new("empty"), |h| Message::new("cache-server").text("rate", format!("{:.1}", h * 100.0)));
+    Message::new("cache-hit-rate").text("rate", estimate_in(&c.hit_rate, 100.0, lang)).msg("server", server).render(lang)
+}
+
+/// "turn 1: 8.7 [7.9, 13.2] ms (0 % cached); turn 2: …", or none outside conversations.
+pub fn turns(c: &CacheState, lang: Lang) -> Option<String> {
+    if c.turns.is_empty() {
+        return None;
+    }
+    let items = c
+        .turns
+        .iter()
+        .map(|t| {
+            let cached = t.hit_rate.map_or(Message::new("empty"), |h| Message::new("cache-turn-cached").text("rate", format!("{:.0}", h * 100.0)));
+            Message::new("cache-turn").int("turn", t.turn).text("ttft", estimate_in(&t.ttft_p50, 1.0, lang)).int("n", t.requests).msg("cached", cached)
+        })
+        .collect();
+    Some(Message::new("as-written").list("text", items, Sep::Semicolon).render(lang))
+}

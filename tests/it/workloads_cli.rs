@@ -1,0 +1,222 @@
+//! `bench`'s workloads against `mock-server`'s prefix cache, whose counters are the truth:
+//! shared prefixes, conversations and a replayed trace hit the cache as the mock counts; the
+//! cache is reset on request and a server without the endpoint is refused; a warm cache
+//! against a cold one is named by the comparison's cache-state gate.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{MockProcess, Scratch, credence, repo, stderr};
+
+/// 16 slots, a cache of 16-word blocks that never fills, `prefill_ms` per uncached word (the
+/// trace's long prompts get less, so that the mock keeps up with the trace's rate).
+fn cached_mock(prefill_ms: &str) -> MockProcess {
+    MockProcess::start(&[
+        "--max-batch", "16", "--step-ms", "4", "--step-ms-per-seq", "0.25", "--output-tokens", "8",
+        "--prefix-cache-blocks", "1000000", "--block-tokens", "16", "--prefill-ms-per-token", prefill_ms,
+    ])
+}
+
+/// Every request succeeded: the hit rates compare whole runs.
+fn all_ok(a: &Value) {
+    assert_eq!(a["requests"]["errors"], 0, "{}", a["requests"]);
+}
+
+fn bench(mock: &MockProcess, out: &Path, workload: &[&str]) {
+    let metrics = format!("{}/metrics", mock.url);
+    let mut args = vec!["bench", "--url", mock.url.as_str(), "--model", "m", "--timeout", "20s", "--server-metrics", metrics.as_str(), "--out", out.to_str().unwrap()];
+    args.extend_from_slice(workload);
+    let o = credence(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+fn analyze(dir: &Path) -> Value {
+    let o = credence(&["analyze", dir.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// Cached over prompt tokens of every request of the run, as the responses reported them.
+fn whole_run_rate(a: &Value) -> f64 {
+    a["cache"]["run_cached_tokens"].as_f64().unwrap() / a["cache"]["run_prompt_tokens"].as_f64().unwrap()
+}
+
+/// The mock's own counter `name` (tokens), read from its /metrics.
+fn mock_counter(mock: &MockProcess, name: &str) -> f64 {
+    let addr = mock.url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET /metrics HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} not in {text}"));
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+fn mock_hit_rate(mock: &MockProcess) -> f64 {
+    mock_counter(mock, "vllm:prefix_cache_hits_total") / mock_counter(mock, "vllm:prefix_cache_queries_total")
+}
+
+fn run_json(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn shared_prefixes_hit_the_cache_as_the_mock_counts() {
+    let scratch = Scratch::new("wl-prefix");
+    let mock = cached_mock("0.5");
+    let out = scratch.path("run");
+    bench(&mock, &out, &["--rate", "20", "--duration", "12s", "--prefix-groups", "4", "--prefix-len", "128", "--input-len", "32"]);
+    let truth = mock_hit_rate(&mock);
+    let a = analyze(&out);
+    all_ok(&a);
+    let cache = &a["cache"];
+    let measured = whole_run_rate(&a);
+    assert!((measured - truth).abs() <= 0.01, "measured {measured} against the mock's {truth}");
+    // Only the first request of each group misses: the steady window's rate is the same.
+    let steady = cache["hit_rate"]["estimate"].as_f64().unwrap();
+    let server = cache["server"]["hit_rate"].as_f64().unwrap();
+    assert!((server - truth).abs() <= 0.01, "the scraped counters say {server}, the mock {truth}");
+    let (lo, hi) = (cache["hit_rate"]["ci_low"].as_f64().unwrap(), cache["hit_rate"]["ci_high"].as_f64().unwrap());
+    assert!(lo <= steady && steady <= hi && hi - lo < 0.2 && (steady - truth).abs() < 0.05, "{steady} [{lo}, {hi}]");
+    // 128 shared words are 8 whole blocks: the expected reuse is the mock's hit rate exactly.
+    let m = run_json(&out);
+    assert_eq!(m["config"]["extra"]["workload"], "shared_prefix");
+    let expected: f64 = m["config"]["extra"]["expected_prefix_reuse"].as_str().unwrap().parse().unwrap();
+    assert!((expected - truth).abs() < 0.001, "expected {expected}, mock {truth}");
+    assert!(m["workload"]["input_length"].as_str().unwrap().contains("4 shared system prompts of 128 words"));
+}
+
+#[test]
+fn conversations_carry_their_history_and_report_ttft_by_turn() {
+    let scratch = Scratch::new("wl-sessions");
+    let mock = cached_mock("0.5");
+    let out = scratch.path("run");
+    bench(&mock, &out, &["--api", "chat", "--concurrency", "4", "--sessions", "12", "--turns", "3", "--input-len", "200"]);
+    let truth = mock_hit_rate(&mock);
+    let a = analyze(&out);
+    all_ok(&a);
+    let turns = a["cache"]["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 3, "{turns:?}");
+    assert!(turns.iter().all(|t| t["requests"] == 12));
+    let rate = |t: usize| turns[t]["hit_rate"].as_f64().unwrap();
+    // Turn 1 is new; each later turn repeats its history (earlier turns and the replies).
+    assert_eq!(rate(0), 0.0);
+    assert!(rate(1) > 0.4 && rate(2) > rate(1), "{:?}", [rate(0), rate(1), rate(2)]);
+    let measured = whole_run_rate(&a);
+    assert!((measured - truth).abs() <= 0.01, "measured {measured}, mock {truth}");
+    // The cache at work: turn 3's prompt is three times turn 1's, its first token no later
+    // than twice as late (only the new words are prefilled).
+    let ttft = |t: usize| turns[t]["ttft_p50"]["estimate"].as_f64().unwrap();
+    assert!(ttft(2) < 2.0 * ttft(0), "turn 1 {} ms, turn 3 {} ms", ttft(0), ttft(2));
+    assert_eq!(run_json(&out)["config"]["extra"]["workload"], "conversations");
+}
+
+/// The share of a trace's prompt words a never-full cache of `cache_block`-word blocks serves,
+/// computed here from the file (the test's own reading of the Mooncake format).
+fn trace_truth(text: &str, trace_block: u64, cache_block: u64) -> (usize, f64) {
+    let mut seen = std::collections::HashSet::new();
+    let (mut hit, mut total, mut n) = (0u64, 0u64, 0usize);
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let ids: Vec<u64> = v["hash_ids"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+        let len = v["input_length"].as_u64().unwrap();
+        let lead = ids.iter().take_while(|id| seen.contains(*id)).count() as u64;
+        hit += (lead * trace_block).min(len) / cache_block * cache_block;
+        total += len;
+        seen.extend(ids);
+        n += 1;
+    }
+    (n, hit as f64 / total as f64)
+}
+
+#[test]
+fn a_replayed_trace_keeps_its_schedule_lengths_and_sharing() {
+    let scratch = Scratch::new("wl-trace");
+    let mock = cached_mock("0.02");
+    let out = scratch.path("run");
+    let trace = repo().join("fixtures/workloads/trace.jsonl");
+    bench(&mock, &out, &["--trace", trace.to_str().unwrap(), "--trace-block", "64", "--trace-speed", "2x"]);
+    let (records, expected) = trace_truth(&std::fs::read_to_string(&trace).unwrap(), 64, 16);
+    let truth = mock_hit_rate(&mock);
+    assert!((truth - expected).abs() <= 0.01, "the mock served {truth}, the trace implies {expected}");
+    let a = analyze(&out);
+    all_ok(&a);
+    assert_eq!(a["requests"]["total"].as_u64().unwrap() as usize, records, "{}", a["requests"]);
+    let m = run_json(&out);
+    assert_eq!(m["workload"]["arrival"], "trace_replay");
+    // The trace spans about 20 s; at 2× the schedule spans about 10 s and is kept.
+    let lag = a["metrics"]["send_lag"]["p50"]["estimate"].as_f64().unwrap();
+    assert!(lag < 5.0, "P50 send lag {lag} ms");
+    let measured = whole_run_rate(&a);
+    assert!((measured - truth).abs() <= 0.01, "measured {measured}, mock {truth}");
+}
+
+#[test]
+fn a_warm_cache_against_a_cold_one_is_named_and_resets_make_them_alike() {
+    let scratch = Scratch::new("wl-aa");
+    let mock = cached_mock("0.02");
+    let trace = repo().join("fixtures/workloads/trace.jsonl");
+    let run = |name: &str, reset: bool| {
+        let out = scratch.path(name);
+        let mut args = vec!["--trace", trace.to_str().unwrap(), "--trace-block", "64", "--trace-speed", "2x"];
+        if reset {
+            args.push("--reset-prefix-cache");
+        }
+        bench(&mock, &out, &args);
+        out
+    };
+    let (cold, warm) = (run("cold", true), run("warm", false));
+    assert_eq!(run_json(&cold)["environment"]["prefix_cache_reset"]["value"], true);
+    assert_eq!(run_json(&warm)["environment"]["prefix_cache_reset"]["value"], false);
+    let json = scratch.path("compare.json");
+    // The cache-state gate's status and reason, and P50 TTFT's change and verdict.
+    let compare = |base: &Path, cand: &Path| -> (String, String, f64, String) {
+        let o = credence(&["compare", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "--out", json.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let g = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "cache_state").cloned().unwrap_or_else(|| panic!("no cache_state gate: {}", v["gates"]));
+        let ttft = &v["metrics"]["ttft_p50"];
+        (g["status"].as_str().unwrap().into(), g["reason"].as_str().unwrap().into(), ttft["change"]["estimate"].as_f64().unwrap(), ttft["verdict"].as_str().unwrap().into())
+    };
+    let (status, reason, change, _) = compare(&cold, &warm);
+    assert_eq!(status, "WARN", "{reason}");
+    assert!(reason.contains("measures the cache as well as the switch"), "{reason}");
+    assert!(change < -0.3, "a warm cache flatters P50 TTFT: {change}");
+    let again = run("cold-again", true);
+    let (status, reason, change, verdict) = compare(&cold, &again);
+    assert_eq!(status, "PASS", "{reason}");
+    assert!(verdict != "improvement" && verdict != "regression" && change.abs() < 0.15, "{verdict} {change}");
+}
+
+#[test]
+fn bad_workloads_are_refused_naming_what_is_wrong() {
+    let scratch = Scratch::new("wl-bad");
+    let plain = MockProcess::start(&[]);
+    let out = scratch.path("run");
+    let bad = |extra: &[&str], expect: &str| {
+        let mut args = vec!["bench", "--url", plain.url.as_str(), "--model", "m", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let o = credence(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(expect), "{extra:?}: {}", stderr(&o));
+        assert!(!out.exists(), "{extra:?} wrote a run");
+    };
+    let write = |name: &str, text: &str| {
+        let p = scratch.path(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let disorder = write("disorder.jsonl", "{\"timestamp\": 5, \"input_length\": 4, \"output_length\": 3, \"hash_ids\": [1]}\n{\"timestamp\": 1, \"input_length\": 4, \"output_length\": 3, \"hash_ids\": [2]}\n");
+    bad(&["--trace", &disorder, "--trace-block", "4"], "disorder.jsonl, line 2: timestamp");
+    let blocks = write("blocks.jsonl", "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 3, \"hash_ids\": [1]}\n");
+    bad(&["--trace", &blocks], "blocks.jsonl, line 1: hash_ids: 1 blocks");
+    let broken = write("broken.jsonl", "{\"timestamp\": 0,\n");
+    bad(&["--trace", &broken], "broken.jsonl, line 1: not JSON");
+    bad(&["--trace", &disorder, "--rate", "5"], "--trace sets the schedule");
+    bad(&["--rate", "5", "--duration", "2s", "--sessions", "3"], "add --api chat");
+    bad(&["--rate", "5", "--duration", "2s", "--prefix-groups", "3"], "--prefix-len L together");
+    bad(&["--rate", "5", "--duration", "2s", "--sessions", "3", "--api", "chat", "--prefix-groups", "2", "--prefix-len", "8"], "give one of them");
+    bad(&["--rate", "5", "--duration", "2s", "--reset-prefix-cache"], "neither POST /reset_prefix_cache");
+}

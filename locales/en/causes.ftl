@@ -17,6 +17,7 @@ cause-title = { $cause ->
     [error_burst] Burst of failed requests
     [drift] Performance drifted through the run
     [ramp_down] Offered load ramped down
+    [cache_warming] The run began on a cold prefix cache
    *[other] Unknown cause
 }
 
@@ -36,5 +37,6 @@ cause-action = { $cause ->
     [error_burst] Read the error messages of this episode (timeouts and OOM point at overload or memory); fix and rerun. Latency statistics exclude failed requests, which flatters them.
     [drift] There is no steady state to report: find the trend's cause (heat soak, memory fragmentation, cache growth) or run longer until it settles; do not quote a single number.
     [ramp_down] The send rate fell at the end of the run; the steady window excludes it. If it was not intended, check the load generator's schedule.
+    [cache_warming] TTFT fell while the prefix cache's hit share climbed to its level: a warmup that is the cache, not the GPU. Leave it out as warmup, and before comparing, reset the cache before each arm (`bench --reset-prefix-cache`) or warm both arms alike: a cache warmed by an earlier run would hide it.
    *[other] Inspect the timelines.
 }

@@ -14,6 +14,7 @@ detector-no-timestamps-short = no per-request timestamps
 detector-power = no clock-event reasons and no power or power limit
 detector-overload-closed = a closed loop waits for each answer: it cannot offer more than the server completes
 detector-overload-unknown = neither an offered rate nor enough of the load (8 windows) to judge
+detector-no-cache = no response reported cached prompt tokens
 detector-server = no server queue or KV-cache metrics
 detector-thermal = no clock-event reasons or thermal violation counter
 

@@ -108,9 +108,14 @@ pub struct BenchArgs {
     /// Seed of the arrival schedule, the request lengths and the synthetic prompts.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Prompts, JSONL: {"prompt": "..."} or a string per line (cycled in order).
+    /// Prompts: ShareGPT JSON (each conversation's first human turn, its reply's length as the
+    /// output length) or JSONL (a string, {"prompt": …, "output_len": N} or {"messages": […]}
+    /// per line), cycled in order.
     #[arg(long)]
     dataset: Option<PathBuf>,
+    /// With --dataset: send N of its prompts, chosen by --seed.
+    #[arg(long, value_name = "N", hide_short_help = true)]
+    dataset_sample: Option<usize>,
     /// Sample GPUs through NVML beside the load, once a second: auto, on or off.
     #[arg(long, value_enum, default_value_t = GpuArg::Off)]
     collect_gpu: GpuArg,
@@ -126,7 +131,7 @@ pub struct BenchArgs {
     #[arg(long)]
     repeat: Option<String>,
     /// With --repeat auto: the most runs.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, hide_short_help = true)]
     max_runs: u32,
     /// With --repeat: wait this long between runs, e.g. 60s.
     #[arg(long)]
@@ -356,7 +361,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         new_connection_per_request: a.new_connection_per_request,
         timeout: Duration::from_secs_f64(timeout),
         seed: a.seed,
-        prompts: a.dataset.as_deref().map(read_dataset).transpose()?.unwrap_or_default(),
+        prompts: a.dataset.as_deref().map(|d| read_dataset(d, a.dataset_sample, a.seed)).transpose()?.unwrap_or_default(),
         dataset: a.dataset.as_ref().map(|d| d.display().to_string()),
         prefix: workload.prefix,
         trace: workload.trace,
@@ -464,20 +469,15 @@ fn warmup(text: &str) -> Result<(u64, f64), CliError> {
     }
 }
 
-/// Prompts from a JSONL file: each line an object with `prompt` (or `text`), or a bare string.
-fn read_dataset(path: &Path) -> Result<Vec<String>, CliError> {
+/// Prompts from `--dataset` (ShareGPT JSON or JSONL, `bench::dataset`), sampled by the seed
+/// with `--dataset-sample N`.
+fn read_dataset(path: &Path, sample: Option<usize>, seed: u64) -> Result<Vec<crate::bench::dataset::DatasetPrompt>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", path.display())))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let at = |what: String| CliError::bad_input(format!("{}, line {}: {what}", path.display(), i + 1));
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
-        let p = v.as_str().or_else(|| v.get("prompt").and_then(|x| x.as_str())).or_else(|| v.get("text").and_then(|x| x.as_str()));
-        out.push(p.ok_or_else(|| at("expected a string or an object with \"prompt\"".into()))?.to_string());
+    let prompts = crate::bench::dataset::parse_dataset(&text, &path.display().to_string()).map_err(CliError::bad_input)?;
+    match sample {
+        Some(n) => crate::bench::dataset::sample(prompts, n, seed).map_err(CliError::bad_input),
+        None => Ok(prompts),
     }
-    if out.is_empty() {
-        return Err(CliError::bad_input(format!("{}: no prompts", path.display())));
-    }
-    Ok(out)
 }
 
 /// `--find-capacity --slo SPEC`: the search's plan from the flags, checked, then the search.

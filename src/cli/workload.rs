@@ -14,17 +14,17 @@ pub struct WorkloadFlags {
     #[arg(long, value_name = "G")]
     pub prefix_groups: Option<u32>,
     /// With --prefix-groups: words per shared system prompt.
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", hide_short_help = true)]
     pub prefix_len: Option<u32>,
     /// Replay a Mooncake trace (JSONL: timestamp in ms, input_length, output_length,
     /// hash_ids): its schedule and lengths, equal hash ids as identical prompt blocks.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
     /// With --trace: time runs this many times faster, e.g. 2x.
-    #[arg(long, default_value = "1x")]
+    #[arg(long, default_value = "1x", hide_short_help = true)]
     pub trace_speed: String,
     /// With --trace: words (tokens) per hash id.
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = 512, hide_short_help = true)]
     pub trace_block: u32,
     /// Conversations: N sessions, each of --turns turns whose prompts carry the earlier turns
     /// and the server's replies (needs --api chat). --rate counts sessions per second;
@@ -32,10 +32,10 @@ pub struct WorkloadFlags {
     #[arg(long, value_name = "N")]
     pub sessions: Option<u64>,
     /// With --sessions: turns per session, T or LO-HI (uniform, by the seed).
-    #[arg(long, default_value = "3")]
+    #[arg(long, default_value = "3", hide_short_help = true)]
     pub turns: String,
     /// With --sessions: the pause between a reply's end and the next turn, e.g. 2s.
-    #[arg(long, default_value = "0s")]
+    #[arg(long, default_value = "0s", hide_short_help = true)]
     pub think_time: String,
     /// Empty the server's prefix cache before the run (and before each run of a sweep, a
     /// series or a capacity search): vLLM's POST /reset_prefix_cache, else SGLang's POST

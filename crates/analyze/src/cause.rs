@@ -32,6 +32,8 @@ pub enum Cause {
     ErrorBurst,
     Drift,
     RampDown,
+    /// The run began on a cold prefix cache: TTFT fell while the cache's hit share climbed.
+    CacheWarming,
 }
 
 /// The credibility check a cause's findings feed.
@@ -56,7 +58,7 @@ const TTFT_P50: EffectMetric = EffectMetric::Quantile { name: "ttft", p: 0.5 };
 
 impl Cause {
     /// Every cause, in report order (the order the detectors run in).
-    pub const ALL: [Cause; 15] = [
+    pub const ALL: [Cause; 16] = [
         Cause::Overload,
         Cause::ThermalThrottle,
         Cause::PowerCap,
@@ -72,6 +74,7 @@ impl Cause {
         Cause::ErrorBurst,
         Cause::Drift,
         Cause::RampDown,
+        Cause::CacheWarming,
     ];
 
     /// The id the JSON and the catalog use (`thermal_throttle`).
@@ -92,6 +95,7 @@ impl Cause {
             Cause::ErrorBurst => "error_burst",
             Cause::Drift => "drift",
             Cause::RampDown => "ramp_down",
+            Cause::CacheWarming => "cache_warming",
         }
     }
 
@@ -113,7 +117,7 @@ impl Cause {
             | Cause::ForeignProcess
             | Cause::Drift => TPOT_P50,
             Cause::ClientSaturation => EffectMetric::Quantile { name: "service", p: 0.5 },
-            Cause::Overload | Cause::Network | Cause::Host | Cause::ServerQueueing | Cause::RampDown => TTFT_P50,
+            Cause::Overload | Cause::Network | Cause::Host | Cause::ServerQueueing | Cause::RampDown | Cause::CacheWarming => TTFT_P50,
             Cause::ErrorBurst => EffectMetric::ErrorRate,
         }
     }
@@ -132,7 +136,7 @@ impl Cause {
             | Cause::ClientSaturation
             | Cause::Network
             | Cause::Host => true,
-            Cause::Overload | Cause::ServerQueueing | Cause::ErrorBurst | Cause::Drift | Cause::RampDown => false,
+            Cause::Overload | Cause::ServerQueueing | Cause::ErrorBurst | Cause::Drift | Cause::RampDown | Cause::CacheWarming => false,
         }
     }
 
@@ -143,7 +147,7 @@ impl Cause {
             Cause::MemoryPressure | Cause::ForeignProcess | Cause::Network | Cause::Host | Cause::ServerQueueing => CheckGroup::Interference,
             Cause::ClientSaturation => CheckGroup::Client,
             Cause::ErrorBurst => CheckGroup::Errors,
-            Cause::Overload | Cause::Drift | Cause::RampDown => CheckGroup::Steady,
+            Cause::Overload | Cause::Drift | Cause::RampDown | Cause::CacheWarming => CheckGroup::Steady,
         }
     }
 

@@ -668,10 +668,17 @@ mod tests {
         assert!(!has_text(br#"{"model":"m","note":"a \"content\": \"x\" quoted","choices":[{"delta":{}}]}"#));
         assert_eq!(
             usage(br#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":7}}"#),
-            Some(Usage { prompt: Some(5), completion: Some(7), reasoning: None })
+            Some(Usage { prompt: Some(5), completion: Some(7), reasoning: None, cached: None })
         );
         let with_details = br#"{"choices":[], "usage": {"prompt_tokens": 5, "completion_tokens": 7, "completion_tokens_details": {"reasoning_tokens": 4}}}"#;
-        assert_eq!(usage(with_details), Some(Usage { prompt: Some(5), completion: Some(7), reasoning: Some(4) }));
+        assert_eq!(usage(with_details), Some(Usage { prompt: Some(5), completion: Some(7), reasoning: Some(4), cached: None }));
+        // vLLM's cached prompt tokens (`--enable-prompt-tokens-details`).
+        let cached = br#"{"choices":[],"usage":{"prompt_tokens":50,"completion_tokens":7,"prompt_tokens_details":{"cached_tokens":32}}}"#;
+        assert_eq!(usage(cached).and_then(|u| u.cached), Some(32));
+        let mut text = String::new();
+        append_text(br#"{"choices":[{"index":0,"delta":{"content":"tok0 "}}]}"#, &mut text);
+        append_text(br#"{"choices":[{"index":0,"text":"tok1 "}]}"#, &mut text);
+        assert_eq!(text, "tok0 tok1 ");
         assert!(scan(with_details).usage);
         assert!(!scan(br#"{"choices":[{"text":"a"}]}"#).usage);
         assert_eq!(usage(br#"{"choices":[{"text":"a"}]}"#), None);

@@ -10,6 +10,7 @@
 
 pub mod cache_reset;
 pub mod collect;
+pub mod dataset;
 pub mod headers;
 pub mod http;
 pub mod mock_cache;
@@ -73,7 +74,7 @@ pub struct BenchOptions {
     pub timeout: Duration,
     pub seed: u64,
     /// Prompts from `--dataset` (cycled in order); empty: synthetic prompts of `input_len`.
-    pub prompts: Vec<String>,
+    pub prompts: Vec<dataset::DatasetPrompt>,
     pub dataset: Option<String>,
     /// `--prefix-groups G --prefix-len L`: each prompt opens with one of G shared system prompts.
     pub prefix: Option<workload::SharedPrefix>,
@@ -96,10 +97,13 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
     let mut rng = lengths::request_rng(o.seed, k);
     let mut max_tokens = o.output_len.sample(&mut rng);
     let mut system = None;
+    if let Some(d) = (!o.prompts.is_empty()).then(|| &o.prompts[(k % o.prompts.len() as u64) as usize]) {
+        return dataset_request(o, d, d.output_len.unwrap_or(max_tokens));
+    }
     let p = if let Some(trace) = &o.trace {
         max_tokens = trace.entries[k as usize].output_len;
         trace.prompt(o.seed, k as usize)
-    } else if o.prompts.is_empty() {
+    } else {
         let words = o.input_len.sample(&mut rng);
         if let Some(prefix) = o.prefix {
             let mut shared = String::new();
@@ -107,8 +111,6 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
             system = Some(shared);
         }
         lengths::synthetic_prompt(k, words, &mut rng)
-    } else {
-        o.prompts[(k % o.prompts.len() as u64) as usize].clone()
     };
     let words = (p.split_whitespace().count() + system.as_ref().map_or(0, |s| s.split_whitespace().count())) as u32;
     let body = if o.chat {
@@ -126,6 +128,21 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
         body_of(o, serde_json::json!({"model": o.model, "prompt": prompt}), max_tokens)
     };
     (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), words)
+}
+
+/// A dataset prompt as a request: its messages as given with `--api chat` (else one user
+/// message), its text for completions.
+fn dataset_request(o: &BenchOptions, d: &dataset::DatasetPrompt, max_tokens: u32) -> (Vec<u8>, u32) {
+    let body = if o.chat {
+        let messages: Vec<serde_json::Value> = match &d.messages {
+            Some(ms) => ms.iter().map(|(role, content)| serde_json::json!({"role": role, "content": content})).collect(),
+            None => vec![serde_json::json!({"role": "user", "content": d.text})],
+        };
+        body_of(o, serde_json::json!({"model": o.model, "messages": messages}), max_tokens)
+    } else {
+        body_of(o, serde_json::json!({"model": o.model, "prompt": d.text}), max_tokens)
+    };
+    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), d.text.split_whitespace().count() as u32)
 }
 
 /// A request body: `v` (model and prompt or messages) with the streaming and length fields.

@@ -340,7 +340,7 @@ fn input_length(o: &BenchOptions) -> String {
             s.count, s.turns.0, s.turns.1, s.think_s
         ),
         _ if o.prompts.is_empty() => format!("{synthetic} words (synthetic prompts, each opening with its request number)"),
-        _ => format!("{} prompts from the dataset, cycled", o.prompts.len()),
+        _ => format!("{} prompts from the dataset, cycled in order (output length from the dataset where it gives one)", o.prompts.len()),
     }
 }
 

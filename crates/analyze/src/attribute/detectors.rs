@@ -59,12 +59,12 @@ pub struct Detection {
 }
 
 impl Detection {
-    fn checked(cause: Cause) -> Detection {
+    pub(super) fn checked(cause: Cause) -> Detection {
         Detection { cause, not_checked: None, episodes: Vec::new(), signal: Signal::default(), symptom: false }
     }
 
     /// Not checked: the message `id` (`locales/*/detectors.ftl`) says which evidence is absent.
-    fn absent(cause: Cause, id: &str) -> Detection {
+    pub(super) fn absent(cause: Cause, id: &str) -> Detection {
         Detection { not_checked: Some(Message::new(id)), ..Detection::checked(cause) }
     }
 }

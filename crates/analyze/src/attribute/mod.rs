@@ -11,6 +11,7 @@
 //!    cause they overlap. Anomalies no cause explains are listed as unexplained.
 
 pub mod anomalies;
+pub mod cache_warming;
 pub mod detectors;
 pub mod effect;
 pub mod episodes;
@@ -286,6 +287,7 @@ fn detect_causes(r: &RequestView, tl: &Timelines, steady: &SteadyState, (run_end
     detections.push(Detection { symptom: overloaded, ..detectors::error_burst(&tl.windows, &steady_span, |span| errors_by_kind(r, span)) });
     detections.push(Detection { symptom: overloaded, ..drift(steady, run_end) });
     detections.push(detectors::ramp_down(&tl.windows, &steady_span, load_until));
+    detections.push(cache_warming::cache_warming(r));
     detections
 }
 

@@ -68,7 +68,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "30m")]
     max_duration: String,
     /// With --until: the shortest run, whatever the intervals say.
-    #[arg(long, default_value = "60s")]
+    #[arg(long, default_value = "60s", hide_short_help = true)]
     min_duration: String,
     /// With --until: stop early when the error rate is surely above this, e.g. 5%.
     #[arg(long, value_name = "PERCENT")]
@@ -367,6 +367,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         trace: workload.trace,
         sessions: workload.sessions,
         reset_prefix_cache: a.workload.reset_prefix_cache,
+        adapters: workload.adapters,
     })
 }
 

@@ -57,6 +57,14 @@ pub struct SimulateArgs {
     /// With --find-capacity: the shortest step.
     #[arg(long, default_value = "60s")]
     min_duration: String,
+    /// Shared system prompts: G of them (--prefix-len tokens each), each request opening with
+    /// one drawn uniformly; the engine's prefix cache serves a prompt prefilled before, and
+    /// truth.json says the true hit rate.
+    #[arg(long, value_name = "G")]
+    prefix_groups: Option<u32>,
+    /// With --prefix-groups: tokens per shared system prompt.
+    #[arg(long, value_name = "L", default_value_t = 1024)]
+    prefix_len: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -95,6 +103,7 @@ fn options(a: &SimulateArgs) -> Result<SimOptions, CliError> {
         return Err(CliError::bad_input("--max-batch must be at least 1"));
     }
     opts.engine.max_batch = a.max_batch;
+    opts.prefix = a.prefix_groups.map(|g| (g, a.prefix_len));
     Ok(opts)
 }
 

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::bench::workload::{SharedPrefix, Sessions, Trace, parse_trace};
+use crate::bench::workload::{Adapters, SharedPrefix, Sessions, Trace, parse_trace};
 use crate::error::CliError;
 
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -42,6 +42,13 @@ pub struct WorkloadFlags {
     /// /flush_cache. Recorded in run.json; a server with neither endpoint is exit 2.
     #[arg(long)]
     pub reset_prefix_cache: bool,
+    /// LoRA adapters, e.g. a,b,c: each request names one as its model (a conversation keeps
+    /// one); recorded per request, and the analysis splits by adapter.
+    #[arg(long, value_name = "NAMES")]
+    pub lora: Option<String>,
+    /// With --lora: random (by the seed) or round-robin.
+    #[arg(long, default_value = "random", hide_short_help = true)]
+    pub lora_assignment: String,
 }
 
 /// What the workload flags asked for, checked.
@@ -50,6 +57,7 @@ pub struct Workload {
     pub prefix: Option<SharedPrefix>,
     pub trace: Option<Arc<Trace>>,
     pub sessions: Option<Sessions>,
+    pub adapters: Option<Adapters>,
 }
 
 /// Which other flags are set, for the conflicts.
@@ -71,7 +79,21 @@ impl WorkloadFlags {
         if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
             return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));
         }
-        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)? })
+        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)?, adapters: self.adapters()? })
+    }
+
+    fn adapters(&self) -> Result<Option<Adapters>, CliError> {
+        let Some(list) = &self.lora else { return Ok(None) };
+        let names: Vec<String> = list.split(',').map(|n| n.trim().to_string()).collect();
+        if names.iter().any(String::is_empty) {
+            return Err(CliError::bad_input(format!("--lora {list:?}: expected adapter names separated by commas, e.g. a,b,c")));
+        }
+        let round_robin = match self.lora_assignment.as_str() {
+            "random" => false,
+            "round-robin" => true,
+            other => return Err(CliError::bad_input(format!("--lora-assignment {other:?}: expected random or round-robin"))),
+        };
+        Ok(Some(Adapters { names, round_robin }))
     }
 
     fn prefix(&self) -> Result<Option<SharedPrefix>, CliError> {

@@ -220,3 +220,92 @@ fn bad_workloads_are_refused_naming_what_is_wrong() {
     bad(&["--rate", "5", "--duration", "2s", "--sessions", "3", "--api", "chat", "--prefix-groups", "2", "--prefix-len", "8"], "give one of them");
     bad(&["--rate", "5", "--duration", "2s", "--reset-prefix-cache"], "neither POST /reset_prefix_cache");
 }
+
+/// Every request's prompt as built is the prompt the mock counted (its tokens are words): in
+/// conversations that holds only if each turn carried the earlier turns and the actual replies.
+#[test]
+fn conversations_send_what_they_say_they_built() {
+    let scratch = Scratch::new("wl-intended");
+    let mock = cached_mock("0.1");
+    let out = scratch.path("run");
+    bench(&mock, &out, &["--api", "chat", "--rate", "4", "--sessions", "8", "--turns", "2-4", "--input-len", "30", "--output-len", "12"]);
+    let run = credence::run::load(&out).unwrap();
+    let r = &run.requests;
+    let (built, counted, turn) = (r.u32s("intended_input_tokens").unwrap(), r.u32s("input_tokens").unwrap(), r.u32s("turn").unwrap());
+    assert!(r.num_rows() >= 16, "{} requests", r.num_rows());
+    for i in 0..r.num_rows() {
+        assert_eq!(built[i], counted[i], "request {i} (turn {:?})", turn[i]);
+    }
+    // Turn t's prompt: t user messages of 32 words (2 naming the session and turn) and t − 1
+    // replies of the mock's 8 tokens.
+    for i in 0..r.num_rows() {
+        let t = turn[i].unwrap();
+        assert_eq!(counted[i], Some(32 * t + 8 * (t - 1)), "request {i}, turn {t}");
+    }
+}
+
+#[test]
+fn datasets_and_adapters_shape_each_request() {
+    let scratch = Scratch::new("wl-dataset");
+    let mock = MockProcess::start(&["--ttft", "2ms", "--token-delay", "0ms"]);
+    let sharegpt = scratch.path("sharegpt.json");
+    let conversation = |human: &str, gpt: &str| serde_json::json!({"conversations": [{"from": "human", "value": human}, {"from": "gpt", "value": gpt}]});
+    let items = serde_json::json!([
+        conversation("one two three", "a b c"),
+        conversation("four five", "a b c d e"),
+        conversation("six", "a b c d e f g"),
+        conversation("seven eight nine ten", "a"),
+    ]);
+    std::fs::write(&sharegpt, items.to_string()).unwrap();
+    let out = scratch.path("run");
+    let o = credence(&[
+        "bench", "--url", mock.url.as_str(), "--model", "base", "--out", out.to_str().unwrap(), "--rate", "50", "--requests", "40",
+        "--dataset", sharegpt.to_str().unwrap(), "--dataset-sample", "3", "--lora", "a,b", "--lora-assignment", "round-robin",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let r = &run.requests;
+    let (input, output) = (r.u32s("input_tokens").unwrap(), r.u32s("output_tokens").unwrap());
+    // Three of the four conversations, each prompt with its reply's length as the output.
+    let pairs: std::collections::BTreeSet<(u32, u32)> = (0..r.num_rows()).map(|i| (input[i].unwrap(), output[i].unwrap())).collect();
+    let known = [(3, 3), (2, 5), (1, 7), (4, 1)];
+    assert_eq!(pairs.len(), 3, "{pairs:?}");
+    assert!(pairs.iter().all(|p| known.contains(p)), "{pairs:?}");
+    let adapters = r.strings("adapter").unwrap();
+    let a = (0..r.num_rows()).filter(|&i| adapters.value(i) == "a").count();
+    assert_eq!((a, r.num_rows() - a), (20, 20), "round-robin over two adapters");
+    let v = analyze(&out);
+    let split = v["adapters"].as_array().unwrap();
+    assert_eq!(split.len(), 2, "{split:?}");
+    assert!(split.iter().all(|s| s["ttft_p50"]["estimate"].as_f64().is_some()), "{split:?}");
+    assert_eq!(run_json(&out)["config"]["extra"]["lora_adapters"], "a,b (round-robin)");
+    let bad = credence(&["bench", "--url", mock.url.as_str(), "--model", "m", "--out", scratch.path("x").to_str().unwrap(), "--rate", "5", "--requests", "3", "--dataset", sharegpt.to_str().unwrap(), "--dataset-sample", "9"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("the dataset has 4 prompts"), "{}", stderr(&bad));
+}
+
+/// The simulator's shared prefixes: the analysis measures the engine's true hit rate, and a
+/// cold start over many prompts (the cache warms over the first minute) is named as cache
+/// warming, with TTFT higher inside it; a few prompts warm at once and are not.
+#[test]
+fn a_simulated_cold_cache_is_measured_and_named() {
+    let scratch = Scratch::new("wl-sim");
+    let simulate = |name: &str, groups: &str| {
+        let out = scratch.path(name);
+        let o = credence(&[
+            "simulate", "--scenario", "steady", "--seed", "3", "--duration", "180s", "--rate", "8", "--output-median", "32",
+            "--prefix-groups", groups, "--prefix-len", "3000", "--out", out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let truth: Value = serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();
+        (out.clone(), truth["prefix_cache_hit_rate"].as_f64().unwrap(), analyze(&out))
+    };
+    let (_, truth, a) = simulate("cold", "200");
+    assert!((whole_run_rate(&a) - truth).abs() < 1e-6, "measured {}, truth {truth}", whole_run_rate(&a));
+    let finding = a["findings"].as_array().unwrap().iter().find(|f| f["cause"] == "cache_warming").unwrap_or_else(|| panic!("{}", a["findings"]));
+    let peak = &finding["episodes"][0]["peak"];
+    assert!(peak["ttft_p50_ms_cold"].as_f64().unwrap() > peak["ttft_p50_ms_warm"].as_f64().unwrap(), "{peak}");
+    let (_, _, warm) = simulate("warm", "2");
+    assert!(!warm["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "cache_warming"), "{}", warm["findings"]);
+    assert!(warm["cache"]["hit_rate"]["estimate"].as_f64().unwrap() > 0.8);
+}

@@ -148,15 +148,15 @@ fn turns(r: &RequestView, range: &std::ops::Range<usize>, cl: f64) -> Vec<TurnTt
 }
 
 /// The median of sorted values with its distribution-free order-statistic interval.
-fn median(sorted: &[f64], cl: f64) -> Estimate {
+pub(crate) fn median(sorted: &[f64], cl: f64) -> Estimate {
     let n = sorted.len();
     let Some(p50) = credence_stats::quantile::quantile_sorted(sorted, 0.5) else {
-        return Estimate::not_applicable(cl, 0, "no successful request in this turn");
+        return Estimate::not_applicable(cl, 0, "no successful request");
     };
     match order_statistic_indices(n, 0.5, cl, Alternative::TwoSided) {
         Some(ix) if ix.lo.is_some() && ix.hi.is_some() => {
             Estimate::two_sided(p50, (sorted[ix.lo.unwrap_or(0)], sorted[ix.hi.unwrap_or(0)]), cl, Method::OrderStatistic, n as u64)
         }
-        _ => Estimate::insufficient(p50, None, None, cl, Method::OrderStatistic, n as u64, "too few requests in this turn for an interval"),
+        _ => Estimate::insufficient(p50, None, None, cl, Method::OrderStatistic, n as u64, "too few requests for an interval"),
     }
 }

@@ -7,6 +7,7 @@
 //! requests has its own audit (`telemetry_audit`), outside the `Analysis`.
 
 mod aiperf_facts;
+pub mod adapters;
 pub mod attribute;
 pub mod audit;
 pub mod cache;
@@ -224,6 +225,9 @@ pub struct Analysis {
     /// conversations each turn's TTFT; absent when nothing reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<cache::CacheState>,
+    /// The steady window split by the LoRA adapter each request named; empty without `--lora`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adapters: Vec<adapters::AdapterSplit>,
 }
 
 const DEFINITIONS: [(&str, &str, &str); 8] = [
@@ -330,6 +334,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
         load,
         slo,
         cache,
+        adapters: adapters::split(r, first..last, opts.confidence),
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);

@@ -46,6 +46,10 @@ pub struct RequestView {
     pub cached_tokens: Vec<f32>,
     /// A conversation's turn, from 1 (0 outside conversations); empty when no request has one.
     pub turn: Vec<u32>,
+    /// The LoRA adapter each request named: 1 + its index in `adapter_names` (0: none); empty
+    /// when no request names one.
+    pub adapter: Vec<u16>,
+    pub adapter_names: Vec<String>,
 }
 
 impl RequestView {
@@ -123,6 +127,7 @@ impl RequestView {
         permuted(&mut self.output_tokens, order);
         permuted(&mut self.cached_tokens, order);
         permuted(&mut self.turn, order);
+        permuted(&mut self.adapter, order);
         for column in [&mut self.ttft_ms, &mut self.ttfot_ms, &mut self.tpot_ms] {
             permuted(column, order);
         }
@@ -196,7 +201,7 @@ pub fn is_censoring_kind(kind: &str) -> bool {
 
 /// The columns of `requests.parquet` that the view and the error examples read: a large run is
 /// loaded with only these (`run::read::read_batches`).
-pub const VIEW_COLUMNS: [&str; 14] = [
+pub const VIEW_COLUMNS: [&str; 15] = [
     "sent_ns",
     "end_ns",
     "first_token_ns",
@@ -211,6 +216,7 @@ pub const VIEW_COLUMNS: [&str; 14] = [
     "chunk_ns",
     "cached_tokens",
     "turn",
+    "adapter",
 ];
 
 /// A view built batch by batch from a requests table read in file order. Times since the first
@@ -300,6 +306,31 @@ impl RequestViewBuilder {
         }
         if !self.rows.turn.is_empty() {
             self.rows.turn.resize(before + n, 0);
+        }
+        self.push_adapters(t, before, n);
+    }
+
+    /// The adapters a batch names, as indices into the names met so far.
+    fn push_adapters(&mut self, t: &Table, before: usize, n: usize) {
+        let Some(a) = t.strings("adapter") else {
+            if !self.rows.adapter.is_empty() {
+                self.rows.adapter.resize(before + n, 0);
+            }
+            return;
+        };
+        if self.rows.adapter.is_empty() && (0..n).all(|i| str_at(Some(a), i).is_none()) {
+            return;
+        }
+        self.rows.adapter.resize(before, 0);
+        for i in 0..n {
+            let index = str_at(Some(a), i).map_or(0, |name| match self.rows.adapter_names.iter().position(|x| x == name) {
+                Some(p) => p + 1,
+                None => {
+                    self.rows.adapter_names.push(name.to_string());
+                    self.rows.adapter_names.len()
+                }
+            });
+            self.rows.adapter.push(index.min(u16::MAX as usize) as u16);
         }
     }
 

@@ -66,7 +66,8 @@ impl Session<'_> {
             let user = format!("s{} t{turn} {}", self.s, lengths::synthetic_prompt(k, o.input_len.sample(&mut rng), &mut rng));
             history.push(serde_json::json!({"role": "user", "content": user}));
             let words = history.iter().map(|m| m["content"].as_str().map_or(0, |c| c.split_whitespace().count())).sum::<usize>() as u32;
-            let body = body_of(o, serde_json::json!({"model": o.model, "messages": history}), max_tokens);
+            // A conversation keeps its adapter (`--lora`): one per session.
+            let body = body_of(o, serde_json::json!({"model": o.model_of(self.s), "messages": history}), max_tokens);
             let request = http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body);
             if turn > 1 && (self.end_at.is_some_and(|e| due.is_some_and(|d| d >= e)) || !due.is_none_or(wait_until_due) || stopping()) {
                 break;

@@ -84,6 +84,15 @@ pub struct BenchOptions {
     pub sessions: Option<workload::Sessions>,
     /// Empty the server's prefix cache before the load (`cache_reset`).
     pub reset_prefix_cache: bool,
+    /// `--lora`: the adapters requests name as their model.
+    pub adapters: Option<workload::Adapters>,
+}
+
+impl BenchOptions {
+    /// The model request `k` names: its adapter with `--lora`, else `--model`.
+    fn model_of(&self, k: u64) -> &str {
+        self.adapters.as_ref().map_or(self.model.as_str(), |a| a.of(self.seed, k))
+    }
 }
 
 fn api_path(o: &BenchOptions) -> &'static str {
@@ -98,7 +107,7 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
     let mut max_tokens = o.output_len.sample(&mut rng);
     let mut system = None;
     if let Some(d) = (!o.prompts.is_empty()).then(|| &o.prompts[(k % o.prompts.len() as u64) as usize]) {
-        return dataset_request(o, d, d.output_len.unwrap_or(max_tokens));
+        return dataset_request(o, d, (d.output_len.unwrap_or(max_tokens), o.model_of(k)));
     }
     let p = if let Some(trace) = &o.trace {
         max_tokens = trace.entries[k as usize].output_len;
@@ -119,28 +128,28 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
             messages.push(serde_json::json!({"role": "system", "content": s}));
         }
         messages.push(serde_json::json!({"role": "user", "content": p}));
-        body_of(o, serde_json::json!({"model": o.model, "messages": messages}), max_tokens)
+        body_of(o, serde_json::json!({"model": o.model_of(k), "messages": messages}), max_tokens)
     } else {
         let prompt = match system {
             Some(s) => format!("{s} {p}"),
             None => p,
         };
-        body_of(o, serde_json::json!({"model": o.model, "prompt": prompt}), max_tokens)
+        body_of(o, serde_json::json!({"model": o.model_of(k), "prompt": prompt}), max_tokens)
     };
     (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), words)
 }
 
 /// A dataset prompt as a request: its messages as given with `--api chat` (else one user
 /// message), its text for completions.
-fn dataset_request(o: &BenchOptions, d: &dataset::DatasetPrompt, max_tokens: u32) -> (Vec<u8>, u32) {
+fn dataset_request(o: &BenchOptions, d: &dataset::DatasetPrompt, (max_tokens, model): (u32, &str)) -> (Vec<u8>, u32) {
     let body = if o.chat {
         let messages: Vec<serde_json::Value> = match &d.messages {
             Some(ms) => ms.iter().map(|(role, content)| serde_json::json!({"role": role, "content": content})).collect(),
             None => vec![serde_json::json!({"role": "user", "content": d.text})],
         };
-        body_of(o, serde_json::json!({"model": o.model, "messages": messages}), max_tokens)
+        body_of(o, serde_json::json!({"model": model, "messages": messages}), max_tokens)
     } else {
-        body_of(o, serde_json::json!({"model": o.model, "prompt": d.text}), max_tokens)
+        body_of(o, serde_json::json!({"model": model, "prompt": d.text}), max_tokens)
     };
     (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), d.text.split_whitespace().count() as u32)
 }

@@ -159,6 +159,7 @@ fn request_table(o: &BenchOptions, anchor: (Instant, i64), records: &[Record]) -
             cached_tokens: r.obs.cached_tokens,
             intended_input_tokens: Some(r.words).filter(|w| *w > 0),
             session: r.turn.map(|t| t.0 as u32),
+            adapter: o.adapters.as_ref().map(|a| a.of(o.seed, r.turn.map_or(r.k, |t| t.0)).to_string()),
             turn: r.turn.map(|t| t.1),
             ok,
             error_kind: kind,
@@ -349,6 +350,9 @@ fn input_length(o: &BenchOptions) -> String {
 /// full, would serve: the ceiling of any cache's hit rate on this workload).
 fn workload_extra(o: &BenchOptions, records: &[Record]) -> std::collections::BTreeMap<String, String> {
     let mut extra = std::collections::BTreeMap::new();
+    if let Some(a) = &o.adapters {
+        extra.insert("lora_adapters".into(), format!("{} ({})", a.names.join(","), if a.round_robin { "round-robin" } else { "random by the seed" }));
+    }
     let kind = match (&o.trace, o.prefix, o.sessions) {
         (Some(_), _, _) => "trace_replay",
         (None, Some(_), _) => "shared_prefix",

@@ -150,6 +150,29 @@ pub fn parse_trace(text: &str, path: &str, block: u32) -> Result<Vec<TraceEntry>
     Ok(out)
 }
 
+/// `--lora a,b,c [--lora-assignment random|round-robin]`: each request names one adapter as its
+/// `model`, as vLLM serves LoRA adapters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Adapters {
+    pub names: Vec<String>,
+    pub round_robin: bool,
+}
+
+impl Adapters {
+    /// The adapter of request `k` (in conversations, of session `k`): the k-th in turn, or
+    /// one drawn from the request's own seeded stream.
+    pub fn of(&self, seed: u64, k: u64) -> &str {
+        let i = if self.round_robin {
+            (k % self.names.len() as u64) as usize
+        } else {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x4c4f_5241);
+            rng.set_stream(k);
+            rng.random_range(0..self.names.len())
+        };
+        &self.names[i]
+    }
+}
+
 /// `--sessions N --turns T[,LO-HI] --think-time D`: conversations of several turns, each
 /// turn's prompt holding the earlier turns and the server's actual replies.
 #[derive(Debug, Clone, Copy, PartialEq)]

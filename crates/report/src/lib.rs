@@ -3,7 +3,6 @@
 //!
 //! `Exporter` is the one interface of the report formats (PDF, Markdown, JSON).
 
-pub mod cache_view;
 pub mod capacity_view;
 pub mod charts;
 pub mod compare_summary;
@@ -27,6 +26,7 @@ pub mod telemetry_charts;
 pub mod telemetry_view;
 pub mod terminal;
 pub mod view;
+pub mod workload_view;
 
 pub use document::Report;
 

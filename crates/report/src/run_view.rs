@@ -100,10 +100,13 @@ pub(crate) fn headline(a: &Analysis, lang: Lang) -> Vec<[String; 2]> {
         rows.push([tr(lang, "view.row_goodput"), super::slo_view::goodput(slo, lang)]);
     }
     if let Some(cache) = &a.cache {
-        rows.push([tr(lang, "view.row_cache"), super::cache_view::hit_rate(cache, lang)]);
-        if let Some(turns) = super::cache_view::turns(cache, lang) {
+        rows.push([tr(lang, "view.row_cache"), super::workload_view::hit_rate(cache, lang)]);
+        if let Some(turns) = super::workload_view::turns(cache, lang) {
             rows.push([tr(lang, "view.row_turns"), turns]);
         }
+    }
+    if let Some(split) = super::workload_view::adapters(&a.adapters, lang) {
+        rows.push([tr(lang, "view.row_adapters"), split]);
     }
     rows
 }

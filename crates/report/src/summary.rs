@@ -30,10 +30,13 @@ pub fn summary(a: &Analysis) -> String {
     }
     if let Some(cache) = &a.cache {
         let lang = credence_messages::Lang::En;
-        let _ = writeln!(s, "prefix cache: {}", super::cache_view::hit_rate(cache, lang));
-        if let Some(turns) = super::cache_view::turns(cache, lang) {
+        let _ = writeln!(s, "prefix cache: {}", super::workload_view::hit_rate(cache, lang));
+        if let Some(turns) = super::workload_view::turns(cache, lang) {
             let _ = writeln!(s, "ttft by turn: {turns}");
         }
+    }
+    if let Some(split) = super::workload_view::adapters(&a.adapters, credence_messages::Lang::En) {
+        let _ = writeln!(s, "by adapter: {split}");
     }
     for (k, e) in &a.errors.by_kind {
         let _ = writeln!(s, "  {k}: {} %", estimate(e, 100.0));

@@ -27,6 +27,8 @@ pub struct Request {
     /// A conversation's session number and turn (from 1), for multi-turn workloads.
     pub session: Option<u32>,
     pub turn: Option<u32>,
+    /// The LoRA adapter the request named as its model (`bench --lora`).
+    pub adapter: Option<String>,
     pub ok: bool,
     /// One of the schema's error kinds.
     pub error_kind: Option<&'static str>,
@@ -193,6 +195,7 @@ impl RequestRows {
                 ("intended_input_tokens", Column::UInt32(r.iter().map(|x| x.intended_input_tokens).collect())),
                 ("session", Column::UInt32(r.iter().map(|x| x.session).collect())),
                 ("turn", Column::UInt32(r.iter().map(|x| x.turn).collect())),
+                ("adapter", utf8_column(r.iter().map(|x| x.adapter.as_deref()))),
             ],
         )
         .map_err(|e| e.to_string())

@@ -236,6 +236,7 @@ pub const REQUESTS: &[ColumnSpec] = &[
     ),
     added_col("session", U32, "", "A conversation's session number (multi-turn workloads); null otherwise."),
     added_col("turn", U32, "", "The turn within its session, from 1; null outside conversations."),
+    added_col("adapter", Str, "", "The LoRA adapter the request named as its model (credence bench --lora); null otherwise."),
 ];
 
 pub const GPU: &[ColumnSpec] = &[

@@ -69,6 +69,8 @@ pub struct Job {
     pub failure: Option<Failure>,
     /// Closed-loop client that sent it, if any.
     pub client: Option<u32>,
+    /// Shared prefix: (group, tokens) of the system prompt it opens with.
+    pub prefix: Option<(u32, u32)>,
 }
 
 /// How a failing request fails.
@@ -95,6 +97,8 @@ pub struct EngineTrace {
     pub jobs: Vec<Job>,
     /// Iteration in which each job was admitted.
     pub admit_iter: Vec<u64>,
+    /// Prompt tokens each job found in the prefix cache at admission (0 before it is admitted).
+    pub cached: Vec<u32>,
     /// Per whole second from the run start: busy time (s) and batch-size × time (seq·s).
     pub busy_s: Vec<f64>,
     pub batch_time: Vec<f64>,
@@ -179,13 +183,15 @@ struct Engine<'a> {
     iter: u64,
     noise: f64,
     innovation_sd: f64,
+    /// The prefix cache: the shared system prompts prefilled so far (it never fills).
+    cached_groups: std::collections::HashSet<u32>,
 }
 
 impl<'a> Engine<'a> {
     /// An idle engine at time zero with `jobs` still to arrive.
     fn new(params: &'a EngineParams, seed: u64, jobs: Vec<Job>) -> Engine<'a> {
         let rng = SimRng::new(seed, Stream::Engine);
-        let trace = EngineTrace { admit_iter: vec![u64::MAX; jobs.len()], jobs, ..Default::default() };
+        let trace = EngineTrace { admit_iter: vec![u64::MAX; jobs.len()], cached: vec![0; jobs.len()], jobs, ..Default::default() };
         let pending = trace.jobs.iter().enumerate().map(|(i, j)| Reverse((j.arrival_ns, i))).collect();
         Engine {
             params,
@@ -200,6 +206,7 @@ impl<'a> Engine<'a> {
             iter: 0,
             noise: 0.0,
             innovation_sd: params.noise_sigma * (1.0 - params.noise_phi.powi(2)).sqrt(),
+            cached_groups: std::collections::HashSet::new(),
         }
     }
 
@@ -225,7 +232,10 @@ impl<'a> Engine<'a> {
             }
             self.waiting.pop_front();
             self.trace.admit_iter[j] = self.iter;
-            prefill_tokens += job.input_tokens as u64;
+            // A system prompt prefilled before is served from the cache: only the rest is prefilled.
+            let cached = job.prefix.map_or(0, |(group, len)| if self.cached_groups.insert(group) { 0 } else { len.min(job.input_tokens) });
+            self.trace.cached[j] = cached;
+            prefill_tokens += u64::from(job.input_tokens - cached);
             if job.failure.is_some() {
                 self.departures.push(Reverse((self.iter, j)));
                 continue;
@@ -272,6 +282,7 @@ impl<'a> Engine<'a> {
             {
                 self.trace.jobs.push(job);
                 self.trace.admit_iter.push(u64::MAX);
+                self.trace.cached.push(0);
                 self.pending.push(Reverse((job.arrival_ns, self.trace.jobs.len() - 1)));
             }
         }

@@ -54,6 +54,10 @@ pub struct SimOptions {
     /// same draws) minus the episode: the reference of studies that measure what an episode
     /// changes, such as the warmup cut.
     pub episode: bool,
+    /// Shared system prompts (`--prefix-groups G --prefix-len L`): each request opens with one
+    /// of G prompts of L tokens, drawn uniformly, and the engine's prefix cache serves a prompt
+    /// prefilled before. None: every prompt is new.
+    pub prefix: Option<(u32, u32)>,
 }
 
 impl SimOptions {
@@ -69,6 +73,7 @@ impl SimOptions {
             gpus: 2,
             compute_truth: true,
             episode: true,
+            prefix: None,
         }
     }
 
@@ -104,6 +109,8 @@ pub enum SimError {
 
 /// One request as recorded, ns from the run start.
 struct Record {
+    /// Prompt tokens served from the prefix cache (with shared prefixes).
+    cached: Option<u32>,
     scheduled: Option<i64>,
     sent: i64,
     observed: observe::ClientTimes,
@@ -128,6 +135,11 @@ pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
     let server = telemetry::server_table(&timeline, &trace, &grid, opts.engine.kv_tokens)?;
     let mut truth = truth::compute(opts, &timeline);
     extend_to_backlog_end(&mut truth, &records);
+    truth.prefix_cache_hit_rate = opts.prefix.map(|_| {
+        let served = records.iter().filter(|r| r.failure.is_none());
+        let (cached, input) = served.fold((0u64, 0u64), |(c, i), r| (c + u64::from(r.cached.unwrap_or(0)), i + u64::from(r.input)));
+        cached as f64 / input.max(1) as f64
+    });
     let truth_json = serde_json::to_vec_pretty(&truth).expect("truth always serializes");
     let manifest = manifest(opts);
     Ok(Simulated {
@@ -161,6 +173,11 @@ fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
         }
         _ => {}
     }
+    if let Some((groups, len)) = opts.prefix
+        && (groups == 0 || len == 0 || len > 1 << 20)
+    {
+        return bad(format!("--prefix-groups {groups} --prefix-len {len}: both must be at least 1 (and the length at most 1048576)"));
+    }
     if opts.gpus == 0 || opts.gpus > 64 {
         return bad(format!("--gpus {}: must lie in 1..=64", opts.gpus));
     }
@@ -169,7 +186,7 @@ fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
 
 /// Runs client and engine. `with_chunks` false skips building chunk lists (truth runs).
 fn simulate_requests(opts: &SimOptions, timeline: &Timeline, seed: u64, with_chunks: bool) -> (Vec<Record>, engine::EngineTrace) {
-    let mut draws = Draws::new(seed);
+    let mut draws = Draws::new(seed, opts.prefix);
     let jobs = match opts.arrival {
         ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } => open_loop_jobs(opts, timeline, seed, rate, &mut draws),
         ArrivalProcess::ClosedLoop { clients } => closed_loop_jobs(opts, timeline, clients, &mut draws),
@@ -191,6 +208,9 @@ fn simulate_requests(opts: &SimOptions, timeline: &Timeline, seed: u64, with_chu
 
 /// The random streams the client side draws from, one per purpose so that each stays reproducible.
 struct Draws {
+    /// With shared prefixes: (groups, tokens) and the stream their groups are drawn from (its
+    /// own, so that the other draws stay those of the same run without them).
+    prefix: Option<((u32, u32), SimRng)>,
     lengths: SimRng,
     errors: SimRng,
     network: SimRng,
@@ -199,8 +219,9 @@ struct Draws {
 
 impl Draws {
     /// The client-side streams of `seed`.
-    fn new(seed: u64) -> Draws {
+    fn new(seed: u64, prefix: Option<(u32, u32)>) -> Draws {
         Draws {
+            prefix: prefix.map(|p| (p, SimRng::new(seed ^ 0x7072_6566, Stream::Lengths))),
             lengths: SimRng::new(seed, Stream::Lengths),
             errors: SimRng::new(seed, Stream::Errors),
             network: SimRng::new(seed, Stream::Network),
@@ -225,14 +246,16 @@ impl Draws {
     /// A request sent at `sent`, with its lengths, arrival and failure (drawn at `failure_t`); no schedule, no client.
     fn job(&mut self, lengths: &Lengths, timeline: &Timeline, sent: i64, failure_t: i64) -> Job {
         let (input, output) = lengths.draw(&mut self.lengths);
+        let prefix = self.prefix.as_mut().map(|((groups, len), rng)| (((rng.uniform() * f64::from(*groups)) as u32).min(*groups - 1), *len));
         Job {
             scheduled_ns: None,
             sent_ns: sent,
             arrival_ns: sent + self.uplink(),
-            input_tokens: input,
+            input_tokens: input + prefix.map_or(0, |p| p.1),
             output_tokens: output,
             failure: self.failure_at(timeline, failure_t),
             client: None,
+            prefix,
         }
     }
 }
@@ -290,6 +313,7 @@ fn observe_records(opts: &SimOptions, timeline: &Timeline, seed: u64, trace: &en
                 None => format!("conn-{}", j % 64),
             };
             Record {
+                cached: job.prefix.map(|_| trace.cached[j]).filter(|_| job.failure.is_none()),
                 scheduled: job.scheduled_ns,
                 sent: job.sent_ns,
                 observed,
@@ -340,7 +364,7 @@ fn requests_table(records: &[Record]) -> Result<Table, TableError> {
             ("chunk_ns", Column::TimestampList(chunks)),
             ("input_tokens", Column::UInt32(records.iter().map(|r| Some(r.input)).collect())),
             ("output_tokens", Column::UInt32(records.iter().map(|r| Some(r.output)).collect())),
-            ("cached_tokens", Column::UInt32(vec![None; n])),
+            ("cached_tokens", Column::UInt32(records.iter().map(|r| r.cached).collect())),
             ("status", utf8_column(records.iter().map(|r| Some(if r.failure.is_some() { "error" } else { "ok" })))),
             ("error_kind", utf8_column(records.iter().map(kind))),
             ("error_message", utf8_column(records.iter().map(message))),
@@ -443,6 +467,9 @@ fn config(opts: &SimOptions) -> SystemConfig {
     let mut extra = BTreeMap::new();
     extra.insert("max_batch".to_string(), opts.engine.max_batch.to_string());
     extra.insert("kv_cache_tokens".to_string(), opts.engine.kv_tokens.to_string());
+    if opts.prefix.is_some() {
+        extra.insert("workload".to_string(), "shared_prefix".to_string());
+    }
     SystemConfig {
         engine: Some("simulated continuous-batching engine".into()),
         engine_version: Some(env!("CARGO_PKG_VERSION").into()),
@@ -465,7 +492,10 @@ fn workload(opts: &SimOptions) -> Workload {
         rate_per_s: rate,
         concurrency,
         dataset: None,
-        input_length: Some(opts.lengths.describe_input()),
+        input_length: Some(match opts.prefix {
+            Some((groups, len)) => format!("one of {groups} shared system prompts of {len} tokens, then {}", opts.lengths.describe_input()),
+            None => opts.lengths.describe_input(),
+        }),
         output_length: Some(opts.lengths.describe_output()),
         streaming: Some(true),
         connection_reuse: Some(true),

@@ -49,6 +49,10 @@ pub struct Truth {
     pub method: String,
     /// Requests behind `true`.
     pub truth_requests: usize,
+    /// With shared prefixes: the share of the served requests' prompt tokens the engine's
+    /// prefix cache served (the whole run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix_cache_hit_rate: Option<f64>,
 }
 
 pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
@@ -72,6 +76,7 @@ pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
             TRUTH_FACTOR
         ),
         truth_requests,
+        prefix_cache_hit_rate: None,
     }
 }
 

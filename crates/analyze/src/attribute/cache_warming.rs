@@ -70,3 +70,47 @@ fn finite_median(v: &[f64]) -> f64 {
     let v: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
     quantile_unsorted(&v, 0.5).unwrap_or(f64::NAN)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use credence_run::rows::Finished;
+
+    /// 120 s at 4 requests/s of 1000-token prompts: the hit share climbs from 0 to `level`
+    /// over the first `warm_s` seconds, and TTFT falls from 300 ms to 100 ms with it.
+    fn run(level: f64, warm_s: f64, ttft_follows: bool) -> RequestView {
+        let done: Vec<Finished> = (0..480)
+            .map(|i| {
+                let t = i as f64 * 0.25;
+                let warmth = (t / warm_s).min(1.0);
+                let ttft = if ttft_follows { 300.0 - 200.0 * warmth } else { 100.0 };
+                Finished { sent_s: t, end_s: t + 1.0, ok: true, ttft_ms: ttft, tpot_ms: 10.0, e2e_ms: 1000.0, output_tokens: 64.0 }
+            })
+            .collect();
+        let mut r = crate::until::view_of(&done, f64::INFINITY, 0.0);
+        r.input_tokens = vec![1000.0; r.len()];
+        r.cached_tokens = r.sent_s.iter().map(|t| (1000.0 * level * (t / warm_s).min(1.0)) as f32).collect();
+        r
+    }
+
+    #[test]
+    fn a_cold_start_whose_ttft_falls_as_the_cache_fills_is_named() {
+        let d = cache_warming(&run(0.8, 30.0, true));
+        assert!(d.not_checked.is_none());
+        assert_eq!(d.episodes.len(), 1);
+        let e = &d.episodes[0];
+        // Cold while below half the level (0.4): the first 15 s, in whole 5-s windows.
+        assert!(e.span.start_s == 0.0 && (10.0..=20.0).contains(&e.span.end_s), "{:?}", e.span);
+        assert!(e.peak["ttft_p50_ms_cold"] > e.peak["ttft_p50_ms_warm"]);
+    }
+
+    #[test]
+    fn no_cache_worth_warming_or_no_ttft_effect_is_no_finding() {
+        assert!(cache_warming(&run(0.05, 30.0, true)).episodes.is_empty(), "a 5 % cache");
+        assert!(cache_warming(&run(0.8, 30.0, false)).episodes.is_empty(), "TTFT did not move");
+        assert!(cache_warming(&run(0.8, 0.001, true)).episodes.is_empty(), "warm from the start");
+        let mut none = run(0.8, 30.0, true);
+        none.cached_tokens.clear();
+        assert!(cache_warming(&none).not_checked.is_some());
+    }
+}

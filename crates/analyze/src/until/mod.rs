@@ -586,6 +586,8 @@ pub fn view_of(done: &[Finished], until_s: f64, origin_s: f64) -> RequestView {
         itl_ms: Vec::new(),
         cached_tokens: Vec::new(),
         turn: Vec::new(),
+        adapter: Vec::new(),
+        adapter_names: Vec::new(),
     }
 }
 

@@ -1,7 +1,9 @@
-//! The server's prefix cache in words: the hit rate with its interval and the server's own
-//! counters beside it, and in conversations the median TTFT of each turn (page 1's rows, the
-//! Markdown, the HTML page and the terminal summary say the same).
+//! The workload's own rows: the server's prefix cache (the hit rate with its interval and the
+//! server's own counters beside it), in conversations the median TTFT of each turn, and with
+//! LoRA adapters the split by adapter (page 1's rows, the Markdown, the HTML page and the
+//! terminal summary say the same).
 
+use credence_analyze::adapters::AdapterSplit;
 use credence_analyze::cache::CacheState;
 use credence_messages::{Lang, Message, Sep};
 
@@ -24,6 +26,25 @@ pub fn turns(c: &CacheState, lang: Lang) -> Option<String> {
         .map(|t| {
             let cached = t.hit_rate.map_or(Message::new("empty"), |h| Message::new("cache-turn-cached").text("rate", format!("{:.0}", h * 100.0)));
             Message::new("cache-turn").int("turn", t.turn).text("ttft", estimate_in(&t.ttft_p50, 1.0, lang)).int("n", t.requests).msg("cached", cached)
+        })
+        .collect();
+    Some(Message::new("as-written").list("text", items, Sep::Semicolon).render(lang))
+}
+
+/// "a: P50 TTFT 41.2 [39.0, 44.1] ms, P50 TPOT 8.1 [8.0, 8.3] ms over 120 requests; b: …", or
+/// none without adapters.
+pub fn adapters(split: &[AdapterSplit], lang: Lang) -> Option<String> {
+    if split.is_empty() {
+        return None;
+    }
+    let items = split
+        .iter()
+        .map(|s| {
+            Message::new("adapter-split")
+                .text("adapter", s.adapter.as_str())
+                .text("ttft", estimate_in(&s.ttft_p50, 1.0, lang))
+                .text("tpot", estimate_in(&s.tpot_p50, 1.0, lang))
+                .int("n", s.requests)
         })
         .collect();
     Some(Message::new("as-written").list("text", items, Sep::Semicolon).render(lang))

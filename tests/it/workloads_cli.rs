@@ -309,3 +309,23 @@ fn a_simulated_cold_cache_is_measured_and_named() {
     assert!(!warm["findings"].as_array().unwrap().iter().any(|f| f["cause"] == "cache_warming"), "{}", warm["findings"]);
     assert!(warm["cache"]["hit_rate"]["estimate"].as_f64().unwrap() > 0.8);
 }
+
+/// The bundled conversation run (`fixtures/workloads/generate.sh`): valid, and its report leads
+/// with the prefix cache and each turn's TTFT, in both languages.
+#[test]
+fn the_conversation_demo_reports_its_cache_and_turns() {
+    let scratch = Scratch::new("wl-demo");
+    let run = repo().join("fixtures/workloads/conversation");
+    let o = credence(&["validate", run.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (lang, cache, turns) in [("en", "| Prefix cache |", "| TTFT by turn | turn 1: P50"), ("zh", "| 前缀缓存 |", "| 各轮 TTFT | 第 1 轮：P50")] {
+        let md = scratch.path(&format!("conv.{lang}.md"));
+        let o = credence(&["report", run.to_str().unwrap(), "--lang", lang, "-o", md.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&md).unwrap();
+        assert!(text.contains(cache) && text.contains(turns), "{lang}:\n{text}");
+    }
+    let m = run_json(&run);
+    assert_eq!(m["config"]["extra"]["workload"], "conversations");
+    assert!(m["workload"]["rate_per_s"].is_null(), "the rate counts sessions: {}", m["workload"]);
+}

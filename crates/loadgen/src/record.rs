@@ -360,6 +360,9 @@ fn workload_extra(o: &BenchOptions, records: &[Record]) -> std::collections::BTr
         _ => return extra,
     };
     extra.insert("workload".into(), kind.into());
+    if let (Some(_), Some(rate)) = (o.sessions, o.load.offered_per_s()) {
+        extra.insert("session_rate_per_s".into(), format!("{rate}"));
+    }
     if let Some(reuse) = expected_reuse(o, records) {
         extra.insert("expected_prefix_reuse".into(), format!("{reuse:.4}"));
     }
@@ -404,7 +407,8 @@ fn workload(o: &BenchOptions, pool: Option<&PoolReport>) -> Workload {
     };
     Workload {
         arrival,
-        rate_per_s: rate,
+        // Conversations: the rate counts sessions, not requests (config.extra says it).
+        rate_per_s: rate.filter(|_| o.sessions.is_none()),
         concurrency,
         dataset: o.dataset.clone().or_else(|| o.trace.as_ref().map(|t| format!("trace {} (Mooncake)", t.path))),
         input_length: Some(input_length(o)),

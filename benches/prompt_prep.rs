@@ -1,0 +1,42 @@
+//! Bench: how long `bench` takes to prepare its prompts. Each request's prompt is built from the
+//! seed and its number just before its send (no preparation pass), so this measures the
+//! per-request cost times the count: 100 000 synthetic prompts of 8 192 words, and the same
+//! from a Mooncake trace's blocks (512 words a block, half the blocks shared), single-threaded.
+//!
+//! `cargo bench --bench prompt_prep`. Environment: PROMPTS=100000 and WORDS=8192.
+
+use std::time::Instant;
+
+use credence::bench::lengths::{request_rng, synthetic_prompt};
+use credence::bench::workload::{Trace, TraceEntry};
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn main() {
+    let (n, words) = (env_or("PROMPTS", 100_000), env_or("WORDS", 8192) as u32);
+    let t0 = Instant::now();
+    let mut bytes = 0usize;
+    for k in 0..n as u64 {
+        bytes += synthetic_prompt(k, words, &mut request_rng(1, k)).len();
+    }
+    let synthetic = t0.elapsed().as_secs_f64();
+    let blocks = words.div_ceil(512) as usize;
+    let entries = (0..n)
+        .map(|i| TraceEntry {
+            at_s: i as f64 * 1e-3,
+            input_len: words,
+            output_len: 64,
+            // The first half of the blocks is one of 8 shared documents; the rest is the record's own.
+            hash_ids: (0..blocks).map(|b| if b < blocks / 2 { (i % 8 * 1000 + b) as u64 } else { (1_000_000 + i * blocks + b) as u64 }).collect(),
+        })
+        .collect();
+    let trace = Trace { path: "bench".into(), entries, block: 512, speed: 1.0 };
+    let t1 = Instant::now();
+    for k in 0..n {
+        bytes += trace.prompt(1, k).len();
+    }
+    let traced = t1.elapsed().as_secs_f64();
+    println!("{n} prompts of {words} words: synthetic {synthetic:.2} s ({:.1} µs each), from trace blocks {traced:.2} s ({:.1} µs each); {:.1} GB built", synthetic / n as f64 * 1e6, traced / n as f64 * 1e6, bytes as f64 / 1e9);
+}

@@ -10,31 +10,24 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::record::Record;
-use super::{BenchOptions, Live, NextRequest, RunLimits, api_path, body_of, claim_next, http, lengths, pool, stopping, wait_until_due};
+use super::{NextRequest, Sender, api_path, body_of, claim_next, http, lengths, stopping, wait_until_due};
 
 /// Turns per session at most: request numbers are `session × MAX_TURNS + turn`.
 pub const MAX_TURNS: u32 = 1000;
 
 /// The sessions one connection thread runs until the run is over.
-pub(super) fn sessions_on_connection(
-    o: &BenchOptions,
-    live: &Live,
-    pool: Option<&pool::Pool>,
-    anchor: Instant,
-    source: &NextRequest,
-    conn: &mut Option<http::Conn>,
-) -> Vec<Record> {
-    let sessions = o.sessions.expect("sessions");
-    let limits = RunLimits { n: sessions.count, end_at: o.duration_s.map(|d| anchor + Duration::from_secs_f64(d)) };
+pub(super) fn sessions_on_connection(sender: Sender<'_>, source: &NextRequest, conn: &mut Option<http::Conn>) -> Vec<Record> {
+    let (o, live) = (sender.o, sender.live);
+    let limits = sender.limits(o.sessions.map_or(0, |s| s.count));
     let mut records = Vec::new();
-    while let Some((s, start)) = claim_next(o, live, anchor, source, &limits) {
+    while let Some((s, start)) = claim_next(o, live, sender.anchor, source, &limits) {
         if let Some(due) = start {
             if !wait_until_due(due) {
                 break;
             }
             live.planned.fetch_add(1, Ordering::Relaxed);
         }
-        let session = Session { o, live, pool, anchor, s, end_at: limits.end_at };
+        let session = Session { sender, s, end_at: limits.end_at };
         records.extend(session.run(start, conn));
     }
     records
@@ -42,10 +35,7 @@ pub(super) fn sessions_on_connection(
 
 /// One conversation on one connection.
 struct Session<'a> {
-    o: &'a BenchOptions,
-    live: &'a Live,
-    pool: Option<&'a pool::Pool>,
-    anchor: Instant,
+    sender: Sender<'a>,
     s: u64,
     end_at: Option<Instant>,
 }
@@ -53,7 +43,7 @@ struct Session<'a> {
 impl Session<'_> {
     /// Its turns in order, until the last, an error, the run's end or a stop.
     fn run(&self, start: Option<Instant>, conn: &mut Option<http::Conn>) -> Vec<Record> {
-        let o = self.o;
+        let o = self.sender.o;
         let think = Duration::from_secs_f64(o.sessions.map_or(0.0, |x| x.think_s));
         let turns = o.sessions.map_or(1, |x| x.turns_of(o.seed, self.s)).min(MAX_TURNS - 1);
         let mut history: Vec<serde_json::Value> = Vec::new();
@@ -72,11 +62,12 @@ impl Session<'_> {
             if turn > 1 && (self.end_at.is_some_and(|e| due.is_some_and(|d| d >= e)) || !due.is_none_or(wait_until_due) || stopping()) {
                 break;
             }
-            let record = self.send_turn(conn, &request, due, (k, words, turn));
-            let ok = record.obs.error.is_none();
-            let reply = record.obs.text.clone().unwrap_or_default();
-            due = Some(record.obs.end.unwrap_or(record.sent) + think);
-            records.push(record);
+            let scheduled = due;
+            let (sent, obs) = self.sender.send(conn, &request, (k, scheduled), true);
+            let ok = obs.error.is_none();
+            let reply = obs.text.clone().unwrap_or_default();
+            due = Some(obs.end.unwrap_or(sent) + think);
+            records.push(Record { k, scheduled, sent, obs, words, turn: Some((self.s, turn)) });
             if !ok {
                 // A failed turn ends the conversation: the next would carry a reply never received.
                 break;
@@ -85,42 +76,4 @@ impl Session<'_> {
         }
         records
     }
-
-    /// Sends one turn, with the bookkeeping every request gets (send lag, in flight, the pool).
-    fn send_turn(&self, conn: &mut Option<http::Conn>, request: &[u8], due: Option<Instant>, (k, words, turn): (u64, u32, u32)) -> Record {
-        let live = self.live;
-        if let Some(p) = self.pool {
-            p.sending();
-        }
-        let sent = Instant::now();
-        super::count_sent(live, self.anchor, sent, due);
-        live.inflight.fetch_add(1, Ordering::Relaxed);
-        if live.watched {
-            live.in_flight.lock().expect("in flight").insert(k, sent.saturating_duration_since(self.anchor).as_secs_f64());
-        }
-        let (obs, after) = send_keeping_text(self.o, conn, request);
-        let end = obs.end.unwrap_or_else(Instant::now);
-        live.inflight.fetch_sub(1, Ordering::Relaxed);
-        if live.watched {
-            live.done.lock().expect("done").push(super::done_of(&obs, self.anchor, sent, end));
-            live.in_flight.lock().expect("in flight").remove(&k);
-        }
-        if let Some(p) = self.pool {
-            p.ended(end.saturating_duration_since(sent).as_secs_f64());
-        }
-        if obs.error.is_some() {
-            live.errors.fetch_add(1, Ordering::Relaxed);
-        }
-        if after != http::After::Reuse || self.o.new_connection_per_request {
-            *conn = None;
-        }
-        let mut obs = obs;
-        obs.end.get_or_insert(end);
-        Record { k, scheduled: due, sent, obs, words, turn: Some((self.s, turn)) }
-    }
-}
-
-/// `send`, keeping the answer's text for the next turn.
-fn send_keeping_text(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8]) -> (http::Observed, http::After) {
-    super::send_with(o, conn, request, || http::Observed { text: Some(String::new()), ..http::Observed::default() })
 }

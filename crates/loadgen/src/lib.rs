@@ -396,8 +396,8 @@ fn connection_worker(o: &BenchOptions, live: &Live, pool: Option<&pool::Pool>, s
         Start::Late(a) => Some(a.0),
     };
     let records = match (anchor, o.sessions) {
-        (Some(anchor), Some(_)) => conversation::sessions_on_connection(o, live, pool, anchor, &source, &mut conn),
-        (Some(anchor), None) => requests_on_connection(o, live, pool, anchor, &source, &mut conn),
+        (Some(anchor), Some(_)) => conversation::sessions_on_connection(Sender { o, live, pool, anchor }, &source, &mut conn),
+        (Some(anchor), None) => requests_on_connection(Sender { o, live, pool, anchor }, &source, &mut conn),
         (None, _) => Vec::new(),
     };
     if let Some(p) = pool {
@@ -406,16 +406,63 @@ fn connection_worker(o: &BenchOptions, live: &Live, pool: Option<&pool::Pool>, s
     records
 }
 
-/// The requests one connection thread sends until the run is over.
-fn requests_on_connection(
-    o: &BenchOptions,
-    live: &Live,
-    pool: Option<&pool::Pool>,
+/// What a connection thread sends with: the options, the shared counters, the pool and time zero.
+#[derive(Clone, Copy)]
+struct Sender<'a> {
+    o: &'a BenchOptions,
+    live: &'a Live,
+    pool: Option<&'a pool::Pool>,
     anchor: Instant,
-    source: &NextRequest,
-    conn: &mut Option<http::Conn>,
-) -> Vec<Record> {
-    let limits = RunLimits { n: o.requests.unwrap_or(u64::MAX), end_at: o.duration_s.map(|d| anchor + Duration::from_secs_f64(d)) };
+}
+
+impl Sender<'_> {
+    /// Sends request `k` (due at `scheduled`, open loop) with the bookkeeping every request
+    /// gets: the pool told, the send counted with its lag, the request in flight while it runs
+    /// (for a watcher too), its error counted, the connection dropped unless reusable. With
+    /// `keep_text`, the answer's text is kept (a conversation's next turn carries it).
+    fn send(&self, conn: &mut Option<http::Conn>, request: &[u8], (k, scheduled): (u64, Option<Instant>), keep_text: bool) -> (Instant, http::Observed) {
+        let (o, live) = (self.o, self.live);
+        if let Some(p) = self.pool {
+            // Before the send time is taken: the bookkeeping lands in the send lag (a
+            // microsecond or so), not in the request's measured latency.
+            p.sending();
+        }
+        let sent = Instant::now();
+        count_sent(live, self.anchor, sent, scheduled);
+        live.inflight.fetch_add(1, Ordering::Relaxed);
+        if live.watched {
+            live.in_flight.lock().expect("in flight").insert(k, sent.saturating_duration_since(self.anchor).as_secs_f64());
+        }
+        let fresh = || http::Observed { text: keep_text.then(String::new), ..http::Observed::default() };
+        let (mut obs, after) = send_with(o, conn, request, fresh);
+        let end = *obs.end.get_or_insert_with(Instant::now);
+        live.inflight.fetch_sub(1, Ordering::Relaxed);
+        if live.watched {
+            live.done.lock().expect("done").push(done_of(&obs, self.anchor, sent, end));
+            live.in_flight.lock().expect("in flight").remove(&k);
+        }
+        if let Some(p) = self.pool {
+            p.ended(end.saturating_duration_since(sent).as_secs_f64());
+        }
+        if obs.error.is_some() {
+            live.errors.fetch_add(1, Ordering::Relaxed);
+        }
+        if after != http::After::Reuse || o.new_connection_per_request {
+            *conn = None;
+        }
+        (sent, obs)
+    }
+
+    /// When the run ends: after this many requests (or sessions), or at this time.
+    fn limits(&self, n: u64) -> RunLimits {
+        RunLimits { n, end_at: self.o.duration_s.map(|d| self.anchor + Duration::from_secs_f64(d)) }
+    }
+}
+
+/// The requests one connection thread sends until the run is over.
+fn requests_on_connection(sender: Sender<'_>, source: &NextRequest, conn: &mut Option<http::Conn>) -> Vec<Record> {
+    let (o, live, anchor) = (sender.o, sender.live, sender.anchor);
+    let limits = sender.limits(o.requests.unwrap_or(u64::MAX));
     let mut records = Vec::new();
     while let Some((k, scheduled)) = claim_next(o, live, anchor, source, &limits) {
         // Built before the wait: nothing is serialized between the scheduled time and the send.
@@ -429,34 +476,7 @@ fn requests_on_connection(
             live.planned.fetch_add(1, Ordering::Relaxed);
             live.second(due.saturating_duration_since(anchor).as_secs() as usize, |x| x.planned += 1);
         }
-        if let Some(p) = pool {
-            // Before the send time is taken: the bookkeeping lands in the send lag (a
-            // microsecond or so), not in the request's measured latency.
-            p.sending();
-        }
-        let sent = Instant::now();
-        count_sent(live, anchor, sent, scheduled);
-        live.inflight.fetch_add(1, Ordering::Relaxed);
-        if live.watched {
-            live.in_flight.lock().expect("in flight").insert(k, sent.saturating_duration_since(anchor).as_secs_f64());
-        }
-        let (mut obs, after) = send(o, conn, &request);
-        let end = *obs.end.get_or_insert_with(Instant::now);
-        live.inflight.fetch_sub(1, Ordering::Relaxed);
-        if live.watched {
-            let done = done_of(&obs, anchor, sent, end);
-            live.done.lock().expect("done").push(done);
-            live.in_flight.lock().expect("in flight").remove(&k);
-        }
-        if let Some(p) = pool {
-            p.ended(end.saturating_duration_since(sent).as_secs_f64());
-        }
-        if obs.error.is_some() {
-            live.errors.fetch_add(1, Ordering::Relaxed);
-        }
-        if after != http::After::Reuse || o.new_connection_per_request {
-            *conn = None;
-        }
+        let (sent, obs) = sender.send(conn, &request, (k, scheduled), false);
         records.push(Record { k, scheduled, sent, obs, words, turn: None });
     }
     records
@@ -542,12 +562,8 @@ fn count_sent(live: &Live, anchor: Instant, sent: Instant, scheduled: Option<Ins
     }
 }
 
-/// Sends one request on the connection (opening one if needed) and reads its response.
-fn send(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8]) -> (http::Observed, http::After) {
-    send_with(o, conn, request, http::Observed::default)
-}
-
-/// `send`, each attempt observed into `fresh()` (which may ask to keep the answer's text).
+/// Sends one request on the connection (opening one if needed) and reads its response, each
+/// attempt observed into `fresh()` (which may ask to keep the answer's text).
 fn send_with(o: &BenchOptions, conn: &mut Option<http::Conn>, request: &[u8], fresh: impl Fn() -> http::Observed) -> (http::Observed, http::After) {
     let mut obs = fresh();
     let mut after = http::After::Close;

@@ -34,15 +34,17 @@ pub struct CacheState {
     pub turns: Vec<TurnTtft>,
 }
 
-/// The prefix-cache counters a server exported, as increments over the run.
+/// The prefix-cache counters a server exported, as increments over the run; or, for SGLang,
+/// its hit-rate gauge averaged over the run's scrapes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerCache {
-    /// The counters read (vLLM's `…prefix_cache_queries…` and `…hits…`).
+    /// The counters read (vLLM's `…prefix_cache_queries…` and `…hits…`), or SGLang's
+    /// `sglang:cache_hit_rate` gauge for both.
     pub queries_metric: String,
     pub hits_metric: String,
-    /// Tokens looked up and found over the run.
-    pub queries: f64,
-    pub hits: f64,
+    /// Tokens looked up and found over the run; none from a gauge.
+    pub queries: Option<f64>,
+    pub hits: Option<f64>,
     pub hit_rate: Option<f64>,
 }
 
@@ -116,11 +118,21 @@ fn windowed_hit_rate(r: &RequestView, range: &std::ops::Range<usize>, (start_s, 
 /// The server's prefix-cache counters over the run: the sum of their increments (a restart's
 /// reset counts as none).
 fn server_cache(server: &ServerSeries) -> Option<ServerCache> {
-    let (qname, q) = server_metric(server, QUERIES)?;
-    let (hname, h) = server_metric(server, HITS)?;
+    let (Some((qname, q)), Some((hname, h))) = (server_metric(server, QUERIES), server_metric(server, HITS)) else {
+        return sglang_cache(server);
+    };
     let sum = |s: &[(f64, f64)]| increments(&s.iter().map(|x| x.1).collect::<Vec<_>>()).iter().sum::<f64>();
     let (queries, hits) = (sum(q), sum(h));
-    Some(ServerCache { queries_metric: qname.into(), hits_metric: hname.into(), queries, hits, hit_rate: (queries > 0.0).then(|| hits / queries) })
+    Some(ServerCache { queries_metric: qname.into(), hits_metric: hname.into(), queries: Some(queries), hits: Some(hits), hit_rate: (queries > 0.0).then(|| hits / queries) })
+}
+
+/// SGLang exports no counters, only the hit rate of its recent batches (0–1): its mean over
+/// the scrapes, an approximation (each scrape weighs alike, however busy the server was).
+fn sglang_cache(server: &ServerSeries) -> Option<ServerCache> {
+    let (name, g) = server_metric(server, &["sglang:cache_hit_rate"])?;
+    let v: Vec<f64> = g.iter().map(|x| x.1).filter(|x| x.is_finite()).collect();
+    let mean = (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    Some(ServerCache { queries_metric: name.into(), hits_metric: name.into(), queries: None, hits: None, hit_rate: mean })
 }
 
 /// Each turn's median TTFT (order-statistic interval) and hit rate; the last row pools the
@@ -158,5 +170,25 @@ pub(crate) fn median(sorted: &[f64], cl: f64) -> Estimate {
             Estimate::two_sided(p50, (sorted[ix.lo.unwrap_or(0)], sorted[ix.hi.unwrap_or(0)]), cl, Method::OrderStatistic, n as u64)
         }
         _ => Estimate::insufficient(p50, None, None, cl, Method::OrderStatistic, n as u64, "too few requests for an interval"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_counters_count_increments_and_sglang_gives_its_gauge() {
+        let vllm = ServerSeries::from([
+            ("vllm:prefix_cache_queries_total".to_string(), vec![(0.0, 100.0), (1.0, 300.0), (2.0, 0.0), (3.0, 200.0)]),
+            ("vllm:prefix_cache_hits_total".to_string(), vec![(0.0, 0.0), (1.0, 100.0), (2.0, 0.0), (3.0, 50.0)]),
+        ]);
+        // A restart's reset (300 → 0) counts as none: 200 + 200 queried, 100 + 50 hit.
+        let c = server_cache(&vllm).unwrap();
+        assert_eq!((c.queries, c.hits, c.hit_rate), (Some(400.0), Some(150.0), Some(0.375)));
+        let sglang = ServerSeries::from([("sglang:cache_hit_rate".to_string(), vec![(0.0, 0.2), (1.0, 0.4)])]);
+        let c = server_cache(&sglang).unwrap();
+        assert_eq!((c.queries, c.hit_rate.map(|h| (h * 1e9).round() / 1e9)), (None, Some(0.3)));
+        assert!(server_cache(&ServerSeries::new()).is_none());
     }
 }

@@ -368,6 +368,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         sessions: workload.sessions,
         reset_prefix_cache: a.workload.reset_prefix_cache,
         adapters: workload.adapters,
+        store_prompts: a.workload.store_prompts,
     })
 }
 

@@ -46,6 +46,11 @@ pub struct WorkloadFlags {
     /// one); recorded per request, and the analysis splits by adapter.
     #[arg(long, value_name = "NAMES")]
     pub lora: Option<String>,
+    /// Keep every distinct prompt sent in OUT/prompts.jsonl (each request's prompt_hash names
+    /// its line), so that the run can be repeated prompt for prompt. Held in memory until the
+    /// run ends.
+    #[arg(long, hide_short_help = true)]
+    pub store_prompts: bool,
     /// With --lora: random (by the seed) or round-robin.
     #[arg(long, default_value = "random", hide_short_help = true)]
     pub lora_assignment: String,

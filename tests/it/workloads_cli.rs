@@ -260,7 +260,7 @@ fn datasets_and_adapters_shape_each_request() {
     let out = scratch.path("run");
     let o = credence(&[
         "bench", "--url", mock.url.as_str(), "--model", "base", "--out", out.to_str().unwrap(), "--rate", "50", "--requests", "40",
-        "--dataset", sharegpt.to_str().unwrap(), "--dataset-sample", "3", "--lora", "a,b", "--lora-assignment", "round-robin",
+        "--dataset", sharegpt.to_str().unwrap(), "--dataset-sample", "3", "--lora", "a,b", "--lora-assignment", "round-robin", "--store-prompts",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&out).unwrap();
@@ -271,6 +271,13 @@ fn datasets_and_adapters_shape_each_request() {
     let known = [(3, 3), (2, 5), (1, 7), (4, 1)];
     assert_eq!(pairs.len(), 3, "{pairs:?}");
     assert!(pairs.iter().all(|p| known.contains(p)), "{pairs:?}");
+    // Three distinct prompts: three hashes, each stored once with the text sent.
+    let hashes = r.strings("prompt_hash").unwrap();
+    let distinct: std::collections::BTreeSet<&str> = (0..r.num_rows()).map(|i| hashes.value(i)).collect();
+    let stored: Vec<Value> = std::fs::read_to_string(out.join("prompts.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(stored.len(), 3);
+    assert_eq!(stored.iter().map(|p| p["prompt_hash"].as_str().unwrap()).collect::<std::collections::BTreeSet<_>>(), distinct);
+    assert!(stored.iter().all(|p| ["one two three", "four five", "six", "seven eight nine ten"].contains(&p["prompt"].as_str().unwrap())), "{stored:?}");
     let adapters = r.strings("adapter").unwrap();
     let a = (0..r.num_rows()).filter(|&i| adapters.value(i) == "a").count();
     assert_eq!((a, r.num_rows() - a), (20, 20), "round-robin over two adapters");

@@ -57,7 +57,8 @@ impl Session<'_> {
             history.push(serde_json::json!({"role": "user", "content": user}));
             let words = history.iter().map(|m| m["content"].as_str().map_or(0, |c| c.split_whitespace().count())).sum::<usize>() as u32;
             // A conversation keeps its adapter (`--lora`): one per session.
-            let body = body_of(o, serde_json::json!({"model": o.model_of(self.s), "messages": history}), max_tokens);
+            let (body, facts) = body_of(o, serde_json::json!({"model": o.model_of(self.s), "messages": history}), max_tokens);
+            let prompt = super::record::PromptFacts { words, ..facts };
             let request = http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body);
             if turn > 1 && (self.end_at.is_some_and(|e| due.is_some_and(|d| d >= e)) || !due.is_none_or(wait_until_due) || stopping()) {
                 break;
@@ -67,7 +68,7 @@ impl Session<'_> {
             let ok = obs.error.is_none();
             let reply = obs.text.clone().unwrap_or_default();
             due = Some(obs.end.unwrap_or(sent) + think);
-            records.push(Record { k, scheduled, sent, obs, words, turn: Some((self.s, turn)) });
+            records.push(Record { k, scheduled, sent, obs, prompt, turn: Some((self.s, turn)) });
             if !ok {
                 // A failed turn ends the conversation: the next would carry a reply never received.
                 break;

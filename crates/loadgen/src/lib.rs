@@ -86,6 +86,8 @@ pub struct BenchOptions {
     pub reset_prefix_cache: bool,
     /// `--lora`: the adapters requests name as their model.
     pub adapters: Option<workload::Adapters>,
+    /// `--store-prompts`: keep every distinct prompt as sent, for `prompts.jsonl`.
+    pub store_prompts: bool,
 }
 
 impl BenchOptions {
@@ -102,7 +104,7 @@ fn api_path(o: &BenchOptions) -> &'static str {
 /// Request `k` as sent: its bytes and the words of its prompt. Its lengths and prompt come
 /// from its own seeded stream, so the same seed gives the same requests whichever thread
 /// builds them.
-fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
+fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
     let mut rng = lengths::request_rng(o.seed, k);
     let mut max_tokens = o.output_len.sample(&mut rng);
     let mut system = None;
@@ -122,7 +124,7 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
         lengths::synthetic_prompt(k, words, &mut rng)
     };
     let words = (p.split_whitespace().count() + system.as_ref().map_or(0, |s| s.split_whitespace().count())) as u32;
-    let body = if o.chat {
+    let (body, facts) = if o.chat {
         let mut messages = Vec::new();
         if let Some(s) = system {
             messages.push(serde_json::json!({"role": "system", "content": s}));
@@ -136,13 +138,13 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, u32) {
         };
         body_of(o, serde_json::json!({"model": o.model_of(k), "prompt": prompt}), max_tokens)
     };
-    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), words)
+    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), record::PromptFacts { words, ..facts })
 }
 
 /// A dataset prompt as a request: its messages as given with `--api chat` (else one user
 /// message), its text for completions.
-fn dataset_request(o: &BenchOptions, d: &dataset::DatasetPrompt, (max_tokens, model): (u32, &str)) -> (Vec<u8>, u32) {
-    let body = if o.chat {
+fn dataset_request(o: &BenchOptions, d: &dataset::DatasetPrompt, (max_tokens, model): (u32, &str)) -> (Vec<u8>, record::PromptFacts) {
+    let (body, facts) = if o.chat {
         let messages: Vec<serde_json::Value> = match &d.messages {
             Some(ms) => ms.iter().map(|(role, content)| serde_json::json!({"role": role, "content": content})).collect(),
             None => vec![serde_json::json!({"role": "user", "content": d.text})],
@@ -151,18 +153,20 @@ fn dataset_request(o: &BenchOptions, d: &dataset::DatasetPrompt, (max_tokens, mo
     } else {
         body_of(o, serde_json::json!({"model": model, "prompt": d.text}), max_tokens)
     };
-    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), d.text.split_whitespace().count() as u32)
+    let words = d.text.split_whitespace().count() as u32;
+    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), record::PromptFacts { words, ..facts })
 }
 
 /// A request body: `v` (model and prompt or messages) with the streaming and length fields.
-fn body_of(o: &BenchOptions, mut v: serde_json::Value, max_tokens: u32) -> Vec<u8> {
+fn body_of(o: &BenchOptions, mut v: serde_json::Value, max_tokens: u32) -> (Vec<u8>, record::PromptFacts) {
+    let facts = record::PromptFacts::of(&v, o.store_prompts);
     v["max_tokens"] = max_tokens.into();
     v["stream"] = true.into();
     v["stream_options"] = serde_json::json!({"include_usage": true});
     if o.ignore_eos {
         v["ignore_eos"] = true.into();
     }
-    serde_json::to_vec(&v).expect("a JSON body")
+    (serde_json::to_vec(&v).expect("a JSON body"), facts)
 }
 
 /// Telemetry sampled beside the load, once a second, on its own thread.
@@ -466,7 +470,7 @@ fn requests_on_connection(sender: Sender<'_>, source: &NextRequest, conn: &mut O
     let mut records = Vec::new();
     while let Some((k, scheduled)) = claim_next(o, live, anchor, source, &limits) {
         // Built before the wait: nothing is serialized between the scheduled time and the send.
-        let (request, words) = request_for(o, k);
+        let (request, prompt) = request_for(o, k);
         if let Some(due) = scheduled {
             if !wait_until_due(due) {
                 // A slot not yet due when the stop came: never sent, so not recorded.
@@ -477,7 +481,7 @@ fn requests_on_connection(sender: Sender<'_>, source: &NextRequest, conn: &mut O
             live.second(due.saturating_duration_since(anchor).as_secs() as usize, |x| x.planned += 1);
         }
         let (sent, obs) = sender.send(conn, &request, (k, scheduled), false);
-        records.push(Record { k, scheduled, sent, obs, words, turn: None });
+        records.push(Record { k, scheduled, sent, obs, prompt, turn: None });
     }
     records
 }

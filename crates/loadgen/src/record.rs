@@ -19,10 +19,29 @@ pub(crate) struct Record {
     pub scheduled: Option<Instant>,
     pub sent: Instant,
     pub obs: http::Observed,
-    /// Words in the prompt as built (the intended input length).
-    pub words: u32,
+    /// The prompt as built: its words (the intended input length), hash and text.
+    pub prompt: PromptFacts,
     /// Conversations: (session, turn from 1).
     pub turn: Option<(u64, u32)>,
+}
+
+/// A request's prompt as recorded: its words, a hash of what it sent as the prompt (the
+/// `prompt` text or the `messages`, as JSON), and with `--store-prompts` that JSON itself.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PromptFacts {
+    pub words: u32,
+    pub hash: u64,
+    pub json: Option<String>,
+}
+
+impl PromptFacts {
+    /// The facts of a request body's `prompt` or `messages` (words set by the caller).
+    pub fn of(body: &serde_json::Value, keep: bool) -> PromptFacts {
+        let json = body.get("messages").or_else(|| body.get("prompt")).map(|p| p.to_string()).unwrap_or_default();
+        // FNV-1a, 64 bits: stable across builds and platforms, unlike the standard hasher.
+        let hash = json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        PromptFacts { words: 0, hash, json: keep.then_some(json) }
+    }
 }
 
 /// Per-second self-instrumentation.
@@ -76,7 +95,27 @@ pub(crate) fn build(
     let peak = peak_in_flight(&records);
     let limits = limits(o, &own, &seconds, &waited, late_ms, Demand { peak, needed: littles_law_in_flight(o, &records) });
     let manifest = manifest(o, (anchor, &records), warm, environment, in_flight(o, waited.1.as_ref(), peak), waited.1.as_ref());
-    Ok((RunData { manifest, requests, gpu: None, host: Some(host), server: None, extra_files: Vec::new() }, limits))
+    let extra_files = if o.store_prompts { vec![(PROMPTS_FILE.to_string(), prompts_jsonl(&records))] } else { Vec::new() };
+    Ok((RunData { manifest, requests, gpu: None, host: Some(host), server: None, extra_files }, limits))
+}
+
+/// Where `--store-prompts` keeps the prompts in the run directory.
+pub const PROMPTS_FILE: &str = "prompts.jsonl";
+
+/// Every distinct prompt sent, once, in order of first send: `{"prompt_hash", "prompt"}` per
+/// line, the prompt as the request carried it (a text, or the chat messages).
+fn prompts_jsonl(records: &[Record]) -> Vec<u8> {
+    let mut sent: Vec<&Record> = records.iter().collect();
+    sent.sort_by_key(|r| r.sent);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for r in sent.into_iter().filter(|r| seen.insert(r.prompt.hash)) {
+        let prompt = r.prompt.json.as_deref().and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok()).unwrap_or_default();
+        let line = serde_json::json!({"prompt_hash": format!("{:016x}", r.prompt.hash), "prompt": prompt});
+        out.extend_from_slice(line.to_string().as_bytes());
+        out.push(b'\n');
+    }
+    out
 }
 
 /// The most requests in flight at once, from the records' send and end times.
@@ -157,7 +196,8 @@ fn request_table(o: &BenchOptions, anchor: (Instant, i64), records: &[Record]) -
             output_tokens: r.obs.completion_tokens,
             reasoning_tokens: r.obs.reasoning_tokens,
             cached_tokens: r.obs.cached_tokens,
-            intended_input_tokens: Some(r.words).filter(|w| *w > 0),
+            intended_input_tokens: Some(r.prompt.words).filter(|w| *w > 0),
+            prompt_hash: Some(format!("{:016x}", r.prompt.hash)),
             session: r.turn.map(|t| t.0 as u32),
             adapter: o.adapters.as_ref().map(|a| a.of(o.seed, r.turn.map_or(r.k, |t| t.0)).to_string()),
             turn: r.turn.map(|t| t.1),
@@ -373,7 +413,7 @@ fn workload_extra(o: &BenchOptions, records: &[Record]) -> std::collections::BTr
 fn expected_reuse(o: &BenchOptions, records: &[Record]) -> Option<f64> {
     let mut sent: Vec<&Record> = records.iter().collect();
     sent.sort_by_key(|r| r.sent);
-    let total: f64 = sent.iter().map(|r| f64::from(r.words)).sum();
+    let total: f64 = sent.iter().map(|r| f64::from(r.prompt.words)).sum();
     let reused: f64 = if let Some(t) = &o.trace {
         let mut seen = std::collections::HashSet::new();
         sent.iter()
@@ -390,7 +430,7 @@ fn expected_reuse(o: &BenchOptions, records: &[Record]) -> Option<f64> {
     } else {
         // A conversation's turn repeats the words of the turn before it (its prompt).
         let mut last: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
-        sent.iter().map(|r| r.turn.map_or(0.0, |(s, _)| f64::from(last.insert(s, r.words).unwrap_or(0)))).sum()
+        sent.iter().map(|r| r.turn.map_or(0.0, |(s, _)| f64::from(last.insert(s, r.prompt.words).unwrap_or(0)))).sum()
     };
     (total > 0.0).then(|| reused / total)
 }

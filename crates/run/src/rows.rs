@@ -29,6 +29,8 @@ pub struct Request {
     pub turn: Option<u32>,
     /// The LoRA adapter the request named as its model (`bench --lora`).
     pub adapter: Option<String>,
+    /// A hash of the prompt as sent (16 hex digits), so that runs can be matched prompt for prompt.
+    pub prompt_hash: Option<String>,
     pub ok: bool,
     /// One of the schema's error kinds.
     pub error_kind: Option<&'static str>,
@@ -196,6 +198,7 @@ impl RequestRows {
                 ("session", Column::UInt32(r.iter().map(|x| x.session).collect())),
                 ("turn", Column::UInt32(r.iter().map(|x| x.turn).collect())),
                 ("adapter", utf8_column(r.iter().map(|x| x.adapter.as_deref()))),
+                ("prompt_hash", utf8_column(r.iter().map(|x| x.prompt_hash.as_deref()))),
             ],
         )
         .map_err(|e| e.to_string())

@@ -237,6 +237,12 @@ pub const REQUESTS: &[ColumnSpec] = &[
     added_col("session", U32, "", "A conversation's session number (multi-turn workloads); null otherwise."),
     added_col("turn", U32, "", "The turn within its session, from 1; null outside conversations."),
     added_col("adapter", Str, "", "The LoRA adapter the request named as its model (credence bench --lora); null otherwise."),
+    added_col(
+        "prompt_hash",
+        Str,
+        "",
+        "FNV-1a 64-bit hash (16 hex digits) of the prompt as sent (the prompt text or the chat messages, as JSON): equal prompts, equal hashes; credence bench --store-prompts keeps the texts in prompts.jsonl. Null when not recorded.",
+    ),
 ];
 
 pub const GPU: &[ColumnSpec] = &[

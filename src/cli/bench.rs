@@ -339,6 +339,10 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         other => return Err(CliError::bad_input(format!("--api {other:?}: expected chat or completions"))),
     };
     let (warmup_requests, warmup_s) = if a.until.is_some() && a.warmup.trim() == "auto" { (0, 0.0) } else { warmup(&a.warmup)? };
+    let prompts = a.dataset.as_deref().map(|d| read_dataset(d, a.dataset_sample, a.seed)).transpose()?.unwrap_or_default();
+    if workload.sessions.is_some() && prompts.iter().any(|p| p.turns.is_empty()) {
+        return Err(CliError::bad_input("--sessions with --dataset sends a conversation's human turns: give a ShareGPT JSON file (a JSONL file has no conversations)"));
+    }
     let fd_limit = crate::bench::in_flight::raise_fd_limit();
     let bound = in_flight_bound(a, &load, fd_limit)?;
     Ok(BenchOptions {
@@ -361,7 +365,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         new_connection_per_request: a.new_connection_per_request,
         timeout: Duration::from_secs_f64(timeout),
         seed: a.seed,
-        prompts: a.dataset.as_deref().map(|d| read_dataset(d, a.dataset_sample, a.seed)).transpose()?.unwrap_or_default(),
+        prompts,
         dataset: a.dataset.as_ref().map(|d| d.display().to_string()),
         prefix: workload.prefix,
         trace: workload.trace,

@@ -77,9 +77,10 @@ pub struct Others {
 impl WorkloadFlags {
     /// The workload, or exit 2 naming the flags that cannot go together.
     pub fn workload(&self, others: &Others) -> Result<Workload, CliError> {
-        let chosen = [self.prefix_groups.is_some() || self.prefix_len.is_some(), self.trace.is_some(), self.sessions.is_some(), others.dataset];
+        // A dataset feeds sessions too (a ShareGPT conversation's human turns).
+        let chosen = [self.prefix_groups.is_some() || self.prefix_len.is_some(), self.trace.is_some(), self.sessions.is_some() || others.dataset];
         if chosen.iter().filter(|c| **c).count() > 1 {
-            return Err(CliError::bad_input("--prefix-groups, --trace, --sessions and --dataset each choose the prompts: give one of them"));
+            return Err(CliError::bad_input("--prefix-groups, --trace and --sessions or --dataset each choose the prompts: give one of them"));
         }
         if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
             return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));

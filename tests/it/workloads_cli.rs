@@ -336,3 +336,35 @@ fn the_conversation_demo_reports_its_cache_and_turns() {
     assert_eq!(m["config"]["extra"]["workload"], "conversations");
     assert!(m["workload"]["rate_per_s"].is_null(), "the rate counts sessions: {}", m["workload"]);
 }
+
+/// ShareGPT conversations as sessions: each session sends its conversation's human turns in
+/// order, with the server's replies between them; a JSONL file has none and is refused.
+#[test]
+fn sharegpt_conversations_become_sessions() {
+    let scratch = Scratch::new("wl-sharegpt-sessions");
+    let mock = MockProcess::start(&["--ttft", "2ms", "--token-delay", "0ms", "--output-tokens", "3"]);
+    let file = scratch.path("sharegpt.json");
+    let turn = |from: &str, value: &str| serde_json::json!({"from": from, "value": value});
+    let items = serde_json::json!([
+        {"conversations": [turn("human", "a b"), turn("gpt", "x"), turn("human", "c d e"), turn("gpt", "y"), turn("human", "f")]},
+        {"conversations": [turn("human", "g h i j")]},
+    ]);
+    std::fs::write(&file, items.to_string()).unwrap();
+    let out = scratch.path("run");
+    let args = ["bench", "--url", mock.url.as_str(), "--model", "m", "--api", "chat", "--concurrency", "1", "--sessions", "2", "--out", out.to_str().unwrap(), "--dataset", file.to_str().unwrap()];
+    let o = credence(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = credence::run::load(&out).unwrap();
+    let r = &run.requests;
+    let (input, turn) = (r.u32s("input_tokens").unwrap(), r.u32s("turn").unwrap());
+    let got: Vec<(u32, u32)> = (0..r.num_rows()).map(|i| (turn[i].unwrap(), input[i].unwrap())).collect();
+    // Session 0: 2 words; then 2 + 3 (reply) + 3; then 8 + 3 + 1. Session 1: 4 words.
+    assert_eq!(got, vec![(1, 2), (2, 8), (3, 12), (1, 4)], "{got:?}");
+    let jsonl = scratch.path("d.jsonl");
+    std::fs::write(&jsonl, "\"p\"\n").unwrap();
+    let other = scratch.path("other");
+    let (other, jsonl) = (other.to_str().unwrap(), jsonl.to_str().unwrap());
+    let o = credence(&["bench", "--url", mock.url.as_str(), "--model", "m", "--api", "chat", "--concurrency", "1", "--sessions", "2", "--out", other, "--dataset", jsonl]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("give a ShareGPT JSON file"), "{}", stderr(&o));
+}

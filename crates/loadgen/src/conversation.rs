@@ -45,15 +45,23 @@ impl Session<'_> {
     fn run(&self, start: Option<Instant>, conn: &mut Option<http::Conn>) -> Vec<Record> {
         let o = self.sender.o;
         let think = Duration::from_secs_f64(o.sessions.map_or(0.0, |x| x.think_s));
-        let turns = o.sessions.map_or(1, |x| x.turns_of(o.seed, self.s)).min(MAX_TURNS - 1);
+        // A ShareGPT conversation (`--dataset`) brings its own human turns; else synthetic ones.
+        let script = (!o.prompts.is_empty()).then(|| &o.prompts[(self.s % o.prompts.len() as u64) as usize].turns).filter(|t| !t.is_empty());
+        let turns = script.map_or_else(|| o.sessions.map_or(1, |x| x.turns_of(o.seed, self.s)), |t| t.len() as u32).min(MAX_TURNS - 1);
         let mut history: Vec<serde_json::Value> = Vec::new();
         let mut records: Vec<Record> = Vec::new();
         let mut due = start;
         for turn in 1..=turns {
             let k = self.s * u64::from(MAX_TURNS) + u64::from(turn);
             let mut rng = lengths::request_rng(o.seed, k);
-            let max_tokens = o.output_len.sample(&mut rng);
-            let user = format!("s{} t{turn} {}", self.s, lengths::synthetic_prompt(k, o.input_len.sample(&mut rng), &mut rng));
+            let mut max_tokens = o.output_len.sample(&mut rng);
+            let user = match script.map(|t| &t[turn as usize - 1]) {
+                Some((text, reply)) => {
+                    max_tokens = reply.unwrap_or(max_tokens);
+                    text.clone()
+                }
+                None => format!("s{} t{turn} {}", self.s, lengths::synthetic_prompt(k, o.input_len.sample(&mut rng), &mut rng)),
+            };
             history.push(serde_json::json!({"role": "user", "content": user}));
             let words = history.iter().map(|m| m["content"].as_str().map_or(0, |c| c.split_whitespace().count())).sum::<usize>() as u32;
             // A conversation keeps its adapter (`--lora`): one per session.

@@ -23,6 +23,9 @@ pub struct DatasetPrompt {
     pub messages: Option<Vec<(String, String)>>,
     /// Output tokens to ask for, where the dataset says (a ShareGPT reply's words).
     pub output_len: Option<u32>,
+    /// A ShareGPT conversation's human turns from the first on, each with its reply's length:
+    /// what a session (`--sessions`) sends turn by turn. Empty for other formats.
+    pub turns: Vec<(String, Option<u32>)>,
 }
 
 /// Parses a dataset: a JSON list (ShareGPT) or JSONL; errors name the file, the item or line,
@@ -46,10 +49,13 @@ fn sharegpt(text: &str, path: &str) -> Result<Vec<DatasetPrompt>, String> {
         let Some(first) = turns.iter().position(|t| from(t) == "human") else {
             return Err(at("no turn from \"human\""));
         };
-        let prompt = value(&turns[first]).ok_or_else(|| at("value: expected the human turn's text"))?;
-        let reply = turns.get(first + 1).filter(|t| from(t) == "gpt").and_then(value);
-        let output_len = reply.map(|r| r.split_whitespace().count().max(1) as u32);
-        out.push(DatasetPrompt { text: prompt, messages: None, output_len });
+        let reply_len = |i: usize| turns.get(i + 1).filter(|t| from(t) == "gpt").and_then(value).map(|r| r.split_whitespace().count().max(1) as u32);
+        let mut human = Vec::new();
+        for (i, t) in turns.iter().enumerate().skip(first).filter(|(_, t)| from(t) == "human") {
+            human.push((value(t).ok_or_else(|| at(&format!("turn {}: value: expected the human turn's text", i + 1)))?, reply_len(i)));
+        }
+        let (text, output_len) = human[0].clone();
+        out.push(DatasetPrompt { text, messages: None, output_len, turns: human });
     }
     Ok(out)
 }
@@ -66,7 +72,7 @@ fn jsonl(text: &str, path: &str) -> Result<Vec<DatasetPrompt>, String> {
 
 fn jsonl_prompt(v: &serde_json::Value) -> Result<DatasetPrompt, String> {
     if let Some(s) = v.as_str() {
-        return Ok(DatasetPrompt { text: s.into(), messages: None, output_len: None });
+        return Ok(DatasetPrompt { text: s.into(), messages: None, output_len: None, turns: Vec::new() });
     }
     let output_len = match v.get("output_len") {
         None | Some(serde_json::Value::Null) => None,
@@ -80,10 +86,10 @@ fn jsonl_prompt(v: &serde_json::Value) -> Result<DatasetPrompt, String> {
             messages.push((field("role")?, field("content")?));
         }
         let text = messages.iter().map(|m| m.1.as_str()).collect::<Vec<_>>().join("\n");
-        return Ok(DatasetPrompt { text, messages: Some(messages), output_len });
+        return Ok(DatasetPrompt { text, messages: Some(messages), output_len, turns: Vec::new() });
     }
     let text = v.get("prompt").or_else(|| v.get("text")).and_then(|p| p.as_str()).ok_or("expected a string, or an object with \"prompt\" or \"messages\"")?;
-    Ok(DatasetPrompt { text: text.into(), messages: None, output_len })
+    Ok(DatasetPrompt { text: text.into(), messages: None, output_len, turns: Vec::new() })
 }
 
 /// `n` prompts chosen by `seed` (a seeded shuffle, then the first `n`): the same seed picks the
@@ -106,8 +112,11 @@ mod tests {
         let text = r#"[{"id": "a", "conversations": [{"from": "system", "value": "be brief"}, {"from": "human", "value": "hello there"}, {"from": "gpt", "value": "one two three"}]},
                        {"id": "b", "conversations": [{"from": "human", "value": "alone"}]}]"#;
         let p = parse_dataset(text, "s.json").unwrap();
-        assert_eq!(p[0], DatasetPrompt { text: "hello there".into(), messages: None, output_len: Some(3) });
+        assert_eq!(p[0].text, "hello there");
+        assert_eq!(p[0].output_len, Some(3));
         assert_eq!(p[1].output_len, None);
+        let many = r#"[{"conversations": [{"from": "human", "value": "a"}, {"from": "gpt", "value": "b c"}, {"from": "human", "value": "d e"}]}]"#;
+        assert_eq!(parse_dataset(many, "s.json").unwrap()[0].turns, vec![("a".to_string(), Some(2)), ("d e".to_string(), None)]);
         let e = parse_dataset(r#"[{"conversations": [{"from": "gpt", "value": "x"}]}]"#, "s.json").unwrap_err();
         assert!(e.contains("s.json, conversation 1") && e.contains("human"), "{e}");
     }
@@ -126,7 +135,7 @@ mod tests {
 
     #[test]
     fn a_sample_is_fixed_by_the_seed() {
-        let all: Vec<DatasetPrompt> = (0..50).map(|i| DatasetPrompt { text: i.to_string(), messages: None, output_len: None }).collect();
+        let all: Vec<DatasetPrompt> = (0..50).map(|i| DatasetPrompt { text: i.to_string(), messages: None, output_len: None, turns: Vec::new() }).collect();
         let a = sample(all.clone(), 10, 1).unwrap();
         assert_eq!(a, sample(all.clone(), 10, 1).unwrap());
         assert_ne!(a, sample(all.clone(), 10, 2).unwrap());

@@ -107,23 +107,26 @@ fn api_path(o: &BenchOptions) -> &'static str {
 fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
     let mut rng = lengths::request_rng(o.seed, k);
     let mut max_tokens = o.output_len.sample(&mut rng);
-    let mut system = None;
+    let (mut system, mut group) = (None, None);
     if let Some(d) = (!o.prompts.is_empty()).then(|| &o.prompts[(k % o.prompts.len() as u64) as usize]) {
         return dataset_request(o, d, (d.output_len.unwrap_or(max_tokens), o.model_of(k)));
     }
-    let p = if let Some(trace) = &o.trace {
-        max_tokens = trace.entries[k as usize].output_len;
-        trace.prompt(o.seed, k as usize)
+    // The words are known as the prompt is built: a trace record's length, or the drawn length
+    // plus the system prompt's.
+    let (p, words) = if let Some(trace) = &o.trace {
+        let e = &trace.entries[k as usize];
+        max_tokens = e.output_len;
+        (trace.prompt(o.seed, k as usize), e.input_len)
     } else {
         let words = o.input_len.sample(&mut rng);
         if let Some(prefix) = o.prefix {
+            let g = prefix.group(&mut rng);
             let mut shared = String::new();
-            workload::block_words(o.seed, u64::from(prefix.group(&mut rng)), prefix.len, &mut shared);
-            system = Some(shared);
+            workload::block_words(o.seed, u64::from(g), prefix.len, &mut shared);
+            (system, group) = (Some(shared), Some(g));
         }
-        lengths::synthetic_prompt(k, words, &mut rng)
+        (lengths::synthetic_prompt(k, words, &mut rng), words + o.prefix.map_or(0, |x| x.len))
     };
-    let words = (p.split_whitespace().count() + system.as_ref().map_or(0, |s| s.split_whitespace().count())) as u32;
     let (body, facts) = if o.chat {
         let mut messages = Vec::new();
         if let Some(s) = system {
@@ -138,7 +141,7 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
         };
         body_of(o, serde_json::json!({"model": o.model_of(k), "prompt": prompt}), max_tokens)
     };
-    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), record::PromptFacts { words, ..facts })
+    (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), record::PromptFacts { words, group, ..facts })
 }
 
 /// A dataset prompt as a request: its messages as given with `--api chat` (else one user

@@ -26,21 +26,39 @@ pub(crate) struct Record {
 }
 
 /// A request's prompt as recorded: its words, a hash of what it sent as the prompt (the
-/// `prompt` text or the `messages`, as JSON), and with `--store-prompts` that JSON itself.
+/// `prompt` text, or the `messages`' roles and contents), the shared system prompt it drew, and
+/// with `--store-prompts` the prompt itself.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PromptFacts {
     pub words: u32,
     pub hash: u64,
-    pub json: Option<String>,
+    /// `--prefix-groups`: the group whose system prompt it opens with.
+    pub group: Option<u32>,
+    pub stored: Option<serde_json::Value>,
 }
 
 impl PromptFacts {
-    /// The facts of a request body's `prompt` or `messages` (words set by the caller).
+    /// The facts of a request body's `prompt` or `messages` (words and group set by the
+    /// caller). The hash reads the strings in place: no copy of the prompt on the send path
+    /// unless it is to be stored.
     pub fn of(body: &serde_json::Value, keep: bool) -> PromptFacts {
-        let json = body.get("messages").or_else(|| body.get("prompt")).map(|p| p.to_string()).unwrap_or_default();
+        let prompt = body.get("messages").or_else(|| body.get("prompt"));
         // FNV-1a, 64 bits: stable across builds and platforms, unlike the standard hasher.
-        let hash = json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-        PromptFacts { words: 0, hash, json: keep.then_some(json) }
+        let fnv = |h: u64, bytes: &[u8]| bytes.iter().fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3));
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        match prompt {
+            Some(serde_json::Value::Array(messages)) => {
+                for m in messages {
+                    for key in ["role", "content"] {
+                        // A 0 byte ends each string, so that "ab"+"c" and "a"+"bc" differ.
+                        hash = fnv(fnv(hash, m[key].as_str().unwrap_or_default().as_bytes()), &[0]);
+                    }
+                }
+            }
+            Some(p) => hash = fnv(hash, p.as_str().unwrap_or_default().as_bytes()),
+            None => {}
+        }
+        PromptFacts { words: 0, hash, group: None, stored: prompt.filter(|_| keep).cloned() }
     }
 }
 
@@ -110,8 +128,7 @@ fn prompts_jsonl(records: &[Record]) -> Vec<u8> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for r in sent.into_iter().filter(|r| seen.insert(r.prompt.hash)) {
-        let prompt = r.prompt.json.as_deref().and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok()).unwrap_or_default();
-        let line = serde_json::json!({"prompt_hash": format!("{:016x}", r.prompt.hash), "prompt": prompt});
+        let line = serde_json::json!({"prompt_hash": format!("{:016x}", r.prompt.hash), "prompt": r.prompt.stored});
         out.extend_from_slice(line.to_string().as_bytes());
         out.push(b'\n');
     }
@@ -426,7 +443,7 @@ fn expected_reuse(o: &BenchOptions, records: &[Record]) -> Option<f64> {
             .sum()
     } else if let Some(p) = o.prefix {
         let mut seen = std::collections::HashSet::new();
-        sent.iter().map(|r| if seen.insert(super::workload::group_of(o, p, r.k)) { 0.0 } else { f64::from(p.len) }).sum()
+        sent.iter().map(|r| if r.prompt.group.is_none_or(|g| seen.insert(g)) { 0.0 } else { f64::from(p.len) }).sum()
     } else {
         // A conversation's turn repeats the words of the turn before it (its prompt).
         let mut last: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();

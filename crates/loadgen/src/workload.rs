@@ -23,15 +23,6 @@ impl SharedPrefix {
     }
 }
 
-/// The group request `k` of a shared-prefix workload draws (as `request_for` draws it: after
-/// the output and input lengths, from the request's own stream).
-pub fn group_of(o: &super::BenchOptions, p: SharedPrefix, k: u64) -> u32 {
-    let mut rng = super::lengths::request_rng(o.seed, k);
-    o.output_len.sample(&mut rng);
-    o.input_len.sample(&mut rng);
-    p.group(&mut rng)
-}
-
 /// `len` words drawn from `key` alone: one system prompt, one trace block.
 pub fn block_words(seed: u64, key: u64, len: u32, out: &mut String) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5052_4546_4958);

@@ -241,7 +241,7 @@ pub const REQUESTS: &[ColumnSpec] = &[
         "prompt_hash",
         Str,
         "",
-        "FNV-1a 64-bit hash (16 hex digits) of the prompt as sent (the prompt text or the chat messages, as JSON): equal prompts, equal hashes; credence bench --store-prompts keeps the texts in prompts.jsonl. Null when not recorded.",
+        "FNV-1a 64-bit hash (16 hex digits) of the prompt as sent (the prompt text, or each chat message's role and content, each string ended by a 0 byte): equal prompts, equal hashes; credence bench --store-prompts keeps the texts in prompts.jsonl. Null when not recorded.",
     ),
 ];
 

@@ -111,6 +111,11 @@ anomaly-span = { $series } { $start }–{ $end } s
 
 ## Whether the server's metrics asked for with --server-metrics were recorded; $kinds lists
 ## the failed scrapes by kind (scrape-failure).
+check-prompt-lengths = { $status ->
+    [pass] the server counted the prompts as built: { $server } tokens for { $intended } (medians, { $difference } %)
+    [warn] the server counted { $server } tokens for { $intended } built (medians, { $difference } %): its tokenizer or chat template is not the one the prompts were built with, so the load is not the one asked for
+   *[not_checked] the prompts were not built with a tokenizer
+}
 check-server-metrics = { $status ->
     [none] no scrape of { $endpoint } succeeded ({ $attempts } tried: { $kinds }): the server's queue and cache went unobserved
     [gaps] { $failed } of { $attempts } scrapes of { $endpoint } failed ({ $kinds }): the server's metrics have gaps

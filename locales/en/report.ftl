@@ -307,6 +307,11 @@ cache-turn = turn { $turn }: P50 { $ttft } ms over { $n } requests{ $cached }
 cache-turn-cached = , { $rate } % of its prompt cached
 view-row_adapters = By adapter
 adapter-split = { $adapter }: P50 TTFT { $ttft } ms, P50 TPOT { $tpot } ms over { $n } requests
+view-row_prompt_lengths = Prompt lengths
+prompt-lengths = { $exact ->
+        [exact] exact (built with the tokenizer)
+       *[approximate] approximate (built in words: no --tokenizer)
+    }: the server counted { $server } tokens for { $intended } built (medians, { $difference } %); { $beyond } % of { $n } requests differ by more than 1 %
 view-row_runs = Runs
 view-runs_line = { $n } runs; headline numbers below are from the first ({ $first })
 view-row_sweep = Sweep

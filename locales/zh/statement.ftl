@@ -73,6 +73,7 @@ check-name = { $check ->
         [source_limits] 数据源限制
         [unexplained_anomalies] 无法解释的异常
         [replication] 重复运行
+        [prompt_lengths] 提示词长度
        *[other] { $style ->
             [spaced] { $spaced }
            *[raw] { $name }

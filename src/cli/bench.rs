@@ -80,8 +80,8 @@ pub struct BenchArgs {
     /// With --until, `auto` (the default there): measured online.
     #[arg(long, default_value = "0")]
     warmup: String,
-    /// Prompt length in words (about one token each): N, uniform:LO-HI, normal:MEAN,SD or
-    /// lognormal:MEDIAN,SIGMA, drawn per request.
+    /// Prompt length in words (about one token each; exact tokens with --tokenizer): N,
+    /// uniform:LO-HI, normal:MEAN,SD or lognormal:MEDIAN,SIGMA, drawn per request.
     #[arg(long, default_value = "128")]
     input_len: String,
     /// Output tokens (max_tokens, with ignore_eos), a distribution as for --input-len.
@@ -339,7 +339,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         other => return Err(CliError::bad_input(format!("--api {other:?}: expected chat or completions"))),
     };
     let (warmup_requests, warmup_s) = if a.until.is_some() && a.warmup.trim() == "auto" { (0, 0.0) } else { warmup(&a.warmup)? };
-    let prompts = a.dataset.as_deref().map(|d| read_dataset(d, a.dataset_sample, a.seed)).transpose()?.unwrap_or_default();
+    let prompts = a.dataset.as_deref().map(|d| read_dataset(d, (a.dataset_sample, a.seed), &workload.vocab)).transpose()?.unwrap_or_default();
     if workload.sessions.is_some() && prompts.iter().any(|p| p.turns.is_empty()) {
         return Err(CliError::bad_input("--sessions with --dataset sends a conversation's human turns: give a ShareGPT JSON file (a JSONL file has no conversations)"));
     }
@@ -373,6 +373,8 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         reset_prefix_cache: a.workload.reset_prefix_cache,
         adapters: workload.adapters,
         store_prompts: a.workload.store_prompts,
+        vocab: workload.vocab,
+        prompt_token_ids: a.workload.prompt_token_ids,
     })
 }
 
@@ -477,13 +479,20 @@ fn warmup(text: &str) -> Result<(u64, f64), CliError> {
 
 /// Prompts from `--dataset` (ShareGPT JSON or JSONL, `bench::dataset`), sampled by the seed
 /// with `--dataset-sample N`.
-fn read_dataset(path: &Path, sample: Option<usize>, seed: u64) -> Result<Vec<crate::bench::dataset::DatasetPrompt>, CliError> {
+fn read_dataset(path: &Path, (sample, seed): (Option<usize>, u64), vocab: &crate::bench::lengths::Vocab) -> Result<Vec<crate::bench::dataset::DatasetPrompt>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", path.display())))?;
     let prompts = crate::bench::dataset::parse_dataset(&text, &path.display().to_string()).map_err(CliError::bad_input)?;
-    match sample {
-        Some(n) => crate::bench::dataset::sample(prompts, n, seed).map_err(CliError::bad_input),
-        None => Ok(prompts),
+    let mut prompts = match sample {
+        Some(n) => crate::bench::dataset::sample(prompts, n, seed).map_err(CliError::bad_input)?,
+        None => prompts,
+    };
+    // With a tokenizer each prompt is counted once here, not on the send path.
+    if vocab.tokenizer().is_some() {
+        for p in &mut prompts {
+            p.length = Some(vocab.count(&p.text));
+        }
     }
+    Ok(prompts)
 }
 
 /// `--find-capacity --slo SPEC`: the search's plan from the flags, checked, then the search.

@@ -9,6 +9,8 @@ use crate::bench::mock_cache::CacheConfig;
 use crate::bench::mock_engine::EngineConfig;
 use crate::bench::mock_server::{Fault, MockConfig, spawn};
 use crate::bench::mock_timeline::{Timeline, parse_seconds};
+use crate::bench::tokens::TokenWords;
+use std::sync::Arc;
 use crate::cli::args::delay_flag;
 use crate::error::{CliError, ExitCode};
 
@@ -107,12 +109,16 @@ pub struct MockServerArgs {
     /// /reset_prefix_cache and /flush_cache empty it.
     #[arg(long)]
     prefix_cache_blocks: Option<u64>,
-    /// With --prefix-cache-blocks: tokens (words) per block.
+    /// With --prefix-cache-blocks: tokens (words, without --tokenizer) per block.
     #[arg(long, default_value_t = 16, hide_short_help = true)]
     block_tokens: u32,
     /// With --prefix-cache-blocks: prefill milliseconds per uncached prompt token.
     #[arg(long, default_value_t = 0.05, hide_short_help = true)]
     prefill_ms_per_token: f64,
+    /// Count prompt tokens with this tokenizer.json (or model folder), as a real server does:
+    /// in the usage and in the prefix cache. Without it a token is a word.
+    #[arg(long, value_name = "PATH", hide_short_help = true)]
+    tokenizer: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -146,6 +152,7 @@ pub fn run(a: MockServerArgs) -> Result<ExitCode, CliError> {
         metrics_outages: a.metrics_outage.iter().map(|w| outage(w)).collect::<Result<_, _>>()?,
         engine,
         prefix_cache,
+        tokenizer: a.tokenizer.as_deref().map(TokenWords::load).transpose().map_err(CliError::bad_input)?.map(Arc::new),
         ..MockConfig::default()
     };
     let schedule = (!config.timeline.is_empty()).then(|| config.timeline.to_string());

@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::bench::lengths::Vocab;
+use crate::bench::tokens::TokenWords;
 use crate::bench::workload::{Adapters, SharedPrefix, Sessions, Trace, parse_trace};
 use crate::error::CliError;
 
@@ -13,7 +15,7 @@ pub struct WorkloadFlags {
     /// one, drawn by the seed, as SGLang's generated-shared-prefix workload does.
     #[arg(long, value_name = "G")]
     pub prefix_groups: Option<u32>,
-    /// With --prefix-groups: words per shared system prompt.
+    /// With --prefix-groups: words (tokens with --tokenizer) per shared system prompt.
     #[arg(long, value_name = "L", hide_short_help = true)]
     pub prefix_len: Option<u32>,
     /// Replay a Mooncake trace (JSONL: timestamp in ms, input_length, output_length,
@@ -23,7 +25,7 @@ pub struct WorkloadFlags {
     /// With --trace: time runs this many times faster, e.g. 2x.
     #[arg(long, default_value = "1x", hide_short_help = true)]
     pub trace_speed: String,
-    /// With --trace: words (tokens) per hash id.
+    /// With --trace: tokens per hash id (words, about one token each, without --tokenizer).
     #[arg(long, default_value_t = 512, hide_short_help = true)]
     pub trace_block: u32,
     /// Conversations: N sessions, each of --turns turns whose prompts carry the earlier turns
@@ -54,6 +56,14 @@ pub struct WorkloadFlags {
     /// With --lora: random (by the seed) or round-robin.
     #[arg(long, default_value = "random", hide_short_help = true)]
     pub lora_assignment: String,
+    /// A model's tokenizer.json, or the model folder that holds one: --input-len,
+    /// --prefix-len and --trace-block then count its tokens exactly, and each request records
+    /// its intended length. Read locally; nothing is fetched.
+    #[arg(long, value_name = "PATH")]
+    pub tokenizer: Option<PathBuf>,
+    /// With --tokenizer and --api completions: send prompts as token ids.
+    #[arg(long, hide_short_help = true)]
+    pub prompt_token_ids: bool,
 }
 
 /// What the workload flags asked for, checked.
@@ -63,6 +73,8 @@ pub struct Workload {
     pub trace: Option<Arc<Trace>>,
     pub sessions: Option<Sessions>,
     pub adapters: Option<Adapters>,
+    /// Words, or a tokenizer's one-token words (`--tokenizer`).
+    pub vocab: Vocab,
 }
 
 /// Which other flags are set, for the conflicts.
@@ -85,7 +97,18 @@ impl WorkloadFlags {
         if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
             return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));
         }
-        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)?, adapters: self.adapters()? })
+        let vocab = self.vocab(others)?;
+        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)?, adapters: self.adapters()?, vocab })
+    }
+
+    fn vocab(&self, others: &Others) -> Result<Vocab, CliError> {
+        let Some(path) = &self.tokenizer else {
+            return if self.prompt_token_ids { Err(CliError::bad_input("--prompt-token-ids needs --tokenizer PATH to make the ids")) } else { Ok(Vocab::Words) };
+        };
+        if self.prompt_token_ids && others.chat {
+            return Err(CliError::bad_input("--prompt-token-ids sends a completions prompt as ids: the chat API takes messages (use --api completions)"));
+        }
+        Ok(Vocab::Tokens(Arc::new(TokenWords::load(path).map_err(CliError::bad_input)?)))
     }
 
     fn adapters(&self) -> Result<Option<Adapters>, CliError> {

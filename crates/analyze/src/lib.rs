@@ -24,6 +24,7 @@ pub mod history;
 pub mod intervals;
 pub mod overload;
 pub mod plan;
+pub mod prompt_lengths;
 pub mod rates;
 pub mod requests;
 pub mod saved;
@@ -228,6 +229,10 @@ pub struct Analysis {
     /// The steady window split by the LoRA adapter each request named; empty without `--lora`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub adapters: Vec<adapters::AdapterSplit>,
+    /// The server's prompt counts against the lengths `bench` built; absent where the run
+    /// records no built lengths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_lengths: Option<prompt_lengths::PromptLengths>,
 }
 
 const DEFINITIONS: [(&str, &str, &str); 8] = [
@@ -335,6 +340,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
         slo,
         cache,
         adapters: adapters::split(r, first..last, opts.confidence),
+        prompt_lengths: prompt_lengths::compare(r, m.config.extra.get("prompt_lengths").is_some_and(|v| v == "exact")),
     };
     analysis.credibility = credibility::assess(&[&analysis]);
     analysis.warnings = warnings::warnings(&analysis);

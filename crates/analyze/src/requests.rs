@@ -44,6 +44,9 @@ pub struct RequestView {
     /// Prompt tokens served from the server's prefix cache (NaN where not reported). Empty
     /// when no request reports them: the column costs nothing where it is absent.
     pub cached_tokens: Vec<f32>,
+    /// The prompt's length as the load generator built it (`bench`; NaN where not recorded).
+    /// Empty when no request records one.
+    pub intended_input_tokens: Vec<f32>,
     /// A conversation's turn, from 1 (0 outside conversations); empty when no request has one.
     pub turn: Vec<u32>,
     /// The LoRA adapter each request named: 1 + its index in `adapter_names` (0: none); empty
@@ -126,6 +129,7 @@ impl RequestView {
         permuted(&mut self.input_tokens, order);
         permuted(&mut self.output_tokens, order);
         permuted(&mut self.cached_tokens, order);
+        permuted(&mut self.intended_input_tokens, order);
         permuted(&mut self.turn, order);
         permuted(&mut self.adapter, order);
         for column in [&mut self.ttft_ms, &mut self.ttfot_ms, &mut self.tpot_ms] {
@@ -201,7 +205,7 @@ pub fn is_censoring_kind(kind: &str) -> bool {
 
 /// The columns of `requests.parquet` that the view and the error examples read: a large run is
 /// loaded with only these (`run::read::read_batches`).
-pub const VIEW_COLUMNS: [&str; 15] = [
+pub const VIEW_COLUMNS: [&str; 16] = [
     "sent_ns",
     "end_ns",
     "first_token_ns",
@@ -215,6 +219,7 @@ pub const VIEW_COLUMNS: [&str; 15] = [
     "input_tokens",
     "chunk_ns",
     "cached_tokens",
+    "intended_input_tokens",
     "turn",
     "adapter",
 ];
@@ -289,20 +294,22 @@ impl RequestViewBuilder {
         }
     }
 
-    /// The cached tokens and turns of a batch: kept from the first batch that has any (the
-    /// requests before it had none), absent otherwise.
+    /// The cached tokens, intended lengths and turns of a batch: kept from the first batch that
+    /// has any (the requests before it had none), absent otherwise.
     fn push_sparse(&mut self, t: &Table, n: usize) {
         let before = self.rows.sent_ns_len();
-        if let Some(c) = t.u32s("cached_tokens").filter(|c| c.iter().any(Option::is_some) || !self.rows.cached_tokens.is_empty()) {
-            self.rows.cached_tokens.resize(before, f32::NAN);
-            self.rows.cached_tokens.extend(c.iter().map(|x| x.map_or(f32::NAN, |v| v as f32)));
+        for (name, column) in [("cached_tokens", &mut self.rows.cached_tokens), ("intended_input_tokens", &mut self.rows.intended_input_tokens)] {
+            if let Some(c) = t.u32s(name).filter(|c| c.iter().any(Option::is_some) || !column.is_empty()) {
+                column.resize(before, f32::NAN);
+                column.extend(c.iter().map(|x| x.map_or(f32::NAN, |v| v as f32)));
+            }
+            if !column.is_empty() {
+                column.resize(before + n, f32::NAN);
+            }
         }
         if let Some(c) = t.u32s("turn").filter(|c| c.iter().any(Option::is_some) || !self.rows.turn.is_empty()) {
             self.rows.turn.resize(before, 0);
             self.rows.turn.extend(c.iter().map(|x| x.unwrap_or(0)));
-        }
-        if !self.rows.cached_tokens.is_empty() {
-            self.rows.cached_tokens.resize(before + n, f32::NAN);
         }
         if !self.rows.turn.is_empty() {
             self.rows.turn.resize(before + n, 0);

@@ -49,6 +49,8 @@ impl Session<'_> {
         let script = (!o.prompts.is_empty()).then(|| &o.prompts[(self.s % o.prompts.len() as u64) as usize].turns).filter(|t| !t.is_empty());
         let turns = script.map_or_else(|| o.sessions.map_or(1, |x| x.turns_of(o.seed, self.s)), |t| t.len() as u32).min(MAX_TURNS - 1);
         let mut history: Vec<serde_json::Value> = Vec::new();
+        // Each message's length, counted once (a tokenizer's count of a long history is not free).
+        let mut lengths_so_far: Vec<u32> = Vec::new();
         let mut records: Vec<Record> = Vec::new();
         let mut due = start;
         for turn in 1..=turns {
@@ -60,10 +62,11 @@ impl Session<'_> {
                     max_tokens = reply.unwrap_or(max_tokens);
                     text.clone()
                 }
-                None => format!("s{} t{turn} {}", self.s, lengths::synthetic_prompt(k, o.input_len.sample(&mut rng), &mut rng)),
+                None => self.synthetic_turn(k, turn, &mut rng),
             };
+            lengths_so_far.push(o.vocab.count(&user));
             history.push(serde_json::json!({"role": "user", "content": user}));
-            let words = history.iter().map(|m| m["content"].as_str().map_or(0, |c| c.split_whitespace().count())).sum::<usize>() as u32;
+            let words = lengths_so_far.iter().sum::<u32>();
             // A conversation keeps its adapter (`--lora`): one per session.
             let (body, facts) = body_of(o, serde_json::json!({"model": o.model_of(self.s), "messages": history}), max_tokens);
             let prompt = super::record::PromptFacts { words, ..facts };
@@ -81,8 +84,22 @@ impl Session<'_> {
                 // A failed turn ends the conversation: the next would carry a reply never received.
                 break;
             }
+            lengths_so_far.push(o.vocab.count(&reply));
             history.push(serde_json::json!({"role": "assistant", "content": reply}));
         }
         records
+    }
+
+    /// A synthetic user turn. With common words it opens with its session and turn, so that no
+    /// two conversations share a turn; a tokenizer's random words need no tag (see
+    /// `lengths::synthetic_prompt`).
+    fn synthetic_turn(&self, k: u64, turn: u32, rng: &mut rand_chacha::ChaCha8Rng) -> String {
+        let o = self.sender.o;
+        let words = o.input_len.sample(rng);
+        let text = lengths::synthetic_prompt(k, words, rng, &o.vocab);
+        match o.vocab {
+            lengths::Vocab::Words => format!("s{} t{turn} {text}", self.s),
+            lengths::Vocab::Tokens(_) => text,
+        }
     }
 }

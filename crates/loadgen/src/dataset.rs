@@ -26,6 +26,8 @@ pub struct DatasetPrompt {
     /// A ShareGPT conversation's human turns from the first on, each with its reply's length:
     /// what a session (`--sessions`) sends turn by turn. Empty for other formats.
     pub turns: Vec<(String, Option<u32>)>,
+    /// Its length in tokens, counted once at the start with `--tokenizer`.
+    pub length: Option<u32>,
 }
 
 /// Parses a dataset: a JSON list (ShareGPT) or JSONL; errors name the file, the item or line,
@@ -55,7 +57,7 @@ fn sharegpt(text: &str, path: &str) -> Result<Vec<DatasetPrompt>, String> {
             human.push((value(t).ok_or_else(|| at(&format!("turn {}: value: expected the human turn's text", i + 1)))?, reply_len(i)));
         }
         let (text, output_len) = human[0].clone();
-        out.push(DatasetPrompt { text, messages: None, output_len, turns: human });
+        out.push(DatasetPrompt { text, messages: None, output_len, turns: human, length: None });
     }
     Ok(out)
 }
@@ -72,7 +74,7 @@ fn jsonl(text: &str, path: &str) -> Result<Vec<DatasetPrompt>, String> {
 
 fn jsonl_prompt(v: &serde_json::Value) -> Result<DatasetPrompt, String> {
     if let Some(s) = v.as_str() {
-        return Ok(DatasetPrompt { text: s.into(), messages: None, output_len: None, turns: Vec::new() });
+        return Ok(DatasetPrompt { text: s.into(), messages: None, output_len: None, turns: Vec::new(), length: None });
     }
     let output_len = match v.get("output_len") {
         None | Some(serde_json::Value::Null) => None,
@@ -86,10 +88,10 @@ fn jsonl_prompt(v: &serde_json::Value) -> Result<DatasetPrompt, String> {
             messages.push((field("role")?, field("content")?));
         }
         let text = messages.iter().map(|m| m.1.as_str()).collect::<Vec<_>>().join("\n");
-        return Ok(DatasetPrompt { text, messages: Some(messages), output_len, turns: Vec::new() });
+        return Ok(DatasetPrompt { text, messages: Some(messages), output_len, turns: Vec::new(), length: None });
     }
     let text = v.get("prompt").or_else(|| v.get("text")).and_then(|p| p.as_str()).ok_or("expected a string, or an object with \"prompt\" or \"messages\"")?;
-    Ok(DatasetPrompt { text: text.into(), messages: None, output_len, turns: Vec::new() })
+    Ok(DatasetPrompt { text: text.into(), messages: None, output_len, turns: Vec::new(), length: None })
 }
 
 /// `n` prompts chosen by `seed` (a seeded shuffle, then the first `n`): the same seed picks the
@@ -135,7 +137,7 @@ mod tests {
 
     #[test]
     fn a_sample_is_fixed_by_the_seed() {
-        let all: Vec<DatasetPrompt> = (0..50).map(|i| DatasetPrompt { text: i.to_string(), messages: None, output_len: None, turns: Vec::new() }).collect();
+        let all: Vec<DatasetPrompt> = (0..50).map(|i| DatasetPrompt { text: i.to_string(), messages: None, output_len: None, turns: Vec::new(), length: None }).collect();
         let a = sample(all.clone(), 10, 1).unwrap();
         assert_eq!(a, sample(all.clone(), 10, 1).unwrap());
         assert_ne!(a, sample(all.clone(), 10, 2).unwrap());

@@ -103,13 +103,51 @@ pub(crate) const WORDS: &[&str] = &[
     "right", "used", "take", "three", "water", "city", "light", "house", "small", "number", "part", "place", "point", "word",
 ];
 
-/// A synthetic prompt of `words` words. It opens with the request number, so no two
-/// requests share a prefix beyond the first word and a prefix cache cannot flatter TTFT.
-pub fn synthetic_prompt(k: u64, words: u32, rng: &mut ChaCha8Rng) -> String {
-    let mut p = format!("{k}");
+/// What synthetic prompts are made of: common English words, about one token each, or with
+/// `--tokenizer` words that the model's tokenizer makes exactly one token each.
+#[derive(Debug, Clone, Default)]
+pub enum Vocab {
+    #[default]
+    Words,
+    Tokens(std::sync::Arc<crate::tokens::TokenWords>),
+}
+
+impl Vocab {
+    /// A word drawn by `rng`.
+    pub fn word(&self, rng: &mut ChaCha8Rng) -> &str {
+        match self {
+            Vocab::Words => WORDS[rng.random_range(0..WORDS.len())],
+            Vocab::Tokens(t) => t.word(rng),
+        }
+    }
+
+    /// The tokenizer, where lengths are exact.
+    pub fn tokenizer(&self) -> Option<&crate::tokens::TokenWords> {
+        match self {
+            Vocab::Words => None,
+            Vocab::Tokens(t) => Some(t),
+        }
+    }
+
+    /// The length of a text this vocabulary did not build (a dataset's prompt, a reply): its
+    /// tokens with a tokenizer, else its words.
+    pub fn count(&self, text: &str) -> u32 {
+        self.tokenizer().map_or_else(|| text.split_whitespace().count() as u32, |t| t.count(text))
+    }
+}
+
+/// A synthetic prompt of `words` words. With common words it opens with the request number, so
+/// no two requests share a prefix beyond the first word and a prefix cache cannot flatter
+/// TTFT; a tokenizer's words need no such tag (two prompts of random words from hundreds share
+/// no cache block of 16 by chance), and it would cost tokens.
+pub fn synthetic_prompt(k: u64, words: u32, rng: &mut ChaCha8Rng, vocab: &Vocab) -> String {
+    let mut p = match vocab {
+        Vocab::Words => format!("{k}"),
+        Vocab::Tokens(_) => vocab.word(rng).to_string(),
+    };
     for _ in 1..words {
         p.push(' ');
-        p.push_str(WORDS[rng.random_range(0..WORDS.len())]);
+        p.push_str(vocab.word(rng));
     }
     p
 }
@@ -152,7 +190,7 @@ mod tests {
         let a: Vec<u32> = (0..5).map(|k| LengthDist::Uniform(1, 1000).sample(&mut request_rng(9, k))).collect();
         let b: Vec<u32> = (0..5).rev().map(|k| LengthDist::Uniform(1, 1000).sample(&mut request_rng(9, k))).collect();
         assert_eq!(a, b.into_iter().rev().collect::<Vec<_>>());
-        let p = synthetic_prompt(7, 50, &mut request_rng(9, 7));
+        let p = synthetic_prompt(7, 50, &mut request_rng(9, 7), &Vocab::Words);
         assert_eq!(p.split_whitespace().count(), 50);
         assert!(p.starts_with("7 "));
     }

@@ -19,6 +19,7 @@ pub mod mock_secure;
 pub mod mock_server;
 pub mod mock_timeline;
 pub mod tls;
+pub mod tokens;
 pub mod workload;
 
 pub mod in_flight;
@@ -88,12 +89,26 @@ pub struct BenchOptions {
     pub adapters: Option<workload::Adapters>,
     /// `--store-prompts`: keep every distinct prompt as sent, for `prompts.jsonl`.
     pub store_prompts: bool,
+    /// What synthetic prompts are made of: words, or with `--tokenizer` one-token words.
+    pub vocab: lengths::Vocab,
+    /// `--prompt-token-ids`: completions prompts go as token ids (needs a tokenizer).
+    pub prompt_token_ids: bool,
 }
 
 impl BenchOptions {
     /// The model request `k` names: its adapter with `--lora`, else `--model`.
     fn model_of(&self, k: u64) -> &str {
         self.adapters.as_ref().map_or(self.model.as_str(), |a| a.of(self.seed, k))
+    }
+
+    /// A prompt of `units` words as the server should count it: with a tokenizer, its tokens
+    /// plus those the tokenizer adds (a BOS) to a completions prompt sent as text. A chat
+    /// template's tokens are the server's own and are not counted.
+    fn intended_tokens(&self, units: u32) -> u32 {
+        match self.vocab.tokenizer() {
+            Some(t) if !self.chat && !self.prompt_token_ids => units + t.added(),
+            _ => units,
+        }
     }
 }
 
@@ -116,16 +131,16 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
     let (p, words) = if let Some(trace) = &o.trace {
         let e = &trace.entries[k as usize];
         max_tokens = e.output_len;
-        (trace.prompt(o.seed, k as usize), e.input_len)
+        (trace.prompt(o.seed, k as usize, &o.vocab), e.input_len)
     } else {
         let words = o.input_len.sample(&mut rng);
         if let Some(prefix) = o.prefix {
             let g = prefix.group(&mut rng);
             let mut shared = String::new();
-            workload::block_words(o.seed, u64::from(g), prefix.len, &mut shared);
+            workload::block_words(o.seed, u64::from(g), prefix.len, &mut shared, &o.vocab);
             (system, group) = (Some(shared), Some(g));
         }
-        (lengths::synthetic_prompt(k, words, &mut rng), words + o.prefix.map_or(0, |x| x.len))
+        (lengths::synthetic_prompt(k, words, &mut rng, &o.vocab), words + o.prefix.map_or(0, |x| x.len))
     };
     let (body, facts) = if o.chat {
         let mut messages = Vec::new();
@@ -141,6 +156,7 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
         };
         body_of(o, serde_json::json!({"model": o.model_of(k), "prompt": prompt}), max_tokens)
     };
+    let words = o.intended_tokens(words);
     (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), record::PromptFacts { words, group, ..facts })
 }
 
@@ -156,13 +172,16 @@ fn dataset_request(o: &BenchOptions, d: &dataset::DatasetPrompt, (max_tokens, mo
     } else {
         body_of(o, serde_json::json!({"model": model, "prompt": d.text}), max_tokens)
     };
-    let words = d.text.split_whitespace().count() as u32;
+    let words = o.intended_tokens(d.length.unwrap_or_else(|| o.vocab.count(&d.text)));
     (http::request_bytes(&o.hostport, api_path(o), o.headers.lines(), &body), record::PromptFacts { words, ..facts })
 }
 
 /// A request body: `v` (model and prompt or messages) with the streaming and length fields.
 fn body_of(o: &BenchOptions, mut v: serde_json::Value, max_tokens: u32) -> (Vec<u8>, record::PromptFacts) {
     let facts = record::PromptFacts::of(&v, o.store_prompts);
+    if let (true, Some(t), Some(text)) = (o.prompt_token_ids, o.vocab.tokenizer(), v.get("prompt").and_then(|p| p.as_str())) {
+        v["prompt"] = t.ids_of(text).into();
+    }
     v["max_tokens"] = max_tokens.into();
     v["stream"] = true.into();
     v["stream_options"] = serde_json::json!({"include_usage": true});

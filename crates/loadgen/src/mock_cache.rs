@@ -2,7 +2,7 @@
 //! credence's cache measurements are checked against.
 //!
 //! As in vLLM's automatic prefix caching, a prompt is cut into blocks of `block_tokens`
-//! tokens (here whitespace-separated words, the mock's tokens); each full block is named by a
+//! tokens (whitespace-separated words, or a tokenizer's ids with `--tokenizer`); each full block is named by a
 //! hash of itself and every block before it, so a block hits only when the whole prefix up to
 //! it was seen. A prompt's cached tokens are those of its leading run of hits; every full
 //! block is then stored, and the least recently used blocks go once the cache is full.
@@ -61,7 +61,7 @@ impl PrefixCache {
     }
 
     /// Looks a prompt's tokens up, counts the query and its hits, then stores its full blocks.
-    pub fn lookup<'a>(&self, tokens: impl Iterator<Item = &'a str>) -> Lookup {
+    pub fn lookup<T: Hash>(&self, tokens: impl Iterator<Item = T>) -> Lookup {
         let hashes = block_hashes(tokens, self.config.block_tokens);
         let mut b = self.blocks.lock().expect("prefix cache");
         let leading = hashes.blocks.iter().take_while(|h| b.last_use.contains_key(h)).count() as u64;
@@ -120,7 +120,7 @@ struct BlockHashes {
     blocks: Vec<u64>,
 }
 
-fn block_hashes<'a>(tokens: impl Iterator<Item = &'a str>, block_tokens: u32) -> BlockHashes {
+fn block_hashes<T: Hash>(tokens: impl Iterator<Item = T>, block_tokens: u32) -> BlockHashes {
     let mut out = BlockHashes { tokens: 0, blocks: Vec::new() };
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     let mut in_block = 0;

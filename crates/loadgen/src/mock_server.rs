@@ -115,6 +115,9 @@ pub struct MockConfig {
     /// A prefix cache (`mock_cache`): prompts that share leading blocks with earlier ones
     /// prefill only the rest, report `cached_tokens`, and `/metrics` counts queries and hits.
     pub prefix_cache: Option<CacheConfig>,
+    /// Count prompt tokens with a model's tokenizer (`--tokenizer`), as a real server does;
+    /// without one a token is a whitespace-separated word.
+    pub tokenizer: Option<Arc<crate::tokens::TokenWords>>,
 }
 
 impl Default for MockConfig {
@@ -138,6 +141,7 @@ impl Default for MockConfig {
             metrics_outages: Vec::new(),
             engine: None,
             prefix_cache: None,
+            tokenizer: None,
         }
     }
 }
@@ -470,21 +474,49 @@ fn engine_metrics(engine: &Engine, output_tokens: Option<u32>) -> String {
     s
 }
 
-/// Prompt tokens: whitespace-separated words of the prompt or of every message's content, in order.
-fn prompt_tokens(v: &serde_json::Value) -> Vec<&str> {
-    match (v.get("prompt").and_then(|p| p.as_str()), v.get("messages").and_then(|m| m.as_array())) {
-        (Some(p), _) => p.split_whitespace().collect(),
-        (None, Some(ms)) => ms.iter().filter_map(|m| m.get("content")).flat_map(content_tokens).collect(),
+/// A prompt's tokens: words, or a tokenizer's ids.
+enum PromptTokens<'a> {
+    Words(Vec<&'a str>),
+    Ids(Vec<u32>),
+}
+
+impl PromptTokens<'_> {
+    fn len(&self) -> usize {
+        match self {
+            PromptTokens::Words(w) => w.len(),
+            PromptTokens::Ids(i) => i.len(),
+        }
+    }
+}
+
+/// A prompt's tokens as the mock counts them: a prompt given as token ids is its ids; with a
+/// tokenizer, the ids of the prompt text with the tokenizer's special tokens (as vLLM counts a
+/// completions prompt) or of each message's content (the mock has no chat template); else
+/// whitespace-separated words of the prompt or of every message's content, in order.
+fn prompt_tokens<'a>(v: &'a serde_json::Value, tokenizer: Option<&crate::tokens::TokenWords>) -> PromptTokens<'a> {
+    if let Some(ids) = v.get("prompt").and_then(|p| p.as_array()) {
+        return PromptTokens::Ids(ids.iter().filter_map(|x| x.as_u64()).map(|x| x as u32).collect());
+    }
+    let texts: Vec<&str> = match (v.get("prompt").and_then(|p| p.as_str()), v.get("messages").and_then(|m| m.as_array())) {
+        (Some(p), _) => vec![p],
+        (None, Some(ms)) => ms.iter().filter_map(|m| m.get("content")).flat_map(content_texts).collect(),
         _ => Vec::new(),
+    };
+    match tokenizer {
+        Some(t) => {
+            let special = v.get("prompt").is_some();
+            PromptTokens::Ids(texts.iter().flat_map(|text| t.encode(text, special)).collect())
+        }
+        None => PromptTokens::Words(texts.iter().flat_map(|t| t.split_whitespace()).collect()),
     }
 }
 
 /// A message's content: a string, or a list of parts whose `text` parts count (guidellm's and
 /// the OpenAI SDK's multimodal shape).
-fn content_tokens(content: &serde_json::Value) -> Vec<&str> {
+fn content_texts(content: &serde_json::Value) -> Vec<&str> {
     match content {
-        serde_json::Value::String(s) => s.split_whitespace().collect(),
-        serde_json::Value::Array(parts) => parts.iter().filter_map(|p| p.get("text").and_then(|t| t.as_str())).flat_map(str::split_whitespace).collect(),
+        serde_json::Value::String(s) => vec![s.as_str()],
+        serde_json::Value::Array(parts) => parts.iter().filter_map(|p| p.get("text").and_then(|t| t.as_str())).collect(),
         _ => Vec::new(),
     }
 }
@@ -505,11 +537,14 @@ fn completion(out: &mut ServerWire, body: &[u8], chat: bool, fault: Option<Fault
     }
     let c = &shared.config;
     let reasoning = if chat { c.reasoning_tokens } else { 0 };
-    let tokens = prompt_tokens(&req);
+    let tokens = prompt_tokens(&req, c.tokenizer.as_deref());
     let prompt = Prompt { tokens: tokens.len(), cached: None };
     let (prompt, prefill) = match &shared.cache {
         Some(cache) => {
-            let found = cache.lookup(tokens.into_iter());
+            let found = match tokens {
+                PromptTokens::Words(w) => cache.lookup(w.into_iter()),
+                PromptTokens::Ids(i) => cache.lookup(i.into_iter()),
+            };
             (Prompt { cached: Some(found.cached as usize), ..prompt }, cache.prefill(found))
         }
         None => (prompt, Duration::ZERO),

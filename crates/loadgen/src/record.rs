@@ -387,18 +387,26 @@ fn manifest(o: &BenchOptions, (anchor, records): ((Instant, i64), &[Record]), wa
     }
 }
 
-/// What the prompts were, as the manifest words it.
+/// What the prompts were, as the manifest words it, and whether their lengths are exact.
 fn input_length(o: &BenchOptions) -> String {
     let synthetic = o.input_len.describe();
-    match (&o.trace, o.prefix, o.sessions) {
-        (Some(t), _, _) => format!("from the trace: {} records, blocks of {} words per hash id, time × {}", t.entries.len(), t.block, t.speed),
-        (None, Some(p), _) => format!("one of {} shared system prompts of {} words, then {synthetic} words (synthetic, opening with the request number)", p.groups, p.len),
+    let (unit, tagged) = match o.vocab.tokenizer() {
+        Some(_) => ("tokens", ""),
+        None => ("words", ", opening with the request number"),
+    };
+    let what = match (&o.trace, o.prefix, o.sessions) {
+        (Some(t), _, _) => format!("from the trace: {} records, blocks of {} {unit} per hash id, time × {}", t.entries.len(), t.block, t.speed),
+        (None, Some(p), _) => format!("one of {} shared system prompts of {} {unit}, then {synthetic} {unit} (synthetic{tagged})", p.groups, p.len),
         (None, None, Some(s)) => format!(
-            "conversations: {} sessions of {}-{} turns, {synthetic} new words a turn after the history (earlier turns and the actual replies), {} s think time",
+            "conversations: {} sessions of {}-{} turns, {synthetic} new {unit} a turn after the history (earlier turns and the actual replies), {} s think time",
             s.count, s.turns.0, s.turns.1, s.think_s
         ),
-        _ if o.prompts.is_empty() => format!("{synthetic} words (synthetic prompts, each opening with its request number)"),
+        _ if o.prompts.is_empty() => format!("{synthetic} {unit} (synthetic prompts{tagged})"),
         _ => format!("{} prompts from the dataset, cycled in order (output length from the dataset where it gives one)", o.prompts.len()),
+    };
+    match o.vocab.tokenizer() {
+        Some(t) => format!("{what}; lengths exact in tokens of {}", t.source),
+        None => format!("{what}; lengths approximate (words, about one token each: no --tokenizer)"),
     }
 }
 
@@ -407,6 +415,7 @@ fn input_length(o: &BenchOptions) -> String {
 /// full, would serve: the ceiling of any cache's hit rate on this workload).
 fn workload_extra(o: &BenchOptions, records: &[Record]) -> std::collections::BTreeMap<String, String> {
     let mut extra = std::collections::BTreeMap::new();
+    extra.insert("prompt_lengths".into(), if o.vocab.tokenizer().is_some() { "exact" } else { "approximate" }.into());
     if let Some(a) = &o.adapters {
         extra.insert("lora_adapters".into(), format!("{} ({})", a.names.join(","), if a.round_robin { "round-robin" } else { "random by the seed" }));
     }

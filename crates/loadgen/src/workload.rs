@@ -9,6 +9,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::lengths::Vocab;
+
 /// `--prefix-groups G --prefix-len L`: G system prompts of L words; each request draws one.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SharedPrefix {
@@ -24,19 +26,19 @@ impl SharedPrefix {
 }
 
 /// `len` words drawn from `key` alone: one system prompt, one trace block.
-pub fn block_words(seed: u64, key: u64, len: u32, out: &mut String) {
+pub fn block_words(seed: u64, key: u64, len: u32, out: &mut String, vocab: &Vocab) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5052_4546_4958);
     rng.set_stream(key);
-    // The first word names the key, so that two keys never share a leading block.
-    let tag = format!("k{key}");
+    // With common words the first names the key, so that two keys never share a leading block
+    // (a tokenizer's random words do not by chance; see `synthetic_prompt`).
+    let tag = matches!(vocab, Vocab::Words).then(|| format!("k{key}"));
     for i in 0..len {
         if !out.is_empty() {
             out.push(' ');
         }
-        if i == 0 {
-            out.push_str(&tag);
-        } else {
-            out.push_str(super::lengths::WORDS[rng.random_range(0..super::lengths::WORDS.len())]);
+        match &tag {
+            Some(tag) if i == 0 => out.push_str(tag),
+            _ => out.push_str(vocab.word(&mut rng)),
         }
     }
 }
@@ -75,13 +77,13 @@ impl Trace {
     }
 
     /// Record `k`'s prompt: its blocks in order, cut at its input length.
-    pub fn prompt(&self, seed: u64, k: usize) -> String {
+    pub fn prompt(&self, seed: u64, k: usize, vocab: &Vocab) -> String {
         let e = &self.entries[k];
         let mut p = String::new();
         let mut left = e.input_len;
         for id in &e.hash_ids {
             let n = left.min(self.block);
-            block_words(seed, *id, n, &mut p);
+            block_words(seed, *id, n, &mut p, vocab);
             left -= n;
         }
         p
@@ -201,7 +203,7 @@ mod tests {
         assert_eq!(entries[1].at_s, 0.5);
         let trace = Trace { path: "t.jsonl".into(), entries, block: 4, speed: 2.0 };
         assert_eq!(trace.due_s(1), Some(0.25));
-        let (a, b) = (trace.prompt(7, 0), trace.prompt(7, 1));
+        let (a, b) = (trace.prompt(7, 0, &Vocab::Words), trace.prompt(7, 1, &Vocab::Words));
         assert_eq!(a.split_whitespace().count(), 10);
         assert_eq!(b.split_whitespace().count(), 9);
         let shared = a.split_whitespace().zip(b.split_whitespace()).take_while(|(x, y)| x == y).count();
@@ -225,11 +227,11 @@ mod tests {
     #[test]
     fn group_prompts_and_session_turns_follow_the_seed() {
         let (mut a, mut b) = (String::new(), String::new());
-        block_words(1, 3, 20, &mut a);
-        block_words(1, 3, 20, &mut b);
+        block_words(1, 3, 20, &mut a, &Vocab::Words);
+        block_words(1, 3, 20, &mut b, &Vocab::Words);
         assert_eq!(a, b);
         let mut c = String::new();
-        block_words(1, 4, 20, &mut c);
+        block_words(1, 4, 20, &mut c, &Vocab::Words);
         assert_ne!(a.split(' ').next(), c.split(' ').next(), "two groups differ from their first word");
         let s = Sessions { count: 100, turns: (2, 5), think_s: 0.0 };
         let t: Vec<u32> = (0..100).map(|i| s.turns_of(1, i)).collect();

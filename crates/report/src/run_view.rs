@@ -108,6 +108,9 @@ pub(crate) fn headline(a: &Analysis, lang: Lang) -> Vec<[String; 2]> {
     if let Some(split) = super::workload_view::adapters(&a.adapters, lang) {
         rows.push([tr(lang, "view.row_adapters"), split]);
     }
+    if let Some(p) = &a.prompt_lengths {
+        rows.push([tr(lang, "view.row_prompt_lengths"), super::workload_view::prompt_lengths(p, lang)]);
+    }
     rows
 }
 

@@ -38,6 +38,9 @@ pub fn summary(a: &Analysis) -> String {
     if let Some(split) = super::workload_view::adapters(&a.adapters, credence_messages::Lang::En) {
         let _ = writeln!(s, "by adapter: {split}");
     }
+    if let Some(p) = &a.prompt_lengths {
+        let _ = writeln!(s, "prompt lengths: {}", super::workload_view::prompt_lengths(p, credence_messages::Lang::En));
+    }
     for (k, e) in &a.errors.by_kind {
         let _ = writeln!(s, "  {k}: {} %", estimate(e, 100.0));
     }

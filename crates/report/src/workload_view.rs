@@ -1,10 +1,12 @@
 //! The workload's own rows: the server's prefix cache (the hit rate with its interval and the
 //! server's own counters beside it), in conversations the median TTFT of each turn, and with
-//! LoRA adapters the split by adapter (page 1's rows, the Markdown, the HTML page and the
+//! LoRA adapters the split by adapter, and how the server counted the prompts against the
+//! lengths built (page 1's rows, the Markdown, the HTML page and the
 //! terminal summary say the same).
 
 use credence_analyze::adapters::AdapterSplit;
 use credence_analyze::cache::CacheState;
+use credence_analyze::prompt_lengths::PromptLengths;
 use credence_messages::{Lang, Message, Sep};
 
 use super::format::estimate_in;
@@ -29,6 +31,19 @@ pub fn turns(c: &CacheState, lang: Lang) -> Option<String> {
         })
         .collect();
     Some(Message::new("as-written").list("text", items, Sep::Semicolon).render(lang))
+}
+
+/// "exact: the server counted 513 tokens for 512 built (median, +0.2 %) in 240 requests", or
+/// for word prompts "approximate (words): …".
+pub fn prompt_lengths(p: &PromptLengths, lang: Lang) -> String {
+    Message::new("prompt-lengths")
+        .text("exact", if p.exact { "exact" } else { "approximate" })
+        .num("server", p.server_median, 0)
+        .num("intended", p.intended_median, 0)
+        .text("difference", format!("{:+.1}", p.relative_difference_median * 100.0))
+        .num("beyond", p.share_beyond_tolerance * 100.0, 0)
+        .int("n", p.requests)
+        .render(lang)
 }
 
 /// "a: P50 TTFT 41.2 [39.0, 44.1] ms, P50 TPOT 8.1 [8.0, 8.3] ms over 120 requests; b: …", or

@@ -32,6 +32,8 @@ pub enum CheckId {
     ServerRestarted,
     /// Whether the server's prefix cache was emptied before the run (runs that see the cache).
     PrefixCacheReset,
+    /// Whether the server counted the prompts as `bench --tokenizer` built them.
+    PromptLengths,
     /// Reports without request records: whether there are any.
     PerRequestData,
     GpuTelemetry,
@@ -46,7 +48,7 @@ pub enum CheckId {
 }
 
 /// The checks with a fixed id (every variant but those that carry a name).
-const FIXED: [CheckId; 25] = [
+const FIXED: [CheckId; 26] = [
     CheckId::SteadyState,
     CheckId::Dependence,
     CheckId::ClientSaturation,
@@ -66,6 +68,7 @@ const FIXED: [CheckId; 25] = [
     CheckId::PageCache,
     CheckId::ServerRestarted,
     CheckId::PrefixCacheReset,
+    CheckId::PromptLengths,
     CheckId::PerRequestData,
     CheckId::GpuTelemetry,
     CheckId::GpusUnderLoad,
@@ -101,6 +104,7 @@ impl CheckId {
             CheckId::PageCache => "environment.page_cache",
             CheckId::ServerRestarted => "environment.server_restarted",
             CheckId::PrefixCacheReset => "environment.prefix_cache_reset",
+            CheckId::PromptLengths => "prompt_lengths",
             CheckId::PerRequestData => "per_request_data",
             CheckId::GpuTelemetry => "gpu_telemetry",
             CheckId::GpusUnderLoad => "gpus_under_load",

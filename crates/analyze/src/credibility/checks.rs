@@ -135,6 +135,22 @@ fn not_checked(a: &Analysis, causes: &[Cause]) -> Option<Message> {
     (!d.is_empty() && d.iter().all(|d| d.status == "not_checked")).then(|| d[0].message.clone())
 }
 
+/// Whether the server counted the prompts as built: within 1 % (median), or a mismatch that
+/// makes the workload other than the one asked for (another tokenizer, a chat template).
+fn prompt_lengths_of(a: &Analysis) -> Outcome {
+    match a.prompt_lengths.as_ref().filter(|p| p.exact) {
+        Some(p) => {
+            let status = if p.mismatch() { Warn } else { Pass };
+            let message = by_status("check-prompt-lengths", status)
+                .num("server", p.server_median, 0)
+                .num("intended", p.intended_median, 0)
+                .text("difference", format!("{:+.1}", p.relative_difference_median * 100.0));
+            (status, message)
+        }
+        None => (NotChecked, by_status("check-prompt-lengths", NotChecked)),
+    }
+}
+
 /// Steady state of one run: reached, shifted, or absent.
 fn steady_state_of(a: &Analysis) -> Outcome {
     let s = &a.steady_state;
@@ -364,6 +380,10 @@ pub fn checks(runs: &[&Analysis], widths: &[HalfWidth]) -> Vec<Check> {
     out.push(worst(runs, CheckId::UnexplainedAnomalies, unexplained_anomalies_of));
     if runs.iter().any(|a| a.run.server_scrapes.is_some()) {
         out.push(worst(runs, CheckId::ServerMetrics, server_metrics_of));
+    }
+    // Only where lengths were built exactly: word prompts are approximate by design.
+    if runs.iter().any(|a| a.prompt_lengths.as_ref().is_some_and(|p| p.exact)) {
+        out.push(worst(runs, CheckId::PromptLengths, prompt_lengths_of));
     }
     out.push(replication(runs.len()));
     out

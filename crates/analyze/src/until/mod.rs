@@ -585,6 +585,7 @@ pub fn view_of(done: &[Finished], until_s: f64, origin_s: f64) -> RequestView {
         itl_offsets: Vec::new(),
         itl_ms: Vec::new(),
         cached_tokens: Vec::new(),
+        intended_input_tokens: Vec::new(),
         turn: Vec::new(),
         adapter: Vec::new(),
         adapter_names: Vec::new(),

@@ -368,3 +368,86 @@ fn sharegpt_conversations_become_sessions() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("give a ShareGPT JSON file"), "{}", stderr(&o));
 }
+
+fn tokenizer() -> String {
+    repo().join("fixtures/tokenizer/tokenizer.json").display().to_string()
+}
+
+/// The prompt-length comparison of a run, with its check's status.
+fn prompt_lengths(dir: &Path) -> (Value, String) {
+    let a = analyze(dir);
+    all_ok(&a);
+    let check = a["credibility"]["checks"].as_array().unwrap().iter().find(|c| c["name"] == "prompt_lengths").map_or("absent".into(), |c| c["status"].as_str().unwrap().to_string());
+    (a["prompt_lengths"].clone(), check)
+}
+
+#[test]
+fn a_tokenizer_builds_prompts_of_exactly_the_length_asked() {
+    let scratch = Scratch::new("wl-tokens");
+    let t = tokenizer();
+    // The mock counts with the same tokenizer, as a server of that model does (with its BOS).
+    let mock = MockProcess::start(&["--tokenizer", t.as_str(), "--output-tokens", "4", "--ttft", "2ms", "--token-delay", "1ms"]);
+    let runs: [(&str, Vec<&str>, f64); 3] = [
+        ("text", vec!["--input-len", "uniform:1-400"], 0.0),
+        ("ids", vec!["--input-len", "300", "--prompt-token-ids"], 300.0),
+        ("chat-prefix", vec!["--api", "chat", "--input-len", "50", "--prefix-groups", "3", "--prefix-len", "64"], 114.0),
+    ];
+    for (name, flags, median) in runs {
+        let out = scratch.path(name);
+        let mut args = vec!["--rate", "50", "--requests", "120", "--tokenizer", t.as_str()];
+        args.extend(flags);
+        bench(&mock, &out, &args);
+        let (p, check) = prompt_lengths(&out);
+        assert_eq!((p["exact"].as_bool(), p["share_equal"].as_f64(), p["requests"].as_u64()), (Some(true), Some(1.0), Some(120)), "{name}: {p}");
+        assert_eq!(check, "PASS", "{name}");
+        if median > 0.0 {
+            // Token ids carry no BOS; the chat messages are the system prompt and the user's.
+            assert_eq!(p["intended_median"].as_f64(), Some(median), "{name}: {p}");
+        }
+    }
+    let run = run_json(&scratch.path("text"));
+    assert_eq!(run["config"]["extra"]["prompt_lengths"], "exact");
+}
+
+#[test]
+fn a_server_that_counts_otherwise_is_named_and_word_prompts_say_they_are_approximate() {
+    let scratch = Scratch::new("wl-token-mismatch");
+    let dataset = scratch.path("prompts.jsonl");
+    std::fs::write(&dataset, "\"Hello, world! How are you doing today?\"\n{\"prompt\": \"Summarize: throughput, latency; and goodput.\"}\n").unwrap();
+    // The mock counts words: punctuation and rare words are more tokens than words.
+    let mock = MockProcess::start(&["--output-tokens", "4", "--ttft", "2ms", "--token-delay", "1ms"]);
+    let out = scratch.path("mismatch");
+    bench(&mock, &out, &["--rate", "50", "--requests", "40", "--tokenizer", tokenizer().as_str(), "--dataset", dataset.to_str().unwrap()]);
+    let (p, check) = prompt_lengths(&out);
+    assert_eq!(check, "WARN", "{p}");
+    assert!(p["relative_difference_median"].as_f64().unwrap() < -0.3, "{p}");
+    let words = scratch.path("words");
+    bench(&mock, &words, &["--rate", "50", "--requests", "40"]);
+    let (p, check) = prompt_lengths(&words);
+    assert_eq!((p["exact"].as_bool(), check.as_str()), (Some(false), "absent"), "{p}");
+    assert_eq!(run_json(&words)["config"]["extra"]["prompt_lengths"], "approximate");
+}
+
+#[test]
+fn a_tokenizer_that_cannot_load_or_be_used_is_exit_2() {
+    let scratch = Scratch::new("wl-token-bad");
+    let broken = scratch.path("tokenizer.json");
+    std::fs::write(&broken, "{\"model\": 3}").unwrap();
+    let out = scratch.path("never");
+    let (out, broken) = (out.to_str().unwrap(), broken.to_str().unwrap());
+    let t = tokenizer();
+    let base = ["bench", "--url", "http://127.0.0.1:9", "--model", "m", "--rate", "1", "--requests", "1", "--out", out];
+    for (flags, said) in [
+        (vec!["--tokenizer", "/nonexistent/model"], "--tokenizer /nonexistent/model: no such file"),
+        (vec!["--tokenizer", broken], "cannot load the tokenizer"),
+        (vec!["--prompt-token-ids"], "--prompt-token-ids needs --tokenizer"),
+        (vec!["--prompt-token-ids", "--tokenizer", t.as_str(), "--api", "chat"], "use --api completions"),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(flags.iter().copied()).collect();
+        let o = credence(&args);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(said), "{flags:?}: {}", stderr(&o));
+    }
+    let o = credence(&["mock-server", "--tokenizer", broken]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -29,6 +29,8 @@ pub struct PromptLengths {
     pub relative_difference_median: f64,
     /// Share of requests whose counts differ by more than `TOLERANCE`.
     pub share_beyond_tolerance: f64,
+    /// Share of requests the server counted exactly as built.
+    pub share_equal: f64,
 }
 
 impl PromptLengths {
@@ -64,6 +66,7 @@ pub fn compare(r: &RequestView, exact: bool) -> Option<PromptLengths> {
         difference_median: median_of(pairs.iter().map(|(a, b)| b - a).collect()),
         relative_difference_median: median_of(relative.clone()),
         share_beyond_tolerance: relative.iter().filter(|d| d.abs() > TOLERANCE).count() as f64 / pairs.len() as f64,
+        share_equal: pairs.iter().filter(|(a, b)| a == b).count() as f64 / pairs.len() as f64,
     })
 }
 
@@ -85,11 +88,11 @@ mod tests {
     fn exact_lengths_agree_or_are_a_mismatch() {
         let same = compare(&view(&[(100.0, 100.0), (200.0, 200.0), (300.0, 300.0)]), true).unwrap();
         assert!(!same.mismatch());
-        assert_eq!((same.requests, same.share_beyond_tolerance, same.difference_median), (3, 0.0, 0.0));
+        assert_eq!((same.requests, same.share_beyond_tolerance, same.difference_median, same.share_equal), (3, 0.0, 0.0, 1.0));
         // A chat template's 12 tokens on prompts of about 100: a constant the median shows.
         let templated = compare(&view(&[(100.0, 112.0), (90.0, 102.0), (110.0, 122.0), (100.0, f32::NAN)]), true).unwrap();
         assert!(templated.mismatch());
-        assert_eq!((templated.requests, templated.difference_median), (3, 12.0));
+        assert_eq!((templated.requests, templated.difference_median, templated.share_equal), (3, 12.0, 0.0));
         // Words are approximate: a difference is reported, never a mismatch.
         assert!(!compare(&view(&[(100.0, 130.0)]), false).unwrap().mismatch());
         assert_eq!(compare(&RequestView::default(), true), None);

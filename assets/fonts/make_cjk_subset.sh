@@ -1,14 +1,14 @@
 #!/bin/sh
-# Regenerates NotoSansCJKsc-Subset.otf: Noto Sans CJK SC Regular (OFL-1.1), cut to ASCII, the
-# characters the message catalog uses plus GB 2312's level-1 hanzi (the 3755 most common) and
-# its punctuation and full-width rows, without hinting or layout features. The whole of
-# GB 2312 (6763 hanzi) would add 1.5 MB to the binary and break its 60 MB budget; level 1
-# adds about 0.8 MB. And NotoSansCJKsc-Bold-Subset.otf: the Bold weight, cut to ASCII, the
-# punctuation rows and the catalogs' characters only (headings, table headers and the
-# headline are catalog words and numbers; a bold run name in a hanzi outside them shows in
-# the regular weight).
+# Regenerates NotoSansCJKsc-Subset.otf and NotoSansCJKsc-Bold-Subset.otf: Noto Sans CJK SC
+# Regular and Bold (OFL-1.1), each cut to ASCII, the whole of GB 2312 (its 682 symbols and
+# 6,763 hanzi), the 8,105 hanzi of the Table of General Standard Chinese Characters
+# (通用规范汉字表, 2013: GB 2312 lacks 昇 of 昇腾, for one), and every other character the
+# catalogs use, without hinting or layout features: 8,230 hanzi, about 2 MB a weight.
+# assets/fonts/common-hanzi.txt lists the symbols and hanzi, for the font test.
 #
-# Needs: python3 with fonttools (pip install fonttools), and NotoSansCJK-Regular.ttc from
+# Needs: python3 with fonttools (pip install fonttools); Unihan's kTGH field (Debian's
+# unicode-data: /usr/share/unicode/Unihan_OtherMappings.txt.bz2, or $UNIHAN); and
+# NotoSansCJK-Regular.ttc from
 # Debian's fonts-noto-cjk (apt-get download fonts-noto-cjk && dpkg-deb -x fonts-noto-cjk_*.deb x),
 # given as $1 (default: the installed file). Run from the repository root.
 set -eu
@@ -18,21 +18,32 @@ out=assets/fonts/NotoSansCJKsc-Subset.otf
 bold_out=assets/fonts/NotoSansCJKsc-Bold-Subset.otf
 chars=$(mktemp)
 bold_chars=$(mktemp)
-python3 - "$chars" "$bold_chars" <<'PY'
+unihan=${UNIHAN:-/usr/share/unicode/Unihan_OtherMappings.txt.bz2}
+python3 - "$chars" "$bold_chars" "$unihan" <<'PY'
+import bz2
 import sys
 # ASCII: Chinese reports set Latin letters and digits in the same sans as the hanzi.
 text = set(chr(c) for c in range(0x20, 0x7F))
 bold = set(text)
-# GB 2312 rows 1 (punctuation) and 3 (full-width ASCII), and rows 16-55 (level-1 hanzi).
-for hi in [0xA1, 0xA3] + list(range(0xB0, 0xD8)):
+# GB 2312 rows 1-9 (punctuation, symbols, full-width forms, kana, Greek, Cyrillic, pinyin,
+# box drawing) and 16-87 (the 6,763 hanzi of levels 1 and 2), in both weights.
+for hi in list(range(0xA1, 0xAA)) + list(range(0xB0, 0xF8)):
     for lo in range(0xA1, 0xFF):
         try:
             c = bytes([hi, lo]).decode("gb2312")
         except UnicodeDecodeError:
             continue
         text.add(c)
-        if hi < 0xB0:
-            bold.add(c)
+        bold.add(c)
+# The Table of General Standard Chinese Characters: Unihan's kTGH field.
+for line in bz2.open(sys.argv[3], "rt", encoding="utf-8"):
+    fields = line.split("\t")
+    if len(fields) == 3 and fields[1] == "kTGH":
+        c = chr(int(fields[0][2:], 16))
+        text.add(c)
+        bold.add(c)
+# The list the font test checks both weights against.
+open("assets/fonts/common-hanzi.txt", "w", encoding="utf-8").write("".join(sorted(c for c in text if ord(c) > 127)) + "\n")
 # Every non-ASCII character of the catalogs, the Chinese builders and the template.
 import glob
 for path in sorted(glob.glob("crates/report/templates/*.typ")) + sorted(glob.glob("crates/report/src/i18n/*.rs")) + sorted(glob.glob("locales/zh/*.ftl")):

@@ -1,8 +1,9 @@
 //! Characters the embedded fonts lack. A run's own strings (a model name, a GPU's name) can hold
 //! any character, and the CJK subset holds only the common ones. Before the PDF is set, every
 //! character of its content is looked up: one the embedded fonts lack is set from a system CJK
-//! font when one is installed; otherwise it becomes U+FFFD (a replacement mark, which the
-//! embedded fonts have) and one warning names them, so that no PDF is silently tofu.
+//! font when one is installed; otherwise it becomes its code point in brackets (`[U+9F98]`,
+//! ASCII, which every embedded font has) and one warning names them, so that no PDF is
+//! silently tofu and a reader can still tell which character it was (a bare U+FFFD cannot).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -45,7 +46,7 @@ pub struct Coverage {
 
 /// Looks up every character of `texts` (the view's JSON and the charts' SVG, whose legends
 /// carry GPU names); adds the first of `system` that has the missing ones, and replaces those
-/// still missing with U+FFFD in place.
+/// still missing with their code points in place.
 pub fn cover(texts: &mut [String], system: &[&str]) -> Coverage {
     let missing: BTreeSet<char> = texts.iter().flat_map(|t| t.chars()).filter(|c| !covered(*c)).collect();
     if missing.is_empty() {
@@ -61,10 +62,15 @@ pub fn cover(texts: &mut [String], system: &[&str]) -> Coverage {
     }
     for text in texts.iter_mut() {
         if text.chars().any(|c| missing.contains(&c)) {
-            *text = text.chars().map(|c| if missing.contains(&c) { '\u{fffd}' } else { c }).collect();
+            *text = text.chars().map(|c| if missing.contains(&c) { code_point(c) } else { c.to_string() }).collect();
         }
     }
     Coverage { system_fonts: Vec::new(), replaced: missing }
+}
+
+/// What stands for a character no font has: `[U+2A6A5]`.
+pub fn code_point(c: char) -> String {
+    format!("[U+{:04X}]", c as u32)
 }
 
 #[cfg(test)]
@@ -82,13 +88,15 @@ mod tests {
     }
 
     #[test]
-    fn a_character_no_font_has_becomes_a_replacement_mark() {
+    fn a_character_no_font_has_becomes_its_code_point() {
         let mut texts = [r#"{"title":"模型 𪚥-7B"}"#.to_string(), "<text>GPU 𪚥</text>".to_string()];
         let c = cover(&mut texts, &[]);
-        assert_eq!(texts[0], r#"{"title":"模型 �-7B"}"#);
-        assert_eq!(texts[1], "<text>GPU �</text>");
+        assert_eq!(texts[0], r#"{"title":"模型 [U+2A6A5]-7B"}"#);
+        assert_eq!(texts[1], "<text>GPU [U+2A6A5]</text>");
         assert_eq!(c.replaced.into_iter().collect::<String>(), "𪚥");
-        assert!(covered('\u{fffd}'));
+        // Domestic hardware names are in GB 2312: no fallback at all.
+        let title = cover(&mut [r#"{"title":"昇腾 910B 推理压测（鲲鹏服务器）"}"#.to_string()], &[]);
+        assert!(title.replaced.is_empty() && title.system_fonts.is_empty());
         let plain = cover(&mut [r#"{"title":"sim-8b 压测"}"#.to_string()], &[]);
         assert!(plain.replaced.is_empty() && plain.system_fonts.is_empty());
     }

@@ -98,7 +98,8 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
     let covered = glyphs::cover(&mut texts, &glyphs::SYSTEM_CJK_FONTS);
     if !covered.replaced.is_empty() {
         let chars: String = covered.replaced.iter().collect();
-        eprintln!("warning: no embedded or system font has {chars:?}; the PDF shows U+FFFD (\u{fffd}) in their place");
+        let shown: Vec<String> = covered.replaced.iter().map(|c| glyphs::code_point(*c)).collect();
+        eprintln!("warning: no embedded or system font has {chars:?}; the PDF shows their code points ({}) in their place", shown.join(", "));
     }
     let json = texts.pop().unwrap_or_default();
     let mut chart_dict = Dict::new();

@@ -1,13 +1,17 @@
 //! Bench: how long `bench` takes to prepare its prompts. Each request's prompt is built from the
 //! seed and its number just before its send (no preparation pass), so this measures the
 //! per-request cost times the count: 100 000 synthetic prompts of 8 192 words, and the same
-//! from a Mooncake trace's blocks (512 words a block, half the blocks shared), single-threaded.
+//! from a Mooncake trace's blocks (512 words a block, half the blocks shared), single-threaded;
+//! then the same synthetic prompts of exact token length with the test tokenizer
+//! (`fixtures/tokenizer`, `bench --tokenizer`), where loading the tokenizer is timed apart.
 //!
-//! `cargo bench --bench prompt_prep`. Environment: PROMPTS=100000 and WORDS=8192.
+//! `cargo bench --bench prompt_prep`. Environment: PROMPTS=100000, WORDS=8192 and TOKENIZER
+//! (a tokenizer.json; default the test tokenizer).
 
 use std::time::Instant;
 
-use credence::bench::lengths::{request_rng, synthetic_prompt};
+use credence::bench::lengths::{Vocab, request_rng, synthetic_prompt};
+use credence::bench::tokens::TokenWords;
 use credence::bench::workload::{Trace, TraceEntry};
 
 fn env_or(name: &str, default: usize) -> usize {
@@ -19,7 +23,7 @@ fn main() {
     let t0 = Instant::now();
     let mut bytes = 0usize;
     for k in 0..n as u64 {
-        bytes += synthetic_prompt(k, words, &mut request_rng(1, k)).len();
+        bytes += synthetic_prompt(k, words, &mut request_rng(1, k), &Vocab::Words).len();
     }
     let synthetic = t0.elapsed().as_secs_f64();
     let blocks = words.div_ceil(512) as usize;
@@ -35,8 +39,18 @@ fn main() {
     let trace = Trace { path: "bench".into(), entries, block: 512, speed: 1.0 };
     let t1 = Instant::now();
     for k in 0..n {
-        bytes += trace.prompt(1, k).len();
+        bytes += trace.prompt(1, k, &Vocab::Words).len();
     }
     let traced = t1.elapsed().as_secs_f64();
+    let path = std::env::var("TOKENIZER").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/tokenizer/tokenizer.json").into());
+    let t2 = Instant::now();
+    let vocab = Vocab::Tokens(std::sync::Arc::new(TokenWords::load(std::path::Path::new(&path)).expect("the tokenizer loads")));
+    let load = t2.elapsed().as_secs_f64();
+    let t3 = Instant::now();
+    for k in 0..n as u64 {
+        bytes += synthetic_prompt(k, words, &mut request_rng(1, k), &vocab).len();
+    }
+    let tokens = t3.elapsed().as_secs_f64();
+    println!("{n} prompts of exactly {words} tokens ({path}): {tokens:.2} s ({:.1} µs each) after {load:.2} s loading the tokenizer", tokens / n as f64 * 1e6);
     println!("{n} prompts of {words} words: synthetic {synthetic:.2} s ({:.1} µs each), from trace blocks {traced:.2} s ({:.1} µs each); {:.1} GB built", synthetic / n as f64 * 1e6, traced / n as f64 * 1e6, bytes as f64 / 1e9);
 }

@@ -141,10 +141,12 @@ impl Vocab {
 /// TTFT; a tokenizer's words need no such tag (two prompts of random words from hundreds share
 /// no cache block of 16 by chance), and it would cost tokens.
 pub fn synthetic_prompt(k: u64, words: u32, rng: &mut ChaCha8Rng, vocab: &Vocab) -> String {
-    let mut p = match vocab {
-        Vocab::Words => format!("{k}"),
-        Vocab::Tokens(_) => vocab.word(rng).to_string(),
-    };
+    // Room for words of about 7 bytes and their spaces: no regrowth for most prompts.
+    let mut p = String::with_capacity(words as usize * 8);
+    match vocab {
+        Vocab::Words => p.push_str(&k.to_string()),
+        Vocab::Tokens(_) => p.push_str(vocab.word(rng)),
+    }
     for _ in 1..words {
         p.push(' ');
         p.push_str(vocab.word(rng));

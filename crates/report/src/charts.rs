@@ -15,12 +15,13 @@ use crate::i18n::{Lang, fill, tr};
 
 const FONT: &str = "Libertinus Serif";
 
-/// The charts' font list in `lang`: the embedded CJK font follows for Chinese glyphs, which
-/// typst's SVG renderer takes from the next family that has them.
+/// The charts' font list in `lang`: the document's own face, so that a chart's ticks, legends
+/// and title share it (a Chinese report is set in Noto Sans CJK SC, Latin included; Libertinus
+/// follows for the few symbols it lacks, which typst's SVG renderer takes from the next family).
 pub fn font_family(lang: Lang) -> &'static str {
     match lang {
         Lang::En => FONT,
-        Lang::Zh => "Libertinus Serif, Noto Sans CJK SC",
+        Lang::Zh => "Noto Sans CJK SC, Libertinus Serif",
     }
 }
 

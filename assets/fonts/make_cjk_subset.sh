@@ -4,7 +4,10 @@
 # 6,763 hanzi), the 8,105 hanzi of the Table of General Standard Chinese Characters
 # (通用规范汉字表, 2013: GB 2312 lacks 昇 of 昇腾, for one), and every other character the
 # catalogs use, without hinting or layout features: 8,230 hanzi, about 2 MB a weight.
-# assets/fonts/common-hanzi.txt lists the symbols and hanzi, for the font test.
+# assets/fonts/common-hanzi.txt lists the symbols and hanzi, for the font test. And
+# NotoSansCJKsc-Catalog.otf: the Regular weight cut to the catalogs' characters alone, which an
+# HTML page embeds when its text needs no other (a page with rarer hanzi embeds the Regular
+# subset above).
 #
 # Needs: python3 with fonttools (pip install fonttools); Unihan's kTGH field (Debian's
 # unicode-data: /usr/share/unicode/Unihan_OtherMappings.txt.bz2, or $UNIHAN); and
@@ -16,10 +19,12 @@ ttc=${1:-/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc}
 bold_ttc=$(dirname "$ttc")/NotoSansCJK-Bold.ttc
 out=assets/fonts/NotoSansCJKsc-Subset.otf
 bold_out=assets/fonts/NotoSansCJKsc-Bold-Subset.otf
+catalog_out=assets/fonts/NotoSansCJKsc-Catalog.otf
 chars=$(mktemp)
 bold_chars=$(mktemp)
+catalog_chars=$(mktemp)
 unihan=${UNIHAN:-/usr/share/unicode/Unihan_OtherMappings.txt.bz2}
-python3 - "$chars" "$bold_chars" "$unihan" <<'PY'
+python3 - "$chars" "$bold_chars" "$unihan" "$catalog_chars" <<'PY'
 import bz2
 import sys
 # ASCII: Chinese reports set Latin letters and digits in the same sans as the hanzi.
@@ -50,6 +55,10 @@ for path in sorted(glob.glob("crates/report/templates/*.typ")) + sorted(glob.glo
     used = [c for c in open(path, encoding="utf-8").read() if ord(c) > 127]
     text.update(used)
     bold.update(used)
+catalog = set()
+for path in sorted(glob.glob("crates/report/templates/*.typ")) + sorted(glob.glob("crates/report/src/i18n/*.rs")) + sorted(glob.glob("locales/zh/*.ftl")):
+    catalog.update(c for c in open(path, encoding="utf-8").read() if ord(c) > 127)
+open(sys.argv[4], "w", encoding="utf-8").write("".join(sorted(catalog)))
 open(sys.argv[1], "w", encoding="utf-8").write("".join(sorted(text)))
 open(sys.argv[2], "w", encoding="utf-8").write("".join(sorted(bold)))
 PY
@@ -58,5 +67,7 @@ pyftsubset "$ttc" --font-number=2 --text-file="$chars" --output-file="$out" \
   --layout-features='' --no-hinting --name-IDs='*' --name-languages='*'
 pyftsubset "$bold_ttc" --font-number=2 --text-file="$bold_chars" --output-file="$bold_out" \
   --layout-features='' --no-hinting --name-IDs='*' --name-languages='*'
-rm -f "$chars" "$bold_chars"
-ls -l "$out" "$bold_out"
+pyftsubset "$ttc" --font-number=2 --text-file="$catalog_chars" --output-file="$catalog_out" \
+  --layout-features='' --no-hinting --name-IDs='*' --name-languages='*'
+rm -f "$chars" "$bold_chars" "$catalog_chars"
+ls -l "$out" "$bold_out" "$catalog_out"

@@ -156,6 +156,19 @@ fn a_comparison_and_a_chinese_page_work_in_chromium() {
     assert!(html.contains(r#"<html lang="zh-Hans">"#));
     assert!(page_data(&html)["view"]["statement"].as_str().unwrap().chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "the statement is in Chinese");
     check_in_browser(&zh, &s.path("zh.png"));
+    // No hanzi is tofu, whether or not the machine has a CJK font (this one has none): the page
+    // embeds the catalog's characters, and the full common set when a title needs more.
+    let titled = s.path("titled.html");
+    write(&["report", "--demo", "--lang", "zh", "--resamples", "499", "--title", "昇腾 910B 推理压测（鲲鹏服务器）"], &titled);
+    for (page, embedded) in [(&zh, 100_000..400_000), (&titled, 2_000_000..3_000_000)] {
+        let html = std::fs::read_to_string(page).unwrap();
+        let font = html.split("base64,").nth(1).map_or(0, |rest| rest.find(')').unwrap_or(0));
+        assert!(embedded.contains(&font), "{}: {font} bytes of embedded font", page.display());
+        let glyphs = &self_test(page).0["glyphs"];
+        assert!(glyphs["hanzi"].as_u64().unwrap() > 100 && glyphs["tofu"] == 0, "{}: {glyphs}", page.display());
+    }
+    let (en, _) = self_test(&page);
+    assert_eq!(en["glyphs"]["tofu"], 0, "{en}");
 }
 
 #[test]

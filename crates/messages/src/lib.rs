@@ -19,6 +19,7 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use serde::{Deserialize, Serialize};
 
 mod catalogs;
+pub mod spacing;
 mod vocabulary;
 pub use catalogs::{CATALOGS, ids, variables};
 pub use vocabulary::metric_label;
@@ -186,7 +187,11 @@ pub fn render(lang: Lang, message: &Message) -> String {
         args.set(name.as_str(), value(lang, arg));
     }
     let mut errors = Vec::new();
-    bundle.format_pattern(pattern, Some(&args), &mut errors).into_owned()
+    let text = bundle.format_pattern(pattern, Some(&args), &mut errors);
+    match lang {
+        Lang::Zh => spacing::cjk_latin_spaced(&text),
+        Lang::En => text.into_owned(),
+    }
 }
 
 fn value(lang: Lang, arg: &Arg) -> FluentValue<'static> {

@@ -1133,8 +1133,30 @@ async function selftest(interactiveMs) {
     g.reset();
   }
   await new Promise((r) => setTimeout(r, 50));
-  const result = { errors: caught.slice(), charts: charts.length, drawn, zoom_linked: zoomLinked, linked_charts: linked, zooms, interactive_ms: interactiveMs };
+  const glyphs = await tofuCount();
+  const result = { errors: caught.slice(), charts: charts.length, drawn, zoom_linked: zoomLinked, linked_charts: linked, zooms, interactive_ms: interactiveMs, glyphs };
   document.body.append(h('pre', { id: 'credence-selftest' }, JSON.stringify(result)));
+}
+
+/** For the browser test: the page's distinct hanzi (300 at most) drawn on a canvas in the
+ *  page's own font list, and how many of them came out as the box of a character no font has
+ *  (U+10FFFD's pixels): none where the page's fonts, embedded or installed, cover its text. */
+async function tofuCount() {
+  const font = `24px ${getComputedStyle(document.body).fontFamily}`;
+  const hanzi = [...new Set([...document.body.innerText].filter((c) => /\p{Script=Han}/u.test(c)))].slice(0, 300);
+  await document.fonts.load(font, hanzi.join(''));
+  const canvas = document.createElement('canvas');
+  canvas.width = 32;
+  canvas.height = 32;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const pixels = (c) => {
+    ctx.clearRect(0, 0, 32, 32);
+    ctx.font = font;
+    ctx.fillText(c, 2, 26);
+    return ctx.getImageData(0, 0, 32, 32).data.join(',');
+  };
+  const tofu = pixels('\u{10FFFD}');
+  return { hanzi: hanzi.length, tofu: hanzi.filter((c) => pixels(c) === tofu).length };
 }
 
 /** A mouse drag across `el` from one share of its width to another, at mid height. */

@@ -54,7 +54,7 @@ pub(crate) fn page_words(lang: Lang, groups: &[&str]) -> BTreeMap<String, String
 /// The page around `data` (a JSON value with a `kind` the script dispatches on).
 pub(crate) fn page(lang: Lang, title: &str, data: &impl Serialize) -> Result<Vec<u8>, ReportError> {
     let json = serde_json::to_string(data).map_err(|e| ReportError::Render(e.to_string()))?;
-    let style = format!("{UPLOT_CSS}\n{STYLE}");
+    let style = format!("{UPLOT_CSS}\n{STYLE}{}", embedded_font(lang, &json));
     let fill = |name: &str| -> Option<String> {
         Some(match name {
             "lang" => lang_tag(lang).to_string(),
@@ -69,6 +69,22 @@ pub(crate) fn page(lang: Lang, title: &str, data: &impl Serialize) -> Result<Vec
     };
     fill_template(TEMPLATE, fill).map(String::into_bytes)
 }
+
+/// A Chinese page carries its CJK font as data, so that no hanzi is tofu on a machine without
+/// one: `--font` names it after the system CJK fonts, which win where they are installed.
+fn embedded_font(lang: Lang, text: &str) -> String {
+    use base64::Engine;
+    match lang {
+        Lang::En => String::new(),
+        Lang::Zh => {
+            let data = base64::engine::general_purpose::STANDARD.encode(crate::fonts::cjk_for_page(text));
+            format!("\n@font-face {{ font-family: \"{EMBEDDED_FONT}\"; src: url(data:font/otf;base64,{data}) format(\"opentype\"); }}\n")
+        }
+    }
+}
+
+/// The family name the embedded font goes by (report.css lists it in `--font`).
+const EMBEDDED_FONT: &str = "credence CJK";
 
 /// Replaces each `{{name}}` of the template in one pass, so nothing inserted (a model name in
 /// the data, say) is read again as a placeholder.

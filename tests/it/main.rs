@@ -50,4 +50,5 @@ mod until_cli;
 mod until_study;
 mod validate_cli;
 mod workloads_cli;
+mod zh_layout;
 mod zh_definitions;

@@ -56,9 +56,10 @@ pub struct WorkloadFlags {
     /// With --lora: random (by the seed) or round-robin.
     #[arg(long, default_value = "random", hide_short_help = true)]
     pub lora_assignment: String,
-    /// A model's tokenizer.json, or the model folder that holds one: --input-len,
-    /// --prefix-len and --trace-block then count its tokens exactly, and each request records
-    /// its intended length. Read locally; nothing is fetched.
+    /// Exact token lengths, with a model's tokenizer.json (or its folder).
+    ///
+    /// --input-len, --prefix-len and --trace-block then count its tokens exactly, and each
+    /// request records its intended length. Read locally; nothing is fetched.
     #[arg(long, value_name = "PATH")]
     pub tokenizer: Option<PathBuf>,
     /// With --tokenizer and --api completions: send prompts as token ids.

@@ -134,7 +134,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 10, hide_short_help = true)]
     max_runs: u32,
     /// With --repeat: wait this long between runs, e.g. 60s.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     cooldown: Option<String>,
     /// Language of the live view and the progress lines: en, zh, or auto (from LC_ALL,
     /// LC_MESSAGES or LANG).

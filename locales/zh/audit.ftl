@@ -25,7 +25,7 @@ audit-credence-differs = { $reason }；credence 的稳态值相差 { $by } %{ $w
 audit-why-list = （{ $items }）
 audit-definition = { $definition }
 audit-why = { $why ->
-        [dropped] credence 舍弃了 { $warmup } 个预热请求和 { $ramp_down } 个收尾请求，该工具使用了全部请求
+        [dropped] credence 舍弃了 { $warmup } 个预热请求和 { $ramp_down } 个收尾段的请求，该工具使用了全部请求
         [tail] 均值和标准差受长尾牵动；credence 的主要指标是百分位数
         [itl-chunk] 此处的 ITL 按流式数据块计算，而非按 token
         [tpot-definitions] 各工具的 TPOT 定义不同（逐请求平均或合并全部间隔）

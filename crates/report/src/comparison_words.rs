@@ -62,11 +62,16 @@ pub fn table_header() -> [Message; 6] {
     ["metric", "base", "cand", "change", "tolerance", "verdict"].map(|c| Message::new("compare-column").text("column", c))
 }
 
+/// An interval's method as a reader says it (English keeps the identifier the JSON records).
+fn method_name(method: &str) -> Message {
+    Message::new("method-name").text("method", method)
+}
+
 /// What the table's intervals are, in one line under it.
 pub fn table_note(c: &Comparison) -> Message {
     let m = c.metrics.values().find(|m| m.change.resamples > 0);
     Message::new("compare-table-note")
-        .text("method", m.map_or("", |m| m.change.method))
+        .msg("method", method_name(m.map_or("", |m| m.change.method)))
         .int("resamples", m.map_or(0, |m| m.change.resamples))
         .int("seed", m.map_or(0, |m| m.change.seed))
 }
@@ -360,7 +365,7 @@ pub fn details(c: &Comparison) -> Message {
         .list("base", identifiers(&c.base_runs), Sep::Enumeration)
         .list("cand", identifiers(&c.cand_runs), Sep::Enumeration)
         .msg("replication", runs_message("compare-replication-short", c))
-        .text("method", first.map_or("", |m| m.change.method))
+        .msg("method", method_name(first.map_or("", |m| m.change.method)))
         .int("resamples", first.map_or(0, |m| m.change.resamples))
         .int("seed", first.map_or(0, |m| m.change.seed))
 }

@@ -312,7 +312,7 @@ pub fn view(r: &Report, lang: Lang) -> View {
         timelines: Vec::new(),
         distributions: Vec::new(),
         findings: r.runs.iter().flat_map(|a| a.findings.iter().map(move |f| run_view::finding(a, f, lang))).collect(),
-        findings_none: tr(lang, "view.findings_none"),
+        findings_none: run_view::findings_none(r, lang),
         unexplained: r.runs.iter().flat_map(|a| run_view::unexplained(a, lang)).collect(),
         not_checked: run_view::not_checked(r, lang),
         verdict_first: r.comparison.is_some() || r.sweep.is_some() || r.capacity_comparison.is_some(),

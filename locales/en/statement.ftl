@@ -25,15 +25,15 @@ quoted-ms = { $kind ->
 
 ## `$condition` is `measured` after a clean-window sentence: these numbers are of every window.
 stmt-widths = { $condition ->
-        [measured] As measured (every window), the 95 % intervals reach { $items }.
+        [measured] As measured, the 95 % intervals reach { $items }.
        *[all] The 95 % intervals reach { $items }.
     }
 stmt-unbounded = { $condition ->
-        [measured] As measured (every window), { $items } cannot be bounded with this much data and must not be quoted as a number.
+        [measured] As measured, { $items } cannot be bounded with this much data and must not be quoted as a number.
        *[all] { $items } cannot be bounded with this much data and must not be quoted as a number.
     }
 stmt-short-tails = { $condition ->
-        [measured] As measured (every window), too few samples to bound { $items }: these are reported as insufficient data, not as numbers.
+        [measured] As measured, too few samples to bound { $items }: these are reported as insufficient data, not as numbers.
        *[all] Too few samples to bound { $items }: these are reported as insufficient data, not as numbers.
     }
 tail-label = { $p } { $metric }

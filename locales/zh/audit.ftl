@@ -57,3 +57,36 @@ audit-stat = { $stat ->
         [max] 最大值
        *[other] 标准差
     }
+
+## 表中声称值的名称：工具的键，以及 credence 对应的指标和统计量。
+audit-claim = { $key }（{ $metric }，{ $stat }）
+audit-claim-metric = { $metric ->
+        [requests_per_s] 请求吞吐量
+        [output_tokens_per_s] 输出 token 吞吐量
+        [input_tokens_per_s] 输入 token 吞吐量
+        [total_tokens_per_s] 总 token 吞吐量
+        [goodput_per_s] 有效吞吐
+        [ttft] TTFT
+        [tpot] TPOT
+        [itl] ITL
+        [e2e] E2E
+        [ttfot] 首个输出 token 延迟
+        [service] 自计划发送起的 E2E
+        [send_lag] 发送延迟
+        [error_rate] 错误率
+       *[other] { $metric }
+    }
+audit-claim-stat = { $stat ->
+        [mean] 均值
+        [value] 数值
+        [median] 中位数
+        [min] 最小值
+        [max] 最大值
+        [std] 标准差
+        [std_sample] 样本标准差
+        [variance] 方差
+        [mode] 众数
+        [count] 计数
+        [sum] 总和
+       *[other] { $percentile }
+    }

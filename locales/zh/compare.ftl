@@ -45,7 +45,7 @@ empty = {""}
 ## The headline.
 compare-headline = { $parts }。
 compare-invalid = 对比无效（{ $gates }）
-compare-gate-failed = { $gate } 未通过
+compare-gate-failed = { $gate }未通过
 compare-a-gate-failed = 有一项有效性门槛未通过
 ## (The count of changes selects nothing: the Chinese lists them without a count or a plural.)
 compare-changes = { $verdict ->
@@ -95,7 +95,7 @@ compare-runs-failed = { $runs }；未通过：{ $checks }
 compare-arm-check = { $arm ->
         [base] 基线
        *[cand] 候选
-    } { $check }
+    }的{ $check }
 
 ## The top part under the headline.
 compare-column = { $column ->
@@ -108,9 +108,9 @@ compare-column = { $column ->
     }
 compare-table-note = 基线与候选：各组的统计量及其 95 % 置信区间。它们与变化量使用同一方差模型（{ $method }，重抽样 { $resamples } 次，种子 { $seed }；错误率用 Wilson 区间）。容差 τ：所要求的容差。运行间的离散计入置信区间，不会抬高 τ。判定：95 % 置信区间完全落在 ±τ 之外，为退化或改进；90 % 置信区间完全落在 ±τ 之内，为持平；其余为无法判断。
 compare-gates = 有效性门槛：{ $tally }{ $details }。
-compare-gates-details = （{ $items }）
+compare-gates-details = ；{ $items }
 compare-gate-count = { $status } { $n } 项
-compare-gate-detail = { $gate } { $status }：{ $reason }
+compare-gate-detail = { $gate }（{ $status }）：{ $reason }
 compare-no-gates = 无
 compare-summary = 对比的可信度取较弱的一组：{ $grade }。{ $gates } 项有效性门槛中 { $passed } 项通过。{ $replication }{ $changed }
 compare-replication = { $single ->
@@ -194,6 +194,20 @@ gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } 
        *[no] {""}
     }
 manifest-absent = （未设置）
+
+## 有效性门槛在句中的名称（`$gate` 为把 "." 换成 "-" 的门槛名；steady_state 另带运行名 `$run`）。
+gate-name = { $gate ->
+        [same_workload-input_lengths] 输入长度一致
+        [same_workload-output_lengths] 输出长度一致
+        [same_workload-arrival] 到达方式一致
+        [what_changed] 单一变更
+        [steady_state] 稳态（{ $run }）
+        [cache_state] 前缀缓存状态
+        [replication] 重复运行
+        [run_spread] 组内运行离散
+        [drift] 基线漂移
+       *[other] { $name }
+    }
 
 ## 纯文本输出（`credence compare`、`credence baseline check`）的小节标题和干净窗口各行。
 text-clean-title = 干净窗口（基线排除 { $base_s } s，占其窗口的 { $base_share } %；候选排除 { $cand_s } s，占 { $cand_share } %）：

@@ -25,15 +25,15 @@ quoted-ms = { $kind ->
 
 ## `$condition` 为 measured 时，前一句已给出干净窗口的数值：这几句说的是含全部窗口的实测值。
 stmt-widths = { $condition ->
-        [measured] 实测（含全部窗口）的 95 % 置信区间半宽：{ $items }。
+        [measured] 实测的 95 % 置信区间半宽：{ $items }。
        *[all] 95 % 置信区间的半宽：{ $items }。
     }
 stmt-unbounded = { $condition ->
-        [measured] 实测（含全部窗口）的 { $items } 在现有数据量下无法给出有界区间，不能作为数值引用。
+        [measured] 实测的 { $items } 在现有数据量下无法给出有界区间，不能作为数值引用。
        *[all] { $items } 在现有数据量下无法给出有界区间，不能作为数值引用。
     }
 stmt-short-tails = { $condition ->
-        [measured] 实测（含全部窗口）的 { $items } 样本过少，无法给出区间。报告中标为“数据不足”，不给出数值。
+        [measured] 实测的 { $items } 样本过少，无法给出区间。报告中标为“数据不足”，不给出数值。
        *[all] { $items } 的样本过少，无法给出区间。报告中标为“数据不足”，不给出数值。
     }
 tail-label = { $p } { $metric }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::detect::{Format, detect, unsupported};
-use credence_messages::Message;
+use credence_messages::{Lang, Message};
 use super::{ImportError, Input, read};
 
 /// How many folders down the walk goes (AIPerf's `phases/warmup/` is two below its run).
@@ -87,9 +87,9 @@ pub fn gather(paths: &[PathBuf], format: Format) -> Result<Gathered, ImportError
 fn nothing_read(paths: &[PathBuf], skipped: &[Skipped]) -> ImportError {
     match skipped.first() {
         None => ImportError::new(&paths[0], None, "an empty folder: no file to read"),
-        Some(s) if skipped.len() == 1 && s.path == paths[0] => ImportError::new(&s.path, None, format!("not read: {}", s.why)),
+        Some(s) if skipped.len() == 1 && s.path == paths[0] => ImportError::new(&s.path, None, format!("not read: {}", s.why.render(Lang::En))),
         Some(_) => ImportError::new(&paths[0], None, format!("no file that credence reads ({} set aside)", skipped.len()))
-            .hint(skipped.iter().map(|s| format!("{}: {}", s.path.display(), s.why)).collect::<Vec<_>>().join("; ")),
+            .hint(skipped.iter().map(|s| format!("{}: {}", s.path.display(), s.why.render(Lang::En))).collect::<Vec<_>>().join("; ")),
     }
 }
 

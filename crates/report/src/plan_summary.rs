@@ -26,8 +26,8 @@ fn row(marker: &str, cells: [&str; 5]) -> String {
 
 fn design_row(d: &Design, recommended: bool, lang: Lang) -> String {
     let power = format!("{:.0} %", d.power * 100.0);
-    let cells = [&d.runs_per_arm.to_string(), &span(d.duration_s, lang), &d.requests_per_run.to_string(), &power, &span(d.cost_s, lang)];
-    row(if recommended { "*" } else { " " }, cells)
+    let (runs, duration, requests, cost) = (d.runs_per_arm.to_string(), span(d.duration_s, lang), d.requests_per_run.to_string(), span(d.cost_s, lang));
+    row(if recommended { "*" } else { " " }, [&runs, &duration, &requests, &power, &cost])
 }
 
 pub fn summary(p: &Plan, lang: Lang) -> String {

@@ -98,8 +98,9 @@ fn reason_of(c: &Check) -> Message {
     if c.message.is_empty() { Message::new("as-written").text("text", c.reason.as_str()) } else { c.message.clone() }
 }
 
-/// A check's name in running text, as written (`raw`) or with its underscores as spaces.
-fn check_name(c: &Check, style: &str) -> Message {
+/// A check's name in running text, as written (`raw`) or with its underscores as spaces
+/// (English; Chinese names every check in words).
+pub fn check_name(c: &Check, style: &str) -> Message {
     let name = c.name.id();
     Message::new("check-name").text("check", name.replace('.', "-")).text("style", style).text("spaced", name.replace('_', " ")).text("name", name)
 }

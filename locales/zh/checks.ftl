@@ -10,7 +10,7 @@ check-cpu-governor = { $status ->
    *[warn] CPU 调频策略为“{ $governor }”：客户端频率调节会给延迟带来抖动
 }
 check-gpu-idle-and-cool = { $state ->
-    [cool] 开始时 GPU 温度为 { $temp } °C，且没有处于上一轮负载后的降温过程中
+    [cool] 开始时 GPU 温度为 { $temp } °C，不在上一轮负载后的降温过程中
     [warm] 开始时 GPU 温度已达 { $temp } °C：上一轮负载的余热可能让本次运行降频
     [cooling] 开始时 GPU 温度为 { $temp } °C，且仍在降温：上一轮负载的余热可能让本次运行降频
    *[unknown] 未知：没有记录开始时的 GPU 温度

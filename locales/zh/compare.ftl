@@ -183,14 +183,14 @@ steady-class = { $class ->
     }
 gate-replicated = 基线每组 { $base } 次运行，候选 { $cand } 次
 gate-cache-state = 前缀缓存命中率：基线 { $base } %，候选 { $cand } %{ $differ ->
-        [yes] ：这次比较测到的既有开关的影响，也有缓存状态的影响（两组都加 `--reset-prefix-cache`，或以相同方式预热）
+        [yes] ：这次比较既测到了开关的影响，也测到了缓存状态的影响（两组都加 `--reset-prefix-cache`，或以相同方式预热）
        *[no] ：在噪声范围内相同
     }
 gate-cache-one-arm = 只有一组报告了前缀缓存命中：无法比较缓存状态
 gate-single-run = 单次运行：配置本身的影响与运行间噪声无法区分
 gate-drift = 前后两次基线运行的 P50 TTFT 相差 { $percent } %
 gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } %，两组相差 { $change } %{ $as_much ->
-        [yes] ：同一配置的运行之间的差异与两种配置之间的差异一样大
+        [yes] ：同一配置的各次运行之间，差异与两种配置之间一样大
        *[no] {""}
     }
 manifest-absent = （未设置）

@@ -304,7 +304,7 @@ pub(crate) fn unexplained(a: &Analysis, lang: Lang) -> Vec<String> {
                 "view.unexplained",
                 &[
                     ("id", &a.run.run_id),
-                    ("series", &u.series),
+                    ("series", &metric_label(&u.series).render(lang)),
                     ("change", &change(u.peak_relative)),
                     ("start", &format!("{:.0}", u.start_s)),
                     ("end", &format!("{:.0}", u.end_s)),

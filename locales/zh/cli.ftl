@@ -5,11 +5,11 @@ cli-audit-claims = 工具声称值 { $claims } 项，复现 { $reproduced } 项�
 cli-audit-telemetry = 仅 GPU 遥测：GPU { $gpus } 块，负载中 { $loaded } 块，未计入 { $aside } 块；时段 { $episodes } 个；无法运行任何基于请求的检查
 cli-history-store = 历史记录目录 { $dir }：新增 { $added } 次运行，{ $present } 次已存在
 cli-baseline-saved = 已保存基线 { $name }：{ $runs } 次运行，位于 { $path }{ $single ->
-        [yes] （只有一次运行：运行间噪声为假定值，未经测量；请保存三次或更多运行）
+        [yes] （只有一次运行：运行间噪声为假定值，未经测量；请至少保存三次运行）
        *[no] {""}
     }
 
-## 遍历目录时未读取的文件（`import`、`audit`，以及交给 `report`、`compare`、`plan` 或 `baseline` 的工具目录），每个一行，写到 stderr。
+## 读取目录时跳过的文件（`import`、`audit`，以及交给 `report`、`compare`、`plan` 或 `baseline` 的工具目录），每个一行，写到 stderr。
 cli-skipped = 已跳过 { $path }：{ $why }
 skip-unsupported = { $file ->
         [aiperf-raw] AIPerf 的原始导出（profile_export_raw.jsonl，含每一条 SSE 消息；请改为导入 profile_export.jsonl）
@@ -23,7 +23,7 @@ skip-unsupported = { $file ->
 skip-unknown-json = 不属于任何已知压测格式的 JSON 文件
 skip-unrecognised = 无法从内容识别文件格式
 skip-symlink = 符号链接：不跟随
-skip-too-deep = 深于 { $depth } 层的目录：未搜索
+skip-too-deep = 超过 { $depth } 层的子目录：未搜索
 skip-ambiguous = 与 { $n } 次运行的文件同在 { $dir } 中：无法判断它属于哪次运行
 skip-no-run = 所在目录及其上级目录中都没有逐请求文件：它不属于任何运行
 skip-another = 本次运行已读取另一个 { $format } 文件：{ $path }

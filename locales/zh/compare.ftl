@@ -135,7 +135,7 @@ compare-details = { $valid ->
        *[yes] {""}
     }基线：{ $base }。候选：{ $cand }。{ $replication }。方法：{ $method }，重抽样 { $resamples } 次，种子 { $seed }。
 compare-replication-short = { $single ->
-        [yes] 每组单次运行：配置本身的影响与运行间噪声无法区分
+        [yes] 每组单次运行，配置本身的影响与运行间噪声无法区分
        *[no] 基线 { $base } 次、候选 { $cand } 次运行
     }
 compare-too-few-groups = { $metrics }：无法判断。某次运行的稳态窗口只有 { $groups } 个重抽样组，至少需要 { $min } 个才能衡量请求间的相关性
@@ -187,7 +187,7 @@ gate-cache-state = 前缀缓存命中率：基线 { $base } %，候选 { $cand }
        *[no] ：在噪声范围内相同
     }
 gate-cache-one-arm = 只有一组报告了前缀缓存命中：无法比较缓存状态
-gate-single-run = 单次运行：配置本身的影响与运行间噪声无法区分
+gate-single-run = 单次运行，配置本身的影响与运行间噪声无法区分
 gate-drift = 前后两次基线运行的 P50 TTFT 相差 { $percent } %
 gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } %，两组相差 { $change } %{ $as_much ->
         [yes] ：同一配置的各次运行之间，差异与两种配置之间一样大

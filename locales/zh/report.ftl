@@ -94,7 +94,7 @@ method-ttft = 首 token 延迟（TTFT），从实际发送时刻起算（首个 
 quantile-type7 = Hyndman–Fan 第 7 类（线性插值，与 numpy 默认相同）
 
 ## A fixed note of the analysis.
-replication-single = 单次运行：无法把配置本身的影响与运行间噪声区分开
+replication-single = 单次运行，配置本身的影响与运行间噪声无法区分
 
 ## The telemetry audit.
 telemetry-basis-clock_only = 仅依据 SM 时钟

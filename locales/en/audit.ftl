@@ -58,3 +58,12 @@ audit-stat = { $stat ->
         [max] max
        *[other] SD
     }
+
+## A claim as its row names it: the tool's key, and the metric and statistic credence reads it as.
+audit-claim = { $key } ({ $metric } { $stat })
+audit-claim-metric = { $metric }
+## English keeps the statistic's identifier; the percentile (`P50` for `p50`) is for a language
+## that words it.
+audit-claim-stat = { $percentile ->
+       *[other] { $stat }
+    }

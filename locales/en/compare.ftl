@@ -204,6 +204,13 @@ gate-run-spread = runs of one arm differ by up to { $spread } % in P50 TTFT; the
     }
 manifest-absent = (absent)
 
+## A validity gate's name in running text (`$gate` is its name with "." as "-", or
+## `steady_state` with `$run` the run's name): as written.
+gate-name = { $gate ->
+        [steady_state] steady_state.{ $run }
+       *[other] { $name }
+    }
+
 ## The plain text `credence compare` and `credence baseline check` print, beyond the view's
 ## sentences: the section titles and the clean-window lines.
 text-clean-title = on clean windows (excluded { $base_s } s of the base, { $base_share } % of its window; { $cand_s } s of the candidate, { $cand_share } %):

@@ -29,3 +29,5 @@ fact-phase = { $phase ->
     }
 fact-phase-manifest-uncounted = phase_manifest.json lists { $listed } { $phase } requests; profile_export.jsonl is needed to count them
 fact-phase-manifest-counted = phase_manifest.json lists { $listed } { $phase } requests; profile_export.jsonl has { $records } { $phase } records
+## A line quoted from a log: its number, then its text as the log wrote it.
+fact-log-line = line { $line }: { $text }

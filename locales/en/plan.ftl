@@ -50,3 +50,9 @@ plan-within-known = the within-run noise is taken as known (its degrees of freed
 plan-compare-rule = compare's verdict: a regression when the 95 % interval lies beyond the tolerance (which the spread of the runs never moves); the interval pools the runs' spread with a { $cv } % run-to-run prior worth { $df } degrees of freedom
 plan-power-method = power by a normal approximation on the log ratio; designs use at most { $limit }× the pilot's requests per arm and at least 2 runs per arm
 plan-same-setup = the same server, workload and rate as the pilot ({ $rate } requests/s in the steady window, { $warmup } s of warm-up per run)
+## A duration in the designs table: seconds, minutes or hours.
+plan-span = { $unit ->
+        [s] { $n } s
+        [min] { $n } min
+       *[h] { $n } h
+    }

@@ -161,6 +161,7 @@ tpl-col_term = term
 tpl-col_tool = tool
 tpl-col_value = value
 tpl-col_verdict = verdict
+tpl-col_reproduction = verdict
 tpl-col_what = what
 tpl-col_why = why
 tpl-cond_col_cause = cause
@@ -230,6 +231,7 @@ view-errors_cancelled = ; { $n } more cancelled by the load generator, not count
 view-errors_line = { $errors } of { $requests } requests: { $rate } %
 view-every_detector = Every detector had its evidence.
 view-findings_none = Every detector with its evidence present found nothing; see below for those that could not run.
+view-findings_none_all = Every detector found nothing.
 view-from_zero_baseline = above a zero baseline
 view-grade_rule = LOW if any check fails; HIGH if there are at least three runs and every check passes; MEDIUM otherwise (a single run is at most MEDIUM)
 view-not_available = n/a
@@ -256,6 +258,12 @@ view-not_checked = Not checked (evidence absent): { $items }.
 view-prov_error = error ({ $kind }, { $n }x)
 view-prov_label = label { $key }
 view-prov_source = { $tool } { $tool_version } (run directory format { $format }); source { $kind } { $name }{ $version }
+view-source_kind = { $kind ->
+        [collector] collector
+        [importer] importer
+        [simulator] simulator
+       *[other] { $kind }
+    }
 view-prov_version = {" "}version { $v }
 view-rate_errors = { $id }: error rate (%)
 view-rate_requests = { $id }: requests/s

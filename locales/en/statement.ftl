@@ -23,9 +23,19 @@ quoted-ms = { $kind ->
        *[none] not measurable
     }
 
-stmt-widths = The 95 % intervals reach { $items }.
-stmt-unbounded = { $items } cannot be bounded with this much data and must not be quoted as a number.
-stmt-short-tails = Too few samples to bound { $items }: these are reported as insufficient data, not as numbers.
+## `$condition` is `measured` after a clean-window sentence: these numbers are of every window.
+stmt-widths = { $condition ->
+        [measured] As measured, the 95 % intervals reach { $items }.
+       *[all] The 95 % intervals reach { $items }.
+    }
+stmt-unbounded = { $condition ->
+        [measured] As measured, { $items } cannot be bounded with this much data and must not be quoted as a number.
+       *[all] { $items } cannot be bounded with this much data and must not be quoted as a number.
+    }
+stmt-short-tails = { $condition ->
+        [measured] As measured, too few samples to bound { $items }: these are reported as insufficient data, not as numbers.
+       *[all] Too few samples to bound { $items }: these are reported as insufficient data, not as numbers.
+    }
 tail-label = { $p } { $metric }
 
 stmt-env-failed = Environment checks that failed: { $items }.

@@ -7,11 +7,11 @@ capture-needs-requests = { $check ->
         [client_saturation] 需要压测客户端的 CPU、发送延迟或计划发送时间；采集中只有 GPU 计数器
         [interference] 需要按进程的 GPU 数据或主机与网络计数器；采集中两者都没有
         [error_rate] 没有记录请求，因此没有错误率
-        [interval_width] 没有可给出置信区间的延迟或吞吐量统计量
-        [attribution] 没有请求时间线：无法把异常时段与延迟或吞吐量的变化联系起来
+        [interval_width] 没有可给出置信区间的延迟或请求吞吐量统计量
+        [attribution] 没有请求时间线：无法把异常时段与延迟或请求吞吐量的变化联系起来
        *[replication] 只有一次 GPU 计数器采集；运行间噪声需要重复压测才能测量
     }
-capture-telemetry-only = 仅有 GPU 遥测：没有记录任何请求，无法从这些文件测量或核对延迟、吞吐量和错误率
+capture-telemetry-only = 仅有 GPU 遥测：没有记录任何请求，这些文件无法测量或核对延迟、请求吞吐量和错误率
 capture-data = { $gpus ->
        *[other] { $gpus } 块 GPU 的 { $samples } 个样本，共 { $seconds } s，采样间隔中位数 { $interval } s
     }{ $gaps ->
@@ -46,7 +46,7 @@ capture-quantity = { $quantity ->
     }
 capture-statement = 作为压测结果的可信度：{ $grade }。{ $source } 只有 GPU 遥测，没有请求记录。它展示了 { $gpus ->
        *[other] { $gpus } 块 GPU
-    } 在 { $seconds } s 内的运行情况（{ $quantities }）；它无法展示延迟、吞吐量、错误率、稳态或工具声称值，也无法把任何异常时段与延迟或吞吐量的变化联系起来，因此这些检查均为“未检查”。{ $loaded ->
+    } 在 { $seconds } s 内的运行情况（{ $quantities }）。它无法展示延迟、请求吞吐量、错误率、稳态或工具声称值，也无法把异常时段与延迟或请求吞吐量的变化联系起来，因此这些检查均为“未检查”。{ $loaded ->
        *[other] { $loaded } 块 GPU
     } 处于负载下（利用率 ≥ { $threshold } %）；{ $aside ->
        *[other] { $aside } 块

@@ -10,7 +10,7 @@ check-cpu-governor = { $status ->
    *[warn] CPU 调频策略为“{ $governor }”：客户端频率调节会给延迟带来抖动
 }
 check-gpu-idle-and-cool = { $state ->
-    [cool] 开始时 GPU 温度为 { $temp } °C，且没有处于上一轮负载后的降温过程中
+    [cool] 开始时 GPU 温度为 { $temp } °C，不在上一轮负载后的降温过程中
     [warm] 开始时 GPU 温度已达 { $temp } °C：上一轮负载的余热可能让本次运行降频
     [cooling] 开始时 GPU 温度为 { $temp } °C，且仍在降温：上一轮负载的余热可能让本次运行降频
    *[unknown] 未知：没有记录开始时的 GPU 温度
@@ -33,8 +33,8 @@ check-server-restarted = { $status ->
 }
 
 check-steady-state = { $outcome ->
-    [reached] 已进入稳态；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和末尾 { $tail_s } s（{ $tail_n } 个请求）后，测量区间为 { $start } s 至 { $end } s
-    [shifted] 运行中性能水平发生了偏移；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和末尾 { $tail_s } s（{ $tail_n } 个请求）后，测量区间为 { $start } s 至 { $end } s
+    [reached] 已进入稳态；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）后，测量窗口为 { $start } s 至 { $end } s
+    [shifted] 运行中性能水平发生了偏移；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）后，测量窗口为 { $start } s 至 { $end } s
     [none] 未进入稳态：性能水平持续变化，无法用单个数值描述本次运行
     [overloaded] 未进入稳态：给定负载超过服务端的完成能力，队列持续增长，延迟反映的是排队时间
    *[no_timestamps] 数据源没有逐请求时间戳，无法检查稳态
@@ -42,13 +42,13 @@ check-steady-state = { $outcome ->
 
 check-sample-size = { $status ->
     [pass] P99 TTFT 以上的尾部有 { $beyond } 个有效观测（至少需要 10 个）
-   *[fail] P99 TTFT 以上的尾部仅有 { $beyond } 个有效观测（需要 10 个），无法给出 P99 TTFT 的置信区间；请延长运行时间或增加运行次数
+   *[fail] P99 TTFT 以上的尾部仅有 { $beyond } 个有效观测（需要 10 个），P99 TTFT 无法给出置信区间；请延长运行时间或增加运行次数
 }
 
 check-dependence = { $outcome ->
     [trend] 测量窗口内仍有残余趋势（Mann–Kendall 检验）；{ $measured }
-    [few] { $measured }：置信区间已计入请求间的相关性，但所依据的独立观测偏少（有效样本量低于 { $n_eff_warn } 或设计效应高于 { $deff_warn } 时告警）；请延长运行，或找出使请求相关的原因
-    [replicated] { $measured }；置信区间已计入请求间的相关性，且在 { $replicated } 次及以上的重复运行中，区间由运行间的离散决定
+    [few] { $measured }：置信区间已计入请求间的相关性，但独立观测偏少（有效样本量低于 { $n_eff_warn } 或设计效应高于 { $deff_warn } 即给出警告）；请延长运行，或找出请求相关的原因
+    [replicated] { $measured }；置信区间已计入请求间的相关性。重复运行达到 { $replicated } 次及以上时，区间由运行间的离散决定
     [ok] { $measured }；置信区间已计入请求间的相关性
    *[no_values] 没有 TTFT 数据
 }
@@ -58,7 +58,7 @@ dependence-measured = TTFT 的设计效应为 { $deff }{ $clean ->
     }：{ $n } 个请求的有效样本量为 { $n_eff }
 
 check-client-saturation = { $status ->
-    [fail] 测量窗口内出现{ $findings }：延迟中包含客户端自身的延迟，给定负载也没有完全发出
+    [fail] 测量窗口内出现{ $findings }：延迟含客户端自身的延迟，给定负载也没有全部发出
    *[pass] 压测客户端跟上了发送计划（CPU、发送延迟和实际速率均正常）
 }
 check-throttling = { $status ->
@@ -81,7 +81,7 @@ interval-half-width = { $label } ±{ $percent } %
 interval-unbounded = { $label } 无法给出有界区间
 ## The headline intervals' names.
 headline-label = { $metric ->
-    [throughput] 吞吐量
+    [throughput] 请求吞吐量
     [ttft_p50] P50 TTFT
     [ttft_p99] P99 TTFT
    *[tpot_p50] P50 TPOT
@@ -97,7 +97,7 @@ check-source-limits = { $status ->
    *[limited] { $limits }
 }
 source-limit = { $limit ->
-    [no_timestamps] 没有逐请求时间戳（无法检查稳态、漂移及其他依赖时间的项目）
+    [no_timestamps] 没有逐请求时间戳（无法检查稳态、漂移等依赖时间的项目）
     [no_schedule] 没有计划发送时间（无法衡量协调遗漏）
    *[no_chunks] 没有逐块时间（无法计算 ITL）
 }
@@ -115,7 +115,7 @@ check-prompt-lengths = { $status ->
    *[not_checked] 提示词不是按分词器构造的
 }
 check-server-metrics = { $status ->
-    [none] 对 { $endpoint } 的采集无一成功（共 { $attempts } 次：{ $kinds }）：服务端的队列和缓存未被观测
+    [none] 对 { $endpoint } 的 { $attempts } 次采集全部失败（{ $kinds }）：服务端的队列和缓存没有观测数据
     [gaps] 对 { $endpoint } 的 { $attempts } 次采集中有 { $failed } 次失败（{ $kinds }）：服务端指标有缺口
     [pass] 对 { $endpoint } 采集 { $attempts } 次，{ $failed } 次失败
    *[not_asked] 未采集服务端指标
@@ -128,8 +128,8 @@ scrape-failure = { $kind ->
 } { $count } 次
 
 check-replication = { $k ->
-    [0] 只有一次运行：无法把配置本身的影响与运行间噪声分开；请至少重复运行 3 次
-    [1] 只有一次运行：无法把配置本身的影响与运行间噪声分开；请至少重复运行 3 次
+    [0] 只有一次运行：配置本身的影响与运行间噪声无法区分；请至少重复运行 3 次
+    [1] 只有一次运行：配置本身的影响与运行间噪声无法区分；请至少重复运行 3 次
     [2] 只有 2 次运行：不足以可靠估计运行间噪声，需要 3 次或更多
    *[other] 该配置共运行 { $k } 次
 }

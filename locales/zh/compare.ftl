@@ -1,7 +1,7 @@
 ## The comparison's sentences (`credence compare`, the comparison report).
 
 ## On P50 TTFT, when episodes were excluded: the clean change beside the measured one.
-clean-compare = P50 TTFT 在洁净时段的变化为 { $clean } [{ $clean_lo }, { $clean_hi }]（{ $clean_verdict }），实测为 { $measured } [{ $measured_lo }, { $measured_hi }]（{ $measured_verdict }）。{ $arms }。
+clean-compare = P50 TTFT 的变化：干净窗口 { $clean } [{ $clean_lo }, { $clean_hi }]（{ $clean_verdict }），实测 { $measured } [{ $measured_lo }, { $measured_hi }]（{ $measured_verdict }）。{ $arms }。
 clean-compare-arm = { $arm ->
         [base] 基线
        *[cand] 候选
@@ -16,7 +16,7 @@ verdict-word = { $verdict ->
 ## A metric as a reader says it.
 metric-label = { $metric ->
         [output_tokens_per_s] 输出 token 吞吐量
-        [requests_per_s] 吞吐量
+        [requests_per_s] 请求吞吐量
         [error_rate] 错误率
        *[other] { $metric }
     }
@@ -45,7 +45,7 @@ empty = {""}
 ## The headline.
 compare-headline = { $parts }。
 compare-invalid = 对比无效（{ $gates }）
-compare-gate-failed = { $gate } 未通过
+compare-gate-failed = { $gate }未通过
 compare-a-gate-failed = 有一项有效性门槛未通过
 ## (The count of changes selects nothing: the Chinese lists them without a count or a plural.)
 compare-changes = { $verdict ->
@@ -57,7 +57,7 @@ compare-changes = { $verdict ->
         }
     }{ $lead }：{ $changes }
 compare-lead = { $condition ->
-        [clean] （洁净时段）
+        [clean] （干净窗口）
         [measured] （实测）
        *[none] {""}
     }
@@ -68,14 +68,14 @@ compare-none-beyond = { $lower ->
        *[no] 没有
     }超出容差的退化或改进{ $lead }：{ $others }
 compare-other-decided = { $condition ->
-        [clean] 洁净时段
+        [clean] 干净窗口
        *[measured] 实测
-    }核验结果：{ $changes }
+    }的判定：{ $changes }
 compare-other-change = { $change }（{ $verdict }）
 compare-other-counted = { $condition ->
-        [clean] 洁净时段
+        [clean] 干净窗口
        *[measured] 实测
-    }核验结果：{ $equivalent ->
+    }的判定：{ $equivalent ->
         [0] 均无法判断
        *[other] { $inconclusive ->
             [0] 均持平
@@ -83,10 +83,10 @@ compare-other-counted = { $condition ->
         }
     }
 compare-why = { $why ->
-        [alike] 两组处于异常时段的时间占比相近（基线 { $base } %，候选 { $cand } %），以洁净时段核验结果为准
-       *[differ] 异常时段占候选测量窗口的 { $cand } %、基线的 { $base } %，可能由切换本身引起，以实测核验结果为准
+        [alike] 两组处于异常时段的时间占比相近（基线 { $base } %，候选 { $cand } %），因此以干净窗口的判定为准
+       *[differ] 异常时段占候选测量窗口的 { $cand } %，占基线的 { $base } %。异常可能由切换本身引起，因此以实测判定为准
     }
-compare-credibility = 可信度{ $grade }（{ $note }）
+compare-credibility = 可信度：{ $grade }（{ $note }）
 compare-runs = { $single ->
         [yes] 每组单次运行
        *[no] 基线 { $base } 次、候选 { $cand } 次运行
@@ -95,7 +95,7 @@ compare-runs-failed = { $runs }；未通过：{ $checks }
 compare-arm-check = { $arm ->
         [base] 基线
        *[cand] 候选
-    } { $check }
+    }的{ $check }
 
 ## The top part under the headline.
 compare-column = { $column ->
@@ -104,17 +104,17 @@ compare-column = { $column ->
         [cand] 候选 [95 % 置信区间]
         [change] 变化 [95 % 置信区间]
         [tolerance] 容差
-       *[verdict] 核验结果
+       *[verdict] 判定
     }
-compare-table-note = 基线与候选：各组的统计量及其 95 % 置信区间，与变化量使用同一方差模型（{ $method }：运行内分块自助法重抽样 { $resamples } 次，种子 { $seed }；错误率用 Wilson 区间）。容差 τ：即所要求的容差（运行间的离散计入置信区间，从不抬高 τ）。核验结果：95 % 置信区间完全落在 ±τ 之外为退化或改进；90 % 置信区间完全落在 ±τ 之内为持平；其余为无法判断。
+compare-table-note = 基线与候选：各组的统计量及其 95 % 置信区间。它们与变化量使用同一方差模型（{ $method }，重抽样 { $resamples } 次，种子 { $seed }；错误率用 Wilson 区间）。容差 τ：所要求的容差。运行间的离散计入置信区间，不会抬高 τ。判定：95 % 置信区间完全落在 ±τ 之外，为退化或改进；90 % 置信区间完全落在 ±τ 之内，为持平；其余为无法判断。
 compare-gates = 有效性门槛：{ $tally }{ $details }。
-compare-gates-details = （{ $items }）
+compare-gates-details = ；{ $items }
 compare-gate-count = { $status } { $n } 项
-compare-gate-detail = { $gate } { $status }：{ $reason }
+compare-gate-detail = { $gate }（{ $status }）：{ $reason }
 compare-no-gates = 无
 compare-summary = 对比的可信度取较弱的一组：{ $grade }。{ $gates } 项有效性门槛中 { $passed } 项通过。{ $replication }{ $changed }
 compare-replication = { $single ->
-        [yes] 每组只有一次运行：运行间噪声未测量，单是环境差异就可能让指标变化这么多；每组至少重复运行 3 次。
+        [yes] 每组只有一次运行，运行间噪声未测量：单是环境差异就可能让指标变化这么多。每组请至少重复运行 3 次。
        *[no] 基线 { $base } 次、候选 { $cand } 次运行：运行间噪声已测量，并计入每个置信区间。
     }
 compare-changed = { $n ->
@@ -125,7 +125,7 @@ compare-changed = { $n ->
 compare-arm = { $arm ->
         [base] 基线组
        *[cand] 候选组
-    }（{ $runs }）：可信度{ $grade }；{ $checks } 项检查中 { $passed } 项通过{ $statuses }。
+    }（{ $runs }），可信度：{ $grade }；{ $checks } 项检查中 { $passed } 项通过{ $statuses }。
 compare-arm-statuses = ；{ $items }
 compare-arm-status = { $status }：{ $names }
 
@@ -135,10 +135,10 @@ compare-details = { $valid ->
        *[yes] {""}
     }基线：{ $base }。候选：{ $cand }。{ $replication }。方法：{ $method }，重抽样 { $resamples } 次，种子 { $seed }。
 compare-replication-short = { $single ->
-        [yes] 每组单次运行：无法把配置本身的影响与运行间噪声区分开
+        [yes] 每组单次运行，配置本身的影响与运行间噪声无法区分
        *[no] 基线 { $base } 次、候选 { $cand } 次运行
     }
-compare-too-few-groups = { $metrics }：无法判断。某次运行的稳态窗口只有 { $groups } 个重抽样组，至少需要 { $min } 个才能衡量请求之间的相关程度
+compare-too-few-groups = { $metrics }：无法判断。某次运行的稳态窗口只有 { $groups } 个重抽样组，至少需要 { $min } 个才能衡量请求间的相关性
 compare-not-compared = { $metric }：未比较：某次运行中该值超过超时时间（只有下限，不是数值），无法计算变化
 compare-note = { $metric }：{ $advice }
 advice = { $kind ->
@@ -183,22 +183,36 @@ steady-class = { $class ->
     }
 gate-replicated = 基线每组 { $base } 次运行，候选 { $cand } 次
 gate-cache-state = 前缀缓存命中率：基线 { $base } %，候选 { $cand } %{ $differ ->
-        [yes] ：这次比较测到的既有开关的影响，也有缓存状态的影响（两组都加 `--reset-prefix-cache`，或以相同方式预热）
+        [yes] ：这次比较既测到了开关的影响，也测到了缓存状态的影响（两组都加 `--reset-prefix-cache`，或以相同方式预热）
        *[no] ：在噪声范围内相同
     }
 gate-cache-one-arm = 只有一组报告了前缀缓存命中：无法比较缓存状态
-gate-single-run = 单次运行：无法把配置本身的影响与运行间噪声区分开
+gate-single-run = 单次运行，配置本身的影响与运行间噪声无法区分
 gate-drift = 前后两次基线运行的 P50 TTFT 相差 { $percent } %
 gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } %，两组相差 { $change } %{ $as_much ->
-        [yes] ：同一配置的运行之间的差异与两种配置之间的差异一样大
+        [yes] ：同一配置的各次运行之间，差异与两种配置之间一样大
        *[no] {""}
     }
 manifest-absent = （未设置）
 
-## 纯文本输出（`credence compare`、`credence baseline check`）的小节标题和洁净时段各行。
-text-clean-title = 洁净时段（基线排除 { $base_s } s，占其窗口的 { $base_share } %；候选排除 { $cand_s } s，占 { $cand_share } %）：
+## 有效性门槛在句中的名称（`$gate` 为把 "." 换成 "-" 的门槛名；steady_state 另带运行名 `$run`）。
+gate-name = { $gate ->
+        [same_workload-input_lengths] 输入长度一致
+        [same_workload-output_lengths] 输出长度一致
+        [same_workload-arrival] 到达方式一致
+        [what_changed] 单一变更
+        [steady_state] 稳态（{ $run }）
+        [cache_state] 前缀缓存状态
+        [replication] 重复运行
+        [run_spread] 组内运行离散
+        [drift] 基线漂移
+       *[other] { $name }
+    }
+
+## 纯文本输出（`credence compare`、`credence baseline check`）的小节标题和干净窗口各行。
+text-clean-title = 干净窗口（基线排除 { $base_s } s，占其窗口的 { $base_share } %；候选排除 { $cand_s } s，占 { $cand_share } %）：
 text-what-changed = 变更项：
 text-environment = 实测环境（仅作背景，不是变更项）：
-text-credibility = 可信度 { $grade }：{ $summary }
+text-credibility = 可信度：{ $grade }。{ $summary }
 text-baseline-drift = 警告：这些运行的配置与基线相同，但 { $metrics } 的变化超出了容差：基线本身已经漂移（环境、驱动或硬件）。
       提示：先找出原因；如果新的水平才是真实值，就重新保存基线

@@ -29,7 +29,7 @@ peak = { $key ->
 
 evidence-episode = { $source }：{ $start } s 至 { $end } s{ $peaks }
 evidence-peaks = ，{ $items }
-evidence-effect = { $metric } 在时段内较测量窗口其余部分变化 { $change }{ $interval }
+evidence-effect = 时段内的 { $metric } 比测量窗口其余部分变化 { $change }{ $interval }
 evidence-change = { $unit ->
         [percent] { $value } %
         [points] { $value } 个百分点
@@ -37,17 +37,19 @@ evidence-change = { $unit ->
     }
 evidence-interval = {" "}[{ $low }, { $high }]
 evidence-overload = 给定 { $offered }/s，成功完成 { $completed }/s；未得到服务 { $unserved }/s [{ $low }, { $high }]（在途请求每秒增加 { $growth } 个，超时或取消 { $shed }/s；在途最多 { $max } 个）：该速率下不存在稳态；请降到约 { $completed }/s 以下
-evidence-consequence = 后果：{ $start } s 至 { $end } s { $cause }（{ $items }）
+evidence-consequence = 后果：{ $start } s 至 { $end } s，{ $cause }（{ $items }）
 evidence-drift-source = 稳态检测器：{ $trend }
 evidence-drift-source-bare = 稳态检测器
 steady-trend = p = { $p }，窗口内 Sen 斜率 { $drift } %（漂移上限 ±{ $limit } %），{ $windows } 个 { $window } s 窗口
 steady-whole-run-trend = { $series } 在整个运行中持续变慢：{ $drift } %（p = { $p }）
 method-name = { $method ->
         [cluster_bootstrap_5s_groups] 按 5 s 分组的整群自助法
+        [hierarchical_bootstrap] 层次自助法
+        [t_over_runs_pooled_between_run_variance_block_bootstrap_within] 运行间合并方差的 t 区间加运行内块自助法
        *[other] { $method }
     }
 effect-sampled = 按每 { $every } 个请求系统抽样 1 个计算
-effect-few-groups = 时段内外分别只有 { $inside } 和 { $outside } 个 5 秒分组：无置信区间
+effect-few-groups = 时段内外分别只有 { $inside } 个和 { $outside } 个 5 s 分组：无置信区间
 ## Where an episode was seen, when credence names the series (a device keeps its own name).
 source-requests = 请求
 source-schedule = 请求（计划发送时刻与实际发送时刻对比）

@@ -1,4 +1,4 @@
-## `credence history`：标题句（决定退出码的核验结果）以及 Markdown 和 PDF 中的文字。
+## `credence history`：标题句（决定退出码的判定）以及 Markdown 和 PDF 中的文字。
 ## 中文句子用指标的读法（P50 TTFT），不用标识符。
 
 history-headline = { $parts }。
@@ -39,8 +39,8 @@ history-subtitle = { $runs } 次运行，{ $configs } 种配置
 history-intro = 共 { $runs } 次运行，{ $configs } 种配置，按{ $order ->
         [time] 开始时间
        *[given] 给定顺序
-    }排列。变点检测：E-divisive 均值法加置换检验（显著性水平 { $significance }，置换 { $permutations } 次，种子 { $seed }，每段至少 { $min_runs } 次运行）；漂移：Mann–Kendall 检验（Hamed–Rao 修正）和 Sen 斜率，只有超出运行间噪声才判为变差或变好。某次运行的估计值只要有置信区间，就进入该指标的序列，无论其可信度等级（等级为 LOW 的运行标记 ⚠）；没有置信区间的估计值（标记 †）照常列出，但不参与定义变点。
-history-method = 变点检测：E-divisive 均值法加置换检验（显著性水平 { $significance }，置换 { $permutations } 次，种子 { $seed }，每段至少 { $min_runs } 次运行），在每次运行估计值的对数上搜索。变化幅度：对各段运行做分层自助法（{ $resamples } 次重采样，95 %）。漂移：Mann–Kendall 检验（Hamed–Rao 修正）和 Sen 斜率，只有超出运行间噪声才判为变差或变好。某次运行的估计值只要有置信区间，就进入该指标的序列，无论其可信度等级；等级为 LOW 的运行显示为灰色（表中标记 ⚠）；没有置信区间的估计值（空心点，表中标记 †）不参与定义变点。阴影：配置变更之后的区段。
+    }排列。变点检测：E-divisive 均值法加置换检验（显著性水平 { $significance }，置换 { $permutations } 次，种子 { $seed }，每段至少 { $min_runs } 次运行）。漂移：Mann–Kendall 检验（Hamed–Rao 修正）和 Sen 斜率，超出运行间噪声才判为变差或变好。估计值有置信区间的运行都进入该指标的序列，不论其可信度如何（低可信度的运行标记 ⚠）。没有置信区间的估计值（标记 †）照常列出，但不参与定义变点。
+history-method = 变点检测：E-divisive 均值法加置换检验（显著性水平 { $significance }，置换 { $permutations } 次，种子 { $seed }，每段至少 { $min_runs } 次运行），在每次运行估计值的对数上搜索。变化幅度：对各段的运行做层次自助法（重抽样 { $resamples } 次，95 %）。漂移：Mann–Kendall 检验（Hamed–Rao 修正）和 Sen 斜率，超出运行间噪声才判为变差或变好。估计值有置信区间的运行都进入该指标的序列，不论其可信度如何。低可信度的运行显示为灰色（表中标记 ⚠）。没有置信区间的估计值（空心点，表中标记 †）不参与定义变点。阴影：配置变更之后的区段。
 history-newest-label = 最新运行
 history-newest-run = { $run }（#{ $index }）：
 history-newest-quiet = 所有指标的最新分段相对前一分段均无退化。
@@ -67,7 +67,7 @@ history-col-before = 变化前
 history-col-after = 变化后
 history-col-change = 变化（95 % 置信区间）
 history-col-tolerance = 容差
-history-col-verdict = 核验结果
+history-col-verdict = 判定
 history-col-p = p
 history-col-configuration = 配置
 history-col-runs = 运行次数
@@ -82,7 +82,7 @@ history-col-fingerprint = 指纹
 history-col-run = 运行
 history-col-start = 开始时间
 history-col-config = 配置
-history-col-grade = 等级
+history-col-grade = 可信度
 history-col-from-index = 起始 #
 history-col-to-index = 结束 #
 history-runs-count = { $value }（{ $runs } 次运行）

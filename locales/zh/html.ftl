@@ -3,7 +3,7 @@
 html-contents = 目录
 html-run = 运行
 html-shade = 阴影
-html-dropped = 剔除的预热与收尾
+html-dropped = 剔除的预热段与收尾段
 html-zoom_hint = 在任一时间线上选取一段即可同时缩放全部时间线；连按两次复原。
 html-reset = 复原缩放
 html-scatter = 按发送时间的请求
@@ -23,5 +23,5 @@ html-candidate = 候选
 html-low = 低可信度运行
 html-estimate = 估计值
 html-output_tokens_per_s = 输出 token 吞吐量
-html-requests_per_s = 吞吐量
+html-requests_per_s = 请求吞吐量
 html-error_rate = 错误率

@@ -4,7 +4,7 @@
 plan-title = 试验设计：在 { $tolerance } % 容差下检出 { $effect } % 的变化，功效 { $power } %
 plan-pilot = 试验运行：{ $runs ->
        *[other] { $runs } 次
-    }，稳态请求共 { $requests } 个（{ $rate } requests/s；每次运行稳态 { $steady } s，预热 { $warmup } s）
+    }，稳态请求共 { $requests } 个（{ $rate } req/s；每次运行稳态 { $steady } s，预热 { $warmup } s）
 plan-column = { $column ->
         [metric] 指标
         [within] 运行内变异系数
@@ -40,9 +40,15 @@ plan-between-measured = 运行间方差为实测值（Kalibera–Jones 方法，
        *[other] { $df }
     }；运行次数少，估计较粗）
 plan-between-assumed = 运行间方差为假定值：单次试验运行测不出它，按 { $cv } % 的运行间变异系数（--between-run-cv）规划，所有功效和方案都依赖这一假定
-plan-within-sampling = 运行内抽样方差取自每次试验运行的区块自助法，随稳态长度按 1/长度 下降；不提供比试验运行更短的运行
-plan-within-df = 试验运行对运行内噪声的估计约有 { $df } 个自由度（取最不确定的指标），因此每个功效都在该噪声可能的取值上取平均（保证度），而不是只按点估计计算：否则碰巧把噪声测低的试验运行会规划出过小的试验
+plan-within-sampling = 运行内抽样方差取自每次试验运行的块自助法，随稳态长度按 1/长度 下降；方案中的运行不短于试验运行
+plan-within-df = 试验运行对运行内噪声的估计约有 { $df } 个自由度（取最不确定的指标）。因此每个功效都在该噪声的可能取值上取平均（保证度），而不只按点估计计算：否则，碰巧把噪声测低的试验运行会规划出过小的试验
 plan-within-known = 运行内噪声按已知处理（其自由度未测得）
 plan-compare-rule = 比较命令（credence compare）的判定规则：95 % 置信区间整体超出容差才判为退化（运行间离散只进入区间，不移动容差）；区间把各次运行的离散与 { $cv } % 的运行间先验（相当于 { $df } 个自由度）合并
 plan-power-method = 功效按对数比的正态近似计算；方案每组最多使用试验运行请求数的 { $limit } 倍，且每组至少 2 次运行
-plan-same-setup = 服务器、负载和发送速率与试验运行相同（稳态窗口 { $rate } requests/s，每次运行预热 { $warmup } s）
+plan-same-setup = 服务器、负载和发送速率与试验运行相同（稳态窗口 { $rate } req/s，每次运行预热 { $warmup } s）
+## A duration in the designs table: seconds, minutes or hours.
+plan-span = { $unit ->
+        [s] { $n } s
+        [min] { $n } 分钟
+       *[h] { $n } 小时
+    }

@@ -1,6 +1,6 @@
 ## 负载扫描：可信度陈述（取最弱一档）以及曲线说明了什么。速率为各档给定的 requests/s。
 
-sweep-statement = 共 { $steps } 档的负载扫描；其可信度取最弱的一档（给定速率 { $offered } req/s）：{ $statement }
+sweep-statement = 负载扫描共 { $steps } 档，可信度取最弱的一档（给定速率 { $offered } req/s）：{ $statement }
 sweep-summary = { $sentences }
 sweep-range = 共 { $steps } 档，给定速率 { $from } 至 { $to } req/s。
 sweep-kept-up-throughout = 每一档的实际速率都跟上了给定速率（≥ 95 %），直到 { $top } req/s：负载扫描没有达到饱和。

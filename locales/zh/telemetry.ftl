@@ -40,4 +40,4 @@ telemetry-method-stability-text = 负载下样本的 SM 时钟均值、标准差
 telemetry-method-times = 时间
 telemetry-method-times-text = 自采集第一个样本起的秒数，以及 UTC 时间。nvidia-smi 和 dmon 写的是不带时区的本地时间；时区偏移由 --tz 给出。
 telemetry-method-unchecked = 未检查
-telemetry-method-unchecked-text = 一切需要请求数据的内容：稳态、延迟百分位数及其置信区间、吞吐量、错误率、压测客户端饱和、由逐请求数据重算的工具声称值，以及任何异常时段与延迟的关联。
+telemetry-method-unchecked-text = 一切需要请求数据的内容：稳态、延迟百分位数及其置信区间、请求吞吐量、错误率、压测客户端饱和、由逐请求数据重算的工具声称值，以及任何异常时段与延迟的关联。

@@ -15,7 +15,7 @@ until-reason = { $reason ->
 until-warmup = （预热 { $warmup } s 之后）
 until-target = { $metric } ±{ $width } %（目标 { $goal } %）
 until-target-open = { $metric } 无界（目标 { $goal } %）
-until-excluded = （剔除{ $causes } { $seconds } s）
+until-excluded = （已剔除{ $causes }时段，共 { $seconds } s）
 
 ## The live view of `bench --until` (stderr): a head line, one line per target, the client,
 ## one line per GPU. On a terminal they refresh in place; in a CI log they come joined by " | ".

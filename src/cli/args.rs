@@ -105,6 +105,7 @@ pub fn import_options(tz: Option<&str>, start: Option<&str>, labels: &[String]) 
         start_ns,
         start_text: start.map(String::from),
         labels: parse_pairs("label", labels)?,
+        lang: crate::report::i18n::Lang::En,
     })
 }
 

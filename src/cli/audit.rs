@@ -71,7 +71,7 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
     let (format, paths) = format_and_paths(&a.args)?;
     let opts = import_options(a.tz.as_deref(), a.start.as_deref(), &[])?;
     let mut gathered = gather(&paths, format)?;
-    print_skipped(&gathered.skipped);
+    print_skipped(&gathered.skipped, lang);
     if gathered.runs.len() > 1 {
         return Err(several_runs(&paths[0], &gathered.runs).into());
     }

@@ -36,6 +36,9 @@ enum BaselineAction {
         /// Folder that holds the baselines.
         #[arg(long)]
         dir: PathBuf,
+        /// Language of the line printed: en, zh, or auto (from LC_ALL, LC_MESSAGES or LANG).
+        #[arg(long, default_value = "en")]
+        lang: String,
         #[command(flatten)]
         import: ImportFlags,
     },
@@ -75,14 +78,18 @@ struct BaselineFile {
 
 pub fn run(a: BaselineArgs) -> Result<ExitCode, CliError> {
     match a.action {
-        BaselineAction::Save { name, runs, dir, import } => save(&name, &runs, &dir, &import.options()?),
+        BaselineAction::Save { name, runs, dir, lang, import } => {
+            let lang = parse_lang(&lang)?;
+            save(&name, &runs, &dir, lang, &ImportOptions { lang, ..import.options()? })
+        }
         BaselineAction::Check { name, runs, dir, tolerance, resamples, lang, import } => {
-            check(&name, &runs, &dir, &tolerance, resamples, &lang, &import.options()?)
+            let lang = parse_lang(&lang)?;
+            check(&name, &runs, &dir, &tolerance, resamples, lang, &ImportOptions { lang, ..import.options()? })
         }
     }
 }
 
-fn save(name: &str, runs: &[PathBuf], dir: &Path, import: &ImportOptions) -> Result<ExitCode, CliError> {
+fn save(name: &str, runs: &[PathBuf], dir: &Path, lang: Lang, import: &ImportOptions) -> Result<ExitCode, CliError> {
     valid_name(name)?;
     let loaded = analyze_arm(runs, 499, 1, import, "baseline save")?;
     let target = dir.join(name);
@@ -105,14 +112,17 @@ fn save(name: &str, runs: &[PathBuf], dir: &Path, import: &ImportOptions) -> Res
     let names = store_runs(runs, &target.join("runs"), import)?;
     let file = BaselineFile { name: name.to_string(), credence_version: env!("CARGO_PKG_VERSION").into(), runs: names, run_spread };
     write_json(&target.join("baseline.json"), &file)?;
-    let single = if loaded.len() < 2 { " (one run: its run-to-run noise is assumed, not measured; save three or more runs)" } else { "" };
-    print_stdout(&format!("saved baseline {name} with {} run(s) in {}{single}\n", loaded.len(), target.display()))?;
+    let saved = Message::new("cli-baseline-saved")
+        .text("name", name)
+        .int("runs", loaded.len())
+        .text("path", target.display().to_string())
+        .text("single", if loaded.len() < 2 { "yes" } else { "no" });
+    print_stdout(&(saved.render(lang) + "\n"))?;
     Ok(ExitCode::Success)
 }
 
-fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize, lang: &str, import: &ImportOptions) -> Result<ExitCode, CliError> {
+fn check(name: &str, runs: &[PathBuf], dir: &Path, tolerance: &[String], resamples: usize, lang: Lang, import: &ImportOptions) -> Result<ExitCode, CliError> {
     valid_name(name)?;
-    let lang = parse_lang(lang)?;
     let folder = dir.join(name);
     let file = read_baseline(&folder)?;
     let base_dirs: Vec<PathBuf> = file.runs.iter().map(|r| folder.join("runs").join(r)).collect();

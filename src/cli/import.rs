@@ -37,7 +37,7 @@ pub fn run(a: ImportArgs) -> Result<ExitCode, CliError> {
         return Err(CliError::bad_input(format!("{}: already exists; remove it or choose another --out", a.out.display())));
     }
     let gathered = gather(&paths, format)?;
-    print_skipped(&gathered.skipped);
+    print_skipped(&gathered.skipped, crate::report::i18n::Lang::En);
     let mut imported = Vec::new();
     for run in gathered.runs {
         let name = run.name.clone();

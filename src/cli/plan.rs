@@ -80,7 +80,8 @@ pub fn run(a: PlanArgs) -> Result<ExitCode, CliError> {
         order: None,
         ..Default::default()
     };
-    let runs = analyze_arm(&a.pilots, a.resamples, a.seed, &a.import.options()?, "plan")?;
+    let import = crate::import::ImportOptions { lang, ..a.import.options()? };
+    let runs = analyze_arm(&a.pilots, a.resamples, a.seed, &import, "plan")?;
     let pilot = pilot_from_runs(&arm_runs(&runs), &a.metric, &compare_options).map_err(CliError::bad_input)?;
     let p = plan(&pilot, &o);
     if let Some(path) = &a.out {

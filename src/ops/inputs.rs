@@ -69,7 +69,7 @@ pub fn analyze_peer(path: &Path, opts: &AnalyzeOptions, import: &ImportOptions, 
 /// stem for one run, its place in the folder for several).
 pub fn import_runs(path: &Path, import: &ImportOptions, command: &str) -> Result<Vec<(String, RunData)>, CliError> {
     let gathered = gather(&[path.to_path_buf()], Format::Auto).map_err(|e| not_an_input(path, command, &looks_like(&e)))?;
-    print_skipped(&gathered.skipped);
+    print_skipped(&gathered.skipped, import.lang);
     let single = gathered.runs.len() == 1;
     gathered
         .runs
@@ -83,9 +83,10 @@ pub fn import_runs(path: &Path, import: &ImportOptions, command: &str) -> Result
 }
 
 /// The files an import set aside, one line each on stderr.
-pub fn print_skipped(skipped: &[crate::import::folder::Skipped]) {
+pub fn print_skipped(skipped: &[crate::import::folder::Skipped], lang: crate::report::i18n::Lang) {
     for s in skipped {
-        eprintln!("skipped {}: {}", s.path.display(), crate::text::sanitize(&s.why));
+        let line = crate::messages::Message::new("cli-skipped").text("path", s.path.display().to_string()).msg("why", s.why.clone());
+        eprintln!("{}", crate::text::sanitize(&line.render(lang)));
     }
 }
 

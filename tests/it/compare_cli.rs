@@ -386,7 +386,7 @@ fn the_first_sentence_gives_the_deciding_verdict_and_the_exit_code_follows_it() 
     let zh_text = stdout(&o);
     let zh_first = zh_text.lines().next().unwrap();
     assert_eq!(crate::common::numbers(zh_first), crate::common::numbers(first), "en: {first}\nzh: {zh_first}");
-    assert!(zh_text.contains("洁净时段（基线排除") && !zh_text.contains("on clean windows"), "{zh_text}");
+    assert!(zh_text.contains("干净窗口（基线排除") && !zh_text.contains("on clean windows"), "{zh_text}");
 }
 
 /// The plain text speaks Chinese with `--lang zh`, and with `--lang auto` under a Chinese

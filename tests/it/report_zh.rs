@@ -75,7 +75,7 @@ fn the_chinese_pdf_states_the_markdowns_statement_with_the_jsons_numbers() {
         assert!(text.contains(&n), "the PDF lacks {n:?}");
     }
     let throughput = j["credibility"]["half_widths"].as_array().unwrap().iter().find(|w| w["metric"] == "throughput").unwrap();
-    let half = format!("吞吐量±{:.1}%", throughput["relative"].as_f64().unwrap() * 100.0);
+    let half = format!("请求吞吐量±{:.1}%", throughput["relative"].as_f64().unwrap() * 100.0);
     assert!(text.contains(&half), "the PDF lacks {half}");
 }
 
@@ -212,7 +212,7 @@ fn a_chinese_comparison_leads_with_its_verdict_and_the_compare_jsons_numbers() {
         }
     }
     assert!(decided > 0 && headline.starts_with("退化：") && headline.ends_with('。'), "{headline}");
-    assert!(top.iter().any(|l| l.starts_with("| 指标 | 基线 [95 % 置信区间] | 候选 [95 % 置信区间] | 变化 [95 % 置信区间] | 容差 | 核验结果 |")), "{top:#?}");
+    assert!(top.iter().any(|l| l.starts_with("| 指标 | 基线 [95 % 置信区间] | 候选 [95 % 置信区间] | 变化 [95 % 置信区间] | 容差 | 判定 |")), "{top:#?}");
     assert!(top.iter().any(|l| l.starts_with("有效性门槛：")), "{top:#?}");
 }
 
@@ -245,7 +245,7 @@ fn a_chinese_audit_words_its_summary_verdicts_and_reasons_in_chinese() {
     run_ok(&["audit", &raw, &summary, "--lang", "zh", "--format", "md", "-o", md.to_str().unwrap()]);
     let md = std::fs::read_to_string(&md).unwrap().replace('\\', "");
     assert!(md.contains("## 工具声称值核验"), "{md}");
-    assert!(md.contains("的 40 项工具声称值：40 项已复现"), "{md}");
+    assert!(md.contains("共有 40 项工具声称值。其中 40 项已复现"), "{md}");
     let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| results_")).collect();
     assert!(!rows.is_empty() && rows.iter().all(|r| r.contains("已复现") && r.contains("汇总值与该工具自身的原始数据一致")), "{rows:#?}");
     assert!(!md.contains("not recorded by") && md.contains("llmperf 未记录此项"), "{md}");

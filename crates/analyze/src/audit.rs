@@ -180,12 +180,14 @@ impl CredenceNote {
             CredenceNote::NoSteadyValue => ("no-steady-value", "", ""),
         };
         let shown_metric = if *self == CredenceNote::SuccessfulOnly { metric.split('.').next().unwrap_or(metric) } else { metric };
+        // A metric in running text: its identifier in English, words where a language has them.
+        let metric = |m: &str| Message::new("audit-claim-metric").text("metric", m);
         Message::new("audit-note")
             .text("note", note)
-            .text("metric", shown_metric)
+            .msg("metric", metric(shown_metric))
             .text("stat", stat)
             .msg("stat_word", Message::new("audit-stat").text("stat", if stat.starts_with("std") { "std" } else { stat }))
-            .text("as", as_metric)
+            .msg("as", metric(as_metric))
             .msg("words", Message::new("audit-metric-words").text("metric", as_metric))
             .text("source", source)
     }

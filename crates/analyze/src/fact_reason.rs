@@ -102,7 +102,7 @@ impl FactReason {
             }
             FactReason::MlperfMinQueries { queries, min } => Message::new("fact-mlperf-min-queries").text("queries", num(*queries)).text("min", num(*min)),
             FactReason::MlperfIncomplete(why) if why == MLPERF_TRUNCATED => Message::new("fact-mlperf-truncated"),
-            FactReason::MlperfIncomplete(why) => Message::new("as-written").text("text", why),
+            FactReason::MlperfIncomplete(why) => written(why),
             FactReason::MlperfSummaryMatchesDetail { summary, detail } => Message::new("fact-mlperf-summary-matches").text("summary", summary).text("detail", detail),
             FactReason::LlmperfErrorRate { rate } => Message::new("fact-llmperf-error-rate").num("rate", rate * 100.0, 1),
             FactReason::AiperfErrors { claimed, detail, records } => {
@@ -115,16 +115,16 @@ impl FactReason {
             FactReason::AiperfCancelled { reason, in_flight } => {
                 let records = in_flight.records.map_or(Message::new("empty"), |n| Message::new("fact-records-held").int("n", n));
                 let lost = match &in_flight.log {
-                    Some((counts, lost)) => Message::new("fact-in-flight-logged").text("counts", counts).int("lost", *lost),
+                    Some((counts, lost)) => Message::new("fact-in-flight-logged").msg("counts", log_line(counts)).int("lost", *lost),
                     None => Message::new("fact-in-flight-unlogged"),
                 };
                 Message::new("fact-aiperf-cancelled").msg("why", detail_of(reason.as_deref())).msg("records", records).msg("in_flight", lost)
             }
             FactReason::AiperfCutPerLog { log_line, cancelled } => {
-                Message::new("fact-aiperf-cut-per-log").text("line", log_line.as_deref().unwrap_or("cancelled > 0")).int("cancelled", *cancelled)
+                Message::new("fact-aiperf-cut-per-log").msg("line", log_line.as_deref().map_or_else(|| written("cancelled > 0"), self::log_line)).int("cancelled", *cancelled)
             }
             FactReason::AiperfCancelledRecords { records } => Message::new("fact-aiperf-cancelled-records").int("records", *records),
-            FactReason::AiperfCompleteLogged { log_line: Some(line) } => Message::new("fact-aiperf-complete-logged").text("line", line),
+            FactReason::AiperfCompleteLogged { log_line: Some(line) } => Message::new("fact-aiperf-complete-logged").msg("line", log_line(line)),
             FactReason::AiperfCompleteLogged { log_line: None } => Message::new("fact-aiperf-complete-clean"),
             FactReason::AiperfCompleteUnchecked { limit } => {
                 let limit = match limit {
@@ -151,7 +151,20 @@ fn detail_of(text: Option<&str>) -> Message {
 }
 
 fn as_written(items: &[String]) -> Vec<Message> {
-    items.iter().map(|t| Message::new("as-written").text("text", t)).collect()
+    items.iter().map(|t| written(t)).collect()
+}
+
+fn written(text: &str) -> Message {
+    Message::new("as-written").text("text", text)
+}
+
+/// A line the importer quoted from a log (`line 73: completed=27, cancelled=4`): its number in
+/// the reader's words, the log's own text as written.
+fn log_line(quoted: &str) -> Message {
+    match quoted.strip_prefix("line ").and_then(|rest| rest.split_once(": ")) {
+        Some((n, text)) if n.chars().all(|c| c.is_ascii_digit()) => Message::new("fact-log-line").text("line", n).text("text", text),
+        _ => written(quoted),
+    }
 }
 
 #[cfg(test)]
@@ -177,7 +190,7 @@ mod tests {
         );
         assert_eq!(
             cancelled.message().render(Lang::Zh),
-            "AIPerf 称本次运行已取消、不完整（timeout）：profile_export.jsonl 中有 40 条测量阶段记录；logs/aiperf.log 记录 sent 50, completed 40：已发送但未完成的 10 个请求不在任何文件和统计量中"
+            "AIPerf 称本次运行已取消、不完整（timeout）：profile_export.jsonl 中有 40 条测量阶段记录；据 logs/aiperf.log（sent 50, completed 40），已发送但未完成的 10 个请求不在任何文件和统计量中"
         );
         let manifest = FactReason::AiperfPhaseManifest { phase: "warmup".into(), listed: 5, records: None };
         assert_eq!(manifest.message().render(Lang::Zh), "phase_manifest.json 列出 5 个预热阶段请求；需要 profile_export.jsonl 才能清点");

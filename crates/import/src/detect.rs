@@ -6,6 +6,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::ImportError;
+use credence_messages::Message;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -37,8 +38,14 @@ pub enum Format {
     AiperfLog,
     AiperfPhaseManifest,
     /// A known tool's file that credence does not read (its raw SSE export, a CSV twin of a
-    /// JSON file read, a validation report): set aside with this description, not refused.
+    /// JSON file read, a validation report): set aside, not refused. The key words it
+    /// (`unsupported`).
     Unsupported(&'static str),
+}
+
+/// A known tool's file credence does not read (`Format::Unsupported`'s key), in words.
+pub fn unsupported(key: &str) -> Message {
+    Message::new("skip-unsupported").text("file", key)
 }
 
 impl Format {
@@ -127,7 +134,7 @@ fn detect_json_lines(bytes: &[u8]) -> Option<Format> {
         return Some(Format::Aiperf);
     }
     if v.get("metadata").is_some() && v.get("responses").is_some() {
-        return Some(Format::Unsupported("AIPerf raw export (profile_export_raw.jsonl: every SSE event; import profile_export.jsonl instead)"));
+        return Some(Format::Unsupported("aiperf-raw"));
     }
     if v.get("telemetry_data").is_some() && v.get("gpu_uuid").is_some() {
         return Some(Format::AiperfGpu);
@@ -175,7 +182,7 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     let quoted = super::json::quote_python_floats(bytes);
     if let Ok(v) = serde_json::from_slice::<Value>(quoted.as_deref().unwrap_or(bytes)) {
         return match classify(&v) {
-            Format::Unsupported("unknown JSON") => Err(ImportError::new(path, None, "a JSON file of no known benchmark format")
+            Format::Unsupported("unknown-json") => Err(ImportError::worded(path, Message::new("skip-unknown-json"))
                 .hint("pass --format if you know it; see `credence import --help` for the formats")),
             f => Ok(f),
         };
@@ -193,7 +200,7 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Format, ImportError> {
     if let Some(f) = known_text_not_read(trimmed) {
         return Ok(f);
     }
-    Err(ImportError::new(path, None, "the format could not be recognised from the content").hint(
+    Err(ImportError::worded(path, Message::new("skip-unrecognised")).hint(
         "pass the format (vllm, sglang, perf-analyzer, aiperf, llmperf, guidellm, mlperf, inference-perf, mlc-endpoints, nvidia-smi, nvidia-smi-dmon, dcgm); a truncated JSON file is also reported this way: check that it is complete",
     ))
 }
@@ -220,10 +227,10 @@ fn detect_inference_perf_text(head: &str, bytes: &[u8]) -> Option<Format> {
 /// Text files the tools write beside the files credence reads.
 fn known_text_not_read(head: &str) -> Option<Format> {
     if head.starts_with("Metric,avg,min,max") {
-        return Some(Format::Unsupported("AIPerf's CSV summary (profile_export_aiperf.csv): its JSON twin profile_export_aiperf.json is read"));
+        return Some(Format::Unsupported("aiperf-csv"));
     }
     if head.contains("NVIDIA AIPerf |") {
-        return Some(Format::Unsupported("AIPerf's console tables (profile_export_console.txt): profile_export_aiperf.json holds the same numbers"));
+        return Some(Format::Unsupported("aiperf-console"));
     }
     None
 }
@@ -231,13 +238,13 @@ fn known_text_not_read(head: &str) -> Option<Format> {
 /// JSON files the tools write beside the files credence reads.
 fn known_json_not_read(v: &Value) -> Option<Format> {
     if v.get("global").is_some() && v.get("reports").is_some_and(Value::is_object) {
-        return Some(Format::Unsupported("inference-perf's validation.json (its checks of its own reports; credence checks the reports itself)"));
+        return Some(Format::Unsupported("inference-perf-validation"));
     }
     if has_all(v, &["ready", "was_cancelled"]) {
-        return Some(Format::Unsupported("AIPerf's results-ready marker (.aiperf_results_ready.json)"));
+        return Some(Format::Unsupported("aiperf-ready"));
     }
     if v.get("data").and_then(Value::as_array).and_then(|a| a.first()).is_some_and(|d| has_all(d, &["session_id", "payloads"])) {
-        return Some(Format::Unsupported("AIPerf's inputs.json (the request payloads it sent)"));
+        return Some(Format::Unsupported("aiperf-inputs"));
     }
     None
 }
@@ -275,5 +282,5 @@ fn classify(v: &Value) -> Format {
     if v.get("start_times").is_some() || v.get("request_throughput").is_some() || v.get("ttfts").is_some() {
         return Format::Vllm;
     }
-    Format::Unsupported("unknown JSON")
+    Format::Unsupported("unknown-json")
 }

@@ -9,7 +9,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::detect::{Format, detect};
+use super::detect::{Format, detect, unsupported};
+use credence_messages::{Lang, Message};
 use super::{ImportError, Input, read};
 
 /// How many folders down the walk goes (AIPerf's `phases/warmup/` is two below its run).
@@ -17,11 +18,11 @@ pub const MAX_DEPTH: usize = 6;
 /// How many files one folder argument may hold: past that it is not a tool's output folder.
 pub const MAX_FILES: usize = 10_000;
 
-/// A file set aside, and why.
+/// A file set aside, and why (in the catalog's words: the CLI prints it in the user's language).
 #[derive(Debug, Clone)]
 pub struct Skipped {
     pub path: PathBuf,
-    pub why: String,
+    pub why: Message,
 }
 
 /// The files of one run, detected.
@@ -86,9 +87,9 @@ pub fn gather(paths: &[PathBuf], format: Format) -> Result<Gathered, ImportError
 fn nothing_read(paths: &[PathBuf], skipped: &[Skipped]) -> ImportError {
     match skipped.first() {
         None => ImportError::new(&paths[0], None, "an empty folder: no file to read"),
-        Some(s) if skipped.len() == 1 && s.path == paths[0] => ImportError::new(&s.path, None, format!("not read: {}", s.why)),
+        Some(s) if skipped.len() == 1 && s.path == paths[0] => ImportError::new(&s.path, None, format!("not read: {}", s.why.render(Lang::En))),
         Some(_) => ImportError::new(&paths[0], None, format!("no file that credence reads ({} set aside)", skipped.len()))
-            .hint(skipped.iter().map(|s| format!("{}: {}", s.path.display(), s.why)).collect::<Vec<_>>().join("; ")),
+            .hint(skipped.iter().map(|s| format!("{}: {}", s.path.display(), s.why.render(Lang::En))).collect::<Vec<_>>().join("; ")),
     }
 }
 
@@ -110,7 +111,7 @@ fn named_files(files: &[&PathBuf], format: Format, skipped: &mut Vec<Skipped>) -
             format
         };
         match f {
-            Format::Unsupported(why) => skipped.push(Skipped { path: p.to_path_buf(), why: why.into() }),
+            Format::Unsupported(key) => skipped.push(Skipped { path: p.to_path_buf(), why: unsupported(key) }),
             _ => inputs.push(Input { path: p.to_path_buf(), bytes, format: f }),
         }
     }
@@ -125,9 +126,9 @@ fn folder_runs(root: &Path, skipped: &mut Vec<Skipped>) -> Result<Vec<RunFiles>,
     for p in files {
         let bytes = read(&p)?;
         match detect(&p, &bytes) {
-            Ok(Format::Unsupported(why)) => skipped.push(Skipped { path: p, why: why.into() }),
+            Ok(Format::Unsupported(key)) => skipped.push(Skipped { path: p, why: unsupported(key) }),
             Ok(format) => inputs.push(Input { path: p, bytes, format }),
-            Err(e) => skipped.push(Skipped { path: p, why: e.message }),
+            Err(e) => skipped.push(Skipped { path: p, why: e.words.unwrap_or_else(|| Message::new("as-written").text("text", e.message)) }),
         }
     }
     let mut runs = group(root, inputs, skipped);
@@ -148,10 +149,10 @@ fn walk(dir: &Path, depth: usize, files: &mut Vec<PathBuf>, skipped: &mut Vec<Sk
         let path = e.path();
         let kind = e.file_type().map_err(cannot)?;
         if kind.is_symlink() {
-            skipped.push(Skipped { path, why: "a symbolic link: not followed".into() });
+            skipped.push(Skipped { path, why: Message::new("skip-symlink") });
         } else if kind.is_dir() {
             if depth + 1 > MAX_DEPTH {
-                skipped.push(Skipped { path, why: format!("a folder more than {MAX_DEPTH} levels down: not searched") });
+                skipped.push(Skipped { path, why: Message::new("skip-too-deep").int("depth", MAX_DEPTH) });
             } else {
                 walk(&path, depth + 1, files, skipped)?;
             }
@@ -195,9 +196,9 @@ fn group(root: &Path, inputs: Vec<Input>, skipped: &mut Vec<Skipped>) -> Vec<Run
             _ if single => runs[0].inputs.push(side),
             Some((dir, 1)) => runs.iter_mut().find(|r| parent(&r.inputs[0]) == dir).expect("the folder's run").inputs.push(side),
             Some((dir, n)) => {
-                skipped.push(Skipped { path: side.path, why: format!("beside {n} runs' files in {}: which run it belongs to cannot be told", dir.display()) })
+                skipped.push(Skipped { path: side.path, why: Message::new("skip-ambiguous").int("n", n).text("dir", dir.display().to_string()) })
             }
-            None => skipped.push(Skipped { path: side.path, why: "no per-request file in its folder or above it: it belongs to no run".into() }),
+            None => skipped.push(Skipped { path: side.path, why: Message::new("skip-no-run") }),
         }
     }
     unique_names(&mut runs);
@@ -247,6 +248,7 @@ fn one_of_each(root: &Path, run: &mut RunFiles, skipped: &mut Vec<Skipped>) {
     run.inputs = keep;
     for i in drop {
         let read = &kept[i.format.name()].1;
-        skipped.push(Skipped { path: i.path, why: format!("another {} file is read for this run: {}", i.format.name(), read.display()) });
+        let why = Message::new("skip-another").text("format", i.format.name()).text("path", read.display().to_string());
+        skipped.push(Skipped { path: i.path, why });
     }
 }

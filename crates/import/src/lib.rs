@@ -44,11 +44,19 @@ pub struct ImportError {
     pub at: Option<String>,
     pub message: String,
     pub hint: Option<String>,
+    /// The message in the catalog's words (`locales/*/cli.ftl`), where a folder's walk lists the
+    /// file as set aside in the user's language; None where only the English above exists.
+    pub words: Option<credence_messages::Message>,
 }
 
 impl ImportError {
     pub fn new(file: &Path, at: Option<String>, message: impl Into<String>) -> ImportError {
-        ImportError { file: file.display().to_string(), at, message: message.into(), hint: None }
+        ImportError { file: file.display().to_string(), at, message: message.into(), hint: None, words: None }
+    }
+
+    /// The catalog's message for `message`, whose English it renders.
+    pub fn worded(file: &Path, words: credence_messages::Message) -> ImportError {
+        ImportError { words: Some(words.clone()), ..ImportError::new(file, None, words.render(credence_messages::Lang::En)) }
     }
 
     pub fn hint(mut self, h: impl Into<String>) -> ImportError {
@@ -68,6 +76,9 @@ pub struct ImportOptions {
     pub start_ns: Option<i64>,
     pub start_text: Option<String>,
     pub labels: BTreeMap<String, String>,
+    /// The language of the lines printed while reading (the files set aside): the command's
+    /// `--lang`, so that a Chinese `plan` or `baseline` says "已跳过" too.
+    pub lang: credence_messages::Lang,
 }
 
 /// What one request source yields.
@@ -169,7 +180,7 @@ fn parse(path: &Path, bytes: &[u8], format: Format, o: &ImportOptions, origin_ns
         Format::AiperfAggregate => aiperf::parse_aggregate(path, bytes, o),
         Format::AiperfLog => aiperf::parse_log(path, bytes, o),
         Format::AiperfPhaseManifest => aiperf::parse_phase_manifest(path, bytes, o),
-        Format::Unsupported(name) => Err(ImportError::new(path, None, format!("not read: {name}"))),
+        Format::Unsupported(key) => Err(ImportError::new(path, None, format!("not read: {}", detect::unsupported(key).render(credence_messages::Lang::En)))),
         Format::Auto => unreachable!("detected before parsing"),
     }
 }

@@ -257,7 +257,7 @@ function telemetrySection(t, audit) {
 }
 
 function auditSection(a) {
-  const cols = [w('tpl.col_claim'), w('tpl.col_tool'), w('tpl.col_recomputed'), w('tpl.col_verdict'), w('tpl.col_credence'), w('tpl.col_reason')];
+  const cols = [w('tpl.col_claim'), w('tpl.col_tool'), w('tpl.col_recomputed'), w('tpl.col_reproduction'), w('tpl.col_credence'), w('tpl.col_reason')];
   section('audit', w('tpl.h_audit'),
     para(a.summary),
     table(cols, a.claims, (x, i) => (i === 0 ? h('code', { class: 'breakable' }, x) : prose(x))),
@@ -284,7 +284,7 @@ function conditionsSection(c, i) {
 function findingsSection(v) {
   const row = (key, value) => [w(key), value];
   section('findings', w('tpl.h_findings'),
-    v.findings.length ? null : h('p', null, w('tpl.no_cause', ''), ' ', prose(v.findings_none)),
+    v.findings.length ? null : h('p', null, prose(v.findings_none)),
     v.findings.map((f) => sub(f.title, rowTable([
       row('tpl.row_cause', h('code', null, f.cause)),
       row('tpl.row_link', f.strength),

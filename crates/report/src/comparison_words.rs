@@ -10,7 +10,7 @@ use credence_analyze::compare::decision::{Deciding, DecidingWhy};
 use credence_analyze::compare::gate_reason::identifiers;
 use credence_analyze::compare::verdict::Verdict;
 use credence_analyze::compare::{Comparison, MetricComparison};
-use credence_analyze::credibility::{CheckStatus, Credibility, Grade};
+use credence_analyze::credibility::{CheckStatus, Credibility, Grade, check_name};
 use credence_analyze::intervals::MIN_WINDOWS_FOR_DEPENDENCE;
 use credence_messages::{Lang, Message, Sep};
 pub use credence_messages::metric_label;
@@ -62,11 +62,16 @@ pub fn table_header() -> [Message; 6] {
     ["metric", "base", "cand", "change", "tolerance", "verdict"].map(|c| Message::new("compare-column").text("column", c))
 }
 
+/// An interval's method as a reader says it (English keeps the identifier the JSON records).
+fn method_name(method: &str) -> Message {
+    Message::new("method-name").text("method", method)
+}
+
 /// What the table's intervals are, in one line under it.
 pub fn table_note(c: &Comparison) -> Message {
     let m = c.metrics.values().find(|m| m.change.resamples > 0);
     Message::new("compare-table-note")
-        .text("method", m.map_or("", |m| m.change.method))
+        .msg("method", method_name(m.map_or("", |m| m.change.method)))
         .int("resamples", m.map_or(0, |m| m.change.resamples))
         .int("seed", m.map_or(0, |m| m.change.seed))
 }
@@ -271,7 +276,7 @@ pub fn lead_verdict(c: &Comparison) -> Verdict {
 
 /// The gates that did not pass, named: `same_workload.input_lengths FAIL`.
 fn failed_gates(c: &Comparison) -> credence_messages::Arg {
-    let failed: Vec<Message> = c.gates.iter().filter(|g| g.status == "FAIL").map(|g| Message::new("compare-gate-failed").text("gate", &g.name)).collect();
+    let failed: Vec<Message> = c.gates.iter().filter(|g| g.status == "FAIL").map(|g| Message::new("compare-gate-failed").msg("gate", gate_name(&g.name))).collect();
     if failed.is_empty() {
         credence_messages::Arg::Msg(Box::new(Message::new("compare-a-gate-failed")))
     } else {
@@ -285,10 +290,20 @@ fn credibility_note(c: &Comparison, (base, cand): (&Credibility, &Credibility)) 
     let failed: Vec<Message> = [("base", base), ("cand", cand)]
         .iter()
         .flat_map(|(arm, cr)| {
-            cr.checks.iter().filter(|k| k.status == CheckStatus::Fail).map(move |k| Message::new("compare-arm-check").text("arm", *arm).text("check", k.name.id()))
+            cr.checks.iter().filter(|k| k.status == CheckStatus::Fail).map(move |k| Message::new("compare-arm-check").text("arm", *arm).msg("check", check_name(k, "raw")))
         })
         .collect();
     if failed.is_empty() { runs } else { Message::new("compare-runs-failed").msg("runs", runs).list("checks", failed, Sep::Enumeration) }
+}
+
+/// A validity gate's name in running text: its identifier in English, words in Chinese
+/// (`steady_state.RUN` keeps its run).
+fn gate_name(name: &str) -> Message {
+    let (gate, run) = match name.split_once('.') {
+        Some(("steady_state", run)) => ("steady_state".to_string(), run),
+        _ => (name.replace('.', "-"), ""),
+    };
+    Message::new("gate-name").text("gate", gate).text("run", run).text("name", name)
 }
 
 /// `id` with the runs per arm: single runs, or how many of each.
@@ -306,7 +321,7 @@ pub fn gates_line(c: &Comparison) -> Message {
         .gates
         .iter()
         .filter(|g| g.status != "PASS")
-        .map(|g| Message::new("compare-gate-detail").text("gate", &g.name).msg("status", status(&g.status)).msg("reason", g.message.clone()))
+        .map(|g| Message::new("compare-gate-detail").msg("gate", gate_name(&g.name)).msg("status", status(&g.status)).msg("reason", g.message.clone()))
         .collect();
     let tally = if tally.is_empty() { credence_messages::Arg::Msg(Box::new(Message::new("compare-no-gates"))) } else { credence_messages::Arg::List { items: tally, sep: Sep::Comma } };
     let details = if not_passed.is_empty() { Message::new("empty") } else { Message::new("compare-gates-details").list("items", not_passed, Sep::Semicolon) };
@@ -338,8 +353,8 @@ pub fn arm_line(arm: &str, runs: &[String], cr: &Credibility) -> Message {
     let statuses: Vec<Message> = [CheckStatus::Fail, CheckStatus::Warn, CheckStatus::NotChecked]
         .into_iter()
         .filter_map(|s| {
-            let names: Vec<String> = cr.checks.iter().filter(|k| k.status == s).map(|k| k.name.id()).collect();
-            (!names.is_empty()).then(|| Message::new("compare-arm-status").msg("status", status(s.label())).list("names", identifiers(&names), Sep::Enumeration))
+            let names: Vec<Message> = cr.checks.iter().filter(|k| k.status == s).map(|k| check_name(k, "raw")).collect();
+            (!names.is_empty()).then(|| Message::new("compare-arm-status").msg("status", status(s.label())).list("names", names, Sep::Enumeration))
         })
         .collect();
     let statuses = if statuses.is_empty() { Message::new("empty") } else { Message::new("compare-arm-statuses").list("items", statuses, Sep::Semicolon) };
@@ -360,7 +375,7 @@ pub fn details(c: &Comparison) -> Message {
         .list("base", identifiers(&c.base_runs), Sep::Enumeration)
         .list("cand", identifiers(&c.cand_runs), Sep::Enumeration)
         .msg("replication", runs_message("compare-replication-short", c))
-        .text("method", first.map_or("", |m| m.change.method))
+        .msg("method", method_name(first.map_or("", |m| m.change.method)))
         .int("resamples", first.map_or(0, |m| m.change.resamples))
         .int("seed", first.map_or(0, |m| m.change.seed))
 }

@@ -241,7 +241,7 @@ fn header(cols: &[&str]) -> String {
 
 /// The audit of the source's claims, and its run-level facts.
 fn audit(s: &mut String, v: &View, a: &AuditView) {
-    let cols = ["tpl.col_claim", "tpl.col_tool", "tpl.col_recomputed", "tpl.col_verdict", "tpl.col_credence", "tpl.col_reason"];
+    let cols = ["tpl.col_claim", "tpl.col_tool", "tpl.col_recomputed", "tpl.col_reproduction", "tpl.col_credence", "tpl.col_reason"];
     let _ = writeln!(s, "\n## {}\n\n{}\n\n{}", w(v, "tpl.h_audit"), md(&a.summary), header(&cols.map(|k| w(v, k))));
     table_rows(s, &a.claims);
     for f in &a.facts {
@@ -303,7 +303,7 @@ fn comparison(s: &mut String, v: &View, c: &ComparisonView) {
 fn findings(s: &mut String, v: &View) {
     let _ = writeln!(s, "\n## {}\n", w(v, "tpl.h_findings"));
     if v.findings.is_empty() {
-        let _ = writeln!(s, "{}", w(v, "tpl.no_cause"));
+        let _ = writeln!(s, "{}", md(&v.findings_none));
     }
     for f in &v.findings {
         let fields = [("title", md(&f.title)), ("cause", f.cause.clone()), ("strength", md(&f.strength)), ("episodes", md(&f.episodes))];

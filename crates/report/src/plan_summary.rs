@@ -3,19 +3,20 @@
 use std::fmt::Write;
 
 use credence_analyze::plan::{Design, Plan};
-use credence_messages::{Lang, Message};
+use credence_messages::{Lang, Message, metric_label};
 
 use crate::terminal::{left, right};
 
-/// Seconds as `45 s`, `12 min` or `3.5 h`.
-fn span(s: f64) -> String {
-    if s < 120.0 {
-        format!("{s:.0} s")
+/// Seconds as `45 s`, `12 min` or `3.5 h` (`plan-span`: Chinese says 分钟 and 小时).
+fn span(s: f64, lang: Lang) -> String {
+    let (unit, n) = if s < 120.0 {
+        ("s", format!("{s:.0}"))
     } else if s < 7200.0 {
-        format!("{:.0} min", s / 60.0)
+        ("min", format!("{:.0}", s / 60.0))
     } else {
-        format!("{:.1} h", s / 3600.0)
-    }
+        ("h", format!("{:.1}", s / 3600.0))
+    };
+    Message::new("plan-span").text("unit", unit).text("n", n).render(lang)
 }
 
 /// A row of the designs table: a marker, then five right-aligned cells.
@@ -23,9 +24,10 @@ fn row(marker: &str, cells: [&str; 5]) -> String {
     format!("{marker} {} {} {} {} {}", right(cells[0], 14), right(cells[1], 10), right(cells[2], 14), right(cells[3], 7), right(cells[4], 10))
 }
 
-fn design_row(d: &Design, recommended: bool) -> String {
+fn design_row(d: &Design, recommended: bool, lang: Lang) -> String {
     let power = format!("{:.0} %", d.power * 100.0);
-    row(if recommended { "*" } else { " " }, [&d.runs_per_arm.to_string(), &span(d.duration_s), &d.requests_per_run.to_string(), &power, &span(d.cost_s)])
+    let (runs, duration, requests, cost) = (d.runs_per_arm.to_string(), span(d.duration_s, lang), d.requests_per_run.to_string(), span(d.cost_s, lang));
+    row(if recommended { "*" } else { " " }, [&runs, &duration, &requests, &power, &cost])
 }
 
 pub fn summary(p: &Plan, lang: Lang) -> String {
@@ -50,7 +52,7 @@ pub fn summary(p: &Plan, lang: Lang) -> String {
     for (name, m) in &p.metrics {
         let basis = say(Message::new("plan-basis").text("basis", m.between_run));
         let (within, between) = (format!("{:.2} %", m.within_run_cv * 100.0), format!("{:.2} %", m.between_run_cv * 100.0));
-        let _ = writeln!(s, "{} {} {} {basis}", left(name, 22), right(&within, 18), right(&between, 18));
+        let _ = writeln!(s, "{} {} {} {basis}", left(&say(metric_label(name)), 22), right(&within, 18), right(&between, 18));
     }
     let _ = writeln!(s);
     match &p.cannot_tell_message {
@@ -62,9 +64,9 @@ pub fn summary(p: &Plan, lang: Lang) -> String {
             let _ = writeln!(s, "{}", say(Message::new("plan-designs").text("basis", basis)));
             let _ = writeln!(s, "{}", row(" ", [&column("runs"), &column("run"), &column("requests"), &column("power"), &column("cost")]));
             for (i, d) in p.designs.iter().enumerate() {
-                let _ = writeln!(s, "{}", design_row(d, i == 0));
+                let _ = writeln!(s, "{}", design_row(d, i == 0, lang));
             }
-            let _ = writeln!(s, "{}", say(Message::new("plan-recommended").text("cost", span(o.cost_per_run_s))));
+            let _ = writeln!(s, "{}", say(Message::new("plan-recommended").text("cost", span(o.cost_per_run_s, lang))));
         }
     }
     let _ = writeln!(s, "\n{}", say(Message::new("plan-assumptions")));

@@ -307,7 +307,7 @@ pub(crate) fn unexplained(a: &Analysis, lang: Lang) -> Vec<String> {
                 "view.unexplained",
                 &[
                     ("id", &a.run.run_id),
-                    ("series", &u.series),
+                    ("series", &metric_label(&u.series).render(lang)),
                     ("change", &change(u.peak_relative)),
                     ("start", &format!("{:.0}", u.start_s)),
                     ("end", &format!("{:.0}", u.end_s)),
@@ -320,6 +320,15 @@ pub(crate) fn unexplained(a: &Analysis, lang: Lang) -> Vec<String> {
 
 /// The detectors that could not run in any run, each named once. Without runs no detector
 /// ran at all, and the text says so rather than claim they all had their evidence.
+/// The findings section when nothing was found: "No cause was found." and what the detectors
+/// did, joined as sentences (no space after a full-width stop). Which detectors lacked evidence
+/// follows in `not_checked`; this sentence points to it only when there are some.
+pub(crate) fn findings_none(r: &Report, lang: Lang) -> String {
+    let some_not_run = r.runs.is_empty() || r.runs.iter().any(|a| a.attribution.detectors.iter().any(|d| d.status == "not_checked"));
+    let detectors = tr(lang, if some_not_run { "view.findings_none" } else { "view.findings_none_all" });
+    join(lang, vec![tr(lang, "tpl.no_cause"), detectors], "sep.sentence")
+}
+
 pub(crate) fn not_checked(r: &Report, lang: Lang) -> String {
     if r.runs.is_empty() {
         return tr(lang, "view.no_detector");
@@ -366,7 +375,7 @@ pub(crate) fn provenance(r: &Report, lang: Lang) -> Vec<[String; 2]> {
                 ("tool", &a.run.creator.tool),
                 ("tool_version", &a.run.creator.version),
                 ("format", &a.run.format_version.to_string()),
-                ("kind", &a.run.source_kind),
+                ("kind", &fill(lang, "view.source_kind", &[("kind", &a.run.source_kind)])),
                 ("name", &a.run.source_name),
                 ("version", &version),
             ],

@@ -155,9 +155,15 @@ fn in_audit_table(c: &ClaimCheck) -> bool {
     c.verdict == "differs" || (headline_metric && headline_stat)
 }
 
-/// A claim as its row names it: `key (metric stat)`.
-pub(crate) fn claim_label(c: &ClaimCheck) -> String {
-    format!("{} ({} {})", c.key, c.metric, c.stat)
+/// A claim as its row names it: `key (metric stat)`; the metric and statistic as identifiers in
+/// English, in words in Chinese (`P50` where the statistic is a plain percentile).
+pub(crate) fn claim_label(c: &ClaimCheck, lang: Lang) -> String {
+    let percentile = match c.stat.strip_prefix('p') {
+        Some(digits) if digits.parse::<f64>().is_ok() => format!("P{digits}"),
+        _ => c.stat.clone(),
+    };
+    let stat = Message::new("audit-claim-stat").text("stat", &c.stat).text("percentile", percentile);
+    Message::new("audit-claim").text("key", &c.key).msg("metric", Message::new("audit-claim-metric").text("metric", &c.metric)).msg("stat", stat).render(lang)
 }
 
 /// One claim's row: the claim, the tool's value, the recomputation, the verdict, credence's
@@ -179,7 +185,7 @@ fn claim_row(c: &ClaimCheck, lang: Lang) -> [String; 6] {
         Message::new("audit-recomputed").text("value", f(x)).text("from", c.recomputed_from.unwrap_or("raw")).render(lang)
     });
     [
-        claim_label(c),
+        claim_label(c, lang),
         format!("{} {}", f(c.tool_value), c.unit),
         recomputed,
         Message::new("audit-verdict").text("verdict", c.verdict).render(lang),
@@ -312,7 +318,7 @@ pub fn view(r: &Report, lang: Lang) -> View {
         timelines: Vec::new(),
         distributions: Vec::new(),
         findings: r.runs.iter().flat_map(|a| a.findings.iter().map(move |f| run_view::finding(a, f, lang))).collect(),
-        findings_none: tr(lang, "view.findings_none"),
+        findings_none: run_view::findings_none(r, lang),
         unexplained: r.runs.iter().flat_map(|a| run_view::unexplained(a, lang)).collect(),
         not_checked: run_view::not_checked(r, lang),
         verdict_first: r.comparison.is_some() || r.sweep.is_some() || r.capacity_comparison.is_some(),

@@ -473,7 +473,7 @@ fn effect_evidence(e: &Effect) -> Message {
         (Some(lo), Some(hi)) if unit == "percent" || unit == "points" => Message::new("evidence-interval").text("low", bound(lo)).text("high", bound(hi)),
         _ => Message::new("empty"),
     };
-    Message::new("evidence-effect").text("metric", &e.metric).msg("change", change).msg("interval", interval)
+    Message::new("evidence-effect").msg("metric", credence_messages::metric_label(&e.metric)).msg("change", change).msg("interval", interval)
 }
 
 /// An episode's finite peak values worth showing, as messages.

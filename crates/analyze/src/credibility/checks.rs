@@ -333,7 +333,7 @@ fn unexplained_anomalies_of(a: &Analysis) -> Outcome {
         .unexplained
         .iter()
         .filter(|x| x.end_s > a.steady_state.start_s && x.start_s < a.steady_state.end_s)
-        .map(|x| Message::new("anomaly-span").text("series", x.series.as_str()).num("start", x.start_s, 0).num("end", x.end_s, 0))
+        .map(|x| Message::new("anomaly-span").msg("series", credence_messages::metric_label(&x.series)).num("start", x.start_s, 0).num("end", x.end_s, 0))
         .collect();
     let status = if inside.is_empty() { Pass } else { Warn };
     (status, by_status("check-unexplained-anomalies", status).list("items", inside, Sep::Comma))

@@ -17,6 +17,7 @@ pub(crate) use checks::ERROR_FAIL;
 pub mod notes;
 pub use checks::ttft_dependence;
 mod statement;
+pub use statement::check_name;
 mod telemetry_only;
 
 use credence_messages::{Lang, Message};

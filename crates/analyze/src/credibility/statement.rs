@@ -29,8 +29,9 @@ pub fn grade_word(grade: Grade) -> Message {
     Message::new("grade").text("grade", grade.label())
 }
 
-/// How wide the headline intervals are, and which cannot be bounded.
-fn width_sentences(widths: &[HalfWidth]) -> Vec<Message> {
+/// How wide the headline intervals are, and which cannot be bounded. `condition` is `measured`
+/// when clean windows were quoted before: these intervals are of every window, and say so.
+fn width_sentences(widths: &[HalfWidth], condition: &str) -> Vec<Message> {
     let label = |w: &HalfWidth| Message::new("headline-label").text("metric", w.metric.as_str());
     let bounded: Vec<Message> = widths
         .iter()
@@ -39,16 +40,16 @@ fn width_sentences(widths: &[HalfWidth]) -> Vec<Message> {
     let unbounded: Vec<Message> = widths.iter().filter(|w| w.relative.is_none()).map(label).collect();
     let mut s = Vec::new();
     if !bounded.is_empty() {
-        s.push(Message::new("stmt-widths").list("items", bounded, Sep::And));
+        s.push(Message::new("stmt-widths").text("condition", condition).list("items", bounded, Sep::And));
     }
     if !unbounded.is_empty() {
-        s.push(Message::new("stmt-unbounded").list("items", unbounded, Sep::And));
+        s.push(Message::new("stmt-unbounded").text("condition", condition).list("items", unbounded, Sep::And));
     }
     s
 }
 
 /// Other tails: named, not graded (the key metrics table marks them insufficient_data).
-fn short_tails_sentence(runs: &[&Analysis]) -> Option<Message> {
+fn short_tails_sentence(runs: &[&Analysis], condition: &str) -> Option<Message> {
     let mut short = Vec::new();
     for (metric, label) in [("ttft", "TTFT"), ("tpot", "TPOT"), ("e2e", "E2E")] {
         for (key, p) in [("p99", "P99"), ("p999", "P99.9")] {
@@ -57,7 +58,7 @@ fn short_tails_sentence(runs: &[&Analysis]) -> Option<Message> {
             }
         }
     }
-    (!short.is_empty()).then(|| Message::new("stmt-short-tails").list("items", short, Sep::And))
+    (!short.is_empty()).then(|| Message::new("stmt-short-tails").text("condition", condition).list("items", short, Sep::And))
 }
 
 /// An environment check's item (its name after `environment.`), as a message argument.
@@ -97,8 +98,9 @@ fn reason_of(c: &Check) -> Message {
     if c.message.is_empty() { Message::new("as-written").text("text", c.reason.as_str()) } else { c.message.clone() }
 }
 
-/// A check's name in running text, as written (`raw`) or with its underscores as spaces.
-fn check_name(c: &Check, style: &str) -> Message {
+/// A check's name in running text, as written (`raw`) or with its underscores as spaces
+/// (English; Chinese names every check in words).
+pub fn check_name(c: &Check, style: &str) -> Message {
     let name = c.name.id();
     Message::new("check-name").text("check", name.replace('.', "-")).text("style", style).text("spaced", name.replace('_', " ")).text("name", name)
 }
@@ -197,9 +199,12 @@ fn conditions_sentences(runs: &[&Analysis]) -> Vec<Message> {
 /// The credibility statement: one paragraph of sentences, each present only when it says something.
 pub fn statement(runs: &[&Analysis], checks: &[Check], widths: &[HalfWidth], grade: Grade) -> Message {
     let mut s = vec![measured_sentence(runs, grade)];
-    s.extend(conditions_sentences(runs));
-    s.extend(width_sentences(widths));
-    s.extend(short_tails_sentence(runs));
+    let clean = conditions_sentences(runs);
+    // After a clean-window sentence, a number without its condition reads as the clean one.
+    let condition = if clean.is_empty() { "all" } else { "measured" };
+    s.extend(clean);
+    s.extend(width_sentences(widths, condition));
+    s.extend(short_tails_sentence(runs, condition));
     s.extend(environment_sentences(checks));
     s.extend(failed_checks_sentence(checks));
     s.extend(caution_sentence(runs, checks));

@@ -234,7 +234,8 @@ fn breaks(s: &mut String, h: &History, w: &Words) {
 /// One run's cells: position, id, start, fingerprint, grade (LOW marked ⚠), then each metric's
 /// estimate (marked † when it has no interval and so stays out of the series).
 pub(crate) fn run_row(h: &History, r: &HistoryRun, w: &Words) -> Vec<String> {
-    let grade = if r.grade == "LOW" { "LOW ⚠".to_string() } else { r.grade.clone() };
+    let word = w.say(&Message::new("grade").text("grade", r.grade.as_str()));
+    let grade = if r.grade == "LOW" { format!("{word} ⚠") } else { word };
     let start = r.start_time.clone().unwrap_or_else(|| w.w("history-unknown"));
     let mut row = vec![r.index.to_string(), r.run_id.clone(), start, r.fingerprint.clone(), grade];
     row.extend(h.metrics.iter().map(|m| r.values.get(m).map_or(w.na(), |v| value_text(*m, v.estimate) + if v.has_interval() { "" } else { " †" })));

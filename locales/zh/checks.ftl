@@ -110,8 +110,8 @@ anomaly-span = { $series } { $start }–{ $end } s
 
 ## 用 --server-metrics 要求的服务端指标是否记录下来；$kinds 按类别列出失败的采集（scrape-failure）。
 check-prompt-lengths = { $status ->
-    [pass] 服务端计数与构造长度一致：{ $intended } 个词元计为 { $server } 个（中位数，相差 { $difference } %）
-    [warn] 构造 { $intended } 个词元，服务端计为 { $server } 个（中位数，相差 { $difference } %）：服务端的分词器或对话模板与构造提示词所用的不同，实际负载不是所要求的负载
+    [pass] 服务端按构造长度计数：构造 { $intended } 个 token，计为 { $server } 个（中位数，相差 { $difference } %）
+    [warn] 构造 { $intended } 个 token，服务端计为 { $server } 个（中位数，相差 { $difference } %）。服务端的分词器或对话模板与构造时所用的不同，实际负载不是要求的负载
    *[not_checked] 提示词不是按分词器构造的
 }
 check-server-metrics = { $status ->

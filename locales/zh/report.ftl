@@ -318,7 +318,7 @@ view-row_prompt_lengths = 提示词长度
 prompt-lengths = { $exact ->
         [exact] 精确（按分词器构造）
        *[approximate] 近似（按单词构造，未给 `--tokenizer`）
-    }：服务端计为 { $server } 个词元，构造长度为 { $intended } 个（中位数，相差 { $difference } %）；{ $n } 个请求中 { $beyond } % 相差超过 1 %
+    }：构造 { $intended } 个 token，服务端计为 { $server } 个（中位数，相差 { $difference } %）。{ $n } 个请求中，{ $beyond } % 相差超过 1 %
 view-row_runs = 运行
 view-runs_line = 共 { $n } 次运行；以下关键数字取自第一次运行（{ $first }）
 view-row_sweep = 负载扫描

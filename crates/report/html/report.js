@@ -36,6 +36,11 @@ function w(key, fallback) {
   return WORDS[key] ?? fallback ?? key;
 }
 
+/** The space after a label ("Conditions: run 3"), none after a full-width colon ("条件：运行 3"). */
+function labelGap(label) {
+  return label.endsWith('：') ? '' : ' ';
+}
+
 /** A word of the page's own controls, with `{name}` filled in from `args`. */
 function ui(key, args = {}) {
   const text = WORDS[`html.${key}`] ?? key;
@@ -239,7 +244,7 @@ function telemetrySection(t, audit) {
   const cols = ['GPU', w('tpl.col_what'), 'UTC', w('tpl.col_seconds'), w('tpl.col_duration'), w('tpl.col_evidence')];
   const s = section('telemetry', w('tpl.h_gpu_telemetry'),
     para(t.summary),
-    h('p', null, h('strong', null, w('tpl.under_load', 'Under load: ')), ' ', prose(t.load_rule)),
+    h('p', null, h('strong', null, w('tpl.under_load', 'Under load: ')), labelGap(w('tpl.under_load', ' ')), prose(t.load_rule)),
     sub(w('tpl.h_episodes'), para(t.episodes_note), t.episodes.length ? table(cols, t.episodes) : null),
     sub(w('tpl.h_set_aside'), t.set_aside.length ? table(['GPU', w('tpl.col_why')], t.set_aside) : para(w('tpl.none_all_loaded'))),
     sub(w('tpl.h_clock_stability'), para(t.stability_note),
@@ -275,7 +280,7 @@ function metricsSection(v) {
 function conditionsSection(c, i) {
   const cols = [w('tpl.cond_col_metric'), 'P50', 'P90', 'P99', 'P99.9', 'n'];
   const contrast = [w('tpl.cond_col_cause'), w('tpl.cond_col_metric'), w('tpl.cond_col_inside'), w('tpl.cond_col_outside'), w('tpl.cond_col_inside_outside')];
-  section(`conditions-${i}`, `${w('tpl.h_conditions')} ${c.title}`,
+  section(`conditions-${i}`, `${w('tpl.h_conditions')}${labelGap(w('tpl.h_conditions'))}${c.title}`,
     para(c.note, 'note'),
     c.tables.map((t) => sub(t.title, para(t.note), table(cols, t.rows))),
     c.contrast.length ? sub(w('tpl.cond_h_contrast'), table(contrast, c.contrast)) : null);

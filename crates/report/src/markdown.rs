@@ -74,6 +74,11 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
 }
 
 /// A fixed word of the report in its language (the template's `words`).
+/// A label and what follows it: a space after "Conditions:", none after a full-width colon.
+fn labelled(label: &str, rest: &str) -> String {
+    if label.ends_with('：') { format!("{label}{rest}") } else { format!("{label} {rest}") }
+}
+
 fn w<'a>(v: &'a View, key: &'a str) -> &'a str {
     v.words.get(key).map_or(key, String::as_str)
 }
@@ -224,7 +229,7 @@ fn metric_tables(s: &mut String, v: &View) {
 
 /// A run's conditions: a table per condition, then each metric inside against outside each episode.
 fn conditions(s: &mut String, v: &View, c: &super::conditions_view::ConditionsView) {
-    let _ = writeln!(s, "\n## {} {}\n\n{}", w(v, "tpl.h_conditions"), md(&c.title), md(&c.note));
+    let _ = writeln!(s, "\n## {}\n\n{}", labelled(w(v, "tpl.h_conditions"), &md(&c.title)), md(&c.note));
     for t in &c.tables {
         let _ = writeln!(s, "\n**{}**: {}\n\n{}", md(&t.title), md(&t.note), header(&[w(v, "tpl.col_metric"), "P50", "P90", "P99", "P99.9", "n"]));
         table_rows(s, &t.rows);
@@ -251,7 +256,7 @@ fn audit(s: &mut String, v: &View, a: &AuditView) {
 
 /// A GPU capture without requests: episodes, GPUs set aside and clock stability under load.
 fn telemetry(s: &mut String, v: &View, t: &TelemetryView) {
-    let _ = writeln!(s, "\n## {}\n\n{}\n\n{} {}", w(v, "tpl.h_gpu_telemetry"), md(&t.summary), w(v, "tpl.under_load"), md(&t.load_rule));
+    let _ = writeln!(s, "\n## {}\n\n{}\n\n{}", w(v, "tpl.h_gpu_telemetry"), md(&t.summary), labelled(w(v, "tpl.under_load"), &md(&t.load_rule)));
     let _ = writeln!(s, "\n### {}\n\n{}", w(v, "tpl.h_episodes"), md(&t.episodes_note));
     if !t.episodes.is_empty() {
         let cols = ["GPU", w(v, "tpl.col_what"), "UTC", w(v, "tpl.col_seconds"), w(v, "tpl.col_duration"), w(v, "tpl.col_evidence")];

@@ -52,5 +52,14 @@ fn main() {
     }
     let tokens = t3.elapsed().as_secs_f64();
     println!("{n} prompts of exactly {words} tokens ({path}): {tokens:.2} s ({:.1} µs each) after {load:.2} s loading the tokenizer", tokens / n as f64 * 1e6);
+    // `bench` builds each prompt on the connection thread that sends it: two threads, as on
+    // two cores, each taking every other request.
+    let t4 = Instant::now();
+    let built: usize = std::thread::scope(|s| {
+        let vocab = &vocab;
+        let halves: Vec<_> = (0..2u64).map(|h| s.spawn(move || (h..n as u64).step_by(2).map(|k| synthetic_prompt(k, words, &mut request_rng(1, k), vocab).len()).sum::<usize>())).collect();
+        halves.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+    });
+    println!("the same on two threads: {:.2} s ({:.1} GB)", t4.elapsed().as_secs_f64(), built as f64 / 1e9);
     println!("{n} prompts of {words} words: synthetic {synthetic:.2} s ({:.1} µs each), from trace blocks {traced:.2} s ({:.1} µs each); {:.1} GB built", synthetic / n as f64 * 1e6, traced / n as f64 * 1e6, bytes as f64 / 1e9);
 }

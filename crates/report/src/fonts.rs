@@ -33,13 +33,11 @@ const CJK_CATALOG: &[u8] = include_bytes!("../../../assets/fonts/NotoSansCJKsc-C
 /// cover every hanzi and CJK punctuation mark of `text` that the full subset has, else the
 /// full Regular subset (Latin letters and symbols come from the system's fonts).
 pub fn cjk_for_page(text: &str) -> &'static [u8] {
-    use std::collections::BTreeSet;
     use typst::text::Font;
-    let coverage = |bytes: &'static [u8]| Font::new(Bytes::new(bytes), 0).map(|f| f.info().coverage.clone());
-    let (Some(catalog), Some(full)) = (coverage(CJK_CATALOG), coverage(FONTS[4])) else { return FONTS[4] };
+    let (Some(catalog), Some(full)) = (Font::new(Bytes::new(CJK_CATALOG), 0), Font::new(Bytes::new(FONTS[4]), 0)) else { return FONTS[4] };
     let cjk = |c: &char| matches!(*c as u32, 0x3000..=0x303F | 0x3400..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF);
-    let needed: BTreeSet<char> = text.chars().filter(cjk).collect();
-    if needed.iter().all(|c| catalog.contains(*c as u32) || !full.contains(*c as u32)) { CJK_CATALOG } else { FONTS[4] }
+    let has = |font: &Font, c: char| font.info().coverage.contains(c as u32);
+    if text.chars().filter(cjk).any(|c| !has(&catalog, c) && has(&full, c)) { FONTS[4] } else { CJK_CATALOG }
 }
 
 /// Every embedded font, for a typst engine.

@@ -15,6 +15,8 @@ use super::{Exporter, ReportError};
 
 /// The template, compiled in (`crates/report/templates/report.typ`).
 pub const TEMPLATE: &str = include_str!("../templates/report.typ");
+/// The line-breaking rules both templates import (`crates/report/templates/typesetting.typ`).
+pub const TYPESETTING: (&str, &str) = ("typesetting.typ", include_str!("../templates/typesetting.typ"));
 
 pub struct Pdf;
 
@@ -109,7 +111,7 @@ pub fn render(r: &Report, lang: Lang) -> Result<Vec<u8>, ReportError> {
     let mut inputs = Dict::new();
     inputs.insert("view".into(), Bytes::new(json).into_value());
     inputs.insert("charts".into(), chart_dict.into_value());
-    let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(super::fonts::embedded().chain(covered.system_fonts)).build();
+    let engine = TypstEngine::builder().main_file(TEMPLATE).with_static_source_file_resolver([TYPESETTING]).fonts(super::fonts::embedded().chain(covered.system_fonts)).build();
     let compiled = engine.compile_with_input(inputs);
     let warnings: Vec<String> = compiled.warnings.iter().map(|w| w.message.to_string()).collect();
     let doc: typst_layout::PagedDocument = compiled.output.map_err(|e| ReportError::Render(typst_error(&e)))?;

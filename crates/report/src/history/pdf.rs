@@ -165,7 +165,7 @@ pub fn pdf(h: &History, lang: Lang) -> Result<Vec<u8>, ReportError> {
     let mut inputs = Dict::new();
     inputs.insert("view".into(), Bytes::new(json).into_value());
     inputs.insert("charts".into(), chart_dict.into_value());
-    let engine = TypstEngine::builder().main_file(TEMPLATE).fonts(crate::fonts::embedded()).build();
+    let engine = TypstEngine::builder().main_file(TEMPLATE).with_static_source_file_resolver([crate::pdf::TYPESETTING]).fonts(crate::fonts::embedded()).build();
     let compiled = engine.compile_with_input(inputs);
     let doc: typst_layout::PagedDocument = compiled.output.map_err(|e| ReportError::Render(crate::pdf::typst_error(&e)))?;
     typst_pdf::pdf(&doc, &typst_pdf::PdfOptions::default())

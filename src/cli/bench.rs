@@ -314,21 +314,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         (Some(plan), None) if a.rate.is_none() && a.concurrency.is_none() => plan.first_load(load(Some(plan.values[0]), None, &a.arrival)?),
         _ => load(a.rate, a.concurrency, &a.arrival)?,
     };
-    // A trace ends with its last record; sessions, with the last session.
-    let requests = match (&workload.trace, workload.sessions) {
-        (Some(t), _) => Some(a.requests.unwrap_or(u64::MAX).min(t.entries.len() as u64)),
-        (None, Some(s)) => Some(s.count),
-        (None, None) => a.requests,
-    };
-    let duration_s = match (&a.until, a.duration.as_deref()) {
-        (Some(_), _) => Some(duration_flag("--max-duration", &a.max_duration)?),
-        // Each step of a capacity search sets its own.
-        (None, None) if a.capacity.find_capacity => Some(duration_flag("--max-step-duration", &a.capacity.max_step_duration)?),
-        (None, d) => d.map(|d| duration_flag("--duration", d)).transpose()?,
-    };
-    if duration_s.is_none() && requests.is_none() {
-        return Err(CliError::bad_input("give --duration D, --requests N or --until SPEC"));
-    }
+    let (requests, duration_s) = how_long(a, &workload)?;
     let timeout = duration_flag("--timeout", &a.timeout)?;
     if a.out.exists() {
         return Err(CliError::bad_input(format!("{}: already exists; remove it or choose another --out", a.out.display())));
@@ -376,6 +362,25 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         vocab: workload.vocab,
         prompt_token_ids: a.workload.prompt_token_ids,
     })
+}
+
+/// When the run ends: after how many requests, after how long. A trace ends with its last
+/// record, sessions with the last session; each step of a capacity search sets its own length.
+fn how_long(a: &BenchArgs, workload: &crate::cli::workload::Workload) -> Result<(Option<u64>, Option<f64>), CliError> {
+    let requests = match (&workload.trace, workload.sessions) {
+        (Some(t), _) => Some(a.requests.unwrap_or(u64::MAX).min(t.entries.len() as u64)),
+        (None, Some(s)) => Some(s.count),
+        (None, None) => a.requests,
+    };
+    let duration_s = match (&a.until, a.duration.as_deref()) {
+        (Some(_), _) => Some(duration_flag("--max-duration", &a.max_duration)?),
+        (None, None) if a.capacity.find_capacity => Some(duration_flag("--max-step-duration", &a.capacity.max_step_duration)?),
+        (None, d) => d.map(|d| duration_flag("--duration", d)).transpose()?,
+    };
+    if duration_s.is_none() && requests.is_none() {
+        return Err(CliError::bad_input("give --duration D, --requests N or --until SPEC"));
+    }
+    Ok((requests, duration_s))
 }
 
 /// What bounds the open loop's requests in flight: `--connections` (a fixed pool),

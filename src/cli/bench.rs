@@ -181,7 +181,14 @@ fn series_plan(a: &BenchArgs) -> Result<Option<SeriesPlan<'_>>, CliError> {
     Ok(Some(SeriesPlan { repeat, cooldown, before_each: a.before_each.as_deref() }))
 }
 
-pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
+pub fn run(mut a: BenchArgs) -> Result<ExitCode, CliError> {
+    if let Some(r) = a.workload.session_rate.take() {
+        if a.workload.sessions.is_none() {
+            return Err(CliError::bad_input("--session-rate counts new sessions a second: add --sessions N (--rate counts requests)"));
+        }
+        // In a conversation run --rate already counts sessions: one loop, two names.
+        a.rate = Some(r);
+    }
     if a.capacity.find_capacity {
         return run_capacity(&a);
     }
@@ -491,12 +498,9 @@ fn read_dataset(path: &Path, (sample, seed): (Option<usize>, u64), vocab: &crate
         Some(n) => crate::bench::dataset::sample(prompts, n, seed).map_err(CliError::bad_input)?,
         None => prompts,
     };
-    // With a tokenizer each prompt is counted once here, not on the send path.
-    if vocab.tokenizer().is_some() {
-        for p in &mut prompts {
-            p.length = Some(vocab.count(&p.text));
-        }
-    }
+    // Counted once here, not on the send path: replies (output lengths) always, in the
+    // tokenizer's tokens where there is one, and then the prompts themselves.
+    crate::bench::dataset::count_lengths(&mut prompts, |t| vocab.count(t), vocab.tokenizer().is_some());
     Ok(prompts)
 }
 

@@ -29,10 +29,13 @@ pub struct WorkloadFlags {
     #[arg(long, default_value_t = 512, hide_short_help = true)]
     pub trace_block: u32,
     /// Conversations: N sessions, each of --turns turns whose prompts carry the earlier turns
-    /// and the server's replies (needs --api chat). --rate counts sessions per second;
-    /// --concurrency, sessions at once.
+    /// and the server's replies (needs --api chat). Open loop: --session-rate new sessions a
+    /// second (--rate says the same); closed loop: --concurrency sessions at once.
     #[arg(long, value_name = "N")]
     pub sessions: Option<u64>,
+    /// With --sessions: new sessions a second, open loop (Poisson unless --arrival says).
+    #[arg(long, value_name = "R", conflicts_with = "rate", hide_short_help = true)]
+    pub session_rate: Option<f64>,
     /// With --sessions: turns per session, T or LO-HI (uniform, by the seed).
     #[arg(long, default_value = "3", hide_short_help = true)]
     pub turns: String,

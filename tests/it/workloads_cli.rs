@@ -219,6 +219,8 @@ fn bad_workloads_are_refused_naming_what_is_wrong() {
     bad(&["--rate", "5", "--duration", "2s", "--prefix-groups", "3"], "--prefix-len L together");
     bad(&["--rate", "5", "--duration", "2s", "--sessions", "3", "--api", "chat", "--prefix-groups", "2", "--prefix-len", "8"], "give one of them");
     bad(&["--rate", "5", "--duration", "2s", "--reset-prefix-cache"], "neither POST /reset_prefix_cache");
+    bad(&["--session-rate", "2", "--duration", "2s"], "add --sessions N");
+    bad(&["--session-rate", "2", "--rate", "2", "--sessions", "3", "--api", "chat"], "cannot be used with");
 }
 
 /// Every request's prompt as built is the prompt the mock counted (its tokens are words): in
@@ -228,7 +230,7 @@ fn conversations_send_what_they_say_they_built() {
     let scratch = Scratch::new("wl-intended");
     let mock = cached_mock("0.1");
     let out = scratch.path("run");
-    bench(&mock, &out, &["--api", "chat", "--rate", "4", "--sessions", "8", "--turns", "2-4", "--input-len", "30", "--output-len", "12"]);
+    bench(&mock, &out, &["--api", "chat", "--session-rate", "4", "--sessions", "8", "--turns", "2-4", "--input-len", "30", "--output-len", "12"]);
     let run = credence::run::load(&out).unwrap();
     let r = &run.requests;
     let (built, counted, turn) = (r.u32s("intended_input_tokens").unwrap(), r.u32s("input_tokens").unwrap(), r.u32s("turn").unwrap());
@@ -367,6 +369,30 @@ fn sharegpt_conversations_become_sessions() {
     let o = credence(&["bench", "--url", mock.url.as_str(), "--model", "m", "--api", "chat", "--concurrency", "1", "--sessions", "2", "--out", other, "--dataset", jsonl]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("give a ShareGPT JSON file"), "{}", stderr(&o));
+}
+
+/// With --tokenizer a ShareGPT reply's length, the output asked for, is counted in its tokens
+/// (punctuation and rare words are several each), not in its words.
+#[test]
+fn sharegpt_output_lengths_count_the_tokenizers_tokens() {
+    let scratch = Scratch::new("wl-sharegpt-tokens");
+    let mock = MockProcess::start(&["--ttft", "2ms", "--token-delay", "0ms"]);
+    let file = scratch.path("sharegpt.json");
+    let reply = "Summarize: throughput, latency; and goodput.";
+    let items = serde_json::json!([{"conversations": [{"from": "human", "value": "hello"}, {"from": "gpt", "value": reply}]}]);
+    std::fs::write(&file, items.to_string()).unwrap();
+    let t = tokenizer();
+    let asked = |name: &str, extra: &[&str]| -> Vec<Option<u32>> {
+        let out = scratch.path(name);
+        let mut args = vec!["--rate", "50", "--requests", "3", "--dataset", file.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        bench(&mock, &out, &args);
+        credence::run::load(&out).unwrap().requests.u32s("output_tokens").unwrap().to_vec()
+    };
+    let tokens = credence::bench::tokens::TokenWords::load(std::path::Path::new(&t)).unwrap().count(reply);
+    assert!(tokens > 5, "the reply is more tokens ({tokens}) than words (5)");
+    assert_eq!(asked("words", &[]), vec![Some(5); 3]);
+    assert_eq!(asked("tokens", &["--tokenizer", t.as_str()]), vec![Some(tokens); 3]);
 }
 
 fn tokenizer() -> String {

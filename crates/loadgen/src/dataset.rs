@@ -1,8 +1,9 @@
 //! `--dataset FILE`: prompts from a file, in the formats load generators share.
 //!
 //! - ShareGPT JSON (a list of `{"conversations": [{"from": "human", "value": …}, …]}`, as vLLM's
-//!   benchmark reads it): each conversation's first human turn is a prompt, and the words of the
-//!   reply after it, where there is one, its output length.
+//!   benchmark reads it): each conversation's first human turn is a prompt, and the length of
+//!   the reply after it, where there is one, its output length (in the tokenizer's tokens with
+//!   `--tokenizer`, else in words: [`count_lengths`]).
 //! - JSONL: a string per line; or `{"prompt": …}` (or `"text"`) with an optional
 //!   `"output_len"`; or `{"messages": [{"role": …, "content": …}, …]}`, sent as they are with
 //!   `--api chat` (their contents joined for completions).
@@ -21,13 +22,16 @@ pub struct DatasetPrompt {
     pub text: String,
     /// The chat messages as given (`role`, `content`); none: one user message of `text`.
     pub messages: Option<Vec<(String, String)>>,
-    /// Output tokens to ask for, where the dataset says (a ShareGPT reply's words).
+    /// Output tokens to ask for, where the dataset says (a ShareGPT reply's length).
     pub output_len: Option<u32>,
     /// A ShareGPT conversation's human turns from the first on, each with its reply's length:
     /// what a session (`--sessions`) sends turn by turn. Empty for other formats.
     pub turns: Vec<(String, Option<u32>)>,
     /// Its length in tokens, counted once at the start with `--tokenizer`.
     pub length: Option<u32>,
+    /// Each turn's reply text, kept from parsing until [`count_lengths`] has measured it (only
+    /// the sampled prompts' replies are ever counted), then dropped.
+    pub replies: Vec<Option<String>>,
 }
 
 /// Parses a dataset: a JSON list (ShareGPT) or JSONL; errors name the file, the item or line,
@@ -51,13 +55,14 @@ fn sharegpt(text: &str, path: &str) -> Result<Vec<DatasetPrompt>, String> {
         let Some(first) = turns.iter().position(|t| from(t) == "human") else {
             return Err(at("no turn from \"human\""));
         };
-        let reply_len = |i: usize| turns.get(i + 1).filter(|t| from(t) == "gpt").and_then(value).map(|r| r.split_whitespace().count().max(1) as u32);
-        let mut human = Vec::new();
+        let reply = |i: usize| turns.get(i + 1).filter(|t| from(t) == "gpt").and_then(value);
+        let (mut human, mut replies) = (Vec::new(), Vec::new());
         for (i, t) in turns.iter().enumerate().skip(first).filter(|(_, t)| from(t) == "human") {
-            human.push((value(t).ok_or_else(|| at(&format!("turn {}: value: expected the human turn's text", i + 1)))?, reply_len(i)));
+            human.push((value(t).ok_or_else(|| at(&format!("turn {}: value: expected the human turn's text", i + 1)))?, None));
+            replies.push(reply(i));
         }
-        let (text, output_len) = human[0].clone();
-        out.push(DatasetPrompt { text, messages: None, output_len, turns: human, length: None });
+        let text = human[0].0.clone();
+        out.push(DatasetPrompt { text, messages: None, output_len: None, turns: human, length: None, replies });
     }
     Ok(out)
 }
@@ -74,7 +79,7 @@ fn jsonl(text: &str, path: &str) -> Result<Vec<DatasetPrompt>, String> {
 
 fn jsonl_prompt(v: &serde_json::Value) -> Result<DatasetPrompt, String> {
     if let Some(s) = v.as_str() {
-        return Ok(DatasetPrompt { text: s.into(), messages: None, output_len: None, turns: Vec::new(), length: None });
+        return Ok(DatasetPrompt { text: s.into(), messages: None, output_len: None, turns: Vec::new(), length: None, replies: Vec::new() });
     }
     let output_len = match v.get("output_len") {
         None | Some(serde_json::Value::Null) => None,
@@ -88,10 +93,10 @@ fn jsonl_prompt(v: &serde_json::Value) -> Result<DatasetPrompt, String> {
             messages.push((field("role")?, field("content")?));
         }
         let text = messages.iter().map(|m| m.1.as_str()).collect::<Vec<_>>().join("\n");
-        return Ok(DatasetPrompt { text, messages: Some(messages), output_len, turns: Vec::new(), length: None });
+        return Ok(DatasetPrompt { text, messages: Some(messages), output_len, turns: Vec::new(), length: None, replies: Vec::new() });
     }
     let text = v.get("prompt").or_else(|| v.get("text")).and_then(|p| p.as_str()).ok_or("expected a string, or an object with \"prompt\" or \"messages\"")?;
-    Ok(DatasetPrompt { text: text.into(), messages: None, output_len, turns: Vec::new(), length: None })
+    Ok(DatasetPrompt { text: text.into(), messages: None, output_len, turns: Vec::new(), length: None, replies: Vec::new() })
 }
 
 /// `n` prompts chosen by `seed` (a seeded shuffle, then the first `n`): the same seed picks the
@@ -105,6 +110,23 @@ pub fn sample(mut prompts: Vec<DatasetPrompt>, n: usize, seed: u64) -> Result<Ve
     Ok(prompts)
 }
 
+/// Measures the prompts about to be sent, once: each ShareGPT reply's length becomes its turn's
+/// output length (at least 1) and the reply text is dropped; with a tokenizer (`exact`) each
+/// prompt's own length is recorded too. `count` is the tokenizer's count, or words without one.
+pub fn count_lengths(prompts: &mut [DatasetPrompt], count: impl Fn(&str) -> u32, exact: bool) {
+    for p in prompts {
+        for (turn, reply) in p.turns.iter_mut().zip(std::mem::take(&mut p.replies)) {
+            turn.1 = reply.map(|r| count(&r).max(1));
+        }
+        if let Some(first) = p.turns.first() {
+            p.output_len = first.1;
+        }
+        if exact {
+            p.length = Some(count(&p.text));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,12 +135,21 @@ mod tests {
     fn sharegpt_gives_the_first_human_turn_and_its_reply_length() {
         let text = r#"[{"id": "a", "conversations": [{"from": "system", "value": "be brief"}, {"from": "human", "value": "hello there"}, {"from": "gpt", "value": "one two three"}]},
                        {"id": "b", "conversations": [{"from": "human", "value": "alone"}]}]"#;
-        let p = parse_dataset(text, "s.json").unwrap();
+        let words = |t: &str| t.split_whitespace().count() as u32;
+        let mut p = parse_dataset(text, "s.json").unwrap();
+        count_lengths(&mut p, words, false);
         assert_eq!(p[0].text, "hello there");
-        assert_eq!(p[0].output_len, Some(3));
+        assert_eq!((p[0].output_len, p[0].length), (Some(3), None));
         assert_eq!(p[1].output_len, None);
+        assert!(p.iter().all(|p| p.replies.is_empty()), "reply texts are dropped once counted");
         let many = r#"[{"conversations": [{"from": "human", "value": "a"}, {"from": "gpt", "value": "b c"}, {"from": "human", "value": "d e"}]}]"#;
-        assert_eq!(parse_dataset(many, "s.json").unwrap()[0].turns, vec![("a".to_string(), Some(2)), ("d e".to_string(), None)]);
+        let mut m = parse_dataset(many, "s.json").unwrap();
+        count_lengths(&mut m, words, false);
+        assert_eq!(m[0].turns, vec![("a".to_string(), Some(2)), ("d e".to_string(), None)]);
+        // A tokenizer's count (here: characters) gives the reply lengths and the prompt's own.
+        let mut p = parse_dataset(text, "s.json").unwrap();
+        count_lengths(&mut p, |t: &str| t.len() as u32, true);
+        assert_eq!((p[0].output_len, p[0].length), (Some(13), Some(11)));
         let e = parse_dataset(r#"[{"conversations": [{"from": "gpt", "value": "x"}]}]"#, "s.json").unwrap_err();
         assert!(e.contains("s.json, conversation 1") && e.contains("human"), "{e}");
     }
@@ -137,7 +168,7 @@ mod tests {
 
     #[test]
     fn a_sample_is_fixed_by_the_seed() {
-        let all: Vec<DatasetPrompt> = (0..50).map(|i| DatasetPrompt { text: i.to_string(), messages: None, output_len: None, turns: Vec::new(), length: None }).collect();
+        let all: Vec<DatasetPrompt> = (0..50).map(|i| DatasetPrompt { text: i.to_string(), messages: None, output_len: None, turns: Vec::new(), length: None, replies: Vec::new() }).collect();
         let a = sample(all.clone(), 10, 1).unwrap();
         assert_eq!(a, sample(all.clone(), 10, 1).unwrap());
         assert_ne!(a, sample(all.clone(), 10, 2).unwrap());

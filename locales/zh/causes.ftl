@@ -2,10 +2,10 @@
 ## cause's identifier in the JSON (`findings[].cause`).
 
 cause-title = { $cause ->
-    [overload] 服务端过载：给定负载超过其完成能力
+    [overload] 服务端过载，给定负载超过其完成能力
     [thermal_throttle] GPU 过热降频
     [power_cap] GPU 受功耗上限限制
-    [hw_power_brake] GPU 硬件功耗制动（外部触发）
+    [hw_power_brake] 外部触发的 GPU 硬件功耗制动
     [hw_slowdown] 非过热原因的 GPU 硬件降频
     [clock_change] 没有原因位的 GPU 时钟变化
     [memory_pressure] GPU 显存压力
@@ -17,7 +17,7 @@ cause-title = { $cause ->
     [error_burst] 失败请求集中爆发
     [drift] 性能在运行中持续漂移
     [ramp_down] 给定负载在收尾段下降
-    [cache_warming] 运行开始时前缀缓存是冷的
+    [cache_warming] 运行开始时前缀缓存为空
    *[other] 未知原因
 }
 

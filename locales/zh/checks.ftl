@@ -42,12 +42,12 @@ check-steady-state = { $outcome ->
 
 check-sample-size = { $status ->
     [pass] P99 TTFT 以上的尾部有 { $beyond } 个有效观测（至少需要 10 个）
-   *[fail] P99 TTFT 以上的尾部仅有 { $beyond } 个有效观测（需要 10 个），P99 TTFT 无法给出置信区间；请延长运行时间或增加运行次数
+   *[fail] P99 TTFT 以上的尾部仅有 { $beyond } 个有效观测，少于所需的 10 个，因此 P99 TTFT 无法给出置信区间；请延长运行时间或增加运行次数
 }
 
 check-dependence = { $outcome ->
     [trend] 测量窗口内仍有残余趋势（Mann–Kendall 检验）；{ $measured }
-    [few] { $measured }：置信区间已计入请求间的相关性，但独立观测偏少（有效样本量低于 { $n_eff_warn } 或设计效应高于 { $deff_warn } 即给出警告）；请延长运行，或找出请求相关的原因
+    [few] { $measured }。置信区间已计入请求间的相关性，但独立观测偏少（有效观测少于 { $n_eff_warn } 个或设计效应高于 { $deff_warn } 即给出警告）；请延长运行，或找出请求相关的原因
     [replicated] { $measured }；置信区间已计入请求间的相关性。重复运行达到 { $replicated } 次及以上时，区间由运行间的离散决定
     [ok] { $measured }；置信区间已计入请求间的相关性
    *[no_values] 没有 TTFT 数据
@@ -55,7 +55,7 @@ check-dependence = { $outcome ->
 dependence-measured = TTFT 的设计效应为 { $deff }{ $clean ->
         [yes] （干净窗口）
        *[no] {""}
-    }：{ $n } 个请求的有效样本量为 { $n_eff }
+    }，{ $n } 个请求相当于 { $n_eff } 个有效观测
 
 check-client-saturation = { $status ->
     [fail] 测量窗口内出现{ $findings }：延迟含客户端自身的延迟，给定负载也没有全部发出
@@ -78,7 +78,7 @@ check-interval-width = { $status ->
    *[warn] 置信区间过宽或无界：{ $items }
 }
 interval-half-width = { $label } ±{ $percent } %
-interval-unbounded = { $label } 无法给出有界区间
+interval-unbounded = { $label }无界
 ## The headline intervals' names.
 headline-label = { $metric ->
     [throughput] 请求吞吐量

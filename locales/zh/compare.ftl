@@ -106,11 +106,11 @@ compare-column = { $column ->
         [tolerance] 容差
        *[verdict] 判定
     }
-compare-table-note = 基线与候选：各组的统计量及其 95 % 置信区间。它们与变化量使用同一方差模型（{ $method }，重抽样 { $resamples } 次，种子 { $seed }；错误率用 Wilson 区间）。容差 τ：所要求的容差。运行间的离散计入置信区间，不会抬高 τ。判定：95 % 置信区间完全落在 ±τ 之外，为退化或改进；90 % 置信区间完全落在 ±τ 之内，为持平；其余为无法判断。
+compare-table-note = 基线与候选：各组的统计量及其 95 % 置信区间。它们与变化量使用同一方差模型（{ $method }，重抽样 { $resamples } 次，种子 { $seed }；错误率用 Wilson 区间）。容差 τ 即命令中给定的容差；运行间的离散计入置信区间，不计入 τ。判定：95 % 置信区间完全落在 ±τ 之外，为退化或改进；90 % 置信区间完全落在 ±τ 之内，为持平；其余为无法判断。
 compare-gates = 有效性门槛：{ $tally }{ $details }。
 compare-gates-details = ；{ $items }
 compare-gate-count = { $status } { $n } 项
-compare-gate-detail = { $gate }（{ $status }，{ $reason }）
+compare-gate-detail = { $gate }为{ $status }（{ $reason }）
 compare-no-gates = 无
 compare-summary = 对比的可信度取较弱的一组：{ $grade }。{ $gates } 项有效性门槛中 { $passed } 项通过。{ $replication }{ $changed }
 compare-replication = { $single ->
@@ -147,16 +147,16 @@ advice = { $kind ->
         [runs] 要作出判断，每组需 { $runs } 次运行（{ $source }）
         [longer] 要作出判断，需把每次运行的请求数增加到约 { $factor } 倍（{ $source }）
         [pooled] 要作出判断，每组需约 { $factor } 倍的请求，分几次运行均可（{ $source }）
-       *[cannot-tell] 现有运行不足以估计还需多少数据才能作出判断（按此估算超过当前的 { $max } 倍；{ $source }）：每组先至少运行 { $pilot } 个请求，再用 `credence plan` 规划
+       *[cannot-tell] 现有运行不足以估计还需多少数据才能作出判断（按此估算超过当前的 { $max } 倍；{ $source }）。请每组先至少运行 { $pilot } 个请求，再用 `credence plan` 规划
     }
 advice-source = { $basis ->
         [measured] 实测运行间变异系数 { $cv } %
-        [assumed] 假设运行间相差 { $cv } %：每组一次运行无法测量它
+        [assumed] 运行间差异按假设的 { $cv } % 计，每组一次运行无法实测
        *[pooled] 错误率把各次运行的请求合并计算
     }
 advice-dominates = { $basis ->
         [measured] 实测运行间噪声（变异系数 { $cv } %）占主导，延长单次运行无济于事
-       *[assumed] 若运行间按假设相差 { $cv } %（每组一次运行无法测量它），延长单次运行无济于事
+       *[assumed] 如果运行间差异如假设的 { $cv } %（每组一次运行无法实测），延长单次运行也无济于事
     }
 
 ## The validity gates' reasons.
@@ -170,7 +170,7 @@ load = { $arrival }{ $rate }{ $concurrency }，{ $streaming ->
     }
 load-rate = ，每秒 { $rate } 个请求
 load-concurrency = ，并发 { $n }
-gate-manifests-same = 两份运行清单没有差异：没有记录切换了什么
+gate-manifests-same = 两份运行清单没有差异，没有记录切换了什么
 gate-one-switch = 只有一处变化：{ $key }
 gate-many-switches = 有 { $n } 处不同，无法把影响归于某一处变化：{ $keys }
 gate-steady = { $class }
@@ -214,5 +214,5 @@ text-clean-title = 干净窗口（基线排除 { $base_s } s，占其窗口的 {
 text-what-changed = 变更项：
 text-environment = 实测环境（仅作背景，不是变更项）：
 text-credibility = 可信度：{ $grade }。{ $summary }
-text-baseline-drift = 警告：这些运行的配置与基线相同，但 { $metrics } 的变化超出了容差：基线本身已经漂移（环境、驱动或硬件）。
-      提示：先找出原因；如果新的水平才是真实值，就重新保存基线
+text-baseline-drift = 警告：这些运行的配置与基线相同，但 { $metrics } 的变化超出了容差，说明基线本身已经漂移（环境、驱动或硬件）。
+      提示：先找出原因；如果新的水平才是真实值，就重新保存基线。

@@ -14,7 +14,7 @@ detector-no-timestamps-short = 没有逐请求时间戳
 detector-power = 没有时钟事件原因位，也没有功耗或功耗上限数据
 detector-overload-closed = 闭环负载等待每个应答：给定负载不会超过服务端的完成能力
 detector-overload-unknown = 既没有给定速率，也没有足够长的负载（8 个窗口）可供判断
-detector-no-cache = 没有响应报告提示词中缓存的 token
+detector-no-cache = 没有任何响应报告提示词中由缓存提供的 token 数
 detector-server = 没有服务端队列或 KV 缓存指标
 detector-thermal = 没有时钟事件原因位或过热违规计数
 

@@ -29,7 +29,7 @@ peak = { $key ->
 
 evidence-episode = { $source }：{ $start } s 至 { $end } s{ $peaks }
 evidence-peaks = ，{ $items }
-evidence-effect = 时段内的 { $metric } 比测量窗口其余部分变化 { $change }{ $interval }
+evidence-effect = 时段内的 { $metric } 相对测量窗口其余部分变化 { $change }{ $interval }
 evidence-change = { $unit ->
         [percent] { $value } %
         [points] { $value } 个百分点

@@ -40,7 +40,7 @@ history-intro = 共 { $runs } 次运行，{ $configs } 种配置，按{ $order -
         [time] 开始时间
        *[given] 给定顺序
     }排列。变点检测：E-divisive 均值法加置换检验（显著性水平 { $significance }，置换 { $permutations } 次，种子 { $seed }，每段至少 { $min_runs } 次运行）。漂移：Mann–Kendall 检验（Hamed–Rao 修正）和 Sen 斜率，超出运行间噪声才判为变差或变好。估计值有置信区间的运行都进入该指标的序列，不论其可信度如何（低可信度的运行标记 ⚠）。没有置信区间的估计值（标记 †）照常列出，但不参与定义变点。
-history-method = 变点检测：E-divisive 均值法加置换检验（显著性水平 { $significance }，置换 { $permutations } 次，种子 { $seed }，每段至少 { $min_runs } 次运行），在每次运行估计值的对数上搜索。变化幅度：对各段的运行做层次自助法（重抽样 { $resamples } 次，95 %）。漂移：Mann–Kendall 检验（Hamed–Rao 修正）和 Sen 斜率，超出运行间噪声才判为变差或变好。估计值有置信区间的运行都进入该指标的序列，不论其可信度如何。低可信度的运行显示为灰色（表中标记 ⚠）。没有置信区间的估计值（空心点，表中标记 †）不参与定义变点。阴影：配置变更之后的区段。
+history-method = 变点检测：对每次运行的估计值取对数，再用 E-divisive 均值法加置换检验搜索变点（显著性水平 { $significance }，置换 { $permutations } 次，种子 { $seed }，每段至少 { $min_runs } 次运行）。变化幅度：对各段的运行做层次自助法（重抽样 { $resamples } 次，95 %）。漂移：Mann–Kendall 检验（Hamed–Rao 修正）和 Sen 斜率，超出运行间噪声才判为变差或变好。估计值有置信区间的运行都进入该指标的序列，不论其可信度如何。低可信度的运行显示为灰色（表中标记 ⚠）。没有置信区间的估计值（空心点，表中标记 †）不参与定义变点。阴影：配置变更之后的区段。
 history-newest-label = 最新运行
 history-newest-run = { $run }（#{ $index }）：
 history-newest-quiet = 所有指标的最新分段相对前一分段均无退化。
@@ -56,7 +56,7 @@ history-h-runs = 运行
 history-no-change-points = 无：在该显著性水平下，各序列只有噪声。
 history-no-drift = 没有显著漂移{ $few ->
         [0] {""}
-       *[other] （有 { $few } 个序列带置信区间的运行太少，无法检验）
+       *[other] （有 { $few } 个序列中带置信区间的运行太少，无法检验）
     }。
 history-breaks-note = 新配置开始一个新序列；配置变更处的跃变不作判断。
 history-runs-note = 列出最新的 { $shown } 次运行；更早的 { $older } 次运行见 JSON。

@@ -45,7 +45,7 @@ plan-within-df = 试验运行对运行内噪声的估计约有 { $df } 个自由
 plan-within-known = 运行内噪声按已知处理（其自由度未测得）
 plan-compare-rule = 比较命令（credence compare）的判定规则：95 % 置信区间整体超出容差才判为退化（运行间离散只进入区间，不移动容差）；区间把各次运行的离散与 { $cv } % 的运行间先验（相当于 { $df } 个自由度）合并
 plan-power-method = 功效按对数比的正态近似计算；方案每组最多使用试验运行请求数的 { $limit } 倍，且每组至少 2 次运行
-plan-same-setup = 服务器、负载和发送速率与试验运行相同（稳态窗口 { $rate } req/s，每次运行预热 { $warmup } s）
+plan-same-setup = 服务端、负载和发送速率与试验运行相同（稳态窗口 { $rate } req/s，每次运行预热 { $warmup } s）
 ## A duration in the designs table: seconds, minutes or hours.
 plan-span = { $unit ->
         [s] { $n } s

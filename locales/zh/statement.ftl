@@ -67,7 +67,7 @@ stmt-failed-item = { $check }（{ $reason }）
 
 stmt-caution = 需谨慎对待：{ $items }。
 caution-single-run = 与另一次单次运行的比较（运行间噪声未测量）
-caution-findings = 受{ $findings }影响的窗口中的数值
+caution-findings = { $findings }时段内的数值
 caution-warned = 依赖{ $checks }的判断
 ## A check's name in running text (`$check` is its name with "." as "-").
 check-name = { $check ->

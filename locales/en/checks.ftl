@@ -34,8 +34,14 @@ check-server-restarted = { $status ->
 }
 
 check-steady-state = { $outcome ->
-    [reached] steady state reached; measured { $start } s to { $end } s after dropping { $warm_s } s ({ $warm_n } requests) at the start and { $tail_s } s ({ $tail_n } requests) at the end
-    [shifted] the level shifted during the run; measured { $start } s to { $end } s after dropping { $warm_s } s ({ $warm_n } requests) at the start and { $tail_s } s ({ $tail_n } requests) at the end
+    [reached] steady state reached; measured { $start } s to { $end } s after dropping { $warm_s } s ({ $warm_n } requests) at the start{ $tail_n ->
+        [0] {""}
+       *[other] {" "}and { $tail_s } s ({ $tail_n } requests) at the end
+    }
+    [shifted] the level shifted during the run; measured { $start } s to { $end } s after dropping { $warm_s } s ({ $warm_n } requests) at the start{ $tail_n ->
+        [0] {""}
+       *[other] {" "}and { $tail_s } s ({ $tail_n } requests) at the end
+    }
     [none] no steady state: the level keeps moving, so no single number describes the run
     [overloaded] no steady state: the offered load exceeds what the server completes, so its queue grows and latency measures the queue
    *[no_timestamps] the source has no per-request timestamps: steady state cannot be checked

@@ -214,6 +214,7 @@ gate-name = { $gate ->
 ## The plain text `credence compare` and `credence baseline check` print, beyond the view's
 ## sentences: the section titles and the clean-window lines.
 text-clean-title = on clean windows (excluded { $base_s } s of the base, { $base_share } % of its window; { $cand_s } s of the candidate, { $cand_share } %):
+text-gate-line = [{ $status }] { $gate }: { $reason }
 text-what-changed = what changed:
 text-environment = measured environment (context, not a switch):
 text-credibility = credibility { $grade }: { $summary }

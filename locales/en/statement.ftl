@@ -7,7 +7,10 @@ stmt-measured = Credibility { $grade }. { $k ->
     } { $timestamps ->
         [absent] measured { $measured } requests, but the source records no per-request timestamps: warmup, steady state and drift cannot be checked, and every request counts.
         [overloaded] was offered more than the server completes: its queue grew through the run, so there is no steady state, and the latencies of the { $measured } requests in the window analyzed measure the queue, not the server.
-       *[present] measured { $measured } requests over { $seconds } s of steady state, after dropping { $warm_s } s ({ $warm_n } requests) of warmup and { $tail_s } s ({ $tail_n } requests) at the end.
+       *[present] measured { $measured } requests over { $seconds } s of steady state, after dropping { $warm_s } s ({ $warm_n } requests) of warmup{ $tail_n ->
+            [0] {""}
+           *[other] {" "}and { $tail_s } s ({ $tail_n } requests) at the end
+        }.
     }
 
 stmt-clean = { $several ->

@@ -1,6 +1,6 @@
 ## 工具声称值核验：摘要、每项声称值的各列，以及数值一致或不一致的原因。definition 为导入器对该工具如何定义这一数值的说明。
 
-audit-summary = { $source } 共有 { $claims } 项工具声称值。其中 { $reproduced } 项已复现（{ $raw } 项用该工具的逐请求原始数据重算，{ $summary } 项只与其汇总文件交叉核对），{ $differ } 项不一致，{ $unchecked } 项无法核对。
+audit-summary = { $source }共有 { $claims } 项工具声称值。其中 { $reproduced } 项已复现（{ $raw } 项用该工具的逐请求原始数据重算，{ $summary } 项只与其汇总文件交叉核对），{ $differ } 项不一致，{ $unchecked } 项无法核对。
 audit-summary-cut = 表中列出其中 { $shown } 项：先列全部不一致的声称值，再列主要的延迟和速率；JSON 报告列出全部 { $claims } 项。
 audit-verdict = { $verdict ->
         [reproduced] 已复现

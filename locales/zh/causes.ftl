@@ -2,7 +2,7 @@
 ## cause's identifier in the JSON (`findings[].cause`).
 
 cause-title = { $cause ->
-    [overload] 服务端过载，给定负载超过其完成能力
+    [overload] 服务端过载
     [thermal_throttle] GPU 过热降频
     [power_cap] GPU 受功耗上限限制
     [hw_power_brake] 外部触发的 GPU 硬件功耗制动

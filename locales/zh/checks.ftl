@@ -33,8 +33,14 @@ check-server-restarted = { $status ->
 }
 
 check-steady-state = { $outcome ->
-    [reached] 已进入稳态；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）后，测量窗口为 { $start } s 至 { $end } s
-    [shifted] 运行中性能水平发生了偏移；去掉开头 { $warm_s } s（{ $warm_n } 个请求）和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）后，测量窗口为 { $start } s 至 { $end } s
+    [reached] 已进入稳态；去掉开头 { $warm_s } s（{ $warm_n } 个请求）{ $tail_n ->
+        [0] {""}
+       *[other] 和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）
+    }后，测量窗口为 { $start } s 至 { $end } s
+    [shifted] 运行中性能水平发生了偏移；去掉开头 { $warm_s } s（{ $warm_n } 个请求）{ $tail_n ->
+        [0] {""}
+       *[other] 和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）
+    }后，测量窗口为 { $start } s 至 { $end } s
     [none] 未进入稳态：性能水平持续变化，无法用单个数值描述本次运行
     [overloaded] 未进入稳态：给定负载超过服务端的完成能力，队列持续增长，延迟反映的是排队时间
    *[no_timestamps] 数据源没有逐请求时间戳，无法检查稳态

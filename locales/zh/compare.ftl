@@ -211,6 +211,7 @@ gate-name = { $gate ->
 
 ## 纯文本输出（`credence compare`、`credence baseline check`）的小节标题和干净窗口各行。
 text-clean-title = 干净窗口（基线排除 { $base_s } s，占其窗口的 { $base_share } %；候选排除 { $cand_s } s，占 { $cand_share } %）：
+text-gate-line = [{ $status }] { $gate }  { $reason }
 text-what-changed = 变更项：
 text-environment = 实测环境（仅作背景，不是变更项）：
 text-credibility = 可信度：{ $grade }。{ $summary }

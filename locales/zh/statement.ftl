@@ -7,7 +7,10 @@ stmt-measured = 可信度：{ $grade }。{ $k ->
     }{ $timestamps ->
         [absent] ，测量了 { $measured } 个请求。数据源没有逐请求时间戳，因此无法检查预热、稳态和漂移，全部请求都计入结果。
         [overloaded] 。给定负载超过了服务端的完成能力，队列在运行中持续增长，因此不存在稳态。分析窗口内有 { $measured } 个请求，它们的延迟反映的是排队，而不是服务端本身。
-       *[present] ：舍弃开头 { $warm_s } s 的预热（{ $warm_n } 个请求）和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）后，在 { $seconds } s 的稳态窗口内测量了 { $measured } 个请求。
+       *[present] ：舍弃开头 { $warm_s } s 的预热（{ $warm_n } 个请求）{ $tail_n ->
+            [0] {""}
+           *[other] 和 { $tail_s } s 的收尾段（{ $tail_n } 个请求）
+        }后，在 { $seconds } s 的稳态窗口内测量了 { $measured } 个请求。
     }
 
 stmt-clean = { $several ->

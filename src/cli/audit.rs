@@ -76,13 +76,13 @@ pub fn run(a: AuditArgs) -> Result<ExitCode, CliError> {
         return Err(several_runs(&paths[0], &gathered.runs).into());
     }
     let result = import_run(gathered.runs.remove(0), &opts, true)?;
-    let source = source_names(&result);
+    let files = source_files(&result);
     let report = if result.data.requests.num_rows() > 0 {
-        per_request_audit(&a, &result, &source, slo)
+        per_request_audit(&a, &result, &files, slo)
     } else if let Some(gpu) = &result.data.gpu {
-        telemetry_only_audit(&a, &result, &source, gpu)?
+        telemetry_only_audit(&a, &result, &files, gpu)?
     } else {
-        aggregate_only_audit(&a, &result, &source)?
+        aggregate_only_audit(&a, &result, &files)?
     };
     let bytes = write_report_in(&report, ReportFormat::of(a.format, &a.out), lang, &a.out)?;
     let wrote = Message::new("cli-wrote-audit").text("path", a.out.display().to_string()).int("bytes", bytes).msg("outcome", outcome(&report));
@@ -106,46 +106,54 @@ fn outcome(report: &Report) -> Message {
     Message::new("as-written").list("text", [Some(telemetry), claims].into_iter().flatten().collect(), Sep::Semicolon)
 }
 
-/// "file (format), …": how the report names what it audits.
-fn source_names(result: &ImportResult) -> String {
+/// Each file audited, by name, with the format it was read as.
+fn source_files(result: &ImportResult) -> Vec<(String, String)> {
     let name = |p: &std::path::Path| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
-    result.formats.iter().map(|(p, f)| format!("{} ({})", name(p), f.name())).collect::<Vec<_>>().join(", ")
+    result.formats.iter().map(|(p, f)| (name(p), f.name().to_string())).collect()
+}
+
+/// "file (format), …": how the errors name what was audited (the report words it in its
+/// language).
+fn source_names(files: &[(String, String)]) -> String {
+    files.iter().map(|(file, format)| format!("{file} ({format})")).collect::<Vec<_>>().join(", ")
 }
 
 /// Per-request data: the full analysis, with the claims checked against it.
-fn per_request_audit(a: &AuditArgs, result: &ImportResult, source: &str, slo: Vec<crate::analyze::slo::ObjectiveSpec>) -> Report {
+fn per_request_audit(a: &AuditArgs, result: &ImportResult, files: &[(String, String)], slo: Vec<crate::analyze::slo::ObjectiveSpec>) -> Report {
     let d = &result.data;
     let view = RequestView::from_table(&d.requests);
     let extra_percentiles = crate::analyze::audit::claimed_percentiles(&result.claims);
     let opts = AnalyzeOptions { resamples: a.resamples, seed: a.seed, extra_percentiles, slo, ..AnalyzeOptions::default() };
     let mut analysis = analyze_view(&d.manifest, &view, &Telemetry { gpu: d.gpu.as_ref(), host: None, server: None }, &opts);
     analysis.errors.examples = crate::analyze::rates::error_examples(&d.requests);
-    let checked = audit_claims(source, &result.claims, &result.raw, &result.facts, Some(&analysis));
+    let checked = audit_claims(files, &result.claims, &result.raw, &result.facts, Some(&analysis));
     let mut r = Report::for_runs(vec![analysis], None, a.date.clone());
-    (r.title, r.title_message) = titled(a.title.clone(), || audit_title(source));
+    (r.title, r.title_message) = titled(a.title.clone(), || audit_title(files));
     r.audit = Some(checked);
     r
 }
 
 /// Summary statistics only: the claims and facts can be cross-checked, nothing else.
-fn aggregate_only_audit(a: &AuditArgs, result: &ImportResult, source: &str) -> Result<Report, CliError> {
+fn aggregate_only_audit(a: &AuditArgs, result: &ImportResult, files: &[(String, String)]) -> Result<Report, CliError> {
+    let source = &source_names(files);
     if result.claims.is_empty() && result.facts.is_empty() {
         return Err(CliError::bad_input(format!("{source}: nothing to audit: no request, no summary number and no GPU sample was found"))
             .hint("check that the files are complete (a telemetry capture needs at least one data line after its header)"));
     }
-    let checked = audit_claims(source, &result.claims, &result.raw, &result.facts, None);
+    let checked = audit_claims(files, &result.claims, &result.raw, &result.facts, None);
     let cred = aggregate_only(source, &checked);
-    let title = titled(a.title.clone(), || audit_title(source));
+    let title = titled(a.title.clone(), || audit_title(files));
     Ok(Report::for_audit_only(cred, checked, title, a.date.clone().unwrap_or_else(|| "undated".into())))
 }
 
 /// A GPU capture with no request records: the GPUs' clocks, throttling and load, and any
 /// summary file's claims cross-checked; every request-based check is NOT_CHECKED.
-fn telemetry_only_audit(a: &AuditArgs, result: &ImportResult, source: &str, gpu: &Table) -> Result<Report, CliError> {
-    let files = result.data.manifest.source.files.clone();
-    let t = telemetry_audit(gpu, source, files).ok_or_else(|| CliError::bad_input(format!("{source}: the GPU samples carry no time")))?;
-    let claims = (!result.claims.is_empty() || !result.facts.is_empty()).then(|| audit_claims(source, &result.claims, &result.raw, &result.facts, None));
+fn telemetry_only_audit(a: &AuditArgs, result: &ImportResult, files: &[(String, String)], gpu: &Table) -> Result<Report, CliError> {
+    let source = &source_names(files);
+    let source_files = result.data.manifest.source.files.clone();
+    let t = telemetry_audit(gpu, source, source_files).ok_or_else(|| CliError::bad_input(format!("{source}: the GPU samples carry no time")))?;
+    let claims = (!result.claims.is_empty() || !result.facts.is_empty()).then(|| audit_claims(files, &result.claims, &result.raw, &result.facts, None));
     let cred = telemetry_only(&t, claims.as_ref());
-    let title = titled(a.title.clone(), || audit_title(source));
+    let title = titled(a.title.clone(), || audit_title(files));
     Ok(Report::for_telemetry(cred, t, claims, title, a.date.clone()))
 }

@@ -155,7 +155,9 @@ fn drift_warning(cmp: &Comparison, lang: Lang) -> String {
         .filter(|(_, m)| matches!(m.verdict, Verdict::Regression | Verdict::Improvement))
         .map(|(k, _)| crate::report::comparison_words::metric_label(k))
         .collect();
-    let same_config = cmp.what_changed.iter().all(|d| !d.key.starts_with("config."));
+    // A label is the user naming a switch (`effect`, `switch`): then the change is the switch's.
+    // A software version that moved is not a switch: that is drift.
+    let same_config = cmp.what_changed.iter().all(|d| !["config.", "labels.", "workload."].iter().any(|p| d.key.starts_with(p)));
     if !same_config || changed.is_empty() {
         return String::new();
     }

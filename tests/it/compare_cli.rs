@@ -1,7 +1,7 @@
 //! `credence compare` through the real binary: verdicts, gates and exit codes.
 
 
-use crate::common::{Scratch, credence, fixture, stderr, stdout};
+use crate::common::{Scratch, copy_dir, credence, fixture, stderr, stdout};
 use serde_json::Value;
 
 fn sim(s: &Scratch, name: &str, args: &[&str]) -> String {
@@ -137,13 +137,21 @@ fn baseline_save_and_check() {
     // A rerun of the same configuration passes.
     let o = credence(&["baseline", "check", "main", fixture("aa/a3").to_str().unwrap(), "--dir", dir]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    // A +10 % TTFT candidate is a regression: exit 3, and with the same configuration the
-    // baseline is reported as drifted.
-    // The verdict comes first (issue 23).
+    // A +10 % TTFT candidate is a regression: exit 3. Its label names the switch
+    // (`effect`), so the change is the switch's; the verdict comes first (issue 23).
     let o = credence(&["baseline", "check", "main", fixture("ab/cand").to_str().unwrap(), "--dir", dir]);
     assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
-    assert!(stdout(&o).contains("the baseline itself has drifted"));
+    assert!(!stdout(&o).contains("the baseline itself has drifted"), "{}", stdout(&o));
     assert!(stdout(&o).starts_with("Regression: P50 TTFT +"), "{}", stdout(&o));
+    // The same run with nothing switched (no label): the baseline itself has drifted.
+    let rerun = s.path("rerun");
+    copy_dir(&fixture("ab/cand"), &rerun);
+    let mut manifest: Value = serde_json::from_str(&std::fs::read_to_string(rerun.join("run.json")).unwrap()).unwrap();
+    manifest["labels"].as_object_mut().unwrap().remove("effect");
+    std::fs::write(rerun.join("run.json"), serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    let o = credence(&["baseline", "check", "main", rerun.to_str().unwrap(), "--dir", dir]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    assert!(stdout(&o).contains("the baseline itself has drifted"), "{}", stdout(&o));
     // Saving over an existing baseline, a bad name, and a missing baseline are bad input.
     let o = credence(&["baseline", "save", "main", fixture("aa/a1").to_str().unwrap(), "--dir", dir]);
     assert_eq!(o.status.code(), Some(2));

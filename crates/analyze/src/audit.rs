@@ -72,7 +72,10 @@ impl FactCheck {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Audit {
+    /// The files as one line, "a.json (llmperf), b.json (llmperf-summary)".
     pub source: String,
+    /// The same files one by one, for a renderer to word in its language.
+    pub files: Vec<AuditedFile>,
     pub claims: Vec<ClaimCheck>,
     pub facts: Vec<FactCheck>,
     pub reproduced: usize,
@@ -439,14 +442,24 @@ fn fact_checks(facts: Facts<'_>) -> Vec<FactCheck> {
     fc
 }
 
-/// Checks every claim against the raw values and the analysis.
-pub fn audit(source: &str, claims: &[Claim], raw: &RawValues, facts: &[(String, String)], analysis: Option<&Analysis>) -> Audit {
+/// A file audited and the format it was read as.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditedFile {
+    pub file: String,
+    pub format: String,
+}
+
+/// Checks every claim of `files` (each a name and its format) against the raw values and the
+/// analysis.
+pub fn audit(files: &[(String, String)], claims: &[Claim], raw: &RawValues, facts: &[(String, String)], analysis: Option<&Analysis>) -> Audit {
     let facts = Facts(facts);
     let checks: Vec<ClaimCheck> = claims.iter().map(|c| check_claim(c, raw, facts, analysis)).collect();
     let fc = fact_checks(facts);
     let reproduced = checks.iter().filter(|c| c.verdict == "reproduced").count();
     let differing = checks.iter().filter(|c| c.verdict == "differs").count();
-    Audit { source: source.to_string(), claims: checks, facts: fc, reproduced, differing }
+    let source = files.iter().map(|(file, format)| format!("{file} ({format})")).collect::<Vec<_>>().join(", ");
+    let files = files.iter().map(|(file, format)| AuditedFile { file: file.clone(), format: format.clone() }).collect();
+    Audit { source, files, claims: checks, facts: fc, reproduced, differing }
 }
 
 fn fmt(x: f64) -> String {

@@ -28,7 +28,8 @@ pub fn summary(r: &Report, lang: Lang) -> String {
     let _ = writeln!(s, "\n{}", c.gates_line);
     for g in &c.gates {
         let status = Message::new("status").text("status", g[1].clone()).render(lang);
-        let _ = writeln!(s, "  [{status}] {}: {}", g[0], g[2]);
+        let line = Message::new("text-gate-line").text("status", status).text("gate", g[0].clone()).text("reason", g[2].clone());
+        let _ = writeln!(s, "  {}", line.render(lang));
     }
     if !c.notes.is_empty() {
         let _ = writeln!(s);
@@ -42,13 +43,13 @@ pub fn summary(r: &Report, lang: Lang) -> String {
     if !c.what_changed.is_empty() {
         let _ = writeln!(s, "\n{}", Message::new("text-what-changed").render(lang));
         for d in &c.what_changed {
-            let _ = writeln!(s, "  {}: {} -> {}", d[0], d[1], d[2]);
+            let _ = writeln!(s, "  {}: {} → {}", d[0], d[1], d[2]);
         }
     }
     if !c.environment_changed.is_empty() {
         let _ = writeln!(s, "\n{}", Message::new("text-environment").render(lang));
         for d in &c.environment_changed {
-            let _ = writeln!(s, "  {}: {} -> {}", d[0], d[1], d[2]);
+            let _ = writeln!(s, "  {}: {} → {}", d[0], d[1], d[2]);
         }
     }
     let grade = Message::new("grade").text("grade", r.grade().label());

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::format::{estimate_in, not_available};
-use super::i18n::{Lang, fill, tr};
+use super::i18n::{Lang, fill, join, tr};
 use credence_analyze::conditions::{Condition, clean};
 use credence_analyze::{Analysis, Estimate};
 
@@ -39,8 +39,9 @@ fn cell(c: &Condition, metric: &str, stat: &str, lang: Lang) -> String {
 }
 
 /// The windows of a condition, e.g. `11–115 s, 200–300 s`.
-fn windows(c: &Condition) -> String {
-    c.windows.iter().map(|w| format!("{:.0}–{:.0} s", w.start_s, w.end_s)).collect::<Vec<_>>().join(", ")
+/// The condition's windows, "11–115 s, 200–300 s" (an enumeration: 、 in Chinese).
+fn windows(c: &Condition, lang: Lang) -> String {
+    join(lang, c.windows.iter().map(|w| format!("{:.0}–{:.0} s", w.start_s, w.end_s)).collect(), "sep.enumeration")
 }
 
 fn table(c: &Condition, lang: Lang) -> ConditionTable {
@@ -67,13 +68,13 @@ fn table(c: &Condition, lang: Lang) -> ConditionTable {
             &[
                 ("s", &format!("{:.0}", c.duration_s)),
                 ("n", &c.requests.to_string()),
-                ("windows", &windows(c)),
+                ("windows", &windows(c, lang)),
                 ("ex", &format!("{:.0}", c.excluded_s)),
                 ("exn", &c.excluded_requests.to_string()),
                 ("share", &format!("{:.0}", c.excluded_share * 100.0)),
             ],
         ),
-        Some(_) => fill(lang, "cond.episode_note", &[("s", &format!("{:.0}", c.duration_s)), ("n", &c.requests.to_string()), ("windows", &windows(c))]),
+        Some(_) => fill(lang, "cond.episode_note", &[("s", &format!("{:.0}", c.duration_s)), ("n", &c.requests.to_string()), ("windows", &windows(c, lang))]),
     };
     ConditionTable { title: title(c, lang), note, rows }
 }
@@ -157,7 +158,7 @@ pub fn headline(a: &Analysis, rows: Vec<[String; 2]>, lang: Lang) -> Vec<[String
         .conditions
         .iter()
         .filter(|x| x.cause.is_some())
-        .map(|x| fill(lang, "cond.cause_windows", &[("cause", &title(x, lang)), ("windows", &windows(x))]))
+        .map(|x| fill(lang, "cond.cause_windows", &[("cause", &title(x, lang)), ("windows", &windows(x, lang))]))
         .collect();
     out.insert(
         1,

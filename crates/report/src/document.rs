@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use credence_analyze::Analysis;
+use credence_analyze::audit::AuditedFile;
 use credence_analyze::compare::Comparison;
 use credence_analyze::credibility::{Credibility, Grade, assess};
 use credence_analyze::telemetry_audit::TelemetryAudit;
@@ -113,9 +114,16 @@ pub fn titled(title: Option<String>, default: impl FnOnce() -> Message) -> (Stri
     }
 }
 
-/// The default title of an audit of `source`.
-pub fn audit_title(source: &str) -> Message {
-    Message::new("view-title_audit_of").text("source", source)
+/// The default title of an audit of `files`, each a file name and the format it was read as.
+pub fn audit_title(files: &[(String, String)]) -> Message {
+    let files: Vec<AuditedFile> = files.iter().map(|(file, format)| AuditedFile { file: file.clone(), format: format.clone() }).collect();
+    Message::new("view-title_audit_of").msg("source", audited_files(&files))
+}
+
+/// "a.json (llmperf), b.json (llmperf-summary)", with each language's brackets and commas.
+pub fn audited_files(files: &[AuditedFile]) -> Message {
+    let items = files.iter().map(|f| Message::new("view-file_as_format").text("file", f.file.as_str()).text("format", f.format.as_str())).collect();
+    Message::new("as-written").list("text", items, credence_messages::Sep::Enumeration)
 }
 
 impl Report {

@@ -20,6 +20,20 @@ pub(crate) fn title(r: &Report, lang: Lang) -> String {
     r.title_message.as_ref().map_or_else(|| r.title.clone(), |m| m.render(lang))
 }
 
+/// `text` cut to `columns` display columns with "…", a wide (CJK) character counting two.
+pub(crate) fn shortened(text: &str, columns: usize) -> String {
+    let width = |c: char| if c >= '\u{2E80}' { 2 } else { 1 };
+    if text.chars().map(width).sum::<usize>() <= columns {
+        return text.to_string();
+    }
+    let mut used = 1; // the ellipsis
+    let kept: String = text.chars().take_while(|c| {
+        used += width(*c);
+        used <= columns
+    }).collect();
+    format!("{}…", kept.trim_end())
+}
+
 /// The date, or `undated` in words.
 pub(crate) fn date(r: &Report, lang: Lang) -> String {
     if r.date == "undated" { tr(lang, "view.undated") } else { r.date.clone() }
@@ -79,12 +93,14 @@ fn load(a: &Analysis, r: &Report, lang: Lang) -> String {
 /// The first run's headline numbers: throughput, TTFT, TPOT, errors.
 pub(crate) fn headline(a: &Analysis, lang: Lang) -> Vec<[String; 2]> {
     let e = |m: &str, p: &str| a.metrics.get(m).and_then(|x| x.get(p)).map_or(not_available(lang), |x| estimate_in(x, 1.0, lang));
-    let p50_p99 = |m: &str| format!("P50 {} ms · P99 {} ms", e(m, "p50"), e(m, "p99"));
-    let throughput = fill(
-        lang,
-        "view.throughput_line",
-        &[("requests", &estimate_in(&a.throughput.requests_per_s, 1.0, lang)), ("tokens", &estimate_in(&a.throughput.output_tokens_per_s, 1.0, lang))],
-    );
+    let p50_p99 = |m: &str| fill(lang, "view.p50_p99_ms", &[("p50", &e(m, "p50")), ("p99", &e(m, "p99"))]);
+    let (requests, tokens) = (&a.throughput.requests_per_s, &a.throughput.output_tokens_per_s);
+    // No rate at all (records without timestamps): no unit after a dash.
+    let throughput = if requests.estimate.is_none() && tokens.estimate.is_none() {
+        not_available(lang)
+    } else {
+        fill(lang, "view.throughput_line", &[("requests", &estimate_in(requests, 1.0, lang)), ("tokens", &estimate_in(tokens, 1.0, lang))])
+    };
     let mut rows = vec![[tr(lang, "view.row_throughput"), throughput], [tr(lang, "view.row_ttft"), p50_p99("ttft")]];
     // A reasoning model's first token is a thought; the answer begins later.
     if a.metrics.contains_key("ttfot") {
@@ -236,7 +252,8 @@ pub(crate) fn finding(a: &Analysis, f: &Finding, lang: Lang) -> FindingView {
         (_, false) => e.source_message.render(lang),
         (_, true) => e.source.clone(),
     };
-    let episodes = f.episodes.iter().map(|e| fill(lang, "view.parenthesized", &[("text", &format!("{:.0}–{:.0} s", e.start_s, e.end_s)), ("note", &source(e))]));
+    // Not in brackets: a GPU's label carries its own ("GPU 1 (GPU-5c7e…)").
+    let episodes = f.episodes.iter().map(|e| fill(lang, "view.episode_of", &[("span", &format!("{:.0}–{:.0} s", e.start_s, e.end_s)), ("source", &source(e))]));
     FindingView {
         title: f.cause.title().render(lang),
         cause: f.cause.to_string(),
@@ -333,14 +350,19 @@ pub(crate) fn not_checked(r: &Report, lang: Lang) -> String {
     if r.runs.is_empty() {
         return tr(lang, "view.no_detector");
     }
-    let mut names: Vec<String> = Vec::new();
+    // Grouped by reason, in the order the reasons first appear: one source without timestamps
+    // stops a dozen detectors, and the reason is said once.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for d in r.runs.iter().flat_map(|a| a.attribution.detectors.iter().filter(|d| d.status == "not_checked")) {
-        let s = fill(lang, "view.parenthesized", &[("text", &d.cause.title().render(lang)), ("note", &detector_reason(d, lang))]);
-        if !names.contains(&s) {
-            names.push(s);
+        let (title, reason) = (d.cause.title().render(lang), detector_reason(d, lang));
+        match groups.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, titles)) if titles.contains(&title) => {}
+            Some((_, titles)) => titles.push(title),
+            None => groups.push((reason, vec![title])),
         }
     }
-    if names.is_empty() { tr(lang, "view.every_detector") } else { fill(lang, "view.not_checked", &[("items", &join(lang, names, "sep.semicolon"))]) }
+    let items: Vec<String> = groups.into_iter().map(|(reason, titles)| fill(lang, "view.parenthesized", &[("text", &join(lang, titles, "sep.enumeration")), ("note", &reason)])).collect();
+    if items.is_empty() { tr(lang, "view.every_detector") } else { fill(lang, "view.not_checked", &[("items", &join(lang, items, "sep.semicolon"))]) }
 }
 
 /// A run's recorded environment, key by key; an unknown value with credence's note in words.
@@ -416,4 +438,18 @@ pub(crate) fn methodology(r: &Report, lang: Lang) -> Vec<[String; 2]> {
     rows.push(row(tr(lang, "method.attribution_term"), "method.attribution", &[]));
     rows.push([tr(lang, "method.grade_term"), tr(lang, "view.grade_rule")]);
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shortened;
+
+    #[test]
+    fn a_long_title_is_cut_to_its_columns_with_an_ellipsis() {
+        assert_eq!(shortened("short", 10), "short");
+        assert_eq!(shortened("abcdefghijkl", 10), "abcdefghi…");
+        // A hanzi is two columns: four of them and the ellipsis fill nine.
+        assert_eq!(shortened("审计：一二三四五六", 10), "审计：一…");
+        assert!(shortened(&"x".repeat(200), 64).chars().count() == 64);
+    }
 }

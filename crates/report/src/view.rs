@@ -126,7 +126,7 @@ pub(crate) fn audit(r: &Report, lang: Lang) -> Option<AuditView> {
     let reproduced_from = |from: &str| a.claims.iter().filter(|c| c.verdict == "reproduced" && c.recomputed_from == Some(from)).count();
     let mut summary = Message::new("audit-summary")
         .int("claims", a.claims.len())
-        .text("source", &a.source)
+        .msg("source", crate::document::audited_files(&a.files))
         .int("reproduced", a.reproduced)
         .int("raw", reproduced_from("raw"))
         .int("summary", reproduced_from("summary"))
@@ -292,6 +292,10 @@ fn sweep_rate_summary(steps: &[SweepPoint]) -> Vec<Message> {
 
 /// The report's content in `lang`: every sentence from the message catalog, every number
 /// formatted once (`format.rs`), the same fields in every language.
+/// The running footer holds the title in at most this many columns (a hanzi is two), so that
+/// with the version, the date and the page number it stays one line at 8 pt on A4.
+const FOOTER_TITLE_COLUMNS: usize = 64;
+
 pub fn view(r: &Report, lang: Lang) -> View {
     let comparison_view = comparison(r, lang);
     let sweep_view = sweep(r, lang);
@@ -302,7 +306,7 @@ pub fn view(r: &Report, lang: Lang) -> View {
     View {
         lang: lang.code(),
         words: template_words(lang),
-        footer: format!("{title} · credence {} · {}", r.credence_version, run_view::date(r, lang)),
+        footer: format!("{} · credence {} · {}", run_view::shortened(&title, FOOTER_TITLE_COLUMNS), r.credence_version, run_view::date(r, lang)),
         title,
         subtitle: run_view::subtitle(r, lang),
         grade: r.grade().label().to_string(),

@@ -89,6 +89,8 @@ fn relative_advice(
     let source = Message::new("advice-source").text("basis", basis).num("cv", cv, 1);
     let advice = |kind: &str| Message::new("advice").text("kind", kind).msg("source", source.clone());
     match (runs_per_arm, longer) {
+        // "About 1.0x more requests per run" says nothing: the runs are the advice.
+        (Some(k), Some(m)) if m < 1.05 => advice("runs").int("runs", k),
         (Some(k), Some(m)) => advice("runs-or-longer").int("runs", k).num("factor", m, 1),
         (Some(k), None) if basis == "assumed" || runs > 1 => {
             advice("runs-dominated").int("runs", k).msg("dominates", Message::new("advice-dominates").text("basis", basis).num("cv", cv, 1))
@@ -156,6 +158,15 @@ mod tests {
         assert!(p.requests_per_run_factor.is_none());
         assert_eq!(p.between_run, "assumed");
         assert!(p.advice.contains("assumed 2.0 %"), "{}", p.advice);
+    }
+
+    #[test]
+    fn no_advice_of_one_times_the_requests() {
+        // Longer runs would need within / slack = 0.2 of today's requests, clamped to 1.0:
+        // only more runs are advice.
+        let p = more_data_plan(2.0, &vc(3, Some(1e-6), 1e-4), &vc(3, Some(1e-6), 1e-4), 9e-4, 3000);
+        assert_eq!(p.runs_per_arm, Some(4));
+        assert!(p.advice.contains("4 runs per arm") && !p.advice.contains("1.0x"), "{}", p.advice);
     }
 
     #[test]

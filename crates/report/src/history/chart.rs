@@ -76,6 +76,11 @@ pub fn trend(h: &History, m: HistoryMetric, lang: Lang) -> Option<String> {
     Some(svg)
 }
 
+/// A run's position on the x axis: whole numbers only (a tick between two runs names none).
+fn run_position(x: &f64) -> String {
+    if *x >= 0.0 && (x - x.round()).abs() < 1e-9 { format!("{}", x.round() as i64) } else { String::new() }
+}
+
 fn draw(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, h: &History, m: HistoryMetric, pts: &[Point], scale: f64, lang: Lang) -> Result<()> {
     let font = crate::charts::font_family(lang);
     let caption = Message::new("history-chart-caption").msg("metric", credence_messages::metric_label(m.name()));
@@ -92,7 +97,7 @@ fn draw(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, h: &History,
         .x_label_area_size(34)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.5..x_max, lo..hi)?;
-    chart.configure_mesh().x_desc(Message::new("history-chart-x").render(lang)).y_desc(unit).label_style((font, 12)).y_labels(6).x_label_formatter(&crate::charts::tick).y_label_formatter(&crate::charts::tick).draw()?;
+    chart.configure_mesh().x_desc(Message::new("history-chart-x").render(lang)).y_desc(unit).label_style((font, 12)).y_labels(6).x_labels(h.runs.len().clamp(2, 12) + 1).x_label_formatter(&run_position).y_label_formatter(&crate::charts::tick).draw()?;
     chart.draw_series(shaded_spans(h).into_iter().map(|(a, z)| Rectangle::new([(a, lo), (z, hi)], BREAK.mix(0.35).filled())))?;
     for (a, z, level) in levels(h, m, scale) {
         chart.draw_series([PathElement::new([(a - 0.4, level), (z + 0.4, level)], ShapeStyle::from(&LEVEL).stroke_width(2))])?;

@@ -113,6 +113,8 @@ compare-column = { $column ->
        *[verdict] verdict
     }
 compare-table-note = Base and candidate: each arm's statistic with its 95 % interval, from the same variance model as the change ({ $method }: within-run block bootstrap of { $resamples } resamples, seed { $seed }; Wilson for the error rate). Tolerance τ: the one asked for (the spread of the runs is in the interval, never in τ). Verdict: regression or improvement when the 95 % interval lies beyond ±τ; equivalent when the 90 % interval lies within it; inconclusive otherwise.
+compare-by-adapter-note = Each adapter's median in each run enters by its own 95 % interval ({ $method }, seed { $seed }); the verdict against the same tolerance as the whole arms.
+compare-by-adapter-no-interval = no interval (too few of its requests in a run)
 compare-gates = Validity gates: { $tally }{ $details }.
 compare-gates-details = {" "}({ $items })
 compare-gate-count = { $n } { $status }
@@ -197,6 +199,10 @@ gate-cache-state = prefix-cache hit rate: base { $base } %, candidate { $cand } 
     }
 gate-cache-one-arm = only one arm reports its prefix-cache hits: the cache state cannot be compared
 gate-single-run = single-run: cannot separate the configuration effect from run-to-run noise
+gate-one-arm-single = the { $arm ->
+        [base] base
+       *[cand] candidate
+    } arm has a single run: run-to-run noise is measured on the other arm's { $runs } runs only
 gate-drift = bracketing base runs differ by { $percent } % in P50 TTFT
 gate-run-spread = runs of one arm differ by up to { $spread } % in P50 TTFT; the arms differ by { $change } %{ $as_much ->
         [yes] : the runs of one configuration differ as much as the configurations do
@@ -216,6 +222,7 @@ gate-name = { $gate ->
 text-clean-title = on clean windows (excluded { $base_s } s of the base, { $base_share } % of its window; { $cand_s } s of the candidate, { $cand_share } %):
 text-gate-line = [{ $status }] { $gate }: { $reason }
 text-what-changed = what changed:
+text-by-adapter = by adapter:
 text-environment = measured environment (context, not a switch):
 text-credibility = credibility { $grade }: { $summary }
 text-baseline-drift = warning: these runs have the baseline's configuration, yet { $metrics } changed beyond the tolerance: the baseline itself has drifted (environment, driver, or hardware).

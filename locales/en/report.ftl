@@ -136,6 +136,7 @@ tpl-col_candidate = candidate
 tpl-col_check = check
 tpl-col_claim = claim
 tpl-col_credence = credence (steady state, 95 %)
+tpl-col_credence_whole_run = credence (all requests, 95 %)
 tpl-col_definition = definition
 tpl-col_duration = duration
 tpl-col_errors_pct = errors %
@@ -172,6 +173,7 @@ tpl-cond_col_outside = outside (clean)
 tpl-cond_h_contrast = Inside against outside each episode
 tpl-credibility_badge = Credibility:{" "}
 tpl-distributions_note = Steady window only. Red lines mark the reported percentiles.
+tpl-distributions_note_whole_run = Every request (the source has no timestamps: no steady window). The red lines mark the percentiles reported.
 tpl-grade_HIGH = HIGH
 tpl-grade_LOW = LOW
 tpl-grade_MEDIUM = MEDIUM
@@ -196,6 +198,8 @@ tpl-h_set_aside = GPUs set aside
 tpl-h_timelines = Timelines
 tpl-h_unexplained = Unexplained anomalies
 tpl-h_what_changed = What changed between the manifests
+tpl-h_by_adapter = By adapter
+tpl-col_adapter = adapter
 tpl-md_col_changed = changed
 tpl-md_col_environment = measured (not a switch)
 tpl-md_details_checks = Checks, { $title }
@@ -230,7 +234,10 @@ view-effect_none = not measurable
 view-errors_cancelled = ; { $n } more cancelled by the load generator, not counted
 view-errors_line = { $errors } of { $requests } requests: { $rate } %
 view-every_detector = Every detector had its evidence.
-view-findings_none = Every detector with its evidence present found nothing; see below for those that could not run.
+view-findings_none = { $ran ->
+        [0] No detector had its evidence: none could run (see below).
+       *[other] The { $ran } detectors with their evidence found nothing; { $lacking } could not run (see below).
+    }
 view-findings_none_all = Every detector found nothing.
 view-from_zero_baseline = above a zero baseline
 view-grade_rule = LOW if any check fails; HIGH if there are at least three runs and every check passes; MEDIUM otherwise (a single run is at most MEDIUM)
@@ -250,6 +257,7 @@ view-load_rate = { $arrival } at { $rate } requests/s
 view-metric_service = E2E from scheduled
 view-metric_ttfot = Time to first output token
 view-metrics_note = Estimates with 95 % intervals, in ms, over the steady window. '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.
+view-metrics_note_whole_run = Estimates with 95 % intervals, in ms, over the whole run (no steady window: the source has no timestamps). '~x (>= y, insufficient data)' means too few samples for a two-sided interval: only the lower bound y is supported.
 view-named_checks = Named checks
 view-no_detector = No cause detector ran: there is no request timeline to attribute.
 view-no_interval = no interval

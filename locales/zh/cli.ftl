@@ -5,7 +5,7 @@ cli-audit-claims = 工具声称值 { $claims } 项，复现 { $reproduced } 项�
 cli-audit-telemetry = 仅 GPU 遥测：GPU { $gpus } 块，负载中 { $loaded } 块，未计入 { $aside } 块；时段 { $episodes } 个；无法运行任何基于请求的检查
 cli-history-store = 历史记录目录 { $dir }：新增 { $added } 次运行，{ $present } 次已存在
 cli-baseline-saved = 已保存基线 { $name }：{ $runs } 次运行，位于 { $path }{ $single ->
-        [yes] （只有一次运行：运行间噪声为假定值，未经测量；请至少保存三次运行）
+        [yes] （只有一次运行，运行间噪声为假定值，未经测量；请至少保存 3 次运行）
        *[no] {""}
     }
 

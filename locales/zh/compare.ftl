@@ -107,6 +107,8 @@ compare-column = { $column ->
        *[verdict] 判定
     }
 compare-table-note = 基线与候选：各组的统计量及其 95 % 置信区间。它们与变化量使用同一方差模型（{ $method }，重抽样 { $resamples } 次，种子 { $seed }；错误率用 Wilson 区间）。容差 τ 即命令中给定的容差；运行间的离散计入置信区间，不计入 τ。判定：95 % 置信区间完全落在 ±τ 之外，为退化或改进；90 % 置信区间完全落在 ±τ 之内，为持平；其余为无法判断。
+compare-by-adapter-note = 每个适配器在每次运行中的中位数按其自身的 95 % 置信区间计入（{ $method }，种子 { $seed }）；判定使用与整体相同的容差。
+compare-by-adapter-no-interval = 无置信区间（某次运行中该适配器的请求过少）
 compare-gates = 有效性门槛：{ $tally }{ $details }。
 compare-gates-details = ；{ $items }
 compare-gate-count = { $status } { $n } 项
@@ -114,7 +116,7 @@ compare-gate-detail = { $gate }为{ $status }（{ $reason }）
 compare-no-gates = 无
 compare-summary = 对比的可信度取较弱的一组：{ $grade }。{ $gates } 项有效性门槛中 { $passed } 项通过。{ $replication }{ $changed }
 compare-replication = { $single ->
-        [yes] 每组只有一次运行，运行间噪声未测量：单是环境差异就可能让指标变化这么多。每组请至少重复运行 3 次。
+        [yes] 每组只有一次运行，运行间噪声未测量：单是环境差异就可能让指标变化这么多。请每组至少重复运行 3 次。
        *[no] 基线 { $base } 次、候选 { $cand } 次运行：运行间噪声已测量，并计入每个置信区间。
     }
 compare-changed = { $n ->
@@ -188,6 +190,10 @@ gate-cache-state = 前缀缓存命中率：基线 { $base } %，候选 { $cand }
     }
 gate-cache-one-arm = 只有一组报告了前缀缓存命中：无法比较缓存状态
 gate-single-run = 单次运行，配置本身的影响与运行间噪声无法区分
+gate-one-arm-single = { $arm ->
+        [base] 基线
+       *[cand] 候选
+    }组只有一次运行，运行间噪声只在另一组的 { $runs } 次运行上测得
 gate-drift = 前后两次基线运行的 P50 TTFT 相差 { $percent } %
 gate-run-spread = 同一组内各次运行的 P50 TTFT 最多相差 { $spread } %，两组相差 { $change } %{ $as_much ->
         [yes] ：同一配置的各次运行之间，差异与两种配置之间一样大
@@ -213,6 +219,7 @@ gate-name = { $gate ->
 text-clean-title = 干净窗口（基线排除 { $base_s } s，占其窗口的 { $base_share } %；候选排除 { $cand_s } s，占 { $cand_share } %）：
 text-gate-line = [{ $status }] { $gate }  { $reason }
 text-what-changed = 变更项：
+text-by-adapter = 按适配器：
 text-environment = 实测环境（仅作背景，不是变更项）：
 text-credibility = 可信度：{ $grade }。{ $summary }
 text-baseline-drift = 警告：这些运行的配置与基线相同，但 { $metrics } 的变化超出了容差，说明基线本身已经漂移（环境、驱动或硬件）。

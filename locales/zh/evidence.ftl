@@ -1,7 +1,7 @@
 ## 发现的证据：某一时段内的峰值（key 为分析 JSON 中的名称，v 为数值，kind 为 errors_<kind> 的错误类型）。
 
 peak = { $key ->
-        [sm_clock_drop_share] SM 时钟较负载下的基线降低 { $v } %
+        [sm_clock_drop_share] SM 时钟比负载下的常态水平降低 { $v } %
         [temp_max_c] 温度最高 { $v } °C
         [thermal_violation_s] 热限制累计 { $v } s
         [power_share_of_limit_max] 功耗最高达到功耗上限的 { $v } %
@@ -46,6 +46,7 @@ method-name = { $method ->
         [cluster_bootstrap_5s_groups] 按 5 s 分组的整群自助法
         [hierarchical_bootstrap] 层次自助法
         [t_over_runs_pooled_between_run_variance_block_bootstrap_within] 运行间合并方差的 t 区间加运行内块自助法
+        [t_over_runs_pooled_between_run_variance_within_from_each_runs_interval] 运行间合并方差的 t 区间，运行内方差取自各次运行的置信区间
        *[other] { $method }
     }
 effect-sampled = 按每 { $every } 个请求系统抽样 1 个计算

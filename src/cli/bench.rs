@@ -367,6 +367,7 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         adapters: workload.adapters,
         store_prompts: a.workload.store_prompts,
         vocab: workload.vocab,
+        sonnet: workload.sonnet,
         prompt_token_ids: a.workload.prompt_token_ids,
     })
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::bench::lengths::Vocab;
 use crate::bench::tokens::TokenWords;
+use crate::bench::sonnet::Sonnet;
 use crate::bench::workload::{Adapters, SharedPrefix, Sessions, Trace, parse_trace};
 use crate::error::CliError;
 
@@ -15,9 +16,15 @@ pub struct WorkloadFlags {
     /// one, drawn by the seed, as SGLang's generated-shared-prefix workload does.
     #[arg(long, value_name = "G")]
     pub prefix_groups: Option<u32>,
-    /// With --prefix-groups: words (tokens with --tokenizer) per shared system prompt.
+    /// With --prefix-groups: words (tokens with --tokenizer) per shared system prompt; with
+    /// --sonnet, the poem's opening lines every request shares.
     #[arg(long, value_name = "L", hide_short_help = true)]
     pub prefix_len: Option<u32>,
+    /// Prompts of verse: lines of Shakespeare's sonnets drawn by the seed, --input-len long
+    /// (vLLM's sonnet dataset); with --prefix-len L the poem's first L words (tokens) open
+    /// every prompt.
+    #[arg(long)]
+    pub sonnet: bool,
     /// Replay a Mooncake trace (JSONL: timestamp in ms, input_length, output_length,
     /// hash_ids): its schedule and lengths, equal hash ids as identical prompt blocks.
     #[arg(long, value_name = "FILE")]
@@ -79,6 +86,8 @@ pub struct Workload {
     pub adapters: Option<Adapters>,
     /// Words, or a tokenizer's one-token words (`--tokenizer`).
     pub vocab: Vocab,
+    /// `--sonnet`: verse, measured in the vocabulary's units.
+    pub sonnet: Option<Arc<Sonnet>>,
 }
 
 /// Which other flags are set, for the conflicts.
@@ -101,8 +110,12 @@ impl WorkloadFlags {
         if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
             return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));
         }
+        if self.sonnet && (self.prefix_groups.is_some() || self.trace.is_some() || self.sessions.is_some() || others.dataset) {
+            return Err(CliError::bad_input("--sonnet chooses the prompts (its opening lines are the shared prefix: --prefix-len L): drop --prefix-groups, --trace, --sessions and --dataset"));
+        }
         let vocab = self.vocab(others)?;
-        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)?, adapters: self.adapters()?, vocab })
+        let sonnet = self.sonnet.then(|| Arc::new(Sonnet::new(&vocab)));
+        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)?, adapters: self.adapters()?, vocab, sonnet })
     }
 
     fn vocab(&self, others: &Others) -> Result<Vocab, CliError> {
@@ -132,6 +145,8 @@ impl WorkloadFlags {
     fn prefix(&self) -> Result<Option<SharedPrefix>, CliError> {
         match (self.prefix_groups, self.prefix_len) {
             (None, None) => Ok(None),
+            // The sonnet's one prefix: its opening lines.
+            (None, Some(len)) if self.sonnet && len > 0 => Ok(Some(SharedPrefix { groups: 1, len })),
             (Some(groups), Some(len)) if groups > 0 && len > 0 => Ok(Some(SharedPrefix { groups, len })),
             (Some(_), Some(_)) => Err(CliError::bad_input("--prefix-groups and --prefix-len must be at least 1")),
             _ => Err(CliError::bad_input("give --prefix-groups G and --prefix-len L together")),

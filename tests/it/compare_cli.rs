@@ -290,7 +290,7 @@ fn what_changed_is_configuration_and_the_measured_environment_is_context() {
     assert!(!keys.iter().any(|k| k.contains("memory_used") || k.contains("temp_at_start")), "measured values are no switch: {keys:?}");
     let env: Vec<&str> = v["environment_changed"].as_array().unwrap().iter().map(|d| d["key"].as_str().unwrap()).collect();
     assert!(env.contains(&"environment.gpu_temp_at_start_c.value") && env.contains(&"environment.host_memory_used_bytes.value"), "{env:?}");
-    assert!(text.contains("GPU temperature at start: 38 °C -> 61 °C"), "{text}");
+    assert!(text.contains("GPU temperature at start: 38 °C → 61 °C"), "{text}");
     assert!(v["gates"].as_array().unwrap().iter().any(|g| g["name"] == "what_changed" && g["reason"].as_str().unwrap().contains("2 things differ")), "{text}");
 }
 

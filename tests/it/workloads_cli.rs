@@ -88,6 +88,34 @@ fn shared_prefixes_hit_the_cache_as_the_mock_counts() {
     assert!(m["workload"]["input_length"].as_str().unwrap().contains("4 shared system prompts of 128 words"));
 }
 
+/// Verse prompts: exactly the length asked in the tokenizer's tokens, the poem's opening shared
+/// by every request (hit in the mock's cache as its counters say), lines drawn by the seed.
+#[test]
+fn sonnet_prompts_share_the_poems_opening_at_exact_lengths() {
+    let scratch = Scratch::new("wl-sonnet");
+    let t = tokenizer();
+    let mock = MockProcess::start(&[
+        "--tokenizer", t.as_str(), "--output-tokens", "4", "--ttft", "2ms", "--token-delay", "1ms",
+        "--prefix-cache-blocks", "100000", "--block-tokens", "16",
+    ]);
+    let out = scratch.path("run");
+    bench(&mock, &out, &["--rate", "40", "--requests", "80", "--sonnet", "--prefix-len", "63", "--input-len", "uniform:40-200", "--tokenizer", t.as_str(), "--store-prompts"]);
+    let (p, check) = prompt_lengths(&out);
+    assert_eq!((p["share_equal"].as_f64(), check.as_str()), (Some(1.0), "PASS"), "{p}");
+    let a = analyze(&out);
+    let expected: f64 = run_json(&out)["config"]["extra"]["expected_prefix_reuse"].as_str().unwrap().parse().unwrap();
+    // The BOS and 63 tokens are 4 whole blocks of 16: the mock hits exactly what is shared.
+    let truth = mock_hit_rate(&mock);
+    assert!((whole_run_rate(&a) - truth).abs() <= 0.01 && (expected - truth).abs() < 0.02, "run {}, expected {expected}, mock {truth}", whole_run_rate(&a));
+    let prompts = std::fs::read_to_string(out.join("prompts.jsonl")).unwrap();
+    assert_eq!(prompts.lines().count(), 80, "every prompt differs after the opening");
+    assert!(prompts.lines().all(|l| l.contains("FROM fairest creatures")), "{}", &prompts[..300]);
+    assert_eq!(run_json(&out)["config"]["extra"]["workload"], "sonnet");
+    let o = credence(&["bench", "--url", mock.url.as_str(), "--model", "m", "--sonnet", "--prefix-groups", "2", "--prefix-len", "8", "--out", scratch.path("no").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--sonnet chooses the prompts"), "{}", stderr(&o));
+}
+
 #[test]
 fn conversations_carry_their_history_and_report_ttft_by_turn() {
     let scratch = Scratch::new("wl-sessions");
@@ -341,6 +369,52 @@ fn the_conversation_demo_reports_its_cache_and_turns() {
 
 /// ShareGPT conversations as sessions: each session sends its conversation's human turns in
 /// order, with the server's replies between them; a JSONL file has none and is refused.
+/// `compare` by adapter: a candidate 10 ms slower to the first token regresses in each
+/// adapter, with the change inside its interval; the same server twice gives no regression.
+#[test]
+fn compare_splits_by_adapter_with_intervals() {
+    let scratch = Scratch::new("wl-adapter-compare");
+    let fast = MockProcess::start(&["--ttft", "20ms", "--token-delay", "1ms", "--output-tokens", "4"]);
+    let slow = MockProcess::start(&["--ttft", "30ms", "--token-delay", "1ms", "--output-tokens", "4"]);
+    let run = |mock: &MockProcess, name: &str| {
+        let out = scratch.path(name);
+        let args = ["--rate", "40", "--duration", "8s", "--lora", "a,b", "--lora-assignment", "round-robin", "--input-len", "16"];
+        let mut all = vec!["bench", "--url", mock.url.as_str(), "--model", "m", "--out", out.to_str().unwrap()];
+        all.extend(args);
+        let o = credence(&all);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out
+    };
+    let (base, same, cand) = (run(&fast, "base"), run(&fast, "same"), run(&slow, "cand"));
+    let compared = |other: &Path| -> Value {
+        let out = scratch.path(&format!("cmp-{}.json", other.file_name().unwrap().to_str().unwrap()));
+        let o = credence(&["compare", "--resamples", "999", "--base", base.to_str().unwrap(), "--cand", other.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{}", stderr(&o));
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+    };
+    let slower = compared(&cand);
+    let split = slower["adapters"].as_array().unwrap_or_else(|| panic!("no adapters in {slower}"));
+    assert_eq!(split.iter().map(|a| a["adapter"].as_str().unwrap()).collect::<Vec<_>>(), ["a", "b"]);
+    for a in split {
+        let t = &a["ttft_p50"];
+        let (change, lo, hi) = (t["change"].as_f64().unwrap(), t["ci_low"].as_f64().unwrap(), t["ci_high"].as_f64().unwrap());
+        assert_eq!(t["verdict"], "regression", "{a}");
+        assert!(lo <= change && change <= hi && (0.3..0.7).contains(&change), "{a}");
+        assert!(a["base_requests"].as_u64().unwrap() > 100 && t["seed"].as_u64().is_some(), "{a}");
+    }
+    let alike = compared(&same);
+    for a in alike["adapters"].as_array().unwrap() {
+        let t = &a["ttft_p50"];
+        assert_ne!(t["verdict"], "regression", "{a}");
+        assert!(t["ci_low"].as_f64().unwrap() <= 0.0 && 0.0 <= t["ci_high"].as_f64().unwrap(), "{a}");
+    }
+    let md = scratch.path("cmp.md");
+    let o = credence(&["report", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "-o", md.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("**By adapter**") && text.contains("| a | P50 TTFT |"), "{text}");
+}
+
 #[test]
 fn sharegpt_conversations_become_sessions() {
     let scratch = Scratch::new("wl-sharegpt-sessions");

@@ -19,6 +19,7 @@ pub mod mock_secure;
 pub mod mock_server;
 pub mod mock_timeline;
 pub mod tls;
+pub mod sonnet;
 pub mod tokens;
 pub mod workload;
 
@@ -91,6 +92,8 @@ pub struct BenchOptions {
     pub store_prompts: bool,
     /// What synthetic prompts are made of: words, or with `--tokenizer` one-token words.
     pub vocab: lengths::Vocab,
+    /// `--sonnet`: prompts of verse lines (and the poem's opening as the shared prefix).
+    pub sonnet: Option<Arc<sonnet::Sonnet>>,
     /// `--prompt-token-ids`: completions prompts go as token ids (needs a tokenizer).
     pub prompt_token_ids: bool,
 }
@@ -137,10 +140,22 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
         if let Some(prefix) = o.prefix {
             let g = prefix.group(&mut rng);
             let mut shared = String::new();
-            workload::block_words(o.seed, u64::from(g), prefix.len, &mut shared, &o.vocab);
+            match &o.sonnet {
+                Some(s) => shared = s.opening(prefix.len, &o.vocab).0,
+                None => workload::block_words(o.seed, u64::from(g), prefix.len, &mut shared, &o.vocab),
+            }
             (system, group) = (Some(shared), Some(g));
         }
-        (lengths::synthetic_prompt(k, words, &mut rng, &o.vocab), words + o.prefix.map_or(0, |x| x.len))
+        let prefix_len = o.prefix.map_or(0, |x| x.len);
+        match &o.sonnet {
+            Some(s) => {
+                let (verse, built) = s.verse(words, &o.vocab, &mut rng);
+                // Completions join the opening and the verse with a line break, which counts.
+                let joint = if system.is_some() && !o.chat { s.newline() } else { 0 };
+                (verse, built + prefix_len + joint)
+            }
+            None => (lengths::synthetic_prompt(k, words, &mut rng, &o.vocab), words + prefix_len),
+        }
     };
     let (body, facts) = if o.chat {
         let mut messages = Vec::new();
@@ -151,6 +166,8 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
         body_of(o, serde_json::json!({"model": o.model_of(k), "messages": messages}), max_tokens)
     } else {
         let prompt = match system {
+            // Verse keeps its lines: the verse starts on a line of its own.
+            Some(s) if o.sonnet.is_some() => format!("{s}\n{p}"),
             Some(s) => format!("{s} {p}"),
             None => p,
         };

@@ -396,6 +396,8 @@ fn input_length(o: &BenchOptions) -> String {
     };
     let what = match (&o.trace, o.prefix, o.sessions) {
         (Some(t), _, _) => format!("from the trace: {} records, blocks of {} {unit} per hash id, time × {}", t.entries.len(), t.block, t.speed),
+        (None, Some(p), _) if o.sonnet.is_some() => format!("the sonnets' first {} {unit} (shared), then {synthetic} {unit} of their lines drawn by the seed", p.len),
+        (None, None, _) if o.sonnet.is_some() => format!("{synthetic} {unit} of the sonnets' lines drawn by the seed"),
         (None, Some(p), _) => format!("one of {} shared system prompts of {} {unit}, then {synthetic} {unit} (synthetic{tagged})", p.groups, p.len),
         (None, None, Some(s)) => format!(
             "conversations: {} sessions of {}-{} turns, {synthetic} new {unit} a turn after the history (earlier turns and the actual replies), {} s think time",
@@ -420,6 +422,7 @@ fn workload_extra(o: &BenchOptions, records: &[Record]) -> std::collections::BTr
         extra.insert("lora_adapters".into(), format!("{} ({})", a.names.join(","), if a.round_robin { "round-robin" } else { "random by the seed" }));
     }
     let kind = match (&o.trace, o.prefix, o.sessions) {
+        _ if o.sonnet.is_some() => "sonnet",
         (Some(_), _, _) => "trace_replay",
         (None, Some(_), _) => "shared_prefix",
         (None, None, Some(_)) => "conversations",

@@ -146,7 +146,7 @@ fn the_chinese_catalog_keeps_to_the_glossary() {
         // One name per method (GLOSSARY.md): block, hierarchical and resampling.
         "区块自助法", "分块自助法", "分层自助法", "重采样",
         // One name per window, per tail, per arm.
-        "测量区间", "测量区段", "洁净", "末尾", "收尾请求", "基准",
+        "测量区间", "测量区段", "洁净", "末尾", "收尾请求", "基准", "有效样本量",
         // Output tokens/s, a verdict, a status.
         "输出速率", "输出 token 速率", "核验结果", "告警",
         // Units: req/s and tokens/s after a number.

@@ -313,6 +313,10 @@ function comparisonDetails(c, data) {
     sub(w('tpl.h_what_changed'), c.what_changed.length
       ? table([w('tpl.col_key'), w('tpl.col_base'), w('tpl.col_candidate')], c.what_changed, mono)
       : para(w('tpl.nothing_differs'))),
+    c.by_adapter.length
+      ? sub(w('tpl.h_by_adapter'), [para(c.by_adapter_note, 'note'),
+          table([w('tpl.col_adapter'), ...c.table_header.slice(0, 4), c.table_header[5]], c.by_adapter, (x, i) => (i === 0 ? mono(x) : x))])
+      : null,
     c.environment_changed.length
       ? sub(w('tpl.h_environment_changed'), table([w('tpl.md_col_environment'), w('tpl.col_base'), w('tpl.col_candidate')], c.environment_changed, (x) => x))
       : null);

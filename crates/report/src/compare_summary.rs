@@ -46,6 +46,12 @@ pub fn summary(r: &Report, lang: Lang) -> String {
             let _ = writeln!(s, "  {}: {} → {}", d[0], d[1], d[2]);
         }
     }
+    if !c.by_adapter.is_empty() {
+        let _ = writeln!(s, "\n{}", Message::new("text-by-adapter").render(lang));
+        for a in &c.by_adapter {
+            let _ = writeln!(s, "  {} {}: {} → {}, {}  {}", a[0], a[1], a[2], a[3], a[4], a[5]);
+        }
+    }
     if !c.environment_changed.is_empty() {
         let _ = writeln!(s, "\n{}", Message::new("text-environment").render(lang));
         for d in &c.environment_changed {

@@ -48,10 +48,16 @@ pub struct ComparisonView {
     pub what_changed: Vec<[String; 3]>,
     /// Measured environment values that differ: context, never the switch.
     pub environment_changed: Vec<[String; 3]>,
+    /// Per LoRA adapter both arms served: adapter, metric, base, candidate, change [95 %],
+    /// verdict; empty without adapters.
+    pub by_adapter: Vec<[String; 6]>,
+    /// The seed and method of the by-adapter intervals.
+    pub by_adapter_note: String,
 }
 
 /// The comparison's view in `lang`; None when the report has no comparison.
 pub fn comparison(r: &Report, lang: Lang) -> Option<ComparisonView> {
+    use credence_analyze::compare::adapters::ADAPTER_METHOD;
     let c = r.comparison.as_ref()?;
     let base = r.base_credibility.as_ref().unwrap_or(&r.credibility);
     let say = |m: Message| m.render(lang);
@@ -89,5 +95,39 @@ pub fn comparison(r: &Report, lang: Lang) -> Option<ComparisonView> {
         gates: c.gates.iter().map(|g| [g.name.clone(), g.status.clone(), say(g.message.clone())]).collect(),
         what_changed: c.what_changed.iter().map(|d| [d.key.clone(), say(words::manifest_value(&d.base)), say(words::manifest_value(&d.cand))]).collect(),
         environment_changed: words::environment_rows(c),
+        by_adapter: adapter_rows(c, lang),
+        by_adapter_note: adapter_seed(c).map_or_else(String::new, |seed| say(Message::new("compare-by-adapter-note").msg("method", Message::new("method-name").text("method", ADAPTER_METHOD)).int("seed", seed))),
     })
+}
+
+/// The seed of the by-adapter intervals; None when no adapter's change has one.
+fn adapter_seed(c: &credence_analyze::compare::Comparison) -> Option<u64> {
+    c.adapters.iter().flat_map(|a| [&a.ttft_p50, &a.tpot_p50]).find_map(|x| x.as_ref().map(|x| x.seed))
+}
+
+/// Each adapter's P50 TTFT and P50 TPOT rows: the arms' medians, the change with its
+/// interval and the verdict; a median without an interval in any run gives no change.
+fn adapter_rows(c: &credence_analyze::compare::Comparison, lang: Lang) -> Vec<[String; 6]> {
+    let mut rows = Vec::new();
+    for a in &c.adapters {
+        for (metric, change) in [("ttft_p50", &a.ttft_p50), ("tpot_p50", &a.tpot_p50)] {
+            let label = words::metric_label(metric).render(lang);
+            let row = match change {
+                Some(x) => [
+                    a.adapter.clone(),
+                    label,
+                    format!("{:.2} ms", x.base),
+                    format!("{:.2} ms", x.cand),
+                    format!("{:+.1} % [{:+.1} %, {:+.1} %]", x.change * 100.0, x.ci_low * 100.0, x.ci_high * 100.0),
+                    words::verdict_word(x.verdict).render(lang),
+                ],
+                None => {
+                    let na = crate::format::not_available(lang);
+                    [a.adapter.clone(), label, na.clone(), na.clone(), na, Message::new("compare-by-adapter-no-interval").render(lang)]
+                }
+            };
+            rows.push(row);
+        }
+    }
+    rows
 }

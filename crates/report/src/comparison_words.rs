@@ -481,6 +481,7 @@ mod tests {
             not_compared: Default::default(),
             what_changed: Vec::new(),
             environment_changed: Vec::new(),
+            adapters: Vec::new(),
             replication: "single-run".into(),
             clean: None,
             decision: credence_analyze::compare::decision::decide(&Default::default(), None),

@@ -79,6 +79,11 @@ fn labelled(label: &str, rest: &str) -> String {
     if label.ends_with('：') { format!("{label}{rest}") } else { format!("{label} {rest}") }
 }
 
+/// A label's colon: full width, without a space, in Chinese.
+fn colon(v: &View) -> &'static str {
+    if v.lang == "zh" { "：" } else { ": " }
+}
+
 fn w<'a>(v: &'a View, key: &'a str) -> &'a str {
     v.words.get(key).map_or(key, String::as_str)
 }
@@ -231,7 +236,7 @@ fn metric_tables(s: &mut String, v: &View) {
 fn conditions(s: &mut String, v: &View, c: &super::conditions_view::ConditionsView) {
     let _ = writeln!(s, "\n## {}\n\n{}", labelled(w(v, "tpl.h_conditions"), &md(&c.title)), md(&c.note));
     for t in &c.tables {
-        let _ = writeln!(s, "\n**{}**: {}\n\n{}", md(&t.title), md(&t.note), header(&[w(v, "tpl.col_metric"), "P50", "P90", "P99", "P99.9", "n"]));
+        let _ = writeln!(s, "\n**{}**{}{}\n\n{}", md(&t.title), colon(v), md(&t.note), header(&[w(v, "tpl.col_metric"), "P50", "P90", "P99", "P99.9", "n"]));
         table_rows(s, &t.rows);
     }
     let cols = ["tpl.cond_col_cause", "tpl.cond_col_metric", "tpl.cond_col_inside", "tpl.cond_col_outside", "tpl.cond_col_inside_outside"];
@@ -250,7 +255,7 @@ fn audit(s: &mut String, v: &View, a: &AuditView) {
     let _ = writeln!(s, "\n## {}\n\n{}\n\n{}", w(v, "tpl.h_audit"), md(&a.summary), header(&cols.map(|k| w(v, k))));
     table_rows(s, &a.claims);
     for f in &a.facts {
-        let _ = writeln!(s, "- {} {}: {}", md(&f[0]), w(v, &format!("tpl.status_{}", f[1])), md(&f[2]));
+        let _ = writeln!(s, "- {} {}{}{}", md(&f[0]), w(v, &format!("tpl.status_{}", f[1])), colon(v), md(&f[2]));
     }
 }
 
@@ -268,7 +273,7 @@ fn telemetry(s: &mut String, v: &View, t: &TelemetryView) {
         let _ = writeln!(s, "{}", w(v, "tpl.none_all_loaded"));
     }
     for g in &t.set_aside {
-        let _ = writeln!(s, "- {}: {}", md(&g[0]), md(&g[1]));
+        let _ = writeln!(s, "- {}{}{}", md(&g[0]), colon(v), md(&g[1]));
     }
     let _ = writeln!(s, "\n### {}\n\n{}", w(v, "tpl.h_clock_stability"), md(&t.stability_note));
     if !t.stability.is_empty() {
@@ -297,6 +302,12 @@ fn comparison(s: &mut String, v: &View, c: &ComparisonView) {
     } else {
         let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.md_col_changed"), w(v, "tpl.col_base"), w(v, "tpl.col_candidate"));
         table_rows(s, &c.what_changed);
+    }
+    if !c.by_adapter.is_empty() {
+        let h = &c.table_header;
+        let _ = writeln!(s, "\n**{}**\n\n{}\n", w(v, "tpl.h_by_adapter"), md(&c.by_adapter_note));
+        let _ = writeln!(s, "| {} | {} | {} | {} | {} | {} |\n|---|---|---|---|---|---|", w(v, "tpl.col_adapter"), md(&h[0]), md(&h[1]), md(&h[2]), md(&h[3]), md(&h[5]));
+        table_rows(s, &c.by_adapter);
     }
     if !c.environment_changed.is_empty() {
         let _ = writeln!(s, "\n| {} | {} | {} |\n|---|---|---|", w(v, "tpl.md_col_environment"), w(v, "tpl.col_base"), w(v, "tpl.col_candidate"));

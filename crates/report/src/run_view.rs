@@ -341,8 +341,23 @@ pub(crate) fn unexplained(a: &Analysis, lang: Lang) -> Vec<String> {
 /// did, joined as sentences (no space after a full-width stop). Which detectors lacked evidence
 /// follows in `not_checked`; this sentence points to it only when there are some.
 pub(crate) fn findings_none(r: &Report, lang: Lang) -> String {
-    let some_not_run = r.runs.is_empty() || r.runs.iter().any(|a| a.attribution.detectors.iter().any(|d| d.status == "not_checked"));
-    let detectors = tr(lang, if some_not_run { "view.findings_none" } else { "view.findings_none_all" });
+    // Each cause once: lacking its evidence in any run, else run.
+    let mut lacking: Vec<String> = Vec::new();
+    let mut all: Vec<String> = Vec::new();
+    for d in r.runs.iter().flat_map(|a| a.attribution.detectors.iter()) {
+        let cause = d.cause.to_string();
+        if d.status == "not_checked" && !lacking.contains(&cause) {
+            lacking.push(cause.clone());
+        }
+        if !all.contains(&cause) {
+            all.push(cause);
+        }
+    }
+    let detectors = if r.runs.is_empty() || !lacking.is_empty() {
+        Message::new("view-findings_none").int("ran", all.len() - lacking.len()).int("lacking", lacking.len()).render(lang)
+    } else {
+        tr(lang, "view.findings_none_all")
+    };
     join(lang, vec![tr(lang, "tpl.no_cause"), detectors], "sep.sentence")
 }
 

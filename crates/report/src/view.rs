@@ -305,7 +305,7 @@ pub fn view(r: &Report, lang: Lang) -> View {
     let top_step = r.sweep.as_ref().and_then(|s| s.steps.last());
     View {
         lang: lang.code(),
-        words: template_words(lang),
+        words: template_words(lang, whole_run(r)),
         footer: format!("{} · credence {} · {}", run_view::shortened(&title, FOOTER_TITLE_COLUMNS), r.credence_version, run_view::date(r, lang)),
         title,
         subtitle: run_view::subtitle(r, lang),
@@ -314,7 +314,7 @@ pub fn view(r: &Report, lang: Lang) -> View {
         statement,
         headline: headline_rows(r, sweep_view.as_ref(), lang),
         check_sets: check_sets(r, lang),
-        metrics_note: tr(lang, "view.metrics_note"),
+        metrics_note: tr(lang, if whole_run(r) { "view.metrics_note_whole_run" } else { "view.metrics_note" }),
         metric_tables: run_view::metric_tables(r, lang),
         conditions: r.runs.iter().filter_map(|a| super::conditions_view::conditions_view(a, lang)).collect(),
         rates: r.runs.iter().flat_map(|a| run_view::rates(a, lang)).collect(),
@@ -353,9 +353,22 @@ fn capacity_view(r: &Report, lang: Lang) -> Option<CapacityView> {
     Some(CapacityView { headline: cv::comparison_headline(c, lang).render(lang), head, rows })
 }
 
-/// The template's fixed words (`tpl.*` keys) in `lang`.
-fn template_words(lang: Lang) -> BTreeMap<String, String> {
-    words("tpl", lang).into_iter().collect()
+/// The template's fixed words (`tpl.*` keys) in `lang`; where every request counts (no
+/// steady state could be checked) the words that say "steady state" say so instead.
+fn template_words(lang: Lang, whole_run: bool) -> BTreeMap<String, String> {
+    let mut w: BTreeMap<String, String> = words("tpl", lang).into_iter().collect();
+    if whole_run {
+        for key in ["col_credence", "distributions_note"] {
+            w.insert(format!("tpl.{key}"), tr(lang, &format!("tpl.{key}_whole_run")));
+        }
+    }
+    w
+}
+
+/// Steady state was not checked (records without timestamps): every request counts.
+fn whole_run(r: &Report) -> bool {
+    use credence_analyze::credibility::{CheckStatus, check_id::CheckId};
+    !r.runs.is_empty() && r.credibility.checks.iter().any(|c| c.name == CheckId::SteadyState && c.status == CheckStatus::NotChecked)
 }
 
 /// Each input file with its size and sha256: the runs' sources, or the capture's files.

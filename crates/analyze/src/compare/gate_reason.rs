@@ -59,6 +59,12 @@ pub enum GateReason {
         cand: usize,
     },
     SingleRun,
+    /// One arm has a single run, the other `runs`: the run-to-run noise is measured on that
+    /// other arm only.
+    OneArmSingle {
+        single: &'static str,
+        runs: usize,
+    },
     /// The largest relative difference between bracketing base runs' P50 TTFT.
     Drift(f64),
     /// The seed's A/A check on P50 TTFT: runs of one arm differ by up to `spread`; the arms by
@@ -94,6 +100,7 @@ impl GateReason {
             GateReason::LeftOut(c) => Message::new("gate-left-out").msg("class", steady_class(*c)),
             GateReason::Replicated { base, cand } => Message::new("gate-replicated").int("base", *base).int("cand", *cand),
             GateReason::SingleRun => Message::new("gate-single-run"),
+            GateReason::OneArmSingle { single, runs } => Message::new("gate-one-arm-single").text("arm", *single).int("runs", *runs),
             GateReason::Drift(d) => Message::new("gate-drift").text("percent", percent(*d)),
             GateReason::RunSpread { spread, change } => Message::new("gate-run-spread")
                 .text("spread", percent(*spread))

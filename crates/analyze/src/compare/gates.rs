@@ -206,7 +206,12 @@ fn cache_gate(base: &[ArmRun<'_>], cand: &[ArmRun<'_>]) -> Option<Gate> {
 /// Whether both arms have at least two runs (of those compared).
 fn replication_gate(base: usize, cand: usize) -> Gate {
     let replicated = base >= 2 && cand >= 2;
-    let why = if replicated { GateReason::Replicated { base, cand } } else { GateReason::SingleRun };
+    let why = match (base, cand) {
+        _ if replicated => GateReason::Replicated { base, cand },
+        (1, runs) if runs >= 2 => GateReason::OneArmSingle { single: "base", runs },
+        (runs, 1) if runs >= 2 => GateReason::OneArmSingle { single: "cand", runs },
+        _ => GateReason::SingleRun,
+    };
     Gate::new("replication", if replicated { "PASS" } else { "WARN" }, why)
 }
 

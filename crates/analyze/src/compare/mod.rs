@@ -8,6 +8,7 @@
 //! state, replication, run spread, drift) are checked first. With several runs per arm, a run
 //! without steady state is left out of its arm and named.
 
+pub mod adapters;
 mod censoring;
 pub mod change;
 pub mod clean;
@@ -158,6 +159,9 @@ pub struct Comparison {
     /// Measured environment values that differ (temperatures, memory in use, ...): context for
     /// the reader, never a switch.
     pub environment_changed: Vec<gates::Difference>,
+    /// Per LoRA adapter both arms served: P50 TTFT and P50 TPOT compared; absent without.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adapters: Vec<adapters::AdapterComparison>,
     pub replication: String,
     /// The verdicts on clean windows, when either arm has episodes with an environmental
     /// cause (see `analyze::conditions`); null otherwise.
@@ -553,6 +557,7 @@ pub fn compare(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> 
         not_compared: censoring::not_compared(base, cand, false),
         what_changed,
         environment_changed,
+        adapters: adapters::by_adapter(base, cand, o),
         replication,
         clean,
         decision,

@@ -129,8 +129,15 @@ fn segment(stats: &[RunStatistic], trusted: &[usize], range: std::ops::Range<usi
 
 /// A run's estimate of `m` with replicates drawn from its interval (see the module docs).
 fn run_statistic(p: &RunPoint, m: HistoryMetric, seed: u64) -> RunStatistic {
-    let v = p.values[&m];
-    let mut rng = resample_rng(seed, stat_id(&format!("{}{m}", p.run_id)), 0);
+    interval_statistic(&p.values[&m], seed, stat_id(&format!("{}{m}", p.run_id)))
+}
+
+/// An estimate with replicates drawn from its interval, from the stream `id` of `seed`: how a
+/// statistic known only by its interval (a history's run, an adapter's median) enters
+/// compare's hierarchical bootstrap.
+pub(crate) fn interval_statistic(v: &RunValue, seed: u64, id: u64) -> RunStatistic {
+    let v = *v;
+    let mut rng = resample_rng(seed, id, 0);
     let (lo_spread, hi_spread, log) = spreads(&v);
     let replicates = (0..RUN_REPLICATES)
         .map(|_| {

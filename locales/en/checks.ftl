@@ -111,6 +111,7 @@ source-limit = { $limit ->
 
 check-unexplained-anomalies = { $status ->
     [pass] every anomaly in the measured window has a cause, or there is none
+    [no_timestamps] the source has no per-request timestamps: no anomaly in time can be looked for
    *[warn] anomalies with no cause found: { $items }
 }
 anomaly-span = { $series } { $start }–{ $end } s

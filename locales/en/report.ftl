@@ -235,8 +235,8 @@ view-errors_cancelled = ; { $n } more cancelled by the load generator, not count
 view-errors_line = { $errors } of { $requests } requests: { $rate } %
 view-every_detector = Every detector had its evidence.
 view-findings_none = { $ran ->
-        [0] No detector had its evidence: none could run (see below).
-       *[other] The { $ran } detectors with their evidence found nothing; { $lacking } could not run (see below).
+        [0] No cause can be named: no detector had its evidence, so none could run (see below).
+       *[other] No cause was found: the { $ran } detectors with their evidence found nothing; { $lacking } more lacked it and could not run (see below).
     }
 view-findings_none_all = Every detector found nothing.
 view-from_zero_baseline = above a zero baseline

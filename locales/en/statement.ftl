@@ -36,8 +36,8 @@ stmt-unbounded = { $condition ->
        *[all] { $items } cannot be bounded with this much data and must not be quoted as a number.
     }
 stmt-short-tails = { $condition ->
-        [measured] As measured, too few samples to bound { $items }: the report gives only an approximate value (~) and the bound that holds, marked insufficient data: not numbers to quote.
-       *[all] Too few samples to bound { $items }: the report gives only an approximate value (~) and the bound that holds, marked insufficient data: not numbers to quote.
+        [measured] As measured, too few samples to bound { $items }: the report gives only an approximate value (~) and, where one holds, its lower bound, marked insufficient data: not numbers to quote.
+       *[all] Too few samples to bound { $items }: the report gives only an approximate value (~) and, where one holds, its lower bound, marked insufficient data: not numbers to quote.
     }
 tail-label = { $p } { $metric }
 

@@ -110,6 +110,7 @@ source-limit = { $limit ->
 
 check-unexplained-anomalies = { $status ->
     [pass] 测量窗口内的异常均已找到原因，或没有异常
+    [no_timestamps] 数据源没有逐请求时间戳，无法按时间寻找异常
    *[warn] 未找到原因的异常：{ $items }
 }
 anomaly-span = { $series } { $start }–{ $end } s

@@ -235,8 +235,8 @@ view-errors_cancelled = ；另有 { $n } 个被压测客户端取消，未计入
 view-errors_line = { $requests } 个请求中 { $errors } 个失败：{ $rate } %
 view-every_detector = 所有检测器均有所需证据。
 view-findings_none = { $ran ->
-        [0] 所有检测器都缺少证据，均未能运行，见下文。
-       *[other] 有证据的 { $ran } 个检测器均未发现问题；另有 { $lacking } 个缺少证据，未能运行，见下文。
+        [0] 无法判断原因：所有检测器都缺少证据，均未能运行（见下文）。
+       *[other] 未发现原因：{ $ran } 个检测器具备所需证据，均未发现问题；另有 { $lacking } 个检测器缺少证据，未能运行（见下文）。
     }
 view-findings_none_all = 所有检测器均未发现问题。
 view-from_zero_baseline = 自零基线上升

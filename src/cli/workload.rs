@@ -23,7 +23,7 @@ pub struct WorkloadFlags {
     /// Prompts of verse: lines of Shakespeare's sonnets drawn by the seed, --input-len long
     /// (vLLM's sonnet dataset); with --prefix-len L the poem's first L words (tokens) open
     /// every prompt.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub sonnet: bool,
     /// Replay a Mooncake trace (JSONL: timestamp in ms, input_length, output_length,
     /// hash_ids): its schedule and lengths, equal hash ids as identical prompt blocks.
@@ -96,7 +96,6 @@ pub struct Others {
     pub load_given: bool,
     pub dataset: bool,
     pub sweep_or_search: bool,
-    pub until: bool,
 }
 
 impl WorkloadFlags {
@@ -107,8 +106,10 @@ impl WorkloadFlags {
         if chosen.iter().filter(|c| **c).count() > 1 {
             return Err(CliError::bad_input("--prefix-groups, --trace and --sessions or --dataset each choose the prompts: give one of them"));
         }
-        if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
-            return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));
+        // A sweep's or a search's step sets the load, which a trace's schedule fixes and which
+        // sessions count in sessions, not requests: not yet. `--until` stops either early.
+        if (self.trace.is_some() || self.sessions.is_some()) && others.sweep_or_search {
+            return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep or --find-capacity yet (--until stops them early)"));
         }
         if self.sonnet && (self.prefix_groups.is_some() || self.trace.is_some() || self.sessions.is_some() || others.dataset) {
             return Err(CliError::bad_input("--sonnet chooses the prompts (its opening lines are the shared prefix: --prefix-len L): drop --prefix-groups, --trace, --sessions and --dataset"));

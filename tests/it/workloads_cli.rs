@@ -415,6 +415,29 @@ fn compare_splits_by_adapter_with_intervals() {
     assert!(text.contains("**By adapter**") && text.contains("| a | P50 TTFT |"), "{text}");
 }
 
+/// `--until` ends a replayed trace and a run of sessions once their numbers are good enough,
+/// before the trace or the sessions run out, and says so in run.json.
+#[test]
+fn until_stops_a_replayed_trace_and_sessions_early() {
+    let scratch = Scratch::new("wl-until");
+    let mock = MockProcess::start(&["--ttft", "5ms", "--token-delay", "1ms", "--output-tokens", "4"]);
+    let trace = repo().join("fixtures/workloads/trace.jsonl");
+    let runs: [(&str, Vec<&str>, u64); 2] = [
+        ("trace", vec!["--trace", trace.to_str().unwrap(), "--trace-block", "16", "--trace-speed", "0.4x"], 240),
+        ("sessions", vec!["--api", "chat", "--session-rate", "4", "--sessions", "400", "--turns", "3", "--input-len", "20"], 1200),
+    ];
+    for (name, flags, all) in runs {
+        let out = scratch.path(name);
+        let mut args = vec!["--until", "ttft_p50=10%", "--max-duration", "60s"];
+        args.extend(flags);
+        bench(&mock, &out, &args);
+        let m = run_json(&out);
+        assert_eq!(m["phases"]["stop"]["reason"], "targets_met", "{name}: {}", m["phases"]);
+        let sent = credence::run::load(&out).unwrap().requests.num_rows() as u64;
+        assert!(sent < all, "{name}: {sent} of {all} requests: the run did not stop early");
+    }
+}
+
 #[test]
 fn sharegpt_conversations_become_sessions() {
     let scratch = Scratch::new("wl-sharegpt-sessions");

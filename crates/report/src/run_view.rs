@@ -353,12 +353,11 @@ pub(crate) fn findings_none(r: &Report, lang: Lang) -> String {
             all.push(cause);
         }
     }
-    let detectors = if r.runs.is_empty() || !lacking.is_empty() {
-        Message::new("view-findings_none").int("ran", all.len() - lacking.len()).int("lacking", lacking.len()).render(lang)
-    } else {
-        tr(lang, "view.findings_none_all")
-    };
-    join(lang, vec![tr(lang, "tpl.no_cause"), detectors], "sep.sentence")
+    if r.runs.is_empty() || !lacking.is_empty() {
+        // One sentence that says how many could look, and leads with "cannot tell" when none.
+        return Message::new("view-findings_none").int("ran", all.len() - lacking.len()).int("lacking", lacking.len()).render(lang);
+    }
+    join(lang, vec![tr(lang, "tpl.no_cause"), tr(lang, "view.findings_none_all")], "sep.sentence")
 }
 
 pub(crate) fn not_checked(r: &Report, lang: Lang) -> String {

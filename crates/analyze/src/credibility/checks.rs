@@ -328,6 +328,10 @@ fn source_limits_of(a: &Analysis) -> Outcome {
 
 /// Anomalies in one run's measured window that no cause explains.
 fn unexplained_anomalies_of(a: &Analysis) -> Outcome {
+    // Without times no anomaly can be found, so none is "explained": the check could not run.
+    if a.run.timestamps == "absent" {
+        return (NotChecked, Message::new("check-unexplained-anomalies").text("status", "no_timestamps").list("items", Vec::new(), Sep::Comma));
+    }
     let inside: Vec<Message> = a
         .attribution
         .unexplained

@@ -3,7 +3,9 @@
 //! per-request cost times the count: 100 000 synthetic prompts of 8 192 words, and the same
 //! from a Mooncake trace's blocks (512 words a block, half the blocks shared), single-threaded;
 //! then the same synthetic prompts of exact token length with the test tokenizer
-//! (`fixtures/tokenizer`, `bench --tokenizer`), where loading the tokenizer is timed apart.
+//! (`fixtures/tokenizer`, `bench --tokenizer`), where loading the tokenizer is timed apart;
+//! last, verse prompts (`bench --sonnet`) of 1 000 tokens, each encoded once to confirm its
+//! count (SONNET_PROMPTS of them, default 10 000).
 //!
 //! `cargo bench --bench prompt_prep`. Environment: PROMPTS=100000, WORDS=8192 and TOKENIZER
 //! (a tokenizer.json; default the test tokenizer).
@@ -11,6 +13,7 @@
 use std::time::Instant;
 
 use credence::bench::lengths::{Vocab, request_rng, synthetic_prompt};
+use credence::bench::sonnet::Sonnet;
 use credence::bench::tokens::TokenWords;
 use credence::bench::workload::{Trace, TraceEntry};
 
@@ -61,5 +64,11 @@ fn main() {
         halves.into_iter().map(|h| h.join().unwrap_or(0)).sum()
     });
     println!("the same on two threads: {:.2} s ({:.1} GB)", t4.elapsed().as_secs_f64(), built as f64 / 1e9);
+    let sonnet_n = env_or("SONNET_PROMPTS", 10_000);
+    let sonnet = Sonnet::new(&vocab);
+    let t5 = Instant::now();
+    let verse: u64 = (0..sonnet_n as u64).map(|k| u64::from(sonnet.verse(1000, &vocab, &mut request_rng(1, k)).1)).sum();
+    let v = t5.elapsed().as_secs_f64();
+    println!("{sonnet_n} verse prompts of 1000 tokens (--sonnet): {v:.2} s ({:.1} µs each; {} tokens each on average)", v / sonnet_n as f64 * 1e6, verse / sonnet_n as u64);
     println!("{n} prompts of {words} words: synthetic {synthetic:.2} s ({:.1} µs each), from trace blocks {traced:.2} s ({:.1} µs each); {:.1} GB built", synthetic / n as f64 * 1e6, traced / n as f64 * 1e6, bytes as f64 / 1e9);
 }

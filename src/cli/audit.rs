@@ -115,7 +115,7 @@ fn source_files(result: &ImportResult) -> Vec<(String, String)> {
 /// "file (format), …": how the errors name what was audited (the report words it in its
 /// language).
 fn source_names(files: &[(String, String)]) -> String {
-    files.iter().map(|(file, format)| format!("{file} ({format})")).collect::<Vec<_>>().join(", ")
+    crate::analyze::audit::source_line(files)
 }
 
 /// Per-request data: the full analysis, with the claims checked against it.

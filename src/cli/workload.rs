@@ -96,6 +96,7 @@ pub struct Others {
     pub load_given: bool,
     pub dataset: bool,
     pub sweep_or_search: bool,
+    pub until: bool,
 }
 
 impl WorkloadFlags {
@@ -107,9 +108,10 @@ impl WorkloadFlags {
             return Err(CliError::bad_input("--prefix-groups, --trace and --sessions or --dataset each choose the prompts: give one of them"));
         }
         // A sweep's or a search's step sets the load, which a trace's schedule fixes and which
-        // sessions count in sessions, not requests: not yet. `--until` stops either early.
-        if (self.trace.is_some() || self.sessions.is_some()) && others.sweep_or_search {
-            return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep or --find-capacity yet (--until stops them early)"));
+        // sessions count in sessions, not requests. `--until` waits for a steady window: a
+        // trace's load moves by design, and its online look at sessions never settles (yet).
+        if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
+            return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));
         }
         if self.sonnet && (self.prefix_groups.is_some() || self.trace.is_some() || self.sessions.is_some() || others.dataset) {
             return Err(CliError::bad_input("--sonnet chooses the prompts (its opening lines are the shared prefix: --prefix-len L): drop --prefix-groups, --trace, --sessions and --dataset"));

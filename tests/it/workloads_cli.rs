@@ -248,6 +248,7 @@ fn bad_workloads_are_refused_naming_what_is_wrong() {
     bad(&["--rate", "5", "--duration", "2s", "--sessions", "3", "--api", "chat", "--prefix-groups", "2", "--prefix-len", "8"], "give one of them");
     bad(&["--rate", "5", "--duration", "2s", "--reset-prefix-cache"], "neither POST /reset_prefix_cache");
     bad(&["--session-rate", "2", "--duration", "2s"], "add --sessions N");
+    bad(&["--api", "chat", "--rate", "2", "--sessions", "3", "--until", "ttft_p50=5%"], "cannot be combined with --sweep, --find-capacity or --until yet");
     bad(&["--session-rate", "2", "--rate", "2", "--sessions", "3", "--api", "chat"], "cannot be used with");
 }
 
@@ -413,29 +414,6 @@ fn compare_splits_by_adapter_with_intervals() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&md).unwrap();
     assert!(text.contains("**By adapter**") && text.contains("| a | P50 TTFT |"), "{text}");
-}
-
-/// `--until` ends a replayed trace and a run of sessions once their numbers are good enough,
-/// before the trace or the sessions run out, and says so in run.json.
-#[test]
-fn until_stops_a_replayed_trace_and_sessions_early() {
-    let scratch = Scratch::new("wl-until");
-    let mock = MockProcess::start(&["--ttft", "5ms", "--token-delay", "1ms", "--output-tokens", "4"]);
-    let trace = repo().join("fixtures/workloads/trace.jsonl");
-    let runs: [(&str, Vec<&str>, u64); 2] = [
-        ("trace", vec!["--trace", trace.to_str().unwrap(), "--trace-block", "16", "--trace-speed", "0.4x"], 240),
-        ("sessions", vec!["--api", "chat", "--session-rate", "4", "--sessions", "400", "--turns", "3", "--input-len", "20"], 1200),
-    ];
-    for (name, flags, all) in runs {
-        let out = scratch.path(name);
-        let mut args = vec!["--until", "ttft_p50=10%", "--max-duration", "60s"];
-        args.extend(flags);
-        bench(&mock, &out, &args);
-        let m = run_json(&out);
-        assert_eq!(m["phases"]["stop"]["reason"], "targets_met", "{name}: {}", m["phases"]);
-        let sent = credence::run::load(&out).unwrap().requests.num_rows() as u64;
-        assert!(sent < all, "{name}: {sent} of {all} requests: the run did not stop early");
-    }
 }
 
 #[test]

@@ -442,6 +442,11 @@ fn fact_checks(facts: Facts<'_>) -> Vec<FactCheck> {
     fc
 }
 
+/// The files audited as one line: "a.json (llmperf), b.json (llmperf-summary)".
+pub fn source_line(files: &[(String, String)]) -> String {
+    files.iter().map(|(file, format)| format!("{file} ({format})")).collect::<Vec<_>>().join(", ")
+}
+
 /// A file audited and the format it was read as.
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditedFile {
@@ -457,7 +462,7 @@ pub fn audit(files: &[(String, String)], claims: &[Claim], raw: &RawValues, fact
     let fc = fact_checks(facts);
     let reproduced = checks.iter().filter(|c| c.verdict == "reproduced").count();
     let differing = checks.iter().filter(|c| c.verdict == "differs").count();
-    let source = files.iter().map(|(file, format)| format!("{file} ({format})")).collect::<Vec<_>>().join(", ");
+    let source = source_line(files);
     let files = files.iter().map(|(file, format)| AuditedFile { file: file.clone(), format: format.clone() }).collect();
     Audit { source, files, claims: checks, facts: fc, reproduced, differing }
 }

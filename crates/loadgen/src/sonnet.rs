@@ -61,24 +61,36 @@ impl Sonnet {
             kept.push(line);
             used += extra;
         }
-        let mut text = kept.join("\n");
         let counted = |t: &str| vocab.tokenizer().map_or_else(|| used_words(t), |tk| tk.count(t));
-        // A tokenizer may merge across a line's end: trust its count, drop lines if over.
+        let mut pad_rng: ChaCha8Rng = rand::SeedableRng::seed_from_u64(u64::from(len));
+        // Where the lines' counts add up (they do for the usual tokenizers), one encode confirms
+        // the text with its words.
+        let mut text = kept.join("\n");
+        let mut padded = text.clone();
+        push_words(&mut padded, len.saturating_sub(used), vocab, rng.as_deref_mut().unwrap_or(&mut pad_rng));
+        let built = counted(&padded);
+        if built == len {
+            return (padded, built);
+        }
+        // A tokenizer merged across a line's end: trust its count, drop lines if over.
         let mut have = counted(&text);
         while have > len && kept.pop().is_some() {
             text = kept.join("\n");
             have = counted(&text);
         }
-        let mut pad_rng: ChaCha8Rng = rand::SeedableRng::seed_from_u64(u64::from(len));
-        let pad: &mut ChaCha8Rng = rng.as_deref_mut().unwrap_or(&mut pad_rng);
-        for _ in have..len {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(vocab.word(pad));
-        }
+        push_words(&mut text, len.saturating_sub(have), vocab, rng.as_deref_mut().unwrap_or(&mut pad_rng));
         let built = counted(&text);
         (text, built)
+    }
+}
+
+/// `n` of the vocabulary's words after `text`, each after a space.
+fn push_words(text: &mut String, n: u32, vocab: &Vocab, rng: &mut ChaCha8Rng) {
+    for _ in 0..n {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(vocab.word(rng));
     }
 }
 

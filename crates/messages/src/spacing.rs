@@ -29,10 +29,10 @@ pub fn cjk_latin_spaced(text: &str) -> String {
         if c == ' ' && (prev.is_some_and(full_width_punctuation) || next.is_some_and(full_width_punctuation)) {
             continue;
         }
-        if let Some(p) = prev {
-            if (hanzi(p) && latin(c)) || (latin(p) && hanzi(c)) {
-                out.push(' ');
-            }
+        if let Some(p) = prev
+            && ((hanzi(p) && latin(c)) || (latin(p) && hanzi(c)))
+        {
+            out.push(' ');
         }
         out.push(c);
     }

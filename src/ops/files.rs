@@ -13,8 +13,14 @@ pub fn check_writable(path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes a file atomically: a temporary sibling, then a rename.
+/// Writes a file atomically: a temporary sibling, then a rename. `-` is standard output, as
+/// the shell's tools take it (`-o -` pipes a report), never a file of that name.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    if path == Path::new("-") {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        return out.write_all(bytes).and_then(|()| out.flush()).map_err(|e| CliError::failure(format!("standard output: cannot write: {e}")));
+    }
     let tmp = path.with_extension(format!("partial-{}", std::process::id()));
     std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);

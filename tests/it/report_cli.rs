@@ -338,3 +338,18 @@ fn code_in_sentences_is_set_without_backticks() {
         assert!(!text.contains('`'), "{lang}: a backtick reached the page");
     }
 }
+
+/// `-o -` is standard output, as the shell's tools take it: the report is piped, and no file
+/// named `-` appears.
+#[test]
+fn a_dash_writes_the_report_to_standard_output() {
+    let s = Scratch::new("report-stdout");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_credence"))
+        .args(["report", fixture("demo").to_str().unwrap(), "--format", "md", "-o", "-"])
+        .current_dir(s.path(""))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("# "), "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(!s.path("-").exists(), "a file named - was written");
+}

@@ -65,7 +65,7 @@ fn main() {
     });
     println!("the same on two threads: {:.2} s ({:.1} GB)", t4.elapsed().as_secs_f64(), built as f64 / 1e9);
     let sonnet_n = env_or("SONNET_PROMPTS", 10_000);
-    let sonnet = Sonnet::new(&vocab);
+    let sonnet = Sonnet::new(&vocab, 0);
     let t5 = Instant::now();
     let verse: u64 = (0..sonnet_n as u64).map(|k| u64::from(sonnet.verse(1000, &vocab, &mut request_rng(1, k)).1)).sum();
     let v = t5.elapsed().as_secs_f64();

@@ -117,8 +117,9 @@ impl WorkloadFlags {
             return Err(CliError::bad_input("--sonnet chooses the prompts (its opening lines are the shared prefix: --prefix-len L): drop --prefix-groups, --trace, --sessions and --dataset"));
         }
         let vocab = self.vocab(others)?;
-        let sonnet = self.sonnet.then(|| Arc::new(Sonnet::new(&vocab)));
-        Ok(Workload { prefix: self.prefix()?, trace: self.trace(others)?, sessions: self.sessions(others)?, adapters: self.adapters()?, vocab, sonnet })
+        let prefix = self.prefix()?;
+        let sonnet = self.sonnet.then(|| Arc::new(Sonnet::new(&vocab, prefix.map_or(0, |p| p.len))));
+        Ok(Workload { prefix, trace: self.trace(others)?, sessions: self.sessions(others)?, adapters: self.adapters()?, vocab, sonnet })
     }
 
     fn vocab(&self, others: &Others) -> Result<Vocab, CliError> {

@@ -141,7 +141,7 @@ fn request_for(o: &BenchOptions, k: u64) -> (Vec<u8>, record::PromptFacts) {
             let g = prefix.group(&mut rng);
             let mut shared = String::new();
             match &o.sonnet {
-                Some(s) => shared = s.opening(prefix.len, &o.vocab).0,
+                Some(s) => shared.push_str(s.opening()),
                 None => workload::block_words(o.seed, u64::from(g), prefix.len, &mut shared, &o.vocab),
             }
             (system, group) = (Some(shared), Some(g));

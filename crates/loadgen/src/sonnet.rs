@@ -15,20 +15,29 @@ use crate::lengths::Vocab;
 
 const TEXT: &str = include_str!("text/sonnets.txt");
 
-/// The poem's lines with their lengths in the vocabulary's units.
+/// The poem's lines with their lengths in the vocabulary's units, and the opening every
+/// request shares.
 #[derive(Debug)]
 pub struct Sonnet {
     lines: Vec<(&'static str, u32)>,
     /// The cost of the newline between two lines.
     newline: u32,
+    /// The poem's first `opening_len` units, built once (empty without `--prefix-len`).
+    opening: String,
 }
 
 impl Sonnet {
-    /// The poem measured in `vocab`'s units (a tokenizer's tokens, or words).
-    pub fn new(vocab: &Vocab) -> Sonnet {
+    /// The poem measured in `vocab`'s units (a tokenizer's tokens, or words), with its opening
+    /// of `opening_len` units (0: none).
+    pub fn new(vocab: &Vocab, opening_len: u32) -> Sonnet {
         let lines = TEXT.lines().map(|l| (l, vocab.count(l))).collect();
         let newline = vocab.tokenizer().map_or(0, |t| t.count("\n"));
-        Sonnet { lines, newline }
+        let mut s = Sonnet { lines, newline, opening: String::new() };
+        if opening_len > 0 {
+            let opening = s.fill(s.lines.iter().copied(), opening_len, vocab, &mut None).0;
+            s.opening = opening;
+        }
+        s
     }
 
     /// What a line break costs (a tokenizer's tokens; nothing in words).
@@ -36,15 +45,20 @@ impl Sonnet {
         self.newline
     }
 
-    /// The poem's opening lines, `len` units: a prefix every request shares.
-    pub fn opening(&self, len: u32, vocab: &Vocab) -> (String, u32) {
-        self.fill(self.lines.iter().copied(), len, vocab, &mut None)
+    /// The poem's opening lines: the prefix every request shares.
+    pub fn opening(&self) -> &str {
+        &self.opening
     }
 
-    /// `len` units of lines drawn by `rng`.
+    /// `len` units of lines drawn by `rng`: as many as can fit, and one more to find the end.
     pub fn verse(&self, len: u32, vocab: &Vocab, rng: &mut ChaCha8Rng) -> (String, u32) {
         let n = self.lines.len();
-        let picks: Vec<(&'static str, u32)> = (0..len.max(1)).map(|_| self.lines[rng.random_range(0..n)]).collect();
+        let (mut picks, mut estimate) = (Vec::new(), 0);
+        while estimate <= len {
+            let line = self.lines[rng.random_range(0..n)];
+            estimate += line.1 + self.newline;
+            picks.push(line);
+        }
         self.fill(picks.into_iter(), len, vocab, &mut Some(rng))
     }
 
@@ -66,13 +80,13 @@ impl Sonnet {
         // Where the lines' counts add up (they do for the usual tokenizers), one encode confirms
         // the text with its words.
         let mut text = kept.join("\n");
-        let mut padded = text.clone();
-        push_words(&mut padded, len.saturating_sub(used), vocab, rng.as_deref_mut().unwrap_or(&mut pad_rng));
-        let built = counted(&padded);
+        push_words(&mut text, len.saturating_sub(used), vocab, rng.as_deref_mut().unwrap_or(&mut pad_rng));
+        let built = counted(&text);
         if built == len {
-            return (padded, built);
+            return (text, built);
         }
         // A tokenizer merged across a line's end: trust its count, drop lines if over.
+        text = kept.join("\n");
         let mut have = counted(&text);
         while have > len && kept.pop().is_some() {
             text = kept.join("\n");
@@ -106,11 +120,11 @@ mod tests {
     #[test]
     fn verse_has_exactly_the_words_asked_and_the_opening_is_shared() {
         let vocab = Vocab::Words;
-        let s = Sonnet::new(&vocab);
-        let (a, n) = s.opening(40, &vocab);
-        assert_eq!((n, used_words(&a)), (40, 40));
+        let s = Sonnet::new(&vocab, 40);
+        let a = s.opening();
+        assert_eq!(used_words(a), 40);
         assert!(a.starts_with("FROM fairest creatures"), "{a}");
-        assert_eq!(s.opening(40, &vocab).0, a, "the same opening for every request");
+        assert_eq!(Sonnet::new(&vocab, 0).opening(), "", "no opening without --prefix-len");
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for len in [1, 7, 64, 300, 2000] {
             let (v, n) = s.verse(len, &vocab, &mut rng);

@@ -116,9 +116,10 @@ fn adapter_rows(c: &credence_analyze::compare::Comparison, lang: Lang) -> Vec<[S
                 Some(x) => [
                     a.adapter.clone(),
                     label,
-                    format!("{:.2} ms", x.base),
-                    format!("{:.2} ms", x.cand),
-                    format!("{:+.1} % [{:+.1} %, {:+.1} %]", x.change * 100.0, x.ci_low * 100.0, x.ci_high * 100.0),
+                    // A mean of medians: three significant digits, as the change's interval allows.
+                    format!("{} ms", crate::format::significant(x.base, 3)),
+                    format!("{} ms", crate::format::significant(x.cand, 3)),
+                    format!("{} [{}, {}]", words::change_value(metric, x.change), words::change_value(metric, x.ci_low), words::change_value(metric, x.ci_high)),
                     words::verdict_word(x.verdict).render(lang),
                 ],
                 None => {

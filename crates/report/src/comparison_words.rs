@@ -98,7 +98,7 @@ pub fn manifest_value(value: &str) -> Message {
 }
 
 /// A change or one of its bounds: `+9.5 %`, or `+0.12 pp` for the error rate.
-fn change_value(metric: &str, x: f64) -> String {
+pub(crate) fn change_value(metric: &str, x: f64) -> String {
     if is_absolute(metric) { format!("{:+.2} pp", x * 100.0) } else { format!("{:+.1} %", x * 100.0) }
 }
 

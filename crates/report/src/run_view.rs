@@ -20,20 +20,6 @@ pub(crate) fn title(r: &Report, lang: Lang) -> String {
     r.title_message.as_ref().map_or_else(|| r.title.clone(), |m| m.render(lang))
 }
 
-/// `text` cut to `columns` display columns with "…", a wide (CJK) character counting two.
-pub(crate) fn shortened(text: &str, columns: usize) -> String {
-    let width = |c: char| if c >= '\u{2E80}' { 2 } else { 1 };
-    if text.chars().map(width).sum::<usize>() <= columns {
-        return text.to_string();
-    }
-    let mut used = 1; // the ellipsis
-    let kept: String = text.chars().take_while(|c| {
-        used += width(*c);
-        used <= columns
-    }).collect();
-    format!("{}…", kept.trim_end())
-}
-
 /// The date, or `undated` in words.
 pub(crate) fn date(r: &Report, lang: Lang) -> String {
     if r.date == "undated" { tr(lang, "view.undated") } else { r.date.clone() }
@@ -452,18 +438,4 @@ pub(crate) fn methodology(r: &Report, lang: Lang) -> Vec<[String; 2]> {
     rows.push(row(tr(lang, "method.attribution_term"), "method.attribution", &[]));
     rows.push([tr(lang, "method.grade_term"), tr(lang, "view.grade_rule")]);
     rows
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shortened;
-
-    #[test]
-    fn a_long_title_is_cut_to_its_columns_with_an_ellipsis() {
-        assert_eq!(shortened("short", 10), "short");
-        assert_eq!(shortened("abcdefghijkl", 10), "abcdefghi…");
-        // A hanzi is two columns: four of them and the ellipsis fill nine.
-        assert_eq!(shortened("审计：一二三四五六", 10), "审计：一…");
-        assert!(shortened(&"x".repeat(200), 64).chars().count() == 64);
-    }
 }

@@ -9,6 +9,19 @@ fn columns(c: char) -> usize {
     }
 }
 
+/// `text` cut to `width` columns with "…" (a running footer's title, say).
+pub fn shortened(text: &str, width: usize) -> String {
+    if text.chars().map(columns).sum::<usize>() <= width {
+        return text.to_string();
+    }
+    let mut used = 1; // the ellipsis
+    let kept: String = text.chars().take_while(|c| {
+        used += columns(*c);
+        used <= width
+    }).collect();
+    format!("{}…", kept.trim_end())
+}
+
 fn padding(s: &str, width: usize) -> String {
     " ".repeat(width.saturating_sub(s.chars().map(columns).sum()))
 }
@@ -25,7 +38,7 @@ pub fn right(s: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{left, right};
+    use super::{left, right, shortened};
 
     #[test]
     fn hanzi_take_two_columns() {
@@ -33,5 +46,14 @@ mod tests {
         assert_eq!(left("P50 TTFT", 10), "P50 TTFT  ");
         assert_eq!(right("±5.0 %", 8), "  ±5.0 %");
         assert_eq!(left("too long", 3), "too long");
+    }
+
+    #[test]
+    fn a_long_title_is_cut_to_its_columns_with_an_ellipsis() {
+        assert_eq!(shortened("short", 10), "short");
+        assert_eq!(shortened("abcdefghijkl", 10), "abcdefghi…");
+        // A hanzi is two columns: four of them and the ellipsis fill nine.
+        assert_eq!(shortened("审计：一二三四五六", 10), "审计：一…");
+        assert!(shortened(&"x".repeat(200), 64).chars().count() == 64);
     }
 }

@@ -306,7 +306,7 @@ pub fn view(r: &Report, lang: Lang) -> View {
     View {
         lang: lang.code(),
         words: template_words(lang, whole_run(r)),
-        footer: format!("{} · credence {} · {}", run_view::shortened(&title, FOOTER_TITLE_COLUMNS), r.credence_version, run_view::date(r, lang)),
+        footer: format!("{} · credence {} · {}", super::terminal::shortened(&title, FOOTER_TITLE_COLUMNS), r.credence_version, run_view::date(r, lang)),
         title,
         subtitle: run_view::subtitle(r, lang),
         grade: r.grade().label().to_string(),

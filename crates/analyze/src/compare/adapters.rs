@@ -47,12 +47,12 @@ pub struct AdapterChange {
 
 /// Every adapter named in both arms, in the base arm's order; empty without adapters.
 pub fn by_adapter(base: &[ArmRun<'_>], cand: &[ArmRun<'_>], o: &CompareOptions) -> Vec<AdapterComparison> {
-    let names: Vec<&str> = base.iter().flat_map(|r| r.analysis.adapters.iter().map(|a| a.adapter.as_str())).fold(Vec::new(), |mut v, n| {
-        if !v.contains(&n) {
-            v.push(n);
+    let mut names: Vec<&str> = Vec::new();
+    for a in base.iter().flat_map(|r| &r.analysis.adapters) {
+        if !names.contains(&a.adapter.as_str()) {
+            names.push(&a.adapter);
         }
-        v
-    });
+    }
     names
         .into_iter()
         .filter(|n| cand.iter().any(|r| r.analysis.adapters.iter().any(|a| a.adapter == *n)))

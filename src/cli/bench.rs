@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::analyze::slo::ObjectiveSpec;
 use crate::analyze::until::between::MIN_RUNS;
 use crate::analyze::until::{Rule, UntilOptions};
 use crate::bench::headers::{RequestHeaders, parse_header};
@@ -16,7 +17,6 @@ use crate::cli::gpu::gpu_source;
 use crate::error::{CliError, ExitCode};
 use crate::ops::bench::series::{Repeat, SeriesPlan, run_series};
 use crate::ops::bench::sweep::{SweepParameter, SweepPlan, parse_sweep, run_sweep};
-use crate::analyze::slo::ObjectiveSpec;
 use crate::run::manifest::TlsUse;
 use credence_messages::Lang;
 
@@ -334,7 +334,9 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
     let (warmup_requests, warmup_s) = if a.until.is_some() && a.warmup.trim() == "auto" { (0, 0.0) } else { warmup(&a.warmup)? };
     let prompts = a.dataset.as_deref().map(|d| read_dataset(d, (a.dataset_sample, a.seed), &workload.vocab)).transpose()?.unwrap_or_default();
     if workload.sessions.is_some() && prompts.iter().any(|p| p.turns.is_empty()) {
-        return Err(CliError::bad_input("--sessions with --dataset sends a conversation's human turns: give a ShareGPT JSON file (a JSONL file has no conversations)"));
+        return Err(CliError::bad_input(
+            "--sessions with --dataset sends a conversation's human turns: give a ShareGPT JSON file (a JSONL file has no conversations)",
+        ));
     }
     let fd_limit = crate::bench::in_flight::raise_fd_limit();
     let bound = in_flight_bound(a, &load, fd_limit)?;
@@ -492,7 +494,11 @@ fn warmup(text: &str) -> Result<(u64, f64), CliError> {
 
 /// Prompts from `--dataset` (ShareGPT JSON or JSONL, `bench::dataset`), sampled by the seed
 /// with `--dataset-sample N`.
-fn read_dataset(path: &Path, (sample, seed): (Option<usize>, u64), vocab: &crate::bench::lengths::Vocab) -> Result<Vec<crate::bench::dataset::DatasetPrompt>, CliError> {
+fn read_dataset(
+    path: &Path,
+    (sample, seed): (Option<usize>, u64),
+    vocab: &crate::bench::lengths::Vocab,
+) -> Result<Vec<crate::bench::dataset::DatasetPrompt>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::bad_input(format!("{}: cannot read: {e}", path.display())))?;
     let prompts = crate::bench::dataset::parse_dataset(&text, &path.display().to_string()).map_err(CliError::bad_input)?;
     let mut prompts = match sample {
@@ -507,8 +513,8 @@ fn read_dataset(path: &Path, (sample, seed): (Option<usize>, u64), vocab: &crate
 
 /// `--find-capacity --slo SPEC`: the search's plan from the flags, checked, then the search.
 fn run_capacity(a: &BenchArgs) -> Result<ExitCode, CliError> {
-    let plan = capacity_plan(a)?;
     let mut o = options(a, None)?;
+    let plan = capacity_plan(a, o.requests_per_session())?;
     if a.rate.is_none() && a.concurrency.is_none() {
         o.load = load(Some(plan.search.start), None, &a.arrival)?;
     }
@@ -524,15 +530,20 @@ fn run_capacity(a: &BenchArgs) -> Result<ExitCode, CliError> {
 
 /// The flags of a capacity search, checked: the flags that set a run's length or load some
 /// other way conflict.
-fn capacity_plan(a: &BenchArgs) -> Result<crate::ops::bench::capacity::CapacityPlan, CliError> {
-    for (given, flag) in [(a.until.is_some(), "--until"), (a.sweep.is_some(), "--sweep"), (a.requests.is_some(), "--requests"), (a.repeat.is_some(), "--repeat")] {
+/// The search's load is in requests a second: a session rate given as its start counts
+/// `requests_per_session` requests for each session.
+fn capacity_plan(a: &BenchArgs, requests_per_session: f64) -> Result<crate::ops::bench::capacity::CapacityPlan, CliError> {
+    for (given, flag) in
+        [(a.until.is_some(), "--until"), (a.sweep.is_some(), "--sweep"), (a.requests.is_some(), "--requests"), (a.repeat.is_some(), "--repeat")]
+    {
         if given {
             return Err(CliError::bad_input(format!("--find-capacity chooses each step's load and length: drop {flag}")));
         }
     }
     let start = match (a.rate, a.concurrency) {
         (_, Some(c)) => (SweepParameter::Concurrency, f64::from(c)),
-        (r, None) => (SweepParameter::Rate, r.unwrap_or(1.0)),
+        (Some(r), None) => (SweepParameter::Rate, r * requests_per_session),
+        (None, None) => (SweepParameter::Rate, 1.0),
     };
     let bounds = (a.min_duration.as_str(), a.max_duration.as_str(), a.duration.as_deref());
     a.capacity.plan(start, bounds, a.seed)

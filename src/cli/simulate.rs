@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 
 use crate::cli::args::{CapacityFlags, duration_flag};
-use crate::ops::bench::sweep::SweepParameter;
-use credence_messages::Lang;
 use crate::error::{CliError, ExitCode};
+use crate::ops::bench::sweep::SweepParameter;
 use crate::run::write::write_run;
 use crate::simulate::{ArrivalProcess, Effect, Scenario, SimOptions, simulate};
+use credence_messages::Lang;
 
 #[derive(Debug, clap::Args)]
 pub struct SimulateArgs {
@@ -65,6 +65,18 @@ pub struct SimulateArgs {
     /// With --prefix-groups: tokens per shared system prompt.
     #[arg(long, value_name = "L", default_value_t = 1024)]
     prefix_len: u32,
+    /// Conversations, as `bench --sessions` sends them: at most N sessions of --turns turns,
+    /// each turn's prompt the earlier turns and replies (served by the prefix cache) and new
+    /// tokens; --rate counts sessions a second (closed loop: --concurrency sessions at once).
+    /// truth.json gives each turn's true TTFT and hit rate.
+    #[arg(long, value_name = "N")]
+    sessions: Option<u64>,
+    /// With --sessions: turns per session, T or LO-HI (uniform, by the seed).
+    #[arg(long, default_value = "3", hide_short_help = true)]
+    turns: String,
+    /// With --sessions: the pause between a reply's end and the next turn, e.g. 2s.
+    #[arg(long, default_value = "0s", hide_short_help = true)]
+    think_time: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,6 +116,10 @@ fn options(a: &SimulateArgs) -> Result<SimOptions, CliError> {
     }
     opts.engine.max_batch = a.max_batch;
     opts.prefix = a.prefix_groups.map(|g| (g, a.prefix_len));
+    if let Some(count) = a.sessions {
+        let (turns, think_s) = crate::cli::workload::conversation_flags(count, &a.turns, &a.think_time)?;
+        opts.sessions = Some(crate::simulate::SimSessions { count, turns, think_s });
+    }
     Ok(opts)
 }
 
@@ -126,7 +142,8 @@ fn find_capacity(a: &SimulateArgs, mut base: SimOptions) -> Result<ExitCode, Cli
     base.compute_truth = false;
     let start = match a.concurrency {
         Some(c) => (SweepParameter::Concurrency, f64::from(c)),
-        None => (SweepParameter::Rate, a.rate),
+        // The search counts requests: a session rate starts it at that many sessions' turns.
+        None => (SweepParameter::Rate, a.rate * base.sessions.map_or(1.0, |s| s.mean_turns())),
     };
     let plan = a.capacity.plan(start, (&a.min_duration, &a.max_duration, a.duration.as_deref()), a.seed)?;
     let mut source = crate::ops::capacity_sim::SimSource { base };

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::bench::lengths::Vocab;
-use crate::bench::tokens::TokenWords;
 use crate::bench::sonnet::Sonnet;
-use crate::bench::workload::{Adapters, SharedPrefix, Sessions, Trace, parse_trace};
+use crate::bench::tokens::TokenWords;
+use crate::bench::workload::{Adapters, Sessions, SharedPrefix, Trace, parse_trace};
 use crate::error::CliError;
 
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -107,14 +107,18 @@ impl WorkloadFlags {
         if chosen.iter().filter(|c| **c).count() > 1 {
             return Err(CliError::bad_input("--prefix-groups, --trace and --sessions or --dataset each choose the prompts: give one of them"));
         }
-        // A sweep's or a search's step sets the load, which a trace's schedule fixes and which
-        // sessions count in sessions, not requests. `--until` waits for a steady window: a
-        // trace's load moves by design, and its online look at sessions never settles (yet).
-        if (self.trace.is_some() || self.sessions.is_some()) && (others.sweep_or_search || others.until) {
-            return Err(CliError::bad_input("--trace and --sessions run as given: they cannot be combined with --sweep, --find-capacity or --until yet"));
+        // A trace is the workload whole, on its own schedule: a sweep's or a search's step would
+        // set a load the schedule fixes, and `--until` would cut off its later part, whose load
+        // and mix differ by design (`--trace-speed` replays it faster).
+        if self.trace.is_some() && (others.sweep_or_search || others.until) {
+            return Err(CliError::bad_input(
+                "--trace replays the trace whole, on its own schedule: it cannot be combined with --sweep, --find-capacity or --until (--trace-speed replays it faster)",
+            ));
         }
         if self.sonnet && (self.prefix_groups.is_some() || self.trace.is_some() || self.sessions.is_some() || others.dataset) {
-            return Err(CliError::bad_input("--sonnet chooses the prompts (its opening lines are the shared prefix: --prefix-len L): drop --prefix-groups, --trace, --sessions and --dataset"));
+            return Err(CliError::bad_input(
+                "--sonnet chooses the prompts (its opening lines are the shared prefix: --prefix-len L): drop --prefix-groups, --trace, --sessions and --dataset",
+            ));
         }
         let vocab = self.vocab(others)?;
         let prefix = self.prefix()?;
@@ -124,7 +128,11 @@ impl WorkloadFlags {
 
     fn vocab(&self, others: &Others) -> Result<Vocab, CliError> {
         let Some(path) = &self.tokenizer else {
-            return if self.prompt_token_ids { Err(CliError::bad_input("--prompt-token-ids needs --tokenizer PATH to make the ids")) } else { Ok(Vocab::Words) };
+            return if self.prompt_token_ids {
+                Err(CliError::bad_input("--prompt-token-ids needs --tokenizer PATH to make the ids"))
+            } else {
+                Ok(Vocab::Words)
+            };
         };
         if self.prompt_token_ids && others.chat {
             return Err(CliError::bad_input("--prompt-token-ids sends a completions prompt as ids: the chat API takes messages (use --api completions)"));
@@ -177,19 +185,25 @@ impl WorkloadFlags {
         if !others.chat {
             return Err(CliError::bad_input("--sessions carries each conversation's history in chat messages: add --api chat"));
         }
-        if count == 0 {
-            return Err(CliError::bad_input("--sessions must be at least 1"));
-        }
-        let bad = || CliError::bad_input(format!("--turns {:?}: expected T or LO-HI, from 1 to 999", self.turns));
-        let turn = |t: &str| t.trim().parse::<u32>().ok().filter(|t| (1..1000).contains(t)).ok_or_else(bad);
-        let turns = match self.turns.split_once('-') {
-            Some((lo, hi)) => (turn(lo)?, turn(hi)?),
-            None => (turn(&self.turns)?, turn(&self.turns)?),
-        };
-        if turns.0 > turns.1 {
-            return Err(bad());
-        }
-        let think_s = crate::cli::args::delay_flag("--think-time", &self.think_time)?.as_secs_f64();
+        let (turns, think_s) = conversation_flags(count, &self.turns, &self.think_time)?;
         Ok(Some(Sessions { count, turns, think_s }))
     }
+}
+
+/// `--sessions N --turns T|LO-HI --think-time D` (bench and simulate alike), checked: the
+/// turns' range and the think time in seconds.
+pub fn conversation_flags(count: u64, turns: &str, think_time: &str) -> Result<((u32, u32), f64), CliError> {
+    if count == 0 {
+        return Err(CliError::bad_input("--sessions must be at least 1"));
+    }
+    let bad = || CliError::bad_input(format!("--turns {turns:?}: expected T or LO-HI, from 1 to 999"));
+    let turn = |t: &str| t.trim().parse::<u32>().ok().filter(|t| (1..1000).contains(t)).ok_or_else(bad);
+    let range = match turns.split_once('-') {
+        Some((lo, hi)) => (turn(lo)?, turn(hi)?),
+        None => (turn(turns)?, turn(turns)?),
+    };
+    if range.0 > range.1 {
+        return Err(bad());
+    }
+    Ok((range, crate::cli::args::delay_flag("--think-time", think_time)?.as_secs_f64()))
 }

@@ -26,7 +26,8 @@ impl StepSource for SimSource {
         let mut o = self.base.clone();
         o.seed = self.base.seed.wrapping_mul(1000).wrapping_add(index as u64);
         o.arrival = match plan.parameter {
-            SweepParameter::Rate => ArrivalProcess::Poisson { rate: load },
+            // The search's load counts requests; sessions arrive at that over their turns.
+            SweepParameter::Rate => ArrivalProcess::Poisson { rate: load / o.sessions.map_or(1.0, |s| s.mean_turns()) },
             SweepParameter::Concurrency => ArrivalProcess::ClosedLoop { clients: load as u32 },
         };
         o.duration_s = plan.fixed_step_s.unwrap_or(budget_s).min(budget_s);
@@ -53,7 +54,15 @@ pub fn replay(v: &RequestView, plan: &CapacityPlan, budget_s: f64, offered: Opti
     monitor.set_offered(offered);
     let mut finished: Vec<Finished> = (0..v.len())
         .filter(|&i| v.end_s[i].is_finite())
-        .map(|i| Finished { sent_s: v.sent_s[i], end_s: v.end_s[i], ok: v.ok[i], ttft_ms: v.ttft_ms[i], tpot_ms: v.tpot_ms[i], e2e_ms: v.e2e_ms[i], output_tokens: v.output_tokens[i] })
+        .map(|i| Finished {
+            sent_s: v.sent_s[i],
+            end_s: v.end_s[i],
+            ok: v.ok[i],
+            ttft_ms: v.ttft_ms[i],
+            tpot_ms: v.tpot_ms[i],
+            e2e_ms: v.e2e_ms[i],
+            output_tokens: v.output_tokens[i],
+        })
         .collect();
     finished.sort_by(|a, b| a.end_s.total_cmp(&b.end_s));
     // Requests in send order: the oldest still in flight at t bounds what a look may read.

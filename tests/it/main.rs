@@ -18,6 +18,7 @@ mod collect_cli;
 mod compare_cli;
 mod compare_study;
 mod conditions_sim;
+mod conversations_sim;
 mod coverage;
 mod edges_cli;
 #[cfg(feature = "fuzzing")]
@@ -50,5 +51,5 @@ mod until_cli;
 mod until_study;
 mod validate_cli;
 mod workloads_cli;
-mod zh_layout;
 mod zh_definitions;
+mod zh_layout;

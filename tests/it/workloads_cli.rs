@@ -14,8 +14,20 @@ use crate::common::{MockProcess, Scratch, credence, repo, stderr};
 /// trace's long prompts get less, so that the mock keeps up with the trace's rate).
 fn cached_mock(prefill_ms: &str) -> MockProcess {
     MockProcess::start(&[
-        "--max-batch", "16", "--step-ms", "4", "--step-ms-per-seq", "0.25", "--output-tokens", "8",
-        "--prefix-cache-blocks", "1000000", "--block-tokens", "16", "--prefill-ms-per-token", prefill_ms,
+        "--max-batch",
+        "16",
+        "--step-ms",
+        "4",
+        "--step-ms-per-seq",
+        "0.25",
+        "--output-tokens",
+        "8",
+        "--prefix-cache-blocks",
+        "1000000",
+        "--block-tokens",
+        "16",
+        "--prefill-ms-per-token",
+        prefill_ms,
     ])
 }
 
@@ -26,7 +38,8 @@ fn all_ok(a: &Value) {
 
 fn bench(mock: &MockProcess, out: &Path, workload: &[&str]) {
     let metrics = format!("{}/metrics", mock.url);
-    let mut args = vec!["bench", "--url", mock.url.as_str(), "--model", "m", "--timeout", "20s", "--server-metrics", metrics.as_str(), "--out", out.to_str().unwrap()];
+    let mut args =
+        vec!["bench", "--url", mock.url.as_str(), "--model", "m", "--timeout", "20s", "--server-metrics", metrics.as_str(), "--out", out.to_str().unwrap()];
     args.extend_from_slice(workload);
     let o = credence(&args);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -95,11 +108,25 @@ fn sonnet_prompts_share_the_poems_opening_at_exact_lengths() {
     let scratch = Scratch::new("wl-sonnet");
     let t = tokenizer();
     let mock = MockProcess::start(&[
-        "--tokenizer", t.as_str(), "--output-tokens", "4", "--ttft", "2ms", "--token-delay", "1ms",
-        "--prefix-cache-blocks", "100000", "--block-tokens", "16",
+        "--tokenizer",
+        t.as_str(),
+        "--output-tokens",
+        "4",
+        "--ttft",
+        "2ms",
+        "--token-delay",
+        "1ms",
+        "--prefix-cache-blocks",
+        "100000",
+        "--block-tokens",
+        "16",
     ]);
     let out = scratch.path("run");
-    bench(&mock, &out, &["--rate", "40", "--requests", "80", "--sonnet", "--prefix-len", "63", "--input-len", "uniform:40-200", "--tokenizer", t.as_str(), "--store-prompts"]);
+    bench(
+        &mock,
+        &out,
+        &["--rate", "40", "--requests", "80", "--sonnet", "--prefix-len", "63", "--input-len", "uniform:40-200", "--tokenizer", t.as_str(), "--store-prompts"],
+    );
     let (p, check) = prompt_lengths(&out);
     assert_eq!((p["share_equal"].as_f64(), check.as_str()), (Some(1.0), "PASS"), "{p}");
     let a = analyze(&out);
@@ -111,7 +138,20 @@ fn sonnet_prompts_share_the_poems_opening_at_exact_lengths() {
     assert_eq!(prompts.lines().count(), 80, "every prompt differs after the opening");
     assert!(prompts.lines().all(|l| l.contains("FROM fairest creatures")), "{}", &prompts[..300]);
     assert_eq!(run_json(&out)["config"]["extra"]["workload"], "sonnet");
-    let o = credence(&["bench", "--url", mock.url.as_str(), "--model", "m", "--sonnet", "--prefix-groups", "2", "--prefix-len", "8", "--out", scratch.path("no").to_str().unwrap()]);
+    let o = credence(&[
+        "bench",
+        "--url",
+        mock.url.as_str(),
+        "--model",
+        "m",
+        "--sonnet",
+        "--prefix-groups",
+        "2",
+        "--prefix-len",
+        "8",
+        "--out",
+        scratch.path("no").to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--sonnet chooses the prompts"), "{}", stderr(&o));
 }
@@ -139,6 +179,48 @@ fn conversations_carry_their_history_and_report_ttft_by_turn() {
     let ttft = |t: usize| turns[t]["ttft_p50"]["estimate"].as_f64().unwrap();
     assert!(ttft(2) < 2.0 * ttft(0), "turn 1 {} ms, turn 3 {} ms", ttft(0), ttft(2));
     assert_eq!(run_json(&out)["config"]["extra"]["workload"], "conversations");
+}
+
+/// `--until` ends a run of sessions once its numbers are good enough (the pilot's 100 s of
+/// steady data, then a deciding look), before the sessions run out, and says so in run.json;
+/// the live view's offered rate counts the sessions' requests (4 sessions/s of 3 turns).
+#[test]
+fn until_stops_sessions_once_their_numbers_are_good_enough() {
+    let scratch = Scratch::new("wl-until-sessions");
+    let mock = MockProcess::start(&["--ttft", "5ms", "--token-delay", "1ms", "--output-tokens", "4", "--ttft-jitter", "0.1"]);
+    let out = scratch.path("run");
+    let args = ["--api", "chat", "--session-rate", "4", "--sessions", "4000", "--turns", "3", "--input-len", "20"];
+    bench(&mock, &out, &[&args[..], &["--until", "ttft_p50=10%", "--max-duration", "240s"]].concat());
+    let stop = &run_json(&out)["phases"]["stop"];
+    assert_eq!(stop["reason"], "targets_met", "{stop}");
+    assert!(stop["stopped_at_s"].as_f64().unwrap() < 200.0, "{stop}");
+    let requests = credence::run::load(&out).unwrap().requests.num_rows();
+    assert!(requests < 12_000, "{requests} requests: the sessions ran out before the stop");
+    let a = analyze(&out);
+    assert_eq!(a["cache"]["turns"].as_array().unwrap().len(), 3, "{}", a["cache"]);
+    let offline = a["metrics"]["ttft"]["p50"]["estimate"].as_f64().unwrap();
+    assert!((offline / stop["targets"][0]["estimate"].as_f64().unwrap() - 1.0).abs() < 0.05, "offline {offline}, {stop}");
+}
+
+/// A sweep of sessions steps the session rate; `sweep.json` records each step's offered
+/// requests (the session rate times the turns) beside it, and the sweep report reads it.
+#[test]
+fn a_sweep_of_sessions_offers_their_requests() {
+    let scratch = Scratch::new("wl-sweep-sessions");
+    let mock = MockProcess::start(&["--ttft", "5ms", "--token-delay", "1ms", "--output-tokens", "4"]);
+    let out = scratch.path("sweep");
+    bench(&mock, &out, &["--api", "chat", "--sweep", "rate=2,4", "--sessions", "1000", "--turns", "2-4", "--input-len", "20", "--duration", "6s"]);
+    let sweep: Value = serde_json::from_slice(&std::fs::read(out.join("sweep.json")).unwrap()).unwrap();
+    let steps = sweep["steps"].as_array().unwrap();
+    for (step, sessions) in steps.iter().zip([2.0, 4.0]) {
+        assert_eq!(step["session_rate_per_s"], sessions, "{step}");
+        assert_eq!(step["rate_per_s"], sessions * 3.0, "{step}");
+        let achieved = step["summary"]["achieved_requests_per_s"]["estimate"].as_f64().unwrap();
+        assert!(achieved > 1.5 * sessions, "{achieved}/s completed at {sessions} sessions/s: {step}");
+    }
+    let report = scratch.path("report.md");
+    let o = credence(&["report", out.to_str().unwrap(), "--format", "md", "-o", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// The share of a trace's prompt words a never-full cache of `cache_block`-word blocks serves,
@@ -204,9 +286,20 @@ fn a_warm_cache_against_a_cold_one_is_named_and_resets_make_them_alike() {
         let o = credence(&["compare", "--base", base.to_str().unwrap(), "--cand", cand.to_str().unwrap(), "--out", json.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
         let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-        let g = v["gates"].as_array().unwrap().iter().find(|g| g["name"] == "cache_state").cloned().unwrap_or_else(|| panic!("no cache_state gate: {}", v["gates"]));
+        let g = v["gates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == "cache_state")
+            .cloned()
+            .unwrap_or_else(|| panic!("no cache_state gate: {}", v["gates"]));
         let ttft = &v["metrics"]["ttft_p50"];
-        (g["status"].as_str().unwrap().into(), g["reason"].as_str().unwrap().into(), ttft["change"]["estimate"].as_f64().unwrap(), ttft["verdict"].as_str().unwrap().into())
+        (
+            g["status"].as_str().unwrap().into(),
+            g["reason"].as_str().unwrap().into(),
+            ttft["change"]["estimate"].as_f64().unwrap(),
+            ttft["verdict"].as_str().unwrap().into(),
+        )
     };
     let (status, reason, change, _) = compare(&cold, &warm);
     assert_eq!(status, "WARN", "{reason}");
@@ -236,7 +329,10 @@ fn bad_workloads_are_refused_naming_what_is_wrong() {
         std::fs::write(&p, text).unwrap();
         p.to_str().unwrap().to_string()
     };
-    let disorder = write("disorder.jsonl", "{\"timestamp\": 5, \"input_length\": 4, \"output_length\": 3, \"hash_ids\": [1]}\n{\"timestamp\": 1, \"input_length\": 4, \"output_length\": 3, \"hash_ids\": [2]}\n");
+    let disorder = write(
+        "disorder.jsonl",
+        "{\"timestamp\": 5, \"input_length\": 4, \"output_length\": 3, \"hash_ids\": [1]}\n{\"timestamp\": 1, \"input_length\": 4, \"output_length\": 3, \"hash_ids\": [2]}\n",
+    );
     bad(&["--trace", &disorder, "--trace-block", "4"], "disorder.jsonl, line 2: timestamp");
     let blocks = write("blocks.jsonl", "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 3, \"hash_ids\": [1]}\n");
     bad(&["--trace", &blocks], "blocks.jsonl, line 1: hash_ids: 1 blocks");
@@ -248,7 +344,9 @@ fn bad_workloads_are_refused_naming_what_is_wrong() {
     bad(&["--rate", "5", "--duration", "2s", "--sessions", "3", "--api", "chat", "--prefix-groups", "2", "--prefix-len", "8"], "give one of them");
     bad(&["--rate", "5", "--duration", "2s", "--reset-prefix-cache"], "neither POST /reset_prefix_cache");
     bad(&["--session-rate", "2", "--duration", "2s"], "add --sessions N");
-    bad(&["--api", "chat", "--rate", "2", "--sessions", "3", "--until", "ttft_p50=5%"], "cannot be combined with --sweep, --find-capacity or --until yet");
+    for steps in [["--until", "ttft_p50=5%"], ["--sweep", "rate=1,2"], ["--find-capacity", "--slo=ttft_p99=1s"]] {
+        bad(&[&["--trace", &disorder, "--trace-block", "4"], &steps[..]].concat(), "replays the trace whole, on its own schedule");
+    }
     bad(&["--session-rate", "2", "--rate", "2", "--sessions", "3", "--api", "chat"], "cannot be used with");
 }
 
@@ -290,8 +388,26 @@ fn datasets_and_adapters_shape_each_request() {
     std::fs::write(&sharegpt, items.to_string()).unwrap();
     let out = scratch.path("run");
     let o = credence(&[
-        "bench", "--url", mock.url.as_str(), "--model", "base", "--out", out.to_str().unwrap(), "--rate", "50", "--requests", "40",
-        "--dataset", sharegpt.to_str().unwrap(), "--dataset-sample", "3", "--lora", "a,b", "--lora-assignment", "round-robin", "--store-prompts",
+        "bench",
+        "--url",
+        mock.url.as_str(),
+        "--model",
+        "base",
+        "--out",
+        out.to_str().unwrap(),
+        "--rate",
+        "50",
+        "--requests",
+        "40",
+        "--dataset",
+        sharegpt.to_str().unwrap(),
+        "--dataset-sample",
+        "3",
+        "--lora",
+        "a,b",
+        "--lora-assignment",
+        "round-robin",
+        "--store-prompts",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&out).unwrap();
@@ -317,7 +433,23 @@ fn datasets_and_adapters_shape_each_request() {
     assert_eq!(split.len(), 2, "{split:?}");
     assert!(split.iter().all(|s| s["ttft_p50"]["estimate"].as_f64().is_some()), "{split:?}");
     assert_eq!(run_json(&out)["config"]["extra"]["lora_adapters"], "a,b (round-robin)");
-    let bad = credence(&["bench", "--url", mock.url.as_str(), "--model", "m", "--out", scratch.path("x").to_str().unwrap(), "--rate", "5", "--requests", "3", "--dataset", sharegpt.to_str().unwrap(), "--dataset-sample", "9"]);
+    let bad = credence(&[
+        "bench",
+        "--url",
+        mock.url.as_str(),
+        "--model",
+        "m",
+        "--out",
+        scratch.path("x").to_str().unwrap(),
+        "--rate",
+        "5",
+        "--requests",
+        "3",
+        "--dataset",
+        sharegpt.to_str().unwrap(),
+        "--dataset-sample",
+        "9",
+    ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("the dataset has 4 prompts"), "{}", stderr(&bad));
 }
@@ -331,8 +463,23 @@ fn a_simulated_cold_cache_is_measured_and_named() {
     let simulate = |name: &str, groups: &str| {
         let out = scratch.path(name);
         let o = credence(&[
-            "simulate", "--scenario", "steady", "--seed", "3", "--duration", "180s", "--rate", "8", "--output-median", "32",
-            "--prefix-groups", groups, "--prefix-len", "3000", "--out", out.to_str().unwrap(),
+            "simulate",
+            "--scenario",
+            "steady",
+            "--seed",
+            "3",
+            "--duration",
+            "180s",
+            "--rate",
+            "8",
+            "--output-median",
+            "32",
+            "--prefix-groups",
+            groups,
+            "--prefix-len",
+            "3000",
+            "--out",
+            out.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let truth: Value = serde_json::from_str(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();
@@ -377,19 +524,26 @@ fn compare_splits_by_adapter_with_intervals() {
     let scratch = Scratch::new("wl-adapter-compare");
     let fast = MockProcess::start(&["--ttft", "20ms", "--token-delay", "1ms", "--output-tokens", "4"]);
     let slow = MockProcess::start(&["--ttft", "30ms", "--token-delay", "1ms", "--output-tokens", "4"]);
+    // 45 s each: an adapter's median gets its interval as the run's metrics do, which takes
+    // 8 windows of 5 s to measure the requests' dependence. The three run side by side.
     let run = |mock: &MockProcess, name: &str| {
         let out = scratch.path(name);
-        let args = ["--rate", "40", "--duration", "8s", "--lora", "a,b", "--lora-assignment", "round-robin", "--input-len", "16"];
+        let args = ["--rate", "40", "--duration", "45s", "--lora", "a,b", "--lora-assignment", "round-robin", "--input-len", "16"];
         let mut all = vec!["bench", "--url", mock.url.as_str(), "--model", "m", "--out", out.to_str().unwrap()];
         all.extend(args);
         let o = credence(&all);
         assert!(o.status.success(), "{}", stderr(&o));
         out
     };
-    let (base, same, cand) = (run(&fast, "base"), run(&fast, "same"), run(&slow, "cand"));
+    let (base, same, cand) = std::thread::scope(|s| {
+        let runs = [s.spawn(|| run(&fast, "base")), s.spawn(|| run(&fast, "same")), s.spawn(|| run(&slow, "cand"))];
+        let [base, same, cand] = runs.map(|r| r.join().unwrap());
+        (base, same, cand)
+    });
     let compared = |other: &Path| -> Value {
         let out = scratch.path(&format!("cmp-{}.json", other.file_name().unwrap().to_str().unwrap()));
-        let o = credence(&["compare", "--resamples", "999", "--base", base.to_str().unwrap(), "--cand", other.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let o =
+            credence(&["compare", "--resamples", "999", "--base", base.to_str().unwrap(), "--cand", other.to_str().unwrap(), "--out", out.to_str().unwrap()]);
         assert!(o.status.code().is_some_and(|c| c == 0 || c == 3), "{}", stderr(&o));
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
     };
@@ -428,7 +582,23 @@ fn sharegpt_conversations_become_sessions() {
     ]);
     std::fs::write(&file, items.to_string()).unwrap();
     let out = scratch.path("run");
-    let args = ["bench", "--url", mock.url.as_str(), "--model", "m", "--api", "chat", "--concurrency", "1", "--sessions", "2", "--out", out.to_str().unwrap(), "--dataset", file.to_str().unwrap()];
+    let args = [
+        "bench",
+        "--url",
+        mock.url.as_str(),
+        "--model",
+        "m",
+        "--api",
+        "chat",
+        "--concurrency",
+        "1",
+        "--sessions",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--dataset",
+        file.to_str().unwrap(),
+    ];
     let o = credence(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&out).unwrap();
@@ -441,7 +611,23 @@ fn sharegpt_conversations_become_sessions() {
     std::fs::write(&jsonl, "\"p\"\n").unwrap();
     let other = scratch.path("other");
     let (other, jsonl) = (other.to_str().unwrap(), jsonl.to_str().unwrap());
-    let o = credence(&["bench", "--url", mock.url.as_str(), "--model", "m", "--api", "chat", "--concurrency", "1", "--sessions", "2", "--out", other, "--dataset", jsonl]);
+    let o = credence(&[
+        "bench",
+        "--url",
+        mock.url.as_str(),
+        "--model",
+        "m",
+        "--api",
+        "chat",
+        "--concurrency",
+        "1",
+        "--sessions",
+        "2",
+        "--out",
+        other,
+        "--dataset",
+        jsonl,
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("give a ShareGPT JSON file"), "{}", stderr(&o));
 }
@@ -478,7 +664,12 @@ fn tokenizer() -> String {
 fn prompt_lengths(dir: &Path) -> (Value, String) {
     let a = analyze(dir);
     all_ok(&a);
-    let check = a["credibility"]["checks"].as_array().unwrap().iter().find(|c| c["name"] == "prompt_lengths").map_or("absent".into(), |c| c["status"].as_str().unwrap().to_string());
+    let check = a["credibility"]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "prompt_lengths")
+        .map_or("absent".into(), |c| c["status"].as_str().unwrap().to_string());
     (a["prompt_lengths"].clone(), check)
 }
 

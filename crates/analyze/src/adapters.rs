@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cache::median;
+use crate::cache::SubsetMedian;
 use crate::estimate::Estimate;
 use crate::requests::RequestView;
 
@@ -18,7 +18,7 @@ pub struct AdapterSplit {
 }
 
 /// Per adapter, in the order the run first named them; empty when no request named one.
-pub fn split(r: &RequestView, range: std::ops::Range<usize>, cl: f64) -> Vec<AdapterSplit> {
+pub fn split(r: &RequestView, range: std::ops::Range<usize>, median: SubsetMedian<'_>) -> Vec<AdapterSplit> {
     if r.adapter.is_empty() {
         return Vec::new();
     }
@@ -26,13 +26,11 @@ pub fn split(r: &RequestView, range: std::ops::Range<usize>, cl: f64) -> Vec<Ada
         .iter()
         .enumerate()
         .map(|(a, name)| {
-            let mine: Vec<usize> = range.clone().filter(|&i| r.adapter[i] as usize == a + 1 && r.ok[i]).collect();
-            let sorted = |v: &[f64]| {
-                let mut x: Vec<f64> = mine.iter().map(|&i| v[i]).filter(|x| x.is_finite()).collect();
-                x.sort_by(f64::total_cmp);
-                x
-            };
-            AdapterSplit { adapter: name.clone(), requests: mine.len() as u64, ttft_p50: median(&sorted(&r.ttft_ms), cl), tpot_p50: median(&sorted(&r.tpot_ms), cl) }
+            let mine = |i: usize| r.adapter[i] as usize == a + 1 && r.ok[i];
+            let requests = range.clone().filter(|&i| mine(i)).count() as u64;
+            let ttft_p50 = median(&r.ttft_ms, &mine, &format!("ttft_adapter_{name}"));
+            let tpot_p50 = median(&r.tpot_ms, &mine, &format!("tpot_adapter_{name}"));
+            AdapterSplit { adapter: name.clone(), requests, ttft_p50, tpot_p50 }
         })
         .collect()
 }

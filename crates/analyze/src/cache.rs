@@ -9,7 +9,6 @@ use crate::attribute::signals::{ServerSeries, increments, server_metric};
 use crate::estimate::{Estimate, Method};
 use crate::requests::RequestView;
 use credence_stats::block_length::long_run_variance;
-use credence_stats::order_ci::{Alternative, order_statistic_indices};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// The prefix cache in one run; absent when neither the requests nor the server report it.
@@ -59,14 +58,22 @@ pub struct TurnTtft {
 }
 
 /// Counter names engines use for prefix-cache lookups and hits, in tokens (vLLM V1, then V0).
-const QUERIES: &[&str] = &["vllm:prefix_cache_queries_total", "vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries"];
+const QUERIES: &[&str] =
+    &["vllm:prefix_cache_queries_total", "vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries"];
 const HITS: &[&str] = &["vllm:prefix_cache_hits_total", "vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits"];
 
 /// Turns beyond this are pooled into the last row (a table of 999 turns helps no one).
 const MAX_TURN_ROWS: u32 = 8;
 
 /// The cache state of requests `range` (send order) of the steady window `[start_s, end_s)`.
-pub fn cache_state(r: &RequestView, range: std::ops::Range<usize>, (start_s, end_s): (f64, f64), server: &ServerSeries, (window_s, cl): (f64, f64)) -> Option<CacheState> {
+pub fn cache_state(
+    r: &RequestView,
+    range: std::ops::Range<usize>,
+    (start_s, end_s): (f64, f64),
+    server: &ServerSeries,
+    (window_s, cl): (f64, f64),
+    median: SubsetMedian<'_>,
+) -> Option<CacheState> {
     let server = server_cache(server);
     if r.cached_tokens.is_empty() && server.is_none() && r.turn.is_empty() {
         return None;
@@ -89,13 +96,19 @@ pub fn cache_state(r: &RequestView, range: std::ops::Range<usize>, (start_s, end
         run_prompt_tokens: run_prompt as u64,
         run_cached_tokens: run_cached as u64,
         server,
-        turns: turns(r, &range, cl),
+        turns: turns(r, &range, median),
     })
 }
 
 /// Cached over prompt tokens as a ratio of per-window sums; with fewer than 8 windows, the
 /// ratio alone (insufficient data for an interval).
-fn windowed_hit_rate(r: &RequestView, range: &std::ops::Range<usize>, (start_s, end_s): (f64, f64), reported: &dyn Fn(usize) -> bool, (window_s, cl): (f64, f64)) -> Estimate {
+fn windowed_hit_rate(
+    r: &RequestView,
+    range: &std::ops::Range<usize>,
+    (start_s, end_s): (f64, f64),
+    reported: &dyn Fn(usize) -> bool,
+    (window_s, cl): (f64, f64),
+) -> Estimate {
     let k = ((end_s - start_s) / window_s).floor().max(0.0) as usize;
     let (mut hit, mut all) = (vec![0.0; k.max(1)], vec![0.0; k.max(1)]);
     for i in range.clone().filter(|&i| reported(i)) {
@@ -123,7 +136,13 @@ fn server_cache(server: &ServerSeries) -> Option<ServerCache> {
     };
     let sum = |s: &[(f64, f64)]| increments(&s.iter().map(|x| x.1).collect::<Vec<_>>()).iter().sum::<f64>();
     let (queries, hits) = (sum(q), sum(h));
-    Some(ServerCache { queries_metric: qname.into(), hits_metric: hname.into(), queries: Some(queries), hits: Some(hits), hit_rate: (queries > 0.0).then(|| hits / queries) })
+    Some(ServerCache {
+        queries_metric: qname.into(),
+        hits_metric: hname.into(),
+        queries: Some(queries),
+        hits: Some(hits),
+        hit_rate: (queries > 0.0).then(|| hits / queries),
+    })
 }
 
 /// SGLang exports no counters, only the hit rate of its recent batches (0–1): its mean over
@@ -135,16 +154,21 @@ fn sglang_cache(server: &ServerSeries) -> Option<ServerCache> {
     Some(ServerCache { queries_metric: name.into(), hits_metric: name.into(), queries: None, hits: None, hit_rate: mean })
 }
 
-/// Each turn's median TTFT (order-statistic interval) and hit rate; the last row pools the
-/// turns from `MAX_TURN_ROWS` on.
-fn turns(r: &RequestView, range: &std::ops::Range<usize>, cl: f64) -> Vec<TurnTtft> {
+/// The median of a column over the steady window's requests a predicate selects, with its
+/// interval (`name` seeds the resampling): the analysis's own method for a subset.
+pub type SubsetMedian<'a> = &'a dyn Fn(&[f64], &dyn Fn(usize) -> bool, &str) -> Estimate;
+
+/// Each turn's median TTFT and hit rate; the last row pools the turns from `MAX_TURN_ROWS` on.
+fn turns(r: &RequestView, range: &std::ops::Range<usize>, median: SubsetMedian<'_>) -> Vec<TurnTtft> {
     if r.turn.is_empty() {
         return Vec::new();
     }
-    let mut by_turn: std::collections::BTreeMap<u32, (Vec<f64>, f64, f64)> = std::collections::BTreeMap::new();
-    for i in range.clone().filter(|&i| r.turn[i] > 0 && r.ok[i] && r.ttft_ms[i].is_finite()) {
-        let e = by_turn.entry(r.turn[i].min(MAX_TURN_ROWS)).or_default();
-        e.0.push(r.ttft_ms[i]);
+    let row = |i: usize| r.turn[i].min(MAX_TURN_ROWS);
+    let counted = |i: usize| r.turn[i] > 0 && r.ok[i] && r.ttft_ms[i].is_finite();
+    let mut by_turn: std::collections::BTreeMap<u32, (u64, f64, f64)> = std::collections::BTreeMap::new();
+    for i in range.clone().filter(|&i| counted(i)) {
+        let e = by_turn.entry(row(i)).or_default();
+        e.0 += 1;
         if let Some(c) = r.cached_tokens.get(i).filter(|c| c.is_finite() && r.input_tokens[i].is_finite()) {
             e.1 += f64::from(*c);
             e.2 += f64::from(r.input_tokens[i]);
@@ -152,25 +176,11 @@ fn turns(r: &RequestView, range: &std::ops::Range<usize>, cl: f64) -> Vec<TurnTt
     }
     by_turn
         .into_iter()
-        .map(|(turn, (mut ttft, cached, prompt))| {
-            ttft.sort_by(f64::total_cmp);
-            TurnTtft { turn, requests: ttft.len() as u64, ttft_p50: median(&ttft, cl), hit_rate: (prompt > 0.0).then(|| cached / prompt) }
+        .map(|(turn, (requests, cached, prompt))| {
+            let ttft_p50 = median(&r.ttft_ms, &|i| counted(i) && row(i) == turn, &format!("ttft_turn_{turn}"));
+            TurnTtft { turn, requests, ttft_p50, hit_rate: (prompt > 0.0).then(|| cached / prompt) }
         })
         .collect()
-}
-
-/// The median of sorted values with its distribution-free order-statistic interval.
-pub(crate) fn median(sorted: &[f64], cl: f64) -> Estimate {
-    let n = sorted.len();
-    let Some(p50) = credence_stats::quantile::quantile_sorted(sorted, 0.5) else {
-        return Estimate::not_applicable(cl, 0, "no successful request");
-    };
-    match order_statistic_indices(n, 0.5, cl, Alternative::TwoSided) {
-        Some(ix) if ix.lo.is_some() && ix.hi.is_some() => {
-            Estimate::two_sided(p50, (sorted[ix.lo.unwrap_or(0)], sorted[ix.hi.unwrap_or(0)]), cl, Method::OrderStatistic, n as u64)
-        }
-        _ => Estimate::insufficient(p50, None, None, cl, Method::OrderStatistic, n as u64, "too few requests for an interval"),
-    }
 }
 
 #[cfg(test)]

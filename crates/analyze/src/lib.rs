@@ -6,8 +6,8 @@
 //! statistics library underneath; it knows nothing about requests. A GPU capture without
 //! requests has its own audit (`telemetry_audit`), outside the `Analysis`.
 
-mod aiperf_facts;
 pub mod adapters;
+mod aiperf_facts;
 pub mod attribute;
 pub mod audit;
 pub mod cache;
@@ -42,11 +42,11 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use censored::CensoredValues;
 use credence_run::Run;
 use credence_run::manifest::{SystemConfig, TimestampQuality};
 pub use credence_stats::pelt::Penalty;
 pub use estimate::{CensoredBefore, Censoring, Estimate, Method, Status};
-use censored::CensoredValues;
 use intervals::{Dependence, IntervalOptions, MetricSample, metric_estimates};
 use rates::{ErrorRates, Throughput, error_rates, throughput};
 use requests::RequestView;
@@ -314,7 +314,8 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
     timing.mark("conditions");
     let slo = (!opts.slo.is_empty() && !timestamps_absent)
         .then(|| slo::evaluate(r, &opts.slo, (first..last, steady.start_s, steady.end_s), &tables.metrics, (opts.window_s, &iopts)));
-    let cache = cache::cache_state(r, first..last, (steady.start_s, steady.end_s), &telemetry.server, (opts.window_s, opts.confidence));
+    let median = |column: &[f64], keep: &dyn Fn(usize) -> bool, name: &str| groups.median_of(column, keep, name, &iopts);
+    let cache = cache::cache_state(r, first..last, (steady.start_s, steady.end_s), &telemetry.server, (opts.window_s, opts.confidence), &median);
     let series = if timestamps_absent { TimeSeries { windows: Vec::new(), ..series } } else { series };
     let mut analysis = Analysis {
         credence_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -339,7 +340,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
         load,
         slo,
         cache,
-        adapters: adapters::split(r, first..last, opts.confidence),
+        adapters: adapters::split(r, first..last, &median),
         prompt_lengths: prompt_lengths::compare(r, m.config.extra.get("prompt_lengths").is_some_and(|v| v == "exact")),
     };
     analysis.credibility = credibility::assess(&[&analysis]);
@@ -465,6 +466,18 @@ impl ResamplingGroups {
         let window_of = |i: usize| -> u32 { (((r.sent_s[i] - from) / group_s).max(0.0) as usize).min(k - 1) as u32 };
         let win: Vec<u32> = idx.clone().map(window_of).collect();
         ResamplingGroups { idx: RequestSet::Range(idx), win, groups: k }
+    }
+
+    /// The median of `column` over the requests `keep` selects, with the interval the metrics
+    /// get (by their groups, the block bootstrap when dependent): a turn's or an adapter's
+    /// requests share the window's autocorrelation, which an i.i.d. interval would ignore
+    /// (`tests/it/conversations_sim.rs`: 83 % coverage for a nominal 95 %).
+    fn median_of(&self, column: &[f64], keep: &dyn Fn(usize) -> bool, name: &str, iopts: &IntervalOptions) -> Estimate {
+        let sub = self.filtered(keep);
+        let values = sub.idx.gather(column);
+        let sample = MetricSample { name, values: &values, window: &sub.win, windows: sub.groups, with_distribution: false, censored: None };
+        let iopts = IntervalOptions { extra_percentiles: Vec::new(), ..iopts.clone() };
+        metric_estimates(&sample, &iopts).0.remove("p50").unwrap_or_else(|| Estimate::not_applicable(iopts.confidence, 0, "no successful request"))
     }
 
     /// The requests for which `keep` holds, their groups renumbered in time order: the block
@@ -618,7 +631,8 @@ impl MetricTables {
         }
         self.missing.insert("itl".to_string(), no_chunks);
         let itl = g.idx.itl(r);
-        let result = metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups, with_distribution: true, censored: None }, iopts);
+        let result =
+            metric_estimates(&MetricSample { name: "itl", values: &itl, window: &itl_win, windows: g.groups, with_distribution: true, censored: None }, iopts);
         self.insert("itl".to_string(), result);
     }
 }

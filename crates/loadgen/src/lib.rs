@@ -18,14 +18,14 @@ pub mod mock_engine;
 pub mod mock_secure;
 pub mod mock_server;
 pub mod mock_timeline;
-pub mod tls;
 pub mod sonnet;
+pub mod tls;
 pub mod tokens;
 pub mod workload;
 
+mod conversation;
 pub mod in_flight;
 pub mod lengths;
-mod conversation;
 mod pool;
 mod record;
 pub mod schedule;
@@ -99,6 +99,27 @@ pub struct BenchOptions {
 }
 
 impl BenchOptions {
+    /// Requests a second the open loop offers: the schedule's rate, or with sessions (whose
+    /// rate counts sessions) that rate times the turns a session sends on average. None for a
+    /// closed loop.
+    pub fn offered_requests_per_s(&self) -> Option<f64> {
+        Some(self.load.offered_per_s()? * self.requests_per_session())
+    }
+
+    /// The turns a session sends on average (a dataset's conversations, else `--turns`); 1
+    /// without sessions.
+    pub fn requests_per_session(&self) -> f64 {
+        let Some(sessions) = self.sessions else { return 1.0 };
+        let (lo, hi) = sessions.turns;
+        let drawn = (f64::from(lo) + f64::from(hi)) / 2.0;
+        if self.prompts.is_empty() {
+            return drawn;
+        }
+        // As `conversation` does: a conversation with no turns of its own draws them.
+        let turns = |n: usize| if n == 0 { drawn } else { n.min(conversation::MAX_TURNS as usize - 1) as f64 };
+        self.prompts.iter().map(|p| turns(p.turns.len())).sum::<f64>() / self.prompts.len() as f64
+    }
+
     /// The model request `k` names: its adapter with `--lora`, else `--model`.
     fn model_of(&self, k: u64) -> &str {
         self.adapters.as_ref().map_or(self.model.as_str(), |a| a.of(self.seed, k))
@@ -378,7 +399,8 @@ impl Live {
         let per_s = |n: u64| n as f64 / elapsed_s.max(1e-9);
         let cpu = f64::from_bits(self.cpu_pct_bits.load(Ordering::Relaxed));
         LoadStatus {
-            offered_per_s: (!matches!(o.load, Load::Closed(_))).then(|| per_s(self.planned.load(Ordering::Relaxed))),
+            // Sessions started, each worth its average turns: the requests they offer.
+            offered_per_s: (!matches!(o.load, Load::Closed(_))).then(|| per_s(self.planned.load(Ordering::Relaxed)) * o.requests_per_session()),
             achieved_per_s: per_s(self.sent.load(Ordering::Relaxed)),
             in_flight: self.inflight.load(Ordering::Relaxed),
             in_flight_sent_s: Vec::new(),

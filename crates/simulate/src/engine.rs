@@ -71,6 +71,20 @@ pub struct Job {
     pub client: Option<u32>,
     /// Shared prefix: (group, tokens) of the system prompt it opens with.
     pub prefix: Option<(u32, u32)>,
+    /// A conversation's turn: its prompt opens with the earlier turns and their replies.
+    pub turn: Option<Turn>,
+}
+
+/// One turn of a conversation (`--sessions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Turn {
+    pub session: u32,
+    /// From 1.
+    pub index: u32,
+    /// Turns the session has.
+    pub of: u32,
+    /// Prompt tokens of the earlier turns and their replies, which this turn's prompt opens with.
+    pub history: u32,
 }
 
 /// How a failing request fails.
@@ -85,8 +99,9 @@ pub enum Failure {
 /// Client timeout of simulated requests.
 pub const TIMEOUT_NS: i64 = 10_000_000_000;
 
-/// Creates the next closed-loop request of a client whose request just ended.
-pub type NextJob<'a> = dyn FnMut(u32, i64) -> Option<Job> + 'a;
+/// Creates the request that follows one that just ended (`free_at`): a closed-loop client's
+/// next, or a conversation's next turn; none when nothing follows.
+pub type NextJob<'a> = dyn FnMut(&Job, i64) -> Option<Job> + 'a;
 
 /// What the engine did.
 #[derive(Debug, Clone, Default)]
@@ -232,8 +247,10 @@ impl<'a> Engine<'a> {
             }
             self.waiting.pop_front();
             self.trace.admit_iter[j] = self.iter;
-            // A system prompt prefilled before is served from the cache: only the rest is prefilled.
-            let cached = job.prefix.map_or(0, |(group, len)| if self.cached_groups.insert(group) { 0 } else { len.min(job.input_tokens) });
+            // A system prompt prefilled before is served from the cache, and so is a conversation's
+            // history (its earlier turns were prefilled and decoded): only the rest is prefilled.
+            let shared = job.prefix.map_or(0, |(group, len)| if self.cached_groups.insert(group) { 0 } else { len.min(job.input_tokens) });
+            let cached = shared + job.turn.map_or(0, |t| t.history.min(job.input_tokens - shared));
             self.trace.cached[j] = cached;
             prefill_tokens += u64::from(job.input_tokens - cached);
             if job.failure.is_some() {
@@ -277,9 +294,7 @@ impl<'a> Engine<'a> {
                 Some(Failure::Oom) => t,
                 Some(Failure::Timeout) => t.max(done_job.arrival_ns + TIMEOUT_NS),
             };
-            if let Some(client) = done_job.client
-                && let Some(job) = next_job(client, free_at)
-            {
+            if let Some(job) = next_job(&done_job, free_at) {
                 self.trace.jobs.push(job);
                 self.trace.admit_iter.push(u64::MAX);
                 self.trace.cached.push(0);

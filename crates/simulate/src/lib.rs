@@ -10,6 +10,7 @@ mod engine;
 mod observe;
 mod rng;
 mod scenario;
+mod sessions;
 mod telemetry;
 mod truth;
 mod workload;
@@ -19,6 +20,7 @@ use std::collections::BTreeMap;
 pub use engine::EngineParams;
 pub use observe::{Effect, EffectMetric};
 pub use scenario::{Anomaly, Scenario};
+pub use sessions::SimSessions;
 pub use truth::{TruePercentiles, Truth, true_percentiles};
 pub use workload::{ArrivalProcess, Lengths};
 
@@ -58,6 +60,9 @@ pub struct SimOptions {
     /// of G prompts of L tokens, drawn uniformly, and the engine's prefix cache serves a prompt
     /// prefilled before. None: every prompt is new.
     pub prefix: Option<(u32, u32)>,
+    /// Conversations (`--sessions`): the arrival process starts sessions, each of whose turns
+    /// carries the earlier turns and replies (`sessions.rs`). None: independent requests.
+    pub sessions: Option<SimSessions>,
 }
 
 impl SimOptions {
@@ -74,6 +79,7 @@ impl SimOptions {
             compute_truth: true,
             episode: true,
             prefix: None,
+            sessions: None,
         }
     }
 
@@ -109,8 +115,10 @@ pub enum SimError {
 
 /// One request as recorded, ns from the run start.
 struct Record {
-    /// Prompt tokens served from the prefix cache (with shared prefixes).
+    /// Prompt tokens served from the prefix cache (with shared prefixes or conversations).
     cached: Option<u32>,
+    /// A conversation's (session, turn).
+    turn: Option<(u32, u32)>,
     scheduled: Option<i64>,
     sent: i64,
     observed: observe::ClientTimes,
@@ -135,7 +143,7 @@ pub fn simulate(opts: &SimOptions) -> Result<Simulated, SimError> {
     let server = telemetry::server_table(&timeline, &trace, &grid, opts.engine.kv_tokens)?;
     let mut truth = truth::compute(opts, &timeline);
     extend_to_backlog_end(&mut truth, &records);
-    truth.prefix_cache_hit_rate = opts.prefix.map(|_| {
+    truth.prefix_cache_hit_rate = (opts.prefix.is_some() || opts.sessions.is_some()).then(|| {
         let served = records.iter().filter(|r| r.failure.is_none());
         let (cached, input) = served.fold((0u64, 0u64), |(c, i), r| (c + u64::from(r.cached.unwrap_or(0)), i + u64::from(r.input)));
         cached as f64 / input.max(1) as f64
@@ -178,6 +186,15 @@ fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
     {
         return bad(format!("--prefix-groups {groups} --prefix-len {len}: both must be at least 1 (and the length at most 1048576)"));
     }
+    if let Some(c) = opts.sessions {
+        let (lo, hi) = c.turns;
+        if c.count == 0 || lo == 0 || lo > hi || hi > 999 || !(c.think_s.is_finite() && c.think_s >= 0.0) {
+            return bad(format!("--sessions {} --turns {lo}-{hi}: at least one session of 1 to 999 turns, with a think time of 0 s or more", c.count));
+        }
+        if opts.prefix.is_some() {
+            return bad("--sessions and --prefix-groups each choose the prompts: give one of them".into());
+        }
+    }
     if opts.gpus == 0 || opts.gpus > 64 {
         return bad(format!("--gpus {}: must lie in 1..=64", opts.gpus));
     }
@@ -186,19 +203,29 @@ fn validate_options(opts: &SimOptions) -> Result<(), SimError> {
 
 /// Runs client and engine. `with_chunks` false skips building chunk lists (truth runs).
 fn simulate_requests(opts: &SimOptions, timeline: &Timeline, seed: u64, with_chunks: bool) -> (Vec<Record>, engine::EngineTrace) {
-    let mut draws = Draws::new(seed, opts.prefix);
+    let mut draws = Draws::new(seed, opts.prefix, opts.sessions);
     let jobs = match opts.arrival {
         ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } => open_loop_jobs(opts, timeline, seed, rate, &mut draws),
         ArrivalProcess::ClosedLoop { clients } => closed_loop_jobs(opts, timeline, clients, &mut draws),
     };
     let duration_ns = (timeline.duration_s * 1e9) as i64;
     let lengths = opts.lengths;
-    let mut next_job = |client: u32, free_at: i64| -> Option<Job> {
-        let sent = free_at + 500_000;
-        if sent >= duration_ns || timeline.conditions(sent as f64 / 1e9).rate_share <= 0.0 {
+    let mut next_job = |done: &Job, free_at: i64| -> Option<Job> {
+        let open = |t: i64| t < duration_ns && timeline.conditions(t as f64 / 1e9).rate_share > 0.0;
+        // A conversation's next turn, due the think time after the reply (sent late, as any).
+        if let Some((due, turn)) = draws.sessions.as_ref().and_then(|d| d.next_turn(done, free_at)) {
+            let sent = due + 500_000;
+            let job = draws.job(&lengths, timeline, sent, sent);
+            let input_tokens = job.input_tokens + turn.history;
+            return open(due).then_some(Job { scheduled_ns: Some(due), client: done.client, turn: Some(turn), input_tokens, ..job });
+        }
+        // A closed-loop client's next request (with sessions: its next session's first turn).
+        let (client, sent) = (done.client?, free_at + 500_000);
+        if !open(sent) {
             return None;
         }
-        Some(Job { client: Some(client), ..draws.job(&lengths, timeline, sent, sent) })
+        let turn = draws.opening()?;
+        Some(Job { client: Some(client), turn, ..draws.job(&lengths, timeline, sent, sent) })
     };
     let trace = run_engine(&opts.engine_params(), timeline, seed, jobs, &mut next_job);
     let mut records = observe_records(opts, timeline, seed, &trace, with_chunks, &mut draws.network);
@@ -211,6 +238,8 @@ struct Draws {
     /// With shared prefixes: (groups, tokens) and the stream their groups are drawn from (its
     /// own, so that the other draws stay those of the same run without them).
     prefix: Option<((u32, u32), SimRng)>,
+    /// With conversations: the sessions started and their turns' draws.
+    sessions: Option<sessions::SessionDraws>,
     lengths: SimRng,
     errors: SimRng,
     network: SimRng,
@@ -219,13 +248,23 @@ struct Draws {
 
 impl Draws {
     /// The client-side streams of `seed`.
-    fn new(seed: u64, prefix: Option<(u32, u32)>) -> Draws {
+    fn new(seed: u64, prefix: Option<(u32, u32)>, sessions: Option<SimSessions>) -> Draws {
         Draws {
             prefix: prefix.map(|p| (p, SimRng::new(seed ^ 0x7072_6566, Stream::Lengths))),
+            sessions: sessions.map(|s| sessions::SessionDraws::new(s, seed)),
             lengths: SimRng::new(seed, Stream::Lengths),
             errors: SimRng::new(seed, Stream::Errors),
             network: SimRng::new(seed, Stream::Network),
             client: SimRng::new(seed, Stream::Client),
+        }
+    }
+
+    /// The next request's turn: with conversations the first of the next session (none once
+    /// every session has started), else `Some(None)`.
+    fn opening(&mut self) -> Option<Option<engine::Turn>> {
+        match self.sessions.as_mut() {
+            Some(s) => s.first_turn().map(Some),
+            None => Some(None),
         }
     }
 
@@ -256,6 +295,7 @@ impl Draws {
             failure: self.failure_at(timeline, failure_t),
             client: None,
             prefix,
+            turn: None,
         }
     }
 }
@@ -266,6 +306,7 @@ fn open_loop_jobs(opts: &SimOptions, timeline: &Timeline, seed: u64, rate: f64, 
     let mut jobs = Vec::new();
     let mut free_at = i64::MIN;
     for sched in schedule {
+        let Some(turn) = draws.opening() else { break };
         let start = sched.max(free_at);
         let overhead = (draws.client.lognormal(0.12, 0.3) * 1e6) as i64;
         let sent = start + overhead;
@@ -278,7 +319,7 @@ fn open_loop_jobs(opts: &SimOptions, timeline: &Timeline, seed: u64, rate: f64, 
             None => 200_000,
         };
         free_at = sent + gap;
-        jobs.push(Job { scheduled_ns: Some(sched), ..draws.job(&opts.lengths, timeline, sent, sched) });
+        jobs.push(Job { scheduled_ns: Some(sched), turn, ..draws.job(&opts.lengths, timeline, sent, sched) });
     }
     jobs
 }
@@ -286,9 +327,10 @@ fn open_loop_jobs(opts: &SimOptions, timeline: &Timeline, seed: u64, rate: f64, 
 /// Closed loop: each client's first request, staggered by 10 ms; the engine asks for the next ones.
 fn closed_loop_jobs(opts: &SimOptions, timeline: &Timeline, clients: u32, draws: &mut Draws) -> Vec<Job> {
     (0..clients)
-        .map(|c| {
+        .map_while(|c| {
             let sent = c as i64 * 10_000_000 % 1_000_000_000;
-            Job { client: Some(c), ..draws.job(&opts.lengths, timeline, sent, sent) }
+            let turn = draws.opening()?;
+            Some(Job { client: Some(c), turn, ..draws.job(&opts.lengths, timeline, sent, sent) })
         })
         .collect()
 }
@@ -313,7 +355,8 @@ fn observe_records(opts: &SimOptions, timeline: &Timeline, seed: u64, trace: &en
                 None => format!("conn-{}", j % 64),
             };
             Record {
-                cached: job.prefix.map(|_| trace.cached[j]).filter(|_| job.failure.is_none()),
+                cached: (job.prefix.is_some() || job.turn.is_some()).then_some(trace.cached[j]).filter(|_| job.failure.is_none()),
+                turn: job.turn.map(|t| (t.session, t.index)),
                 scheduled: job.scheduled_ns,
                 sent: job.sent_ns,
                 observed,
@@ -351,39 +394,42 @@ fn requests_table(records: &[Record]) -> Result<Table, TableError> {
         Some(Failure::Timeout) => Some("no response within the 10 s client timeout"),
         None => None,
     };
-    Table::from_columns(
-        TableKind::Requests,
-        vec![
-            ("request_id", utf8_column(ids.iter().map(|s| Some(s.as_str())))),
-            ("client_id", utf8_column(records.iter().map(|r| Some(r.client.as_str())))),
-            ("client_host", utf8_column(std::iter::repeat_n(Some(telemetry::CLIENT_HOST), n))),
-            ("scheduled_ns", Column::Timestamp(records.iter().map(|r| r.scheduled.map(|s| s + e)).collect())),
-            ("sent_ns", Column::Timestamp(records.iter().map(|r| Some(r.sent + e)).collect())),
-            ("first_token_ns", Column::Timestamp(records.iter().map(|r| r.observed.first_token_ns.map(|s| s + e)).collect())),
-            ("end_ns", Column::Timestamp(records.iter().map(|r| Some(r.observed.end_ns + e)).collect())),
-            ("chunk_ns", Column::TimestampList(chunks)),
-            ("input_tokens", Column::UInt32(records.iter().map(|r| Some(r.input)).collect())),
-            ("output_tokens", Column::UInt32(records.iter().map(|r| Some(r.output)).collect())),
-            ("cached_tokens", Column::UInt32(records.iter().map(|r| r.cached).collect())),
-            ("status", utf8_column(records.iter().map(|r| Some(if r.failure.is_some() { "error" } else { "ok" })))),
-            ("error_kind", utf8_column(records.iter().map(kind))),
-            ("error_message", utf8_column(records.iter().map(message))),
-            (
-                "http_status",
-                Column::UInt32(
-                    records
-                        .iter()
-                        .map(|r| match r.failure {
-                            Some(Failure::Oom) => Some(500),
-                            Some(Failure::Timeout) => None,
-                            None => Some(200),
-                        })
-                        .collect(),
-                ),
+    let mut columns = vec![
+        ("request_id", utf8_column(ids.iter().map(|s| Some(s.as_str())))),
+        ("client_id", utf8_column(records.iter().map(|r| Some(r.client.as_str())))),
+        ("client_host", utf8_column(std::iter::repeat_n(Some(telemetry::CLIENT_HOST), n))),
+        ("scheduled_ns", Column::Timestamp(records.iter().map(|r| r.scheduled.map(|s| s + e)).collect())),
+        ("sent_ns", Column::Timestamp(records.iter().map(|r| Some(r.sent + e)).collect())),
+        ("first_token_ns", Column::Timestamp(records.iter().map(|r| r.observed.first_token_ns.map(|s| s + e)).collect())),
+        ("end_ns", Column::Timestamp(records.iter().map(|r| Some(r.observed.end_ns + e)).collect())),
+        ("chunk_ns", Column::TimestampList(chunks)),
+        ("input_tokens", Column::UInt32(records.iter().map(|r| Some(r.input)).collect())),
+        ("output_tokens", Column::UInt32(records.iter().map(|r| Some(r.output)).collect())),
+        ("cached_tokens", Column::UInt32(records.iter().map(|r| r.cached).collect())),
+        ("status", utf8_column(records.iter().map(|r| Some(if r.failure.is_some() { "error" } else { "ok" })))),
+        ("error_kind", utf8_column(records.iter().map(kind))),
+        ("error_message", utf8_column(records.iter().map(message))),
+        (
+            "http_status",
+            Column::UInt32(
+                records
+                    .iter()
+                    .map(|r| match r.failure {
+                        Some(Failure::Oom) => Some(500),
+                        Some(Failure::Timeout) => None,
+                        None => Some(200),
+                    })
+                    .collect(),
             ),
-            ("phase", utf8_column(std::iter::repeat_n(None, n))),
-        ],
-    )
+        ),
+        ("phase", utf8_column(std::iter::repeat_n(None, n))),
+    ];
+    // Conversations only: a run of independent requests leaves the optional columns out.
+    if records.iter().any(|r| r.turn.is_some()) {
+        columns.push(("session", Column::UInt32(records.iter().map(|r| r.turn.map(|t| t.0)).collect())));
+        columns.push(("turn", Column::UInt32(records.iter().map(|r| r.turn.map(|t| t.1)).collect())));
+    }
+    Table::from_columns(TableKind::Requests, columns)
 }
 
 /// Per-second client activity for the load-generator columns.
@@ -470,6 +516,13 @@ fn config(opts: &SimOptions) -> SystemConfig {
     if opts.prefix.is_some() {
         extra.insert("workload".to_string(), "shared_prefix".to_string());
     }
+    // As `bench --sessions` records them: the rate counts sessions.
+    if opts.sessions.is_some() {
+        extra.insert("workload".to_string(), "conversations".to_string());
+        if let ArrivalProcess::Poisson { rate } | ArrivalProcess::Constant { rate } = opts.arrival {
+            extra.insert("session_rate_per_s".to_string(), format!("{rate}"));
+        }
+    }
     SystemConfig {
         engine: Some("simulated continuous-batching engine".into()),
         engine_version: Some(env!("CARGO_PKG_VERSION").into()),
@@ -489,12 +542,21 @@ fn workload(opts: &SimOptions) -> Workload {
     };
     Workload {
         arrival,
-        rate_per_s: rate,
+        // Sessions' turns follow their replies: no request rate is planned (`config.extra`).
+        rate_per_s: rate.filter(|_| opts.sessions.is_none()),
         concurrency,
         dataset: None,
-        input_length: Some(match opts.prefix {
-            Some((groups, len)) => format!("one of {groups} shared system prompts of {len} tokens, then {}", opts.lengths.describe_input()),
-            None => opts.lengths.describe_input(),
+        input_length: Some(match (opts.prefix, opts.sessions) {
+            (Some((groups, len)), _) => format!("one of {groups} shared system prompts of {len} tokens, then {}", opts.lengths.describe_input()),
+            (None, Some(s)) => format!(
+                "conversations: {} sessions of {}-{} turns, {} new a turn after the history (earlier turns and the replies), {} s think time",
+                s.count,
+                s.turns.0,
+                s.turns.1,
+                opts.lengths.describe_input(),
+                s.think_s
+            ),
+            (None, None) => opts.lengths.describe_input(),
         }),
         output_length: Some(opts.lengths.describe_output()),
         streaming: Some(true),

@@ -53,14 +53,30 @@ pub struct Truth {
     /// prefix cache served (the whole run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix_cache_hit_rate: Option<f64>,
+    /// With conversations: each turn's true TTFT and hit rate, from the same runs as `true`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turns: Option<Vec<TurnTruth>>,
+}
+
+/// One turn of the conversations, over every session that reached it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TurnTruth {
+    /// From 1.
+    pub turn: u32,
+    pub requests: usize,
+    pub ttft_p50_ms: f64,
+    /// Cached over prompt tokens of the turn's served requests.
+    pub hit_rate: f64,
+    pub prompt_tokens: u64,
+    pub cached_tokens: u64,
 }
 
 pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
-    let (true_percentiles, truth_requests) = if opts.compute_truth {
-        true_percentiles(opts)
+    let (true_percentiles, truth_requests, turns) = if opts.compute_truth {
+        truth_runs(opts)
     } else {
         let nan = Percentiles { p50: f64::NAN, p90: f64::NAN, p99: f64::NAN };
-        (TruePercentiles { ttft: nan, tpot: nan, e2e: nan }, 0)
+        (TruePercentiles { ttft: nan, tpot: nan, e2e: nan }, 0, None)
     };
     Truth {
         scenario: opts.scenario.name().to_string(),
@@ -77,14 +93,23 @@ pub(super) fn compute(opts: &SimOptions, timeline: &Timeline) -> Truth {
         ),
         truth_requests,
         prefix_cache_hit_rate: None,
+        turns,
     }
 }
 
 /// True percentiles of the undisturbed model (depends on the options, not on the seed).
 pub fn true_percentiles(opts: &SimOptions) -> (TruePercentiles, usize) {
+    let (p, n, _) = truth_runs(opts);
+    (p, n)
+}
+
+/// The truth runs: the true percentiles, the requests behind them and, with conversations,
+/// each turn's truth.
+fn truth_runs(opts: &SimOptions) -> (TruePercentiles, usize, Option<Vec<TurnTruth>>) {
     let run_s = opts.duration_s * TRUTH_FACTOR / TRUTH_RUNS as f64;
     let timeline = Timeline { scenario: Scenario::Steady, duration_s: run_s, seed: 0, with_episode: false };
     let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
+    let mut by_turn = TurnSums::default();
     let (lo, hi) = (60e9 as i64, ((run_s - 30.0) * 1e9) as i64);
     for k in 0..TRUTH_RUNS {
         let (records, _) = simulate_requests(opts, &timeline, TRUTH_SEED_BASE + k, false);
@@ -93,6 +118,7 @@ pub fn true_percentiles(opts: &SimOptions) -> (TruePercentiles, usize) {
                 continue;
             };
             ttft.push((first - r.sent) as f64 / 1e6);
+            by_turn.add(r, (first - r.sent) as f64 / 1e6);
             e2e.push((r.observed.end_ns - r.sent) as f64 / 1e6);
             if r.output > 1 {
                 tpot.push((r.observed.end_ns - first) as f64 / 1e6 / (r.output - 1) as f64);
@@ -105,5 +131,34 @@ pub fn true_percentiles(opts: &SimOptions) -> (TruePercentiles, usize) {
         let q = |p| quantile_sorted(v, p).unwrap_or(f64::NAN);
         Percentiles { p50: q(0.5), p90: q(0.9), p99: q(0.99) }
     };
-    (TruePercentiles { ttft: pct(&mut ttft), tpot: pct(&mut tpot), e2e: pct(&mut e2e) }, n)
+    let turns = opts.sessions.map(|_| by_turn.truth());
+    (TruePercentiles { ttft: pct(&mut ttft), tpot: pct(&mut tpot), e2e: pct(&mut e2e) }, n, turns)
+}
+
+/// Per turn: the TTFTs (ms), and cached and prompt tokens.
+#[derive(Default)]
+struct TurnSums(Vec<(Vec<f64>, u64, u64)>);
+
+impl TurnSums {
+    fn add(&mut self, r: &super::Record, ttft_ms: f64) {
+        let Some((_, turn)) = r.turn else { return };
+        let i = turn as usize - 1;
+        if self.0.len() <= i {
+            self.0.resize_with(i + 1, Default::default);
+        }
+        let t = &mut self.0[i];
+        t.0.push(ttft_ms);
+        t.1 += u64::from(r.cached.unwrap_or(0));
+        t.2 += u64::from(r.input);
+    }
+
+    fn truth(mut self) -> Vec<TurnTruth> {
+        let turn = |(i, (ttft, cached, input)): (usize, &mut (Vec<f64>, u64, u64))| {
+            ttft.sort_unstable_by(f64::total_cmp);
+            let ttft_p50_ms = quantile_sorted(ttft, 0.5).unwrap_or(f64::NAN);
+            let hit_rate = *cached as f64 / (*input).max(1) as f64;
+            TurnTruth { turn: i as u32 + 1, requests: ttft.len(), ttft_p50_ms, hit_rate, prompt_tokens: *input, cached_tokens: *cached }
+        };
+        self.0.iter_mut().enumerate().map(turn).collect()
+    }
 }

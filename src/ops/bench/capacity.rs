@@ -137,7 +137,11 @@ fn progress(plan: &CapacityPlan, step: &Step, steps: &[Step], lang: Lang) -> Mes
         .iter()
         .map(|o| {
             let value = o.estimate.estimate.or(o.estimate.ci_low).map_or_else(|| crate::report::format::not_available(lang), |v| format!("{} ms", n(v)));
-            Message::new("capacity-objective").text("key", o.key.as_str()).text("value", value).text("threshold", n(o.threshold_ms)).text("verdict", o.verdict.as_str())
+            Message::new("capacity-objective")
+                .text("key", o.key.as_str())
+                .text("value", value)
+                .text("threshold", n(o.threshold_ms))
+                .text("verdict", o.verdict.as_str())
         })
         .collect();
     let (lo, hi) = crate::analyze::capacity::bracket(steps);
@@ -178,11 +182,17 @@ pub struct BenchSource {
 impl StepSource for BenchSource {
     fn run_step(&mut self, plan: &CapacityPlan, index: usize, load: f64, budget_s: f64) -> Result<RunData, CliError> {
         let mut o = self.options.clone();
-        o.load = plan.parameter.load(&self.options.load, load);
+        // The search's load is in requests a second; sessions arrive at that over their turns.
+        let per_step = match plan.parameter {
+            SweepParameter::Rate => load / o.requests_per_session(),
+            SweepParameter::Concurrency => load,
+        };
+        o.load = plan.parameter.load(&self.options.load, per_step);
         o.duration_s = Some(plan.fixed_step_s.unwrap_or(budget_s).min(budget_s));
         // GPUs are sampled in the first step only: NVML sources are not cloneable.
-        let beside = crate::bench::Beside { gpus: self.beside.gpus.take(), server_metrics: self.beside.server_metrics.clone(), gpu_note: self.beside.gpu_note.clone() };
-        let (mut data, limits) = match (plan.fixed_step_s, o.load.offered_per_s()) {
+        let beside =
+            crate::bench::Beside { gpus: self.beside.gpus.take(), server_metrics: self.beside.server_metrics.clone(), gpu_note: self.beside.gpu_note.clone() };
+        let (mut data, limits) = match (plan.fixed_step_s, o.offered_requests_per_s()) {
             (Some(_), Some(rate)) => crate::bench::run_watched(&o, beside, Some(&super::overload::OverloadWatcher::new(rate))).map_err(CliError::bad_input)?,
             (Some(_), None) => crate::bench::run(&o, beside).map_err(CliError::bad_input)?,
             (None, _) => super::until::run_until(&o, beside, Some(&plan.until(o.duration_s.unwrap_or(budget_s))), self.lang).map_err(CliError::bad_input)?,
@@ -257,10 +267,12 @@ pub fn analyze_search(
 ) -> Result<(Vec<crate::analyze::Analysis>, Capacity, crate::report::document::Sweep), CliError> {
     let mut search = read_search(dir)?;
     if opts.slo.is_empty() && search.slo.is_empty() {
-        return Err(CliError::bad_input(format!("{}: a sweep has no objectives to read a capacity against", dir.display())).hint("give --slo, e.g. --slo ttft_p99=500ms"));
+        return Err(CliError::bad_input(format!("{}: a sweep has no objectives to read a capacity against", dir.display()))
+            .hint("give --slo, e.g. --slo ttft_p99=500ms"));
     }
     if opts.slo.is_empty() {
-        opts.slo = crate::analyze::slo::parse(&search.slo).map_err(|e| CliError::bad_input(format!("{}: capacity.slo: {e}", dir.join("capacity.json").display())))?;
+        opts.slo =
+            crate::analyze::slo::parse(&search.slo).map_err(|e| CliError::bad_input(format!("{}: capacity.slo: {e}", dir.join("capacity.json").display())))?;
     }
     // One spelling of the objectives (1s and 1000ms alike), so that two searches compare.
     search.slo = crate::analyze::slo::canonical(&opts.slo);
@@ -273,7 +285,12 @@ pub fn analyze_search(
         return Err(CliError::bad_input(format!("{}: a step folder holds more than one run", dir.display())));
     }
     let capacity = recompute(&search, &runs);
-    let steps = search.steps.iter().enumerate().map(|(i, (load, _))| crate::report::document::SweepStep { offered_per_s: *load, run: i, client_limited: false }).collect();
+    let steps = search
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, (load, _))| crate::report::document::SweepStep { offered_per_s: *load, run: i, client_limited: false })
+        .collect();
     Ok((runs, capacity, crate::report::document::Sweep { parameter: search.parameter, steps, stopped_early: false }))
 }
 

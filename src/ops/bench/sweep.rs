@@ -93,7 +93,13 @@ pub fn parse_sweep(sweep: &str, load_flag: Option<SweepParameter>) -> Result<Swe
 /// Runs every step (until a signal stops the sweep) and writes `sweep.json`. With `--until`,
 /// each step stops on its own, and its entry records why.
 pub fn run_sweep(o: &BenchOptions, plan: &SweepPlan, beside: Beside, out: &Path, until: Option<&UntilOptions>, lang: Lang) -> Result<ExitCode, CliError> {
-    let (rates, unit) = (&plan.values, if plan.parameter == SweepParameter::Rate { "requests/s" } else { "clients" });
+    let unit = match (plan.parameter, o.sessions.is_some()) {
+        (SweepParameter::Rate, false) => "requests/s",
+        (SweepParameter::Rate, true) => "sessions/s",
+        (SweepParameter::Concurrency, false) => "clients",
+        (SweepParameter::Concurrency, true) => "sessions at a time",
+    };
+    let rates = &plan.values;
     std::fs::create_dir_all(out).map_err(|e| CliError::bad_input(format!("{}: {e}", out.display())))?;
     let (mut steps, mut rows) = (Vec::new(), Vec::new());
     let Beside { mut gpus, server_metrics, gpu_note } = beside;
@@ -101,7 +107,12 @@ pub fn run_sweep(o: &BenchOptions, plan: &SweepPlan, beside: Beside, out: &Path,
         if crate::collect::stop_requested() {
             break;
         }
-        eprintln!("sweep [{}] step {}/{}: {r} {unit}", progress_bar(i, rates.len()), i + 1, rates.len());
+        // Sessions offer their turns: the table's offered column counts requests.
+        let requests = match (plan.parameter, o.sessions) {
+            (SweepParameter::Rate, Some(_)) => format!(" ({} requests/s)", crate::run::text::significant(r * o.requests_per_session(), 3)),
+            _ => String::new(),
+        };
+        eprintln!("sweep [{}] step {}/{}: {r} {unit}{requests}", progress_bar(i, rates.len()), i + 1, rates.len());
         // GPUs are sampled in the first step only: NVML sources are not cloneable.
         let beside = Beside { gpus: gpus.take(), server_metrics: server_metrics.clone(), gpu_note: gpu_note.clone() };
         let (step, row) = run_step(o, plan, (i, *r), beside, out, until, lang)?;
@@ -143,7 +154,7 @@ fn run_step(
 ) -> Result<(serde_json::Value, [String; 4]), CliError> {
     let mut step = o.clone();
     step.load = plan.load(&o.load, value);
-    let (mut data, limits, overload) = match (until, step.load.offered_per_s()) {
+    let (mut data, limits, overload) = match (until, step.offered_requests_per_s()) {
         // A fixed-length open-loop step stops once the server is surely overloaded.
         (None, Some(rate)) => {
             let watcher = super::overload::OverloadWatcher::new(rate);
@@ -157,7 +168,12 @@ fn run_step(
     };
     if let Some(l) = &overload {
         let n = |v: Option<f64>| v.map_or("?".to_string(), |v| crate::run::text::significant(v, 3));
-        let note = format!("stopped as overloaded: offered {}/s, completed {}/s, {}/s unserved", n(l.offered_per_s), n(l.completed_per_s), n(l.unserved_per_s.estimate));
+        let note = format!(
+            "stopped as overloaded: offered {}/s, completed {}/s, {}/s unserved",
+            n(l.offered_per_s),
+            n(l.completed_per_s),
+            n(l.unserved_per_s.estimate)
+        );
         eprintln!("sweep step {}: {note}", i + 1);
         data.manifest.config.extra.insert("stopped_early".into(), note);
     }
@@ -178,8 +194,15 @@ fn run_step(
         "warnings": limits.warnings,
         "summary": summary,
     });
-    // A rate step records its offered rate, a closed-loop step its clients.
-    entry[if plan.parameter == SweepParameter::Rate { "rate_per_s" } else { "concurrency" }] = value.into();
+    // A rate step records its offered rate in requests (a session's rate times its turns: the
+    // sweep report sets it beside the requests completed), a closed-loop step its clients.
+    match (plan.parameter, step.offered_requests_per_s()) {
+        (SweepParameter::Rate, Some(requests_per_s)) => entry["rate_per_s"] = requests_per_s.into(),
+        _ => entry["concurrency"] = value.into(),
+    }
+    if o.sessions.is_some() {
+        entry[if plan.parameter == SweepParameter::Rate { "session_rate_per_s" } else { "concurrent_sessions" }] = value.into();
+    }
     Ok((entry, row))
 }
 

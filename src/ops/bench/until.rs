@@ -18,7 +18,7 @@ use credence_messages::{Lang, Message, Sep};
 pub fn run_until(o: &BenchOptions, beside: Beside, until: Option<&UntilOptions>, lang: Lang) -> Result<(RunData, Limits), String> {
     let Some(options) = until else { return crate::bench::run(o, beside) };
     // An open loop's nominal rate: offered more than it completes, the server is overloaded.
-    let watcher = UntilWatcher::new(options.clone(), lang, o.load.offered_per_s());
+    let watcher = UntilWatcher::new(options.clone(), lang, o.offered_requests_per_s());
     let (mut data, limits) = crate::bench::run_watched(o, beside, Some(&watcher))?;
     let stop = watcher.record(crate::collect::stop_requested());
     eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(lang));

@@ -10,6 +10,7 @@ until-reason = { $reason ->
         [no_steady_state] no steady state within the time limit
         [unreachable] a goal was out of reach within the time limit
         [interrupted] interrupted
+        [workload_end] the workload ran out first (every session done, or the trace's last record sent)
        *[max_duration] the time limit came first
     }
 until-warmup = {" "}after { $warmup } s of warmup

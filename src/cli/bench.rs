@@ -312,7 +312,6 @@ fn options(a: &BenchArgs, sweep: Option<&SweepPlan>) -> Result<BenchOptions, Cli
         load_given: a.rate.is_some() || a.concurrency.is_some(),
         dataset: a.dataset.is_some(),
         sweep_or_search: a.sweep.is_some() || a.capacity.find_capacity,
-        until: a.until.is_some(),
     };
     let workload = a.workload.workload(&others)?;
     let load = match (sweep, &workload.trace) {

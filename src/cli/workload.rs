@@ -96,7 +96,6 @@ pub struct Others {
     pub load_given: bool,
     pub dataset: bool,
     pub sweep_or_search: bool,
-    pub until: bool,
 }
 
 impl WorkloadFlags {
@@ -107,12 +106,11 @@ impl WorkloadFlags {
         if chosen.iter().filter(|c| **c).count() > 1 {
             return Err(CliError::bad_input("--prefix-groups, --trace and --sessions or --dataset each choose the prompts: give one of them"));
         }
-        // A trace is the workload whole, on its own schedule: a sweep's or a search's step would
-        // set a load the schedule fixes, and `--until` would cut off its later part, whose load
-        // and mix differ by design (`--trace-speed` replays it faster).
-        if self.trace.is_some() && (others.sweep_or_search || others.until) {
+        // A trace's schedule fixes the load that a sweep's or a search's step would set.
+        // (`--until` may stop it early: run.json then says how much of it was replayed.)
+        if self.trace.is_some() && others.sweep_or_search {
             return Err(CliError::bad_input(
-                "--trace replays the trace whole, on its own schedule: it cannot be combined with --sweep, --find-capacity or --until (--trace-speed replays it faster)",
+                "--trace replays the trace on its own schedule, which fixes the load: it cannot be combined with --sweep or --find-capacity (--trace-speed replays it faster)",
             ));
         }
         if self.sonnet && (self.prefix_groups.is_some() || self.trace.is_some() || self.sessions.is_some() || others.dataset) {

@@ -202,6 +202,31 @@ fn until_stops_sessions_once_their_numbers_are_good_enough() {
     assert!((offline / stop["targets"][0]["estimate"].as_f64().unwrap() - 1.0).abs() < 0.05, "offline {offline}, {stop}");
 }
 
+/// `--until` ends a replayed trace once its numbers are good enough, and run.json says how much
+/// of the trace was replayed; sessions that run out before the goals end the run as such, not as
+/// the time limit.
+#[test]
+fn until_stops_a_trace_early_and_says_when_the_workload_ran_out() {
+    let scratch = Scratch::new("wl-until-trace");
+    let mock = MockProcess::start(&["--ttft", "5ms", "--token-delay", "1ms", "--output-tokens", "4", "--ttft-jitter", "0.1"]);
+    // 20 records a second for 300 s, each prompt of its own 32-word block.
+    let rows: Vec<String> = (0..6000).map(|i| format!("{{\"timestamp\": {}, \"input_length\": 32, \"output_length\": 4, \"hash_ids\": [{i}]}}", i * 50)).collect();
+    let trace = scratch.path("trace.jsonl");
+    std::fs::write(&trace, rows.join("\n")).unwrap();
+    let out = scratch.path("trace");
+    bench(&mock, &out, &["--trace", trace.to_str().unwrap(), "--trace-block", "32", "--until", "ttft_p50=10%", "--max-duration", "280s"]);
+    let m = run_json(&out);
+    assert_eq!(m["phases"]["stop"]["reason"], "targets_met", "{}", m["phases"]);
+    let sent = credence::run::load(&out).unwrap().requests.num_rows();
+    assert!(sent < 6000, "{sent} records: the trace ran out before the stop");
+    assert_eq!(m["config"]["extra"]["trace_replayed"], format!("the first {sent} of 6000 records (the trace's first {:.0} s)", (sent - 1) as f64 * 0.05));
+    let out = scratch.path("sessions");
+    bench(&mock, &out, &["--api", "chat", "--session-rate", "10", "--sessions", "30", "--turns", "2", "--until", "ttft_p50=1%", "--max-duration", "60s"]);
+    let stop = &run_json(&out)["phases"]["stop"];
+    assert_eq!(stop["reason"], "workload_end", "{stop}");
+    assert!(stop["stopped_at_s"].as_f64().unwrap() < 10.0, "{stop}");
+}
+
 /// A sweep of sessions steps the session rate; `sweep.json` records each step's offered
 /// requests (the session rate times the turns) beside it, and the sweep report reads it.
 #[test]
@@ -344,8 +369,8 @@ fn bad_workloads_are_refused_naming_what_is_wrong() {
     bad(&["--rate", "5", "--duration", "2s", "--sessions", "3", "--api", "chat", "--prefix-groups", "2", "--prefix-len", "8"], "give one of them");
     bad(&["--rate", "5", "--duration", "2s", "--reset-prefix-cache"], "neither POST /reset_prefix_cache");
     bad(&["--session-rate", "2", "--duration", "2s"], "add --sessions N");
-    for steps in [["--until", "ttft_p50=5%"], ["--sweep", "rate=1,2"], ["--find-capacity", "--slo=ttft_p99=1s"]] {
-        bad(&[&["--trace", &disorder, "--trace-block", "4"], &steps[..]].concat(), "replays the trace whole, on its own schedule");
+    for steps in [["--sweep", "rate=1,2"], ["--find-capacity", "--slo=ttft_p99=1s"]] {
+        bad(&[&["--trace", &disorder, "--trace-block", "4"], &steps[..]].concat(), "replays the trace on its own schedule, which fixes the load");
     }
     bad(&["--session-rate", "2", "--rate", "2", "--sessions", "3", "--api", "chat"], "cannot be used with");
 }

@@ -17,14 +17,29 @@ use credence_messages::{Lang, Message, Sep};
 /// stop (why and when) recorded in its `run.json` and said on stderr.
 pub fn run_until(o: &BenchOptions, beside: Beside, until: Option<&UntilOptions>, lang: Lang) -> Result<(RunData, Limits), String> {
     let Some(options) = until else { return crate::bench::run(o, beside) };
-    // An open loop's nominal rate: offered more than it completes, the server is overloaded.
-    let watcher = UntilWatcher::new(options.clone(), lang, o.offered_requests_per_s());
+    // An open loop's nominal rate: offered more than it completes, the server is overloaded. A
+    // trace's bursts outrun its mean rate by design: only the whole run is judged for overload.
+    let offered = if o.trace.is_some() { None } else { o.offered_requests_per_s() };
+    let watcher = UntilWatcher::new(options.clone(), lang, offered);
+    let started = std::time::Instant::now();
     let (mut data, limits) = crate::bench::run_watched(o, beside, Some(&watcher))?;
-    let stop = watcher.record(crate::collect::stop_requested());
+    let stop = watcher.record(crate::collect::stop_requested(), started.elapsed().as_secs_f64());
     eprintln!("until: {}", crate::report::run_view::stop_line(&stop).render(lang));
+    if let Some(trace) = o.trace.as_ref().filter(|t| data.requests.num_rows() < t.entries.len()) {
+        // A trace stopped early replayed its opening part only: a comparison must know which.
+        let n = data.requests.num_rows();
+        let until_s = trace.entries.get(n.saturating_sub(1)).map_or(0.0, |e| e.at_s);
+        let replayed = format!("the first {n} of {} records (the trace's first {until_s:.0} s)", trace.entries.len());
+        eprintln!("until: replayed {replayed}");
+        data.manifest.config.extra.insert("trace_replayed".into(), replayed);
+    }
     data.manifest.phases.stop = Some(stop);
     Ok((data, limits))
 }
+
+/// A load that ended this much before `--max-duration` ended because its workload ran out (the
+/// load generator stops within a look's second of its bound).
+const WORKLOAD_END_SLACK_S: f64 = 2.0;
 
 /// Seconds between two plain progress lines when stderr is not a terminal (a CI log).
 const PLAIN_EVERY_S: f64 = 10.0;
@@ -57,13 +72,16 @@ impl UntilWatcher {
     }
 
     /// What `run.json` records of the stop: the rule, its parameters, the reason and time, and
-    /// each target as it stood. `interrupted` when a signal ended the run first.
-    fn record(&self, interrupted: bool) -> RunStop {
+    /// each target as it stood. `interrupted` when a signal ended the run first; `ran_s`, how
+    /// long the load ran: before `--max-duration`, the workload ran out first (every session
+    /// done, the trace's last record sent).
+    fn record(&self, interrupted: bool, ran_s: f64) -> RunStop {
         let mut state = self.state.lock().expect("until state");
+        let ran_out = ran_s < self.options.max_duration_s - WORKLOAD_END_SLACK_S;
         if !interrupted && state.last.as_ref().is_none_or(|l| l.stop.is_none()) {
-            // The load ran to --max-duration between two looks: the stop is judged there, on
-            // everything that finished.
-            let end = self.options.max_duration_s;
+            // The load ended between two looks: the stop is judged there, on everything that
+            // finished.
+            let end = ran_s.min(self.options.max_duration_s);
             state.last = state.monitor.look(end, end, false).or(state.last.take());
         }
         let look = state.last.as_ref();
@@ -78,6 +96,7 @@ impl UntilWatcher {
                 ("overloaded".into(), Some(format!("offered {}/s, completed {}/s, {}/s unserved", n(*offered), n(*completed), n(*unserved))))
             }
             Some(r) => (r.id().to_string(), None),
+            None if ran_out => ("workload_end".into(), None),
             None => ("max_duration".into(), None),
         };
         let targets = match look {

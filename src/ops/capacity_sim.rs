@@ -52,18 +52,7 @@ impl StepSource for SimSource {
 pub fn replay(v: &RequestView, plan: &CapacityPlan, budget_s: f64, offered: Option<f64>) -> f64 {
     let mut monitor = Monitor::new(plan.until(budget_s));
     monitor.set_offered(offered);
-    let mut finished: Vec<Finished> = (0..v.len())
-        .filter(|&i| v.end_s[i].is_finite())
-        .map(|i| Finished {
-            sent_s: v.sent_s[i],
-            end_s: v.end_s[i],
-            ok: v.ok[i],
-            ttft_ms: v.ttft_ms[i],
-            tpot_ms: v.tpot_ms[i],
-            e2e_ms: v.e2e_ms[i],
-            output_tokens: v.output_tokens[i],
-        })
-        .collect();
+    let mut finished: Vec<Finished> = (0..v.len()).filter(|&i| v.end_s[i].is_finite()).map(|i| v.finished(i)).collect();
     finished.sort_by(|a, b| a.end_s.total_cmp(&b.end_s));
     // Requests in send order: the oldest still in flight at t bounds what a look may read.
     let mut open: std::collections::BTreeMap<(i64, usize), ()> = std::collections::BTreeMap::new();

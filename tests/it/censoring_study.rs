@@ -127,7 +127,7 @@ fn replicate(seed: u64, censor: Censor, cells: &mut [Cell]) {
     };
     let values: Vec<f64> = latencies.iter().zip(&at_ms).map(|(l, a)| if a.is_nan() { *l } else { f64::NAN }).collect();
     let window: Vec<u32> = (0..N).map(|i| (i * WINDOWS / N) as u32).collect();
-    let o = IntervalOptions { confidence: 0.95, seed, resamples: 999, extra_percentiles: vec![0.01, 0.05, 0.25, 0.75] };
+    let o = IntervalOptions { confidence: 0.95, seed, resamples: 999, extra_percentiles: vec![0.01, 0.05, 0.25, 0.75], percentiles_only: false };
     let censored = Some(CensoredValues { at_ms: &at_ms, before: CensoredBefore::FirstToken });
     let est = metric_estimates(&MetricSample { name: "ttft", values: &values, window: &window, windows: WINDOWS, with_distribution: false, censored }, &o).0;
     let mut survivors: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();

@@ -40,18 +40,7 @@ const FIXED_S: [f64; 16] = [150.0, 200.0, 250.0, 300.0, 350.0, 400.0, 450.0, 500
 
 /// A run's requests as the monitor receives them: in order of their end.
 fn finished_of(v: &RequestView) -> Vec<Finished> {
-    let mut out: Vec<Finished> = (0..v.len())
-        .map(|i| Finished {
-            sent_s: v.sent_s[i],
-            end_s: v.end_s[i],
-            ok: v.ok[i],
-            ttft_ms: v.ttft_ms[i],
-            tpot_ms: v.tpot_ms[i],
-            e2e_ms: v.e2e_ms[i],
-            output_tokens: v.output_tokens[i],
-        })
-        .filter(|f| f.end_s.is_finite())
-        .collect();
+    let mut out: Vec<Finished> = (0..v.len()).map(|i| v.finished(i)).filter(|f| f.end_s.is_finite()).collect();
     out.sort_by(|a, b| a.end_s.total_cmp(&b.end_s));
     out
 }

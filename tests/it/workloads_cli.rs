@@ -210,7 +210,8 @@ fn until_stops_a_trace_early_and_says_when_the_workload_ran_out() {
     let scratch = Scratch::new("wl-until-trace");
     let mock = MockProcess::start(&["--ttft", "5ms", "--token-delay", "1ms", "--output-tokens", "4", "--ttft-jitter", "0.1"]);
     // 20 records a second for 300 s, each prompt of its own 32-word block.
-    let rows: Vec<String> = (0..6000).map(|i| format!("{{\"timestamp\": {}, \"input_length\": 32, \"output_length\": 4, \"hash_ids\": [{i}]}}", i * 50)).collect();
+    let rows: Vec<String> =
+        (0..6000).map(|i| format!("{{\"timestamp\": {}, \"input_length\": 32, \"output_length\": 4, \"hash_ids\": [{i}]}}", i * 50)).collect();
     let trace = scratch.path("trace.jsonl");
     std::fs::write(&trace, rows.join("\n")).unwrap();
     let out = scratch.path("trace");
@@ -606,25 +607,29 @@ fn sharegpt_conversations_become_sessions() {
         {"conversations": [turn("human", "g h i j")]},
     ]);
     std::fs::write(&file, items.to_string()).unwrap();
+    // Two sessions, one at a time, from `dataset`.
+    let sessions = |out: &Path, dataset: &Path| {
+        let (out, dataset) = (out.to_str().unwrap(), dataset.to_str().unwrap());
+        credence(&[
+            "bench",
+            "--url",
+            mock.url.as_str(),
+            "--model",
+            "m",
+            "--api",
+            "chat",
+            "--concurrency",
+            "1",
+            "--sessions",
+            "2",
+            "--out",
+            out,
+            "--dataset",
+            dataset,
+        ])
+    };
     let out = scratch.path("run");
-    let args = [
-        "bench",
-        "--url",
-        mock.url.as_str(),
-        "--model",
-        "m",
-        "--api",
-        "chat",
-        "--concurrency",
-        "1",
-        "--sessions",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-        "--dataset",
-        file.to_str().unwrap(),
-    ];
-    let o = credence(&args);
+    let o = sessions(&out, &file);
     assert!(o.status.success(), "{}", stderr(&o));
     let run = credence::run::load(&out).unwrap();
     let r = &run.requests;
@@ -634,25 +639,7 @@ fn sharegpt_conversations_become_sessions() {
     assert_eq!(got, vec![(1, 2), (2, 8), (3, 12), (1, 4)], "{got:?}");
     let jsonl = scratch.path("d.jsonl");
     std::fs::write(&jsonl, "\"p\"\n").unwrap();
-    let other = scratch.path("other");
-    let (other, jsonl) = (other.to_str().unwrap(), jsonl.to_str().unwrap());
-    let o = credence(&[
-        "bench",
-        "--url",
-        mock.url.as_str(),
-        "--model",
-        "m",
-        "--api",
-        "chat",
-        "--concurrency",
-        "1",
-        "--sessions",
-        "2",
-        "--out",
-        other,
-        "--dataset",
-        jsonl,
-    ]);
+    let o = sessions(&scratch.path("other"), &jsonl);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("give a ShareGPT JSON file"), "{}", stderr(&o));
 }

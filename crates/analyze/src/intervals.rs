@@ -54,6 +54,9 @@ pub struct IntervalOptions {
     /// Percentiles (fractions) estimated beside `PERCENTILES`, e.g. those a tool's claims
     /// state; keyed by `percentile_key`.
     pub extra_percentiles: Vec<f64>,
+    /// The percentiles alone, without the mean and the median's BCa (their i.i.d. bootstraps
+    /// are most of the cost on a subset whose median is all that is read: a turn, an adapter).
+    pub percentiles_only: bool,
 }
 
 /// The key of percentile `p` (a fraction) in a metric's estimates: `p50`, `p99`, `p999` for
@@ -654,6 +657,9 @@ impl MetricIntervals<'_> {
     fn estimates(&self, plans: &[Plan], whole: Option<bool>) -> (BTreeMap<String, Estimate>, Option<super::distribution::Distribution>) {
         let percentile = |(i, pl): (usize, &Plan)| (pl.key.clone(), self.percentile(i, pl).with_censoring(self.censoring));
         let mut out: BTreeMap<String, Estimate> = plans.iter().enumerate().map(percentile).collect();
+        if self.o.percentiles_only {
+            return (out, whole.and_then(|whole| self.distribution(whole)));
+        }
         out.insert("mean".into(), self.mean());
         if let Some(e) = self.median_bca(plans[0].q) {
             out.insert("p50_bca".into(), e);
@@ -701,7 +707,7 @@ mod tests {
     #[test]
     fn large_independent_samples_still_get_a_mean_interval() {
         let (values, window) = sample(30_000, 60);
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999, extra_percentiles: Vec::new() };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 9_999, extra_percentiles: Vec::new(), percentiles_only: false };
         let (est, _, _) =
             metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 60, with_distribution: true, censored: None }, &o);
         assert_eq!(est["mean"].status, super::super::Status::Ok, "{:?}", est["mean"]);
@@ -712,7 +718,7 @@ mod tests {
     fn a_window_too_short_to_measure_dependence_gets_no_interval() {
         // 500 values in 5 groups: the dependence needs 8 groups to be measured.
         let (values, window) = sample(500, 5);
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new(), percentiles_only: false };
         let (est, _, _) =
             metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 5, with_distribution: false, censored: None }, &o);
         for key in ["p50", "p90", "mean", "p50_bca"] {
@@ -729,9 +735,23 @@ mod tests {
     }
 
     #[test]
+    fn percentiles_alone_are_the_full_estimators_percentiles() {
+        let (values, window) = sample(3_000, 40);
+        let full = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new(), percentiles_only: false };
+        let sample = MetricSample { name: "x", values: &values, window: &window, windows: 40, with_distribution: false, censored: None };
+        let (all, _, _) = metric_estimates(&sample, &full);
+        let (alone, _, _) = metric_estimates(&sample, &IntervalOptions { percentiles_only: true, ..full });
+        assert!(all.contains_key("mean") && all.contains_key("p50_bca"));
+        assert_eq!(alone.keys().collect::<Vec<_>>(), ["p50", "p90", "p99", "p999"]);
+        for (k, e) in &alone {
+            assert_eq!(e, &all[k], "{k}");
+        }
+    }
+
+    #[test]
     fn small_samples_report_insufficient_tails() {
         let (values, window) = sample(500, 25);
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new(), percentiles_only: false };
         let (est, _, _) =
             metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 25, with_distribution: true, censored: None }, &o);
         assert_eq!(est["p50"].status, super::super::Status::Ok);
@@ -745,7 +765,7 @@ mod tests {
     fn censored_estimates(values: &[f64], at_ms: &[f64], windows: usize) -> BTreeMap<String, Estimate> {
         let n = values.len();
         let window: Vec<u32> = (0..n).map(|i| (i * windows / n) as u32).collect();
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new(), percentiles_only: false };
         let censored = Some(CensoredValues { at_ms, before: crate::estimate::CensoredBefore::FirstToken });
         metric_estimates(&MetricSample { name: "ttft", values, window: &window, windows, with_distribution: true, censored }, &o).0
     }
@@ -794,7 +814,7 @@ mod tests {
     #[test]
     fn claimed_percentiles_are_estimated_beside_the_reported_ones() {
         let (values, window) = sample(2_000, 40);
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: vec![0.95, 0.999, 0.005, 0.25] };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: vec![0.95, 0.999, 0.005, 0.25], percentiles_only: false };
         let (est, _, _) =
             metric_estimates(&MetricSample { name: "x", values: &values, window: &window, windows: 40, with_distribution: true, censored: None }, &o);
         let keys: Vec<&str> = est.keys().map(String::as_str).collect();

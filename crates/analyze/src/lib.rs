@@ -287,7 +287,7 @@ pub fn analyze_series(m: &credence_run::Manifest, r: &RequestView, telemetry: &a
             extra_percentiles.push(o.percentile);
         }
     }
-    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles };
+    let iopts = IntervalOptions { confidence: opts.confidence, seed: opts.seed, resamples: opts.resamples, extra_percentiles, percentiles_only: false };
     let override_window = (opts.steady_from.is_some() || opts.steady_to.is_some()).then_some((opts.steady_from, opts.steady_to));
     let timing = credence_run::timing::Timing::new();
     // The time series reads only the requests: it is built while steady state and attribution
@@ -476,7 +476,7 @@ impl ResamplingGroups {
         let sub = self.filtered(keep);
         let values = sub.idx.gather(column);
         let sample = MetricSample { name, values: &values, window: &sub.win, windows: sub.groups, with_distribution: false, censored: None };
-        let iopts = IntervalOptions { extra_percentiles: Vec::new(), ..iopts.clone() };
+        let iopts = IntervalOptions { extra_percentiles: Vec::new(), percentiles_only: true, ..iopts.clone() };
         metric_estimates(&sample, &iopts).0.remove("p50").unwrap_or_else(|| Estimate::not_applicable(iopts.confidence, 0, "no successful request"))
     }
 

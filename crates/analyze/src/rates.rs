@@ -218,7 +218,7 @@ mod tests {
 
     #[test]
     fn token_rates_say_when_counts_are_missing() {
-        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new() };
+        let o = IntervalOptions { confidence: 0.95, seed: 1, resamples: 999, extra_percentiles: Vec::new(), percentiles_only: false };
         let per_window = [40.0, 44.0, 38.0, 41.0, 43.0, 39.0];
         let none = token_rate("t", &[0.0; 6], (0, 60), 1.0, &o);
         assert_eq!((none.status, none.estimate), (Status::NotApplicable, None), "a server without usage is not 0 tokens/s");

@@ -56,6 +56,19 @@ pub struct RequestView {
 }
 
 impl RequestView {
+    /// Request `i` as a load generator hands it to the online monitor (a replayed run, a study).
+    pub fn finished(&self, i: usize) -> credence_run::rows::Finished {
+        credence_run::rows::Finished {
+            sent_s: self.sent_s[i],
+            end_s: self.end_s[i],
+            ok: self.ok[i],
+            ttft_ms: self.ttft_ms[i],
+            tpot_ms: self.tpot_ms[i],
+            e2e_ms: self.e2e_ms[i],
+            output_tokens: self.output_tokens[i],
+        }
+    }
+
     /// Requests pushed so far (the builder's count, before times are set).
     fn sent_ns_len(&self) -> usize {
         self.ok.len()

@@ -625,7 +625,7 @@ impl Window<'_> {
 /// renumbered, throughput over the remaining spans).
 fn estimates(view: &RequestView, window: &Window<'_>, targets: &[Target], seed: u64, resamples: usize) -> Vec<TargetState> {
     let d = AnalyzeOptions::default();
-    let iopts = IntervalOptions { confidence: d.confidence, seed, resamples, extra_percentiles: Vec::new() };
+    let iopts = IntervalOptions { confidence: d.confidence, seed, resamples, extra_percentiles: Vec::new(), percentiles_only: false };
     let first = view.sent_s.partition_point(|t| *t < window.start_s);
     let last = view.sent_s.partition_point(|t| *t < window.end_s);
     let mut groups = ResamplingGroups::over(view, (window.start_s, window.end_s), first..last, d.window_s);

@@ -512,6 +512,8 @@ fn read_dataset(
 
 /// `--find-capacity --slo SPEC`: the search's plan from the flags, checked, then the search.
 fn run_capacity(a: &BenchArgs) -> Result<ExitCode, CliError> {
+    // The flags a search sets itself are named before any other check.
+    conflicts_with_search(a)?;
     let mut o = options(a, None)?;
     let plan = capacity_plan(a, o.requests_per_session())?;
     if a.rate.is_none() && a.concurrency.is_none() {
@@ -527,11 +529,9 @@ fn run_capacity(a: &BenchArgs) -> Result<ExitCode, CliError> {
     Ok(crate::ops::bench::capacity::conclude(&capacity, ended, &a.out, lang))
 }
 
-/// The flags of a capacity search, checked: the flags that set a run's length or load some
-/// other way conflict.
-/// The search's load is in requests a second: a session rate given as its start counts
-/// `requests_per_session` requests for each session.
-fn capacity_plan(a: &BenchArgs, requests_per_session: f64) -> Result<crate::ops::bench::capacity::CapacityPlan, CliError> {
+/// `--find-capacity` chooses each step's load and length: the flags that set them some other
+/// way conflict.
+fn conflicts_with_search(a: &BenchArgs) -> Result<(), CliError> {
     for (given, flag) in
         [(a.until.is_some(), "--until"), (a.sweep.is_some(), "--sweep"), (a.requests.is_some(), "--requests"), (a.repeat.is_some(), "--repeat")]
     {
@@ -539,6 +539,12 @@ fn capacity_plan(a: &BenchArgs, requests_per_session: f64) -> Result<crate::ops:
             return Err(CliError::bad_input(format!("--find-capacity chooses each step's load and length: drop {flag}")));
         }
     }
+    Ok(())
+}
+
+/// The search's plan from the flags. Its load is in requests a second: a session rate given as
+/// its start counts `requests_per_session` requests for each session.
+fn capacity_plan(a: &BenchArgs, requests_per_session: f64) -> Result<crate::ops::bench::capacity::CapacityPlan, CliError> {
     let start = match (a.rate, a.concurrency) {
         (_, Some(c)) => (SweepParameter::Concurrency, f64::from(c)),
         (Some(r), None) => (SweepParameter::Rate, r * requests_per_session),

@@ -10,7 +10,7 @@ until-reason = { $reason ->
         [no_steady_state] 时间上限内未进入稳态
         [unreachable] 时间上限内无法达到某个目标
         [interrupted] 被中断
-        [workload_end] 负载先行耗尽（所有会话已完成，或轨迹的最后一条记录已发出）
+        [workload_end] 负载先行结束（所有会话已完成，或轨迹的最后一条记录已发出）
        *[max_duration] 先到达时间上限
     }
 until-warmup = （预热 { $warmup } s 之后）

@@ -19,6 +19,9 @@ fn conversations(seed: u64) -> SimOptions {
 #[test]
 fn simulated_conversations_cover_each_turns_truth() {
     let truth = simulate(&conversations(0)).unwrap().truth.turns.expect("conversations have a per-turn truth");
+    // The truth is the model's, whatever a run's own cap on its sessions.
+    let capped = SimOptions { sessions: Some(SimSessions { count: 40, turns: (2, 6), think_s: 1.0 }), ..conversations(0) };
+    assert_eq!(simulate(&capped).unwrap().truth.turns.as_ref(), Some(&truth));
     let hit_truth = truth.iter().map(|t| t.cached_tokens).sum::<u64>() as f64 / truth.iter().map(|t| t.prompt_tokens).sum::<u64>() as f64;
     let (mut ttft, mut ttft_covered, mut hit, mut hit_covered) = (0, 0, 0, 0);
     for seed in 1..=20 {

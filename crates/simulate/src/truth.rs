@@ -108,6 +108,8 @@ pub fn true_percentiles(opts: &SimOptions) -> (TruePercentiles, usize) {
 fn truth_runs(opts: &SimOptions) -> (TruePercentiles, usize, Option<Vec<TurnTruth>>) {
     let run_s = opts.duration_s * TRUTH_FACTOR / TRUTH_RUNS as f64;
     let timeline = Timeline { scenario: Scenario::Steady, duration_s: run_s, seed: 0, with_episode: false };
+    // The sessions' process, uncapped: a run's `--sessions N` ends its load, not the model.
+    let opts = &SimOptions { sessions: opts.sessions.map(|s| super::SimSessions { count: u64::MAX, ..s }), ..opts.clone() };
     let (mut ttft, mut tpot, mut e2e) = (Vec::new(), Vec::new(), Vec::new());
     let mut by_turn = TurnSums::default();
     let (lo, hi) = (60e9 as i64, ((run_s - 30.0) * 1e9) as i64);

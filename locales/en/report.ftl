@@ -304,6 +304,7 @@ view-file_as_format = { $file } ({ $format })
 view-title_sut = { $what }: { $sut }
 view-sut_pair = { $model } on { $engine }
 view-load_swept = { $arrival } swept from { $from } to { $to } requests/s
+view-load_swept_sessions = {" "}(conversations: { $from } to { $to } sessions/s)
 view-parenthesized = { $text } ({ $note })
 view-p50_p99_ms = P50 { $p50 } ms · P99 { $p99 } ms
 view-episode_of = { $span } ({ $source })

@@ -304,6 +304,7 @@ view-file_as_format = { $file }（{ $format }）
 view-title_sut = { $what }：{ $sut }
 view-sut_pair = { $model }（{ $engine }）
 view-load_swept = { $arrival }，负载从 { $from } 逐档升至 { $to } req/s
+view-load_swept_sessions = （对话：每秒 { $from } 至 { $to } 个会话）
 view-parenthesized = { $text }（{ $note }）
 view-p50_p99_ms = 单位 ms：P50 { $p50 } · P99 { $p99 }
 view-episode_of = { $span }，{ $source }

@@ -247,6 +247,8 @@ fn a_sweep_of_sessions_offers_their_requests() {
     let report = scratch.path("report.md");
     let o = credence(&["report", out.to_str().unwrap(), "--format", "md", "-o", report.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&report).unwrap();
+    assert!(text.contains("swept from 6.00 to 12.0 requests/s (conversations: 2.00 to 4.00 sessions/s)"), "{text}");
 }
 
 /// The share of a trace's prompt words a never-full cache of `cache_block`-word blocks serves,

@@ -61,15 +61,23 @@ fn load(a: &Analysis, r: &Report, lang: Lang) -> String {
     let arrival = Message::new("arrival").text("arrival", &a.run.arrival).render(lang);
     let offered: Vec<f64> = r.sweep.iter().flat_map(|s| s.steps.iter().map(|x| x.offered_per_s)).collect();
     match (a.run.rate_per_s, a.run.concurrency) {
-        _ if !offered.is_empty() => fill(
-            lang,
-            "view.load_swept",
-            &[
-                ("arrival", &arrival),
-                ("from", &significant(offered.iter().copied().fold(f64::INFINITY, f64::min), 3)),
-                ("to", &significant(offered.iter().copied().fold(0.0, f64::max), 3)),
-            ],
-        ),
+        _ if !offered.is_empty() => {
+            let range = |v: &[f64]| (significant(v.iter().copied().fold(f64::INFINITY, f64::min), 3), significant(v.iter().copied().fold(0.0, f64::max), 3));
+            let (from, to) = range(&offered);
+            let swept = fill(lang, "view.load_swept", &[("arrival", &arrival), ("from", &from), ("to", &to)]);
+            // A sweep of conversations offers requests as sessions' turns: the sessions too.
+            let sessions: Vec<f64> = r
+                .sweep
+                .iter()
+                .flat_map(|s| s.steps.iter())
+                .filter_map(|x| r.runs.get(x.run)?.run.config.extra.get("session_rate_per_s")?.parse().ok())
+                .collect();
+            if sessions.len() != offered.len() {
+                return swept;
+            }
+            let (from, to) = range(&sessions);
+            swept + &fill(lang, "view.load_swept_sessions", &[("from", &from), ("to", &to)])
+        }
         (Some(rate), _) => fill(lang, "view.load_rate", &[("arrival", &arrival), ("rate", &significant(rate, 3))]),
         (None, Some(n)) => fill(lang, "view.load_concurrency", &[("n", &n.to_string())]),
         _ => arrival,

@@ -13,6 +13,8 @@ until-reason = { $reason ->
         [workload_end] the workload ran out first (every session done, or the trace's last record sent)
        *[max_duration] the time limit came first
     }
+## A replayed trace stopped early (`config.extra.trace_replayed`, and stderr).
+until-trace-replayed = the first { $n } of { $total } records (the trace's first { $seconds } s)
 until-warmup = {" "}after { $warmup } s of warmup
 until-target = { $metric } ±{ $width } % (goal { $goal } %)
 until-target-open = { $metric } unbounded (goal { $goal } %)

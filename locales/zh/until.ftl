@@ -13,6 +13,8 @@ until-reason = { $reason ->
         [workload_end] 负载先行结束（所有会话已完成，或轨迹的最后一条记录已发出）
        *[max_duration] 先到达时间上限
     }
+## A replayed trace stopped early (`config.extra.trace_replayed`, and stderr).
+until-trace-replayed = 轨迹 { $total } 条记录中的前 { $n } 条（轨迹的前 { $seconds } s）
 until-warmup = （预热 { $warmup } s 之后）
 until-target = { $metric } ±{ $width } %（目标 { $goal } %）
 until-target-open = { $metric } 无界（目标 { $goal } %）

@@ -226,6 +226,12 @@ fn until_stops_a_trace_early_and_says_when_the_workload_ran_out() {
     let stop = &run_json(&out)["phases"]["stop"];
     assert_eq!(stop["reason"], "workload_end", "{stop}");
     assert!(stop["stopped_at_s"].as_f64().unwrap() < 10.0, "{stop}");
+    // The reason is one the schemas know, in run.json and in the analysis that carries it.
+    for (schema, value) in [("run", run_json(&out)), ("analysis", analyze(&out))] {
+        let text = std::fs::read_to_string(repo().join(format!("schemas/{schema}.schema.json"))).unwrap();
+        let violations = credence::run::json_schema::check(&serde_json::from_str(&text).unwrap(), &value);
+        assert!(violations.is_empty(), "{schema}: {}", violations.join("\n"));
+    }
 }
 
 /// A sweep of sessions steps the session rate; `sweep.json` records each step's offered

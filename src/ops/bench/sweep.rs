@@ -200,8 +200,9 @@ fn run_step(
         (SweepParameter::Rate, Some(requests_per_s)) => entry["rate_per_s"] = requests_per_s.into(),
         _ => entry["concurrency"] = value.into(),
     }
-    if o.sessions.is_some() {
-        entry[if plan.parameter == SweepParameter::Rate { "session_rate_per_s" } else { "concurrent_sessions" }] = value.into();
+    // A closed loop's clients are its sessions at a time; an open loop's rate counts sessions.
+    if o.sessions.is_some() && plan.parameter == SweepParameter::Rate {
+        entry["session_rate_per_s"] = value.into();
     }
     Ok((entry, row))
 }

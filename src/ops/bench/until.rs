@@ -29,9 +29,12 @@ pub fn run_until(o: &BenchOptions, beside: Beside, until: Option<&UntilOptions>,
         // A trace stopped early replayed its opening part only: a comparison must know which.
         let n = data.requests.num_rows();
         let until_s = trace.entries.get(n.saturating_sub(1)).map_or(0.0, |e| e.at_s);
-        let replayed = format!("the first {n} of {} records (the trace's first {until_s:.0} s)", trace.entries.len());
-        eprintln!("until: replayed {replayed}");
-        data.manifest.config.extra.insert("trace_replayed".into(), replayed);
+        let replayed = Message::new("until-trace-replayed")
+            .text("n", n.to_string())
+            .text("total", trace.entries.len().to_string())
+            .text("seconds", format!("{until_s:.0}"));
+        eprintln!("until: {}", replayed.render(lang));
+        data.manifest.config.extra.insert("trace_replayed".into(), replayed.render(Lang::En));
     }
     data.manifest.phases.stop = Some(stop);
     Ok((data, limits))
